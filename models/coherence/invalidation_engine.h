@@ -1,0 +1,97 @@
+// hetvp — invalidation engine of the CPU–GPU coherence directory (SPEC §7).
+// Turns a recorded write history (cache-line numbers) into range invalidation requests.
+// Exact semantics: docs/invalidation_engine.md. The RTL (rtl/range_inval_engine.sv) matches
+// RangeBuilder bit for bit.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hetvp::coherence {
+
+// One range request: lines [first, first+count). input_pos = index (into the history) of the
+// input whose processing caused the emission; history size for the final flush.
+struct LineRange {
+  uint64_t first = 0;
+  uint32_t count = 0;
+  uint64_t input_pos = 0;
+  bool operator==(const LineRange& o) const {
+    return first == o.first && count == o.count && input_pos == o.input_pos;
+  }
+  bool operator!=(const LineRange& o) const { return !(*this == o); }
+};
+std::string to_string(const LineRange& r);
+
+struct EngineParams {
+  unsigned line_bytes = 64;   // power of two
+  unsigned max_range = 256;   // max lines per request (1 = per-line mode, the thesis' default)
+  unsigned open_runs = 4;     // run slots
+  unsigned addr_bits = 48;    // physical address width; line numbers have addr_bits-log2(line_bytes) bits
+  double clock_hz = 1e9;      // engine clock (TLM cycle model and RTL clock period)
+  // --- RTL wrapper only ---
+  std::string vcd_file;       // non-empty: dump a VCD of the RTL's ports (sc_trace) to this file name
+                              // (SystemC appends ".vcd"); the RTL then runs in timed mode (see docs/rtl.md)
+  // --- test-only perturbation (TLM engine): corrupt output number test_fault_index (0-based,
+  //     counted over the engine's lifetime) by adding 1 to its count. -1 = off.
+  long long test_fault_index = -1;
+
+  unsigned line_bits() const;   // addr_bits - log2(line_bytes); throws std::invalid_argument if bad
+  void validate() const;        // throws std::invalid_argument naming the bad field
+};
+
+// The pure algorithm (no SystemC time). push() one line at a time, finish() at end of history.
+// Emitted ranges accumulate in out(); take() moves them out.
+class RangeBuilder {
+ public:
+  explicit RangeBuilder(const EngineParams& p);
+  // Process one history line (its index in the history is `pos`). Returns the number of
+  // ranges emitted by this input (0 or 1). Throws std::out_of_range if line >= 2^line_bits.
+  unsigned push(uint64_t line, uint64_t pos);
+  // End of history: emit all open runs, oldest first (input_pos = end_pos). Returns how many.
+  unsigned finish(uint64_t end_pos);
+  const std::vector<LineRange>& out() const { return out_; }
+  std::vector<LineRange> take();
+  unsigned open_count() const;
+
+  // Convenience: translate a whole history.
+  static std::vector<LineRange> run(const EngineParams& p, const std::vector<uint64_t>& lines);
+
+ private:
+  struct Slot {
+    bool valid = false;
+    uint64_t first = 0;
+    uint32_t count = 0;
+    unsigned rank = 0;   // age rank among valid slots: 0 = oldest (opened earliest)
+  };
+  void emit_slot(unsigned s, uint64_t pos);   // emit + free slot s, re-rank the others
+  void open_slot(unsigned s, uint64_t line);  // open (line,1) in free slot s as the youngest run
+  unsigned max_range_;
+  uint64_t line_limit_;   // 2^line_bits
+  std::vector<Slot> slots_;
+  std::vector<LineRange> out_;
+};
+
+class InvalidationEngine {
+ public:
+  virtual ~InvalidationEngine() = default;
+  virtual const char* kind() const = 0;
+  // Turns one history into range requests, in emission order. Called from an SC_THREAD (the RTL
+  // engine runs its clock in delta cycles, i.e. it needs a SystemC process context but does not
+  // advance SystemC time itself). Adds the engine's processing time to `delay`.
+  virtual std::vector<LineRange> translate(const std::vector<uint64_t>& lines, sc_core::sc_time& delay) = 0;
+  virtual uint64_t cycles() const = 0;   // engine cycles consumed so far (stats)
+};
+
+// The cycle count the TLM engine models for one history (equals the RTL's count with the
+// consumer always ready): max(n,1) + R + 1, where n = history length and R = ranges emitted
+// by the final flush. See docs/invalidation_engine.md "Timing".
+uint64_t tlm_cycles_for(uint64_t history_size, uint64_t flush_emissions);
+
+std::unique_ptr<InvalidationEngine> make_tlm_engine(const EngineParams&);
+
+}  // namespace hetvp::coherence

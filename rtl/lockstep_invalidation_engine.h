@@ -1,0 +1,54 @@
+// hetvp — lockstep: runs the RTL and the TLM invalidation engines on the same history and
+// compares their outputs range by range (docs/rtl.md "Lockstep").
+#pragma once
+
+#include "models/coherence/invalidation_engine.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace hetvp::rtl {
+
+// Thrown by LockstepInvalidationEngine::translate on the first mismatch. what() starts with
+// "hetvp/lockstep: " and names every field; the platform maps it to exit status 1.
+class LockstepMismatch : public std::runtime_error {
+ public:
+  LockstepMismatch(uint64_t output_index, uint64_t input_pos, std::optional<coherence::LineRange> tlm,
+                   std::optional<coherence::LineRange> rtl, sc_core::sc_time when, uint64_t history);
+  uint64_t output_index;                        // index of the first differing output (0-based)
+  uint64_t input_pos;                           // history position that caused it (RTL's, else TLM's)
+  std::optional<coherence::LineRange> tlm, rtl; // nullopt: that engine produced no such output
+  sc_core::sc_time when;                        // sc_time_stamp() at the comparison
+  uint64_t history;                             // 0-based number of the translate() call
+};
+
+struct LockstepStats {
+  uint64_t histories = 0;
+  uint64_t ranges_compared = 0;
+  uint64_t tlm_cycles = 0;
+  uint64_t rtl_cycles = 0;
+  uint64_t cycle_count_differences = 0;   // histories whose TLM cycle model != RTL cycles
+};
+
+// Construct during elaboration (it contains an RTL engine). The TLM engine gets the params as
+// given (including EngineParams::test_fault_index); the RTL engine ignores test_fault_index.
+// Time: the RTL's cycles are added to `delay` (the TLM's modelled time is only compared).
+class LockstepInvalidationEngine final : public coherence::InvalidationEngine {
+ public:
+  explicit LockstepInvalidationEngine(const coherence::EngineParams& p, const char* name = "lockstep_inval_engine");
+  ~LockstepInvalidationEngine() override;
+  const char* kind() const override { return "lockstep"; }
+  std::vector<coherence::LineRange> translate(const std::vector<uint64_t>& lines, sc_core::sc_time& delay) override;
+  uint64_t cycles() const override;
+  const LockstepStats& stats() const { return stats_; }
+
+ private:
+  std::unique_ptr<coherence::InvalidationEngine> tlm_, rtl_;
+  LockstepStats stats_;
+};
+
+std::unique_ptr<coherence::InvalidationEngine> make_lockstep_engine(const coherence::EngineParams& p,
+                                                                    const char* name = "lockstep_inval_engine");
+
+}  // namespace hetvp::rtl

@@ -1,0 +1,169 @@
+// hetvp — SystemC wrapper around the Verilated range_inval_engine RTL.
+#include "rtl/rtl_invalidation_engine.h"
+
+#include "Vrange_inval_engine.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace hetvp::rtl {
+
+using coherence::EngineParams;
+using coherence::LineRange;
+
+struct RtlInvalidationEngine::Impl {
+  EngineParams p;
+  unsigned line_bits;
+  sc_core::sc_time period, half;
+  bool timed;
+  bool was_reset = false;
+  Vrange_inval_engine dut;
+  sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"}, in_valid{"in_valid"}, in_ready{"in_ready"},
+      in_last{"in_last"}, in_empty{"in_empty"}, out_valid{"out_valid"}, out_ready{"out_ready"}, done{"done"};
+  sc_core::sc_signal<uint32_t> cfg_runs{"cfg_runs"}, cfg_max_len{"cfg_max_len"}, out_count{"out_count"};
+  sc_core::sc_signal<uint64_t> in_line{"in_line"}, out_first{"out_first"};
+  sc_core::sc_trace_file* tf = nullptr;
+
+  Impl(const EngineParams& ep, const char* name)
+      : p(ep), line_bits(ep.line_bits()), timed(!ep.vcd_file.empty()), dut(name) {
+    if (line_bits > kRtlAddrW || p.max_range > kRtlMaxLen || p.open_runs > kRtlRuns) {
+      std::ostringstream os;
+      os << "RtlInvalidationEngine '" << name << "': parameters exceed the Verilated RTL (line bits "
+         << line_bits << " <= " << kRtlAddrW << ", max_range " << p.max_range << " <= " << kRtlMaxLen
+         << ", open_runs " << p.open_runs << " <= " << kRtlRuns << ")";
+      throw std::invalid_argument(os.str());
+    }
+    period = sc_core::sc_time(1.0 / p.clock_hz, sc_core::SC_SEC);
+    half = period / 2;
+    dut.clk(clk);
+    dut.rst_n(rst_n);
+    dut.cfg_runs(cfg_runs);
+    dut.cfg_max_len(cfg_max_len);
+    dut.in_valid(in_valid);
+    dut.in_ready(in_ready);
+    dut.in_line(in_line);
+    dut.in_last(in_last);
+    dut.in_empty(in_empty);
+    dut.out_valid(out_valid);
+    dut.out_ready(out_ready);
+    dut.out_first(out_first);
+    dut.out_count(out_count);
+    dut.done(done);
+    cfg_runs.write(p.open_runs);
+    cfg_max_len.write(p.max_range);
+    out_ready.write(true);
+    if (timed) {
+      tf = sc_core::sc_create_vcd_trace_file(p.vcd_file.c_str());
+      tf->set_time_unit(1, sc_core::SC_PS);
+      sc_core::sc_trace(tf, clk, "clk");
+      sc_core::sc_trace(tf, rst_n, "rst_n");
+      sc_core::sc_trace(tf, in_valid, "in_valid");
+      sc_core::sc_trace(tf, in_ready, "in_ready");
+      sc_core::sc_trace(tf, in_line, "in_line");
+      sc_core::sc_trace(tf, in_last, "in_last");
+      sc_core::sc_trace(tf, in_empty, "in_empty");
+      sc_core::sc_trace(tf, out_valid, "out_valid");
+      sc_core::sc_trace(tf, out_ready, "out_ready");
+      sc_core::sc_trace(tf, out_first, "out_first");
+      sc_core::sc_trace(tf, out_count, "out_count");
+      sc_core::sc_trace(tf, done, "done");
+    }
+  }
+  ~Impl() {
+    if (tf) sc_core::sc_close_vcd_trace_file(tf);
+  }
+
+  // One clock cycle: the inputs written before this call are sampled at the rising edge.
+  // On return the RTL's registered outputs of the new cycle are readable.
+  void tick() {
+    clk.write(true);
+    if (timed) sc_core::wait(half); else sc_core::wait(sc_core::SC_ZERO_TIME);
+    clk.write(false);
+    if (timed) sc_core::wait(half); else sc_core::wait(sc_core::SC_ZERO_TIME);
+  }
+};
+
+RtlInvalidationEngine::RtlInvalidationEngine(const EngineParams& p, const char* name)
+    : impl_(std::make_unique<Impl>(p, name)) {}
+RtlInvalidationEngine::~RtlInvalidationEngine() = default;
+
+std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64_t>& lines,
+                                                        sc_core::sc_time& delay) {
+  Impl& m = *impl_;
+  sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
+  if (!h.valid() || h.proc_kind() != sc_core::SC_THREAD_PROC_)
+    throw std::logic_error("RtlInvalidationEngine::translate must be called from an SC_THREAD");
+  const uint64_t limit = uint64_t(1) << m.line_bits;
+  for (uint64_t i = 0; i < lines.size(); ++i) {
+    if (lines[i] >= limit) {
+      std::ostringstream os;
+      os << "RtlInvalidationEngine: line number 0x" << std::hex << lines[i] << " at history position "
+         << std::dec << i << " exceeds the line-number space (limit 0x" << std::hex << limit << ")";
+      throw std::out_of_range(os.str());
+    }
+  }
+  if (m.timed) {   // timed mode: synchronise, then spend real SystemC time
+    sc_core::wait(delay);
+    delay = sc_core::SC_ZERO_TIME;
+  }
+  if (!m.was_reset) {
+    m.rst_n.write(false);
+    m.in_valid.write(false);
+    for (int i = 0; i < 2; ++i) m.tick();
+    m.rst_n.write(true);
+    m.tick();
+    stats_.reset_cycles += 3;
+    m.was_reset = true;
+  }
+
+  const uint64_t n = lines.size();
+  const uint64_t beats = n ? n : 1;
+  std::vector<LineRange> out;
+  uint64_t i = 0;                      // next beat to present
+  uint64_t cyc = 0;
+  uint64_t last_accepted = n;          // input accepted at the previous edge (n = none / flush)
+  const uint64_t guard = beats + m.p.open_runs + 64 + 4 * beats;   // liveness bound
+  for (;;) {
+    // registered outputs of this cycle (settled after the previous edge)
+    if (m.out_valid.read())
+      out.push_back(LineRange{m.out_first.read(), m.out_count.read(), last_accepted});
+    if (m.done.read() && cyc > 0) break;
+    const bool ready = m.in_ready.read();
+    const bool valid = i < beats;
+    if (valid) {
+      m.in_valid.write(true);
+      m.in_line.write(n ? lines[i] : 0);
+      m.in_last.write(i + 1 == beats);
+      m.in_empty.write(n == 0);
+    } else {
+      m.in_valid.write(false);
+    }
+    m.tick();
+    ++cyc;
+    if (valid && ready) {
+      last_accepted = n ? i : 0;
+      ++i;
+    } else {
+      last_accepted = n;
+    }
+    if (cyc > guard) {
+      std::ostringstream os;
+      os << "RtlInvalidationEngine: no 'done' after " << cyc << " cycles for a history of " << n
+         << " lines (" << i << " accepted, " << out.size() << " ranges) at " << sc_core::sc_time_stamp();
+      throw std::runtime_error(os.str());
+    }
+  }
+  m.in_valid.write(false);
+  stats_.cycles += cyc;
+  stats_.histories += 1;
+  stats_.inputs += n;
+  stats_.ranges += out.size();
+  if (!m.timed) delay += sc_core::sc_time(double(cyc) / m.p.clock_hz, sc_core::SC_SEC);
+  return out;
+}
+
+std::unique_ptr<coherence::InvalidationEngine> make_rtl_engine(const EngineParams& p, const char* name) {
+  return std::make_unique<RtlInvalidationEngine>(p, name);
+}
+
+}  // namespace hetvp::rtl
