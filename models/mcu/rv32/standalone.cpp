@@ -1,0 +1,230 @@
+// hetvp — standalone ISS runner (HTIF tohost exit, debug console).
+#include "models/mcu/rv32/standalone.h"
+
+#include "firmware/common/mcu_map.h"
+#include "models/mcu/rv32/core.h"
+#include "platform/elf_image.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace hetvp::mcu {
+
+namespace {
+
+std::string hex(uint32_t v) {
+    char b[16];
+    std::snprintf(b, sizeof b, "0x%08x", v);
+    return b;
+}
+
+struct Mem {
+    uint32_t base = 0;
+    uint32_t size = 0;
+    bool exec = false;
+    std::vector<uint8_t> bytes;
+};
+
+// Serves the tohost word (kept out of the DMI regions so every access to it comes here), the
+// debug console, and - with DMI off - all memory.
+class StandaloneBus final : public BusIf {
+public:
+    std::vector<Mem>* mems = nullptr;
+    uint32_t tohost = 0;
+    CoreIf* core = nullptr;
+    std::ostream* log = nullptr;
+    bool exited = false;
+    bool bad_command = false;
+    uint32_t exit_code = 0;
+
+    uint8_t* at(uint32_t addr, uint32_t size) {
+        for (auto& m : *mems)
+            if (addr - m.base < m.size && m.size - (addr - m.base) >= size) return m.bytes.data() + (addr - m.base);
+        return nullptr;
+    }
+    bool read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t&) override {
+        uint8_t* p = at(addr, size);
+        if (!p) return false;
+        value = 0;
+        std::memcpy(&value, p, size);
+        return true;
+    }
+    bool write(uint32_t addr, uint32_t size, uint32_t value, uint64_t&) override {
+        if (addr == MCU_SA_CONSOLE_ADDR) {
+            log->put(static_cast<char>(value & 0xff));
+            if ((value & 0xff) == '\n') log->flush();
+            return true;
+        }
+        uint8_t* p = at(addr, size);
+        if (!p) return false;
+        std::memcpy(p, &value, size);
+        if (addr <= tohost + 3 && addr + size > tohost) {
+            uint32_t v;
+            std::memcpy(&v, at(tohost, 4), 4);
+            if (v != 0 && (addr + size >= tohost + 4)) { // whole word written (sw, or last byte)
+                if (v & 1) {
+                    exited = true;
+                    exit_code = v >> 1;
+                    core->halt("exit code " + std::to_string(exit_code));
+                } else {
+                    bad_command = true;
+                    core->halt("unsupported HTIF command " + hex(v) + " written to tohost");
+                }
+            }
+        }
+        return true;
+    }
+};
+
+} // namespace
+
+int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt, std::ostream& log,
+                       StandaloneStats* stats) {
+    if (stats) *stats = StandaloneStats{};
+    std::unique_ptr<ElfImage> img;
+    try {
+        img = std::make_unique<ElfImage>(ElfImage::from_file(elf_path));
+    } catch (const std::exception& e) {
+        log << "hetvp iss: " << e.what() << "\n";
+        return kStandaloneLoadError;
+    }
+    const auto tohost = img->symbol("tohost");
+    if (!tohost) {
+        log << "hetvp iss: " << elf_path << ": no 'tohost' symbol (the program must store (code<<1)|1 there to exit)\n";
+        return kStandaloneLoadError;
+    }
+    if (*tohost & 3) {
+        log << "hetvp iss: " << elf_path << ": 'tohost' at " << hex(*tohost) << " is not 4-byte aligned\n";
+        return kStandaloneLoadError;
+    }
+
+    // --- memory: page-aligned intervals covering the segments (+ stack), merged when close ---
+    struct Iv { uint64_t lo, hi; bool exec; };
+    std::vector<Iv> ivs;
+    constexpr uint64_t page = 4096;
+    for (const auto& s : img->segments())
+        ivs.push_back({s.vaddr & ~(page - 1), (uint64_t(s.vaddr) + s.memsz + page - 1) & ~(page - 1), s.executable()});
+    uint64_t stack_top;
+    if (auto st = img->symbol("__stack_top")) {
+        stack_top = *st;
+    } else {
+        uint64_t hi = 0;
+        for (const auto& iv : ivs) hi = std::max(hi, iv.hi);
+        stack_top = hi + opt.stack_size;
+    }
+    stack_top &= ~uint64_t(15);
+    if (stack_top > (1ull << 32) - 4 || stack_top < opt.stack_size) {
+        log << "hetvp iss: " << elf_path << ": no room for a stack below " << hex(uint32_t(stack_top)) << "\n";
+        return kStandaloneLoadError;
+    }
+    ivs.push_back({(stack_top - opt.stack_size) & ~(page - 1), (stack_top + page - 1) & ~(page - 1), false});
+    std::sort(ivs.begin(), ivs.end(), [](const Iv& a, const Iv& b) { return a.lo < b.lo; });
+    std::vector<Mem> mems;
+    for (const auto& iv : ivs) {
+        if (!mems.empty() && iv.lo <= uint64_t(mems.back().base) + mems.back().size + (1u << 20)) {
+            Mem& m = mems.back();
+            m.size = static_cast<uint32_t>(std::max<uint64_t>(m.base + uint64_t(m.size), iv.hi) - m.base);
+            m.exec = m.exec || iv.exec;
+        } else {
+            mems.push_back({static_cast<uint32_t>(iv.lo), static_cast<uint32_t>(iv.hi - iv.lo), iv.exec, {}});
+        }
+    }
+    for (auto& m : mems) m.bytes.assign(m.size, 0);
+    for (const auto& s : img->segments()) {
+        for (auto& m : mems)
+            if (s.vaddr >= m.base && uint64_t(s.vaddr) + s.memsz <= uint64_t(m.base) + m.size)
+                std::copy(s.data.begin(), s.data.end(), m.bytes.begin() + (s.vaddr - m.base));
+    }
+
+    rv32::Rv32Core core;
+    StandaloneBus bus;
+    bus.mems = &mems;
+    bus.tohost = *tohost;
+    bus.core = &core;
+    bus.log = &log;
+    core.set_bus(&bus);
+    core.set_dmi(opt.dmi);
+    try {
+        core.set_cycle_costs(opt.cycle_costs);
+        bool tohost_mapped = false;
+        for (auto& m : mems) {
+            const uint32_t t = *tohost;
+            if (t - m.base < m.size) { // keep the tohost word out of DMI: split around it
+                tohost_mapped = true;
+                if (t > m.base) core.add_region({m.base, t - m.base, m.bytes.data(), true, m.exec});
+                if (t + 4 < m.base + uint64_t(m.size))
+                    core.add_region({t + 4, m.base + m.size - (t + 4), m.bytes.data() + (t + 4 - m.base), true, m.exec});
+            } else {
+                core.add_region({m.base, m.size, m.bytes.data(), true, m.exec});
+            }
+        }
+        if (!tohost_mapped) {
+            log << "hetvp iss: " << elf_path << ": 'tohost' at " << hex(*tohost) << " is outside every loaded segment\n";
+            return kStandaloneLoadError;
+        }
+    } catch (const std::exception& e) {
+        log << "hetvp iss: " << e.what() << "\n";
+        return kStandaloneLoadError;
+    }
+    core.reset(img->entry());
+    core.write_gpr(2, static_cast<uint32_t>(stack_top));
+
+    const auto t0 = std::chrono::steady_clock::now();
+    int rc = kStandaloneTimeout;
+    auto finish = [&](int code) {
+        if (stats) {
+            stats->instructions = core.instret();
+            stats->cycles = core.cycles();
+            stats->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        }
+        return code;
+    };
+    uint64_t executed = 0;
+    while (executed < opt.max_instructions) {
+        RunResult r;
+        if (opt.trace) {
+            const uint32_t pc = core.read_pc();
+            const uint32_t raw = core.fetch_raw(pc);
+            r = core.step();
+            char line[80];
+            std::snprintf(line, sizeof line, "[%10llu] %08x: %0*x\n", static_cast<unsigned long long>(core.instret()),
+                          pc, (raw & 3) == 3 ? 8 : 4, raw);
+            log << line;
+        } else {
+            // each instruction costs >= 1 cycle, so a budget of n cycles runs at most n instructions
+            r = core.run(std::min<uint64_t>(opt.max_instructions - executed, 1u << 24));
+        }
+        executed += r.instructions;
+        if (r.reason == RunResult::Reason::halted) {
+            if (bus.exited) {
+                rc = static_cast<int>(bus.exit_code);
+                log << "hetvp iss: exit code " << rc << " after " << core.instret() << " instructions\n";
+                return finish(rc);
+            }
+            log << "hetvp iss: halted: " << core.halt_reason() << "\n";
+            return finish(kStandaloneFatal);
+        }
+        if (r.reason == RunResult::Reason::trapped_fatal) {
+            log << "hetvp iss: fatal trap: " << core.halt_reason() << "\n";
+            return finish(kStandaloneFatal);
+        }
+        if (r.reason == RunResult::Reason::wfi) {
+            log << "hetvp iss: the program sleeps in wfi at pc " << hex(core.read_pc())
+                << " but standalone mode has no interrupt source (deadlock)\n";
+            return finish(kStandaloneDeadlock);
+        }
+        if (r.reason == RunResult::Reason::breakpoint) {
+            log << "hetvp iss: stopped at breakpoint pc " << hex(core.read_pc()) << "\n";
+            return finish(kStandaloneFatal);
+        }
+    }
+    log << "hetvp iss: timeout: no exit through 'tohost' after " << executed << " instructions (pc "
+        << hex(core.read_pc()) << ")\n";
+    return finish(rc);
+}
+
+} // namespace hetvp::mcu

@@ -1,0 +1,37 @@
+// hetvp — standalone mode: run an RV32 ELF on the bare ISS with the HTIF `tohost` exit convention.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <ostream>
+#include <string>
+
+namespace hetvp::mcu {
+
+struct StandaloneOptions {
+    uint64_t max_instructions = 2'000'000'000ull; // then the run times out (kStandaloneTimeout)
+    bool trace = false;                           // one log line per executed instruction
+    bool dmi = true;                              // false: every load/store goes through the bus path
+    uint32_t stack_size = 64 * 1024;              // stack region below __stack_top, or after the image
+    std::map<std::string, uint64_t> cycle_costs;  // cycle-class overrides, e.g. {"div", 20}
+};
+
+struct StandaloneStats {
+    uint64_t instructions = 0;
+    uint64_t cycles = 0;
+    double seconds = 0;
+};
+
+// Return codes other than the program's own exit code (which is tohost >> 1, 0..2^31-1):
+constexpr int kStandaloneTimeout = -1;   // max_instructions reached without an exit
+constexpr int kStandaloneFatal = -2;     // fatal trap (log names it), or unsupported tohost command
+constexpr int kStandaloneLoadError = -3; // bad ELF, no `tohost` symbol, overlapping segments
+constexpr int kStandaloneDeadlock = -4;  // wfi with no interrupt source: the program can never wake
+
+// Loads the ELF (every PT_LOAD; memory is allocated to cover them plus a stack), sets sp, runs from
+// the entry point. The program exits by storing (code << 1) | 1 to the symbol `tohost`. Bytes stored
+// to MCU_SA_CONSOLE_ADDR (0x00030000) are written to `log`. Errors are reported on `log`.
+int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt, std::ostream& log,
+                       StandaloneStats* stats = nullptr);
+
+} // namespace hetvp::mcu
