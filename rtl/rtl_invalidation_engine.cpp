@@ -24,15 +24,21 @@ struct RtlInvalidationEngine::Impl {
   sc_core::sc_signal<uint64_t> in_line{"in_line"}, out_first{"out_first"};
   sc_core::sc_trace_file* tf = nullptr;
 
-  Impl(const EngineParams& ep, const char* name)
-      : p(ep), line_bits(ep.line_bits()), timed(!ep.vcd_file.empty()), dut(name) {
-    if (line_bits > kRtlAddrW || p.max_range > kRtlMaxLen || p.open_runs > kRtlRuns) {
+  // Validates before any SystemC object is constructed.
+  static const EngineParams& checked(const EngineParams& p, const char* name) {
+    const unsigned lb = p.line_bits();   // validates the rest
+    if (lb > kRtlAddrW || p.max_range > kRtlMaxLen || p.open_runs > kRtlRuns) {
       std::ostringstream os;
-      os << "RtlInvalidationEngine '" << name << "': parameters exceed the Verilated RTL (line bits "
-         << line_bits << " <= " << kRtlAddrW << ", max_range " << p.max_range << " <= " << kRtlMaxLen
-         << ", open_runs " << p.open_runs << " <= " << kRtlRuns << ")";
+      os << "RtlInvalidationEngine '" << name << "': parameters exceed the Verilated RTL (line bits " << lb
+         << " <= " << kRtlAddrW << ", max_range " << p.max_range << " <= " << kRtlMaxLen << ", open_runs "
+         << p.open_runs << " <= " << kRtlRuns << ")";
       throw std::invalid_argument(os.str());
     }
+    return p;
+  }
+
+  Impl(const EngineParams& ep, const char* name)
+      : p(checked(ep, name)), line_bits(ep.line_bits()), timed(!ep.vcd_file.empty()), dut(name) {
     period = sc_core::sc_time(1.0 / p.clock_hz, sc_core::SC_SEC);
     half = period / 2;
     dut.clk(clk);
