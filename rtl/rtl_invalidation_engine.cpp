@@ -11,8 +11,14 @@ namespace hetvp::rtl {
 using coherence::EngineParams;
 using coherence::LineRange;
 
-struct RtlInvalidationEngine::Impl {
+// The wrapper's own sc_module ("<name>"): holds the Verilated model ("<name>.dut") and the
+// signals that connect it ("<name>.clk", ...). The first base holds the validated parameters so
+// that bad parameters throw before any SystemC object exists.
+struct ParamHolder {
   EngineParams p;
+};
+
+struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module {
   unsigned line_bits;
   sc_core::sc_time period, half;
   bool timed;
@@ -26,6 +32,7 @@ struct RtlInvalidationEngine::Impl {
 
   // Validates before any SystemC object is constructed.
   static const EngineParams& checked(const EngineParams& p, const char* name) {
+    // (name is the sc_module_name being constructed)
     const unsigned lb = p.line_bits();   // validates the rest
     if (lb > kRtlAddrW || p.max_range > kRtlMaxLen || p.open_runs > kRtlRuns) {
       std::ostringstream os;
@@ -37,8 +44,9 @@ struct RtlInvalidationEngine::Impl {
     return p;
   }
 
-  Impl(const EngineParams& ep, const char* name)
-      : p(checked(ep, name)), line_bits(ep.line_bits()), timed(!ep.vcd_file.empty()), dut(name) {
+  Impl(const EngineParams& ep, sc_core::sc_module_name name)
+      : ParamHolder{checked(ep, name)}, sc_core::sc_module(name), line_bits(ep.line_bits()),
+        timed(!ep.vcd_file.empty()), dut("dut") {
     period = sc_core::sc_time(1.0 / p.clock_hz, sc_core::SC_SEC);
     half = period / 2;
     dut.clk(clk);
@@ -81,16 +89,26 @@ struct RtlInvalidationEngine::Impl {
 
   // One clock cycle: the inputs written before this call are sampled at the rising edge.
   // On return the RTL's registered outputs of the new cycle are readable.
+  // Delta mode: clk rises in the same delta as the inputs change, 2 deltas per cycle, no time.
+  // Timed mode (VCD): inputs change with the falling edge at t, clk rises at t+period/2, falls
+  // again at t+period, where the new outputs are read — so the VCD looks like synchronous logic.
   void tick() {
-    clk.write(true);
-    if (timed) sc_core::wait(half); else sc_core::wait(sc_core::SC_ZERO_TIME);
-    clk.write(false);
-    if (timed) sc_core::wait(half); else sc_core::wait(sc_core::SC_ZERO_TIME);
+    if (timed) {
+      sc_core::wait(half);
+      clk.write(true);
+      sc_core::wait(half);
+      clk.write(false);
+    } else {
+      clk.write(true);
+      sc_core::wait(sc_core::SC_ZERO_TIME);
+      clk.write(false);
+      sc_core::wait(sc_core::SC_ZERO_TIME);
+    }
   }
 };
 
 RtlInvalidationEngine::RtlInvalidationEngine(const EngineParams& p, const char* name)
-    : impl_(std::make_unique<Impl>(p, name)) {}
+    : impl_(new Impl(p, name)) {}   // const char* -> sc_module_name lives until Impl is built
 RtlInvalidationEngine::~RtlInvalidationEngine() = default;
 
 std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64_t>& lines,
