@@ -1,7 +1,6 @@
 // hetvp — GPU memory coalescer (SPEC §8, Kepler seed). A pure function: one warp-wide load/store
 // instruction (up to 32 lane addresses) -> the memory transactions that serve it.
-// Exact rules: docs/invalidation_engine.md is for the directory; this one is documented in
-// docs/coalescer.md.
+// Exact rules and the NVIDIA 6-access example: docs/coalescer.md.
 #pragma once
 
 #include <array>
