@@ -3,6 +3,11 @@
 
 #include <sstream>
 
+#if defined(HETVP_HAVE_RTL)
+#include "rtl/lockstep_invalidation_engine.h"
+#include "rtl/rtl_invalidation_engine.h"
+#endif
+
 namespace hetvp::coherence {
 
 std::string to_string(const LineRange& r) {
@@ -169,6 +174,20 @@ class TlmInvalidationEngine final : public InvalidationEngine {
 
 std::unique_ptr<InvalidationEngine> make_tlm_engine(const EngineParams& p) {
   return std::make_unique<TlmInvalidationEngine>(p);
+}
+
+std::unique_ptr<InvalidationEngine> make_invalidation_engine(const std::string& kind, const EngineParams& p,
+                                                             const char* name) {
+  if (kind == "tlm") return make_tlm_engine(p);
+#if defined(HETVP_HAVE_RTL)
+  if (kind == "rtl") return rtl::make_rtl_engine(p, name);
+  if (kind == "lockstep") return rtl::make_lockstep_engine(p, name);
+#else
+  (void)name;
+  if (kind == "rtl" || kind == "lockstep")
+    throw std::invalid_argument("invalidation engine '" + kind + "': hetvp was built without Verilator");
+#endif
+  throw std::invalid_argument("unknown invalidation engine kind '" + kind + "' (expected tlm, rtl or lockstep)");
 }
 
 }  // namespace hetvp::coherence

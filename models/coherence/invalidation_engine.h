@@ -94,4 +94,10 @@ uint64_t tlm_cycles_for(uint64_t history_size, uint64_t flush_emissions);
 
 std::unique_ptr<InvalidationEngine> make_tlm_engine(const EngineParams&);
 
+// The YAML's choice: kind "tlm" | "rtl" | "lockstep" (rtl/lockstep construct an sc_module called
+// `name`: call during elaboration). Throws std::invalid_argument for an unknown kind, or for
+// rtl/lockstep when hetvp was built without Verilator.
+std::unique_ptr<InvalidationEngine> make_invalidation_engine(const std::string& kind, const EngineParams& p,
+                                                             const char* name = "inval_engine");
+
 }  // namespace hetvp::coherence

@@ -41,11 +41,12 @@ struct World {
   std::vector<std::unique_ptr<coherence::InvalidationEngine>> rnd_rtl;
   std::unique_ptr<coherence::InvalidationEngine> lockstep, lockstep_faulty, vcd;
   World() {
-    for (const auto& c : cases) directed[c.name] = rtl::make_rtl_engine(c.params, ("rtl_" + c.name).c_str());
+    for (const auto& c : cases)
+      directed[c.name] = coherence::make_invalidation_engine("rtl", c.params, ("rtl_" + c.name).c_str());
     int i = 0;
     for (const auto& p : random_configs())
       rnd_rtl.push_back(rtl::make_rtl_engine(p, ("rtl_rnd" + std::to_string(i++)).c_str()));
-    lockstep = rtl::make_lockstep_engine(test::params(), "lockstep");
+    lockstep = coherence::make_invalidation_engine("lockstep", test::params(), "lockstep");
     EngineParams fp = test::params();
     fp.test_fault_index = kFaultIndex;
     lockstep_faulty = rtl::make_lockstep_engine(fp, "lockstep_faulty");
@@ -141,6 +142,14 @@ TEST(RtlEngine, LineOutsideSpaceThrows) {
   std::vector<LineRange> got;   // the engine is still usable afterwards
   w.runner.run([&] { got = e.translate({5}, d); });
   EXPECT_EQ(got, (std::vector<LineRange>{{5, 1, 1}}));
+}
+
+TEST(RtlEngine, FactoryByKind) {
+  world();
+  EXPECT_STREQ(coherence::make_invalidation_engine("tlm", test::params())->kind(), "tlm");
+  EXPECT_THROW(coherence::make_invalidation_engine("fpga", test::params()), std::invalid_argument);
+  // rtl / lockstep kinds construct modules: only before sc_start, checked by construction in World
+  EXPECT_STREQ(world().lockstep->kind(), "lockstep");
 }
 
 TEST(RtlEngine, TranslateOutsideThreadThrows) {
