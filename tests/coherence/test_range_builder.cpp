@@ -1,6 +1,7 @@
 // hetvp tests — RangeBuilder (pure algorithm) and the TLM invalidation engine.
 #include "models/coherence/invalidation_engine.h"
 #include "tests/coherence/directed_cases.h"
+#include "tests/rtl/random_history.h"
 
 #include <gtest/gtest.h>
 
@@ -31,42 +32,6 @@ void check_case(const std::string& name) {
   const DirectedCase& c = find_case(name);
   const auto got = RangeBuilder::run(c.params, c.lines);
   EXPECT_EQ(got, c.expected) << "case " << name << "\ngot:\n" << dump(got) << "expected:\n" << dump(c.expected);
-}
-
-// A random history generator mixing sequential runs, interleaving, duplicates and jumps.
-std::vector<uint64_t> random_history(uint32_t seed, size_t n, uint64_t space) {
-  std::mt19937_64 rng(seed);
-  std::vector<uint64_t> v;
-  uint64_t cur[3] = {rng() % space, rng() % space, rng() % space};
-  while (v.size() < n) {
-    switch (rng() % 6) {
-      case 0:
-      case 1: {   // sequential run on one stream
-        auto& c = cur[rng() % 3];
-        for (unsigned k = rng() % 40; k-- && c + 1 < space;) v.push_back(c++);
-        break;
-      }
-      case 2: {   // interleave the three streams
-        for (unsigned k = rng() % 20; k--;)
-          for (auto& c : cur)
-            if (c + 1 < space) v.push_back(c++);
-        break;
-      }
-      case 3:     // duplicate of a recent line
-        if (!v.empty()) v.push_back(v[v.size() - 1 - rng() % std::min<size_t>(v.size(), 64)]);
-        break;
-      case 4:     // jump
-        cur[rng() % 3] = rng() % space;
-        break;
-      case 5: {   // short descending burst
-        uint64_t b = rng() % space;
-        for (unsigned k = rng() % 5; k-- && b > 0;) v.push_back(b--);
-        break;
-      }
-    }
-  }
-  v.resize(n);
-  return v;
 }
 
 }  // namespace
@@ -131,7 +96,7 @@ TEST(RangeBuilder, RandomHistoryProperties) {
                                         hetvp::test::params(256, 8)};
   for (uint32_t seed = 1; seed <= 4; ++seed) {
     for (const auto& p : ps) {
-      const auto h = random_history(seed, 4000, 5000);
+      const auto h = hetvp::test::random_history(seed, 4000, 5000);
       const auto out = RangeBuilder::run(p, h);
       std::set<uint64_t> inputs(h.begin(), h.end());
       uint64_t prev_pos = 0;

@@ -18,13 +18,13 @@ inline std::vector<uint64_t> random_history(uint32_t seed, size_t n, uint64_t sp
       case 0:
       case 1: {   // sequential run on one stream
         auto& c = cur[rng() % 3];
-        for (unsigned k = unsigned(rng() % 300); k-- && c + 1 < space;) v.push_back(c++);
+        for (unsigned k = unsigned(rng() % 300); k-- && c < space;) v.push_back(c++);
         break;
       }
       case 2:     // interleave the three streams
         for (unsigned k = unsigned(rng() % 20); k--;)
           for (auto& c : cur)
-            if (c + 1 < space) v.push_back(c++);
+            if (c < space) v.push_back(c++);
         break;
       case 3:     // duplicates of recent lines
         for (unsigned k = unsigned(rng() % 4); k-- && !v.empty();)

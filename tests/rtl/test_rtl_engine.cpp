@@ -29,7 +29,8 @@ std::string dump(const std::vector<LineRange>& v) {
 
 std::vector<EngineParams> random_configs() {
   return {test::params(), test::params(1), test::params(8, 2), test::params(3, 1), test::params(256, 8),
-          test::params(65536, 4), test::params(16, 3, 32, 128)};
+          test::params(65536, 4), test::params(16, 3, 32, 128),
+          test::params(16, 3, 16, 64) /* 10-bit line space, used in full: runs end at the top */};
 }
 
 constexpr long long kFaultIndex = 57;
