@@ -23,6 +23,7 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module {
   sc_core::sc_time period, half;
   bool timed;
   bool was_reset = false;
+  bool out_ready_val = true;   // value last written to out_ready
   Vrange_inval_engine dut;
   sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"}, in_valid{"in_valid"}, in_ready{"in_ready"},
       in_last{"in_last"}, in_empty{"in_empty"}, out_valid{"out_valid"}, out_ready{"out_ready"}, done{"done"};
@@ -146,11 +147,23 @@ std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64
   uint64_t i = 0;                      // next beat to present
   uint64_t cyc = 0;
   uint64_t last_accepted = n;          // input accepted at the previous edge (n = none / flush)
-  const uint64_t guard = beats + m.p.open_runs + 64 + 4 * beats;   // liveness bound
+  uint64_t cur_pos = n;                // input_pos of the range in the output register
+  bool prev_ov = false, prev_hs = false;
+  const uint64_t bp = backpressure_;
+  const uint64_t guard = beats + m.p.open_runs + 64 + 4 * beats + (bp ? 2 * (beats + m.p.open_runs) : 0);
   for (;;) {
     // registered outputs of this cycle (settled after the previous edge)
-    if (m.out_valid.read())
-      out.push_back(LineRange{m.out_first.read(), m.out_count.read(), last_accepted});
+    const bool ov = m.out_valid.read();
+    if (ov && (!prev_ov || prev_hs)) cur_pos = last_accepted;   // register (re)loaded at the last edge
+    const bool ordy = !(bp && cyc % bp == bp - 1);
+    if (ordy != m.out_ready_val) {     // test-only back-pressure: in_ready depends on out_ready
+      m.out_ready.write(ordy);
+      m.out_ready_val = ordy;
+      sc_core::wait(sc_core::SC_ZERO_TIME);
+      sc_core::wait(sc_core::SC_ZERO_TIME);
+    }
+    const bool hs = ov && ordy;
+    if (hs) out.push_back(LineRange{m.out_first.read(), m.out_count.read(), cur_pos});
     if (m.done.read() && cyc > 0) break;
     const bool ready = m.in_ready.read();
     const bool valid = i < beats;
@@ -164,6 +177,8 @@ std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64
     }
     m.tick();
     ++cyc;
+    prev_ov = ov;
+    prev_hs = hs;
     if (valid && ready) {
       last_accepted = n ? i : 0;
       ++i;
@@ -171,6 +186,7 @@ std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64
       last_accepted = n;
     }
     if (cyc > guard) {
+      m.was_reset = false;   // reset again before the next history
       std::ostringstream os;
       os << "RtlInvalidationEngine: no 'done' after " << cyc << " cycles for a history of " << n
          << " lines (" << i << " accepted, " << out.size() << " ranges) at " << sc_core::sc_time_stamp();

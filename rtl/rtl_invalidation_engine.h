@@ -38,11 +38,15 @@ class RtlInvalidationEngine final : public coherence::InvalidationEngine {
   std::vector<coherence::LineRange> translate(const std::vector<uint64_t>& lines, sc_core::sc_time& delay) override;
   uint64_t cycles() const override { return stats_.cycles; }
   const RtlStats& stats() const { return stats_; }
+  // Test-only: hold out_ready low in every `period`-th cycle (0 = never, the default) to exercise
+  // the RTL's back-pressure path. Outputs must not change; cycles then exceed the TLM model.
+  void set_test_backpressure(unsigned period) { backpressure_ = period; }
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   RtlStats stats_;
+  unsigned backpressure_ = 0;
 };
 
 std::unique_ptr<coherence::InvalidationEngine> make_rtl_engine(const coherence::EngineParams& p,

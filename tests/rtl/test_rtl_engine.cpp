@@ -41,6 +41,7 @@ struct World {
   std::map<std::string, std::unique_ptr<coherence::InvalidationEngine>> directed;
   std::vector<std::unique_ptr<coherence::InvalidationEngine>> rnd_rtl;
   std::unique_ptr<coherence::InvalidationEngine> lockstep, lockstep_faulty, vcd;
+  std::vector<std::unique_ptr<rtl::RtlInvalidationEngine>> stalled;
   World() {
     for (const auto& c : cases)
       directed[c.name] = coherence::make_invalidation_engine("rtl", c.params, ("rtl_" + c.name).c_str());
@@ -54,6 +55,8 @@ struct World {
     EngineParams vp = test::params();
     vp.vcd_file = "rtl_inval_engine_test";
     vcd = rtl::make_rtl_engine(vp, "rtl_vcd");
+    stalled.push_back(std::make_unique<rtl::RtlInvalidationEngine>(test::params(), "rtl_stall_a"));
+    stalled.push_back(std::make_unique<rtl::RtlInvalidationEngine>(test::params(1, 2), "rtl_stall_b"));
   }
 };
 
@@ -133,6 +136,32 @@ TEST(RtlEngine, RandomStreamsIdenticalToTlm) {
   }
   EXPECT_GE(total_lines, 100000u);
   EXPECT_GT(total_ranges, 10000u);
+}
+
+// The consumer holds out_ready low every 2nd / 3rd / 5th cycle: the RTL must stall its input
+// (in_ready low while the output register is full) and still produce the identical stream.
+TEST(RtlEngine, BackPressureKeepsOutputIdentical) {
+  World& w = world();
+  uint64_t checked = 0;
+  for (unsigned period : {2u, 3u, 5u}) {
+    for (auto& e : w.stalled) {
+      e->set_test_backpressure(period);
+      for (uint32_t seed = 1; seed <= 3; ++seed) {
+        const auto h = test::random_history(seed + 77 * period, 3000, 1 << 14);
+        std::vector<LineRange> got;
+        sc_core::sc_time d;
+        const uint64_t c0 = e->cycles();
+        w.runner.run([&] { got = e->translate(h, d); });
+        const EngineParams p = e == w.stalled[0] ? test::params() : test::params(1, 2);
+        const auto want = RangeBuilder::run(p, h);
+        ASSERT_EQ(got, want) << "period " << period << " seed " << seed;
+        EXPECT_GT(e->cycles() - c0, coherence::tlm_cycles_for(h.size(), flushed(want, h.size())));
+        checked += got.size();
+      }
+      e->set_test_backpressure(0);
+    }
+  }
+  EXPECT_GT(checked, 5000u);
 }
 
 TEST(RtlEngine, LineOutsideSpaceThrows) {
