@@ -36,30 +36,30 @@ void check_case(const std::string& name) {
 
 }  // namespace
 
-TEST(RangeBuilder, Empty) { check_case("empty"); }
-TEST(RangeBuilder, OneLine) { check_case("one_line"); }
-TEST(RangeBuilder, LongRun) { check_case("long_run"); }
-TEST(RangeBuilder, DuplicatesInsideRun) { check_case("dup_inside_run"); }
-TEST(RangeBuilder, DuplicateAfterEmissionIsRequestedAgain) { check_case("dup_after_emission"); }
-TEST(RangeBuilder, DescendingOneRunPerLine) { check_case("descending"); }
-TEST(RangeBuilder, TwoInterleavedRuns) { check_case("two_interleaved"); }
-TEST(RangeBuilder, MoreRunsThanSlotsEvictsOldest) { check_case("eviction_order"); }
-TEST(RangeBuilder, RunLongerThanMaxRangeIsSplit) { check_case("split_max_range"); }
-TEST(RangeBuilder, SplitRunIsYoungest) { check_case("split_age"); }
-TEST(RangeBuilder, TopOfAddressSpace42NoWrap) { check_case("top_of_space_42"); }
-TEST(RangeBuilder, TopOfAddressSpace62NoWrap) { check_case("top_of_space_62"); }
-TEST(RangeBuilder, PerLineMode) { check_case("per_line"); }
-TEST(RangeBuilder, PerLineModeDuplicateInWindow) { check_case("per_line_dup_in_window"); }
+TEST(EngineRangeBuilder, Empty) { check_case("empty"); }
+TEST(EngineRangeBuilder, OneLine) { check_case("one_line"); }
+TEST(EngineRangeBuilder, LongRun) { check_case("long_run"); }
+TEST(EngineRangeBuilder, DuplicatesInsideRun) { check_case("dup_inside_run"); }
+TEST(EngineRangeBuilder, DuplicateAfterEmissionIsRequestedAgain) { check_case("dup_after_emission"); }
+TEST(EngineRangeBuilder, DescendingOneRunPerLine) { check_case("descending"); }
+TEST(EngineRangeBuilder, TwoInterleavedRuns) { check_case("two_interleaved"); }
+TEST(EngineRangeBuilder, MoreRunsThanSlotsEvictsOldest) { check_case("eviction_order"); }
+TEST(EngineRangeBuilder, RunLongerThanMaxRangeIsSplit) { check_case("split_max_range"); }
+TEST(EngineRangeBuilder, SplitRunIsYoungest) { check_case("split_age"); }
+TEST(EngineRangeBuilder, TopOfAddressSpace42NoWrap) { check_case("top_of_space_42"); }
+TEST(EngineRangeBuilder, TopOfAddressSpace62NoWrap) { check_case("top_of_space_62"); }
+TEST(EngineRangeBuilder, PerLineMode) { check_case("per_line"); }
+TEST(EngineRangeBuilder, PerLineModeDuplicateInWindow) { check_case("per_line_dup_in_window"); }
 
-TEST(RangeBuilder, AllDirectedCasesCovered) { EXPECT_EQ(directed_cases().size(), 14u); }
+TEST(EngineRangeBuilder, AllDirectedCasesCovered) { EXPECT_EQ(directed_cases().size(), 14u); }
 
-TEST(RangeBuilder, LineOutsideSpaceThrows) {
+TEST(EngineRangeBuilder, LineOutsideSpaceThrows) {
   RangeBuilder b(hetvp::test::params());
   EXPECT_NO_THROW(b.push((uint64_t(1) << 42) - 1, 0));
   EXPECT_THROW(b.push(uint64_t(1) << 42, 1), std::out_of_range);
 }
 
-TEST(RangeBuilder, BadParamsThrow) {
+TEST(EngineRangeBuilder, BadParamsThrow) {
   EXPECT_THROW(RangeBuilder(hetvp::test::params(0)), std::invalid_argument);
   EXPECT_THROW(RangeBuilder(hetvp::test::params(256, 0)), std::invalid_argument);
   EXPECT_THROW(RangeBuilder(hetvp::test::params(256, 4, 48, 48)), std::invalid_argument);
@@ -68,7 +68,7 @@ TEST(RangeBuilder, BadParamsThrow) {
 
 // Per-line mode on a history of distinct lines: exactly one request per line, all of count 1,
 // covering exactly the input lines.
-TEST(RangeBuilder, PerLineModeOneRequestPerDistinctLine) {
+TEST(EngineRangeBuilder, PerLineModeOneRequestPerDistinctLine) {
   std::mt19937_64 rng(7);
   std::set<uint64_t> distinct;
   std::vector<uint64_t> h;
@@ -90,7 +90,7 @@ TEST(RangeBuilder, PerLineModeOneRequestPerDistinctLine) {
 // emission positions are non-decreasing; every input line is covered by a range emitted at or
 // after its position; no line outside the inputs is ever requested; open runs never overlap
 // (so emitted ranges at the same time never overlap).
-TEST(RangeBuilder, RandomHistoryProperties) {
+TEST(EngineRangeBuilder, RandomHistoryProperties) {
   const std::vector<EngineParams> ps = {hetvp::test::params(), hetvp::test::params(1),
                                         hetvp::test::params(8, 2), hetvp::test::params(3, 1),
                                         hetvp::test::params(256, 8)};
@@ -118,7 +118,7 @@ TEST(RangeBuilder, RandomHistoryProperties) {
 }
 
 // Incremental use gives the same result as run(), and push() reports emissions.
-TEST(RangeBuilder, IncrementalPushReportsEmissions) {
+TEST(EngineRangeBuilder, IncrementalPushReportsEmissions) {
   RangeBuilder b(hetvp::test::params(4, 1));
   EXPECT_EQ(b.push(0, 0), 0u);
   EXPECT_EQ(b.push(1, 1), 0u);
