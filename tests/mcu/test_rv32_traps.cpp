@@ -416,6 +416,21 @@ TEST(Rv32Run, HaltAndStopFromBusCallback) {
     EXPECT_EQ(r.instructions, 3u);
     r = g.run(10); // continues normally
     EXPECT_EQ(g.x(3), 1u);
+
+    // an interrupt raised together with halt() is not taken: the core stops right after the store
+    Harness k;
+    k.bus.on_write = [&](uint32_t, uint32_t) {
+        k.core.set_irq(IrqLine::external, true);
+        k.core.halt("exit");
+    };
+    k.org(kHandler).e(ebreak());
+    k.org(0);
+    install_handler(k);
+    k.li(1, 0x800).e(csrrw(0, MIE, 1)).e(csrrsi(0, MSTATUS, 8)).li(1, 0x20000).e(sw(0, 1, 0)).e(jal(0, 0));
+    r = k.run(1000);
+    EXPECT_EQ(r.reason, Reason::halted);
+    EXPECT_EQ(k.core.read_pc(), 0x28u); // after the sw at 0x24
+    EXPECT_EQ(k.csr(MCAUSE), 0u);
 }
 
 namespace {

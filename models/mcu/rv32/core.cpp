@@ -348,7 +348,7 @@ void Rv32Core::take_trap(uint32_t cause, uint32_t tval, uint32_t epc) {
 }
 
 bool Rv32Core::take_interrupt_if_pending() {
-    if (!(mstatus_ & MSTATUS_MIE)) return false;
+    if (!(mstatus_ & MSTATUS_MIE) || state_ != CoreState::running) return false;
     const uint32_t p = mie_ & mip_;
     if (!p) return false;
     uint32_t code;
