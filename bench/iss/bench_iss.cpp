@@ -81,6 +81,9 @@ Result run_once(const hetvp::ElfImage& img, bool dmi, uint64_t n) {
 
 } // namespace
 
+// hetvp_lib links libsystemc, which references sc_main; this program never starts SystemC.
+extern "C" int sc_main(int, char*[]) { return 0; }
+
 int main(int argc, char** argv) {
     uint64_t n = 1'000'000'000ull;
     int repeat = 3;

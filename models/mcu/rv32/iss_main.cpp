@@ -5,6 +5,9 @@
 #include <cstring>
 #include <iostream>
 
+// hetvp_lib links libsystemc, which references sc_main; this program never starts SystemC.
+extern "C" int sc_main(int, char*[]) { return 0; }
+
 int main(int argc, char** argv) {
     hetvp::mcu::StandaloneOptions opt;
     const char* elf = nullptr;
