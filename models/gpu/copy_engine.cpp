@@ -1,0 +1,160 @@
+#include "models/gpu/copy_engine.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "models/gpu/gpu_regs.h"
+#include "platform/run_state.h"
+
+namespace hetvp::gpu {
+
+std::shared_ptr<Schema> CopyEngine::schema() {
+  auto s = std::make_shared<Schema>();
+  s->time("setup", std::string("2 us"), "time from LAUNCH to the first data request (command fetch/decode)");
+  s->time("issue_cost", std::string("2 ns"), "time between two requests the engine issues");
+  s->size("burst", std::string("512"), "bytes per piece (one read request)").range(4, 4096);
+  s->integer("outstanding", 32, "reads in flight at once (PCIe tags)").range(1, 256);
+  return s;
+}
+
+CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p) : sc_core::sc_module(n) {
+  setup_ = p.time("setup");
+  issue_cost_ = p.time("issue_cost");
+  burst_ = static_cast<unsigned>(p.size("burst"));
+  outstanding_ = p.u32("outstanding");
+  regs.register_b_transport(this, &CopyEngine::b_regs);
+  regs.register_transport_dbg(this, &CopyEngine::dbg_regs);
+  for (auto [name, off] : {std::pair{"SRC_LO", kCopySrcLo}, {"SRC_HI", kCopySrcHi}, {"DST_LO", kCopyDstLo},
+                           {"DST_HI", kCopyDstHi}, {"LENGTH", kCopyLength}, {"FENCE_LO", kCopyFenceLo},
+                           {"FENCE_HI", kCopyFenceHi}, {"FENCE_VALUE", kCopyFenceValue}})
+    regs_.add(name, off, RegAccess::RW);
+  regs_.add("LAUNCH", kCopyLaunch, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (!(v & kLaunchGo)) return;
+    Register& st = regs_.at(kCopyStatus);
+    if (busy_) {  // one copy at a time: the second launch is refused, visibly
+      st.value |= 2u | (kCopyBusy << 8);
+      ++errors_;
+      return;
+    }
+    busy_ = true;
+    launch_flags_ = v;
+    st.value = 1;
+    launch_.notify(sc_core::SC_ZERO_TIME);
+  });
+  regs_.add("STATUS", kCopyStatus, RegAccess::RO);
+  regs_.add("ERROR_LO", kCopyErrorLo, RegAccess::RO);
+  regs_.add("ERROR_HI", kCopyErrorHi, RegAccess::RO);
+  regs_.add("COMPLETED", kCopyCompleted, RegAccess::RO);
+  info_->initiator = "gpu.copy0";
+  info_->side = Side::Gpu;
+  gp_.set_extension(info_);
+  buffer_.resize(static_cast<size_t>(burst_) * outstanding_);
+  SC_HAS_PROCESS(CopyEngine);
+  SC_THREAD(run);
+}
+
+void CopyEngine::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { regs_.transport(gp); }
+
+bool CopyEngine::access(tlm::tlm_command cmd, uint64_t va, uint8_t* data, unsigned len, sc_core::sc_time at,
+                        sc_core::sc_time& done) {
+  gp_.set_command(cmd);
+  gp_.set_address(va);
+  gp_.set_data_ptr(data);
+  gp_.set_data_length(len);
+  gp_.set_streaming_width(len);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  sc_core::sc_time d = at > now ? at - now : sc_core::SC_ZERO_TIME;
+  mem->b_transport(gp_, d);
+  done = now + d;
+  return gp_.is_response_ok();
+}
+
+void CopyEngine::run() {
+  const sc_core::sc_time quantum = tlm::tlm_global_quantum::instance().get();
+  for (;;) {
+    sc_core::wait(launch_);
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    auto reg64 = [&](uint32_t lo, uint32_t hi) {
+      return (uint64_t(regs_.at(hi).value) << 32) | regs_.at(lo).value;
+    };
+    const uint64_t src = reg64(kCopySrcLo, kCopySrcHi), dst = reg64(kCopyDstLo, kCopyDstHi);
+    const uint64_t len = regs_.at(kCopyLength).value;
+    uint32_t error = len == 0 ? kCopyZeroLength : kCopyOk;
+    uint64_t error_va = 0;
+
+    // Reads issue back to back while tags are free; each piece is written once its data is in.
+    std::vector<sc_core::sc_time> tag_free(outstanding_, start);
+    sc_core::sc_time issue = start + setup_, write_cursor = issue, finish = issue;
+    uint64_t off = 0;
+    for (uint64_t k = 0; off < len && error == kCopyOk; ++k) {
+      const uint64_t s = src + off, d = dst + off;
+      // A piece ends at the burst size, at the end, and at a page boundary of either side.
+      uint64_t n = std::min<uint64_t>(burst_, len - off);
+      n = std::min<uint64_t>(n, 4096 - (s & 4095));
+      n = std::min<uint64_t>(n, 4096 - (d & 4095));
+      uint8_t* buf = &buffer_[(k % outstanding_) * burst_];
+      sc_core::sc_time& tag = tag_free[k % outstanding_];
+      sc_core::sc_time at = issue > tag ? issue : tag;
+      sc_core::sc_time read_done, write_done;
+      if (!access(tlm::TLM_READ_COMMAND, s, buf, static_cast<unsigned>(n), at, read_done)) {
+        error = kCopySrcFault;
+        error_va = s;
+        break;
+      }
+      tag = read_done;
+      issue = at + issue_cost_;
+      sc_core::sc_time wat = write_cursor > read_done ? write_cursor : read_done;
+      if (!access(tlm::TLM_WRITE_COMMAND, d, buf, static_cast<unsigned>(n), wat, write_done)) {
+        error = kCopyDstFault;
+        error_va = d;
+        break;
+      }
+      write_cursor = write_done;
+      if (write_done > finish) finish = write_done;
+      ++pieces_;
+      off += n;
+      // Stay within the quantum of SystemC time so concurrent traffic interleaves with ours.
+      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      if (issue > now + quantum) sc_core::wait(issue - now);
+    }
+    if (finish > sc_core::sc_time_stamp()) sc_core::wait(finish - sc_core::sc_time_stamp());
+    Register& st = regs_.at(kCopyStatus);
+    if (error != kCopyOk) {
+      ++errors_;
+      st.value = 2u | (error << 8);
+      regs_.at(kCopyErrorLo).value = static_cast<uint32_t>(error_va);
+      regs_.at(kCopyErrorHi).value = static_cast<uint32_t>(error_va >> 32);
+    } else {
+      st.value = 0;
+      bytes_ += len;
+      ++copies_;
+      regs_.at(kCopyCompleted).value++;
+      if (launch_flags_ & kLaunchFence) {
+        uint32_t v = regs_.at(kCopyFenceValue).value;
+        sc_core::sc_time done;
+        if (!access(tlm::TLM_WRITE_COMMAND, reg64(kCopyFenceLo, kCopyFenceHi), reinterpret_cast<uint8_t*>(&v), 4,
+                    sc_core::sc_time_stamp(), done)) {
+          ++errors_;
+          st.value = 2u | (kCopyDstFault << 8);
+        }
+      }
+    }
+    busy_ = false;
+    busy_time_ += sc_core::sc_time_stamp() - start;
+    RunState::get().progress();
+    if (launch_flags_ & kLaunchIntr) intr->raise(kIntrCopy0, sc_core::SC_ZERO_TIME);
+  }
+}
+
+void CopyEngine::dump_stats(JsonWriter& w) const {
+  w.value("copies", copies_);
+  w.value("bytes", bytes_);
+  w.value("pieces", pieces_);
+  w.value("errors", errors_);
+  w.value("busy_ns", busy_time_.to_seconds() * 1e9);
+  w.value("register_errors", regs_.errors());
+}
+
+}  // namespace hetvp::gpu

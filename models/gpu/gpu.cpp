@@ -1,0 +1,83 @@
+#include "models/gpu/gpu.h"
+
+#include "models/gpu/gpu_regs.h"
+#include "platform/config.h"
+#include "platform/registry.h"
+
+namespace hetvp {
+
+HETVP_REGISTER_COMPONENT("gpu", Gpu, "Fermi-class GPU: PCIe endpoint, BAR0 registers, VRAM, MMU, copy engine");
+
+namespace {
+// A Params view of a sub-group validated against a sub-component's own schema.
+Params sub(const Params& p, const std::string& key) { return p.group(key); }
+Params empty_router_params(const std::string& path) {
+  YAML::Node n(YAML::NodeType::Map);
+  return Params(n, Router::schema(), path);
+}
+}  // namespace
+
+std::shared_ptr<Schema> Gpu::schema() {
+  auto s = std::make_shared<Schema>();
+  s->integer("gpcs", 4, "number of GPCs (each with one GPC microcontroller)").range(1, 16);
+  auto vram = Memory::schema();
+  // VRAM defaults of a GTX 480: 1.5 GiB GDDR5, 177.4 GB/s.
+  for (auto& spec : vram->specs) {
+    if (spec.name == "size") { spec.required = false; spec.default_text = "1536 MiB"; }
+    if (spec.name == "latency") spec.default_text = "100 ns";
+    if (spec.name == "bandwidth") spec.default_text = "177.4e9";
+  }
+  s->group("vram", vram, "the frame buffer (a memory: size, latency, write_latency, bandwidth)");
+  s->group("pcie", gpu::HostInterface::schema(), "PCIe endpoint and host interface");
+  s->group("mmu", gpu::GpuMmu::schema(), "GPU MMU");
+  s->group("copy_engine", gpu::CopyEngine::schema(), "copy engine 0");
+  return s;
+}
+
+Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
+  num_gpcs_ = p.u32("gpcs");
+  vram_ = std::make_unique<Memory>("vram", sub(p, "vram"));
+  const uint64_t vram_size = vram_->size();
+  vram_bus_ = std::make_unique<Router>("vram_bus", empty_router_params(std::string(name()) + ".vram_bus"));
+  bar0_ = std::make_unique<Router>("bar0", empty_router_params(std::string(name()) + ".bar0"));
+  hostif_ = std::make_unique<gpu::HostInterface>("hostif", sub(p, "pcie"), num_gpcs_, vram_size);
+  mmu_ = std::make_unique<gpu::GpuMmu>("mmu", sub(p, "mmu"), vram_size);
+  copy_ = std::make_unique<gpu::CopyEngine>("copy0", sub(p, "copy_engine"));
+
+  const std::string me = name();
+  vram_bus_->map(me + ".vram", 0, vram_size, vram_->in);
+  hostif_->bar1.bind(vram_bus_->in);
+  mmu_->vram.bind(vram_bus_->in);
+  mmu_->sysmem.bind(hostif_->dma);
+  copy_->mem.bind(mmu_->in);
+  hostif_->bar0.bind(bar0_->in);
+  bar0_->map(me + ".pmc", gpu::kPmcBase, 0x1000, hostif_->pmc);
+  bar0_->map(me + ".ptop", gpu::kPtopBase, 0x100, hostif_->ptop);
+  bar0_->map(me + ".mmu", gpu::kMmuBase, 0x1000, mmu_->regs);
+  bar0_->map(me + ".copy0", gpu::kCopyBase, 0x1000, copy_->regs);
+  mmu_->intr.bind(hostif_->intr);
+  copy_->intr.bind(hostif_->intr);
+
+  expose_target("pcie", hostif_->pcie);
+  expose_initiator("upstream", hostif_->upstream);
+}
+
+void Gpu::dump_stats(JsonWriter& w) const {
+  w.begin_object("hostif");
+  hostif_->dump_stats(w);
+  w.end_object();
+  w.begin_object("vram");
+  vram_->dump_stats(w);
+  w.end_object();
+  w.begin_object("mmu");
+  mmu_->dump_stats(w);
+  w.end_object();
+  w.begin_object("copy0");
+  copy_->dump_stats(w);
+  w.end_object();
+  w.begin_object("bar0");
+  bar0_->dump_stats(w);
+  w.end_object();
+}
+
+}  // namespace hetvp

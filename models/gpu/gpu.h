@@ -1,0 +1,43 @@
+// A Fermi-class GPU as one YAML instance (`type: gpu`). Its blocks and their wiring:
+//
+//   link ──pcie──> HostInterface ──bar0──> bar0 router ──> PMC, PTOP, MMU regs, copy0 regs,
+//                        │                                 HUB/GPC microcontrollers (later)
+//                        └──bar1──> vram bus ──> VRAM
+//   CopyEngine ──mem──> MMU ──vram──> vram bus
+//                          └─sysmem─> HostInterface.dma ──upstream──> link (to the host)
+//
+// YAML groups configure each block: `vram` (a memory: size, latency, bandwidth), `pcie`
+// (BAR sizes, latencies, TLP sizes), `mmu`, `copy_engine`; `gpcs` is the GPC count.
+//
+// Ports: target `pcie` (from the link's down_out), initiator `upstream` (to the link's up_in).
+#pragma once
+
+#include <memory>
+
+#include "models/gpu/copy_engine.h"
+#include "models/gpu/gpu_mmu.h"
+#include "models/gpu/host_interface.h"
+#include "models/memory/memory.h"
+#include "platform/component.h"
+#include "platform/router.h"
+
+namespace hetvp {
+
+class Gpu : public Component {
+ public:
+  Gpu(sc_core::sc_module_name name, const Params& p);
+  static std::shared_ptr<Schema> schema();
+  void dump_stats(JsonWriter& w) const override;
+
+  unsigned num_gpcs() const { return num_gpcs_; }
+
+ private:
+  unsigned num_gpcs_;
+  std::unique_ptr<Memory> vram_;
+  std::unique_ptr<Router> vram_bus_, bar0_;
+  std::unique_ptr<gpu::HostInterface> hostif_;
+  std::unique_ptr<gpu::GpuMmu> mmu_;
+  std::unique_ptr<gpu::CopyEngine> copy_;
+};
+
+}  // namespace hetvp

@@ -1,0 +1,224 @@
+#include "models/gpu/gpu_mmu.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "models/gpu/gpu_regs.h"
+
+namespace hetvp::gpu {
+
+std::shared_ptr<Schema> GpuMmu::schema() {
+  auto s = std::make_shared<Schema>();
+  s->integer("tlb_entries", 64, "translations the TLB holds (fully associative, LRU)").range(1, 65536);
+  s->time("tlb_hit", std::string("1 ns"), "time of a translation that hits the TLB");
+  return s;
+}
+
+GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
+    : sc_core::sc_module(n), vram_size_(vram_size) {
+  tlb_entries_ = p.u32("tlb_entries");
+  tlb_hit_ = p.time("tlb_hit");
+  in.register_b_transport(this, &GpuMmu::b_transport);
+  in.register_transport_dbg(this, &GpuMmu::transport_dbg);
+  regs.register_b_transport(this, &GpuMmu::b_regs);
+  regs.register_transport_dbg(this, &GpuMmu::dbg_regs);
+  auto flush = [this] {
+    tlb_.clear();
+    lru_.clear();
+  };
+  regs_.add("PD_BASE_LO", kMmuPdBaseLo, RegAccess::RW).write([flush](Register&, uint32_t) { flush(); });
+  regs_.add("PD_BASE_HI", kMmuPdBaseHi, RegAccess::RW).write([flush](Register&, uint32_t) { flush(); });
+  regs_.add("TLB_FLUSH", kMmuTlbFlush, RegAccess::WO).write([flush](Register&, uint32_t v) {
+    if (v & 1) flush();
+  });
+  regs_.add("FAULT_STATUS", kMmuFaultStatus, RegAccess::W1C);
+  regs_.add("FAULT_ADDR_LO", kMmuFaultAddrLo, RegAccess::RO);
+  regs_.add("FAULT_ADDR_HI", kMmuFaultAddrHi, RegAccess::RO);
+  regs_.add("FAULT_COUNT", kMmuFaultCount, RegAccess::RO);
+  walk_info_->initiator = "gpu.mmu.walker";
+  walk_info_->side = Side::Gpu;
+  walk_gp_.set_extension(walk_info_);
+}
+
+bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay, bool debug) {
+  walk_gp_.set_command(tlm::TLM_READ_COMMAND);
+  walk_gp_.set_address(addr);
+  walk_gp_.set_data_ptr(static_cast<unsigned char*>(dst));
+  walk_gp_.set_data_length(len);
+  walk_gp_.set_streaming_width(len);
+  walk_gp_.set_byte_enable_ptr(nullptr);
+  walk_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  if (debug) return vram->transport_dbg(walk_gp_) == len;
+  vram->b_transport(walk_gp_, delay);
+  return walk_gp_.is_response_ok();
+}
+
+bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay, bool debug) {
+  uint64_t vpn = va >> kPageShift;
+  auto it = tlb_.find(vpn);
+  if (it != tlb_.end()) {
+    if (!debug) {
+      ++tlb_hits_;
+      delay += tlb_hit_;
+      lru_.splice(lru_.begin(), lru_, it->second);
+    }
+    t = it->second->second;
+  } else {
+    if (!debug) ++tlb_misses_;
+    if (va >> kVaBits) {
+      reason = kFaultNoPde;
+      return false;
+    }
+    uint64_t pd = (uint64_t(regs_.at(kMmuPdBaseHi).value) << 32) | regs_.at(kMmuPdBaseLo).value;
+    uint64_t pde = 0;
+    uint64_t pdi = (va >> (kPageShift + kPtIndexBits)) & ((1u << kPdIndexBits) - 1);
+    uint64_t pti = (va >> kPageShift) & ((1u << kPtIndexBits) - 1);
+    if (!read_vram(pd + pdi * 8, &pde, 8, delay, debug) || !(pde & kPdeValid)) {
+      reason = kFaultNoPde;
+      return false;
+    }
+    uint64_t pt = pde & 0x000000fffffff000ull;
+    // The walker reads a whole 64-byte line of the page table (8 PTEs) and fills the TLB with
+    // every valid entry in it: streaming accesses then walk once per 8 pages.
+    uint64_t line[8] = {};
+    const uint64_t first = pti & ~7ull;
+    if (!read_vram(pt + first * 8, line, sizeof line, delay, debug) || !(line[pti - first] & kPteValid)) {
+      reason = kFaultNoPte;
+      return false;
+    }
+    auto decode = [](uint64_t pte) {
+      return Translation{pte & 0x000ffffffffff000ull, (pte & kPteSysmem) != 0, (pte & kPteReadOnly) != 0};
+    };
+    t = decode(line[pti - first]);
+    if (!t.sysmem && t.page >= vram_size_) {
+      reason = kFaultOutOfVram;
+      return false;
+    }
+    if (!debug) {
+      for (unsigned i = 0; i < 8; ++i) {
+        if (!(line[i] & kPteValid)) continue;
+        Translation e = decode(line[i]);
+        if (!e.sysmem && e.page >= vram_size_) continue;
+        uint64_t v = (vpn & ~7ull) | i;
+        auto old = tlb_.find(v);
+        if (old != tlb_.end()) {
+          lru_.erase(old->second);
+          tlb_.erase(old);
+        }
+        lru_.emplace_front(v, e);
+        tlb_[v] = lru_.begin();
+        if (lru_.size() > tlb_entries_) {
+          tlb_.erase(lru_.back().first);
+          lru_.pop_back();
+        }
+      }
+    }
+  }
+  if (write && t.read_only) {
+    reason = kFaultReadOnly;
+    return false;
+  }
+  return true;
+}
+
+void GpuMmu::fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
+  ++faults_;
+  regs_.at(kMmuFaultStatus).value = 1 | (reason << 8);
+  regs_.at(kMmuFaultAddrLo).value = static_cast<uint32_t>(va);
+  regs_.at(kMmuFaultAddrHi).value = static_cast<uint32_t>(va >> 32);
+  regs_.at(kMmuFaultCount).value++;
+  static const char* reasons[] = {"none", "no page directory entry", "no page table entry", "write to read-only page",
+                                  "page outside VRAM"};
+  char buf[200];
+  snprintf(buf, sizeof buf, "%s: %s at GPU virtual address 0x%" PRIx64 " by %s: %s", name(),
+           gp.is_write() ? "write" : "read", va, initiator_of(gp), reasons[reason]);
+  SC_REPORT_WARNING("hetvp/gpu-mmu", buf);
+  intr->raise(kIntrMmuFault, delay);
+}
+
+void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  ++accesses_;
+  const uint64_t va = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  unsigned char* data = gp.get_data_ptr();
+  const uint64_t page_size = 1ull << kPageShift;
+  bool split = (va & (page_size - 1)) + len > page_size;
+  if (split) ++split_;
+  sc_core::sc_time done = delay;
+  uint64_t off = 0;
+  while (off < len) {
+    uint64_t cur = va + off;
+    unsigned n = static_cast<unsigned>(std::min<uint64_t>(len - off, page_size - (cur & (page_size - 1))));
+    Translation t{};
+    unsigned reason = 0;
+    sc_core::sc_time d = delay;
+    if (!translate(cur, gp.is_write(), t, reason, d, false)) {
+      fault(cur, reason, gp, d);
+      gp.set_address(va);
+      gp.set_data_ptr(data);
+      gp.set_data_length(len);
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    gp.set_address(t.page | (cur & (page_size - 1)));
+    gp.set_data_ptr(data + off);
+    gp.set_data_length(n);
+    gp.set_streaming_width(n);
+    gp.set_dmi_allowed(false);
+    if (t.sysmem) {
+      ++sysmem_accesses_;
+      sysmem->b_transport(gp, d);
+    } else {
+      vram->b_transport(gp, d);
+    }
+    if (d > done) done = d;
+    if (!gp.is_response_ok()) break;
+    off += n;
+  }
+  gp.set_address(va);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+  gp.set_dmi_allowed(false);  // translations can change: no DMI through the MMU
+  delay = done;
+}
+
+unsigned GpuMmu::transport_dbg(int, tlm::tlm_generic_payload& gp) {
+  const uint64_t va = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  unsigned char* data = gp.get_data_ptr();
+  const uint64_t page_size = 1ull << kPageShift;
+  unsigned total = 0;
+  while (total < len) {
+    uint64_t cur = va + total;
+    unsigned n = static_cast<unsigned>(std::min<uint64_t>(len - total, page_size - (cur & (page_size - 1))));
+    Translation t{};
+    unsigned reason = 0;
+    sc_core::sc_time d;
+    if (!translate(cur, false, t, reason, d, true)) break;
+    gp.set_address(t.page | (cur & (page_size - 1)));
+    gp.set_data_ptr(data + total);
+    gp.set_data_length(n);
+    unsigned got = t.sysmem ? sysmem->transport_dbg(gp) : vram->transport_dbg(gp);
+    total += got;
+    if (got != n) break;
+  }
+  gp.set_address(va);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  return total;
+}
+
+void GpuMmu::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { regs_.transport(gp); }
+
+void GpuMmu::dump_stats(JsonWriter& w) const {
+  w.value("accesses", accesses_);
+  w.value("tlb_hits", tlb_hits_);
+  w.value("tlb_misses", tlb_misses_);
+  w.value("page_splits", split_);
+  w.value("sysmem_accesses", sysmem_accesses_);
+  w.value("faults", faults_);
+  w.value("register_errors", regs_.errors());
+}
+
+}  // namespace hetvp::gpu

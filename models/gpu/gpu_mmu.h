@@ -1,0 +1,66 @@
+// The GPU MMU: one virtual address space ("UVA") for every GPU bus master.
+//
+// Page tables live in VRAM and are written by the driver (format in gpu_regs.h: two levels,
+// 4 KiB pages, 40-bit virtual addresses). A PTE maps a page to VRAM or to host memory across
+// PCIe. Translations are cached in a TLB (`tlb_entries`, fully associative, LRU); a miss walks
+// the tables with timed VRAM reads (one 64-byte line of PTEs per walk, all 8 entries cached). An access that spans pages is split. A missing or
+// read-only mapping is a fault: TLM_ADDRESS_ERROR_RESPONSE to the initiator, the fault
+// registers latch the address and reason, and PMC_INTR bit 1 is raised.
+//
+// Registers (BAR0 0x100000, see gpu_regs.h): PD_BASE_LO/HI, TLB_FLUSH, FAULT_STATUS,
+// FAULT_ADDR_LO/HI, FAULT_COUNT.
+#pragma once
+
+#include <list>
+#include <unordered_map>
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "platform/access_info.h"
+#include "platform/irq.h"
+#include "platform/json.h"
+#include "platform/params.h"
+#include "platform/register_bank.h"
+
+namespace hetvp::gpu {
+
+class GpuMmu : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<GpuMmu> in{"in"};  // GPU virtual addresses
+  tlm_utils::simple_initiator_socket<GpuMmu> vram{"vram"};      // VRAM physical
+  tlm_utils::simple_initiator_socket<GpuMmu> sysmem{"sysmem"};  // host physical, via PCIe
+  tlm_utils::simple_target_socket<GpuMmu> regs{"regs"};
+  IrqPort intr{"intr"};
+
+  GpuMmu(sc_core::sc_module_name name, const Params& p, uint64_t vram_size);
+  static std::shared_ptr<Schema> schema();
+  void dump_stats(JsonWriter& w) const;
+
+ private:
+  struct Translation {
+    uint64_t page;  // physical page address
+    bool sysmem, read_only;
+  };
+  // Returns false on a fault (reason set). Adds walk time to `delay`.
+  bool translate(uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay, bool debug);
+  bool read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay, bool debug);
+  void fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
+  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
+
+  RegisterBank regs_{"mmu"};
+  uint64_t vram_size_;
+  unsigned tlb_entries_;
+  sc_core::sc_time tlb_hit_;
+  std::list<std::pair<uint64_t, Translation>> lru_;  // front = most recent
+  std::unordered_map<uint64_t, std::list<std::pair<uint64_t, Translation>>::iterator> tlb_;
+  tlm::tlm_generic_payload walk_gp_;
+  AccessInfo* walk_info_ = new AccessInfo;  // owned by the payload it is attached to
+  uint64_t accesses_ = 0, tlb_hits_ = 0, tlb_misses_ = 0, faults_ = 0, split_ = 0, sysmem_accesses_ = 0;
+};
+
+}  // namespace hetvp::gpu

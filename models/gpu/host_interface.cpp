@@ -1,0 +1,195 @@
+#include "models/gpu/host_interface.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "models/gpu/gpu_regs.h"
+#include "models/pcie/tlp.h"
+
+namespace hetvp::gpu {
+
+std::shared_ptr<Schema> HostInterface::schema() {
+  auto s = std::make_shared<Schema>();
+  s->size("bar0_size", std::string("16 MiB"), "size of BAR0 (registers)");
+  s->size("bar1_size", std::string("256 MiB"), "size of BAR1 (VRAM aperture)");
+  s->time("bar0_latency", std::string("100 ns"), "time from the endpoint to a register block and back");
+  s->time("bar1_read_latency", std::string("1.2 us"),
+          "time a BAR1 read spends inside the GPU (host interface -> frame buffer -> completion)");
+  s->time("bar1_write_latency", std::string("20 ns"), "time a BAR1 write spends inside the GPU");
+  s->choice("max_payload", {"128", "256", "512"}, std::string("128"), "max payload size the device uses (bytes)");
+  s->choice("max_read_request", {"128", "256", "512", "1024", "2048", "4096"}, std::string("512"),
+            "max read request size the device uses (bytes)");
+  return s;
+}
+
+HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigned num_gpcs, uint64_t vram_size)
+    : sc_core::sc_module(n),
+      cfg_(kVendorNvidia, kDeviceGtx480, kClassVga,
+           {pcie::BarSpec{p.size("bar0_size"), false, false}, pcie::BarSpec{p.size("bar1_size"), true, true}}) {
+  bar0_latency_ = p.time("bar0_latency");
+  bar1_read_latency_ = p.time("bar1_read_latency");
+  bar1_write_latency_ = p.time("bar1_write_latency");
+  max_payload_ = static_cast<unsigned>(std::stoul(p.string("max_payload")));
+  max_read_request_ = static_cast<unsigned>(std::stoul(p.string("max_read_request")));
+  pcie.register_b_transport(this, &HostInterface::b_pcie);
+  pcie.register_transport_dbg(this, &HostInterface::dbg_pcie);
+  dma.register_b_transport(this, &HostInterface::b_dma);
+  dma.register_transport_dbg(this, &HostInterface::dbg_dma);
+  pmc.register_b_transport(this, &HostInterface::b_pmc);
+  ptop.register_b_transport(this, &HostInterface::b_ptop);
+  intr.bind(*this);
+
+  // PMC: identity and interrupt status/enable.
+  pmc_regs_.add("BOOT_0", kPmcBoot0, RegAccess::RO, kGf100Boot0);
+  pmc_regs_.add("INTR", kPmcIntr, RegAccess::W1C);
+  pmc_regs_.add("INTR_EN", kPmcIntrEn, RegAccess::RW).write([this](Register& r, uint32_t) {
+    // Enabling a source that is already pending interrupts at once.
+    if (pmc_regs_.at(kPmcIntr).value & r.value) send_msi(sc_core::SC_ZERO_TIME);
+  });
+  // PTOP: what the driver and the HUB firmware read to learn the topology.
+  ptop_regs_.add("NUM_GPCS", kPtopNumGpcs, RegAccess::RO, num_gpcs);
+  ptop_regs_.add("VRAM_MIB", kPtopVramMiB, RegAccess::RO, static_cast<uint32_t>(vram_size >> 20));
+
+  msi_info_->initiator = "gpu.msi";
+  msi_gp_.set_extension(msi_info_);
+}
+
+void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (gp.get_extension<pcie::ConfigRequest>()) {
+    ++cfg_accesses_;
+    unsigned reg = pcie::ecam_register(gp.get_address());
+    if (pcie::ecam_function(gp.get_address()) != 0) {  // single-function device
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    uint32_t v = 0;
+    if (gp.is_read()) {
+      v = cfg_.read32(reg);
+      std::memcpy(gp.get_data_ptr(), &v, 4);
+    } else {
+      std::memcpy(&v, gp.get_data_ptr(), 4);
+      cfg_.write32(reg, v);
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  uint64_t offset = 0;
+  int bar = cfg_.memory_enabled() ? cfg_.decode(gp.get_address(), offset) : -1;
+  if (bar < 0) {
+    ++refused_;
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s: memory request to 0x%" PRIx64 " by %s not claimed (%s)", name(),
+             static_cast<uint64_t>(gp.get_address()), initiator_of(gp),
+             cfg_.memory_enabled() ? "outside BAR0/BAR1" : "memory space disabled in the command register");
+    SC_REPORT_WARNING("hetvp/gpu", buf);
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  uint64_t addr = gp.get_address();
+  gp.set_address(offset);
+  if (bar == 0) {
+    ++bar0_accesses_;
+    delay += bar0_latency_;
+    bar0->b_transport(gp, delay);
+  } else {
+    ++bar1_accesses_;
+    delay += gp.is_read() ? bar1_read_latency_ : bar1_write_latency_;
+    bar1->b_transport(gp, delay);
+  }
+  gp.set_address(addr);
+}
+
+unsigned HostInterface::dbg_pcie(tlm::tlm_generic_payload& gp) {
+  uint64_t offset = 0;
+  int bar = cfg_.decode(gp.get_address(), offset);
+  if (bar < 0) return 0;
+  uint64_t addr = gp.get_address();
+  gp.set_address(offset);
+  unsigned n = bar == 0 ? bar0->transport_dbg(gp) : bar1->transport_dbg(gp);
+  gp.set_address(addr);
+  return n;
+}
+
+void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  ++dma_requests_;
+  if (!cfg_.bus_master()) {
+    ++refused_;
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s: DMA to host address 0x%" PRIx64 " by %s refused: bus mastering is disabled", name(),
+             static_cast<uint64_t>(gp.get_address()), initiator_of(gp));
+    SC_REPORT_WARNING("hetvp/gpu", buf);
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  // Split into TLP-sized requests. Writes are posted: the caller is done when the last TLP has
+  // left. Reads of several requests are issued back to back; the caller waits for the last.
+  const unsigned limit = gp.is_write() ? max_payload_ : max_read_request_;
+  const uint64_t addr = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  uint8_t* data = gp.get_data_ptr();
+  if (len <= limit) {
+    ++dma_tlps_;
+    upstream->b_transport(gp, delay);
+    return;
+  }
+  sc_core::sc_time issue = delay, done = delay;
+  for (unsigned off = 0; off < len; off += limit) {
+    unsigned n = std::min(limit, len - off);
+    gp.set_address(addr + off);
+    gp.set_data_ptr(data + off);
+    gp.set_data_length(n);
+    gp.set_streaming_width(n);
+    sc_core::sc_time d = issue;
+    ++dma_tlps_;
+    upstream->b_transport(gp, d);
+    if (!gp.is_response_ok()) break;
+    if (gp.is_write())
+      issue = d;  // next TLP follows on the wire
+    if (d > done) done = d;
+  }
+  gp.set_address(addr);
+  gp.set_data_ptr(data);
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+  delay = done;
+}
+
+unsigned HostInterface::dbg_dma(int, tlm::tlm_generic_payload& gp) { return upstream->transport_dbg(gp); }
+
+void HostInterface::b_pmc(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { pmc_regs_.transport(gp); }
+void HostInterface::b_ptop(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { ptop_regs_.transport(gp); }
+
+void HostInterface::raise(unsigned bit, const sc_core::sc_time& delay) {
+  Register& status = pmc_regs_.at(kPmcIntr);
+  uint32_t mask = 1u << bit;
+  bool was_pending = status.value & mask;
+  status.value |= mask;
+  if (!was_pending && (pmc_regs_.at(kPmcIntrEn).value & mask)) send_msi(delay);
+}
+
+void HostInterface::send_msi(const sc_core::sc_time& delay) {
+  if (!cfg_.msi_enabled() || !cfg_.bus_master()) return;  // the driver polls PMC_INTR instead
+  ++msis_;
+  msi_data_buf_ = cfg_.msi_data();
+  msi_gp_.set_command(tlm::TLM_WRITE_COMMAND);
+  msi_gp_.set_address(cfg_.msi_address());
+  msi_gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&msi_data_buf_));
+  msi_gp_.set_data_length(4);
+  msi_gp_.set_streaming_width(4);
+  msi_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time d = delay;
+  upstream->b_transport(msi_gp_, d);
+}
+
+void HostInterface::dump_stats(JsonWriter& w) const {
+  w.value("config_accesses", cfg_accesses_);
+  w.value("bar0_accesses", bar0_accesses_);
+  w.value("bar1_accesses", bar1_accesses_);
+  w.value("dma_requests", dma_requests_);
+  w.value("dma_tlps", dma_tlps_);
+  w.value("msis", msis_);
+  w.value("refused", refused_);
+  w.value("register_errors", pmc_regs_.errors() + ptop_regs_.errors());
+}
+
+}  // namespace hetvp::gpu

@@ -1,0 +1,65 @@
+// The GPU's PCIe endpoint and host interface.
+//
+// Downstream (from the link, target `pcie`): configuration requests are served by the Type 0
+// configuration space (vendor 0x10de, device 0x06c0, BAR0 = registers, BAR1 = VRAM aperture,
+// MSI capability); memory requests are decoded against the BARs the driver programmed: BAR0
+// goes to the register router (`bar0`), BAR1 to VRAM at the same offset (costing
+// `bar1_read_latency` per read: the GPU's path from its host interface to the frame buffer).
+// Upstream (target `dma`, from the MMU and any GPU-internal bus master): requests are split
+// into TLPs no larger than max_payload (writes) and max_read_request (reads) and sent out
+// through `upstream`; refused while bus mastering is disabled.
+// Interrupts: GPU-internal sources raise bits of PMC_INTR through `intr` (IrqIf, vector = bit);
+// an enabled bit sends one MSI. The PMC and PTOP registers (gpu_regs.h) live here.
+#pragma once
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "models/pcie/config_space.h"
+#include "platform/access_info.h"
+#include "platform/irq.h"
+#include "platform/json.h"
+#include "platform/params.h"
+#include "platform/register_bank.h"
+
+namespace hetvp::gpu {
+
+class HostInterface : public sc_core::sc_module, public IrqIf {
+ public:
+  tlm_utils::simple_target_socket<HostInterface> pcie{"pcie"};
+  tlm_utils::simple_initiator_socket<HostInterface> upstream{"upstream"};
+  tlm_utils::multi_passthrough_target_socket<HostInterface> dma{"dma"};
+  tlm_utils::simple_initiator_socket<HostInterface> bar0{"bar0"};
+  tlm_utils::simple_initiator_socket<HostInterface> bar1{"bar1"};
+  tlm_utils::simple_target_socket<HostInterface> pmc{"pmc"};    // BAR0 0x000000
+  tlm_utils::simple_target_socket<HostInterface> ptop{"ptop"};  // BAR0 0x022400
+  IrqExport intr{"intr"};
+
+  HostInterface(sc_core::sc_module_name name, const Params& p, unsigned num_gpcs, uint64_t vram_size);
+  static std::shared_ptr<Schema> schema();
+
+  void raise(unsigned bit, const sc_core::sc_time& delay) override;
+  void dump_stats(JsonWriter& w) const;
+
+ private:
+  void b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned dbg_pcie(tlm::tlm_generic_payload& gp);
+  void b_dma(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned dbg_dma(int id, tlm::tlm_generic_payload& gp);
+  void b_pmc(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void b_ptop(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void send_msi(const sc_core::sc_time& delay);
+
+  pcie::Type0ConfigSpace cfg_;
+  RegisterBank pmc_regs_{"pmc"}, ptop_regs_{"ptop"};
+  sc_core::sc_time bar0_latency_, bar1_read_latency_, bar1_write_latency_;
+  unsigned max_payload_, max_read_request_;
+  tlm::tlm_generic_payload msi_gp_;
+  AccessInfo* msi_info_ = new AccessInfo;  // owned by the payload it is attached to
+  uint32_t msi_data_buf_ = 0;
+  uint64_t cfg_accesses_ = 0, bar0_accesses_ = 0, bar1_accesses_ = 0, dma_requests_ = 0, dma_tlps_ = 0, msis_ = 0,
+           refused_ = 0;
+};
+
+}  // namespace hetvp::gpu

@@ -1,0 +1,294 @@
+#include "models/host/host_cpu.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstring>
+
+#include "platform/config.h"
+#include "platform/registry.h"
+#include "platform/run_state.h"
+
+namespace hetvp {
+
+HETVP_REGISTER_COMPONENT("host_cpu", HostCpu, "host CPU running a host program (sw/) through the host API");
+
+std::shared_ptr<Schema> HostCpu::schema() {
+  auto s = std::make_shared<Schema>();
+  s->freq("clock", std::string("3 GHz"), "core clock (informational for programs)");
+  s->time("cached_access", std::string("1 ns"), "CPU cost of one cache-line-sized cached access served by DMI");
+  s->time("uncached_store", std::string("25 ns"), "CPU cost of issuing one uncached (MMIO) store");
+  s->time("uncached_load", std::string("10 ns"), "CPU cost of issuing one uncached (MMIO) load, on top of the round trip");
+  s->integer("mmio_width", 4, "bytes per uncached access (4 = 32-bit MMIO)").range(1, 8);
+  s->integer("line_bytes", 64, "cache line size cached accesses are split into").range(8, 4096);
+  s->boolean("dmi", true, "use direct memory access for cached accesses where granted");
+  s->integer("ecam_base", 0xE0000000, "PCIe ECAM configuration window (firmware tables)").min(0);
+  s->size("ecam_size", std::string("256 MiB"), "size of the ECAM window");
+  s->integer("mmio_base", 0x80000000, "PCIe memory window the root complex forwards").min(0);
+  s->size("mmio_size", std::string("1536 MiB"), "size of the PCIe memory window");
+  s->integer("msi_address", 0xFEE00000, "address MSI writes target").min(0);
+  s->integer("pinned_base", 0x10000000, "start of host DRAM handed out as pinned memory").min(0);
+  s->size("pinned_size", std::string("768 MiB"), "size of the pinned-memory pool");
+  return s;
+}
+
+HostCpu::HostCpu(sc_core::sc_module_name n, const Params& p) : Component(n), name_(basename()) {
+  info_.ecam_base = p.u64("ecam_base");
+  info_.ecam_size = p.size("ecam_size");
+  info_.mmio_base = p.u64("mmio_base");
+  info_.mmio_size = p.size("mmio_size");
+  info_.msi_address = p.u64("msi_address");
+  info_.pinned_base = p.u64("pinned_base");
+  info_.pinned_size = p.size("pinned_size");
+  info_.cpu_hz = p.freq("clock");
+  cached_access_ = p.time("cached_access");
+  uncached_store_ = p.time("uncached_store");
+  uncached_load_ = p.time("uncached_load");
+  mmio_width_ = p.u32("mmio_width");
+  line_bytes_ = p.u32("line_bytes");
+  use_dmi_ = p.boolean("dmi");
+  info_ext_->initiator = basename();
+  info_ext_->side = Side::Host;
+  gp_.set_extension(info_ext_);
+  irq.bind(*this);
+  mem.register_invalidate_direct_mem_ptr(this, &HostCpu::invalidate_dmi);
+  expose_initiator("mem", mem);
+  expose_irq_in("irq", irq);
+  SC_HAS_PROCESS(HostCpu);
+  SC_THREAD(run_program);
+}
+
+void HostCpu::load_program(const std::string& program, const Params& args, uint64_t seed) {
+  const ProgramType* t = ProgramRegistry::get().find(program);
+  if (!t) throw ConfigError("unknown workload '" + program + "'");
+  program_name_ = program;
+  program_ = t->create();
+  program_args_ = Params(args.node() ? args.node() : YAML::Node(YAML::NodeType::Map), t->schema(), "workload.args");
+  rng_.seed(seed);
+}
+
+void HostCpu::run_program() {
+  if (!program_) return;
+  int code = 1;
+  try {
+    code = program_->run(*this, program_args_);
+    qk_.sync();
+  } catch (const HostError& e) {
+    RunState::get().fail(name_, std::string("workload '") + program_name_ + "': " + e.what());
+    return;
+  } catch (const sc_core::sc_report&) {
+    throw;  // a model's SC_REPORT_ERROR: the simulation layer reports it
+  } catch (const std::exception& e) {
+    RunState::get().fail(name_, std::string("workload '") + program_name_ + "' aborted: " + e.what());
+    return;
+  }
+  RunState::get().finish(code, program_name_);
+}
+
+// ---------------------------------------------------------------- memory access
+bool HostCpu::try_dmi(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
+  for (auto& d : dmi_) {
+    if (addr < d.get_start_address() || addr + len - 1 > d.get_end_address()) continue;
+    bool ok = cmd == tlm::TLM_READ_COMMAND ? d.is_read_allowed() : d.is_write_allowed();
+    if (!ok) continue;
+    uint8_t* p = d.get_dmi_ptr() + (addr - d.get_start_address());
+    if (cmd == tlm::TLM_READ_COMMAND)
+      std::memcpy(data, p, len);
+    else
+      std::memcpy(p, data, len);
+    ++dmi_accesses_;
+    return true;
+  }
+  return false;
+}
+
+void HostCpu::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+  dmi_.erase(std::remove_if(dmi_.begin(), dmi_.end(),
+                            [&](const tlm::tlm_dmi& d) {
+                              return d.get_start_address() <= end && start <= d.get_end_address();
+                            }),
+             dmi_.end());
+}
+
+void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a) {
+  bool uncached = a == Access::Uncached;
+  if (!uncached && use_dmi_ && try_dmi(cmd, addr, data, len)) {
+    qk_.inc(cached_access_);
+    if (qk_.need_sync()) qk_.sync();
+    return;
+  }
+  gp_.set_command(cmd);
+  gp_.set_address(addr);
+  gp_.set_data_ptr(data);
+  gp_.set_data_length(len);
+  gp_.set_streaming_width(len);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_dmi_allowed(false);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  info_ext_->uncached = uncached;
+  sc_core::sc_time local = qk_.get_local_time();
+  if (uncached) local += cmd == tlm::TLM_READ_COMMAND ? uncached_load_ : uncached_store_;
+  mem->b_transport(gp_, local);
+  qk_.set(local);
+  if (!gp_.is_response_ok()) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s %s of %u bytes at 0x%" PRIx64 " failed: %s", uncached ? "uncached" : "cached",
+             cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len, addr, gp_.get_response_string().c_str());
+    throw HostError(buf);
+  }
+  if (!uncached && use_dmi_ && gp_.is_dmi_allowed()) {
+    tlm::tlm_dmi d;
+    if (mem->get_direct_mem_ptr(gp_, d)) dmi_.push_back(d);
+  }
+  if (qk_.need_sync()) qk_.sync();
+}
+
+void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
+  auto* p = static_cast<uint8_t*>(dst);
+  unsigned unit = a == Access::Uncached ? mmio_width_ : line_bytes_;
+  while (len > 0) {
+    unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, unit - addr % unit));
+    transport(tlm::TLM_READ_COMMAND, addr, p, n, a);
+    if (a == Access::Uncached) ++uncached_loads_; else ++loads_;
+    addr += n;
+    p += n;
+    len -= n;
+  }
+}
+
+void HostCpu::write(uint64_t addr, const void* src, size_t len, Access a) {
+  auto* p = const_cast<uint8_t*>(static_cast<const uint8_t*>(src));
+  unsigned unit = a == Access::Uncached ? mmio_width_ : line_bytes_;
+  while (len > 0) {
+    unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, unit - addr % unit));
+    transport(tlm::TLM_WRITE_COMMAND, addr, p, n, a);
+    if (a == Access::Uncached) ++uncached_stores_; else ++stores_;
+    addr += n;
+    p += n;
+    len -= n;
+  }
+}
+
+void HostCpu::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t len) {
+  while (len > 0) {
+    unsigned n = static_cast<unsigned>(std::min<size_t>(len, 1u << 20));
+    tlm::tlm_generic_payload g;
+    g.set_command(cmd);
+    g.set_address(addr);
+    g.set_data_ptr(data);
+    g.set_data_length(n);
+    g.set_streaming_width(n);
+    unsigned done = mem->transport_dbg(g);
+    if (done != n) {
+      char buf[160];
+      snprintf(buf, sizeof buf, "debug %s of %u bytes at 0x%" PRIx64 " failed", cmd == tlm::TLM_READ_COMMAND ? "read" : "write",
+               n, addr);
+      throw HostError(buf);
+    }
+    addr += n;
+    data += n;
+    len -= n;
+  }
+}
+void HostCpu::peek(uint64_t addr, void* dst, size_t len) { debug(tlm::TLM_READ_COMMAND, addr, static_cast<uint8_t*>(dst), len); }
+void HostCpu::poke(uint64_t addr, const void* src, size_t len) {
+  debug(tlm::TLM_WRITE_COMMAND, addr, const_cast<uint8_t*>(static_cast<const uint8_t*>(src)), len);
+}
+
+// ---------------------------------------------------------------- time
+sc_core::sc_time HostCpu::now() { return qk_.get_current_time(); }
+
+void HostCpu::spend(const sc_core::sc_time& t) {
+  busy_ += t;
+  qk_.inc(t);
+  if (qk_.need_sync()) qk_.sync();
+}
+
+void HostCpu::sleep(const sc_core::sc_time& t) {
+  qk_.sync();
+  sc_core::wait(t);
+  qk_.reset();
+}
+
+void HostCpu::raise(unsigned vector, const sc_core::sc_time& delay) {
+  ++irqs_;
+  pending_irq_[vector].push_back(sc_core::sc_time_stamp() + delay);
+  irq_event_.notify(delay);
+}
+
+bool HostCpu::wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) {
+  qk_.sync();
+  sc_core::sc_time deadline = sc_core::sc_time_stamp() + timeout;
+  for (;;) {
+    auto& q = pending_irq_[vector];
+    sc_core::sc_time t = sc_core::sc_time_stamp();
+    for (size_t i = 0; i < q.size(); ++i) {
+      if (q[i] <= t) {
+        q.erase(q.begin() + static_cast<long>(i));
+        qk_.reset();
+        return true;
+      }
+    }
+    if (t >= deadline) return false;
+    sc_core::wait(deadline - t, irq_event_);
+  }
+}
+
+bool HostApi::poll32(uint64_t addr, uint32_t mask, uint32_t expect, const sc_core::sc_time& interval,
+                     const sc_core::sc_time& timeout, Access a) {
+  sc_core::sc_time deadline = now() + timeout;
+  for (;;) {
+    if ((read32(addr, a) & mask) == expect) return true;
+    if (now() >= deadline) return false;
+    sleep(interval);
+  }
+}
+
+// ---------------------------------------------------------------- pinned memory
+uint64_t HostCpu::alloc_pinned(uint64_t size, uint64_t align) {
+  if (size == 0) throw HostError("alloc_pinned: size 0");
+  if (align == 0 || (align & (align - 1))) throw HostError("alloc_pinned: alignment must be a power of two");
+  uint64_t cur = info_.pinned_base;
+  auto fits = [&](uint64_t at) { return at + size <= info_.pinned_base + info_.pinned_size; };
+  for (auto& [base, sz] : allocations_) {
+    uint64_t at = (cur + align - 1) & ~(align - 1);
+    if (at + size <= base) break;
+    cur = base + sz;
+  }
+  uint64_t at = (cur + align - 1) & ~(align - 1);
+  if (!fits(at)) {
+    char buf[160];
+    snprintf(buf, sizeof buf, "alloc_pinned: out of pinned memory (asked %" PRIu64 " bytes, pool %" PRIu64 " bytes)",
+             size, info_.pinned_size);
+    throw HostError(buf);
+  }
+  allocations_[at] = size;
+  return at;
+}
+
+void HostCpu::free_pinned(uint64_t addr) {
+  if (!allocations_.erase(addr)) {
+    char buf[96];
+    snprintf(buf, sizeof buf, "free_pinned: 0x%" PRIx64 " was not allocated", addr);
+    throw HostError(buf);
+  }
+}
+
+void HostCpu::log(const std::string& line) { RunState::get().add_summary(line); }
+
+void HostCpu::dump_stats(JsonWriter& w) const {
+  w.value("cached_loads", loads_);
+  w.value("cached_stores", stores_);
+  w.value("uncached_loads", uncached_loads_);
+  w.value("uncached_stores", uncached_stores_);
+  w.value("dmi_accesses", dmi_accesses_);
+  w.value("interrupts", irqs_);
+  w.value("busy_ns", busy_.to_seconds() * 1e9);
+  if (!program_stats_.empty()) {
+    w.begin_object("program");
+    w.value("name", program_name_);
+    for (auto& [k, v] : program_stats_) w.value(k, v);
+    w.end_object();
+  }
+}
+
+}  // namespace hetvp

@@ -1,0 +1,96 @@
+// The host CPU: runs one host program (sw/) as native C++ in an SC_THREAD, behind HostApi.
+//
+// Loads/stores leave through the initiator port `mem` (to the CPU caches or the host bus).
+// Cached accesses use DMI when the memory grants it; uncached accesses (MMIO) never do and
+// are split into `mmio_width`-byte transactions, each costing the CPU `uncached_store` /
+// `uncached_load` on top of what the path beyond returns. Interrupts arrive on `irq`.
+// Temporal decoupling: the CPU runs ahead of SystemC time up to the global quantum.
+//
+// Ports: initiator `mem`; interrupt input `irq`.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <random>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "models/host/host_api.h"
+#include "platform/access_info.h"
+#include "platform/component.h"
+#include "platform/program.h"
+
+namespace hetvp {
+
+class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHost {
+ public:
+  tlm_utils::simple_initiator_socket<HostCpu> mem{"mem"};
+  IrqExport irq{"irq"};
+
+  HostCpu(sc_core::sc_module_name name, const Params& p);
+  static std::shared_ptr<Schema> schema();
+
+  // Set by the simulation before sc_start: which program to run and its arguments.
+  void load_program(const std::string& program, const Params& args, uint64_t seed) override;
+
+  // HostApi
+  void read(uint64_t addr, void* dst, size_t len, Access a) override;
+  void write(uint64_t addr, const void* src, size_t len, Access a) override;
+  void peek(uint64_t addr, void* dst, size_t len) override;
+  void poke(uint64_t addr, const void* src, size_t len) override;
+  sc_core::sc_time now() override;
+  void spend(const sc_core::sc_time& t) override;
+  void sleep(const sc_core::sc_time& t) override;
+  bool wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) override;
+  uint64_t alloc_pinned(uint64_t size, uint64_t align) override;
+  void free_pinned(uint64_t addr) override;
+  const PlatformInfo& platform() const override { return info_; }
+  std::mt19937_64& rng() override { return rng_; }
+  ResultTable& results() override { return results_; }
+  void log(const std::string& line) override;
+  void stat(const std::string& key, double value) override { program_stats_[key] = value; }
+  const std::string& name() const override { return name_; }
+
+  // IrqIf
+  void raise(unsigned vector, const sc_core::sc_time& delay) override;
+
+  const ResultTable& result_table() const override { return results_; }
+  void dump_stats(JsonWriter& w) const override;
+
+ private:
+  void run_program();
+  void transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a);
+  bool try_dmi(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
+  void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
+  void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t len);
+
+  std::string name_;
+  PlatformInfo info_;
+  sc_core::sc_time cached_access_, uncached_store_, uncached_load_;
+  unsigned mmio_width_, line_bytes_;
+  bool use_dmi_;
+  tlm_utils::tlm_quantumkeeper qk_;
+  tlm::tlm_generic_payload gp_;
+  AccessInfo* info_ext_ = new AccessInfo;  // owned by the payload it is attached to
+  std::vector<tlm::tlm_dmi> dmi_;  // granted regions
+  std::mt19937_64 rng_;
+  ResultTable results_;
+  std::map<std::string, double> program_stats_;
+
+  std::string program_name_;
+  std::unique_ptr<HostProgram> program_;
+  Params program_args_;
+
+  // pinned allocator: first fit over [pinned_base, pinned_base + pinned_size)
+  std::map<uint64_t, uint64_t> allocations_;  // base -> size
+
+  // interrupts: count of pending deliveries per vector, with the time they become visible
+  std::map<unsigned, std::vector<sc_core::sc_time>> pending_irq_;
+  sc_core::sc_event irq_event_;
+
+  uint64_t loads_ = 0, stores_ = 0, uncached_loads_ = 0, uncached_stores_ = 0, dmi_accesses_ = 0, irqs_ = 0;
+  sc_core::sc_time busy_;
+};
+
+}  // namespace hetvp

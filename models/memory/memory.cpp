@@ -1,0 +1,123 @@
+#include "models/memory/memory.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "platform/access_info.h"
+#include "platform/registry.h"
+
+namespace hetvp {
+
+HETVP_REGISTER_COMPONENT("memory", Memory, "RAM with sparse storage, fixed latency, bandwidth and DMI");
+
+std::shared_ptr<Schema> Memory::schema() {
+  auto s = std::make_shared<Schema>();
+  s->size("size", std::nullopt, "capacity in bytes").required().min(1);
+  s->time("latency", std::string("50 ns"), "time of a read access before its first byte");
+  s->time("write_latency", std::nullopt, "time of a write access (default: latency)");
+  s->real("bandwidth", 0.0, "bytes per second an access streams at (0 = unlimited)").min(0);
+  s->boolean("dmi", true, "grant direct memory access to initiators that ask");
+  return s;
+}
+
+Memory::Memory(sc_core::sc_module_name name, const Params& p) : Component(name) {
+  size_ = p.size("size");
+  latency_ = p.time("latency");
+  write_latency_ = p.has("write_latency") ? p.time("write_latency") : latency_;
+  double bw = p.real("bandwidth");
+  seconds_per_byte_ = bw > 0 ? 1.0 / bw : 0.0;
+  dmi_ = p.boolean("dmi");
+  chunks_.resize((size_ + kChunk - 1) / kChunk);
+  in.register_b_transport(this, &Memory::b_transport);
+  in.register_transport_dbg(this, &Memory::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
+  expose_target("in", in);
+}
+
+uint8_t* Memory::chunk(uint64_t index) {
+  auto& c = chunks_[index];
+  if (!c) {
+    c.reset(new uint8_t[kChunk]());
+    ++chunks_allocated_;
+  }
+  return c.get();
+}
+
+bool Memory::access(tlm::tlm_generic_payload& gp) {
+  uint64_t addr = gp.get_address();
+  unsigned len = gp.get_data_length();
+  if (addr >= size_ || len > size_ - addr) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return false;
+  }
+  if (gp.get_byte_enable_ptr()) {
+    gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return false;
+  }
+  uint8_t* data = gp.get_data_ptr();
+  bool rd = gp.is_read();
+  if (!rd && !gp.is_write()) {  // TLM_IGNORE_COMMAND
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return true;
+  }
+  while (len > 0) {
+    uint64_t off = addr % kChunk;
+    unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, kChunk - off));
+    uint8_t* p = chunk(addr / kChunk) + off;
+    if (rd)
+      std::memcpy(data, p, n);
+    else
+      std::memcpy(p, data, n);
+    addr += n;
+    data += n;
+    len -= n;
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (!access(gp)) return;
+  unsigned len = gp.get_data_length();
+  if (gp.is_read()) {
+    ++reads_;
+    bytes_read_ += len;
+    delay += latency_;
+  } else {
+    ++writes_;
+    bytes_written_ += len;
+    delay += write_latency_;
+  }
+  if (seconds_per_byte_ > 0) delay += sc_core::sc_time(len * seconds_per_byte_, sc_core::SC_SEC);
+  gp.set_dmi_allowed(dmi_);
+}
+
+unsigned Memory::transport_dbg(tlm::tlm_generic_payload& gp) {
+  return access(gp) ? gp.get_data_length() : 0;
+}
+
+bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  uint64_t addr = gp.get_address();
+  if (!dmi_ || addr >= size_) return false;
+  uint64_t index = addr / kChunk;
+  uint64_t start = index * kChunk, end = std::min(start + kChunk, size_) - 1;
+  dmi.set_dmi_ptr(chunk(index));
+  dmi.set_start_address(start);
+  dmi.set_end_address(end);
+  dmi.allow_read_write();
+  dmi.set_read_latency(latency_);
+  dmi.set_write_latency(write_latency_);
+  ++dmi_grants_;
+  return true;
+}
+
+void Memory::dump_stats(JsonWriter& w) const {
+  w.value("reads", reads_);
+  w.value("writes", writes_);
+  w.value("bytes_read", bytes_read_);
+  w.value("bytes_written", bytes_written_);
+  w.value("resident_bytes", chunks_allocated_ * kChunk);
+  w.value("dmi_grants", dmi_grants_);
+}
+
+}  // namespace hetvp

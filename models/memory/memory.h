@@ -1,0 +1,47 @@
+// A RAM: host DRAM, VRAM, or any memory a topology needs.
+//
+// Storage is sparse: 1 MiB chunks are allocated (zeroed) on first touch, so a 4 GiB memory
+// costs only what a run writes or reads. Timing: every access costs `latency` plus
+// size / `bandwidth`. DMI is granted per chunk (the chunk is the contiguous host buffer).
+//
+// Registers: none. Ports: target `in`.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include "platform/component.h"
+
+namespace hetvp {
+
+class Memory : public Component {
+ public:
+  tlm_utils::simple_target_socket<Memory> in{"in"};
+
+  Memory(sc_core::sc_module_name name, const Params& p);
+  static std::shared_ptr<Schema> schema();
+
+  uint64_t size() const { return size_; }
+  void dump_stats(JsonWriter& w) const override;
+
+  static constexpr uint64_t kChunk = 1ull << 20;
+
+ private:
+  uint8_t* chunk(uint64_t index);
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+  // Copies between the payload and storage; false when out of range.
+  bool access(tlm::tlm_generic_payload& gp);
+
+  uint64_t size_;
+  sc_core::sc_time latency_, write_latency_;
+  double seconds_per_byte_;
+  bool dmi_;
+  std::vector<std::unique_ptr<uint8_t[]>> chunks_;
+  uint64_t reads_ = 0, writes_ = 0, bytes_read_ = 0, bytes_written_ = 0, chunks_allocated_ = 0, dmi_grants_ = 0;
+};
+
+}  // namespace hetvp

@@ -1,0 +1,94 @@
+#include "models/pcie/config_space.h"
+
+#include <stdexcept>
+
+#include "models/pcie/tlp.h"
+
+namespace hetvp::pcie {
+
+Type0ConfigSpace::Type0ConfigSpace(uint16_t vendor, uint16_t device, uint32_t class_code, std::vector<BarSpec> bars)
+    : vendor_(vendor), device_(device), class_code_(class_code) {
+  // Lay the BARs out in slots: a 64-bit BAR takes two.
+  bars_.resize(6);
+  unsigned slot = 0;
+  for (auto& b : bars) {
+    if (slot >= 6 || (b.is64 && slot >= 5)) throw std::logic_error("too many BARs");
+    if (b.size && (b.size & (b.size - 1))) throw std::logic_error("BAR size must be a power of two");
+    bars_[slot] = b;
+    slot += b.is64 ? 2 : 1;
+  }
+  for (unsigned i = 0; i < 6; ++i)
+    if (bars_[i].size) bar_regs_[i] = (bars_[i].is64 ? 0x4u : 0u) | (bars_[i].prefetchable ? 0x8u : 0u);
+}
+
+uint64_t Type0ConfigSpace::bar_address(unsigned slot) const {
+  uint64_t a = bar_regs_[slot] & ~0xfull;
+  if (bars_[slot].is64) a |= uint64_t(bar_regs_[slot + 1]) << 32;
+  return a;
+}
+
+uint32_t Type0ConfigSpace::read32(unsigned reg) const {
+  switch (reg & ~3u) {
+    case kCfgVendorDevice: return vendor_ | (uint32_t(device_) << 16);
+    case kCfgCommandStatus: return command_ | (0x0010u << 16);  // status: capabilities list
+    case kCfgClassRev: return class_code_ << 8 | 0xa1;
+    case kCfgHeaderType: return 0;  // header type 0, single function
+    case kCfgCapPointer: return kMsiCap;
+    case kMsiCap: return 0x05 | (uint32_t(msi_control_) << 16);  // cap id 5 (MSI), last in list
+    case kMsiCap + 4: return static_cast<uint32_t>(msi_address_);
+    case kMsiCap + 8: return static_cast<uint32_t>(msi_address_ >> 32);
+    case kMsiCap + 12: return msi_data_;
+    default: break;
+  }
+  unsigned r = reg & ~3u;
+  if (r >= kCfgBar0 && r < kCfgBar0 + 24) return bar_regs_[(r - kCfgBar0) / 4];
+  return 0;
+}
+
+void Type0ConfigSpace::write32(unsigned reg, uint32_t value, uint32_t mask) {
+  unsigned r = reg & ~3u;
+  auto merge = [&](uint32_t old) { return (old & ~mask) | (value & mask); };
+  if (r == kCfgCommandStatus) {
+    command_ = static_cast<uint16_t>(merge(command_) & 0x0546);  // IO/mem/master/parity/SERR/INTx-disable
+    return;
+  }
+  if (r >= kCfgBar0 && r < kCfgBar0 + 24) {
+    unsigned slot = (r - kCfgBar0) / 4;
+    uint32_t v = merge(bar_regs_[slot]);
+    // The upper half of a 64-bit BAR: size mask applies to bits 63:32.
+    if (slot > 0 && bars_[slot - 1].is64 && !bars_[slot].size) {
+      uint64_t size = bars_[slot - 1].size;
+      uint32_t hi_mask = static_cast<uint32_t>(~(size - 1) >> 32);
+      bar_regs_[slot] = v & hi_mask;
+      return;
+    }
+    const BarSpec& b = bars_[slot];
+    if (!b.size) return;  // unimplemented BAR reads as zero
+    uint32_t flags = bar_regs_[slot] & 0xf;
+    bar_regs_[slot] = (v & static_cast<uint32_t>(~(b.size - 1)) & ~0xfu) | flags;
+    return;
+  }
+  if (r == kMsiCap) {
+    msi_control_ = static_cast<uint16_t>((merge(uint32_t(msi_control_) << 16) >> 16) & 0x0071) | 0x0080;
+    return;
+  }
+  if (r == kMsiCap + 4) { msi_address_ = (msi_address_ & ~0xffffffffull) | (merge(static_cast<uint32_t>(msi_address_)) & ~3u); return; }
+  if (r == kMsiCap + 8) { msi_address_ = (msi_address_ & 0xffffffffull) | (uint64_t(merge(static_cast<uint32_t>(msi_address_ >> 32))) << 32); return; }
+  if (r == kMsiCap + 12) { msi_data_ = static_cast<uint16_t>(merge(msi_data_)); return; }
+  // everything else is read-only
+}
+
+int Type0ConfigSpace::decode(uint64_t addr, uint64_t& offset) const {
+  for (unsigned i = 0; i < 6; ++i) {
+    if (!bars_[i].size) continue;
+    uint64_t base = bar_address(i);
+    if (base == 0) continue;  // unassigned
+    if (addr >= base && addr - base < bars_[i].size) {
+      offset = addr - base;
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+}  // namespace hetvp::pcie

@@ -1,0 +1,48 @@
+// A Type 0 (endpoint) configuration space: IDs, command register, BARs with sizing by writing
+// all-ones, and an MSI capability. Owned by an endpoint model; the endpoint decodes memory
+// requests against the BARs the driver programmed.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace hetvp::pcie {
+
+struct BarSpec {
+  uint64_t size = 0;        // power of two, >= 16; 0 = BAR not implemented
+  bool is64 = false;        // takes this BAR slot and the next
+  bool prefetchable = false;
+};
+
+class Type0ConfigSpace {
+ public:
+  Type0ConfigSpace(uint16_t vendor, uint16_t device, uint32_t class_code, std::vector<BarSpec> bars);
+
+  uint32_t read32(unsigned reg) const;
+  void write32(unsigned reg, uint32_t value, uint32_t byte_mask = 0xffffffff);
+
+  bool memory_enabled() const { return command_ & 0x2; }
+  bool bus_master() const { return command_ & 0x4; }
+  // Which BAR (index into the BarSpec list) decodes `addr`, and the offset inside it; -1 if none.
+  int decode(uint64_t addr, uint64_t& offset) const;
+  uint64_t bar_address(unsigned bar) const;
+
+  bool msi_enabled() const { return msi_control_ & 1; }
+  uint64_t msi_address() const { return msi_address_; }
+  uint16_t msi_data() const { return msi_data_; }
+
+  static constexpr unsigned kMsiCap = 0x50;
+
+ private:
+  uint16_t vendor_, device_;
+  uint32_t class_code_;
+  std::vector<BarSpec> bars_;            // per BAR slot index (64-bit BARs take two slots)
+  std::array<uint32_t, 6> bar_regs_{};   // raw register values
+  uint16_t command_ = 0;
+  uint16_t msi_control_ = 0x0080;        // 64-bit capable
+  uint64_t msi_address_ = 0;
+  uint16_t msi_data_ = 0;
+};
+
+}  // namespace hetvp::pcie

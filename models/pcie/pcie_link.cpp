@@ -1,0 +1,115 @@
+#include "models/pcie/pcie_link.h"
+
+#include <cinttypes>
+
+#include "models/pcie/tlp.h"
+#include "platform/access_info.h"
+#include "platform/registry.h"
+
+namespace hetvp {
+
+HETVP_REGISTER_COMPONENT("pcie_link", PcieLink, "PCIe link: per-direction shared bandwidth, TLP costs, latency");
+
+std::shared_ptr<Schema> PcieLink::schema() {
+  auto s = std::make_shared<Schema>();
+  s->integer("generation", 2, "PCIe generation: 1 (2.5 GT/s), 2 (5 GT/s), 3 (8 GT/s), 4 (16 GT/s), 5 (32 GT/s)").range(1, 5);
+  s->choice("lanes", {"1", "2", "4", "8", "16", "32"}, std::string("16"), "link width");
+  s->time("latency", std::string("250 ns"), "one-way latency of a TLP (PHY, data link layer, switch-free)");
+  s->choice("max_payload", {"128", "256", "512", "1024", "2048", "4096"}, std::string("128"),
+            "max payload size (bytes) of a TLP");
+  s->choice("max_read_request", {"128", "256", "512", "1024", "2048", "4096"}, std::string("512"),
+            "max read request size (bytes)");
+  s->integer("framing", 8, "per-TLP bytes besides the header: STP/SDP, sequence number, LCRC, END").range(0, 64);
+  return s;
+}
+
+PcieLink::PcieLink(sc_core::sc_module_name n, const Params& p) : Component(n) {
+  static const double gts[] = {0, 2.5e9, 5e9, 8e9, 16e9, 32e9};
+  int gen = static_cast<int>(p.integer("generation"));
+  double encoding = gen <= 2 ? 8.0 / 10.0 : 128.0 / 130.0;
+  unsigned lanes = static_cast<unsigned>(std::stoul(p.string("lanes")));
+  bytes_per_second_ = gts[gen] * lanes * encoding / 8.0;
+  latency_ = p.time("latency");
+  max_payload_ = static_cast<unsigned>(std::stoul(p.string("max_payload")));
+  max_read_request_ = static_cast<unsigned>(std::stoul(p.string("max_read_request")));
+  framing_ = p.u32("framing");
+  down_in.register_b_transport(this, &PcieLink::b_down);
+  down_in.register_transport_dbg(this, &PcieLink::dbg_down);
+  up_in.register_b_transport(this, &PcieLink::b_up);
+  up_in.register_transport_dbg(this, &PcieLink::dbg_up);
+  expose_target("down_in", down_in);
+  expose_initiator("down_out", down_out);
+  expose_target("up_in", up_in);
+  expose_initiator("up_out", up_out);
+}
+
+sc_core::sc_time PcieLink::wire_time(unsigned payload, uint64_t addr, bool completion) const {
+  // 3DW header for completions and 32-bit addresses, 4DW for 64-bit addresses.
+  unsigned header = (!completion && addr > 0xffffffffull) ? 16 : 12;
+  return sc_core::sc_time((payload + header + framing_) / bytes_per_second_, sc_core::SC_SEC);
+}
+
+sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payload, uint64_t addr, bool completion) {
+  sc_core::sc_time start = at > d.busy_until ? at : d.busy_until;
+  sc_core::sc_time wire = wire_time(payload, addr, completion);
+  d.busy_until = start + wire;
+  d.busy_time += wire;
+  ++d.tlps;
+  d.payload_bytes += payload;
+  d.wire_bytes += payload + framing_ + ((!completion && addr > 0xffffffffull) ? 16 : 12);
+  return d.busy_until;
+}
+
+void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay,
+                        tlm_utils::simple_initiator_socket<PcieLink>& out) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const unsigned len = gp.get_data_length();
+  const uint64_t addr = gp.get_address();
+  const bool config = gp.get_extension<pcie::ConfigRequest>() != nullptr;
+  const bool posted = gp.is_write() && !config;  // configuration writes are non-posted
+  if ((gp.is_write() && len > max_payload_) || (gp.is_read() && len > max_read_request_)) {
+    ++protocol_errors_;
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s: %s of %u bytes at 0x%" PRIx64 " by %s exceeds %s (%u bytes)", name(),
+             gp.is_write() ? "write" : "read", len, addr, initiator_of(gp),
+             gp.is_write() ? "max_payload" : "max_read_request", gp.is_write() ? max_payload_ : max_read_request_);
+    SC_REPORT_WARNING("hetvp/pcie", buf);
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  const sc_core::sc_time t0 = now + delay;
+  if (posted) {
+    sc_core::sc_time left = send(fwd, t0, len, addr, false);
+    sc_core::sc_time arrive = left + latency_ - now;
+    out->b_transport(gp, arrive);  // the target sees the write when it arrives
+    delay = left - now;            // the sender is done once the TLP is on the wire
+    return;
+  }
+  // Non-posted: request (carries data for config writes), completion(s) back.
+  sc_core::sc_time left = send(fwd, t0, gp.is_write() ? len : 0, addr, false);
+  sc_core::sc_time d = left + latency_ - now;
+  out->b_transport(gp, d);
+  sc_core::sc_time t = now + d;
+  if (gp.is_read() && len > 0) {
+    for (unsigned off = 0; off < len; off += max_payload_)
+      t = send(back, t, std::min(max_payload_, len - off), addr, true);
+  } else {
+    t = send(back, t, 0, addr, true);  // completion without data
+  }
+  delay = t + latency_ - now;
+}
+
+void PcieLink::dump_stats(JsonWriter& w) const {
+  w.value("bytes_per_second", bytes_per_second_);
+  for (const Direction* d : {&down_, &up_}) {
+    w.begin_object(d->name);
+    w.value("tlps", d->tlps);
+    w.value("payload_bytes", d->payload_bytes);
+    w.value("wire_bytes", d->wire_bytes);
+    w.value("busy_ns", d->busy_time.to_seconds() * 1e9);
+    w.end_object();
+  }
+  w.value("protocol_errors", protocol_errors_);
+}
+
+}  // namespace hetvp

@@ -1,0 +1,62 @@
+// A PCIe link: two independent directions, each a shared serial resource.
+//
+// Every transaction crossing the link becomes TLPs whose wire time is
+//   (payload + header + framing) bytes * encoding / (rate * lanes)
+// (gen1/2: 8b/10b, gen3+: 128b/130b). A direction is busy while it serialises a TLP; a TLP
+// that finds it busy waits (`busy_until`), so transfers sharing a direction share its
+// bandwidth and the two directions never slow each other. Posted writes cost the sender only
+// the time to put the TLP on the wire; non-posted reads cost a request TLP one way, the
+// one-way latency, the target's time, completion TLPs (split at max_payload) the other way
+// and the latency back. Requests larger than max_payload (writes) or max_read_request
+// (reads) are a protocol error the requester must avoid (TLM_BURST_ERROR_RESPONSE).
+//
+// Ports: target `down_in` (from the root port), initiator `down_out` (to the device),
+//        target `up_in` (from the device), initiator `up_out` (to the root port).
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "platform/component.h"
+
+namespace hetvp {
+
+class PcieLink : public Component {
+ public:
+  tlm_utils::simple_target_socket<PcieLink> down_in{"down_in"};
+  tlm_utils::simple_initiator_socket<PcieLink> down_out{"down_out"};
+  tlm_utils::simple_target_socket<PcieLink> up_in{"up_in"};
+  tlm_utils::simple_initiator_socket<PcieLink> up_out{"up_out"};
+
+  PcieLink(sc_core::sc_module_name name, const Params& p);
+  static std::shared_ptr<Schema> schema();
+  void dump_stats(JsonWriter& w) const override;
+
+  // Wire time of a TLP carrying `payload` bytes to/from `addr` (header size depends on it).
+  sc_core::sc_time wire_time(unsigned payload, uint64_t addr, bool completion) const;
+  double raw_bandwidth() const { return bytes_per_second_; }  // bytes/s after line encoding
+
+ private:
+  struct Direction {
+    const char* name;
+    sc_core::sc_time busy_until;
+    uint64_t tlps = 0, payload_bytes = 0, wire_bytes = 0;
+    sc_core::sc_time busy_time;
+  };
+  void transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay,
+                tlm_utils::simple_initiator_socket<PcieLink>& out);
+  // Puts one TLP on `d` no earlier than `at` (absolute); returns when its last bit left.
+  sc_core::sc_time send(Direction& d, sc_core::sc_time at, unsigned payload, uint64_t addr, bool completion);
+  void b_down(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transfer(down_, up_, gp, delay, down_out); }
+  void b_up(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transfer(up_, down_, gp, delay, up_out); }
+  unsigned dbg_down(tlm::tlm_generic_payload& gp) { return down_out->transport_dbg(gp); }
+  unsigned dbg_up(tlm::tlm_generic_payload& gp) { return up_out->transport_dbg(gp); }
+
+  double bytes_per_second_;  // per direction, after encoding
+  sc_core::sc_time latency_;
+  unsigned max_payload_, max_read_request_, framing_;
+  Direction down_{"down"}, up_{"up"};
+  uint64_t protocol_errors_ = 0;
+};
+
+}  // namespace hetvp

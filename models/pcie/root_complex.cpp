@@ -1,0 +1,203 @@
+#include "models/pcie/root_complex.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "models/pcie/tlp.h"
+#include "platform/registry.h"
+
+namespace hetvp {
+
+HETVP_REGISTER_COMPONENT("pcie_root_complex", RootComplex,
+                         "PCIe root complex: ECAM, root ports with bridge windows, MMIO forwarding, MSI, DMA");
+
+std::shared_ptr<Schema> RootComplex::schema() {
+  auto s = std::make_shared<Schema>();
+  s->integer("ports", 1, "number of root ports (one link each)").range(1, 31);
+  s->time("latency", std::string("50 ns"), "time a request spends crossing the root complex");
+  s->integer("msi_base", 0xFEE00000, "start of the MSI address range (writes there are interrupts)").min(0);
+  s->size("msi_size", std::string("1 MiB"), "size of the MSI address range");
+  return s;
+}
+
+RootComplex::RootComplex(sc_core::sc_module_name n, const Params& p) : Component(n) {
+  latency_ = p.time("latency");
+  msi_base_ = p.u64("msi_base");
+  msi_size_ = p.size("msi_size");
+  up_info_.initiator = basename();
+  ecam.register_b_transport(this, &RootComplex::b_ecam);
+  mmio.register_b_transport(this, &RootComplex::b_mmio);
+  mmio.register_transport_dbg(this, &RootComplex::dbg_mmio);
+  expose_target("ecam", ecam);
+  expose_target("mmio", mmio);
+  expose_initiator("host", host);
+  expose_irq_out("irq", irq, /*optional=*/true);
+  unsigned n_ports = p.u32("ports");
+  ports_.resize(n_ports);
+  for (unsigned i = 0; i < n_ports; ++i) {
+    auto& rp = ports_[i];
+    std::string d = "down" + std::to_string(i), u = "up" + std::to_string(i);
+    rp.down = std::make_unique<tlm_utils::simple_initiator_socket_tagged<RootComplex>>(d.c_str());
+    rp.up = std::make_unique<tlm_utils::simple_target_socket_tagged<RootComplex>>(u.c_str());
+    rp.up->register_b_transport(this, &RootComplex::b_up, static_cast<int>(i));
+    rp.up->register_transport_dbg(this, &RootComplex::dbg_up, static_cast<int>(i));
+    expose_initiator(d, *rp.down);
+    expose_target(u, *rp.up);
+  }
+}
+
+// ---------------------------------------------------------------- root port (Type 1 header)
+bool RootComplex::RootPort::claims_memory(uint64_t addr) const {
+  if (!(command & pcie::kCmdMemoryEnable)) return false;
+  uint64_t base = uint64_t(mem_base_limit & 0xfff0) << 16;
+  uint64_t limit = (uint64_t(mem_base_limit >> 16 & 0xfff0) << 16) | 0xfffff;
+  if (base <= limit && addr >= base && addr <= limit) return true;
+  uint64_t pbase = (uint64_t(pref_base_upper) << 32) | (uint64_t(pref_base_limit & 0xfff0) << 16);
+  uint64_t plimit = (uint64_t(pref_limit_upper) << 32) | (uint64_t(pref_base_limit >> 16 & 0xfff0) << 16) | 0xfffff;
+  return pbase <= plimit && addr >= pbase && addr <= plimit;
+}
+
+uint32_t RootComplex::RootPort::read32(unsigned reg, unsigned index) const {
+  switch (reg & ~3u) {
+    case pcie::kCfgVendorDevice: return 0x8086u | (0x3420u << 16) | (index & 0);  // an X58-era root port
+    case pcie::kCfgCommandStatus: return command;
+    case pcie::kCfgClassRev: return 0x060400u << 8;  // PCI-to-PCI bridge
+    case pcie::kCfgHeaderType: return 0x01u << 16;   // Type 1
+    case pcie::kCfgBusNumbers: return primary | (uint32_t(secondary) << 8) | (uint32_t(subordinate) << 16);
+    case pcie::kCfgMemBaseLimit: return mem_base_limit;
+    case pcie::kCfgPrefBaseLimit: return pref_base_limit | 0x00010001;  // 64-bit prefetchable window
+    case pcie::kCfgPrefBaseUpper: return pref_base_upper;
+    case pcie::kCfgPrefLimitUpper: return pref_limit_upper;
+    default: return 0;
+  }
+}
+
+void RootComplex::RootPort::write32(unsigned reg, uint32_t v, uint32_t mask) {
+  auto merge = [&](uint32_t old) { return (old & ~mask) | (v & mask); };
+  switch (reg & ~3u) {
+    case pcie::kCfgCommandStatus: command = static_cast<uint16_t>(merge(command) & 0x0547); break;
+    case pcie::kCfgBusNumbers: {
+      uint32_t b = merge(primary | (uint32_t(secondary) << 8) | (uint32_t(subordinate) << 16));
+      primary = b & 0xff;
+      secondary = b >> 8 & 0xff;
+      subordinate = b >> 16 & 0xff;
+      break;
+    }
+    case pcie::kCfgMemBaseLimit: mem_base_limit = merge(mem_base_limit) & 0xfff0fff0; break;
+    case pcie::kCfgPrefBaseLimit: pref_base_limit = merge(pref_base_limit) & 0xfff0fff0; break;
+    case pcie::kCfgPrefBaseUpper: pref_base_upper = merge(pref_base_upper); break;
+    case pcie::kCfgPrefLimitUpper: pref_limit_upper = merge(pref_limit_upper); break;
+    default: break;  // read-only
+  }
+}
+
+int RootComplex::port_for_bus(unsigned bus) const {
+  for (size_t i = 0; i < ports_.size(); ++i)
+    if (ports_[i].secondary != 0 && bus >= ports_[i].secondary && bus <= ports_[i].subordinate) return static_cast<int>(i);
+  return -1;
+}
+
+int RootComplex::port_for_address(uint64_t addr) const {
+  for (size_t i = 0; i < ports_.size(); ++i)
+    if (ports_[i].claims_memory(addr)) return static_cast<int>(i);
+  return -1;
+}
+
+// ---------------------------------------------------------------- transports
+void RootComplex::b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  ++config_requests_;
+  delay += latency_;
+  uint64_t off = gp.get_address();
+  unsigned len = gp.get_data_length();
+  if (len != 4 || (off & 3)) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);  // ECAM accesses are aligned dwords here
+    return;
+  }
+  uint32_t value = 0xffffffff;
+  unsigned bus = pcie::ecam_bus(off), dev = pcie::ecam_device(off), fn = pcie::ecam_function(off);
+  unsigned reg = pcie::ecam_register(off);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  if (bus == 0) {
+    if (dev < ports_.size() && fn == 0) {
+      if (gp.is_read()) {
+        value = ports_[dev].read32(reg, dev);
+      } else {
+        std::memcpy(&value, gp.get_data_ptr(), 4);
+        ports_[dev].write32(reg, value, 0xffffffff);
+      }
+    } else {
+      ++unclaimed_;
+    }
+    if (gp.is_read()) std::memcpy(gp.get_data_ptr(), &value, 4);
+    return;
+  }
+  int p = port_for_bus(bus);
+  if (p < 0 || bus != ports_[p].secondary || dev != 0) {
+    // No device: Unsupported Request. Reads return all-ones, writes are dropped.
+    ++unclaimed_;
+    if (gp.is_read()) std::memcpy(gp.get_data_ptr(), &value, 4);
+    return;
+  }
+  pcie::ConfigRequest cfg;
+  gp.set_extension(&cfg);
+  (*ports_[p].down)->b_transport(gp, delay);
+  gp.clear_extension(&cfg);
+  if (!gp.is_response_ok()) {
+    ++unclaimed_;
+    if (gp.is_read()) std::memcpy(gp.get_data_ptr(), &value, 4);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+}
+
+void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  ++mmio_requests_;
+  delay += latency_;
+  int p = port_for_address(gp.get_address());
+  if (p < 0) {
+    ++unclaimed_;
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s: no root port claims address 0x%" PRIx64 " (access by %s; is the device enumerated?)",
+             name(), static_cast<uint64_t>(gp.get_address()), initiator_of(gp));
+    SC_REPORT_WARNING("hetvp/pcie", buf);
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  (*ports_[p].down)->b_transport(gp, delay);
+}
+
+unsigned RootComplex::dbg_mmio(tlm::tlm_generic_payload& gp) {
+  int p = port_for_address(gp.get_address());
+  if (p < 0) return 0;
+  return (*ports_[p].down)->transport_dbg(gp);
+}
+
+void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  delay += latency_;
+  uint64_t addr = gp.get_address();
+  if (gp.is_write() && addr >= msi_base_ && addr - msi_base_ < msi_size_) {
+    ++msis_;
+    uint32_t data = 0;
+    std::memcpy(&data, gp.get_data_ptr(), std::min(4u, gp.get_data_length()));
+    irq->raise(data & 0xffff, delay);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (!(ports_[port].command & pcie::kCmdBusMaster)) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  ++dma_requests_;
+  host->b_transport(gp, delay);
+}
+
+unsigned RootComplex::dbg_up(int, tlm::tlm_generic_payload& gp) { return host->transport_dbg(gp); }
+
+void RootComplex::dump_stats(JsonWriter& w) const {
+  w.value("config_requests", config_requests_);
+  w.value("mmio_requests", mmio_requests_);
+  w.value("dma_requests", dma_requests_);
+  w.value("msis", msis_);
+  w.value("unclaimed", unclaimed_);
+}
+
+}  // namespace hetvp

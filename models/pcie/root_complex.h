@@ -1,0 +1,65 @@
+// The PCIe root complex: the host's door to PCIe.
+//
+// - `ecam` (target, offsets): configuration requests. Bus 0 holds one root port per link
+//   (device n = port n, a Type 1 bridge header the driver programs: bus numbers, memory
+//   windows, command). Requests for a bus behind a port cross its link as Type 0 config TLPs.
+// - `mmio` (target, absolute addresses): memory requests, forwarded to the port whose memory
+//   or prefetchable window (as the driver programmed it) holds the address.
+// - `up{n}` (target): requests from devices. Writes to the MSI address range become
+//   interrupts on `irq` (vector = MSI data); everything else goes to `host` (initiator).
+// - `down{n}` (initiator): to link n.
+// Unclaimed configuration reads return all-ones (as hardware does); unclaimed memory requests
+// get TLM_ADDRESS_ERROR_RESPONSE; DMA from a device whose port has bus mastering disabled is
+// refused.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "platform/access_info.h"
+#include "platform/component.h"
+
+namespace hetvp {
+
+class RootComplex : public Component {
+ public:
+  tlm_utils::simple_target_socket<RootComplex> ecam{"ecam"};
+  tlm_utils::simple_target_socket<RootComplex> mmio{"mmio"};
+  tlm_utils::simple_initiator_socket<RootComplex> host{"host"};
+  IrqPort irq{"irq"};
+
+  RootComplex(sc_core::sc_module_name name, const Params& p);
+  static std::shared_ptr<Schema> schema();
+  void dump_stats(JsonWriter& w) const override;
+
+ private:
+  struct RootPort {
+    std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<RootComplex>> down;
+    std::unique_ptr<tlm_utils::simple_target_socket_tagged<RootComplex>> up;
+    uint16_t command = 0;
+    uint8_t primary = 0, secondary = 0, subordinate = 0;
+    uint32_t mem_base_limit = 0, pref_base_limit = 0, pref_base_upper = 0, pref_limit_upper = 0;
+    bool claims_memory(uint64_t addr) const;
+    uint32_t read32(unsigned reg, unsigned index) const;
+    void write32(unsigned reg, uint32_t value, uint32_t mask);
+  };
+
+  void b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned dbg_mmio(tlm::tlm_generic_payload& gp);
+  unsigned dbg_up(int port, tlm::tlm_generic_payload& gp);
+  int port_for_bus(unsigned bus) const;
+  int port_for_address(uint64_t addr) const;
+
+  std::vector<RootPort> ports_;
+  sc_core::sc_time latency_;
+  uint64_t msi_base_, msi_size_;
+  AccessInfo up_info_;
+  uint64_t config_requests_ = 0, mmio_requests_ = 0, dma_requests_ = 0, msis_ = 0, unclaimed_ = 0;
+};
+
+}  // namespace hetvp

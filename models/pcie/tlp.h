@@ -1,0 +1,42 @@
+// PCIe transaction-layer facts shared by the root complex, the link and endpoints.
+#pragma once
+
+#include <cstdint>
+
+#include <tlm>
+
+namespace hetvp::pcie {
+
+// Marks a generic payload as a configuration request (Type 0 once it crosses a link); memory
+// requests carry no extension. For configuration requests the payload address is the ECAM
+// offset: bus << 20 | device << 15 | function << 12 | register.
+struct ConfigRequest : tlm::tlm_extension<ConfigRequest> {
+  tlm::tlm_extension_base* clone() const override { return new ConfigRequest(*this); }
+  void copy_from(const tlm::tlm_extension_base&) override {}
+};
+
+inline unsigned ecam_bus(uint64_t off) { return static_cast<unsigned>((off >> 20) & 0xff); }
+inline unsigned ecam_device(uint64_t off) { return static_cast<unsigned>((off >> 15) & 0x1f); }
+inline unsigned ecam_function(uint64_t off) { return static_cast<unsigned>((off >> 12) & 0x7); }
+inline unsigned ecam_register(uint64_t off) { return static_cast<unsigned>(off & 0xfff); }
+inline uint64_t ecam_offset(unsigned bus, unsigned dev, unsigned fn, unsigned reg) {
+  return (uint64_t(bus) << 20) | (uint64_t(dev) << 15) | (uint64_t(fn) << 12) | reg;
+}
+
+// Standard configuration-space register offsets used by hetvp.
+enum : unsigned {
+  kCfgVendorDevice = 0x00,
+  kCfgCommandStatus = 0x04,
+  kCfgClassRev = 0x08,
+  kCfgHeaderType = 0x0c,  // byte 2 of this dword
+  kCfgBar0 = 0x10,
+  kCfgBusNumbers = 0x18,  // type 1: primary, secondary, subordinate
+  kCfgMemBaseLimit = 0x20,
+  kCfgPrefBaseLimit = 0x24,
+  kCfgPrefBaseUpper = 0x28,
+  kCfgPrefLimitUpper = 0x2c,
+  kCfgCapPointer = 0x34,
+};
+enum : uint32_t { kCmdMemoryEnable = 1u << 1, kCmdBusMaster = 1u << 2 };
+
+}  // namespace hetvp::pcie

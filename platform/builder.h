@@ -1,0 +1,46 @@
+// Builds a platform from a validated Config: instantiates every component through the
+// registry, lets routers resolve their address maps, binds the `connect:` ports, terminates
+// optional ports left open, and checks that nothing required is left unbound. Every problem is
+// a ConfigError raised before simulation starts.
+#pragma once
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "platform/component.h"
+#include "platform/config.h"
+
+namespace hetvp {
+
+class Builder {
+ public:
+  explicit Builder(const Config& cfg) : cfg_(cfg) {}
+  ~Builder();
+
+  void build();
+
+  const Config& config() const { return cfg_; }
+  Component* find(const std::string& name) const;
+  const std::vector<Component*>& components() const { return order_; }
+
+  // Resolves "instance" or "instance.port" to a target socket and marks it bound.
+  // `at`/`path` locate the reference for error messages.
+  TargetSocketBase& resolve_target(const std::string& ref, const YAML::Node& at, const std::string& path);
+
+ private:
+  void bind_connections(Component* c, const YAML::Node& connect, const std::string& path, int index);
+  void terminate_open_ports();
+
+  const Config& cfg_;
+  std::vector<std::unique_ptr<Component>> owned_;
+  std::vector<Component*> order_;
+  std::set<std::pair<Component*, std::string>> bound_;  // (component, port) already bound
+  std::vector<std::unique_ptr<sc_core::sc_module>> terminators_;
+};
+
+// Replaces "{i}" in `text` by `index`.
+std::string substitute_index(const std::string& text, int index);
+
+}  // namespace hetvp

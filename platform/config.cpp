@@ -1,0 +1,298 @@
+#include "platform/config.h"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "platform/program.h"
+#include "platform/registry.h"
+
+namespace hetvp {
+
+namespace {
+thread_local std::string g_current_file = "<config>";
+
+[[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& what) {
+  std::string where = config_location(at);
+  throw ConfigError(where + ": " + (path.empty() ? "" : path + ": ") + what);
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t sub = prev[j - 1] + (std::tolower(a[i - 1]) == std::tolower(b[j - 1]) ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+// yaml-cpp accepts duplicate keys silently; a user who writes an instance twice must hear of it.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& path) {
+  if (node.IsMap()) {
+    std::set<std::string> seen;
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      std::string key = it->first.Scalar();
+      if (!seen.insert(key).second)
+        fail(it->first, path, "duplicate key '" + key + "'" + (path.empty() ? " (duplicate instance name)" : ""));
+      reject_duplicate_keys(it->second, path.empty() ? key : path + "." + key);
+    }
+  } else if (node.IsSequence()) {
+    for (size_t i = 0; i < node.size(); ++i) reject_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]");
+  }
+}
+
+std::string fmt_num(double v) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+void check_range(const YAML::Node& n, const ParamSpec& s, const std::string& path, double v, const std::string& shown) {
+  if ((s.min && v < *s.min) || (s.max && v > *s.max)) {
+    std::string range = "[" + (s.min ? fmt_num(*s.min) : std::string("-inf")) + ", " +
+                        (s.max ? fmt_num(*s.max) : std::string("inf")) + "]";
+    fail(n, path, "value " + shown + " is out of range " + range);
+  }
+}
+
+Config parse(const std::string& text, const std::string& name) {
+  Config c;
+  c.file = name;
+  g_current_file = name;
+  try {
+    c.root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                      ": YAML syntax error: " + e.msg);
+  }
+  if (!c.root || c.root.IsNull()) throw ConfigError(name + ": the configuration is empty");
+  if (!c.root.IsMap()) fail(c.root, "", "the top level must be a map of instances");
+  reject_duplicate_keys(c.root, "");
+  return c;
+}
+}  // namespace
+
+std::string config_location(const YAML::Node& node) {
+  if (!node || node.Mark().is_null() || node.Mark().line < 0) return g_current_file + " (--set)";
+  return g_current_file + ":" + std::to_string(node.Mark().line + 1) + ":" + std::to_string(node.Mark().column + 1);
+}
+
+std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_d = std::string::npos;
+  for (auto& c : candidates) {
+    size_t d = edit_distance(word, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  if (best.empty() || best_d > std::max<size_t>(2, word.size() / 3)) return "";
+  return best;
+}
+
+Config Config::load_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path + ": cannot open the configuration file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse(ss.str(), path);
+}
+
+Config Config::load_string(const std::string& text, const std::string& name) { return parse(text, name); }
+
+void Config::apply_override(const std::string& assignment) {
+  g_current_file = file;
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set " + assignment + ": expected PATH=VALUE (e.g. --set pcie.lanes=8)");
+  std::string path = assignment.substr(0, eq), value = assignment.substr(eq + 1);
+  std::vector<std::string> keys;
+  std::stringstream ss(path);
+  for (std::string k; std::getline(ss, k, '.');) {
+    if (k.empty()) throw ConfigError("--set " + assignment + ": empty path component");
+    keys.push_back(k);
+  }
+  YAML::Node parsed;
+  try {
+    parsed = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("--set " + assignment + ": value is not valid YAML: " + e.msg);
+  }
+  // Walk down, creating maps where a key is absent. yaml-cpp nodes are references.
+  YAML::Node cur = root;
+  for (size_t i = 0; i + 1 < keys.size(); ++i) {
+    if (!cur.IsMap())
+      throw ConfigError("--set " + assignment + ": '" + (i ? keys[i - 1] : std::string("<root>")) + "' is not a map");
+    YAML::Node next = cur[keys[i]];
+    if (!next || next.IsNull()) {
+      if (i == 0) {
+        std::string near = nearest_name(keys[0], instance_names());
+        throw ConfigError("--set " + assignment + ": no instance or section named '" + keys[0] + "'" +
+                          (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      }
+      cur[keys[i]] = YAML::Node(YAML::NodeType::Map);
+      next = cur[keys[i]];
+    }
+    cur.reset(next);
+  }
+  if (!cur.IsMap()) throw ConfigError("--set " + assignment + ": the parent of '" + keys.back() + "' is not a map");
+  cur[keys.back()] = parsed;
+}
+
+std::vector<std::string> Config::instance_names() const {
+  std::vector<std::string> names;
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    std::string k = it->first.Scalar();
+    if (k != "simulation" && k != "workload") names.push_back(k);
+  }
+  return names;
+}
+
+std::shared_ptr<const Schema> Config::simulation_schema() {
+  static std::shared_ptr<const Schema> s = [] {
+    auto sc = std::make_shared<Schema>();
+    sc->integer("seed", 1, "seed of every random choice in the run (same seed, same stats)").range(0, 4294967295.0);
+    sc->time("quantum", std::string("1 us"), "temporal-decoupling quantum: how far an initiator may run ahead");
+    sc->time("time_limit", std::string("60 s"), "simulated-time watchdog: a run that has not ended by then fails");
+    return sc;
+  }();
+  return s;
+}
+
+std::shared_ptr<const Schema> Config::workload_schema() {
+  static std::shared_ptr<const Schema> s = [] {
+    auto sc = std::make_shared<Schema>();
+    sc->string("name", std::string("boot"), "host program to run after boot (see `hetvp list`)");
+    sc->string("cpu", std::string("cpu"), "host CPU instance that runs it");
+    sc->any("args", "arguments of the program (validated by the program's own schema)");
+    return sc;
+  }();
+  return s;
+}
+
+Params Config::simulation() const {
+  const YAML::Node& r = root;
+  return Params(r["simulation"] ? r["simulation"] : YAML::Node(YAML::NodeType::Map), simulation_schema(), "simulation");
+}
+Params Config::workload() const {
+  const YAML::Node& r = root;
+  return Params(r["workload"] ? r["workload"] : YAML::Node(YAML::NodeType::Map), workload_schema(), "workload");
+}
+
+void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path) {
+  if (!node.IsMap()) fail(node, path, "expected a map of parameters");
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    std::string key = it->first.Scalar();
+    const ParamSpec* s = schema.find(key);
+    if (!s) {
+      if (schema.open) continue;
+      std::string near = nearest_name(key, schema.names());
+      fail(it->first, path, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
+    const YAML::Node& v = it->second;
+    std::string p = path + "." + key;
+    if (s->kind == ParamKind::Any) continue;
+    if (s->kind == ParamKind::Group) {
+      validate_node(v, *s->children, p);
+      continue;
+    }
+    if (s->kind == ParamKind::List) {
+      if (!v.IsSequence()) fail(v, p, std::string("expected a list"));
+      for (size_t i = 0; i < v.size(); ++i) validate_node(v[i], *s->children, p + "[" + std::to_string(i) + "]");
+      continue;
+    }
+    if (!v.IsScalar()) fail(v, p, std::string("expected a ") + to_string(s->kind) + ", got a " + (v.IsMap() ? "map" : v.IsSequence() ? "list" : "null value"));
+    const std::string& t = v.Scalar();
+    try {
+      switch (s->kind) {
+        case ParamKind::Int: check_range(v, *s, p, static_cast<double>(parse_int(t)), t); break;
+        case ParamKind::Double: check_range(v, *s, p, parse_double(t), t); break;
+        case ParamKind::Bool: parse_bool(t); break;
+        case ParamKind::String: break;
+        case ParamKind::Size: check_range(v, *s, p, static_cast<double>(parse_size(t)), t); break;
+        case ParamKind::Time: check_range(v, *s, p, parse_time(t).to_seconds(), t); break;
+        case ParamKind::Freq: check_range(v, *s, p, parse_freq(t), t); break;
+        case ParamKind::Enum:
+          if (std::find(s->choices.begin(), s->choices.end(), t) == s->choices.end()) {
+            std::string list;
+            for (auto& c : s->choices) list += (list.empty() ? "" : ", ") + c;
+            std::string near = nearest_name(t, s->choices);
+            fail(v, p, "'" + t + "' is not one of: " + list + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+          }
+          break;
+        default: break;
+      }
+    } catch (const std::invalid_argument& e) {
+      fail(v, p, std::string("expected a ") + to_string(s->kind) + ": " + e.what());
+    } catch (const std::out_of_range&) {
+      fail(v, p, "'" + t + "' is too large");
+    }
+  }
+  for (auto& s : schema.specs) {
+    const YAML::Node& c = node;
+    if (s.required && !c[s.name]) fail(node, path, "missing required key '" + s.name + "' (" + s.doc + ")");
+  }
+}
+
+void Config::validate() const {
+  g_current_file = file;
+  const YAML::Node& r = root;
+  if (r["simulation"]) validate_node(r["simulation"], *simulation_schema(), "simulation");
+  if (r["workload"]) validate_node(r["workload"], *workload_schema(), "workload");
+  // The workload must exist and its arguments must fit its schema.
+  Params w = workload();
+  const ProgramType* prog = ProgramRegistry::get().find(w.string("name"));
+  if (!prog) {
+    std::string near = nearest_name(w.string("name"), ProgramRegistry::get().names());
+    fail(w.has("name") ? w.node("name") : root, "workload.name",
+         "unknown workload '" + w.string("name") + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+             "; known: " + [] {
+               std::string l;
+               for (auto& n : ProgramRegistry::get().names()) l += (l.empty() ? "" : ", ") + n;
+               return l;
+             }());
+  }
+  if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args");
+
+  bool cpu_found = false;
+  for (auto it = r.begin(); it != r.end(); ++it) {
+    std::string name = it->first.Scalar();
+    if (name == "simulation" || name == "workload") continue;
+    const YAML::Node& inst = it->second;
+    if (!inst.IsMap()) fail(inst, name, "an instance must be a map with at least 'type'");
+    if (!inst["type"]) {
+      std::string near = nearest_name(name, Registry::get().names());
+      fail(it->first, name,
+           "missing required key 'type'" + (near.empty() ? "" : " (is this meant to be a '" + near + "'?)"));
+    }
+    std::string type = inst["type"].Scalar();
+    const ComponentType* ct = Registry::get().find(type);
+    if (!ct) {
+      std::string near = nearest_name(type, Registry::get().names());
+      fail(inst["type"], name + ".type",
+           "unknown component type '" + type + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
+    if (name == w.string("cpu")) cpu_found = true;
+    // Generic keys every instance may carry, then the type's own schema.
+    Schema full = *ct->schema();
+    full.string("type", std::nullopt, "component type");
+    full.integer("count", 1, "number of instances (an array named name_0 .. name_{count-1})").range(1, 4096);
+    auto connect = std::make_shared<Schema>();
+    connect->open = true;
+    full.group("connect", connect, "port bindings: port: instance[.port]");
+    full.string("doc", std::string(""), "free text");
+    validate_node(inst, full, name);
+    if (inst["connect"] && !inst["connect"].IsMap()) fail(inst["connect"], name + ".connect", "expected a map port: target");
+  }
+  if (!cpu_found)
+    fail(w.has("cpu") ? w.node("cpu") : root, "workload.cpu", "no instance named '" + w.string("cpu") + "' runs the workload");
+}
+
+}  // namespace hetvp

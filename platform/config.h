@@ -1,0 +1,56 @@
+// Loading, overriding and validating a hetvp YAML configuration.
+//
+// A configuration is a YAML map. The reserved top-level keys are `simulation` (seed, quantum,
+// limits) and `workload` (which host program runs, with its arguments); every other key is a
+// component instance: `name: {type: T, count: N, connect: {port: target}, ...params of T}`.
+// Every error is a ConfigError naming file:line:column and the YAML path; the `hetvp`
+// program turns it into exit status 2 before any simulation starts.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "platform/params.h"
+
+namespace hetvp {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "file:line:col" of a node (1-based), or "--set" for values given on the command line.
+std::string config_location(const YAML::Node& node);
+// The nearest of `candidates` to `word`, or "" when none is close.
+std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
+
+struct Config {
+  std::string file;  // as given by the user, for messages
+  YAML::Node root;
+
+  // Loads and parses a file; syntax errors and duplicate keys become ConfigErrors.
+  static Config load_file(const std::string& path);
+  static Config load_string(const std::string& text, const std::string& name);
+
+  // Applies "a.b.c=value" (value is parsed as YAML). Creates missing maps.
+  void apply_override(const std::string& assignment);
+
+  // Validates reserved sections and every instance against the registered component schemas.
+  void validate() const;
+
+  // Instance names in file order (reserved sections excluded).
+  std::vector<std::string> instance_names() const;
+  Params simulation() const;  // validated view of `simulation`
+  Params workload() const;    // validated view of `workload` (name, cpu, args)
+
+  static std::shared_ptr<const Schema> simulation_schema();
+  static std::shared_ptr<const Schema> workload_schema();
+};
+
+// Validates `node` against `schema`; `path` is its dotted YAML path. Throws ConfigError.
+void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path);
+
+}  // namespace hetvp

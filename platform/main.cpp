@@ -1,0 +1,118 @@
+// The hetvp command-line program.
+//
+//   hetvp run CONFIG [--workload NAME] [--set PATH=VALUE]... [--stats F.json] [--csv F.csv] [--trace F]
+//   hetvp check CONFIG [--set PATH=VALUE]...
+//   hetvp list
+// Exit status: 0 success, 1 the simulated system failed, 2 usage or configuration error.
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "platform/program.h"
+#include "platform/registry.h"
+#include "platform/simulation.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: hetvp COMMAND [options]\n"
+    "\n"
+    "commands:\n"
+    "  run CONFIG     build the platform described by CONFIG (YAML), boot it and run its workload\n"
+    "  check CONFIG   validate CONFIG and build the platform without simulating\n"
+    "  list           list component types and host programs (workloads)\n"
+    "\n"
+    "`hetvp COMMAND --help` describes a command's options.\n"
+    "exit status: 0 success, 1 the simulated system reported a failure, 2 usage or configuration error\n";
+
+const char* kRunUsage =
+    "usage: hetvp run CONFIG [options]\n"
+    "  --workload NAME     run host program NAME instead of the config's workload.name\n"
+    "  --set PATH=VALUE    override any YAML value by its dotted path (repeatable), e.g. --set pcie0.lanes=8\n"
+    "  --stats FILE.json   write every component's statistics as JSON (deterministic for a seed)\n"
+    "  --csv FILE.csv      write the workload's result table as CSV\n"
+    "  --trace FILE.json   write a transaction timeline (Chrome trace-event format)\n"
+    "  --quiet             print nothing but errors\n";
+
+const char* kCheckUsage =
+    "usage: hetvp check CONFIG [--set PATH=VALUE]...\n"
+    "  validates CONFIG (types, keys, values, connections, address maps) and builds the platform\n"
+    "  without simulating; exit 0 when valid, 2 otherwise\n";
+
+int usage_error(const std::string& msg, const char* usage) {
+  std::cerr << "error: " << msg << "\n" << usage;
+  return hetvp::kExitUsage;
+}
+
+int list_command() {
+  std::cout << "component types:\n";
+  for (auto& n : hetvp::Registry::get().names())
+    std::cout << "  " << n << " — " << hetvp::Registry::get().find(n)->doc << "\n";
+  std::cout << "host programs (workloads):\n";
+  for (auto& n : hetvp::ProgramRegistry::get().names())
+    std::cout << "  " << n << " — " << hetvp::ProgramRegistry::get().find(n)->doc << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return usage_error("no command given", kUsage);
+  const std::string cmd = args[0];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cmd == "list") return list_command();
+  if (cmd != "run" && cmd != "check") return usage_error("unknown command '" + cmd + "'", kUsage);
+  const char* usage = cmd == "run" ? kRunUsage : kCheckUsage;
+
+  hetvp::RunOptions opt;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const char* what) -> std::string {
+      if (i + 1 >= args.size()) throw std::invalid_argument(std::string(a) + " needs " + what);
+      return args[++i];
+    };
+    try {
+      if (a == "--help" || a == "-h") {
+        std::cout << usage;
+        return 0;
+      } else if (a == "--set") {
+        opt.overrides.push_back(value("PATH=VALUE"));
+      } else if (a.rfind("--set=", 0) == 0) {
+        opt.overrides.push_back(a.substr(6));
+      } else if (cmd == "run" && a == "--workload") {
+        opt.workload = value("a workload name");
+      } else if (cmd == "run" && a == "--stats") {
+        opt.stats_path = value("a file name");
+      } else if (cmd == "run" && a == "--csv") {
+        opt.csv_path = value("a file name");
+      } else if (cmd == "run" && a == "--trace") {
+        opt.trace_path = value("a file name");
+      } else if (a == "--quiet" || a == "-q") {
+        opt.quiet = true;
+      } else if (!a.empty() && a[0] == '-') {
+        return usage_error("unknown option '" + a + "'", usage);
+      } else if (opt.config.empty()) {
+        opt.config = a;
+      } else {
+        return usage_error("unexpected argument '" + a + "'", usage);
+      }
+    } catch (const std::invalid_argument& e) {
+      return usage_error(e.what(), usage);
+    }
+  }
+  if (opt.config.empty()) return usage_error("no CONFIG file given", usage);
+  return cmd == "run" ? hetvp::run_platform(opt, std::cout, std::cerr) : hetvp::check_platform(opt, std::cout, std::cerr);
+}
+
+// SystemC's own main() prints a banner; hetvp's output is for its users, so start SystemC here.
+int main(int argc, char** argv) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,108 @@
+// Parameter schemas and validated parameter views.
+//
+// Every component type declares a Schema: the keys its YAML block may hold, their kinds
+// (integer, size "4 KiB", time "250 ns", frequency "1.4 GHz", enum, nested group, list of
+// groups), defaults, ranges and one line of documentation. The config loader validates a
+// YAML block against the schema before anything is built, so a component constructor reads
+// its parameters through a Params view that cannot fail.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <yaml-cpp/yaml.h>
+
+namespace hetvp {
+
+enum class ParamKind { Int, Double, Bool, String, Size, Time, Freq, Enum, Group, List, Any };
+
+const char* to_string(ParamKind k);
+
+struct ParamSpec {
+  std::string name;
+  ParamKind kind = ParamKind::Int;
+  std::string doc;
+  std::optional<std::string> default_text;  // YAML scalar text used when the key is absent
+  bool required = false;
+  std::optional<double> min, max;            // numeric range (in base units: bytes, seconds, Hz)
+  std::vector<std::string> choices;          // Enum
+  std::shared_ptr<struct Schema> children;   // Group, List element
+};
+
+// A schema is an ordered list of parameter specs. Built fluently:
+//   Schema s; s.integer("lanes", 16, "link width").range(1, 32);
+struct Schema {
+  std::vector<ParamSpec> specs;
+  bool open = false;  // accept keys not declared (used for free-form maps)
+
+  struct Ref {
+    ParamSpec& spec;
+    Ref& range(double lo, double hi) { spec.min = lo; spec.max = hi; return *this; }
+    Ref& min(double lo) { spec.min = lo; return *this; }
+    Ref& required() { spec.required = true; spec.default_text.reset(); return *this; }
+  };
+
+  Ref add(const std::string& name, ParamKind kind, std::optional<std::string> def, const std::string& doc);
+  Ref integer(const std::string& name, std::optional<int64_t> def, const std::string& doc);
+  Ref real(const std::string& name, std::optional<double> def, const std::string& doc);
+  Ref boolean(const std::string& name, bool def, const std::string& doc);
+  Ref string(const std::string& name, std::optional<std::string> def, const std::string& doc);
+  Ref size(const std::string& name, std::optional<std::string> def, const std::string& doc);
+  Ref time(const std::string& name, std::optional<std::string> def, const std::string& doc);
+  Ref freq(const std::string& name, std::optional<std::string> def, const std::string& doc);
+  Ref choice(const std::string& name, const std::vector<std::string>& choices, std::optional<std::string> def,
+             const std::string& doc);
+  Ref group(const std::string& name, std::shared_ptr<Schema> children, const std::string& doc);
+  Ref list(const std::string& name, std::shared_ptr<Schema> element, const std::string& doc);
+  Ref any(const std::string& name, const std::string& doc);  // free-form (validated by the component)
+
+  const ParamSpec* find(const std::string& name) const;
+  std::vector<std::string> names() const;
+};
+
+// Parsing of scalar values with units. Each throws std::invalid_argument with a short reason.
+int64_t parse_int(const std::string& text);
+double parse_double(const std::string& text);
+bool parse_bool(const std::string& text);
+uint64_t parse_size(const std::string& text);          // "4096", "4 KiB", "1.5 GiB", "64K"
+sc_core::sc_time parse_time(const std::string& text);  // "250 ns", "1.7us", "0"
+double parse_freq(const std::string& text);            // "1.4 GHz", "700MHz" -> Hz
+
+// A validated view onto one YAML block and its schema. Missing keys give their defaults.
+class Params {
+ public:
+  Params() = default;
+  Params(YAML::Node node, std::shared_ptr<const Schema> schema, std::string path);
+
+  bool has(const std::string& key) const;  // present in YAML (not only defaulted)
+  int64_t integer(const std::string& key) const;
+  uint64_t u64(const std::string& key) const { return static_cast<uint64_t>(integer(key)); }
+  unsigned u32(const std::string& key) const { return static_cast<unsigned>(integer(key)); }
+  double real(const std::string& key) const;
+  bool boolean(const std::string& key) const;
+  std::string string(const std::string& key) const;
+  uint64_t size(const std::string& key) const;
+  sc_core::sc_time time(const std::string& key) const;
+  double freq(const std::string& key) const;
+  sc_core::sc_time period(const std::string& key) const;  // 1/freq
+  Params group(const std::string& key) const;
+  std::vector<Params> list(const std::string& key) const;
+  YAML::Node node(const std::string& key) const;  // raw access (Any)
+  YAML::Node node() const { return node_; }
+  const std::string& path() const { return path_; }
+  std::string where(const std::string& key) const;  // "file:line:col (path.key)"
+
+ private:
+  std::string text_of(const std::string& key) const;
+  const ParamSpec& spec(const std::string& key) const;
+  YAML::Node node_;
+  std::shared_ptr<const Schema> schema_;
+  std::string path_;
+};
+
+}  // namespace hetvp

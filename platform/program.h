@@ -1,0 +1,66 @@
+// Host programs (drivers, workloads) run on a host CPU model and see the system only through
+// the HostApi (models/host/host_api.h). They register by name, with a schema for their
+// arguments, so YAML's `workload: {name: transfer, args: {...}}` can pick and validate them.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "platform/params.h"
+
+namespace hetvp {
+
+class HostApi;
+
+class HostProgram {
+ public:
+  virtual ~HostProgram() = default;
+  // Runs to completion; 0 = success, anything else = the workload failed (exit status 1).
+  virtual int run(HostApi& api, const Params& args) = 0;
+};
+
+// Implemented by a model that can run a host program (the host CPU). The simulation hands it
+// the workload named in YAML before the simulation starts.
+class ProgramHost {
+ public:
+  virtual ~ProgramHost() = default;
+  virtual void load_program(const std::string& name, const Params& args, uint64_t seed) = 0;
+  virtual const class ResultTable& result_table() const = 0;
+};
+
+struct ProgramType {
+  std::string name;
+  std::string doc;
+  std::function<std::shared_ptr<Schema>()> schema;
+  std::function<std::unique_ptr<HostProgram>()> create;
+};
+
+class ProgramRegistry {
+ public:
+  static ProgramRegistry& get();
+  void add(ProgramType t);
+  const ProgramType* find(const std::string& name) const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::map<std::string, ProgramType> programs_;
+};
+
+namespace detail {
+struct ProgramRegistrar {
+  explicit ProgramRegistrar(ProgramType t) { ProgramRegistry::get().add(std::move(t)); }
+};
+}  // namespace detail
+
+}  // namespace hetvp
+
+#define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                                                         \
+  static ::hetvp::detail::ProgramRegistrar HETVP_CONCAT(hetvp_program_, __LINE__)(::hetvp::ProgramType{ \
+      NAME, DOC, [] { return CLASS::schema(); }, [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }})
+#ifndef HETVP_CONCAT
+#define HETVP_CONCAT2(a, b) a##b
+#define HETVP_CONCAT(a, b) HETVP_CONCAT2(a, b)
+#endif

@@ -1,0 +1,87 @@
+#include "platform/register_bank.h"
+
+#include <cinttypes>
+#include <cstring>
+#include <stdexcept>
+
+#include <systemc>
+
+#include "platform/access_info.h"
+
+namespace hetvp {
+
+Register& RegisterBank::add(const std::string& name, uint32_t offset, RegAccess access, uint32_t reset) {
+  if (offset & 3) throw std::logic_error(block_ + ": register " + name + " is not 32-bit aligned");
+  if (regs_.count(offset)) throw std::logic_error(block_ + ": two registers at one offset (" + name + ")");
+  Register& r = regs_[offset];
+  r.name = name;
+  r.offset = offset;
+  r.access = access;
+  r.reset = reset;
+  r.value = reset;
+  return r;
+}
+
+Register& RegisterBank::at(uint32_t offset) {
+  auto it = regs_.find(offset);
+  if (it == regs_.end()) throw std::logic_error(block_ + ": no register at offset " + std::to_string(offset));
+  return it->second;
+}
+
+void RegisterBank::reset() {
+  for (auto& [o, r] : regs_) r.value = r.reset;
+}
+
+bool RegisterBank::reject(tlm::tlm_generic_payload& gp, tlm::tlm_response_status st, const std::string& why) {
+  ++errors_;
+  char buf[96];
+  snprintf(buf, sizeof buf, " (offset 0x%" PRIx64 ", %u bytes, by %s)", static_cast<uint64_t>(gp.get_address()),
+           gp.get_data_length(), initiator_of(gp));
+  SC_REPORT_WARNING("hetvp/registers", (block_ + ": " + why + buf).c_str());
+  gp.set_response_status(st);
+  return false;
+}
+
+bool RegisterBank::transport(tlm::tlm_generic_payload& gp) {
+  uint64_t off = gp.get_address();
+  if (gp.get_data_length() != 4 || (off & 3) || gp.get_byte_enable_ptr())
+    return reject(gp, tlm::TLM_BURST_ERROR_RESPONSE, "registers take aligned 32-bit accesses only");
+  auto it = regs_.find(static_cast<uint32_t>(off));
+  if (it == regs_.end())
+    return reject(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE, gp.is_read() ? "read of an unmapped register" : "write to an unmapped register");
+  Register& r = it->second;
+  if (gp.is_read()) {
+    if (r.access == RegAccess::WO) return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "read of write-only register " + r.name);
+    uint32_t v = r.on_read ? r.on_read(r) : r.value;
+    std::memcpy(gp.get_data_ptr(), &v, 4);
+  } else if (gp.is_write()) {
+    if (r.access == RegAccess::RO) return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "write to read-only register " + r.name);
+    uint32_t v;
+    std::memcpy(&v, gp.get_data_ptr(), 4);
+    if (r.access == RegAccess::W1C)
+      r.value &= ~v;
+    else
+      r.value = v;
+    if (r.on_write) r.on_write(r, v);
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+unsigned RegisterBank::debug(tlm::tlm_generic_payload& gp) {
+  uint64_t off = gp.get_address();
+  if (gp.get_data_length() != 4 || (off & 3)) return 0;
+  auto it = regs_.find(static_cast<uint32_t>(off));
+  if (it == regs_.end()) return 0;
+  if (gp.is_read()) {
+    const Register& r = it->second;
+    uint32_t v = r.on_read ? r.on_read(r) : r.value;  // on_read computes, it has no side effects
+    std::memcpy(gp.get_data_ptr(), &v, 4);
+  } else {
+    std::memcpy(&it->second.value, gp.get_data_ptr(), 4);
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return 4;
+}
+
+}  // namespace hetvp

@@ -1,0 +1,57 @@
+// Memory-mapped registers declared as data: a name, an offset, an access rule, a reset value
+// and optional callbacks. A model lists its registers in one place (its constructor) and hands
+// every access to `RegisterBank::transport`, which enforces the rules: 32-bit aligned accesses
+// only, no access to holes, no write to read-only registers, no read of write-only ones. A
+// broken rule is a TLM error response plus a warning naming the block, the offset and the
+// initiator, never a silent success.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+#include <tlm>
+
+namespace hetvp {
+
+enum class RegAccess { RO, RW, WO, W1C };
+
+struct Register {
+  std::string name;
+  uint32_t offset = 0;
+  RegAccess access = RegAccess::RW;
+  uint32_t reset = 0;
+  uint32_t value = 0;
+  std::function<uint32_t(const Register&)> on_read;          // computes the value read (default: value)
+  std::function<void(Register&, uint32_t)> on_write;         // after the rule applied (value already updated)
+
+  Register& read(std::function<uint32_t(const Register&)> f) { on_read = std::move(f); return *this; }
+  Register& write(std::function<void(Register&, uint32_t)> f) { on_write = std::move(f); return *this; }
+};
+
+class RegisterBank {
+ public:
+  explicit RegisterBank(std::string block) : block_(std::move(block)) {}
+
+  Register& add(const std::string& name, uint32_t offset, RegAccess access, uint32_t reset = 0);
+  Register& at(uint32_t offset);
+  bool has(uint32_t offset) const { return regs_.count(offset) != 0; }
+  void reset();
+
+  // Serves one access; returns false (and sets an error response) when a rule is broken.
+  bool transport(tlm::tlm_generic_payload& gp);
+  // Untimed debug access: no side effects on read, writes go straight to `value`.
+  unsigned debug(tlm::tlm_generic_payload& gp);
+
+  uint64_t errors() const { return errors_; }
+  const std::map<uint32_t, Register>& registers() const { return regs_; }
+
+ private:
+  bool reject(tlm::tlm_generic_payload& gp, tlm::tlm_response_status st, const std::string& why);
+  std::string block_;
+  std::map<uint32_t, Register> regs_;
+  uint64_t errors_ = 0;
+};
+
+}  // namespace hetvp

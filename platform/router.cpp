@@ -1,0 +1,150 @@
+#include "platform/router.h"
+
+#include <algorithm>
+#include <cinttypes>
+
+#include "platform/access_info.h"
+#include "platform/builder.h"
+#include "platform/registry.h"
+
+namespace hetvp {
+
+HETVP_REGISTER_COMPONENT("router", Router, "address router: forwards each access to the target whose range holds it");
+
+std::shared_ptr<Schema> Router::schema() {
+  auto entry = std::make_shared<Schema>();
+  entry->string("to", std::nullopt, "target: instance or instance.port ({i} = repeat index)").required();
+  entry->integer("base", std::nullopt, "first address of the range").required().min(0);
+  entry->size("size", std::nullopt, "size of the range").required();
+  entry->boolean("absolute", false, "pass the full address on (default: the offset from base)");
+  entry->integer("repeat", 1, "map this entry N times, {i} in 'to' replaced by 0..N-1").range(1, 4096);
+  entry->size("stride", std::string("0"), "address step between repeated entries");
+  auto s = std::make_shared<Schema>();
+  s->time("latency", std::string("0 ns"), "time added to every access crossing the router");
+  s->list("map", entry, "address map: list of {to, base, size, absolute, repeat, stride}");
+  return s;
+}
+
+Router::Router(sc_core::sc_module_name name, const Params& p) : Component(name), params_(p) {
+  latency_ = p.time("latency");
+  in.register_b_transport(this, &Router::b_transport);
+  in.register_transport_dbg(this, &Router::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &Router::get_direct_mem_ptr);
+  out.register_invalidate_direct_mem_ptr(this, &Router::invalidate_direct_mem_ptr);
+  expose_target("in", in);
+}
+
+void Router::map(const std::string& label, uint64_t base, uint64_t size, TargetSocketBase& target, bool absolute) {
+  if (size == 0) throw ConfigError(label + ": address range of size 0");
+  if (base + size < base) throw ConfigError(label + ": address range wraps around the address space");
+  for (auto& e : entries_) {
+    if (base < e.base + e.size && e.base < base + size) {
+      char buf[256];
+      snprintf(buf, sizeof buf, "[0x%" PRIx64 ", 0x%" PRIx64 ") overlaps [0x%" PRIx64 ", 0x%" PRIx64 ") of ", base,
+               base + size, e.base, e.base + e.size);
+      throw ConfigError(label + ": " + name() + ": range " + buf + e.label);
+    }
+  }
+  out.bind(target);
+  entries_.push_back({label, base, size, next_out_++, absolute});
+}
+
+void Router::connect_phase(Builder& b) {
+  auto list = params_.list("map");
+  if (list.empty())
+    throw ConfigError(params_.where("") + ": a router needs a 'map' with at least one entry");
+  for (auto& e : list) {
+    int repeat = static_cast<int>(e.integer("repeat"));
+    for (int i = 0; i < repeat; ++i) {
+      std::string to = substitute_index(e.string("to"), i);
+      uint64_t base = static_cast<uint64_t>(e.integer("base")) + i * e.size("stride");
+      std::string label = config_location(e.node("to")) + " (" + e.path() + " -> " + to + ")";
+      TargetSocketBase& t = b.resolve_target(to, e.node("to"), e.path() + ".to");
+      map(label, base, e.size("size"), t, e.boolean("absolute"));
+    }
+  }
+}
+
+void Router::end_of_elaboration() {
+  std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.base < b.base; });
+}
+
+const Router::Entry* Router::decode(uint64_t addr) const {
+  // entries_ is sorted by base: the candidate is the last entry whose base <= addr.
+  auto it = std::upper_bound(entries_.begin(), entries_.end(), addr,
+                             [](uint64_t a, const Entry& e) { return a < e.base; });
+  if (it == entries_.begin()) return nullptr;
+  --it;
+  return addr - it->base < it->size ? &*it : nullptr;
+}
+
+void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  ++transactions_;
+  uint64_t addr = gp.get_address();
+  const Entry* e = decode(addr);
+  if (!e || addr + gp.get_data_length() - 1 - e->base >= e->size) {
+    ++unmapped_;
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s: access to unmapped address 0x%" PRIx64 " (%u bytes) by %s", name(), addr,
+             gp.get_data_length(), initiator_of(gp));
+    SC_REPORT_WARNING("hetvp/router", buf);
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  delay += latency_;
+  if (!e->absolute) gp.set_address(addr - e->base);
+  out[e->out_index]->b_transport(gp, delay);
+  gp.set_address(addr);
+}
+
+unsigned Router::transport_dbg(int, tlm::tlm_generic_payload& gp) {
+  uint64_t addr = gp.get_address();
+  const Entry* e = decode(addr);
+  if (!e) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return 0;
+  }
+  if (!e->absolute) gp.set_address(addr - e->base);
+  unsigned n = out[e->out_index]->transport_dbg(gp);
+  gp.set_address(addr);
+  return n;
+}
+
+bool Router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+  uint64_t addr = gp.get_address();
+  const Entry* e = decode(addr);
+  if (!e) return false;
+  uint64_t off = e->absolute ? 0 : e->base;
+  gp.set_address(addr - off);
+  bool ok = out[e->out_index]->get_direct_mem_ptr(gp, dmi);
+  gp.set_address(addr);
+  if (!ok) return false;
+  // Translate the granted range back into this router's address space, clipped to the entry.
+  uint64_t start = dmi.get_start_address() + off, end = dmi.get_end_address() + off;
+  uint64_t lo = std::max(start, e->base), hi = std::min(end, e->base + e->size - 1);
+  dmi.set_dmi_ptr(dmi.get_dmi_ptr() + (lo - start));
+  dmi.set_start_address(lo);
+  dmi.set_end_address(hi);
+  dmi.set_read_latency(dmi.get_read_latency() + latency_);
+  dmi.set_write_latency(dmi.get_write_latency() + latency_);
+  ++dmi_grants_;
+  return true;
+}
+
+void Router::invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end) {
+  for (auto& e : entries_) {
+    if (e.out_index != static_cast<unsigned>(id)) continue;
+    uint64_t off = e.absolute ? 0 : e.base;
+    uint64_t s = start + off, t = end + off;
+    if (t < s) t = ~0ull;  // overflow: invalidate to the top
+    for (unsigned i = 0; i < in.size(); ++i) in[i]->invalidate_direct_mem_ptr(s, t);
+  }
+}
+
+void Router::dump_stats(JsonWriter& w) const {
+  w.value("transactions", transactions_);
+  w.value("unmapped", unmapped_);
+  w.value("dmi_grants", dmi_grants_);
+}
+
+}  // namespace hetvp

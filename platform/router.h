@@ -1,0 +1,61 @@
+// An address router (a bus interconnect without arbitration timing beyond a fixed latency).
+//
+// YAML:
+//   host_bus:
+//     type: router
+//     latency: 2 ns
+//     map:
+//       - {to: host_mem, base: 0x0, size: 1 GiB}          # target sees offsets from base
+//       - {to: rc.mmio, base: 0x80000000, size: 1.5 GiB, absolute: true}  # target sees full address
+//       - {to: gpc_{i}, base: 0x502000, size: 0x1000, repeat: 4, stride: 0x8000}
+// Entries are sorted at build time; overlapping entries are a config error naming both.
+// An access that hits no entry gets TLM_ADDRESS_ERROR_RESPONSE and a warning naming the
+// address and the initiator. DMI and debug transport are forwarded with address translation.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "platform/component.h"
+
+namespace hetvp {
+
+class Router : public Component {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Router> in{"in"};
+  tlm_utils::multi_passthrough_initiator_socket<Router> out{"out"};
+
+  Router(sc_core::sc_module_name name, const Params& p);
+  static std::shared_ptr<Schema> schema();
+
+  // Adds a mapping programmatically (composite components build internal routers this way).
+  void map(const std::string& label, uint64_t base, uint64_t size, TargetSocketBase& target, bool absolute = false);
+
+  void connect_phase(Builder& b) override;
+  void end_of_elaboration() override;
+  void dump_stats(JsonWriter& w) const override;
+
+ private:
+  struct Entry {
+    std::string label;
+    uint64_t base, size;
+    unsigned out_index;
+    bool absolute;
+  };
+  const Entry* decode(uint64_t addr) const;
+  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+  void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
+
+  Params params_;
+  sc_core::sc_time latency_;
+  std::vector<Entry> entries_;  // sorted by base after elaboration
+  unsigned next_out_ = 0;
+  uint64_t transactions_ = 0, unmapped_ = 0, dmi_grants_ = 0;
+};
+
+}  // namespace hetvp

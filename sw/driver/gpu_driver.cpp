@@ -1,0 +1,267 @@
+#include "sw/driver/gpu_driver.h"
+
+#include <cinttypes>
+#include <cstring>
+#include <vector>
+
+#include "models/gpu/gpu_regs.h"
+#include "models/pcie/tlp.h"
+
+namespace hetvp::sw {
+
+using namespace hetvp::gpu;
+
+namespace {
+constexpr uint64_t kVramVaBase = 0x0100000000ull;    // VRAM buffers: VA = base + VRAM offset
+constexpr uint64_t kSysmemVaBase = 0x4000000000ull;  // host mappings
+constexpr uint64_t kPdBytes = 8ull << kPdIndexBits;  // 128 KiB
+constexpr uint64_t kPtBytes = 8ull << kPtIndexBits;  // 128 KiB, covers 64 MiB
+constexpr uint64_t kPageTableArea = 16ull << 20;     // VRAM [0, 16 MiB) holds PD and PTs
+constexpr uint64_t kPage = 1ull << kPageShift;
+
+std::string hex(uint64_t v) {
+  char b[32];
+  snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return b;
+}
+}  // namespace
+
+const char* to_string(Direction d) { return d == Direction::HostToDevice ? "HtoD" : "DtoH"; }
+const char* to_string(CopyMethod m) { return m == CopyMethod::Dma ? "DMA" : "IORW"; }
+
+std::shared_ptr<Schema> DriverOptions::schema() {
+  auto s = std::make_shared<Schema>();
+  s->time("api_call", std::string("5 us"), "host software cost of one driver API call (ioctl, checks)");
+  s->time("poll_interval", std::string("100 ns"), "time between two polls of a completion fence");
+  s->time("copy_timeout", std::string("1 s"), "a copy not complete after this long fails the run");
+  return s;
+}
+
+DriverOptions DriverOptions::from(const Params& p) {
+  DriverOptions o;
+  o.api_call = p.time("api_call");
+  o.poll_interval = p.time("poll_interval");
+  o.copy_timeout = p.time("copy_timeout");
+  return o;
+}
+
+GpuDriver::GpuDriver(HostApi& api, DriverOptions opt) : api_(api), opt_(opt) {}
+
+// ---------------------------------------------------------------- PCIe enumeration
+uint32_t GpuDriver::cfg_read(unsigned bus, unsigned dev, unsigned reg) {
+  return api_.mmio_read32(api_.platform().ecam_base + pcie::ecam_offset(bus, dev, 0, reg));
+}
+void GpuDriver::cfg_write(unsigned bus, unsigned dev, unsigned reg, uint32_t v) {
+  api_.mmio_write32(api_.platform().ecam_base + pcie::ecam_offset(bus, dev, 0, reg), v);
+}
+
+std::vector<PcieFunction> GpuDriver::enumerate() {
+  std::vector<PcieFunction> found;
+  const PlatformInfo& pi = api_.platform();
+  uint64_t next = pi.mmio_base;
+  unsigned next_bus = 1;
+  auto align = [](uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); };
+  for (unsigned dev = 0; dev < 32; ++dev) {
+    uint32_t id = cfg_read(0, dev, pcie::kCfgVendorDevice);
+    if ((id & 0xffff) == 0xffff) continue;
+    if (((cfg_read(0, dev, pcie::kCfgHeaderType) >> 16) & 0x7f) != 1) continue;  // not a bridge
+    unsigned bus = next_bus++;
+    cfg_write(0, dev, pcie::kCfgBusNumbers, 0 | (bus << 8) | (bus << 16));
+    uint32_t eid = cfg_read(bus, 0, pcie::kCfgVendorDevice);
+    if ((eid & 0xffff) == 0xffff) continue;  // empty slot
+    PcieFunction f;
+    f.bus = bus;
+    f.vendor = eid & 0xffff;
+    f.device_id = eid >> 16;
+    // Size and place every BAR: write all-ones, read back the size mask.
+    uint64_t mem_lo = ~0ull, mem_hi = 0, pref_lo = ~0ull, pref_hi = 0;
+    for (unsigned b = 0; b < 6; ++b) {
+      unsigned reg = pcie::kCfgBar0 + 4 * b;
+      uint32_t orig = cfg_read(bus, 0, reg);
+      cfg_write(bus, 0, reg, 0xffffffff);
+      uint32_t lo = cfg_read(bus, 0, reg);
+      if (lo == 0) continue;
+      bool is64 = (orig & 0x6) == 0x4, pref = orig & 0x8;
+      uint64_t mask = lo & ~0xfull;
+      if (is64) {
+        cfg_write(bus, 0, reg + 4, 0xffffffff);
+        mask |= uint64_t(cfg_read(bus, 0, reg + 4)) << 32;
+      } else {
+        mask |= 0xffffffff00000000ull;
+      }
+      uint64_t size = ~mask + 1;
+      uint64_t at = align(next, std::max<uint64_t>(size, 1ull << 20));
+      if (at + size > pi.mmio_base + pi.mmio_size)
+        throw HostError("enumeration: PCIe memory window exhausted placing BAR" + std::to_string(b) + " of " +
+                        std::to_string(size >> 20) + " MiB");
+      next = at + size;
+      cfg_write(bus, 0, reg, static_cast<uint32_t>(at));
+      if (is64) cfg_write(bus, 0, reg + 4, static_cast<uint32_t>(at >> 32));
+      f.bar[b] = at;
+      f.bar_size[b] = size;
+      uint64_t& lo_r = pref ? pref_lo : mem_lo;
+      uint64_t& hi_r = pref ? pref_hi : mem_hi;
+      lo_r = std::min(lo_r, at);
+      hi_r = std::max(hi_r, at + size - 1);
+      if (is64) ++b;
+    }
+    // Open the bridge windows onto what the device decodes, then enable decoding and mastering.
+    if (mem_hi) cfg_write(0, dev, pcie::kCfgMemBaseLimit, uint32_t(mem_lo >> 16 & 0xfff0) | uint32_t(mem_hi >> 16 & 0xfff0) << 16);
+    else cfg_write(0, dev, pcie::kCfgMemBaseLimit, 0x0000fff0);  // closed
+    if (pref_hi) {
+      cfg_write(0, dev, pcie::kCfgPrefBaseLimit, uint32_t(pref_lo >> 16 & 0xfff0) | uint32_t(pref_hi >> 16 & 0xfff0) << 16);
+      cfg_write(0, dev, pcie::kCfgPrefBaseUpper, static_cast<uint32_t>(pref_lo >> 32));
+      cfg_write(0, dev, pcie::kCfgPrefLimitUpper, static_cast<uint32_t>(pref_hi >> 32));
+    } else {
+      cfg_write(0, dev, pcie::kCfgPrefBaseLimit, 0x0000fff0);
+    }
+    cfg_write(0, dev, pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable | pcie::kCmdBusMaster);
+    // MSI: address and data, then enable.
+    const unsigned msi = 0x50;
+    cfg_write(bus, 0, msi + 4, static_cast<uint32_t>(pi.msi_address));
+    cfg_write(bus, 0, msi + 8, static_cast<uint32_t>(pi.msi_address >> 32));
+    cfg_write(bus, 0, msi + 12, opt_.msi_vector);
+    cfg_write(bus, 0, msi, cfg_read(bus, 0, msi) | (1u << 16));
+    cfg_write(bus, 0, pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable | pcie::kCmdBusMaster);
+    if (f.vendor == kVendorNvidia) found.push_back(f);
+  }
+  return found;
+}
+
+void GpuDriver::open(unsigned index) {
+  auto gpus = enumerate();
+  if (index >= gpus.size())
+    throw HostError("no GPU number " + std::to_string(index) + " on PCIe (found " + std::to_string(gpus.size()) + ")");
+  fn_ = gpus[index];
+  open_ = true;
+  uint32_t boot0 = reg_read(kPmcBase + kPmcBoot0);
+  if (boot0 != kGf100Boot0) throw HostError("GPU " + std::to_string(index) + ": unexpected PMC_BOOT_0 " + hex(boot0));
+  num_gpcs_ = reg_read(kPtopBase + kPtopNumGpcs);
+  vram_size_ = uint64_t(reg_read(kPtopBase + kPtopVramMiB)) << 20;
+  // Page directory at VRAM 0; page tables follow inside the page-table area.
+  pd_ = 0;
+  pt_next_ = kPdBytes;
+  vram_next_ = kPageTableArea;
+  sysmem_va_next_ = kSysmemVaBase;
+  pde_.assign(1u << kPdIndexBits, 0);
+  reg_write(kMmuBase + kMmuPdBaseLo, static_cast<uint32_t>(pd_));
+  reg_write(kMmuBase + kMmuPdBaseHi, static_cast<uint32_t>(pd_ >> 32));
+  reg_write(kPmcBase + kPmcIntrEn, 0xffffffff);
+  // A pinned word the copy engine writes on completion.
+  fence_host_ = api_.alloc_pinned(kPage, kPage);
+  fence_buf_ = map_host(fence_host_, kPage);
+}
+
+uint32_t GpuDriver::reg_read(uint32_t offset) { return api_.mmio_read32(fn_.bar[0] + offset); }
+void GpuDriver::reg_write(uint32_t offset, uint32_t value) { api_.mmio_write32(fn_.bar[0] + offset, value); }
+
+// ---------------------------------------------------------------- GPU memory
+void GpuDriver::write_vram64(uint64_t vram_offset, uint64_t value) {
+  if (vram_offset + 8 > fn_.bar_size[1]) throw HostError("page tables outside the BAR1 aperture");
+  api_.mmio_write32(fn_.bar[1] + vram_offset, static_cast<uint32_t>(value));
+  api_.mmio_write32(fn_.bar[1] + vram_offset + 4, static_cast<uint32_t>(value >> 32));
+}
+
+void GpuDriver::map_pages(uint64_t va, uint64_t phys, uint64_t size, bool sysmem) {
+  for (uint64_t off = 0; off < size; off += kPage) {
+    uint64_t v = va + off;
+    uint64_t pdi = (v >> (kPageShift + kPtIndexBits)) & ((1u << kPdIndexBits) - 1);
+    uint64_t pti = (v >> kPageShift) & ((1u << kPtIndexBits) - 1);
+    if (!pde_[pdi]) {
+      if (pt_next_ + kPtBytes > kPageTableArea) throw HostError("out of GPU page-table memory");
+      pde_[pdi] = pt_next_;
+      pt_next_ += kPtBytes;
+      write_vram64(pd_ + pdi * 8, pde_[pdi] | kPdeValid);
+    }
+    write_vram64(pde_[pdi] + pti * 8, ((phys + off) & ~(kPage - 1)) | kPteValid | (sysmem ? kPteSysmem : 0));
+  }
+  reg_write(kMmuBase + kMmuTlbFlush, 1);
+}
+
+GpuBuffer GpuDriver::alloc_vram(uint64_t size) {
+  if (!open_) throw HostError("alloc_vram before open");
+  uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
+  if (bytes == 0 || vram_next_ + bytes > vram_size_)
+    throw HostError("alloc_vram: out of VRAM (asked " + std::to_string(size) + " bytes)");
+  GpuBuffer b{kVramVaBase + vram_next_, vram_next_, size, false};
+  vram_next_ += bytes;
+  map_pages(b.va, b.phys, bytes, false);
+  return b;
+}
+
+GpuBuffer GpuDriver::map_host(uint64_t host_phys, uint64_t size) {
+  if (!open_) throw HostError("map_host before open");
+  uint64_t first = host_phys & ~(kPage - 1);
+  uint64_t bytes = ((host_phys + size + kPage - 1) & ~(kPage - 1)) - first;
+  GpuBuffer b{sysmem_va_next_ + (host_phys - first), host_phys, size, true};
+  map_pages(sysmem_va_next_, first, bytes, true);
+  sysmem_va_next_ += bytes + kPage;  // a guard page between mappings
+  return b;
+}
+
+uint64_t GpuDriver::bar1_address(const GpuBuffer& b, uint64_t offset) const {
+  if (b.sysmem) throw HostError("bar1_address of a host buffer");
+  if (b.phys + offset >= fn_.bar_size[1]) throw HostError("VRAM offset " + hex(b.phys + offset) + " is outside the BAR1 aperture");
+  return fn_.bar[1] + b.phys + offset;
+}
+
+void GpuDriver::vram_peek(uint64_t vram_offset, void* dst, uint64_t size) { api_.peek(fn_.bar[1] + vram_offset, dst, size); }
+void GpuDriver::vram_poke(uint64_t vram_offset, const void* src, uint64_t size) { api_.poke(fn_.bar[1] + vram_offset, src, size); }
+
+// ---------------------------------------------------------------- copies
+void GpuDriver::copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t size) {
+  uint64_t off = 0;
+  while (off < size) {
+    uint64_t n = std::min<uint64_t>(size - off, 0x80000000ull);  // LENGTH is 32-bit
+    uint32_t seq = ++fence_seq_;
+    reg_write(kCopyBase + kCopySrcLo, static_cast<uint32_t>(src.va + off));
+    reg_write(kCopyBase + kCopySrcHi, static_cast<uint32_t>((src.va + off) >> 32));
+    reg_write(kCopyBase + kCopyDstLo, static_cast<uint32_t>(dst.va + off));
+    reg_write(kCopyBase + kCopyDstHi, static_cast<uint32_t>((dst.va + off) >> 32));
+    reg_write(kCopyBase + kCopyLength, static_cast<uint32_t>(n));
+    reg_write(kCopyBase + kCopyFenceLo, static_cast<uint32_t>(fence_buf_.va));
+    reg_write(kCopyBase + kCopyFenceHi, static_cast<uint32_t>(fence_buf_.va >> 32));
+    reg_write(kCopyBase + kCopyFenceValue, seq);
+    reg_write(kCopyBase + kCopyLaunch, kLaunchGo | kLaunchFence);
+    // Wait for the fence in host memory (cheap cached polls), as Gdev does.
+    if (!api_.poll32(fence_host_, 0xffffffff, seq, opt_.poll_interval, opt_.copy_timeout)) {
+      uint32_t st = reg_read(kCopyBase + kCopyStatus);
+      uint64_t ea = reg_read(kCopyBase + kCopyErrorLo) | uint64_t(reg_read(kCopyBase + kCopyErrorHi)) << 32;
+      if (st & 2)
+        throw HostError("copy engine error " + std::to_string(st >> 8 & 0xff) + " at GPU address " + hex(ea) +
+                        " (copy of " + std::to_string(n) + " bytes " + hex(src.va + off) + " -> " + hex(dst.va + off) + ")");
+      throw HostError("copy engine did not complete within copy_timeout (status " + hex(st) + ")");
+    }
+    off += n;
+  }
+}
+
+void GpuDriver::copy_iorw(Direction d, const GpuBuffer& host, const GpuBuffer& dev, uint64_t size) {
+  // The CPU moves the data itself: cached accesses on the host side, uncached 32-bit accesses
+  // through the BAR1 aperture on the device side, a page at a time.
+  std::vector<uint8_t> tmp(4096);
+  for (uint64_t off = 0; off < size; off += tmp.size()) {
+    size_t n = static_cast<size_t>(std::min<uint64_t>(tmp.size(), size - off));
+    if (d == Direction::HostToDevice) {
+      api_.read(host.phys + off, tmp.data(), n, Access::Cached);
+      api_.write(bar1_address(dev, off), tmp.data(), n, Access::Uncached);
+    } else {
+      api_.read(bar1_address(dev, off), tmp.data(), n, Access::Uncached);
+      api_.write(host.phys + off, tmp.data(), n, Access::Cached);
+    }
+  }
+}
+
+void GpuDriver::copy(CopyMethod m, Direction d, const GpuBuffer& host, const GpuBuffer& dev, uint64_t size) {
+  if (!open_) throw HostError("copy before open");
+  if (size > host.size || size > dev.size) throw HostError("copy of " + std::to_string(size) + " bytes overruns a buffer");
+  api_.spend(opt_.api_call);
+  if (m == CopyMethod::Iorw)
+    copy_iorw(d, host, dev, size);
+  else if (d == Direction::HostToDevice)
+    copy_dma(host, dev, size);
+  else
+    copy_dma(dev, host, size);
+}
+
+}  // namespace hetvp::sw

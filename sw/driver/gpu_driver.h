@@ -1,0 +1,97 @@
+// The host driver for hetvp's GPU: PCIe enumeration, register access, GPU memory management
+// (VRAM allocation, GPU page tables, mapping of pinned host memory) and host<->device copies.
+// It runs on the host CPU model and touches the system only through HostApi.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/host/host_api.h"
+#include "platform/params.h"
+
+namespace hetvp::sw {
+
+struct DriverOptions {
+  sc_core::sc_time api_call = sc_core::sc_time(5, sc_core::SC_US);  // software cost of one API call
+  sc_core::sc_time poll_interval = sc_core::sc_time(100, sc_core::SC_NS);  // fence polling period
+  sc_core::sc_time copy_timeout = sc_core::sc_time(1, sc_core::SC_SEC);    // a copy that takes longer failed
+  unsigned msi_vector = 0x41;
+  static std::shared_ptr<Schema> schema();  // keys: api_call, poll_interval, copy_timeout
+  static DriverOptions from(const Params& p);
+};
+
+// A region of GPU virtual address space and what backs it.
+struct GpuBuffer {
+  uint64_t va = 0;     // GPU virtual address
+  uint64_t phys = 0;   // VRAM offset, or host physical address for host memory
+  uint64_t size = 0;
+  bool sysmem = false;
+};
+
+struct PcieFunction {
+  unsigned bus = 0, device = 0;
+  uint16_t vendor = 0, device_id = 0;
+  uint64_t bar[6] = {};
+  uint64_t bar_size[6] = {};
+};
+
+enum class Direction { HostToDevice, DeviceToHost };
+enum class CopyMethod { Dma, Iorw };
+const char* to_string(Direction d);
+const char* to_string(CopyMethod m);
+
+class GpuDriver {
+ public:
+  GpuDriver(HostApi& api, DriverOptions opt = {});
+
+  // Walks the PCIe hierarchy, assigns bus numbers and BAR addresses, enables memory decoding,
+  // bus mastering and MSI, and returns every NVIDIA function found.
+  std::vector<PcieFunction> enumerate();
+  // Enumerates and opens GPU number `index`: checks its identity and sets up its page tables.
+  void open(unsigned index = 0);
+
+  uint32_t reg_read(uint32_t offset);
+  void reg_write(uint32_t offset, uint32_t value);
+  const PcieFunction& function() const { return fn_; }
+  unsigned num_gpcs() const { return num_gpcs_; }
+  uint64_t vram_size() const { return vram_size_; }
+
+  // Memory management.
+  GpuBuffer alloc_vram(uint64_t size);
+  GpuBuffer map_host(uint64_t host_phys, uint64_t size);  // pinned host memory, visible to the GPU
+  uint64_t bar1_address(const GpuBuffer& vram_buffer, uint64_t offset = 0) const;
+
+  // Host<->device copies (synchronous, the API call included). `host` is pinned memory mapped
+  // with map_host; `dev` is VRAM.
+  void copy(CopyMethod m, Direction d, const GpuBuffer& host, const GpuBuffer& dev, uint64_t size);
+  void copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t size);
+
+  // Debug access to VRAM through the BAR1 aperture (untimed).
+  void vram_peek(uint64_t vram_offset, void* dst, uint64_t size);
+  void vram_poke(uint64_t vram_offset, const void* src, uint64_t size);
+
+ private:
+  uint32_t cfg_read(unsigned bus, unsigned dev, unsigned reg);
+  void cfg_write(unsigned bus, unsigned dev, unsigned reg, uint32_t v);
+  void map_pages(uint64_t va, uint64_t phys, uint64_t size, bool sysmem);
+  void write_vram64(uint64_t vram_offset, uint64_t value);
+  void copy_iorw(Direction d, const GpuBuffer& host, const GpuBuffer& dev, uint64_t size);
+
+  HostApi& api_;
+  DriverOptions opt_;
+  PcieFunction fn_;
+  bool open_ = false;
+  unsigned num_gpcs_ = 0;
+  uint64_t vram_size_ = 0;
+  uint64_t pd_ = 0;                  // VRAM offset of the page directory
+  uint64_t pt_next_ = 0;             // bump allocator for page tables (VRAM)
+  uint64_t vram_next_ = 0;           // bump allocator for buffers (VRAM)
+  uint64_t sysmem_va_next_ = 0;      // bump allocator for host mappings (GPU VA)
+  std::vector<uint64_t> pde_;        // PT VRAM offset per PD index (0 = none)
+  uint64_t fence_host_ = 0;          // pinned word the copy engine writes when done
+  GpuBuffer fence_buf_;
+  uint32_t fence_seq_ = 0;
+};
+
+}  // namespace hetvp::sw

@@ -1,0 +1,45 @@
+// `boot`: enumerate PCIe, open every GPU and report what the driver found. The start of every
+// other workload, and the smallest check that a topology is alive.
+#include <cinttypes>
+
+#include "models/host/host_api.h"
+#include "platform/program.h"
+#include "sw/driver/gpu_driver.h"
+
+namespace hetvp::sw {
+
+class BootProgram : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = std::make_shared<Schema>();
+    s->group("driver", DriverOptions::schema(), "driver options");
+    return s;
+  }
+  int run(HostApi& api, const Params& args) override {
+    GpuDriver probe(api, DriverOptions::from(args.group("driver")));
+    auto gpus = probe.enumerate();
+    if (gpus.empty()) {
+      api.log("boot: no GPU found on PCIe");
+      return 1;
+    }
+    for (unsigned i = 0; i < gpus.size(); ++i) {
+      GpuDriver drv(api, DriverOptions::from(args.group("driver")));
+      drv.open(i);
+      char line[256];
+      snprintf(line, sizeof line,
+               "gpu%u: %04x:%04x on bus %u, BAR0 0x%" PRIx64 " (%" PRIu64 " MiB), BAR1 0x%" PRIx64 " (%" PRIu64
+               " MiB), %u GPCs, %" PRIu64 " MiB VRAM, open at %.3f us",
+               i, gpus[i].vendor, gpus[i].device_id, gpus[i].bus, drv.function().bar[0], drv.function().bar_size[0] >> 20,
+               drv.function().bar[1], drv.function().bar_size[1] >> 20, drv.num_gpcs(), drv.vram_size() >> 20,
+               api.now().to_seconds() * 1e6);
+      api.log(line);
+      api.stat("gpu" + std::to_string(i) + "_gpcs", drv.num_gpcs());
+    }
+    api.stat("gpus", static_cast<double>(gpus.size()));
+    return 0;
+  }
+};
+
+HETVP_REGISTER_PROGRAM("boot", BootProgram, "enumerate PCIe and open every GPU");
+
+}  // namespace hetvp::sw
