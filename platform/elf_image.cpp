@@ -79,11 +79,12 @@ ElfImage ElfImage::from_bytes(const uint8_t* data, size_t size, const std::strin
             if (sh.sh_type != SHT_SYMTAB) continue;
             if (static_cast<uint64_t>(sh.sh_offset) + sh.sh_size > size)
                 fail(name, "truncated: symbol table extends beyond end of file");
+            if (sh.sh_entsize < sizeof(Elf32_Sym)) fail(name, "bad symbol table entry size " + std::to_string(sh.sh_entsize));
             if (sh.sh_link >= eh.e_shnum) fail(name, "symbol table links to a missing string table");
             const Elf32_Shdr st = shdr(sh.sh_link);
             if (static_cast<uint64_t>(st.sh_offset) + st.sh_size > size)
                 fail(name, "truncated: string table extends beyond end of file");
-            const size_t n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+            const size_t n = sh.sh_size / sh.sh_entsize;
             for (size_t j = 1; j < n; ++j) {
                 Elf32_Sym sym;
                 std::memcpy(&sym, data + sh.sh_offset + j * sh.sh_entsize, sizeof sym);

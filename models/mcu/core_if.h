@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 
 namespace hetvp::mcu {
@@ -97,6 +98,11 @@ public:
     // Debug mode on: ebreak stops run() with reason breakpoint instead of trapping (cause 3).
     virtual void set_debug_mode(bool on) = 0;
 };
+
+// Creates a core by ISA name: "rv32imc" (aliases "rv32", "rv32imc_zicsr") or "rv32im" (no C).
+// Throws std::invalid_argument naming the valid ISAs. (Implemented with the RV32 core; a Falcon core
+// would be added here.)
+std::unique_ptr<CoreIf> make_core(const std::string& isa);
 
 inline const char* to_string(RunResult::Reason r) {
     switch (r) {

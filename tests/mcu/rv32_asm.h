@@ -216,7 +216,8 @@ struct Harness {
     Harness& li(uint32_t rd, uint32_t v) {
         const uint32_t hi = (v + 0x800) & 0xfffff000u;
         e(lui(rd, hi));
-        return e(addi(rd, rd, static_cast<int32_t>(v - hi) << 20 >> 20));
+        const uint32_t lo = (v - hi) & 0xfff;
+        return e(addi(rd, rd, static_cast<int32_t>(lo >= 0x800 ? lo - 0x1000 : lo)));
     }
     Harness& end() { return e(ebreak()); }
     RunResult run(uint64_t budget = 1000000) { return core.run(budget); }

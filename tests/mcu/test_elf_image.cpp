@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <random>
 
 using hetvp::ElfError;
 using hetvp::ElfImage;
@@ -210,4 +211,25 @@ TEST(ElfImage, FromFileReportsMissingFileAndParsesRealFile) {
     const ElfImage img = ElfImage::from_file(path);
     EXPECT_EQ(img.name(), path);
     EXPECT_EQ(img.segments().size(), 2u);
+}
+
+// Any corruption of a valid image either parses or raises ElfError: never a crash or another exception.
+TEST(ElfImage, RandomCorruptionNeverCrashes) {
+    ElfBuilder eb;
+    const auto good = eb.build();
+    std::mt19937 rng(12345);
+    int errors = 0;
+    for (int iter = 0; iter < 20000; ++iter) {
+        auto v = good;
+        const int flips = 1 + static_cast<int>(rng() % 4);
+        for (int k = 0; k < flips; ++k) v[rng() % v.size()] = static_cast<uint8_t>(rng());
+        if (rng() % 8 == 0) v.resize(rng() % v.size());
+        try {
+            const ElfImage img = ElfImage::from_bytes(v, "fuzz.elf");
+            for (const auto& s : img.segments()) EXPECT_LE(s.data.size(), s.memsz);
+        } catch (const ElfError&) {
+            ++errors;
+        }
+    }
+    EXPECT_GT(errors, 1000); // the corruptions were noticed
 }

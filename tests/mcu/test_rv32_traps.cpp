@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <stdexcept>
 
 using namespace rv32test;
@@ -509,4 +510,51 @@ TEST(Rv32Run, RegionSetupIsValidated) {
     EXPECT_THROW(h.core.add_region({0x40000, 3, m.data(), true, false}), std::invalid_argument);
     EXPECT_THROW(h.core.add_region({0x40000, 64, nullptr, true, false}), std::invalid_argument);
     EXPECT_NO_THROW(h.core.add_region({0x40000, 64, m.data(), true, false}));
+}
+
+// Random instruction streams (with a trap handler that returns past the faulting instruction) must
+// never crash or hang the simulator; every run ends by budget, wfi, breakpoint or a fatal trap.
+TEST(Rv32Run, RandomProgramsNeverCrashTheSimulator) {
+    std::mt19937 rng(7);
+    int fatal = 0, finished = 0;
+    for (int iter = 0; iter < 300; ++iter) {
+        Harness h;
+        h.core.set_debug_mode(iter % 2 == 0);
+        // handler at 0x8000: mepc += 2; mret (skips half an instruction: keeps things chaotic)
+        h.org(0x8000).e(csrrs(30, MEPC, 0)).e(addi(30, 30, 2)).e(csrrw(0, MEPC, 30)).e(mret());
+        h.org(0).li(31, 0x8000).e(csrrw(0, MTVEC, 31));
+        for (uint32_t a = h.at; a < 0x1000; a += 4) h.e(static_cast<uint32_t>(rng()));
+        for (int k = 1; k < 31; ++k) h.core.write_gpr(k, (k & 1) ? Harness::kDmem + (rng() % 0x8000) : rng());
+        const auto r = h.run(20000);
+        if (r.reason == Reason::trapped_fatal) {
+            ++fatal;
+            EXPECT_FALSE(h.core.halt_reason().empty());
+        } else {
+            ++finished;
+        }
+        EXPECT_LE(r.cycles, 20000u + 65535u);
+    }
+    EXPECT_EQ(fatal + finished, 300);
+}
+
+TEST(Rv32Run, FactoryMakesCoresByIsaName) {
+    auto c = hetvp::mcu::make_core("rv32imc");
+    EXPECT_STREQ(c->isa(), "rv32imc_zicsr");
+    EXPECT_STREQ(hetvp::mcu::make_core("rv32im")->isa(), "rv32im_zicsr");
+    try {
+        hetvp::mcu::make_core("falcon");
+        FAIL();
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("valid: rv32imc, rv32im"), std::string::npos);
+    }
+    // drive it purely through CoreIf
+    std::vector<uint8_t> imem(256, 0);
+    const uint32_t prog[] = {addi(1, 0, 7), ebreak()};
+    std::memcpy(imem.data(), prog, sizeof prog);
+    c->add_region({0, 256, imem.data(), false, true});
+    c->set_debug_mode(true);
+    c->reset(0);
+    auto r = c->run(100);
+    EXPECT_EQ(r.reason, Reason::breakpoint);
+    EXPECT_EQ(c->read_gpr(1), 7u);
 }

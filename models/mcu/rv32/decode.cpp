@@ -31,7 +31,7 @@ void decode32(uint32_t raw, D& d) {
     const uint32_t opc = raw & 0x7f, rd = (raw >> 7) & 31, f3 = (raw >> 12) & 7;
     const uint32_t rs1 = (raw >> 15) & 31, rs2 = (raw >> 20) & 31, f7 = raw >> 25;
     const int32_t immI = static_cast<int32_t>(raw) >> 20;
-    const int32_t immS = ((static_cast<int32_t>(raw) >> 25) << 5) | static_cast<int32_t>((raw >> 7) & 31);
+    const int32_t immS = sext(((raw >> 25) << 5) | ((raw >> 7) & 31), 12);
     const int32_t immB = sext(((raw >> 31) << 12) | (((raw >> 7) & 1) << 11) | (((raw >> 25) & 0x3f) << 5) |
                                   (((raw >> 8) & 0xf) << 1), 13);
     const int32_t immU = static_cast<int32_t>(raw & 0xfffff000u);
