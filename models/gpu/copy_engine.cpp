@@ -17,7 +17,8 @@ std::shared_ptr<Schema> CopyEngine::schema() {
   return s;
 }
 
-CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p) : sc_core::sc_module(n) {
+CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned index)
+    : sc_core::sc_module(n), regs_(basename()), intr_bit_(index == 0 ? kIntrCopy0 : kIntrCopy1) {
   setup_ = p.time("setup");
   issue_cost_ = p.time("issue_cost");
   burst_ = static_cast<unsigned>(p.size("burst"));
@@ -45,7 +46,7 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p) : sc_core::sc
   regs_.add("ERROR_LO", kCopyErrorLo, RegAccess::RO);
   regs_.add("ERROR_HI", kCopyErrorHi, RegAccess::RO);
   regs_.add("COMPLETED", kCopyCompleted, RegAccess::RO);
-  info_->initiator = "gpu.copy0";
+  info_->initiator = name();
   info_->side = Side::Gpu;
   gp_.set_extension(info_);
   buffer_.resize(static_cast<size_t>(burst_) * outstanding_);
@@ -84,8 +85,10 @@ void CopyEngine::run() {
     uint32_t error = len == 0 ? kCopyZeroLength : kCopyOk;
     uint64_t error_va = 0;
 
-    // Reads issue back to back while tags are free; each piece is written once its data is in.
-    std::vector<sc_core::sc_time> tag_free(outstanding_, start);
+    // Up to `outstanding` pieces are in flight: a piece's buffer slot (and its PCIe tag) is free
+    // again once the piece has been written out. Reads issue back to back while slots are free;
+    // each piece is written, in order, once its data is in.
+    std::vector<sc_core::sc_time> slot_free(outstanding_, start);
     sc_core::sc_time issue = start + setup_, write_cursor = issue, finish = issue;
     uint64_t off = 0;
     for (uint64_t k = 0; off < len && error == kCopyOk; ++k) {
@@ -95,15 +98,14 @@ void CopyEngine::run() {
       n = std::min<uint64_t>(n, 4096 - (s & 4095));
       n = std::min<uint64_t>(n, 4096 - (d & 4095));
       uint8_t* buf = &buffer_[(k % outstanding_) * burst_];
-      sc_core::sc_time& tag = tag_free[k % outstanding_];
-      sc_core::sc_time at = issue > tag ? issue : tag;
+      sc_core::sc_time& slot = slot_free[k % outstanding_];
+      sc_core::sc_time at = issue > slot ? issue : slot;
       sc_core::sc_time read_done, write_done;
       if (!access(tlm::TLM_READ_COMMAND, s, buf, static_cast<unsigned>(n), at, read_done)) {
         error = kCopySrcFault;
         error_va = s;
         break;
       }
-      tag = read_done;
       issue = at + issue_cost_;
       sc_core::sc_time wat = write_cursor > read_done ? write_cursor : read_done;
       if (!access(tlm::TLM_WRITE_COMMAND, d, buf, static_cast<unsigned>(n), wat, write_done)) {
@@ -112,12 +114,15 @@ void CopyEngine::run() {
         break;
       }
       write_cursor = write_done;
+      slot = write_done;
       if (write_done > finish) finish = write_done;
       ++pieces_;
       off += n;
-      // Stay within the quantum of SystemC time so concurrent traffic interleaves with ours.
+      // Stay within a quantum of SystemC time, so concurrent traffic (another engine, the CPU)
+      // interleaves with ours on shared resources instead of queueing behind our whole copy.
       const sc_core::sc_time now = sc_core::sc_time_stamp();
-      if (issue > now + quantum) sc_core::wait(issue - now);
+      const sc_core::sc_time ahead = write_cursor > issue ? write_cursor : issue;
+      if (ahead > now + quantum) sc_core::wait(ahead - now - quantum);
     }
     if (finish > sc_core::sc_time_stamp()) sc_core::wait(finish - sc_core::sc_time_stamp());
     Register& st = regs_.at(kCopyStatus);
@@ -144,7 +149,7 @@ void CopyEngine::run() {
     busy_ = false;
     busy_time_ += sc_core::sc_time_stamp() - start;
     RunState::get().progress();
-    if (launch_flags_ & kLaunchIntr) intr->raise(kIntrCopy0, sc_core::SC_ZERO_TIME);
+    if (launch_flags_ & kLaunchIntr) intr->raise(intr_bit_, sc_core::SC_ZERO_TIME);
   }
 }
 

@@ -33,7 +33,8 @@ class CopyEngine : public sc_core::sc_module {
   tlm_utils::simple_target_socket<CopyEngine> regs{"regs"};
   IrqPort intr{"intr"};
 
-  CopyEngine(sc_core::sc_module_name name, const Params& p);
+  // `index` selects the engine's interrupt bit (PMC_INTR: copy0 bit 0, copy1 bit 5).
+  CopyEngine(sc_core::sc_module_name name, const Params& p, unsigned index = 0);
   static std::shared_ptr<Schema> schema();
   void dump_stats(JsonWriter& w) const;
 
@@ -45,7 +46,8 @@ class CopyEngine : public sc_core::sc_module {
   void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
 
-  RegisterBank regs_{"copy0"};
+  RegisterBank regs_;
+  unsigned intr_bit_;
   sc_core::sc_time setup_, issue_cost_;
   unsigned burst_, outstanding_;
   sc_core::sc_event launch_;

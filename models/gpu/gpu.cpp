@@ -1,5 +1,6 @@
 #include "models/gpu/gpu.h"
 
+#include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_regs.h"
 #include "platform/config.h"
 #include "platform/registry.h"
@@ -30,7 +31,9 @@ std::shared_ptr<Schema> Gpu::schema() {
   s->group("vram", vram, "the frame buffer (a memory: size, latency, write_latency, bandwidth)");
   s->group("pcie", gpu::HostInterface::schema(), "PCIe endpoint and host interface");
   s->group("mmu", gpu::GpuMmu::schema(), "GPU MMU");
-  s->group("copy_engine", gpu::CopyEngine::schema(), "copy engine 0");
+  s->integer("copy_engines", 2, "number of copy engines (registers at 0x104000 + n * 0x1000)").range(1, gpu::kMaxCopyEngines);
+  s->group("copy_engine", gpu::CopyEngine::schema(), "copy engine parameters (shared by every engine)");
+  for (auto& b : gpu::GpuBlockRegistry::get().types()) s->group(b.key, b.schema(), b.doc);
   return s;
 }
 
@@ -40,23 +43,30 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
   const uint64_t vram_size = vram_->size();
   vram_bus_ = std::make_unique<Router>("vram_bus", empty_router_params(std::string(name()) + ".vram_bus"));
   bar0_ = std::make_unique<Router>("bar0", empty_router_params(std::string(name()) + ".bar0"));
-  hostif_ = std::make_unique<gpu::HostInterface>("hostif", sub(p, "pcie"), num_gpcs_, vram_size);
+  hostif_ = std::make_unique<gpu::HostInterface>("hostif", sub(p, "pcie"), num_gpcs_, vram_size, p.u32("copy_engines"));
   mmu_ = std::make_unique<gpu::GpuMmu>("mmu", sub(p, "mmu"), vram_size);
-  copy_ = std::make_unique<gpu::CopyEngine>("copy0", sub(p, "copy_engine"));
+  for (unsigned i = 0; i < p.u32("copy_engines"); ++i)
+    copy_.push_back(std::make_unique<gpu::CopyEngine>(("copy" + std::to_string(i)).c_str(), sub(p, "copy_engine"), i));
 
   const std::string me = name();
   vram_bus_->map(me + ".vram", 0, vram_size, vram_->in);
   hostif_->bar1.bind(vram_bus_->in);
   mmu_->vram.bind(vram_bus_->in);
   mmu_->sysmem.bind(hostif_->dma);
-  copy_->mem.bind(mmu_->in);
   hostif_->bar0.bind(bar0_->in);
   bar0_->map(me + ".pmc", gpu::kPmcBase, 0x1000, hostif_->pmc);
   bar0_->map(me + ".ptop", gpu::kPtopBase, 0x100, hostif_->ptop);
   bar0_->map(me + ".mmu", gpu::kMmuBase, 0x1000, mmu_->regs);
-  bar0_->map(me + ".copy0", gpu::kCopyBase, 0x1000, copy_->regs);
   mmu_->intr.bind(hostif_->intr);
-  copy_->intr.bind(hostif_->intr);
+  for (unsigned i = 0; i < copy_.size(); ++i) {
+    copy_[i]->mem.bind(mmu_->in);
+    copy_[i]->intr.bind(hostif_->intr);
+    bar0_->map(me + "." + copy_[i]->basename(), gpu::kCopyBase + i * gpu::kCopyStride, 0x1000, copy_[i]->regs);
+  }
+
+  // On-chip blocks registered by other models (microcontrollers, compute units).
+  gpu::GpuContext ctx{me, num_gpcs_, vram_size, *bar0_, mmu_->in, vram_bus_->in, hostif_->intr, p};
+  for (auto& b : gpu::GpuBlockRegistry::get().types()) blocks_.emplace_back(b.key, b.create(ctx, p.group(b.key)));
 
   expose_target("pcie", hostif_->pcie);
   expose_initiator("upstream", hostif_->upstream);
@@ -72,12 +82,23 @@ void Gpu::dump_stats(JsonWriter& w) const {
   w.begin_object("mmu");
   mmu_->dump_stats(w);
   w.end_object();
-  w.begin_object("copy0");
-  copy_->dump_stats(w);
-  w.end_object();
+  for (auto& c : copy_) {
+    w.begin_object(c->basename());
+    c->dump_stats(w);
+    w.end_object();
+  }
+  for (auto& [key, b] : blocks_) {
+    w.begin_object(key);
+    b->dump_stats(w);
+    w.end_object();
+  }
   w.begin_object("bar0");
   bar0_->dump_stats(w);
   w.end_object();
 }
 
 }  // namespace hetvp
+
+void hetvp::Gpu::end_of_run() {
+  for (auto& [key, b] : blocks_) b->end_of_run();
+}

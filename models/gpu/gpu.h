@@ -3,18 +3,22 @@
 //   link ──pcie──> HostInterface ──bar0──> bar0 router ──> PMC, PTOP, MMU regs, copy0 regs,
 //                        │                                 HUB/GPC microcontrollers (later)
 //                        └──bar1──> vram bus ──> VRAM
-//   CopyEngine ──mem──> MMU ──vram──> vram bus
+//   CopyEngine[n] ──mem──> MMU ──vram──> vram bus
 //                          └─sysmem─> HostInterface.dma ──upstream──> link (to the host)
 //
+// Other on-chip blocks (microcontrollers, compute) plug in through gpu_block.h.
 // YAML groups configure each block: `vram` (a memory: size, latency, bandwidth), `pcie`
-// (BAR sizes, latencies, TLP sizes), `mmu`, `copy_engine`; `gpcs` is the GPC count.
+// (BAR sizes, latencies, TLP sizes), `mmu`, `copy_engine`; `gpcs` is the GPC count,
+// `copy_engines` how many copy engines (Fermi has two).
 //
 // Ports: target `pcie` (from the link's down_out), initiator `upstream` (to the link's up_in).
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "models/gpu/copy_engine.h"
+#include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_mmu.h"
 #include "models/gpu/host_interface.h"
 #include "models/memory/memory.h"
@@ -28,6 +32,7 @@ class Gpu : public Component {
   Gpu(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
   void dump_stats(JsonWriter& w) const override;
+  void end_of_run() override;
 
   unsigned num_gpcs() const { return num_gpcs_; }
 
@@ -37,7 +42,8 @@ class Gpu : public Component {
   std::unique_ptr<Router> vram_bus_, bar0_;
   std::unique_ptr<gpu::HostInterface> hostif_;
   std::unique_ptr<gpu::GpuMmu> mmu_;
-  std::unique_ptr<gpu::CopyEngine> copy_;
+  std::vector<std::unique_ptr<gpu::CopyEngine>> copy_;
+  std::vector<std::pair<std::string, std::unique_ptr<gpu::GpuBlock>>> blocks_;  // see gpu_block.h
 };
 
 }  // namespace hetvp

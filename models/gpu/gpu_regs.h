@@ -16,12 +16,13 @@ constexpr uint32_t kPmcIntr = 0x100;     // interrupt status, one bit per source
 constexpr uint32_t kPmcIntrEn = 0x140;   // interrupt enable mask; an enabled rising source sends an MSI
 constexpr uint32_t kGf100Boot0 = 0x0c0000a1;
 // Interrupt sources (bit numbers in PMC_INTR).
-enum IntrBit : unsigned { kIntrCopy0 = 0, kIntrMmuFault = 1, kIntrHub = 2, kIntrGpcBase = 8 /* + GPC index */ };
+enum IntrBit : unsigned { kIntrCopy0 = 0, kIntrMmuFault = 1, kIntrHub = 2, kIntrCopy1 = 5, kIntrGpcBase = 8 /* + GPC index */ };
 
 // ---- PTOP: topology ---------------------------------------------------------------------
 constexpr uint32_t kPtopBase = 0x022400;
 constexpr uint32_t kPtopNumGpcs = 0x30;  // RO number of GPCs (absolute 0x022430, as on Fermi)
 constexpr uint32_t kPtopVramMiB = 0x34;  // RO VRAM size in MiB (hetvp)
+constexpr uint32_t kPtopNumCopy = 0x38;  // RO number of copy engines (hetvp)
 
 // ---- GPU MMU (hetvp layout) -----------------------------------------------------------------
 constexpr uint32_t kMmuBase = 0x100000;
@@ -43,8 +44,10 @@ constexpr uint64_t kPteValid = 1;      // PTE: bit 0 valid
 constexpr uint64_t kPteSysmem = 2;     //      bit 1 target is host memory (else VRAM)
 constexpr uint64_t kPteReadOnly = 4;   //      bit 2 read only; bits 51:12 physical page address
 
-// ---- Copy engine 0 (position after Fermi PCOPY0; registers hetvp's) ---------------------------
-constexpr uint32_t kCopyBase = 0x104000;
+// ---- Copy engines (positions after Fermi PCOPY0/1; registers hetvp's) ---------------------------
+constexpr uint32_t kCopyBase = 0x104000;   // copy engine n at kCopyBase + n * kCopyStride
+constexpr uint32_t kCopyStride = 0x1000;
+constexpr unsigned kMaxCopyEngines = 2;
 constexpr uint32_t kCopySrcLo = 0x00;
 constexpr uint32_t kCopySrcHi = 0x04;
 constexpr uint32_t kCopyDstLo = 0x08;

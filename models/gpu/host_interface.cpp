@@ -22,7 +22,8 @@ std::shared_ptr<Schema> HostInterface::schema() {
   return s;
 }
 
-HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigned num_gpcs, uint64_t vram_size)
+HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigned num_gpcs, uint64_t vram_size,
+                             unsigned num_copy_engines)
     : sc_core::sc_module(n),
       cfg_(kVendorNvidia, kDeviceGtx480, kClassVga,
            {pcie::BarSpec{p.size("bar0_size"), false, false}, pcie::BarSpec{p.size("bar1_size"), true, true}}) {
@@ -49,6 +50,7 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   // PTOP: what the driver and the HUB firmware read to learn the topology.
   ptop_regs_.add("NUM_GPCS", kPtopNumGpcs, RegAccess::RO, num_gpcs);
   ptop_regs_.add("VRAM_MIB", kPtopVramMiB, RegAccess::RO, static_cast<uint32_t>(vram_size >> 20));
+  ptop_regs_.add("NUM_COPY", kPtopNumCopy, RegAccess::RO, num_copy_engines);
 
   msi_info_->initiator = "gpu.msi";
   msi_gp_.set_extension(msi_info_);
@@ -74,7 +76,7 @@ void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
     return;
   }
   uint64_t offset = 0;
-  int bar = cfg_.memory_enabled() ? cfg_.decode(gp.get_address(), offset) : -1;
+  int bar = cfg_.decode(gp.get_address(), offset);
   if (bar < 0) {
     ++refused_;
     char buf[200];

@@ -36,7 +36,8 @@ class HostInterface : public sc_core::sc_module, public IrqIf {
   tlm_utils::simple_target_socket<HostInterface> ptop{"ptop"};  // BAR0 0x022400
   IrqExport intr{"intr"};
 
-  HostInterface(sc_core::sc_module_name name, const Params& p, unsigned num_gpcs, uint64_t vram_size);
+  HostInterface(sc_core::sc_module_name name, const Params& p, unsigned num_gpcs, uint64_t vram_size,
+                unsigned num_copy_engines);
   static std::shared_ptr<Schema> schema();
 
   void raise(unsigned bit, const sc_core::sc_time& delay) override;

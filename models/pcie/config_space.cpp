@@ -79,6 +79,7 @@ void Type0ConfigSpace::write32(unsigned reg, uint32_t value, uint32_t mask) {
 }
 
 int Type0ConfigSpace::decode(uint64_t addr, uint64_t& offset) const {
+  if (!memory_enabled()) return -1;
   for (unsigned i = 0; i < 6; ++i) {
     if (!bars_[i].size) continue;
     uint64_t base = bar_address(i);

@@ -24,7 +24,7 @@ class Type0ConfigSpace {
 
   bool memory_enabled() const { return command_ & 0x2; }
   bool bus_master() const { return command_ & 0x4; }
-  // Which BAR (index into the BarSpec list) decodes `addr`, and the offset inside it; -1 if none.
+  // Which BAR slot decodes `addr`, and the offset inside it; -1 if none or memory decoding is off.
   int decode(uint64_t addr, uint64_t& offset) const;
   uint64_t bar_address(unsigned bar) const;
 

@@ -50,8 +50,20 @@ sc_core::sc_time PcieLink::wire_time(unsigned payload, uint64_t addr, bool compl
 }
 
 sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payload, uint64_t addr, bool completion) {
-  sc_core::sc_time start = at > d.busy_until ? at : d.busy_until;
   sc_core::sc_time wire = wire_time(payload, addr, completion);
+  sc_core::sc_time start;
+  if (payload == 0) {
+    // A header-only TLP (read request, completion without data) is interleaved by the
+    // transmit arbiter between data TLPs rather than queued behind everything already
+    // reserved: it leaves at once, and its wire time still delays the data behind it.
+    start = at;
+    d.busy_until = (d.busy_until > at ? d.busy_until : at) + wire;
+    d.busy_time += wire;
+    ++d.tlps;
+    d.wire_bytes += framing_ + ((!completion && addr > 0xffffffffull) ? 16 : 12);
+    return start + wire;
+  }
+  start = at > d.busy_until ? at : d.busy_until;
   d.busy_until = start + wire;
   d.busy_time += wire;
   ++d.tlps;

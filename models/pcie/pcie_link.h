@@ -4,7 +4,9 @@
 //   (payload + header + framing) bytes * encoding / (rate * lanes)
 // (gen1/2: 8b/10b, gen3+: 128b/130b). A direction is busy while it serialises a TLP; a TLP
 // that finds it busy waits (`busy_until`), so transfers sharing a direction share its
-// bandwidth and the two directions never slow each other. Posted writes cost the sender only
+// bandwidth and the two directions never slow each other. Header-only TLPs (read requests,
+// data-less completions) are interleaved ahead of queued data TLPs, as a transmit arbiter
+// does, and still cost the direction their wire time. Posted writes cost the sender only
 // the time to put the TLP on the wire; non-posted reads cost a request TLP one way, the
 // one-way latency, the target's time, completion TLPs (split at max_payload) the other way
 // and the latency back. Requests larger than max_payload (writes) or max_read_request

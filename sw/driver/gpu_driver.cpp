@@ -34,6 +34,8 @@ std::shared_ptr<Schema> DriverOptions::schema() {
   s->time("api_call", std::string("5 us"), "host software cost of one driver API call (ioctl, checks)");
   s->time("poll_interval", std::string("100 ns"), "time between two polls of a completion fence");
   s->time("copy_timeout", std::string("1 s"), "a copy not complete after this long fails the run");
+  s->choice("completion", {"fence", "interrupt"}, std::string("fence"),
+            "how a copy's end is detected: poll the fence in host memory, or wait for the MSI");
   return s;
 }
 
@@ -42,6 +44,7 @@ DriverOptions DriverOptions::from(const Params& p) {
   o.api_call = p.time("api_call");
   o.poll_interval = p.time("poll_interval");
   o.copy_timeout = p.time("copy_timeout");
+  o.interrupt_completion = p.string("completion") == "interrupt";
   return o;
 }
 
@@ -147,6 +150,7 @@ void GpuDriver::open(unsigned index) {
   reg_write(kMmuBase + kMmuPdBaseLo, static_cast<uint32_t>(pd_));
   reg_write(kMmuBase + kMmuPdBaseHi, static_cast<uint32_t>(pd_ >> 32));
   reg_write(kPmcBase + kPmcIntrEn, 0xffffffff);
+  copy_engines_ = reg_read(kPtopBase + kPtopNumCopy);
   // A pinned word the copy engine writes on completion.
   fence_host_ = api_.alloc_pinned(kPage, kPage);
   fence_buf_ = map_host(fence_host_, kPage);
@@ -209,29 +213,59 @@ void GpuDriver::vram_peek(uint64_t vram_offset, void* dst, uint64_t size) { api_
 void GpuDriver::vram_poke(uint64_t vram_offset, const void* src, uint64_t size) { api_.poke(fn_.bar[1] + vram_offset, src, size); }
 
 // ---------------------------------------------------------------- copies
-void GpuDriver::copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t size) {
-  uint64_t off = 0;
-  while (off < size) {
-    uint64_t n = std::min<uint64_t>(size - off, 0x80000000ull);  // LENGTH is 32-bit
-    uint32_t seq = ++fence_seq_;
-    reg_write(kCopyBase + kCopySrcLo, static_cast<uint32_t>(src.va + off));
-    reg_write(kCopyBase + kCopySrcHi, static_cast<uint32_t>((src.va + off) >> 32));
-    reg_write(kCopyBase + kCopyDstLo, static_cast<uint32_t>(dst.va + off));
-    reg_write(kCopyBase + kCopyDstHi, static_cast<uint32_t>((dst.va + off) >> 32));
-    reg_write(kCopyBase + kCopyLength, static_cast<uint32_t>(n));
-    reg_write(kCopyBase + kCopyFenceLo, static_cast<uint32_t>(fence_buf_.va));
-    reg_write(kCopyBase + kCopyFenceHi, static_cast<uint32_t>(fence_buf_.va >> 32));
-    reg_write(kCopyBase + kCopyFenceValue, seq);
-    reg_write(kCopyBase + kCopyLaunch, kLaunchGo | kLaunchFence);
-    // Wait for the fence in host memory (cheap cached polls), as Gdev does.
-    if (!api_.poll32(fence_host_, 0xffffffff, seq, opt_.poll_interval, opt_.copy_timeout)) {
-      uint32_t st = reg_read(kCopyBase + kCopyStatus);
-      uint64_t ea = reg_read(kCopyBase + kCopyErrorLo) | uint64_t(reg_read(kCopyBase + kCopyErrorHi)) << 32;
-      if (st & 2)
-        throw HostError("copy engine error " + std::to_string(st >> 8 & 0xff) + " at GPU address " + hex(ea) +
-                        " (copy of " + std::to_string(n) + " bytes " + hex(src.va + off) + " -> " + hex(dst.va + off) + ")");
-      throw HostError("copy engine did not complete within copy_timeout (status " + hex(st) + ")");
+DmaTicket GpuDriver::start_dma(unsigned engine, const GpuBuffer& src, const GpuBuffer& dst, uint64_t size) {
+  if (engine >= copy_engines_)
+    throw HostError("copy engine " + std::to_string(engine) + " does not exist (the GPU has " + std::to_string(copy_engines_) + ")");
+  if (size == 0 || size > 0xffffffffull) throw HostError("start_dma: size " + std::to_string(size) + " out of range 1..4 GiB-1");
+  const uint32_t base = kCopyBase + engine * kCopyStride;
+  DmaTicket t{engine, ++fence_seq_[engine], size};
+  const uint64_t fence_va = fence_buf_.va + 4 * engine;
+  reg_write(base + kCopySrcLo, static_cast<uint32_t>(src.va));
+  reg_write(base + kCopySrcHi, static_cast<uint32_t>(src.va >> 32));
+  reg_write(base + kCopyDstLo, static_cast<uint32_t>(dst.va));
+  reg_write(base + kCopyDstHi, static_cast<uint32_t>(dst.va >> 32));
+  reg_write(base + kCopyLength, static_cast<uint32_t>(size));
+  reg_write(base + kCopyFenceLo, static_cast<uint32_t>(fence_va));
+  reg_write(base + kCopyFenceHi, static_cast<uint32_t>(fence_va >> 32));
+  reg_write(base + kCopyFenceValue, t.seq);
+  reg_write(base + kCopyLaunch, kLaunchGo | kLaunchFence | (opt_.interrupt_completion ? kLaunchIntr : 0));
+  return t;
+}
+
+bool GpuDriver::dma_done(const DmaTicket& t) { return api_.read32(fence_host_ + 4 * t.engine) == t.seq; }
+
+void GpuDriver::wait_dma(const DmaTicket& t) {
+  const uint32_t base = kCopyBase + t.engine * kCopyStride;
+  bool done;
+  if (opt_.interrupt_completion) {
+    // The MSI says "something happened"; PMC_INTR says what. Acknowledge our bit.
+    const uint32_t bit = 1u << (t.engine == 0 ? kIntrCopy0 : kIntrCopy1);
+    done = false;
+    while (!done && api_.wait_interrupt(opt_.msi_vector, opt_.copy_timeout)) {
+      uint32_t pending = reg_read(kPmcBase + kPmcIntr);
+      if (pending & bit) reg_write(kPmcBase + kPmcIntr, bit);
+      done = dma_done(t);
     }
+  } else {
+    // Poll the fence in host memory (cheap cached loads), as Gdev does.
+    done = api_.poll32(fence_host_ + 4 * t.engine, 0xffffffff, t.seq, opt_.poll_interval, opt_.copy_timeout);
+  }
+  if (done) return;
+  uint32_t st = reg_read(base + kCopyStatus);
+  uint64_t ea = reg_read(base + kCopyErrorLo) | uint64_t(reg_read(base + kCopyErrorHi)) << 32;
+  if (st & 2)
+    throw HostError("copy engine " + std::to_string(t.engine) + " error " + std::to_string(st >> 8 & 0xff) +
+                    " at GPU address " + hex(ea) + " (copy of " + std::to_string(t.size) + " bytes)");
+  throw HostError("copy engine " + std::to_string(t.engine) + " did not complete within copy_timeout (status " + hex(st) + ")");
+}
+
+void GpuDriver::copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t size, unsigned engine) {
+  for (uint64_t off = 0; off < size;) {
+    uint64_t n = std::min<uint64_t>(size - off, 0x80000000ull);  // LENGTH is 32-bit
+    GpuBuffer s = src, d = dst;
+    s.va += off;
+    d.va += off;
+    wait_dma(start_dma(engine, s, d, n));
     off += n;
   }
 }

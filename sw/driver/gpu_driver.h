@@ -17,7 +17,8 @@ struct DriverOptions {
   sc_core::sc_time poll_interval = sc_core::sc_time(100, sc_core::SC_NS);  // fence polling period
   sc_core::sc_time copy_timeout = sc_core::sc_time(1, sc_core::SC_SEC);    // a copy that takes longer failed
   unsigned msi_vector = 0x41;
-  static std::shared_ptr<Schema> schema();  // keys: api_call, poll_interval, copy_timeout
+  bool interrupt_completion = false;  // wait for the copy engine's MSI instead of polling the fence
+  static std::shared_ptr<Schema> schema();  // keys: api_call, poll_interval, copy_timeout, completion
   static DriverOptions from(const Params& p);
 };
 
@@ -34,6 +35,13 @@ struct PcieFunction {
   uint16_t vendor = 0, device_id = 0;
   uint64_t bar[6] = {};
   uint64_t bar_size[6] = {};
+};
+
+// A copy started on a copy engine and not yet waited for.
+struct DmaTicket {
+  unsigned engine = 0;
+  uint32_t seq = 0;
+  uint64_t size = 0;
 };
 
 enum class Direction { HostToDevice, DeviceToHost };
@@ -65,7 +73,13 @@ class GpuDriver {
   // Host<->device copies (synchronous, the API call included). `host` is pinned memory mapped
   // with map_host; `dev` is VRAM.
   void copy(CopyMethod m, Direction d, const GpuBuffer& host, const GpuBuffer& dev, uint64_t size);
-  void copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t size);
+  void copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t size, unsigned engine = 0);
+  // Asynchronous copy-engine use: start returns at once (after programming the registers);
+  // done polls the engine's fence once; wait blocks until it is written (or fails the run).
+  DmaTicket start_dma(unsigned engine, const GpuBuffer& src, const GpuBuffer& dst, uint64_t size);
+  bool dma_done(const DmaTicket& t);
+  void wait_dma(const DmaTicket& t);
+  unsigned copy_engines() const { return copy_engines_; }
 
   // Debug access to VRAM through the BAR1 aperture (untimed).
   void vram_peek(uint64_t vram_offset, void* dst, uint64_t size);
@@ -89,9 +103,10 @@ class GpuDriver {
   uint64_t vram_next_ = 0;           // bump allocator for buffers (VRAM)
   uint64_t sysmem_va_next_ = 0;      // bump allocator for host mappings (GPU VA)
   std::vector<uint64_t> pde_;        // PT VRAM offset per PD index (0 = none)
-  uint64_t fence_host_ = 0;          // pinned word the copy engine writes when done
+  uint64_t fence_host_ = 0;          // pinned words the copy engines write when done (one per engine)
   GpuBuffer fence_buf_;
-  uint32_t fence_seq_ = 0;
+  uint32_t fence_seq_[8] = {};
+  unsigned copy_engines_ = 0;
 };
 
 }  // namespace hetvp::sw

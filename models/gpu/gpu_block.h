@@ -1,0 +1,76 @@
+// Extension point of the GPU composite: on-chip blocks (the HUB/GPC microcontrollers, the
+// compute units and their caches) register here and are built into every `gpu` instance.
+//
+// A block type declares a YAML group (its parameters under the gpu instance, e.g.
+// `gpu0.microcontrollers`) and a factory. The factory receives a GpuContext: the GPU's
+// internal buses, to which it maps its registers (BAR0 router), binds its bus masters (GPU
+// virtual addresses through the MMU) and connects its interrupts (PMC_INTR bits). A block
+// never reaches into another block: it only uses these sockets and ports.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "platform/irq.h"
+#include "platform/json.h"
+#include "platform/params.h"
+#include "platform/registry.h"
+#include "platform/router.h"
+
+namespace hetvp::gpu {
+
+class GpuMmu;
+
+struct GpuContext {
+  std::string name;           // the gpu instance's hierarchical name (for messages)
+  unsigned num_gpcs = 0;      // gpu.gpcs
+  uint64_t vram_size = 0;
+  Router& bar0;               // map(label, offset, size, socket): registers the host (and HUB) reach
+  TargetSocketBase& gpu_va;   // bind a bus master's initiator socket here: GPU virtual addresses
+  TargetSocketBase& vram;     // physical VRAM (for blocks that must bypass the MMU)
+  IrqExport& intr;            // bind an IrqPort here; raise(bit) sets PMC_INTR bit `bit`
+  const Params& gpu_params;   // the whole gpu instance's YAML (read-only)
+};
+
+// A built block: keeps its modules alive and reports its statistics.
+class GpuBlock {
+ public:
+  virtual ~GpuBlock() = default;
+  virtual void dump_stats(JsonWriter&) const {}
+  virtual void end_of_run() {}
+};
+
+struct GpuBlockType {
+  std::string key;   // YAML group name under the gpu instance
+  std::string doc;
+  std::function<std::shared_ptr<Schema>()> schema;
+  // Builds the block inside the GPU module (called from the Gpu constructor, so new
+  // sc_modules become children of the gpu instance).
+  std::function<std::unique_ptr<GpuBlock>(GpuContext&, const Params& group)> create;
+};
+
+class GpuBlockRegistry {
+ public:
+  static GpuBlockRegistry& get();
+  void add(GpuBlockType t);
+  const std::vector<GpuBlockType>& types() const { return types_; }
+
+ private:
+  std::vector<GpuBlockType> types_;  // in registration order, sorted by key for determinism
+};
+
+namespace detail {
+struct GpuBlockRegistrar {
+  explicit GpuBlockRegistrar(GpuBlockType t) { GpuBlockRegistry::get().add(std::move(t)); }
+};
+}  // namespace detail
+
+}  // namespace hetvp::gpu
+
+// HETVP_REGISTER_GPU_BLOCK("microcontrollers", "HUB and GPC microcontrollers", schema_fn, create_fn);
+#define HETVP_REGISTER_GPU_BLOCK(KEY, DOC, SCHEMA_FN, CREATE_FN) \
+  static ::hetvp::gpu::detail::GpuBlockRegistrar HETVP_CONCAT(hetvp_gpu_block_, __LINE__)({KEY, DOC, SCHEMA_FN, CREATE_FN})

@@ -1,0 +1,81 @@
+// Test helpers: run the `hetvp` program as a child process (every run is its own SystemC
+// elaboration) and look at what it printed and wrote.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace hetvp::test {
+
+inline std::string source_dir() {
+  const char* s = std::getenv("HETVP_SOURCE_DIR");
+  return s ? s : HETVP_SOURCE_DIR;
+}
+inline std::string binary_dir() {
+  const char* b = std::getenv("HETVP_BINARY_DIR");
+  return b ? b : ".";
+}
+inline std::string config(const std::string& name) { return source_dir() + "/configs/" + name; }
+
+// A scratch directory unique to this test process.
+inline std::string scratch() {
+  static std::string dir = [] {
+    char tmpl[] = "/tmp/hetvp-test-XXXXXX";
+    return std::string(mkdtemp(tmpl));
+  }();
+  return dir;
+}
+
+inline std::string write_file(const std::string& name, const std::string& text) {
+  std::string path = scratch() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+inline std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct Run {
+  int status = -1;
+  std::string out, err;
+};
+
+// Runs `hetvp ARGS` (ARGS is a shell-quoted string) and captures stdout, stderr and the exit status.
+inline Run hetvp(const std::string& args) {
+  static int n = 0;
+  std::string o = scratch() + "/out" + std::to_string(n), e = scratch() + "/err" + std::to_string(n);
+  ++n;
+  std::string cmd = binary_dir() + "/hetvp " + args + " >" + o + " 2>" + e;
+  int rc = std::system(cmd.c_str());
+  Run r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+  r.out = read_file(o);
+  r.err = read_file(e);
+  return r;
+}
+
+// A CSV file as rows of cells (first row = header).
+inline std::vector<std::vector<std::string>> read_csv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+}  // namespace hetvp::test

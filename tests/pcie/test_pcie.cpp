@@ -1,0 +1,186 @@
+// PCIe: TLP timing on the link, bandwidth sharing per direction, protocol limits, and the
+// endpoint configuration space (BAR sizing, command register, MSI).
+#include <gtest/gtest.h>
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include "common/tlm_harness.h"
+#include "models/memory/memory.h"
+#include "models/pcie/config_space.h"
+#include "models/pcie/pcie_link.h"
+#include "models/pcie/tlp.h"
+
+using namespace hetvp;
+using namespace hetvp::test;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+namespace {
+// Gen2 x16: 8e9 bytes/s after 8b/10b. A 128-byte write TLP with a 3DW header and 8 bytes of
+// framing is 148 bytes on the wire: 18.5 ns.
+struct LinkBench {
+  PcieLink link;
+  Memory down_mem, up_mem;
+  LinkBench()
+      : link("link", params_from("{generation: 2, lanes: 16, latency: 250 ns}", PcieLink::schema())),
+        down_mem("down_mem", params_from("{size: 1 MiB, latency: 0 ns}", Memory::schema())),
+        up_mem("up_mem", params_from("{size: 1 MiB, latency: 0 ns}", Memory::schema())) {
+    link.down_out.bind(down_mem.in);
+    link.up_out.bind(up_mem.in);
+  }
+};
+}  // namespace
+
+TEST(PcieLink, PostedWriteCostsTheSenderOnlyWireTime) {
+  LinkBench b;
+  sc_time seen;
+  TestInitiator host("host", [&](TestInitiator& t) {
+    uint8_t data[128] = {1};
+    sc_time d;
+    ASSERT_EQ(t.access(tlm::TLM_WRITE_COMMAND, 0x100, data, 128, d), tlm::TLM_OK_RESPONSE);
+    seen = d;
+  });
+  host.socket.bind(b.link.down_in);
+  TestInitiator dev("dev", [](TestInitiator&) {});
+  dev.socket.bind(b.link.up_in);
+  sc_core::sc_start();
+  EXPECT_EQ(seen, sc_time(18.5, SC_NS));
+  EXPECT_DOUBLE_EQ(b.link.raw_bandwidth(), 8e9);
+}
+
+TEST(PcieLink, ReadIsARoundTripWithCompletionsSplitAtMaxPayload) {
+  LinkBench b;
+  sc_time seen;
+  TestInitiator dev("dev", [&](TestInitiator& t) {
+    uint8_t data[512];
+    sc_time d;
+    ASSERT_EQ(t.access(tlm::TLM_READ_COMMAND, 0x0, data, 512, d), tlm::TLM_OK_RESPONSE);
+    seen = d;
+  });
+  dev.socket.bind(b.link.up_in);
+  TestInitiator host("host", [](TestInitiator&) {});
+  host.socket.bind(b.link.down_in);
+  sc_core::sc_start();
+  // request (20 B = 2.5 ns) + 250 ns + 4 completions of 148 B (74 ns) + 250 ns
+  EXPECT_EQ(seen, sc_time(2.5 + 250 + 74 + 250, SC_NS));
+}
+
+TEST(PcieLink, SameDirectionIsSharedOppositeDirectionIsNot) {
+  LinkBench b;
+  sc_time a_done, up_done;
+  TestInitiator h1("h1", [&](TestInitiator& t) {
+    uint8_t data[128] = {};
+    sc_time d;
+    for (int i = 0; i < 100; ++i) t.access(tlm::TLM_WRITE_COMMAND, 0, data, 128, d);
+    a_done = d;
+  });
+  TestInitiator dev("dev", [&](TestInitiator& t) {
+    uint8_t data[128] = {};
+    sc_time d;
+    for (int i = 0; i < 100; ++i) t.access(tlm::TLM_WRITE_COMMAND, 0, data, 128, d);
+    up_done = d;
+  });
+  h1.socket.bind(b.link.down_in);
+  dev.socket.bind(b.link.up_in);
+  sc_core::sc_start();
+  // 100 TLPs alone: 1850 ns each way, in parallel on the two directions.
+  EXPECT_EQ(a_done, sc_time(1850, SC_NS));
+  EXPECT_EQ(up_done, sc_time(1850, SC_NS));
+}
+
+TEST(PcieLink, TwoSendersOnOneDirectionEachTakeLonger) {
+  PcieLink link("link", params_from("{}", PcieLink::schema()));
+  Memory mem("mem", params_from("{size: 1 MiB, latency: 0 ns}", Memory::schema()));
+  Memory up("up", params_from("{size: 1 MiB}", Memory::schema()));
+  link.down_out.bind(mem.in);
+  link.up_out.bind(up.in);
+  // Two initiators reach the down direction through a tiny fan-in (two link instances would
+  // not share): the first sends 100 TLPs, the second interleaves 100 more at the same times.
+  sc_time first, second;
+  struct FanIn : sc_core::sc_module {
+    tlm_utils::simple_target_socket_tagged<FanIn> a{"a"}, b{"b"};
+    tlm_utils::simple_initiator_socket<FanIn> out{"out"};
+    FanIn(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+      a.register_b_transport(this, &FanIn::bt, 0);
+      b.register_b_transport(this, &FanIn::bt, 1);
+    }
+    void bt(int, tlm::tlm_generic_payload& gp, sc_time& d) { out->b_transport(gp, d); }
+  } fan("fan");
+  fan.out.bind(link.down_in);
+  auto sender = [](sc_time& result) {
+    return [&result](TestInitiator& t) {
+      uint8_t data[128] = {};
+      sc_time d;
+      for (int i = 0; i < 100; ++i) {
+        t.access(tlm::TLM_WRITE_COMMAND, 0, data, 128, d);
+        sc_core::wait(d);  // stay in step so the two senders interleave
+        result += d;
+        d = sc_core::SC_ZERO_TIME;
+      }
+    };
+  };
+  TestInitiator s1("s1", sender(first)), s2("s2", sender(second));
+  s1.socket.bind(fan.a);
+  s2.socket.bind(fan.b);
+  TestInitiator dev("dev", [](TestInitiator&) {});
+  dev.socket.bind(link.up_in);
+  sc_core::sc_start();
+  // Alone each would finish in 1850 ns; sharing, the pair needs 3700 ns on the wire.
+  EXPECT_GT(first, sc_time(1850, SC_NS));
+  EXPECT_GT(second, sc_time(1850, SC_NS));
+  EXPECT_GE(sc_core::sc_time_stamp(), sc_time(3700, SC_NS) - sc_time(18.5, SC_NS));
+}
+
+TEST(PcieLink, OversizedRequestsAreProtocolErrors) {
+  LinkBench b;
+  tlm::tlm_response_status w = tlm::TLM_OK_RESPONSE, r = tlm::TLM_OK_RESPONSE;
+  TestInitiator host("host", [&](TestInitiator& t) {
+    uint8_t data[1024] = {};
+    sc_time d;
+    w = t.access(tlm::TLM_WRITE_COMMAND, 0, data, 256, d);   // > max_payload 128
+    r = t.access(tlm::TLM_READ_COMMAND, 0, data, 1024, d);   // > max_read_request 512
+  });
+  host.socket.bind(b.link.down_in);
+  TestInitiator dev("dev", [](TestInitiator&) {});
+  dev.socket.bind(b.link.up_in);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  sc_core::sc_start();
+  EXPECT_EQ(w, tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(r, tlm::TLM_BURST_ERROR_RESPONSE);
+}
+
+TEST(PcieConfigSpace, BarSizingByWritingAllOnes) {
+  pcie::Type0ConfigSpace cs(0x10de, 0x06c0, 0x030000, {{16u << 20, false, false}, {256u << 20, true, true}});
+  EXPECT_EQ(cs.read32(0), 0x06c010deu);
+  cs.write32(0x10, 0xffffffff);
+  EXPECT_EQ(cs.read32(0x10), 0xff000000u);  // 16 MiB, 32-bit, non-prefetchable
+  cs.write32(0x14, 0xffffffff);
+  cs.write32(0x18, 0xffffffff);
+  EXPECT_EQ(cs.read32(0x14), 0xf000000cu);  // 256 MiB, 64-bit, prefetchable
+  EXPECT_EQ(cs.read32(0x18), 0xffffffffu);
+  cs.write32(0x10, 0x80000000);
+  cs.write32(0x14, 0x90000000);
+  cs.write32(0x18, 0);
+  uint64_t off = 0;
+  EXPECT_EQ(cs.decode(0x80001000, off), -1);  // memory decoding is off until the command register says so
+  cs.write32(0x04, 0x6);
+  EXPECT_EQ(cs.decode(0x80001000, off), 0);
+  EXPECT_EQ(off, 0x1000u);
+  EXPECT_EQ(cs.decode(0x90000010, off), 1);
+  EXPECT_EQ(cs.decode(0xa0000000, off), -1);
+  EXPECT_TRUE(cs.bus_master());
+}
+
+TEST(PcieConfigSpace, MsiCapability) {
+  pcie::Type0ConfigSpace cs(0x10de, 0x06c0, 0x030000, {{16u << 20, false, false}});
+  EXPECT_EQ(cs.read32(0x34) & 0xff, pcie::Type0ConfigSpace::kMsiCap);
+  unsigned cap = pcie::Type0ConfigSpace::kMsiCap;
+  EXPECT_EQ(cs.read32(cap) & 0xff, 0x05u);
+  cs.write32(cap + 4, 0xfee00000);
+  cs.write32(cap + 12, 0x41);
+  EXPECT_FALSE(cs.msi_enabled());
+  cs.write32(cap, 1u << 16);
+  EXPECT_TRUE(cs.msi_enabled());
+  EXPECT_EQ(cs.msi_address(), 0xfee00000u);
+  EXPECT_EQ(cs.msi_data(), 0x41);
+}

@@ -1,0 +1,135 @@
+// Configuration errors: every bad input names file:line:column and the YAML path, before any
+// simulation. (The exit status 2 of `hetvp` for these is checked in tests/integration.)
+#include <gtest/gtest.h>
+
+#include "platform/builder.h"
+#include "platform/config.h"
+
+using namespace hetvp;
+
+namespace {
+
+// A small valid platform: CPU, bus, memory. Tests break one thing at a time.
+const char* kValid = R"(simulation:
+  seed: 7
+workload:
+  name: boot
+cpu:
+  type: host_cpu
+  connect: {mem: bus}
+bus:
+  type: router
+  map:
+    - {to: ram, base: 0x0, size: 64 MiB}
+ram:
+  type: memory
+  size: 64 MiB
+)";
+
+std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}, bool build = false) {
+  try {
+    Config c = Config::load_string(yaml, "test.yaml");
+    for (auto& o : overrides) c.apply_override(o);
+    c.validate();
+    if (build) {
+      Builder b(c);
+      b.build();
+    }
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  auto p = s.find(from);
+  EXPECT_NE(p, std::string::npos) << from;
+  return s.replace(p, from.size(), to);
+}
+
+}  // namespace
+
+TEST(Config, ValidConfigPasses) { EXPECT_EQ(error_of(kValid), ""); }
+
+TEST(Config, UnknownKeySuggestsNearest) {
+  std::string e = error_of(replace(kValid, "  size: 64 MiB\n", "  size: 64 MiB\n  latncy: 5 ns\n"));
+  EXPECT_NE(e.find("test.yaml:15:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("ram.latncy"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'latency'"), std::string::npos) << e;
+}
+
+TEST(Config, WrongTypeNamesTheValue) {
+  std::string e = error_of(replace(kValid, "  size: 64 MiB\n", "  size: lots\n"));
+  EXPECT_NE(e.find("test.yaml:14:9"), std::string::npos) << e;
+  EXPECT_NE(e.find("ram.size"), std::string::npos) << e;
+  EXPECT_NE(e.find("'lots' is not a number"), std::string::npos) << e;
+}
+
+TEST(Config, ValueOutOfRange) {
+  std::string e = error_of(replace(kValid, "  connect: {mem: bus}\n", "  connect: {mem: bus}\n  mmio_width: 16\n"));
+  EXPECT_NE(e.find("cpu.mmio_width"), std::string::npos) << e;
+  EXPECT_NE(e.find("out of range [1, 8]"), std::string::npos) << e;
+}
+
+TEST(Config, MissingRequiredValue) {
+  std::string e = error_of(replace(kValid, "  size: 64 MiB\n", ""));
+  EXPECT_NE(e.find("test.yaml:13:3"), std::string::npos) << e;
+  EXPECT_NE(e.find("missing required key 'size'"), std::string::npos) << e;
+}
+
+TEST(Config, DuplicateInstanceName) {
+  std::string e = error_of(std::string(kValid) + "ram:\n  type: memory\n  size: 1 MiB\n");
+  EXPECT_NE(e.find("test.yaml:15:1"), std::string::npos) << e;
+  EXPECT_NE(e.find("duplicate key 'ram'"), std::string::npos) << e;
+}
+
+TEST(Config, UnknownTypeSuggestsNearest) {
+  std::string e = error_of(replace(kValid, "type: memory", "type: memroy"));
+  EXPECT_NE(e.find("ram.type"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'memory'"), std::string::npos) << e;
+}
+
+TEST(Config, YamlSyntaxErrorHasLineAndColumn) {
+  std::string e = error_of("cpu:\n  type: [host_cpu\n");
+  EXPECT_NE(e.find("test.yaml:"), std::string::npos) << e;
+  EXPECT_NE(e.find("YAML syntax error"), std::string::npos) << e;
+}
+
+TEST(Config, EnumValueChecked) {
+  std::string e = error_of(std::string(kValid) + "link:\n  type: pcie_link\n  lanes: 12\n");
+  EXPECT_NE(e.find("link.lanes"), std::string::npos) << e;
+  EXPECT_NE(e.find("'12' is not one of: 1, 2, 4, 8, 16, 32"), std::string::npos) << e;
+}
+
+TEST(Config, OverrideChangesAValue) {
+  Config c = Config::load_string(kValid, "test.yaml");
+  c.apply_override("ram.size=128 MiB");
+  c.apply_override("simulation.seed=9");
+  EXPECT_EQ(c.root["ram"]["size"].Scalar(), "128 MiB");
+  EXPECT_EQ(c.simulation().integer("seed"), 9);
+}
+
+TEST(Config, OverrideOfUnknownInstanceSuggests) {
+  std::string e = error_of(kValid, {"rma.size=1 MiB"});
+  EXPECT_NE(e.find("no instance or section named 'rma'"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'ram'"), std::string::npos) << e;
+  EXPECT_NE(error_of(kValid, {"no-equals-sign"}).find("expected PATH=VALUE"), std::string::npos);
+}
+
+TEST(Config, OverriddenBadValueIsReportedAsFromTheCommandLine) {
+  std::string e = error_of(kValid, {"ram.size=huge"});
+  EXPECT_NE(e.find("--set"), std::string::npos) << e;
+  EXPECT_NE(e.find("ram.size"), std::string::npos) << e;
+}
+
+TEST(Config, UnknownWorkload) {
+  std::string e = error_of(replace(kValid, "name: boot", "name: bot"));
+  EXPECT_NE(e.find("unknown workload 'bot'"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'boot'"), std::string::npos) << e;
+}
+
+TEST(Config, WorkloadArgumentsValidatedAgainstTheProgram) {
+  std::string e = error_of(replace(kValid, "name: boot", "name: transfer\n  args: {max_sise: 1 MiB}"));
+  EXPECT_NE(e.find("workload.args.max_sise"), std::string::npos) << e;
+  EXPECT_NE(e.find("did you mean 'max_size'"), std::string::npos) << e;
+}
