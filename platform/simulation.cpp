@@ -37,14 +37,15 @@ void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& ac
 
 Config load(const RunOptions& opt) {
   Config cfg = Config::load_file(opt.config);
-  for (auto& o : opt.overrides) cfg.apply_override(o);
   if (!opt.workload.empty()) {
-    // The YAML's args belong to the YAML's workload: another program starts from its defaults.
+    // The YAML's args belong to the YAML's workload: another program starts from its defaults
+    // (then --set workload.args.X=... applies to it).
     const YAML::Node& w = cfg.root["workload"];
     bool same = w && w["name"] && w["name"].Scalar() == opt.workload;
     if (!same && w && w["args"]) cfg.root["workload"].remove("args");
     cfg.apply_override("workload.name=" + opt.workload);
   }
+  for (auto& o : opt.overrides) cfg.apply_override(o);
   return cfg;
 }
 

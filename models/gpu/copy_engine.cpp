@@ -5,6 +5,7 @@
 
 #include "models/gpu/gpu_regs.h"
 #include "platform/run_state.h"
+#include "platform/trace.h"
 
 namespace hetvp::gpu {
 
@@ -34,6 +35,11 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
     Register& st = regs_.at(kCopyStatus);
     if (busy_) {  // one copy at a time: the second launch is refused, visibly
       st.value |= 2u | (kCopyBusy << 8);
+      ++errors_;
+      return;
+    }
+    if (regs_.at(kCopyLength).value == 0) {  // nothing to copy: refused at once
+      st.value = 2u | (kCopyZeroLength << 8);
       ++errors_;
       return;
     }
@@ -82,7 +88,7 @@ void CopyEngine::run() {
     };
     const uint64_t src = reg64(kCopySrcLo, kCopySrcHi), dst = reg64(kCopyDstLo, kCopyDstHi);
     const uint64_t len = regs_.at(kCopyLength).value;
-    uint32_t error = len == 0 ? kCopyZeroLength : kCopyOk;
+    uint32_t error = kCopyOk;
     uint64_t error_va = 0;
 
     // Up to `outstanding` pieces are in flight: a piece's buffer slot (and its PCIe tag) is free
@@ -136,18 +142,22 @@ void CopyEngine::run() {
       bytes_ += len;
       ++copies_;
       regs_.at(kCopyCompleted).value++;
-      if (launch_flags_ & kLaunchFence) {
-        uint32_t v = regs_.at(kCopyFenceValue).value;
-        sc_core::sc_time done;
-        if (!access(tlm::TLM_WRITE_COMMAND, reg64(kCopyFenceLo, kCopyFenceHi), reinterpret_cast<uint8_t*>(&v), 4,
-                    sc_core::sc_time_stamp(), done)) {
-          ++errors_;
-          st.value = 2u | (kCopyDstFault << 8);
-        }
+    }
+    // The fence says "this request is over"; bit 31 set means it failed (see STATUS).
+    if (launch_flags_ & kLaunchFence) {
+      uint32_t v = regs_.at(kCopyFenceValue).value | (error != kCopyOk ? kFenceError : 0u);
+      sc_core::sc_time done;
+      if (!access(tlm::TLM_WRITE_COMMAND, reg64(kCopyFenceLo, kCopyFenceHi), reinterpret_cast<uint8_t*>(&v), 4,
+                  sc_core::sc_time_stamp(), done)) {
+        ++errors_;
+        st.value = 2u | (kCopyDstFault << 8);
       }
     }
     busy_ = false;
     busy_time_ += sc_core::sc_time_stamp() - start;
+    if (Tracer::get().enabled())
+      Tracer::get().span(name(), (error ? "copy (failed) " : "copy ") + std::to_string(len) + " B", start,
+                         sc_core::sc_time_stamp() - start);
     RunState::get().progress();
     if (launch_flags_ & kLaunchIntr) intr->raise(intr_bit_, sc_core::SC_ZERO_TIME);
   }

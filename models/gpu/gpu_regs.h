@@ -62,6 +62,7 @@ constexpr uint32_t kCopyErrorLo = 0x28;  // GPU virtual address that failed
 constexpr uint32_t kCopyErrorHi = 0x2c;
 constexpr uint32_t kCopyCompleted = 0x30;  // copies completed since reset
 enum CopyLaunch : uint32_t { kLaunchGo = 1, kLaunchFence = 2, kLaunchIntr = 4 };
+constexpr uint32_t kFenceError = 0x80000000u;  // set in the fence value written for a failed copy
 enum CopyError : uint32_t { kCopyOk = 0, kCopySrcFault = 1, kCopyDstFault = 2, kCopyZeroLength = 3, kCopyBusy = 4 };
 
 // ---- microcontrollers (blocks modelled by models/mcu) ---------------------------------------

@@ -232,7 +232,9 @@ DmaTicket GpuDriver::start_dma(unsigned engine, const GpuBuffer& src, const GpuB
   return t;
 }
 
-bool GpuDriver::dma_done(const DmaTicket& t) { return api_.read32(fence_host_ + 4 * t.engine) == t.seq; }
+bool GpuDriver::dma_done(const DmaTicket& t) {
+  return (api_.read32(fence_host_ + 4 * t.engine) & ~kFenceError) == t.seq;
+}
 
 void GpuDriver::wait_dma(const DmaTicket& t) {
   const uint32_t base = kCopyBase + t.engine * kCopyStride;
@@ -248,9 +250,9 @@ void GpuDriver::wait_dma(const DmaTicket& t) {
     }
   } else {
     // Poll the fence in host memory (cheap cached loads), as Gdev does.
-    done = api_.poll32(fence_host_ + 4 * t.engine, 0xffffffff, t.seq, opt_.poll_interval, opt_.copy_timeout);
+    done = api_.poll32(fence_host_ + 4 * t.engine, ~kFenceError, t.seq, opt_.poll_interval, opt_.copy_timeout);
   }
-  if (done) return;
+  if (done && !(api_.read32(fence_host_ + 4 * t.engine) & kFenceError)) return;
   uint32_t st = reg_read(base + kCopyStatus);
   uint64_t ea = reg_read(base + kCopyErrorLo) | uint64_t(reg_read(base + kCopyErrorHi)) << 32;
   if (st & 2)

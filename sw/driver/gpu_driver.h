@@ -76,6 +76,7 @@ class GpuDriver {
   void copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t size, unsigned engine = 0);
   // Asynchronous copy-engine use: start returns at once (after programming the registers);
   // done polls the engine's fence once; wait blocks until it is written (or fails the run).
+  // An engine runs one copy at a time: wait for its previous ticket before starting another.
   DmaTicket start_dma(unsigned engine, const GpuBuffer& src, const GpuBuffer& dst, uint64_t size);
   bool dma_done(const DmaTicket& t);
   void wait_dma(const DmaTicket& t);

@@ -46,19 +46,19 @@ inline std::string read_file(const std::string& path) {
   return ss.str();
 }
 
-struct Run {
+struct RunResult {
   int status = -1;
   std::string out, err;
 };
 
 // Runs `hetvp ARGS` (ARGS is a shell-quoted string) and captures stdout, stderr and the exit status.
-inline Run hetvp(const std::string& args) {
+inline RunResult run_hetvp(const std::string& args) {
   static int n = 0;
   std::string o = scratch() + "/out" + std::to_string(n), e = scratch() + "/err" + std::to_string(n);
   ++n;
   std::string cmd = binary_dir() + "/hetvp " + args + " >" + o + " 2>" + e;
   int rc = std::system(cmd.c_str());
-  Run r;
+  RunResult r;
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
   r.out = read_file(o);
   r.err = read_file(e);
