@@ -12,9 +12,16 @@ namespace hetvp {
 
 namespace {
 thread_local std::string g_current_file = "<config>";
+thread_local std::set<std::string> g_overridden;  // dotted paths given with --set
+
+bool is_overridden(const std::string& path) {
+  for (auto& o : g_overridden)
+    if (path == o || path.rfind(o + ".", 0) == 0 || path.rfind(o + "[", 0) == 0) return true;
+  return false;
+}
 
 [[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& what) {
-  std::string where = config_location(at);
+  std::string where = is_overridden(path) ? g_current_file + " (--set " + path + ")" : config_location(at);
   throw ConfigError(where + ": " + (path.empty() ? "" : path + ": ") + what);
 }
 
@@ -93,11 +100,15 @@ std::string nearest_name(const std::string& word, const std::vector<std::string>
       best = c;
     }
   }
-  if (best.empty() || best_d > std::max<size_t>(2, word.size() / 3)) return "";
-  return best;
+  if (!best.empty() && best_d <= std::max<size_t>(2, word.size() / 3)) return best;
+  // A word that starts with a candidate ("memory" for "mem") is a likely slip too.
+  for (auto& c : candidates)
+    if (c.size() >= 3 && (word.rfind(c, 0) == 0 || c.rfind(word, 0) == 0)) return c;
+  return "";
 }
 
 Config Config::load_file(const std::string& path) {
+  g_overridden.clear();
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": cannot open the configuration file");
   std::stringstream ss;
@@ -105,7 +116,10 @@ Config Config::load_file(const std::string& path) {
   return parse(ss.str(), path);
 }
 
-Config Config::load_string(const std::string& text, const std::string& name) { return parse(text, name); }
+Config Config::load_string(const std::string& text, const std::string& name) {
+  g_overridden.clear();
+  return parse(text, name);
+}
 
 void Config::apply_override(const std::string& assignment) {
   g_current_file = file;
@@ -113,6 +127,7 @@ void Config::apply_override(const std::string& assignment) {
   if (eq == std::string::npos || eq == 0)
     throw ConfigError("--set " + assignment + ": expected PATH=VALUE (e.g. --set pcie.lanes=8)");
   std::string path = assignment.substr(0, eq), value = assignment.substr(eq + 1);
+  g_overridden.insert(path);
   std::vector<std::string> keys;
   std::stringstream ss(path);
   for (std::string k; std::getline(ss, k, '.');) {
@@ -194,7 +209,7 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
     if (!s) {
       if (schema.open) continue;
       std::string near = nearest_name(key, schema.names());
-      fail(it->first, path, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      fail(it->first, path + "." + key, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
     const YAML::Node& v = it->second;
     std::string p = path + "." + key;
