@@ -84,8 +84,10 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module {
       sc_core::sc_trace(tf, done, "done");
     }
   }
-  ~Impl() {
+  ~Impl() { close_vcd(); }
+  void close_vcd() {
     if (tf) sc_core::sc_close_vcd_trace_file(tf);
+    tf = nullptr;
   }
 
   // One clock cycle: the inputs written before this call are sampled at the rising edge.
@@ -207,3 +209,5 @@ std::unique_ptr<coherence::InvalidationEngine> make_rtl_engine(const EngineParam
 }
 
 }  // namespace hetvp::rtl
+
+void hetvp::rtl::RtlInvalidationEngine::close_vcd() { impl_->close_vcd(); }

@@ -41,6 +41,9 @@ class RtlInvalidationEngine final : public coherence::InvalidationEngine {
   // Test-only: hold out_ready low in every `period`-th cycle (0 = never, the default) to exercise
   // the RTL's back-pressure path. Outputs must not change; cycles then exceed the TLM model.
   void set_test_backpressure(unsigned period) { backpressure_ = period; }
+  // Completes the VCD file now (SystemC buffers it until the trace file is closed); cycles after
+  // this are not traced. Called at the end of a run; no effect without a VCD.
+  void close_vcd();
 
  private:
   struct Impl;

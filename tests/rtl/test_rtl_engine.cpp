@@ -213,6 +213,7 @@ TEST(RtlEngine, VcdDumpInTimedMode) {
   EXPECT_EQ(st.reset_cycles, 3u);
   EXPECT_EQ(e.cycles(), coherence::tlm_cycles_for(h.size(), flushed(got, h.size())));
   EXPECT_EQ(t1 - t0, sc_core::sc_time(10.0 + 3.0 /*reset*/ + double(e.cycles()), sc_core::SC_NS));
+  static_cast<rtl::RtlInvalidationEngine&>(e).close_vcd();  // SystemC buffers the VCD until closed
   std::ifstream f("rtl_inval_engine_test.vcd");
   ASSERT_TRUE(f.good());
   std::stringstream ss;
