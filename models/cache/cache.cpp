@@ -1,0 +1,319 @@
+#include "models/cache/cache.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "platform/registry.h"
+#include "platform/run_state.h"
+
+namespace hetvp::cache {
+
+uint64_t line_digest(uint64_t cache_id, uint64_t line_addr) {
+  uint64_t x = cache_id * 0x9E3779B97F4A7C15ull ^ (line_addr + 0x632BE59BD9B4E019ull);
+  x ^= x >> 31;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 29;
+  return x;
+}
+
+static uint64_t fnv1a(const char* s) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *s; ++s) h = (h ^ static_cast<uint8_t>(*s)) * 1099511628211ull;
+  return h;
+}
+
+// ------------------------------------------------------------------ CacheArray
+CacheArray::CacheArray(uint64_t size, unsigned ways, unsigned line) : line_(line), ways_(ways) {
+  if (line == 0 || (line & (line - 1))) throw std::invalid_argument("cache line size must be a power of two");
+  if (ways == 0 || size % (uint64_t(ways) * line)) throw std::invalid_argument("cache size must be a multiple of ways * line");
+  sets_ = size / (uint64_t(ways) * line);
+  lines_.resize(sets_ * ways_);
+  data_.resize(size);
+  for (uint64_t i = 0; i < lines_.size(); ++i) lines_[i].data = &data_[i * line_];
+}
+
+CacheArray::Line* CacheArray::probe(uint64_t la) {
+  Line* set = &lines_[(la % sets_) * ways_];
+  for (unsigned w = 0; w < ways_; ++w)
+    if (set[w].valid && set[w].tag == la) return &set[w];
+  return nullptr;
+}
+
+CacheArray::Line* CacheArray::find(uint64_t la) {
+  Line* l = probe(la);
+  if (l) l->lru = ++tick_;
+  return l;
+}
+
+CacheArray::Line* CacheArray::victim(uint64_t la) {
+  Line* set = &lines_[(la % sets_) * ways_];
+  Line* v = &set[0];
+  for (unsigned w = 0; w < ways_; ++w) {
+    if (!set[w].valid) return &set[w];
+    if (set[w].lru < v->lru) v = &set[w];
+  }
+  return v;
+}
+
+void CacheArray::fill(Line* l, uint64_t la, const uint8_t* data) {
+  l->valid = true;
+  l->dirty = false;
+  l->tag = la;
+  l->lru = ++tick_;
+  std::memcpy(l->data, data, line_);
+}
+
+std::vector<CacheArray::Line*> CacheArray::dirty_lines() {
+  std::vector<Line*> v;
+  for (auto& l : lines_)
+    if (l.valid && l.dirty) v.push_back(&l);
+  return v;
+}
+
+uint64_t CacheArray::invalidate_all() {
+  uint64_t n = 0;
+  for (auto& l : lines_) {
+    n += l.valid;
+    l.valid = l.dirty = false;
+  }
+  return n;
+}
+
+uint64_t CacheArray::valid_count() const {
+  uint64_t n = 0;
+  for (auto& l : lines_) n += l.valid;
+  return n;
+}
+
+// ------------------------------------------------------------------ Cache
+std::shared_ptr<Schema> Cache::schema() {
+  auto s = std::make_shared<Schema>();
+  s->size("size", std::string("32 KiB"), "capacity in bytes").min(64);
+  s->integer("ways", 8, "associativity").range(1, 64);
+  s->integer("line", 64, "line size in bytes (power of two)").range(16, 4096);
+  s->choice("write_policy", {"write_back", "write_through"}, std::string("write_back"), "what a write hit does");
+  s->boolean("write_allocate", true, "fill the line on a write miss (else the write goes below)");
+  s->freq("clock", std::string("2 GHz"), "cache clock (tag/data latencies are cycles of it)");
+  s->integer("tag_cycles", 1, "cycles of one tag access (every lookup, every line of a range invalidation)").min(0);
+  s->integer("data_cycles", 1, "cycles of a data array access on a hit").min(0);
+  return s;
+}
+
+Cache::Cache(sc_core::sc_module_name n, const Params& p)
+    : Component(n),
+      array_(p.size("size"), p.u32("ways"), p.u32("line")),
+      write_back_(p.string("write_policy") == "write_back"),
+      write_allocate_(p.boolean("write_allocate")) {
+  const sc_core::sc_time cycle = p.period("clock");
+  tag_time_ = cycle * static_cast<double>(p.integer("tag_cycles"));
+  data_time_ = cycle * static_cast<double>(p.integer("data_cycles"));
+  id_ = fnv1a(name());
+  in.register_b_transport(this, &Cache::b_transport);
+  in.register_transport_dbg(this, &Cache::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &Cache::get_dmi);
+  ctl.register_b_transport(this, &Cache::b_ctl);
+  ctl.register_transport_dbg(this, &Cache::dbg_ctl);
+  out.register_invalidate_direct_mem_ptr(this, &Cache::invalidate_dmi);
+  info_->initiator = name();
+  gp_.set_extension(info_);
+  expose_target("in", in);
+  expose_initiator("out", out);
+  expose_target("ctl", ctl, true);
+}
+
+bool Cache::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, sc_core::sc_time& delay,
+                       tlm::tlm_generic_payload& parent) {
+  AccessInfo* pi = parent.get_extension<AccessInfo>();
+  if (pi) info_->side = pi->side;
+  info_->uncached = false;
+  gp_.set_command(cmd);
+  gp_.set_address(addr);
+  gp_.set_data_ptr(data);
+  gp_.set_data_length(len);
+  gp_.set_streaming_width(len);
+  gp_.set_byte_enable_ptr(nullptr);
+  gp_.set_dmi_allowed(false);
+  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  out->b_transport(gp_, delay);
+  if (!gp_.is_response_ok()) {
+    parent.set_response_status(gp_.get_response_status());
+    return false;
+  }
+  return true;
+}
+
+void Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent) {
+  ++writebacks_;
+  tlm::tlm_generic_payload dummy;
+  const uint64_t addr = l->tag * array_.line();
+  mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : dummy);
+  l->dirty = false;
+}
+
+bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, sc_core::sc_time& delay,
+                        tlm::tlm_generic_payload& parent) {
+  const unsigned L = array_.line();
+  const uint64_t la = addr / L;
+  const unsigned off = static_cast<unsigned>(addr % L);
+  delay += tag_time_;
+  CacheArray::Line* l = array_.find(la);
+  if (cmd == tlm::TLM_READ_COMMAND) {
+    ++reads_;
+    if (l) {
+      ++read_hits_;
+      delay += data_time_;
+      std::memcpy(data, l->data + off, len);
+      return true;
+    }
+  } else {
+    ++writes_;
+    if (l) {
+      ++write_hits_;
+      delay += data_time_;
+      std::memcpy(l->data + off, data, len);
+      if (write_back_) {
+        l->dirty = true;
+        return true;
+      }
+      return mem_access(cmd, addr, data, len, delay, parent);
+    }
+    if (!write_allocate_) {
+      ++misses_;
+      return mem_access(cmd, addr, data, len, delay, parent);
+    }
+  }
+  // Miss with allocation: evict, fill from below, then serve.
+  ++misses_;
+  CacheArray::Line* v = array_.victim(la);
+  if (v->valid) {
+    ++evictions_;
+    if (v->dirty) writeback(v, delay, &parent);
+    v->valid = false;
+  }
+  std::vector<uint8_t> buf(L);
+  if (!mem_access(tlm::TLM_READ_COMMAND, la * L, buf.data(), L, delay, parent)) return false;
+  array_.fill(v, la, buf.data());
+  delay += data_time_;
+  if (cmd == tlm::TLM_READ_COMMAND) {
+    std::memcpy(data, v->data + off, len);
+    return true;
+  }
+  std::memcpy(v->data + off, data, len);
+  if (write_back_) {
+    v->dirty = true;
+    return true;
+  }
+  return mem_access(cmd, addr, data, len, delay, parent);
+}
+
+void Cache::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  AccessInfo* ai = gp.get_extension<AccessInfo>();
+  gp.set_dmi_allowed(false);
+  if ((ai && ai->uncached) || gp.get_byte_enable_ptr() != nullptr ||
+      (!gp.is_read() && !gp.is_write())) {
+    ++uncached_;
+    out->b_transport(gp, delay);
+    gp.set_dmi_allowed(false);
+    return;
+  }
+  const unsigned L = array_.line();
+  uint64_t addr = gp.get_address();
+  unsigned len = gp.get_data_length();
+  uint8_t* data = gp.get_data_ptr();
+  while (len > 0) {
+    unsigned n = std::min<unsigned>(len, L - static_cast<unsigned>(addr % L));
+    if (!access_line(gp.get_command(), addr, data, n, delay, gp)) return;
+    addr += n;
+    data += n;
+    len -= n;
+  }
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+unsigned Cache::transport_dbg(int, tlm::tlm_generic_payload& gp) {
+  unsigned n = out->transport_dbg(gp);
+  const unsigned L = array_.line();
+  const uint64_t a0 = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  uint8_t* d = gp.get_data_ptr();
+  for (uint64_t la = a0 / L; la * L < a0 + len; ++la) {
+    CacheArray::Line* l = array_.probe(la);
+    if (!l) continue;
+    uint64_t lo = std::max<uint64_t>(a0, la * L), hi = std::min<uint64_t>(a0 + len, (la + 1) * L);
+    if (gp.is_read())
+      std::memcpy(d + (lo - a0), l->data + (lo - la * L), hi - lo);
+    else
+      std::memcpy(l->data + (lo - la * L), d + (lo - a0), hi - lo);
+  }
+  return n;
+}
+
+void Cache::control(CacheCtl& c, sc_core::sc_time& delay) {
+  ++ctl_requests_;
+  const unsigned L = array_.line();
+  if (c.op == CacheCtl::FlushDirty) {
+    for (CacheArray::Line* l : array_.dirty_lines()) {
+      writeback(l, delay, nullptr);
+      ++c.writebacks;
+    }
+    return;
+  }
+  if (c.op == CacheCtl::InvalidateAll) {  // flash invalidate (valid bits cleared at once)
+    for (CacheArray::Line* l : array_.dirty_lines()) {
+      writeback(l, delay, nullptr);
+      ++c.writebacks;
+    }
+    c.invalidated += array_.invalidate_all();
+    return;
+  }
+  // InvalidateRange / Lookup: one tag access per own line covering the byte range.
+  const uint64_t lo = c.first_line * c.unit_bytes, hi = (c.first_line + c.count) * c.unit_bytes;
+  if (hi <= lo) return;
+  for (uint64_t la = lo / L; la * L < hi; ++la) {
+    ++c.tag_accesses;
+    ++ctl_tag_accesses_;
+    delay += tag_time_;
+    CacheArray::Line* l = array_.probe(la);
+    if (!l || c.op == CacheCtl::Lookup) {
+      if (l) ++c.invalidated;  // Lookup: counts present lines
+      continue;
+    }
+    if (l->dirty) {
+      writeback(l, delay, nullptr);
+      ++c.writebacks;
+    }
+    l->valid = false;
+    ++c.invalidated;
+    ++ctl_invalidated_;
+    c.digest += line_digest(id_, la * L);
+  }
+}
+
+void Cache::b_ctl(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  CacheCtl* c = gp.get_extension<CacheCtl>();
+  if (!c) {
+    gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
+  }
+  control(*c, delay);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void Cache::dump_stats(JsonWriter& w) const {
+  w.value("reads", reads_);
+  w.value("writes", writes_);
+  w.value("read_hits", read_hits_);
+  w.value("write_hits", write_hits_);
+  w.value("misses", misses_);
+  w.value("evictions", evictions_);
+  w.value("writebacks", writebacks_);
+  w.value("uncached", uncached_);
+  w.value("ctl_requests", ctl_requests_);
+  w.value("ctl_tag_accesses", ctl_tag_accesses_);
+  w.value("ctl_invalidated", ctl_invalidated_);
+  w.value("valid_lines", array_.valid_count());
+}
+
+HETVP_REGISTER_COMPONENT("cache", Cache, "set-associative cache (LRU, write-back/through), DMI denied, range-invalidate control port");
+
+}  // namespace hetvp::cache

@@ -1,0 +1,118 @@
+// A set-associative cache (YAML type `cache`): the CPU L1/L2 between `cpu` and `host_bus`, and
+// the GPU's per-compute-unit L1 ("TCP") and shared L2 ("TCC") inside the compute block.
+//
+//   cpu ──mem──> [cache controller] ──> l1.in ─out─> l2.in ─out─> host_bus
+//
+// Geometry: `size`, `ways`, `line` (64 B). LRU replacement. Write policy `write_back` or
+// `write_through`; `write_allocate` on a write miss. Timing in cycles of the cache's `clock`:
+// every lookup costs `tag_cycles`, a hit adds `data_cycles`; misses add what the level below
+// returns. The cache holds data (a stale line really returns stale data — coherence depends on it).
+//
+// Uncached accesses (AccessInfo.uncached, MMIO) pass through untouched. DMI is denied while the
+// cache is in the path (the host CPU then uses b_transport). Debug accesses see cached data.
+//
+// Control port `ctl` (from a cache controller): a payload carrying a CacheCtl extension —
+// InvalidateRange(first line, count, in 64-byte line numbers of the controller's address space):
+// one tag access per cache line of the range, present lines are invalidated (dirty ones written
+// back first), delay += tag accesses * tag time; FlushDirty: write back every dirty line (kept
+// valid). Results come back in the extension.
+//
+// Ports: target `in`, initiator `out`, target `ctl` (optional).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "platform/access_info.h"
+#include "platform/component.h"
+
+namespace hetvp::cache {
+
+// Control request a cache controller sends to a cache's `ctl` socket.
+struct CacheCtl : tlm::tlm_extension<CacheCtl> {
+  enum Op : uint8_t { InvalidateRange, FlushDirty, Lookup, InvalidateAll } op = InvalidateRange;
+  uint64_t first_line = 0;   // in units of `unit_bytes`
+  uint64_t count = 0;
+  unsigned unit_bytes = 64;
+  // results
+  uint64_t tag_accesses = 0, invalidated = 0, writebacks = 0;
+  uint64_t digest = 0;       // sum of mix(cache id, line address) over invalidated lines
+  tlm::tlm_extension_base* clone() const override { return new CacheCtl(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const CacheCtl&>(e); }
+};
+
+uint64_t line_digest(uint64_t cache_id, uint64_t line_addr);
+
+// The tag/data array: pure state, no SystemC. Used by Cache and by unit tests.
+class CacheArray {
+ public:
+  CacheArray(uint64_t size, unsigned ways, unsigned line);
+  uint64_t invalidate_all();  // returns the lines dropped (dirty ones too: caller flushes first)
+  unsigned line() const { return line_; }
+  unsigned sets() const { return sets_; }
+  unsigned ways() const { return ways_; }
+  struct Line {
+    bool valid = false, dirty = false;
+    uint64_t tag = 0;      // line address (addr / line)
+    uint64_t lru = 0;
+    uint8_t* data = nullptr;
+  };
+  Line* find(uint64_t line_addr);                       // touches LRU on hit
+  Line* probe(uint64_t line_addr);                      // no LRU update
+  Line* victim(uint64_t line_addr);                     // the way to fill (invalid first, else LRU)
+  void fill(Line* l, uint64_t line_addr, const uint8_t* data);
+  std::vector<Line*> dirty_lines();
+  uint64_t valid_count() const;
+
+ private:
+  uint64_t line_, sets_, ways_;
+  std::vector<Line> lines_;
+  std::vector<uint8_t> data_;
+  uint64_t tick_ = 0;
+};
+
+class Cache : public Component {
+ public:
+  tlm_utils::multi_passthrough_target_socket<Cache> in{"in"};
+  tlm_utils::simple_initiator_socket<Cache> out{"out"};
+  tlm_utils::multi_passthrough_target_socket<Cache> ctl{"ctl"};
+
+  Cache(sc_core::sc_module_name name, const Params& p);
+  static std::shared_ptr<Schema> schema();
+  void dump_stats(JsonWriter& w) const override;
+
+  sc_core::sc_time tag_time() const { return tag_time_; }
+  uint64_t id() const { return id_; }
+  const CacheArray& array() const { return array_; }
+  // Direct control (same semantics as the ctl port), for unit tests.
+  void control(CacheCtl& c, sc_core::sc_time& delay);
+
+ private:
+  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  bool get_dmi(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) { gp.set_dmi_allowed(false); return false; }
+  void b_ctl(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned dbg_ctl(int, tlm::tlm_generic_payload&) { return 0; }
+  void invalidate_dmi(sc_dt::uint64, sc_dt::uint64) {}
+  // One access inside one line.
+  bool access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, sc_core::sc_time& delay,
+                   tlm::tlm_generic_payload& parent);
+  bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, sc_core::sc_time& delay,
+                  tlm::tlm_generic_payload& parent);
+  void writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent);
+
+  CacheArray array_;
+  bool write_back_, write_allocate_;
+  sc_core::sc_time tag_time_, data_time_;
+  uint64_t id_;
+  tlm::tlm_generic_payload gp_;
+  AccessInfo* info_ = new AccessInfo;
+  uint64_t reads_ = 0, writes_ = 0, read_hits_ = 0, write_hits_ = 0, misses_ = 0, evictions_ = 0, writebacks_ = 0,
+           uncached_ = 0, ctl_tag_accesses_ = 0, ctl_invalidated_ = 0, ctl_requests_ = 0;
+};
+
+}  // namespace hetvp::cache

@@ -1,0 +1,284 @@
+#include "models/coherence/cache_controller.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "models/cache/cache.h"
+#include "models/coherence/checker.h"
+#include "models/coherence/coherence_regs.h"
+#include "platform/registry.h"
+#include "platform/run_state.h"
+
+namespace hetvp::coherence {
+
+std::shared_ptr<Schema> CacheController::schema() {
+  auto s = std::make_shared<Schema>();
+  s->integer("levels", 2, "cache levels controlled (ports level0..levelN-1, one stage each)").range(0, 16);
+  s->choice("side", {"host", "gpu"}, std::string("host"), "which processor this controller serves");
+  s->integer("line", 64, "line size of the write history and probes (bytes)").range(16, 4096);
+  s->integer("chunk_lines", 16, "line numbers per history chunk sent to the directory (8 B each)").range(1, 256);
+  s->integer("dir_base", static_cast<int64_t>(kDirBase), "address of the directory window on `dir` (CPU: physical)").min(0);
+  s->boolean("checker", false, "feed/check the coherence checker's shadow memory (tests; any run)");
+  return s;
+}
+
+CacheController::CacheController(sc_core::sc_module_name n, const Params& p)
+    : Component(n), regs_(basename()) {
+  const unsigned levels = p.u32("levels");
+  for (unsigned i = 0; i < levels; ++i) stages_.push_back(i);
+  side_ = p.string("side") == "gpu" ? Side::Gpu : Side::Host;
+  init(p);
+}
+
+CacheController::CacheController(sc_core::sc_module_name n, const Params& p, std::vector<unsigned> stages, Side side)
+    : Component(n), regs_(basename()), stages_(std::move(stages)), side_(side) {
+  window_ = true;
+  init(p);
+}
+
+void CacheController::init(const Params& p) {
+  line_ = p.u32("line");
+  chunk_lines_ = p.u32("chunk_lines");
+  if (p.boolean("checker")) Checker::get().enable();
+  num_stages_ = 0;
+  for (unsigned s : stages_) num_stages_ = std::max(num_stages_, s + 1);
+  for (unsigned i = 0; i < stages_.size(); ++i) {
+    level.emplace_back(new tlm_utils::simple_initiator_socket<CacheController>(("level" + std::to_string(i)).c_str()));
+    expose_initiator("level" + std::to_string(i), *level.back());
+  }
+  in.register_b_transport(this, &CacheController::b_data);
+  in.register_transport_dbg(this, &CacheController::dbg_data);
+  in.register_get_direct_mem_ptr(this, &CacheController::dmi_data);
+  out.register_invalidate_direct_mem_ptr(this, &CacheController::inval_dmi);
+  regs.register_b_transport(this, &CacheController::b_regs);
+  regs.register_transport_dbg(this, &CacheController::dbg_regs);
+  dir_info_->initiator = name();
+  dir_info_->uncached = true;
+  dir_info_->side = side_;
+  dir_gp_.set_extension(dir_info_);
+  expose_target("in", in);
+  expose_initiator("out", out);
+  expose_target("regs", regs);
+  expose_initiator("dir", dir);
+
+  regs_.add("TRACK", kCcTrack, RegAccess::RW).write([this](Register& r, uint32_t v) {
+    if (v > 1) {
+      fail("bad value " + std::to_string(v) + " written to TRACK (1 start / 0 stop)");
+      r.value = tracking_;
+      return;
+    }
+    tracking_ = v == 1;
+  });
+  regs_.add("HIST_REQ", kCcHistReq, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (v != 1) return fail("bad value " + std::to_string(v) + " written to HIST_REQ");
+    send_history(now_delay_);
+  });
+  regs_.add("HIST_CONFIRM", kCcHistConfirm, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (v != 1) return fail("bad value " + std::to_string(v) + " written to HIST_CONFIRM");
+    history_.clear();
+    recorded_.clear();
+  });
+  regs_.add("HIST_COUNT", kCcHistCount, RegAccess::RO).read([this](const Register&) {
+    return static_cast<uint32_t>(history_.size());
+  });
+  const uint64_t dir_base = p.u64("dir_base");
+  regs_.add("DIR_LO", kCcDirLo, RegAccess::RW, static_cast<uint32_t>(dir_base));
+  regs_.add("DIR_HI", kCcDirHi, RegAccess::RW, static_cast<uint32_t>(dir_base >> 32));
+  for (auto [nm, off] : {std::pair{"WIN_VA_LO", kCcWinVaLo}, {"WIN_VA_HI", kCcWinVaHi}, {"WIN_PA_LO", kCcWinPaLo},
+                         {"WIN_PA_HI", kCcWinPaHi}, {"WIN_SIZE_LO", kCcWinSizeLo}, {"WIN_SIZE_HI", kCcWinSizeHi}})
+    regs_.add(nm, off, RegAccess::RW);
+  regs_.reset();
+}
+
+void CacheController::fail(const std::string& why) {
+  char buf[64];
+  snprintf(buf, sizeof buf, " (%s cache controller)", side_ == Side::Gpu ? "GPU" : "CPU");
+  RunState::get().fail(name(), why + buf);
+}
+
+bool CacheController::to_pa(uint64_t addr, uint64_t& pa) const {
+  if (!window_) {
+    pa = addr;
+    return true;
+  }
+  const uint64_t va = reg64(kCcWinVaLo), base = reg64(kCcWinPaLo), size = reg64(kCcWinSizeLo);
+  if (addr < va || addr - va >= size) return false;
+  pa = base + (addr - va);
+  return true;
+}
+
+uint64_t CacheController::key_of(uint64_t addr) const {
+  uint64_t pa;
+  if (to_pa(addr, pa)) return pa;
+  return addr | (1ull << 63);  // GPU-private (VRAM) address space
+}
+
+void CacheController::b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  AccessInfo* ai = gp.get_extension<AccessInfo>();
+  const bool cached = !(ai && ai->uncached) && (gp.is_read() || gp.is_write());
+  if (cached && gp.is_write()) {
+    const uint64_t a = gp.get_address();
+    const unsigned len = gp.get_data_length();
+    uint64_t pa;
+    if (tracking_ && to_pa(a, pa)) {
+      ++tracked_stores_;
+      for (uint64_t l = pa / line_; l * line_ < pa + len; ++l)
+        if (recorded_.insert(l).second) history_.push_back(l);
+    }
+    Checker::get().store(key_of(a), gp.get_data_ptr(), len);
+  }
+  out[id]->b_transport(gp, delay);
+  gp.set_dmi_allowed(false);
+  if (cached && gp.is_read() && gp.is_response_ok())
+    Checker::get().load(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length(), name());
+}
+
+unsigned CacheController::dbg_data(int id, tlm::tlm_generic_payload& gp) {
+  if (gp.is_write()) Checker::get().store(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length());
+  return out[id]->transport_dbg(gp);
+}
+
+void CacheController::probe(uint64_t first, uint64_t count, sc_core::sc_time& delay) {
+  ++probes_;
+  ++acc_probes_;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time arrive = now + delay;
+  sc_core::sc_time t = arrive > busy_until_ ? arrive : busy_until_;
+  // Translate the physical range into this side's cache address space.
+  uint64_t lo = first * line_, hi = (first + count) * line_;
+  if (window_) {
+    const uint64_t va = reg64(kCcWinVaLo), base = reg64(kCcWinPaLo), size = reg64(kCcWinSizeLo);
+    lo = std::max(lo, base);
+    hi = std::min(hi, base + size);
+    if (hi <= lo) {
+      busy_until_ = t;
+      return;
+    }
+    lo = lo - base + va;
+    hi = hi - base + va;
+  }
+  for (unsigned s = 0; s < num_stages_; ++s) {
+    sc_core::sc_time stage_end = t;
+    for (unsigned i = 0; i < stages_.size(); ++i) {
+      if (stages_[i] != s) continue;
+      cache::CacheCtl* c = new cache::CacheCtl;
+      c->op = cache::CacheCtl::InvalidateRange;
+      c->unit_bytes = line_;
+      c->first_line = lo / line_;
+      c->count = (hi - lo) / line_;
+      tlm::tlm_generic_payload g;
+      g.set_command(tlm::TLM_IGNORE_COMMAND);
+      g.set_extension(c);
+      sc_core::sc_time d = t - now;
+      (*level[i])->b_transport(g, d);
+      acc_invalidated_ += c->invalidated;
+      acc_tags_ += c->tag_accesses;
+      acc_digest_ += c->digest;
+      invalidated_ += c->invalidated;
+      tag_accesses_ += c->tag_accesses;
+      release_writebacks_ += c->writebacks;
+      if (now + d > stage_end) stage_end = now + d;
+    }
+    t = stage_end;
+  }
+  busy_until_ = t;
+}
+
+bool CacheController::dir_write(uint64_t offset, const void* data, unsigned len, sc_core::sc_time& delay) {
+  dir_gp_.set_command(tlm::TLM_WRITE_COMMAND);
+  dir_gp_.set_address(reg64(kCcDirLo) + offset);
+  dir_gp_.set_data_ptr(const_cast<uint8_t*>(static_cast<const uint8_t*>(data)));
+  dir_gp_.set_data_length(len);
+  dir_gp_.set_streaming_width(len);
+  dir_gp_.set_byte_enable_ptr(nullptr);
+  dir_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  dir->b_transport(dir_gp_, delay);
+  if (!dir_gp_.is_response_ok()) {
+    char buf[160];
+    snprintf(buf, sizeof buf, "history write to the directory at 0x%" PRIx64 " failed: %s",
+             static_cast<uint64_t>(dir_gp_.get_address()), dir_gp_.get_response_string().c_str());
+    fail(buf);
+    return false;
+  }
+  return true;
+}
+
+void CacheController::send_history(sc_core::sc_time& delay) {
+  if (tracking_) {
+    char buf[200];
+    snprintf(buf, sizeof buf, "history requested while write tracking is still on (write 0 to 0x%" PRIx64 " first)",
+             kDirBase + (side_ == Side::Gpu ? kDirGpuTrack : kDirCpuTrack));
+    return fail(buf);
+  }
+  ++histories_;
+  // Release: dirty lines go home first (L1 into L2, then L2 to memory).
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  for (unsigned s = 0; s < num_stages_; ++s) {
+    sc_core::sc_time end = now + delay;
+    for (unsigned i = 0; i < stages_.size(); ++i) {
+      if (stages_[i] != s) continue;
+      cache::CacheCtl* c = new cache::CacheCtl;
+      c->op = cache::CacheCtl::FlushDirty;
+      tlm::tlm_generic_payload g;
+      g.set_command(tlm::TLM_IGNORE_COMMAND);
+      g.set_extension(c);
+      sc_core::sc_time d = delay;
+      (*level[i])->b_transport(g, d);
+      release_writebacks_ += c->writebacks;
+      if (now + d > end) end = now + d;
+    }
+    delay = end - now;
+  }
+  std::vector<uint64_t> chunk;
+  for (size_t off = 0; off < history_.size(); off += chunk_lines_) {
+    const size_t n = std::min<size_t>(chunk_lines_, history_.size() - off);
+    if (!dir_write(kDirHistData, &history_[off], static_cast<unsigned>(n * 8), delay)) return;
+  }
+  history_sent_ += history_.size();
+  uint32_t total = static_cast<uint32_t>(history_.size());
+  dir_write(kDirHistEnd, &total, 4, delay);
+}
+
+void CacheController::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t off = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  if (off == kCcProbe && gp.is_write() && len == 16) {
+    uint64_t first;
+    uint32_t count;
+    std::memcpy(&first, gp.get_data_ptr(), 8);
+    std::memcpy(&count, gp.get_data_ptr() + 8, 4);
+    probe(first, count, delay);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (off == kCcProbeDone && gp.is_read() && len == 32) {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (busy_until_ > now + delay) delay = busy_until_ - now;
+    uint64_t v[4] = {acc_invalidated_, acc_tags_, acc_digest_, acc_probes_};
+    std::memcpy(gp.get_data_ptr(), v, 32);
+    acc_invalidated_ = acc_tags_ = acc_digest_ = acc_probes_ = 0;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  sc_core::sc_time saved = now_delay_;
+  now_delay_ = delay;
+  regs_.transport(gp);
+  delay = now_delay_;
+  now_delay_ = saved;
+}
+
+void CacheController::dump_stats(JsonWriter& w) const {
+  w.value("tracked_stores", tracked_stores_);
+  w.value("histories_sent", histories_);
+  w.value("history_lines_sent", history_sent_);
+  w.value("release_writebacks", release_writebacks_);
+  w.value("probes_received", probes_);
+  w.value("tag_accesses", tag_accesses_);
+  w.value("lines_invalidated", invalidated_);
+  w.value("register_errors", regs_.errors());
+}
+
+HETVP_REGISTER_COMPONENT("cache_controller", CacheController,
+                         "a side's cache controller: write tracking, history to the directory, range-invalidate probes");
+
+}  // namespace hetvp::coherence

@@ -1,0 +1,99 @@
+// A processor side's cache controller (YAML type `cache_controller`; the GPU's is built inside
+// the GPU compute block). It sits in front of the side's cache hierarchy:
+//
+//   cpu ──mem──> cc.in ──cc.out──> l1 ──> l2 ──> host_bus        cc.level0 ──> l1.ctl
+//                                                                cc.level1 ──> l2.ctl
+//   cc.regs <── directory (probes, history ack/confirm, tracking)  cc.dir ──> directory window
+//
+// * Tracking (register TRACK = 1): every cached store passing `in` records its 64 B line
+//   numbers (physical; the GPU's controller translates through its UVA window), each line once.
+// * History: when the directory acks a HISTORY request (HIST_REQ = 1) the controller first
+//   writes back every dirty line of its caches (release = flush: eager RC, the data must be home
+//   before the other side is told), then sends the history in chunks of `chunk_lines` line
+//   numbers to the directory's HIST_DATA window, then HIST_END = total. It clears the history
+//   when the directory confirms (HIST_CONFIRM = 1). Asking for the history while tracking is
+//   still on fails the run (clear error naming the register).
+// * Probes (a 16 B write to PROBE: first line, count): every line of the range is checked
+//   against the tags of every cache (one tag access per line per cache), present lines are
+//   invalidated. Caches of one `stage` are walked in parallel (the GPU's TCPs), stages one after
+//   the other (L1 then L2). Probes are accepted at once (posted) and processed in order;
+//   PROBE_DONE (a 32 B read) returns when all received probes are processed, with the counts.
+// * Checker (`checker: true`): stores feed the shadow memory, loads are checked against it.
+//
+// Ports: target `in`, initiator `out` (data path, in[i] -> out[i]); initiators `level0`..;
+// target `regs`; initiator `dir`.
+#pragma once
+
+#include <memory>
+#include <unordered_set>
+#include <vector>
+
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "platform/access_info.h"
+#include "platform/component.h"
+#include "platform/register_bank.h"
+
+namespace hetvp::coherence {
+
+class CacheController : public Component {
+ public:
+  tlm_utils::multi_passthrough_target_socket<CacheController> in{"in"};
+  tlm_utils::multi_passthrough_initiator_socket<CacheController> out{"out"};
+  tlm_utils::simple_target_socket<CacheController> regs{"regs"};
+  tlm_utils::simple_initiator_socket<CacheController> dir{"dir"};
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<CacheController>>> level;
+
+  // YAML: levels N, each its own stage (level0 = stage 0, ...).
+  CacheController(sc_core::sc_module_name name, const Params& p);
+  // Inside a composite: `stages[i]` = stage of level i.
+  CacheController(sc_core::sc_module_name name, const Params& p, std::vector<unsigned> stages, Side side);
+  static std::shared_ptr<Schema> schema();
+  void dump_stats(JsonWriter& w) const override;
+
+  bool tracking() const { return tracking_; }
+  size_t history_size() const { return history_.size(); }
+
+ private:
+  void init(const Params& p);
+  void b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned dbg_data(int id, tlm::tlm_generic_payload& gp);
+  bool dmi_data(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) { gp.set_dmi_allowed(false); return false; }
+  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
+  void inval_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
+
+  bool to_pa(uint64_t addr, uint64_t& pa) const;   // false: not shared memory
+  uint64_t key_of(uint64_t addr) const;            // checker key
+  void probe(uint64_t first_pa_line, uint64_t count, sc_core::sc_time& delay);
+  void send_history(sc_core::sc_time& delay);
+  bool dir_write(uint64_t offset, const void* data, unsigned len, sc_core::sc_time& delay);
+  void fail(const std::string& why);
+  uint64_t reg64(uint32_t lo) const { return (uint64_t(regs_.at_const(lo + 4)) << 32) | regs_.at_const(lo); }
+
+  struct RegsView : RegisterBank {
+    using RegisterBank::RegisterBank;
+    uint32_t at_const(uint32_t off) const { return registers().at(off).value; }
+  } regs_;
+  std::vector<unsigned> stages_;
+  unsigned num_stages_ = 1;
+  Side side_ = Side::Host;
+  unsigned line_ = 64, chunk_lines_ = 16;
+  bool window_ = false;  // translate through the UVA window (GPU)
+  bool tracking_ = false;
+  std::vector<uint64_t> history_;
+  std::unordered_set<uint64_t> recorded_;
+  sc_core::sc_time busy_until_;
+  sc_core::sc_time now_delay_;  // delay of the register access being served
+  // probe accumulators since the last PROBE_DONE
+  uint64_t acc_invalidated_ = 0, acc_tags_ = 0, acc_digest_ = 0, acc_probes_ = 0;
+  AccessInfo* dir_info_ = new AccessInfo;
+  tlm::tlm_generic_payload dir_gp_;
+  uint64_t tracked_stores_ = 0, history_sent_ = 0, histories_ = 0, probes_ = 0, tag_accesses_ = 0,
+           invalidated_ = 0, release_writebacks_ = 0;
+};
+
+}  // namespace hetvp::coherence

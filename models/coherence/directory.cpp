@@ -1,0 +1,312 @@
+#include "models/coherence/directory.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+
+#include "models/coherence/coherence_regs.h"
+#include "platform/registry.h"
+#include "platform/run_state.h"
+
+namespace hetvp::coherence {
+
+namespace {
+const char* side_name(unsigned s) { return s == 1 ? "CPU" : s == 2 ? "GPU" : "unknown side"; }
+unsigned side_index(Side s) { return s == Side::Host ? 1 : s == Side::Gpu ? 2 : 0; }
+uint64_t to_ticks(const sc_core::sc_time& t) { return static_cast<uint64_t>(std::llround(t.to_seconds() * 1e12)); }
+}  // namespace
+
+std::shared_ptr<Schema> Directory::schema() {
+  auto s = std::make_shared<Schema>();
+  s->choice("mode", {"per_line", "range"}, std::string("range"),
+            "per_line: one probe per line per target (the thesis' default); range: one probe per range");
+  s->choice("engine", {"tlm", "rtl", "lockstep"}, std::string("tlm"), "invalidation engine implementation");
+  s->integer("line", 64, "line size of histories and probes (bytes)").range(16, 4096);
+  s->integer("max_range", 256, "range mode: max lines per probe").range(1, 1 << 24);
+  s->integer("open_runs", 4, "invalidation engine run slots").range(1, 64);
+  s->freq("engine_clock", std::string("1 GHz"), "invalidation engine clock");
+  s->freq("clock", std::string("2 GHz"), "directory clock (gem5 APU: ruby clock 500 ticks = 2 GHz)");
+  s->integer("issue_cycles", 30, "directory cycles between two probes it issues (gem5 directory response 30)").min(0);
+  s->time("cpu_hop", std::string("60 ns"), "one-way latency directory <-> CPU cache controller (gem5: 120 cycles at 2 GHz)");
+  s->integer("test_skip_probe", -1, "TEST ONLY: drop probe number N (0-based over the run) — breaks coherence").min(-1);
+  s->integer("test_fault_index", -1, "TEST ONLY: perturb engine output number N (see EngineParams)").min(-1);
+  s->string("vcd", std::string(""), "rtl/lockstep engine: VCD file name (empty = none)");
+  return s;
+}
+
+Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n), regs_(basename()) {
+  mode_ = p.string("mode");
+  EngineParams ep;
+  ep.line_bytes = p.u32("line");
+  ep.max_range = mode_ == "per_line" ? 1 : p.u32("max_range");
+  ep.open_runs = p.u32("open_runs");
+  ep.clock_hz = p.freq("engine_clock");
+  ep.test_fault_index = p.integer("test_fault_index");
+  ep.vcd_file = p.string("vcd");
+  try {
+    ep.validate();
+    engine_ = make_invalidation_engine(p.string("engine"), ep, "inval_engine");
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(p.where("engine") + ": " + e.what());
+  }
+  issue_ = p.period("clock") * static_cast<double>(p.integer("issue_cycles"));
+  cpu_hop_ = p.time("cpu_hop");
+  skip_probe_ = p.integer("test_skip_probe");
+
+  regs.register_b_transport(this, &Directory::b_regs);
+  regs.register_transport_dbg(this, &Directory::dbg_regs);
+  expose_target("regs", regs);
+  expose_initiator("cpu_cc", cpu_cc);
+  expose_initiator("host", host);
+
+  regs_.add("LOCK", kDirLock, RegAccess::RW).read([this](const Register&) { return lock_owner_; })
+      .write([this](Register&, uint32_t v) {
+        const unsigned who = side_index(cur_side_);
+        if (v == 1) {
+          if (lock_owner_ == who) return fail("LOCK", kDirLock, std::string("lock taken twice by the ") + side_name(who) + " without a release");
+          if (lock_owner_) return fail("LOCK", kDirLock, std::string("write of 1 by the ") + side_name(who) + " while the " + side_name(lock_owner_) + " holds the lock (hetvp's lock fails instead of waiting)");
+          lock_owner_ = who;
+        } else if (v == 0) {
+          if (lock_owner_ != who) return fail("LOCK", kDirLock, std::string("release by the ") + side_name(who) + " without an acquire" + (lock_owner_ ? std::string(" (held by the ") + side_name(lock_owner_) + ")" : std::string(" (lock is free)")));
+          lock_owner_ = 0;
+        } else {
+          fail("LOCK", kDirLock, "bad value " + std::to_string(v) + " (1 take / 0 release)");
+        }
+      });
+  regs_.add("INVALIDATE", kDirInvalidate, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (v != 1 && v != 2) return fail("INVALIDATE", kDirInvalidate, "bad value " + std::to_string(v) + " (1 = invalidate GPU caches, 2 = CPU caches)");
+    invalidate(v, *cur_delay_);
+  });
+  regs_.add("INVAL_STATUS", kDirInvalStatus, RegAccess::RO).read([this](const Register&) {
+    return uint32_t(inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ >= inval_done_at_);
+  });
+  auto last = [this](auto f) { return [this, f](const Register&) -> uint32_t { return syncs_.empty() ? 0 : f(syncs_.back()); }; };
+  regs_.add("STAT_PROBES", kDirStatProbes, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.probes); }));
+  regs_.add("STAT_HISTORY", kDirStatHistory, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.history); }));
+  regs_.add("STAT_INVALIDATED", kDirStatInvalidated, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.invalidated); }));
+  regs_.add("STAT_TAGS", kDirStatTags, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.tags); }));
+  regs_.add("STAT_TICKS_LO", kDirStatTicksLo, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.ticks); }));
+  regs_.add("STAT_TICKS_HI", kDirStatTicksHi, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.ticks >> 32); }));
+  regs_.add("STAT_SYNCS", kDirStatSyncs, RegAccess::RO).read([this](const Register&) { return uint32_t(syncs_.size()); });
+  regs_.add("STAT_TARGET", kDirStatTarget, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.target); }));
+  regs_.add("HISTORY", kDirHistory, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (v != 1 && v != 2) return fail("HISTORY", kDirHistory, "bad value " + std::to_string(v) + " (1 = from CPU, 2 = from GPU)");
+    history_request(v, *cur_delay_);
+  });
+  regs_.add("HIST_STATUS", kDirHistStatus, RegAccess::RO).read([this](const Register&) {
+    return uint32_t(hist_requested_ && !receiving_ && sc_core::sc_time_stamp() + *cur_delay_ >= hist_done_at_);
+  });
+  regs_.add("HIST_END", kDirHistEnd, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (!receiving_) return fail("HIST_END", kDirHistEnd, "end of history while no history is being received");
+    const unsigned s = receiving_;
+    if (v != hist_[s].size())
+      return fail("HIST_END", kDirHistEnd, "history from the " + std::string(side_name(s)) + " announced " + std::to_string(v) +
+                                               " entries, " + std::to_string(hist_[s].size()) + " arrived");
+    hist_ready_[s] = true;
+    hist_done_at_ = sc_core::sc_time_stamp() + *cur_delay_;
+    receiving_ = 0;
+    uint32_t one = 1;
+    sc_core::sc_time d = *cur_delay_;
+    cc_access(s, tlm::TLM_WRITE_COMMAND, kCcHistConfirm, &one, 4, d);
+  });
+  regs_.add("GPU_CC_LO", kDirGpuCcLo, RegAccess::RW);
+  regs_.add("GPU_CC_HI", kDirGpuCcHi, RegAccess::RW);
+  regs_.add("CPU_TRACK", kDirCpuTrack, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (v > 1) return fail("CPU_TRACK", kDirCpuTrack, "bad value " + std::to_string(v) + " (1 start / 0 stop)");
+    cc_access(1, tlm::TLM_WRITE_COMMAND, kCcTrack, &v, 4, *cur_delay_);
+  });
+  regs_.add("GPU_TRACK", kDirGpuTrack, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (v > 1) return fail("GPU_TRACK", kDirGpuTrack, "bad value " + std::to_string(v) + " (1 start / 0 stop)");
+    cc_access(2, tlm::TLM_WRITE_COMMAND, kCcTrack, &v, 4, *cur_delay_);
+  });
+}
+
+void Directory::fail(const std::string& reg, uint64_t off, const std::string& why) {
+  ++errors_;
+  char buf[96];
+  snprintf(buf, sizeof buf, "register %s (0x%" PRIx64 "): ", reg.c_str(), kDirBase + off);
+  RunState::get().fail(name(), buf + why);
+}
+
+bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, void* data, unsigned len,
+                          sc_core::sc_time& delay) {
+  tlm::tlm_generic_payload gp;
+  AccessInfo* ai = new AccessInfo;
+  ai->initiator = name();
+  ai->uncached = true;
+  ai->side = Side::Other;
+  gp.set_extension(ai);
+  gp.set_command(cmd);
+  gp.set_data_ptr(static_cast<uint8_t*>(data));
+  gp.set_data_length(len);
+  gp.set_streaming_width(len);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  if (side == 1) {
+    gp.set_address(off);
+    sc_core::sc_time d = delay + cpu_hop_;
+    cpu_cc->b_transport(gp, d);
+    if (cmd == tlm::TLM_READ_COMMAND) delay = d + cpu_hop_;  // writes are posted
+  } else {
+    const uint64_t base = (uint64_t(regs_.at(kDirGpuCcHi).value) << 32) | regs_.at(kDirGpuCcLo).value;
+    if (!base) {
+      fail("GPU_CC_LO", kDirGpuCcLo, "the GPU cache controller's address is not configured (the runtime writes BAR0 + 0x405000 here)");
+      return false;
+    }
+    gp.set_address(base + off);
+    host->b_transport(gp, delay);
+  }
+  if (!gp.is_response_ok()) {
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s cache controller register 0x%x: %s", side_name(side), off, gp.get_response_string().c_str());
+    RunState::get().fail(name(), buf);
+    return false;
+  }
+  return true;
+}
+
+void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
+  if (receiving_) return fail("HISTORY", kDirHistory, "a history is already being received");
+  if (!lock_owner_) return fail("HISTORY", kDirHistory, std::string("history from the ") + side_name(side) + " without holding the lock (0x40000000)");
+  receiving_ = side;
+  hist_[side].clear();
+  hist_ready_[side] = false;
+  hist_requested_ = true;
+  uint32_t one = 1;
+  sc_core::sc_time d = delay;
+  if (!cc_access(side, tlm::TLM_WRITE_COMMAND, kCcHistReq, &one, 4, d)) return;
+  if (receiving_ == side && !RunState::get().failed())
+    fail("HISTORY", kDirHistory, std::string("the ") + side_name(side) + " cache controller did not send its history");
+}
+
+void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
+  if (!lock_owner_) return fail("INVALIDATE", kDirInvalidate, "invalidation requested without holding the lock (0x40000000)");
+  if (!hist_ready_[source])
+    return fail("INVALIDATE", kDirInvalidate, std::string("no complete history from the ") + side_name(source) +
+                                                  " (write " + std::to_string(source) + " to HISTORY 0x40006000 first)");
+  const unsigned target = source == 1 ? 2 : 1;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time t0 = now + delay;
+  sc_core::sc_time d = delay;
+  std::vector<LineRange> ranges;
+  try {
+    ranges = engine_->translate(hist_[source], d);
+  } catch (const std::exception& e) {
+    RunState::get().fail(name(), std::string("invalidation engine (") + engine_->kind() + "): " + e.what());
+    return;
+  }
+  Sync s;
+  s.target = source;  // 1: GPU caches (CPU history), 2: CPU caches
+  s.history = hist_[source].size();
+  for (const LineRange& r : ranges) {
+    if (static_cast<long long>(probe_counter_++) == skip_probe_) continue;  // test fault: a lost probe
+    uint8_t msg[16] = {};
+    std::memcpy(msg, &r.first, 8);
+    std::memcpy(msg + 8, &r.count, 4);
+    sc_core::sc_time pd = d;
+    if (!cc_access(target, tlm::TLM_WRITE_COMMAND, kCcProbe, msg, 16, pd)) return;
+    ++s.probes;
+    d += issue_;
+  }
+  uint64_t done[4] = {};
+  if (!cc_access(target, tlm::TLM_READ_COMMAND, kCcProbeDone, done, 32, d)) return;
+  s.invalidated = done[0];
+  s.tags = done[1];
+  s.digest = done[2];
+  s.ticks = to_ticks(now + d - t0);
+  syncs_.push_back(s);
+  inval_done_at_ = now + d;
+  inval_requested_ = true;
+  hist_ready_[source] = false;
+  hist_[source].clear();
+  RunState::get().progress();
+}
+
+void Directory::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t off = gp.get_address();
+  AccessInfo* ai = gp.get_extension<AccessInfo>();
+  if (off >= kDirHistData && off < kDirHistData + kDirHistDataSize && gp.is_write()) {
+    const unsigned len = gp.get_data_length();
+    if (!receiving_ || len % 8) {
+      fail("HIST_DATA", off, !receiving_ ? "history data while no history is being received" : "chunk length not a multiple of 8");
+      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    auto& h = hist_[receiving_];
+    const size_t n0 = h.size();
+    h.resize(n0 + len / 8);
+    std::memcpy(&h[n0], gp.get_data_ptr(), len);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  Side saved_side = cur_side_;
+  sc_core::sc_time* saved_delay = cur_delay_;
+  cur_side_ = ai ? ai->side : Side::Other;
+  cur_delay_ = &delay;
+  if (!regs_.transport(gp)) {
+    char buf[160];
+    snprintf(buf, sizeof buf, "bad %s of %u bytes at directory address 0x%" PRIx64 " (by %s)", gp.is_read() ? "read" : "write",
+             gp.get_data_length(), kDirBase + off, initiator_of(gp));
+    ++errors_;
+    RunState::get().fail(name(), buf);
+  }
+  cur_side_ = saved_side;
+  cur_delay_ = saved_delay;
+}
+
+void Directory::dump_stats(JsonWriter& w) const {
+  w.value("mode", mode_);
+  w.value("engine", std::string(engine_->kind()));
+  w.value("engine_cycles", engine_->cycles());
+  uint64_t tot[2][6] = {};
+  for (const Sync& s : syncs_) {
+    uint64_t* t = tot[s.target - 1];
+    t[0] += 1;
+    t[1] += s.history;
+    t[2] += s.probes;
+    t[3] += s.invalidated;
+    t[4] += s.tags;
+    t[5] += s.ticks;
+  }
+  const char* names[2] = {"to_gpu", "to_cpu"};
+  for (int k = 0; k < 2; ++k) {
+    w.begin_object(names[k]);
+    w.value("syncs", tot[k][0]);
+    w.value("history_lines", tot[k][1]);
+    w.value("probes", tot[k][2]);
+    w.value("lines_invalidated", tot[k][3]);
+    w.value("tag_accesses", tot[k][4]);
+    w.value("ticks", tot[k][5]);
+    w.value("ns", tot[k][5] / 1000.0);
+    w.end_object();
+  }
+  uint64_t probes = tot[0][2] + tot[1][2], ticks = tot[0][5] + tot[1][5], digest = 0, inv = tot[0][3] + tot[1][3];
+  for (const Sync& s : syncs_) digest += s.digest;
+  w.value("probes", probes);
+  w.value("lines_invalidated", inv);
+  w.value("tag_accesses", tot[0][4] + tot[1][4]);
+  w.value("ticks", ticks);
+  w.value("ns", ticks / 1000.0);
+  char hex[32];
+  snprintf(hex, sizeof hex, "%016" PRIx64, digest);
+  w.value("invalidated_digest", std::string(hex));
+  w.begin_array("syncs");
+  for (const Sync& s : syncs_) {
+    w.begin_object();
+    w.value("target", s.target == 1 ? "gpu" : "cpu");
+    w.value("history_lines", s.history);
+    w.value("probes", s.probes);
+    w.value("lines_invalidated", s.invalidated);
+    w.value("tag_accesses", s.tags);
+    w.value("ticks", s.ticks);
+    snprintf(hex, sizeof hex, "%016" PRIx64, s.digest);
+    w.value("digest", std::string(hex));
+    w.end_object();
+  }
+  w.end_array();
+  w.value("register_errors", errors_);
+}
+
+HETVP_REGISTER_COMPONENT("coherence_directory", Directory,
+                         "global directory: lock, history, per-line/range invalidation (SPEC §7)");
+
+}  // namespace hetvp::coherence

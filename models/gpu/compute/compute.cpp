@@ -1,0 +1,399 @@
+#include "models/gpu/compute/compute.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "models/cache/cache.h"
+#include "models/coherence/cache_controller.h"
+#include "models/coherence/coherence_regs.h"
+#include "models/gpu/coalescer.h"
+#include "models/gpu/compute/kernel.h"
+#include "models/gpu/gpu_block.h"
+#include "platform/access_info.h"
+#include "platform/register_bank.h"
+#include "platform/run_state.h"
+
+namespace hetvp::gpu {
+
+uint32_t kernel_id(const std::string& name) {
+  uint32_t h = 2166136261u;
+  for (char c : name) h = (h ^ static_cast<uint8_t>(c)) * 16777619u;
+  return h;
+}
+
+KernelRegistry& KernelRegistry::get() {
+  static KernelRegistry r;
+  return r;
+}
+
+void KernelRegistry::add(const std::string& name, KernelFn f) {
+  uint32_t id = kernel_id(name);
+  if (kernels_.count(id)) throw std::logic_error("hetvp: kernel '" + name + "' registered twice (or id clash)");
+  kernels_[id] = {name, std::move(f)};
+}
+
+const KernelFn* KernelRegistry::find(uint32_t id, std::string* name) const {
+  auto it = kernels_.find(id);
+  if (it == kernels_.end()) return nullptr;
+  if (name) *name = it->second.first;
+  return &it->second.second;
+}
+
+namespace {
+
+std::shared_ptr<Schema> cache_schema(const char* size, int ways, int tag_cycles, const char* policy, bool alloc) {
+  auto s = cache::Cache::schema();
+  for (auto& sp : s->specs) {
+    if (sp.name == "size") sp.default_text = size;
+    if (sp.name == "ways") sp.default_text = std::to_string(ways);
+    if (sp.name == "tag_cycles") sp.default_text = std::to_string(tag_cycles);
+    if (sp.name == "clock") sp.default_text = "1 GHz";
+    if (sp.name == "write_policy") sp.default_text = policy;
+    if (sp.name == "write_allocate") sp.default_text = alloc ? "true" : "false";
+  }
+  return s;
+}
+
+std::shared_ptr<Schema> block_schema() {
+  auto s = std::make_shared<Schema>();
+  s->integer("units", 4, "compute units (each with its own TCP)").range(1, 64);
+  s->freq("clock", std::string("1 GHz"), "compute unit clock");
+  s->choice("coalescer", {"caching", "non_caching"}, std::string("caching"), "load mode of the coalescer (SPEC §8)");
+  s->integer("alu_cycles", 1, "cycles per ALU instruction").min(0);
+  s->integer("issue_cycles", 4, "cycles to issue a memory instruction").min(0);
+  s->integer("replay_cycles", 2, "extra issue cycles per replayed transaction").min(0);
+  s->boolean("tcp_invalidate_on_launch", true,
+             "flash-invalidate every TCP when a kernel starts (agent-scope acquire, as gem5's VIPER TCP): "
+             "the TCPs of different units are not coherent with each other");
+  s->time("launch", std::string("2 us"), "kernel launch overhead (command processing to the first warp)");
+  // GPU caches: TCP write-through/no-allocate (as GCN's vector L1), TCC write-back.
+  s->group("tcp", cache_schema("16 KiB", 4, 4, "write_through", false), "per-unit L1 (gem5 APU: tag access 4 cycles at 1 GHz)");
+  s->group("tcc", cache_schema("256 KiB", 16, 2, "write_back", true), "shared L2 (gem5 APU: tag access 2 cycles at 1 GHz)");
+  auto cc = coherence::CacheController::schema();
+  s->group("controller", cc, "GPU cache controller (levels/side/dir_base are set by the block)");
+  return s;
+}
+
+class ComputeBlock;
+
+class ComputeUnitExec : public WarpExec {
+ public:
+  ComputeBlock* blk = nullptr;
+  unsigned cu = 0;
+  sc_core::sc_time cursor;
+  void mem(bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size, uint8_t* data) override;
+  void alu(unsigned n) override;
+  void uncached(bool store, uint64_t va, uint32_t& value) override;
+  void idle_cycles(unsigned n) override;
+  void error(const std::string& why) override;
+};
+
+class ComputeBlock : public GpuBlock, public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<ComputeBlock> regs{"regs"};
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<ComputeBlock>>> port;
+  IrqPort intr{"intr"};
+
+  ComputeBlock(sc_core::sc_module_name n, GpuContext& ctx, const Params& p) : sc_core::sc_module(n), regs_(basename()) {
+    units_ = p.u32("units");
+    cycle_ = p.period("clock");
+    caching_ = p.string("coalescer") == "caching";
+    alu_ = cycle_ * static_cast<double>(p.integer("alu_cycles"));
+    issue_ = cycle_ * static_cast<double>(p.integer("issue_cycles"));
+    replay_ = cycle_ * static_cast<double>(p.integer("replay_cycles"));
+    launch_cost_ = p.time("launch");
+    tcp_flash_ = p.boolean("tcp_invalidate_on_launch");
+    std::vector<unsigned> stages(units_, 0);
+    stages.push_back(1);
+    cc_ = std::make_unique<coherence::CacheController>("gpu_cc", p.group("controller"), stages, Side::Gpu);
+    tcc_ = std::make_unique<cache::Cache>("tcc", p.group("tcc"));
+    tcc_->out.bind(ctx.gpu_va);
+    for (unsigned i = 0; i < units_; ++i) {
+      tcp_.push_back(std::make_unique<cache::Cache>(("tcp" + std::to_string(i)).c_str(), p.group("tcp")));
+      port.emplace_back(new tlm_utils::simple_initiator_socket<ComputeBlock>(("cu" + std::to_string(i)).c_str()));
+      port.back()->bind(cc_->in);
+      cc_->out.bind(tcp_.back()->in);
+      tcp_.back()->out.bind(tcc_->in);
+      cc_->level[i]->bind(tcp_.back()->ctl);
+      exec_.emplace_back();
+      exec_.back().blk = this;
+      exec_.back().cu = i;
+    }
+    cc_->level[units_]->bind(tcc_->ctl);
+    cc_->dir.bind(ctx.gpu_va);
+    ctx.bar0.map(ctx.name + ".compute", coherence::kComputeBar0, 0x1000, regs);
+    ctx.bar0.map(ctx.name + ".gpu_cc", coherence::kGpuCcBar0, 0x1000, cc_->regs);
+    intr.bind(ctx.intr);
+    info_->initiator = name();
+    info_->side = Side::Gpu;
+    gp_.set_extension(info_);
+
+    regs.register_b_transport(this, &ComputeBlock::b_regs);
+    regs.register_transport_dbg(this, &ComputeBlock::dbg_regs);
+    for (auto [nm, off] : {std::pair{"KERNEL", kCmpKernel}, {"GRID_X", kCmpGridX}, {"GRID_Y", kCmpGridY},
+                           {"BLOCK_X", kCmpBlockX}, {"BLOCK_Y", kCmpBlockY}})
+      regs_.add(nm, off, RegAccess::RW);
+    for (unsigned i = 0; i < kCmpArgs; ++i) regs_.add("ARG" + std::to_string(i), kCmpArg0 + 4 * i, RegAccess::RW);
+    regs_.add("LAUNCH", kCmpLaunch, RegAccess::WO).write([this](Register&, uint32_t v) {
+      if (!(v & 1)) return;
+      if (running_) {
+        RunState::get().fail(name(), "LAUNCH (BAR0 0x404014) while a kernel is running");
+        return;
+      }
+      running_ = true;
+      launch_flags_ = v;
+      regs_.at(kCmpStatus).value = 1;
+      launch_at_ = sc_core::sc_time_stamp() + cur_delay_;
+      go_.notify(cur_delay_);
+    });
+    regs_.add("STATUS", kCmpStatus, RegAccess::RO);
+    regs_.add("COMPLETED", kCmpCompleted, RegAccess::RO);
+    regs_.add("ERROR", kCmpError, RegAccess::RO);
+    SC_HAS_PROCESS(ComputeBlock);
+    SC_THREAD(run);
+  }
+
+  void dump_stats(JsonWriter& w) const override {
+    w.value("kernels", kernels_);
+    w.value("warps", warps_);
+    w.value("alu_instructions", alu_instr_);
+    w.begin_object("coalescer");
+    w.value("mode", caching_ ? "caching" : "non_caching");
+    w.value("load_instructions", loads_);
+    w.value("store_instructions", stores_);
+    w.value("load_transactions", load_tx_);
+    w.value("store_transactions", store_tx_);
+    w.value("load_replays", load_replays_);
+    w.value("store_replays", store_replays_);
+    w.value("transactions", load_tx_ + store_tx_);
+    w.value("replays", load_replays_ + store_replays_);
+    w.end_object();
+    w.value("uncached_accesses", uncached_);
+    w.value("tcp_lines_flash_invalidated", tcp_flashed_);
+    w.value("busy_ns", busy_time_.to_seconds() * 1e9);
+    w.begin_object("gpu_cc");
+    cc_->dump_stats(w);
+    w.end_object();
+    w.begin_object("tcc");
+    tcc_->dump_stats(w);
+    w.end_object();
+    for (auto& t : tcp_) {
+      w.begin_object(t->basename());
+      t->dump_stats(w);
+      w.end_object();
+    }
+  }
+
+  // ---- executed by ComputeUnitExec ----
+  bool access(unsigned cu, tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, bool uncached,
+              sc_core::sc_time& cursor) {
+    gp_.set_command(cmd);
+    gp_.set_address(addr);
+    gp_.set_data_ptr(data);
+    gp_.set_data_length(len);
+    gp_.set_streaming_width(len);
+    gp_.set_byte_enable_ptr(nullptr);
+    gp_.set_dmi_allowed(false);
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    info_->uncached = uncached;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    sc_core::sc_time d = cursor > now ? cursor - now : sc_core::SC_ZERO_TIME;
+    (*port[cu])->b_transport(gp_, d);
+    cursor = now + d;
+    if (!gp_.is_response_ok()) {
+      char buf[200];
+      snprintf(buf, sizeof buf, "kernel '%s': %s %s of %u bytes at GPU VA 0x%" PRIx64 " failed: %s", kname_.c_str(),
+               uncached ? "uncached" : "cached", cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len, addr,
+               gp_.get_response_string().c_str());
+      kernel_error(3, buf);
+      return false;
+    }
+    return true;
+  }
+
+  void mem(ComputeUnitExec& x, bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size, uint8_t* data) {
+    if (error_) return;
+    WarpRequest req;
+    req.addr = addr;
+    req.active = mask;
+    req.size = size;
+    req.mode = store ? AccessMode::Store : caching_ ? AccessMode::CachingLoad : AccessMode::NonCachingLoad;
+    for (unsigned l = 0; l < kLanes; ++l)
+      if ((mask >> l & 1) && addr[l] % size) {
+        char buf[160];
+        snprintf(buf, sizeof buf, "kernel '%s': lane %u %s at misaligned address 0x%" PRIx64, kname_.c_str(), l,
+                 store ? "store" : "load", addr[l]);
+        return kernel_error(4, buf);
+      }
+    CoalesceResult r = coalesce(req);
+    (store ? stores_ : loads_) += 1;
+    (store ? store_tx_ : load_tx_) += r.transactions.size();
+    (store ? store_replays_ : load_replays_) += r.replays;
+    const sc_core::sc_time start = x.cursor + issue_;
+    sc_core::sc_time end = start;
+    uint8_t buf[128];
+    for (size_t k = 0; k < r.transactions.size(); ++k) {
+      const MemTransaction& t = r.transactions[k];
+      sc_core::sc_time at = start + replay_ * static_cast<double>(k);
+      if (!store) {
+        sc_core::sc_time c = at;
+        if (!access(x.cu, tlm::TLM_READ_COMMAND, t.addr, buf, t.bytes, false, c)) return;
+        if (c > end) end = c;
+        for (unsigned l = 0; l < kLanes; ++l)
+          if (t.lanes >> l & 1) std::memcpy(data + l * size, buf + (addr[l] - t.addr), size);
+      } else {
+        // Byte mask of the transaction; later lanes win. Contiguous runs are written.
+        uint8_t mask_b[128] = {};
+        for (unsigned l = 0; l < kLanes; ++l)
+          if (t.lanes >> l & 1) {
+            std::memcpy(buf + (addr[l] - t.addr), data + l * size, size);
+            std::memset(mask_b + (addr[l] - t.addr), 1, size);
+          }
+        for (unsigned b = 0; b < t.bytes;) {
+          if (!mask_b[b]) {
+            ++b;
+            continue;
+          }
+          unsigned e = b;
+          while (e < t.bytes && mask_b[e]) ++e;
+          sc_core::sc_time c = at;
+          if (!access(x.cu, tlm::TLM_WRITE_COMMAND, t.addr + b, buf + b, e - b, false, c)) return;
+          if (c > end) end = c;
+          b = e;
+        }
+      }
+    }
+    x.cursor = end;
+  }
+  void alu(ComputeUnitExec& x, unsigned n) {
+    alu_instr_ += n;
+    x.cursor += alu_ * static_cast<double>(n);
+  }
+  void uncached(ComputeUnitExec& x, bool store, uint64_t va, uint32_t& v) {
+    if (error_) return;
+    ++uncached_;
+    x.cursor += issue_;
+    access(x.cu, store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, va, reinterpret_cast<uint8_t*>(&v), 4, true,
+           x.cursor);
+    sync(x.cursor);
+  }
+  void idle(ComputeUnitExec& x, unsigned n) {
+    x.cursor += cycle_ * static_cast<double>(n);
+    sync(x.cursor);
+  }
+  void kernel_error(uint32_t code, const std::string& why) {
+    if (error_) return;
+    error_ = code;
+    RunState::get().fail(name(), why);
+  }
+  // Keeps this thread within a quantum of SystemC time.
+  void sync(const sc_core::sc_time& t) {
+    const sc_core::sc_time q = tlm::tlm_global_quantum::instance().get();
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (t > now + q) sc_core::wait(t - now);
+  }
+
+ private:
+  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    cur_delay_ = delay;
+    regs_.transport(gp);
+  }
+  unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
+
+  void run() {
+    for (;;) {
+      sc_core::wait(go_);
+      const sc_core::sc_time start = sc_core::sc_time_stamp();
+      error_ = 0;
+      ++kernels_;
+      const uint32_t id = regs_.at(kCmpKernel).value;
+      const Dim2 grid{regs_.at(kCmpGridX).value, regs_.at(kCmpGridY).value};
+      const Dim2 block{regs_.at(kCmpBlockX).value, regs_.at(kCmpBlockY).value};
+      uint32_t args[kCmpArgs + 1] = {};
+      for (unsigned i = 0; i < kCmpArgs; ++i) args[i] = regs_.at(kCmpArg0 + 4 * i).value;
+      const KernelFn* fn = KernelRegistry::get().find(id, &kname_);
+      if (!fn) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "LAUNCH of unknown kernel id 0x%08x (KERNEL, BAR0 0x404000)", id);
+        kernel_error(1, buf);
+      } else if (!grid.x || !grid.y || !block.x || !block.y || block.x * block.y > 1024) {
+        kernel_error(2, "kernel '" + kname_ + "': bad grid/block dimensions");
+      } else {
+        for (auto& x : exec_) x.cursor = start + launch_cost_;
+        if (tcp_flash_)
+          for (auto& t : tcp_) {
+            cache::CacheCtl c;
+            c.op = cache::CacheCtl::InvalidateAll;
+            sc_core::sc_time d;
+            t->control(c, d);
+            tcp_flashed_ += c.invalidated;
+          }
+        const unsigned warps = (block.x * block.y + kLanes - 1) / kLanes;
+        uint64_t b = 0;
+        for (uint32_t by = 0; by < grid.y && !error_; ++by)
+          for (uint32_t bx = 0; bx < grid.x && !error_; ++bx, ++b) {
+            ComputeUnitExec& x = exec_[b % units_];
+            for (unsigned w = 0; w < warps && !error_; ++w) {
+              Warp warp(x, args, grid, block, Dim2{bx, by}, w);
+              ++warps_;
+              (*fn)(warp);
+            }
+            if (b % units_ == units_ - 1) {
+              sc_core::sc_time lo = exec_[0].cursor;
+              for (auto& e : exec_) lo = std::min(lo, e.cursor);
+              sync(lo);
+            }
+          }
+      }
+      sc_core::sc_time end = sc_core::sc_time_stamp();
+      for (auto& e : exec_) end = std::max(end, e.cursor);
+      if (end > sc_core::sc_time_stamp()) sc_core::wait(end - sc_core::sc_time_stamp());
+      busy_time_ += sc_core::sc_time_stamp() - start;
+      regs_.at(kCmpError).value = error_;
+      regs_.at(kCmpStatus).value = error_ ? 2 : 0;
+      regs_.at(kCmpCompleted).value++;
+      running_ = false;
+      RunState::get().progress();
+      if (launch_flags_ & 2) intr->raise(kIntrCompute, sc_core::SC_ZERO_TIME);
+    }
+  }
+
+  RegisterBank regs_;
+  unsigned units_;
+  sc_core::sc_time cycle_, alu_, issue_, replay_, launch_cost_, cur_delay_, launch_at_;
+  bool caching_, tcp_flash_ = true;
+  uint64_t tcp_flashed_ = 0;
+  std::unique_ptr<coherence::CacheController> cc_;
+  std::unique_ptr<cache::Cache> tcc_;
+  std::vector<std::unique_ptr<cache::Cache>> tcp_;
+  std::vector<ComputeUnitExec> exec_;
+  sc_core::sc_event go_;
+  bool running_ = false;
+  sc_core::sc_time busy_time_;
+  uint32_t launch_flags_ = 0, error_ = 0;
+  std::string kname_;
+  tlm::tlm_generic_payload gp_;
+  AccessInfo* info_ = new AccessInfo;
+  uint64_t kernels_ = 0, warps_ = 0, alu_instr_ = 0, loads_ = 0, stores_ = 0, load_tx_ = 0, store_tx_ = 0,
+           load_replays_ = 0, store_replays_ = 0, uncached_ = 0;
+};
+
+void ComputeUnitExec::mem(bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size, uint8_t* data) {
+  blk->mem(*this, store, addr, mask, size, data);
+}
+void ComputeUnitExec::alu(unsigned n) { blk->alu(*this, n); }
+void ComputeUnitExec::uncached(bool store, uint64_t va, uint32_t& value) { blk->uncached(*this, store, va, value); }
+void ComputeUnitExec::idle_cycles(unsigned n) { blk->idle(*this, n); }
+void ComputeUnitExec::error(const std::string& why) { blk->kernel_error(4, why); }
+
+}  // namespace
+
+HETVP_REGISTER_GPU_BLOCK("compute", "compute units (SIMT warps, coalescer), TCP/TCC caches and the GPU cache controller",
+                         block_schema, [](GpuContext& ctx, const Params& p) -> std::unique_ptr<GpuBlock> {
+                           return std::make_unique<ComputeBlock>("compute", ctx, p);
+                         });
+
+}  // namespace hetvp::gpu

@@ -1,0 +1,154 @@
+#include "sw/coherence/runtime.h"
+
+#include <cinttypes>
+
+#include "models/coherence/coherence_regs.h"
+#include "models/gpu/compute/compute.h"
+#include "models/gpu/compute/kernel.h"
+
+namespace hetvp::sw {
+
+using namespace hetvp::coherence;
+
+std::shared_ptr<Schema> CoherenceRuntime::schema() {
+  auto s = std::make_shared<Schema>();
+  s->size("arena", std::string("8 MiB"), "shared (pinned, host-mapped) memory arena");
+  s->time("poll", std::string("1 us"), "polling interval for directory status / kernel completion");
+  s->group("driver", DriverOptions::schema(), "driver options");
+  return s;
+}
+
+CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::string& workload, const std::string& size)
+    : api_(api), drv_(api, DriverOptions::from(args.group("rt").group("driver"))), workload_(workload), size_(size) {
+  Params rt = args.group("rt");
+  poll_ = rt.time("poll");
+  drv_.open(0);
+  arena_size_ = (rt.size("arena") + 4095) & ~uint64_t(4095);
+  arena_pa_ = api_.alloc_pinned(arena_size_, 4096);
+  GpuBuffer b = drv_.map_host(arena_pa_, arena_size_);
+  arena_va_ = b.va;
+  GpuBuffer d = drv_.map_host(kDirBase, kDirWindow);
+  dir_va_ = d.va;
+  // Directory: where the GPU cache controller is (BAR0 + 0x405000, across PCIe).
+  const uint64_t gpu_cc = drv_.function().bar[0] + kGpuCcBar0;
+  dir_write(kDirGpuCcLo, static_cast<uint32_t>(gpu_cc));
+  dir_write(kDirGpuCcHi, static_cast<uint32_t>(gpu_cc >> 32));
+  // GPU cache controller: the directory window's GPU VA and the shared arena's UVA window.
+  auto cc = [&](uint32_t off, uint64_t v) {
+    drv_.reg_write(kGpuCcBar0 + off, static_cast<uint32_t>(v));
+    drv_.reg_write(kGpuCcBar0 + off + 4, static_cast<uint32_t>(v >> 32));
+  };
+  cc(kCcDirLo, dir_va_);
+  cc(kCcWinVaLo, arena_va_);
+  cc(kCcWinPaLo, arena_pa_);
+  cc(kCcWinSizeLo, arena_size_);
+  api_.results().set_columns({"workload", "size", "sync", "phase", "target", "history_lines", "probes",
+                              "lines_invalidated", "tag_accesses", "ticks", "ns"});
+}
+
+uint64_t CoherenceRuntime::alloc(uint64_t bytes) {
+  bytes = (bytes + 4095) & ~uint64_t(4095);
+  if (arena_next_ + bytes > arena_size_)
+    throw HostError("shared arena exhausted: " + std::to_string(arena_next_ + bytes) + " > " + std::to_string(arena_size_) +
+                    " bytes (raise args.rt.arena)");
+  uint64_t a = arena_pa_ + arena_next_;
+  arena_next_ += bytes;
+  return a;
+}
+
+void CoherenceRuntime::dir_write(uint32_t off, uint32_t v) { api_.mmio_write32(kDirBase + off, v); }
+uint32_t CoherenceRuntime::dir_read(uint32_t off) { return api_.mmio_read32(kDirBase + off); }
+
+void CoherenceRuntime::wait_dir(uint32_t off, const char* what) {
+  if (!api_.poll32(kDirBase + off, 1, 1, poll_, sc_core::sc_time(1, sc_core::SC_SEC), Access::Uncached))
+    throw HostError(std::string("directory: ") + what + " not done within 1 s");
+}
+
+void CoherenceRuntime::record(const char* phase) {
+  ++syncs_;
+  const uint64_t ticks = dir_read(kDirStatTicksLo) | (uint64_t(dir_read(kDirStatTicksHi)) << 32);
+  char ns[32];
+  snprintf(ns, sizeof ns, "%.3f", ticks / 1000.0);
+  api_.results().add_row({workload_, size_, std::to_string(dir_read(kDirStatSyncs)), phase,
+                          dir_read(kDirStatTarget) == 1 ? "gpu" : "cpu", std::to_string(dir_read(kDirStatHistory)),
+                          std::to_string(dir_read(kDirStatProbes)), std::to_string(dir_read(kDirStatInvalidated)),
+                          std::to_string(dir_read(kDirStatTags)), std::to_string(ticks), ns});
+}
+
+void CoherenceRuntime::cpu_acquire() {
+  dir_write(kDirLock, 1);
+  dir_write(kDirCpuTrack, 1);
+}
+
+void CoherenceRuntime::cpu_release() {
+  dir_write(kDirCpuTrack, 0);
+  dir_write(kDirHistory, 1);
+  wait_dir(kDirHistStatus, "CPU history");
+  dir_write(kDirInvalidate, 1);
+  wait_dir(kDirInvalStatus, "invalidation of the GPU caches");
+  record("cpu_release");
+  dir_write(kDirLock, 0);
+}
+
+void CoherenceRuntime::gpu_acquire() {
+  launch("__coh_gpu_acquire", 1, 1, 1, 1, {static_cast<uint32_t>(dir_va_), static_cast<uint32_t>(dir_va_ >> 32)});
+}
+
+void CoherenceRuntime::gpu_release() {
+  launch("__coh_gpu_release", 1, 1, 1, 1, {static_cast<uint32_t>(dir_va_), static_cast<uint32_t>(dir_va_ >> 32)});
+  record("gpu_release");
+}
+
+void CoherenceRuntime::launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
+                              const std::vector<uint32_t>& args) {
+  using namespace hetvp::gpu;
+  const uint32_t base = kComputeBar0;
+  const uint32_t done_before = drv_.reg_read(base + kCmpCompleted);
+  drv_.reg_write(base + kCmpKernel, kernel_id(kernel));
+  drv_.reg_write(base + kCmpGridX, gx);
+  drv_.reg_write(base + kCmpGridY, gy);
+  drv_.reg_write(base + kCmpBlockX, bx);
+  drv_.reg_write(base + kCmpBlockY, by);
+  for (size_t i = 0; i < args.size() && i < kCmpArgs; ++i) drv_.reg_write(base + kCmpArg0 + 4 * i, args[i]);
+  drv_.reg_write(base + kCmpLaunch, 1);
+  // Device synchronise: poll COMPLETED.
+  for (;;) {
+    api_.sleep(poll_);
+    if (drv_.reg_read(base + kCmpCompleted) != done_before) break;
+  }
+  const uint32_t st = drv_.reg_read(base + kCmpStatus);
+  if (st & 2)
+    throw HostError("kernel '" + kernel + "' failed (ERROR = " + std::to_string(drv_.reg_read(base + kCmpError)) + ")");
+}
+
+// ---- the GPU side of the protocol, as kernels (one lane does the register accesses) ----------
+namespace {
+void gpu_poll(gpu::Warp& w, uint64_t addr, const char* what) {
+  for (unsigned i = 0; i < 1000000; ++i) {
+    if (w.mmio_read32(addr) & 1) return;
+    w.idle(200);
+  }
+  w.fail(std::string("GPU release: ") + what + " not done");
+}
+
+void coh_gpu_acquire(gpu::Warp& w) {
+  const uint64_t dir = w.arg64(0);
+  w.mmio_write32(dir + kDirLock, 1);
+  w.mmio_write32(dir + kDirGpuTrack, 1);
+}
+
+void coh_gpu_release(gpu::Warp& w) {
+  const uint64_t dir = w.arg64(0);
+  w.mmio_write32(dir + kDirGpuTrack, 0);
+  w.mmio_write32(dir + kDirHistory, 2);
+  gpu_poll(w, dir + kDirHistStatus, "history");
+  w.mmio_write32(dir + kDirInvalidate, 2);
+  gpu_poll(w, dir + kDirInvalStatus, "invalidation of the CPU caches");
+  w.mmio_write32(dir + kDirLock, 0);
+}
+}  // namespace
+
+HETVP_REGISTER_KERNEL("__coh_gpu_acquire", coh_gpu_acquire);
+HETVP_REGISTER_KERNEL("__coh_gpu_release", coh_gpu_release);
+
+}  // namespace hetvp::sw

@@ -1,0 +1,56 @@
+// Release-consistency runtime for hetvp's CPU–GPU coherence (SPEC §7, Algorithm 2 shape).
+//
+//   CoherenceRuntime rt(api, args);            // opens the GPU, maps the shared arena and the
+//                                              // directory window, configures both controllers
+//   uint64_t a = rt.alloc(bytes);              // shared (host-mapped) memory: host PA; rt.gva(a) on the GPU
+//   rt.cpu_acquire(); ...cached loads/stores...; rt.cpu_release();
+//   rt.gpu_acquire(); rt.launch("square", grid, block, {...}); rt.gpu_release();
+//
+// CPU_ACQUIRE: LOCK=1; CPU tracking (0x40008000)=1. CPU_RELEASE: tracking=0; HISTORY=1 (wait
+// HIST_STATUS); INVALIDATE=1 (wait INVAL_STATUS); LOCK=0. GPU_ACQUIRE / GPU_RELEASE are kernels
+// (`__coh_gpu_acquire`, `__coh_gpu_release`) doing the same with 2 from the GPU, across PCIe.
+// After every invalidation one row per synchronisation goes to the results table (CSV).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/host/host_api.h"
+#include "sw/driver/gpu_driver.h"
+
+namespace hetvp::sw {
+
+class CoherenceRuntime {
+ public:
+  static std::shared_ptr<Schema> schema();  // keys: arena, poll, driver
+  CoherenceRuntime(HostApi& api, const Params& args, const std::string& workload, const std::string& size_label);
+
+  uint64_t alloc(uint64_t bytes);  // page-aligned host physical address inside the shared arena
+  uint64_t gva(uint64_t pa) const { return arena_va_ + (pa - arena_pa_); }
+
+  void cpu_acquire();
+  void cpu_release();
+  void gpu_acquire();
+  void gpu_release();
+  // Launches a kernel and waits for it (device synchronise). Fails (HostError) on a kernel error.
+  void launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
+              const std::vector<uint32_t>& args);
+  unsigned syncs() const { return syncs_; }
+  GpuDriver& driver() { return drv_; }
+
+ private:
+  void dir_write(uint32_t off, uint32_t v);
+  uint32_t dir_read(uint32_t off);
+  void wait_dir(uint32_t off, const char* what);
+  void record(const char* phase);
+
+  HostApi& api_;
+  GpuDriver drv_;
+  std::string workload_, size_;
+  uint64_t arena_pa_ = 0, arena_va_ = 0, arena_size_ = 0, arena_next_ = 0, dir_va_ = 0;
+  sc_core::sc_time poll_;
+  unsigned syncs_ = 0;
+};
+
+}  // namespace hetvp::sw

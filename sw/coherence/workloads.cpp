@@ -1,0 +1,300 @@
+// Coherence workloads (SPEC §7, Misaki 2026 §4.1.3): square, matrix_transpose, shfl2d, and
+// coh_random (many small random data-race-free programs for the coherence checker).
+// Each follows Algorithm 2, checks its result and returns nonzero (exit 1) when wrong.
+#include <cinttypes>
+#include <cstring>
+#include <random>
+
+#include "models/gpu/compute/kernel.h"
+#include "platform/program.h"
+#include "sw/coherence/runtime.h"
+
+namespace hetvp::sw {
+
+namespace {
+
+using gpu::Lanes;
+using gpu::Warp;
+
+// ---- kernels ------------------------------------------------------------------------------
+// square: C[i] = A[i]^2 (args: A va 0-1, C va 2-3, N 4)
+void k_square(Warp& w) {
+  auto i = w.global_x();
+  uint32_t m = w.lt(i, w.arg(4));
+  auto a = w.load<float>(w.addr(w.arg64(0), i, 4), m);
+  w.store<float>(w.addr(w.arg64(2), i, 4), w.map(a, [](float x) { return x * x; }), m);
+}
+
+// MatrixTranspose (HIP sample): out[y*W + x] = in[x*W + y] (args: in 0-1, out 2-3, W 4)
+void k_transpose(Warp& w) {
+  auto x = w.global_x(), y = w.global_y();
+  const uint32_t W = w.arg(4);
+  uint32_t m = w.lt(x, W) & w.lt(y, W);
+  Lanes<uint32_t> src, dst;
+  for (unsigned l = 0; l < gpu::kLanes; ++l) {
+    src[l] = x[l] * W + y[l];
+    dst[l] = y[l] * W + x[l];
+  }
+  w.alu(2);
+  auto v = w.load<float>(w.addr(w.arg64(0), src, 4), m);
+  w.store<float>(w.addr(w.arg64(2), dst, 4), v, m);
+}
+
+// 2dshfl: coalesced read of in[e], register shuffle with the neighbour lane (lane ^ 1), store of
+// the received element to its transposed position (args: in 0-1, out 2-3, W 4).
+void k_shfl2d(Warp& w) {
+  auto e = w.global_x();
+  const uint32_t W = w.arg(4);
+  uint32_t m = w.lt(e, W * W);
+  auto v = w.load<float>(w.addr(w.arg64(0), e, 4), m);
+  Lanes<uint32_t> partner;
+  for (unsigned l = 0; l < gpu::kLanes; ++l) partner[l] = (m >> (l ^ 1) & 1) ? (l ^ 1) : l;
+  auto pv = w.shfl(v, partner, m);
+  auto pe = w.shfl(e, partner, m);
+  Lanes<uint32_t> dst;
+  for (unsigned l = 0; l < gpu::kLanes; ++l) dst[l] = (pe[l] % W) * W + pe[l] / W;
+  w.alu(2);
+  w.store<float>(w.addr(w.arg64(2), dst, 4), pv, m);
+}
+
+// coh_random: every lane reads one pseudo-random word that no lane writes in this launch and
+// writes word (global id * stride) = f(read value, seed): no two lanes write the same word and
+// no lane reads a word written in the same launch (data-race-free; stride >= 2).
+// args: buf 0-1, words 2, seed 3, stride 4
+void k_random(Warp& w) {
+  auto g = w.global_x();
+  const uint32_t words = w.arg(2), seed = w.arg(3), stride = w.arg(4);
+  uint32_t m = w.lt(g, words / stride);
+  Lanes<uint32_t> rd, wr;
+  for (unsigned l = 0; l < gpu::kLanes; ++l) {
+    uint32_t h = (g[l] + 1) * 2654435761u ^ seed;
+    h ^= h >> 13;
+    rd[l] = h % words;
+    if (rd[l] % stride == 0) rd[l] = rd[l] + 1 < words ? rd[l] + 1 : rd[l] - 1;  // never a word written here
+    wr[l] = g[l] * stride;
+  }
+  auto v = w.load<uint32_t>(w.addr(w.arg64(0), rd, 4), m);
+  auto nv = w.map(v, [seed](uint32_t x) { return x * 3u + seed; });
+  w.store<uint32_t>(w.addr(w.arg64(0), wr, 4), nv, m);
+}
+
+HETVP_REGISTER_KERNEL("square", k_square);
+HETVP_REGISTER_KERNEL("matrix_transpose", k_transpose);
+HETVP_REGISTER_KERNEL("shfl2d", k_shfl2d);
+HETVP_REGISTER_KERNEL("coh_random", k_random);
+
+std::shared_ptr<Schema> base_schema() {
+  auto s = std::make_shared<Schema>();
+  s->group("rt", CoherenceRuntime::schema(), "coherence runtime");
+  s->integer("iterations", 1, "how many times the Algorithm 2 sequence runs (>1: caches hold old data)").range(1, 1000);
+  s->integer("block", 256, "threads per block (1-D kernels)").range(32, 1024);
+  return s;
+}
+
+void put_floats(HostApi& api, uint64_t pa, const std::vector<float>& v) { api.write(pa, v.data(), v.size() * 4); }
+std::vector<float> get_floats(HostApi& api, uint64_t pa, size_t n) {
+  std::vector<float> v(n);
+  api.read(pa, v.data(), n * 4);
+  return v;
+}
+
+int report(HostApi& api, const std::string& what, size_t bad, size_t total, uint64_t first_bad, float got, float want) {
+  char buf[256];
+  if (bad) {
+    snprintf(buf, sizeof buf, "%s: FAILED: %zu of %zu results wrong (first at index %" PRIu64 ": got %g, expected %g)",
+             what.c_str(), bad, total, first_bad, got, want);
+    api.log(buf);
+    return 1;
+  }
+  snprintf(buf, sizeof buf, "%s: %zu results correct", what.c_str(), total);
+  api.log(buf);
+  return 0;
+}
+
+class Square : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = base_schema();
+    s->integer("n", 200, "array elements").range(1, 1 << 26);
+    return s;
+  }
+  int run(HostApi& api, const Params& args) override {
+    const uint32_t n = args.u32("n");
+    CoherenceRuntime rt(api, args, "square", std::to_string(n));
+    const uint64_t A = rt.alloc(uint64_t(n) * 4), C = rt.alloc(uint64_t(n) * 4);
+    const uint32_t block = args.u32("block");
+    int rc = 0;
+    for (int64_t it = 0; it < args.integer("iterations"); ++it) {
+      std::vector<float> a(n);
+      for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>((i + it) % 1000) * 0.5f + 1.0f;
+      rt.cpu_acquire();
+      put_floats(api, A, a);
+      rt.cpu_release();
+      rt.gpu_acquire();
+      rt.launch("square", (n + block - 1) / block, 1, block, 1,
+                {uint32_t(rt.gva(A)), uint32_t(rt.gva(A) >> 32), uint32_t(rt.gva(C)), uint32_t(rt.gva(C) >> 32), n});
+      rt.gpu_release();
+      rt.cpu_acquire();
+      auto c = get_floats(api, C, n);
+      rt.cpu_release();
+      size_t bad = 0, first = 0;
+      for (uint32_t i = 0; i < n; ++i)
+        if (c[i] != a[i] * a[i] && !bad++) first = i;
+      rc |= report(api, "square N=" + std::to_string(n), bad, n, first, bad ? c[first] : 0, bad ? a[first] * a[first] : 0);
+    }
+    return rc;
+  }
+};
+
+class Transpose : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = base_schema();
+    s->integer("width", 16, "matrix width W (W x W floats)").range(1, 8192);
+    return s;
+  }
+  int run(HostApi& api, const Params& args) override {
+    const uint32_t W = args.u32("width");
+    const uint64_t n = uint64_t(W) * W;
+    CoherenceRuntime rt(api, args, "matrix_transpose", std::to_string(W) + "x" + std::to_string(W));
+    const uint64_t IN = rt.alloc(n * 4), OUT = rt.alloc(n * 4);
+    int rc = 0;
+    for (int64_t it = 0; it < args.integer("iterations"); ++it) {
+      std::vector<float> a(n);
+      for (uint64_t i = 0; i < n; ++i) a[i] = static_cast<float>((i * 7 + it) % 4093);
+      rt.cpu_acquire();
+      put_floats(api, IN, a);
+      rt.cpu_release();
+      rt.gpu_acquire();
+      rt.launch("matrix_transpose", (W + 15) / 16, (W + 15) / 16, 16, 16,
+                {uint32_t(rt.gva(IN)), uint32_t(rt.gva(IN) >> 32), uint32_t(rt.gva(OUT)), uint32_t(rt.gva(OUT) >> 32), W});
+      rt.gpu_release();
+      rt.cpu_acquire();
+      auto o = get_floats(api, OUT, n);
+      rt.cpu_release();
+      size_t bad = 0, first = 0;
+      for (uint64_t y = 0; y < W; ++y)
+        for (uint64_t x = 0; x < W; ++x)
+          if (o[y * W + x] != a[x * W + y] && !bad++) first = y * W + x;
+      rc |= report(api, "matrix_transpose " + std::to_string(W) + "x" + std::to_string(W), bad, n, first,
+                   bad ? o[first] : 0, bad ? a[(first % W) * W + first / W] : 0);
+    }
+    return rc;
+  }
+};
+
+class Shfl2d : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = base_schema();
+    s->integer("width", 4, "matrix width W (W x W floats)").range(1, 4096);
+    return s;
+  }
+  int run(HostApi& api, const Params& args) override {
+    const uint32_t W = args.u32("width");
+    const uint32_t n = W * W, block = args.u32("block");
+    CoherenceRuntime rt(api, args, "2dshfl", std::to_string(W) + "x" + std::to_string(W));
+    const uint64_t IN = rt.alloc(uint64_t(n) * 4), OUT = rt.alloc(uint64_t(n) * 4);
+    int rc = 0;
+    for (int64_t it = 0; it < args.integer("iterations"); ++it) {
+      std::vector<float> a(n);
+      for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>(i + 100 * it);
+      rt.cpu_acquire();
+      put_floats(api, IN, a);
+      rt.cpu_release();
+      rt.gpu_acquire();
+      rt.launch("shfl2d", (n + block - 1) / block, 1, block, 1,
+                {uint32_t(rt.gva(IN)), uint32_t(rt.gva(IN) >> 32), uint32_t(rt.gva(OUT)), uint32_t(rt.gva(OUT) >> 32), W});
+      rt.gpu_release();
+      rt.cpu_acquire();
+      auto o = get_floats(api, OUT, n);
+      rt.cpu_release();
+      size_t bad = 0, first = 0;
+      for (uint32_t r = 0; r < W; ++r)
+        for (uint32_t c = 0; c < W; ++c)
+          if (o[c * W + r] != a[r * W + c] && !bad++) first = c * W + r;
+      rc |= report(api, "2dshfl " + std::to_string(W) + "x" + std::to_string(W), bad, n, first, bad ? o[first] : 0,
+                   bad ? a[(first % W) * W + first / W] : 0);
+    }
+    return rc;
+  }
+};
+
+// Many small random data-race-free programs in one run: each program is a few rounds of
+// CPU phase (random stores/loads to a random subset of a small shared buffer) and GPU phase
+// (kernel coh_random), handed over with the release-consistency protocol. The coherence
+// checker (YAML `cpu_cc.checker` / `gpu0.compute.controller.checker`) checks every load; the
+// program also checks what the CPU reads back against its own model of the GPU's writes.
+class CohRandom : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = base_schema();
+    s->integer("programs", 100, "random programs").range(1, 1000000);
+    s->integer("rounds", 2, "CPU/GPU hand-overs per program").range(1, 100);
+    s->integer("max_words", 512, "largest shared buffer (32-bit words)").range(32, 1 << 20);
+    return s;
+  }
+  int run(HostApi& api, const Params& args) override {
+    CoherenceRuntime rt(api, args, "coh_random", "");
+    const uint32_t max_words = args.u32("max_words");
+    const uint64_t buf = rt.alloc(uint64_t(max_words) * 4);
+    auto& rng = api.rng();
+    std::vector<uint32_t> model(max_words, 0);
+    // The arena starts zeroed; the model knows it.
+    uint64_t checked = 0;
+    for (int64_t p = 0; p < args.integer("programs"); ++p) {
+      const uint32_t words = 32 + static_cast<uint32_t>(rng() % (max_words - 31));
+      for (int64_t r = 0; r < args.integer("rounds"); ++r) {
+        rt.cpu_acquire();
+        const unsigned ops = 1 + rng() % 64;
+        for (unsigned k = 0; k < ops; ++k) {
+          const uint32_t i = rng() % words;
+          if (rng() % 3) {
+            uint32_t v = static_cast<uint32_t>(rng());
+            api.write32(buf + 4 * i, v);
+            model[i] = v;
+          } else {
+            uint32_t v = api.read32(buf + 4 * i);
+            ++checked;
+            if (v != model[i]) {
+              api.log("coh_random: program " + std::to_string(p) + " CPU read word " + std::to_string(i) + " = " +
+                      std::to_string(v) + ", expected " + std::to_string(model[i]));
+              return 1;
+            }
+          }
+        }
+        rt.cpu_release();
+        const uint32_t seed = static_cast<uint32_t>(rng()), stride = 2 + rng() % 3;
+        // Model of the kernel: reads happen before the writes of the same warp; for the model,
+        // compute from a snapshot (no lane reads a word another lane of another warp writes:
+        // reads of written words are excluded below by using the snapshot semantics only when
+        // the read word is not written in this launch).
+        rt.gpu_acquire();
+        rt.launch("coh_random", (words / stride + 255) / 256, 1, 256, 1,
+                  {uint32_t(rt.gva(buf)), uint32_t(rt.gva(buf) >> 32), words, seed, stride});
+        rt.gpu_release();
+        // The CPU learns the GPU's writes by reading them (checked by the checker), then models them.
+        rt.cpu_acquire();
+        for (uint32_t g = 0; g < words / stride; ++g) {
+          uint32_t v = api.read32(buf + 4 * (g * stride));
+          ++checked;
+          model[g * stride] = v;
+        }
+        rt.cpu_release();
+      }
+    }
+    api.stat("coh_random_checked_reads", static_cast<double>(checked));
+    api.log("coh_random: " + std::to_string(args.integer("programs")) + " programs, " + std::to_string(checked) +
+            " CPU reads checked");
+    return 0;
+  }
+};
+
+}  // namespace
+
+HETVP_REGISTER_PROGRAM("square", Square, "coherence: CPU fills A[N], GPU C[i]=A[i]^2, CPU checks (Algorithm 2)");
+HETVP_REGISTER_PROGRAM("matrix_transpose", Transpose, "coherence: W x W float transpose on the GPU, CPU checks");
+HETVP_REGISTER_PROGRAM("shfl2d", Shfl2d, "coherence (2dshfl): coalesced read, register shuffle, transposed store");
+HETVP_REGISTER_PROGRAM("coh_random", CohRandom, "coherence: many random data-race-free CPU/GPU programs (checker)");
+
+}  // namespace hetvp::sw
