@@ -1,0 +1,34 @@
+/* hetvp — HUB firmware: counts the GPCs (PTOP NUM_GPCS through the BAR0 window), waits for every
+ * GPC's init flag (status scratch bit 31 of its block, through the BAR0 window; sleeping on the
+ * timer between looks), sets its own, then serves commands (docs/firmware.md). */
+#include "fw.h"
+
+#define PTOP_NUM_GPCS 0x022430u
+#define GPC_BLOCK(i) (0x502000u + (i) * 0x8000u)
+#define GPC_BCAST 0x41a000u
+
+static uint32_t num_gpcs;
+
+void fw_initialize(void) {
+    num_gpcs = bar0_read(PTOP_NUM_GPCS);
+    for (uint32_t i = 0; i < num_gpcs; ++i)
+        while (!(bar0_read(GPC_BLOCK(i) + MCU_STATUS0) & MCU_STATUS0_INIT_DONE)) fw_sleep_cycles(1400); /* ~1 us */
+    mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | num_gpcs);
+}
+
+int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) {
+    switch (cmd) {
+    case FW_CMD_REG_READ:
+        if (data & 3u || data >= MCU_BAR0_SIZE) { *error = FW_ERR_BAD_ARG; return 1; }
+        *result = bar0_read(data);
+        return 1;
+    case FW_CMD_REG_WRITE:
+        if (data & 3u || data >= MCU_BAR0_SIZE) { *error = FW_ERR_BAD_ARG; return 1; }
+        bar0_write(data, mcu_reg_read(FW_ARG0));
+        return 1;
+    case FW_CMD_INFO: *result = num_gpcs; return 1;
+    }
+    return 0;
+}
+
+int main(void) { return fw_main(); }

@@ -1,0 +1,22 @@
+/* hetvp — the basic firmware skeleton shared by the HUB and GPC images (docs/firmware.md).
+ * initialize -> sleep -> ihbody (interrupt: enqueue the command) -> work (dequeue, dispatch). */
+#ifndef HETVP_FW_H
+#define HETVP_FW_H
+
+#include <stdint.h>
+
+#include "hetvp/mcu_regs.h"
+#include "hetvp_rt.h"
+
+/* Provided by the image (hub.c / gpc.c). */
+void fw_initialize(void);                                   /* after the handler is installed */
+/* An image-specific command; return 1 if handled (result/error set), 0 if unknown. */
+int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error);
+
+/* Library. */
+int fw_main(void);                         /* the whole firmware: call from main() */
+void fw_sleep_cycles(uint32_t cycles);     /* sleep on the timer interrupt (no busy-polling) */
+uint32_t fw_xfer(uint32_t ctrl, uint32_t ext_lo, uint32_t ext_hi, uint32_t dmem_off); /* -> XFER_STATUS */
+uint32_t fw_dmem_offset(const void* p);    /* data-memory offset of a DMEM object */
+
+#endif

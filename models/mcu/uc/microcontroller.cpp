@@ -1,0 +1,584 @@
+#include "models/mcu/uc/microcontroller.h"
+
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+
+#include "firmware/common/mcu_map.h"
+#include "firmware/include/hetvp/mcu_regs.h"
+#include "models/mcu/uc/gdb_stub.h"
+#include "platform/run_state.h"
+
+namespace hetvp::mcu {
+
+namespace {
+const char* state_name(unsigned s) {
+  switch (s) {
+    case MCU_STATE_IDLE: return "idle";
+    case MCU_STATE_RUNNING: return "running";
+    case MCU_STATE_SLEEPING: return "sleeping";
+    case MCU_STATE_HALTED: return "halted";
+    case MCU_STATE_TRAPPED: return "trapped";
+    case MCU_STATE_STOPPED: return "stopped";
+  }
+  return "?";
+}
+thread_local bool g_from_core = false;  // set around register-bank accesses (the bank has no "who")
+}  // namespace
+
+Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg)
+    : sc_core::sc_module(n), cfg_(cfg), regs_(name()) {
+  core_ = make_core(cfg_.core);
+  if (!cfg_.cycle_costs.empty()) core_->set_cycle_costs(cfg_.cycle_costs);
+  imem_.assign(cfg_.code_size, 0);
+  dmem_.assign(cfg_.data_size, 0);
+  core_->add_region({MCU_IMEM_BASE, cfg_.code_size, imem_.data(), false, true});
+  core_->add_region({MCU_DMEM_BASE, cfg_.data_size, dmem_.data(), true, false});
+  core_->set_bus(this);
+  core_->set_dmi(cfg_.dmi);
+
+  regs.register_b_transport(this, &Microcontroller::b_regs);
+  regs.register_transport_dbg(this, &Microcontroller::dbg_regs);
+  xfer_info_->initiator = name();
+  xfer_info_->side = Side::Gpu;
+  xfer_gp_.set_extension(xfer_info_);
+  bar0_info_->initiator = name();
+  bar0_info_->uncached = true;
+  bar0_info_->side = Side::Gpu;
+  bar0_gp_.set_extension(bar0_info_);
+
+  // --- the register block: every register in one place (offsets from mcu_regs.h) ---
+  regs_.add("IRQSSET", MCU_IRQSSET, RegAccess::WO).write([this](Register&, uint32_t v) { set_irq_bits(v & MCU_IRQ_ALL); });
+  regs_.add("IRQSCLR", MCU_IRQSCLR, RegAccess::WO).write([this](Register&, uint32_t v) {
+    regs_.at(MCU_IRQSTAT).value &= ~v;
+    update_irq_line();
+  });
+  regs_.add("IRQSTAT", MCU_IRQSTAT, RegAccess::RO);
+  regs_.add("IRQMSET", MCU_IRQMSET, RegAccess::WO).write([this](Register&, uint32_t v) {
+    regs_.at(MCU_IRQMASK).value |= v & MCU_IRQ_ALL;
+    update_irq_line();
+  });
+  regs_.add("IRQMCLR", MCU_IRQMCLR, RegAccess::WO).write([this](Register&, uint32_t v) {
+    regs_.at(MCU_IRQMASK).value &= ~v;
+    update_irq_line();
+  });
+  regs_.add("IRQMASK", MCU_IRQMASK, RegAccess::RO);
+  regs_.add("HOST_INTR", MCU_HOST_INTR, RegAccess::WO).write([this](Register&, uint32_t) {
+    ++host_intrs_;
+    regs_.at(MCU_HOST_INTR_COUNT).value++;
+    intr->raise(cfg_.host_intr_bit, g_from_core ? core_offset() : sc_core::SC_ZERO_TIME);
+  });
+  regs_.add("HOST_INTR_COUNT", MCU_HOST_INTR_COUNT, RegAccess::RO);
+  for (unsigned i = 0; i < MCU_MAILBOX_COUNT; ++i) regs_.add("MAILBOX" + std::to_string(i), MCU_MAILBOX(i), RegAccess::RW);
+  regs_.add("UC_CTRL", MCU_UC_CTRL, RegAccess::RW)
+      .read([this](const Register&) {
+        uint32_t v = state_ | (started_ ? MCU_CTRL_STARTED : 0);
+        if (state_ == MCU_STATE_TRAPPED) v |= (trap_cause_ & 0xff) << MCU_CTRL_CAUSE_SHIFT;
+        return v;
+      })
+      .write([this](Register&, uint32_t v) { control(v, g_from_core ? From::Core : From::Host); });
+  regs_.add("UC_ENTRY", MCU_UC_ENTRY, RegAccess::RW);
+  regs_.add("UC_CAPS", MCU_UC_CAPS, RegAccess::RO, ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
+  regs_.add("UC_EXIT", MCU_UC_EXIT, RegAccess::RW).write([this](Register&, uint32_t v) {
+    exit_code_ = v;
+    state_ = MCU_STATE_HALTED;
+    halt_why_ = "firmware exited with code " + std::to_string(v);
+    core_->halt(halt_why_);
+  });
+  regs_.add("UC_TRAP_PC", MCU_UC_TRAP_PC, RegAccess::RO).read([this](const Register&) { return trap_pc_; });
+  regs_.add("UC_TRAP_CAUSE", MCU_UC_TRAP_CAUSE, RegAccess::RO).read([this](const Register&) { return trap_cause_; });
+  regs_.add("UC_TRAP_VAL", MCU_UC_TRAP_VAL, RegAccess::RO).read([this](const Register&) { return trap_val_; });
+  regs_.add("UC_FW_TRAP", MCU_UC_FW_TRAP, RegAccess::WO).write([this](Register&, uint32_t) {
+    uint32_t pc = 0, cause = 0, val = 0;
+    core_->read_csr(0x341, pc);
+    core_->read_csr(0x342, cause);
+    core_->read_csr(0x343, val);
+    char buf[160];
+    snprintf(buf, sizeof buf, "firmware reported trap: mcause 0x%x at pc 0x%08x (mtval 0x%08x)", cause, pc, val);
+    record_trap(pc, cause, val, buf);
+    core_->halt(buf);
+  });
+  regs_.add("UC_INSTRET_LO", MCU_UC_INSTRET_LO, RegAccess::RO).read([this](const Register&) { return uint32_t(core_->instret()); });
+  regs_.add("UC_INSTRET_HI", MCU_UC_INSTRET_HI, RegAccess::RO).read([this](const Register&) { return uint32_t(core_->instret() >> 32); });
+  regs_.add("UC_CYCLES_LO", MCU_UC_CYCLES_LO, RegAccess::RO).read([this](const Register&) { return uint32_t(core_->cycles()); });
+  regs_.add("UC_CYCLES_HI", MCU_UC_CYCLES_HI, RegAccess::RO).read([this](const Register&) { return uint32_t(core_->cycles() >> 32); });
+  regs_.add("UC_ID", MCU_UC_ID, RegAccess::RO, (cfg_.index & 0xff) | (cfg_.hub ? 0x100u : 0u));
+  regs_.add("UC_CLOCK_KHZ", MCU_UC_CLOCK_KHZ, RegAccess::RO, uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
+  regs_.add("DBG_INDEX", MCU_DBG_INDEX, RegAccess::RW);
+  regs_.add("DBG_DATA", MCU_DBG_DATA, RegAccess::RW)
+      .read([this](const Register&) {
+        uint32_t i = regs_.at(MCU_DBG_INDEX).value;
+        return i < 32 ? core_->read_gpr(i) : i == 32 ? core_->read_pc() : 0u;
+      })
+      .write([this](Register&, uint32_t v) {
+        uint32_t i = regs_.at(MCU_DBG_INDEX).value;
+        if (i < 32) core_->write_gpr(i, v);
+        else if (i == 32) core_->write_pc(v);
+      });
+  regs_.add("CODE_INDEX", MCU_CODE_INDEX, RegAccess::RW);
+  regs_.add("CODE", MCU_CODE, RegAccess::RW);  // served by access()
+  regs_.add("DATA_INDEX", MCU_DATA_INDEX, RegAccess::RW);
+  regs_.add("DATA", MCU_DATA, RegAccess::RW);  // served by access()
+  regs_.add("XFER_EXT_LO", MCU_XFER_EXT_LO, RegAccess::RW);
+  regs_.add("XFER_EXT_HI", MCU_XFER_EXT_HI, RegAccess::RW);
+  regs_.add("XFER_DMEM", MCU_XFER_DMEM, RegAccess::RW);
+  regs_.add("XFER_CTRL", MCU_XFER_CTRL, RegAccess::WO).write([this](Register&, uint32_t v) {
+    Register& st = regs_.at(MCU_XFER_STATUS);
+    auto fault = [&](uint32_t code) {
+      if (code != MCU_XFER_ERR_BUSY) st.value = MCU_XFER_FAULT | (code << 8);
+      else st.value |= MCU_XFER_FAULT | (code << 8);
+      ++xfer_faults_;
+      regs_.at(MCU_XFER_FAULTS).value++;
+      char buf[200];
+      snprintf(buf, sizeof buf, "%s: xfer refused (code %u): ctrl 0x%x, ext 0x%" PRIx64 ", dmem 0x%x", name(), code, v,
+               (uint64_t(regs_.at(MCU_XFER_EXT_HI).value) << 32) | regs_.at(MCU_XFER_EXT_LO).value,
+               regs_.at(MCU_XFER_DMEM).value);
+      SC_REPORT_INFO("hetvp/mcu", buf);
+      set_irq_bits(MCU_IRQ_XFER);  // the firmware waiting for "done" learns about the fault too
+    };
+    if (xfer_busy_) return fault(MCU_XFER_ERR_BUSY);
+    const unsigned n = v & 0xf;
+    if (n < 3 || n > 8) return fault(MCU_XFER_ERR_SIZE);
+    const uint32_t len = 1u << n;
+    const uint64_t ext = (uint64_t(regs_.at(MCU_XFER_EXT_HI).value & 0xff) << 32) | regs_.at(MCU_XFER_EXT_LO).value;
+    const uint32_t dm = regs_.at(MCU_XFER_DMEM).value;
+    if ((ext & (len - 1)) || (dm & (len - 1))) return fault(MCU_XFER_ERR_ALIGN);
+    if (dm >= cfg_.data_size || cfg_.data_size - dm < len) return fault(MCU_XFER_ERR_DMEM);
+    xfer_busy_ = true;
+    xfer_ext_ = ext;
+    xfer_dmem_ = dm;
+    xfer_len_ = len;
+    xfer_store_ = (v & MCU_XFER_DIR_STORE) != 0;
+    st.value = MCU_XFER_BUSY;
+    xfer_ev_.notify(g_from_core ? core_offset() : sc_core::SC_ZERO_TIME);
+  });
+  regs_.add("XFER_STATUS", MCU_XFER_STATUS, RegAccess::RO);
+  regs_.add("XFER_COUNT", MCU_XFER_COUNT, RegAccess::RO);
+  regs_.add("XFER_FAULTS", MCU_XFER_FAULTS, RegAccess::RO);
+  regs_.add("XFER_BYTES", MCU_XFER_BYTES, RegAccess::RO);
+  regs_.add("TIMER_CYCLES", MCU_TIMER_CYCLES, RegAccess::RW);
+  regs_.add("TIMER_CTRL", MCU_TIMER_CTRL, RegAccess::RW).write([this](Register& r, uint32_t v) {
+    timer_ev_.cancel();
+    if (v & 1) {
+      uint64_t c = regs_.at(MCU_TIMER_CYCLES).value;
+      if (c == 0) c = 1;
+      timer_ev_.notify(cycles_to_time(c) + (g_from_core ? core_offset() : sc_core::SC_ZERO_TIME));
+    }
+    r.value = v & 3;
+  });
+  regs_.add("METHOD_DATA", MCU_METHOD_DATA, RegAccess::RW);
+  regs_.add("METHOD_CMD", MCU_METHOD_CMD, RegAccess::RW).write([this](Register&, uint32_t) {
+    if (g_from_core) return;
+    ++commands_;
+    set_irq_bits(MCU_IRQ_METHOD);
+  });
+  regs_.add("STATUS0", MCU_STATUS0, RegAccess::RW);
+  regs_.add("STATUS1", MCU_STATUS1, RegAccess::RW);
+
+  SC_HAS_PROCESS(Microcontroller);
+  SC_THREAD(thread);
+  SC_THREAD(xfer_thread);
+  SC_METHOD(timer_method);
+  sensitive << timer_ev_;
+  dont_initialize();
+}
+
+Microcontroller::~Microcontroller() = default;
+
+void Microcontroller::attach_gdb(std::unique_ptr<GdbStub> stub) { gdb_ = std::move(stub); }
+
+sc_core::sc_time Microcontroller::core_offset() const {
+  if (!in_run_) return sc_core::SC_ZERO_TIME;
+  return cycles_to_time(core_->cycles() - run_start_cycles_);
+}
+
+bool Microcontroller::upload_allowed() const {
+  return state_ == MCU_STATE_IDLE || state_ == MCU_STATE_HALTED || state_ == MCU_STATE_TRAPPED ||
+         state_ == MCU_STATE_STOPPED;
+}
+
+bool Microcontroller::refuse(tlm::tlm_generic_payload& gp, const std::string& why) {
+  ++refused_;
+  char buf[128];
+  snprintf(buf, sizeof buf, " (offset 0x%" PRIx64 ", by %s, core %s)", uint64_t(gp.get_address()), initiator_of(gp),
+           state_name(state_));
+  SC_REPORT_WARNING("hetvp/mcu", (std::string(name()) + ": " + why + buf).c_str());
+  gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  return false;
+}
+
+void Microcontroller::set_irq_bits(uint32_t bits) {
+  regs_.at(MCU_IRQSTAT).value |= bits;
+  update_irq_line();
+}
+
+void Microcontroller::update_irq_line() {
+  const bool level = (regs_.at(MCU_IRQSTAT).value & regs_.at(MCU_IRQMASK).value) != 0;
+  if (level == irq_line_) return;
+  irq_line_ = level;
+  core_->set_irq(IrqLine::external, level);
+  if (level) wake_ev_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Microcontroller::record_trap(uint32_t pc, uint32_t cause, uint32_t val, const std::string& why) {
+  trap_pc_ = pc;
+  trap_cause_ = cause;
+  trap_val_ = val;
+  halt_why_ = why;
+  state_ = MCU_STATE_TRAPPED;
+  ++traps_;
+  SC_REPORT_WARNING("hetvp/mcu", (std::string(name()) + ": core trapped and stopped: " + why).c_str());
+}
+
+void Microcontroller::control(uint32_t v, From from) {
+  if (from == From::Core) return;  // the core cannot start/stop itself (documented)
+  if (v & MCU_CTRL_RESET) {
+    state_ = MCU_STATE_IDLE;
+    ctrl_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+  if (v & MCU_CTRL_START) {
+    core_->reset(regs_.at(MCU_UC_ENTRY).value);
+    core_->set_irq(IrqLine::external, irq_line_);
+    state_ = MCU_STATE_RUNNING;
+    started_ = true;
+    ++starts_;
+    halt_why_.clear();
+    trap_pc_ = trap_cause_ = trap_val_ = 0;
+    ctrl_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+  if ((v & MCU_CTRL_STOP) && (state_ == MCU_STATE_RUNNING || state_ == MCU_STATE_SLEEPING)) {
+    state_ = MCU_STATE_STOPPED;
+    ctrl_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+  if ((v & MCU_CTRL_STEP) && state_ == MCU_STATE_STOPPED) {
+    RunResult r = core_->step();
+    instructions_ += r.instructions;
+    cycles_ += r.cycles;
+    if (r.reason == RunResult::Reason::trapped_fatal) {
+      uint32_t c = 0, t = 0;
+      core_->read_csr(0x342, c);
+      core_->read_csr(0x343, t);
+      record_trap(core_->read_pc(), c, t, core_->halt_reason());
+    }
+  }
+  if ((v & MCU_CTRL_CONT) && state_ == MCU_STATE_STOPPED) {
+    state_ = MCU_STATE_RUNNING;
+    ctrl_ev_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+void Microcontroller::access(tlm::tlm_generic_payload& gp, From from) {
+  const uint32_t off = static_cast<uint32_t>(gp.get_address());
+  const bool rd = gp.is_read();
+  if (gp.get_data_length() == 4 && !(off & 3) && !gp.get_byte_enable_ptr()) {
+    // Ports with side effects the register bank cannot express.
+    if (off == MCU_CODE || off == MCU_DATA) {
+      const bool code = off == MCU_CODE;
+      if (!upload_allowed())
+        return void(refuse(gp, std::string(code ? "CODE" : "DATA") + " upload port used while the core runs (stop or reset it first)"));
+      Register& idx = regs_.at(code ? MCU_CODE_INDEX : MCU_DATA_INDEX);
+      const uint32_t a = idx.value & MCU_INDEX_ADDR_MASK & ~3u;
+      const uint32_t size = code ? cfg_.code_size : cfg_.data_size;
+      if (a >= size) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "%s index 0x%x is outside the %s memory (%u bytes)", code ? "CODE" : "DATA", a,
+                 code ? "code" : "data", size);
+        return void(refuse(gp, buf));
+      }
+      uint8_t* mem = code ? imem_.data() : dmem_.data();
+      if (rd) {
+        std::memcpy(gp.get_data_ptr(), mem + a, 4);
+        if (idx.value & MCU_INDEX_AINCR) idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
+      } else {
+        std::memcpy(mem + a, gp.get_data_ptr(), 4);
+        if (code) core_->invalidate_code(MCU_IMEM_BASE + a, 4);
+        if (idx.value & MCU_INDEX_AINCW) idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
+      }
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
+    if (!rd && from == From::Host && off == MCU_UC_EXIT) return void(refuse(gp, "UC_EXIT is written by the firmware only"));
+    if (!rd && from == From::Core && off == MCU_UC_CTRL) return void(refuse(gp, "the core cannot write its own UC_CTRL"));
+    if (!rd && off == MCU_DBG_DATA && !upload_allowed())
+      return void(refuse(gp, "DBG_DATA written while the core runs (stop it first)"));
+  }
+  g_from_core = from == From::Core;
+  regs_.transport(gp);
+  g_from_core = false;
+}
+
+void Microcontroller::host_access(tlm::tlm_generic_payload& gp) { access(gp, From::Host); }
+
+void Microcontroller::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { access(gp, From::Host); }
+
+unsigned Microcontroller::dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
+
+bool Microcontroller::read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
+  if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
+    if (size != 4) return false;
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(addr - MCU_REG_BASE);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    access(gp, From::Core);
+    extra = cfg_.reg_cycles;
+    return gp.is_response_ok();
+  }
+  if (addr >= MCU_BAR0_BASE && addr - MCU_BAR0_BASE < MCU_BAR0_SIZE) {
+    const uint32_t off = addr - MCU_BAR0_BASE;
+    bool ok = cfg_.bar0_allow.empty();
+    for (auto& [lo, hi] : cfg_.bar0_allow) ok |= off >= lo && off < hi;
+    if (!ok || size != 4) return false;
+    bar0_gp_.set_command(tlm::TLM_READ_COMMAND);
+    bar0_gp_.set_address(off);
+    bar0_gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    bar0_gp_.set_data_length(4);
+    bar0_gp_.set_streaming_width(4);
+    bar0_gp_.set_byte_enable_ptr(nullptr);
+    bar0_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    bar0->b_transport(bar0_gp_, d);
+    ++bar0_accesses_;
+    extra = cfg_.reg_cycles + uint64_t(std::ceil(d.to_seconds() * cfg_.clock_hz));
+    return bar0_gp_.is_response_ok();
+  }
+  // DMI off: the direct memories are served here.
+  if (addr >= MCU_IMEM_BASE && addr - MCU_IMEM_BASE + size <= cfg_.code_size) {
+    value = 0;
+    std::memcpy(&value, &imem_[addr - MCU_IMEM_BASE], size);
+    return true;
+  }
+  if (addr >= MCU_DMEM_BASE && addr - MCU_DMEM_BASE + size <= cfg_.data_size) {
+    value = 0;
+    std::memcpy(&value, &dmem_[addr - MCU_DMEM_BASE], size);
+    return true;
+  }
+  return false;
+}
+
+bool Microcontroller::write(uint32_t addr, uint32_t size, uint32_t value, uint64_t& extra) {
+  if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
+    if (size != 4) return false;
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_WRITE_COMMAND);
+    gp.set_address(addr - MCU_REG_BASE);
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    access(gp, From::Core);
+    extra = cfg_.reg_cycles;
+    return gp.is_response_ok();
+  }
+  if (addr >= MCU_BAR0_BASE && addr - MCU_BAR0_BASE < MCU_BAR0_SIZE) {
+    const uint32_t off = addr - MCU_BAR0_BASE;
+    bool ok = cfg_.bar0_allow.empty();
+    for (auto& [lo, hi] : cfg_.bar0_allow) ok |= off >= lo && off < hi;
+    if (!ok || size != 4) return false;
+    bar0_gp_.set_command(tlm::TLM_WRITE_COMMAND);
+    bar0_gp_.set_address(off);
+    bar0_gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+    bar0_gp_.set_data_length(4);
+    bar0_gp_.set_streaming_width(4);
+    bar0_gp_.set_byte_enable_ptr(nullptr);
+    bar0_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    bar0->b_transport(bar0_gp_, d);
+    ++bar0_accesses_;
+    extra = cfg_.reg_cycles + uint64_t(std::ceil(d.to_seconds() * cfg_.clock_hz));
+    return bar0_gp_.is_response_ok();
+  }
+  if (addr >= MCU_DMEM_BASE && addr - MCU_DMEM_BASE + size <= cfg_.data_size) {
+    std::memcpy(&dmem_[addr - MCU_DMEM_BASE], &value, size);
+    return true;
+  }
+  return false;
+}
+
+bool Microcontroller::debug_read(uint32_t addr, uint8_t* dst, uint32_t len) {
+  for (uint32_t i = 0; i < len; ++i) {
+    const uint32_t a = addr + i;
+    if (a >= MCU_IMEM_BASE && a - MCU_IMEM_BASE < cfg_.code_size) dst[i] = imem_[a - MCU_IMEM_BASE];
+    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size) dst[i] = dmem_[a - MCU_DMEM_BASE];
+    else if (a >= MCU_REG_BASE && a < MCU_REG_BASE + MCU_REG_SIZE) {
+      const uint32_t off = (a - MCU_REG_BASE) & ~3u;
+      uint32_t v = 0;
+      if (regs_.has(off)) {
+        tlm::tlm_generic_payload gp;
+        gp.set_command(tlm::TLM_READ_COMMAND);
+        gp.set_address(off);
+        gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
+        gp.set_data_length(4);
+        regs_.debug(gp);
+      }
+      dst[i] = uint8_t(v >> (8 * (a & 3)));
+    } else return false;
+  }
+  return true;
+}
+
+bool Microcontroller::debug_write(uint32_t addr, const uint8_t* src, uint32_t len) {
+  for (uint32_t i = 0; i < len; ++i) {
+    const uint32_t a = addr + i;
+    if (a >= MCU_IMEM_BASE && a - MCU_IMEM_BASE < cfg_.code_size) imem_[a - MCU_IMEM_BASE] = src[i];
+    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size) dmem_[a - MCU_DMEM_BASE] = src[i];
+    else return false;
+  }
+  if (addr < cfg_.code_size) core_->invalidate_code(addr & ~1u, len + 2);
+  return true;
+}
+
+void Microcontroller::timer_method() {
+  Register& ctrl = regs_.at(MCU_TIMER_CTRL);
+  if (!(ctrl.value & 1)) return;
+  set_irq_bits(MCU_IRQ_TIMER);
+  if (ctrl.value & 2) {
+    uint64_t c = regs_.at(MCU_TIMER_CYCLES).value;
+    timer_ev_.notify(cycles_to_time(c ? c : 1));
+  } else {
+    ctrl.value &= ~1u;
+  }
+}
+
+void Microcontroller::xfer_thread() {
+  for (;;) {
+    sc_core::wait(xfer_ev_);
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    xfer_gp_.set_command(xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    xfer_gp_.set_address(xfer_ext_);
+    xfer_gp_.set_data_ptr(&dmem_[xfer_dmem_]);
+    xfer_gp_.set_data_length(xfer_len_);
+    xfer_gp_.set_streaming_width(xfer_len_);
+    xfer_gp_.set_byte_enable_ptr(nullptr);
+    xfer_gp_.set_dmi_allowed(false);
+    xfer_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    xfer->b_transport(xfer_gp_, d);
+    if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
+    Register& st = regs_.at(MCU_XFER_STATUS);
+    xfer_busy_ = false;
+    if (xfer_gp_.is_response_ok()) {
+      st.value = 0;
+      ++xfers_;
+      xfer_bytes_ += xfer_len_;
+      regs_.at(MCU_XFER_COUNT).value++;
+      regs_.at(MCU_XFER_BYTES).value += xfer_len_;
+    } else {
+      st.value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
+      ++xfer_faults_;
+      regs_.at(MCU_XFER_FAULTS).value++;
+      char buf[160];
+      snprintf(buf, sizeof buf, "%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(),
+               xfer_store_ ? "store" : "load", xfer_len_, xfer_ext_, xfer_gp_.get_response_string().c_str());
+      SC_REPORT_INFO("hetvp/mcu", buf);
+    }
+    xfer_time_ += sc_core::sc_time_stamp() - start;
+    RunState::get().progress();
+    set_irq_bits(MCU_IRQ_XFER);
+  }
+}
+
+void Microcontroller::thread() {
+  bool wake_pending = false;
+  for (;;) {
+    if (state_ == MCU_STATE_RUNNING) {
+      if (gdb_ && gdb_->poll_break()) {
+        state_ = MCU_STATE_STOPPED;
+        gdb_->report_stop(*this, 2);
+        continue;
+      }
+      const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
+      uint64_t budget = static_cast<uint64_t>(q * cfg_.clock_hz);
+      if (budget == 0) budget = 1;
+      const bool line_before = irq_line_;
+      in_run_ = true;
+      run_start_cycles_ = core_->cycles();
+      RunResult r = core_->run(budget);
+      in_run_ = false;
+      instructions_ += r.instructions;
+      cycles_ += r.cycles;
+      ++bursts_;
+      const sc_core::sc_time t = cycles_to_time(r.cycles);
+      run_time_ += t;
+      switch (r.reason) {
+        case RunResult::Reason::budget: break;
+        case RunResult::Reason::wfi:
+          if (state_ == MCU_STATE_RUNNING) state_ = MCU_STATE_SLEEPING;
+          break;
+        case RunResult::Reason::halted:
+          if (state_ == MCU_STATE_RUNNING) state_ = MCU_STATE_HALTED;
+          break;
+        case RunResult::Reason::trapped_fatal: {
+          uint32_t c = 0, tv = 0;
+          core_->read_csr(0x342, c);
+          core_->read_csr(0x343, tv);
+          record_trap(core_->read_pc(), c, tv, core_->halt_reason());
+          break;
+        }
+        case RunResult::Reason::breakpoint:
+          state_ = MCU_STATE_STOPPED;
+          break;
+      }
+      (void)line_before;
+      wake_pending = false;
+      if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's cycles at the MCU clock
+      RunState::get().progress();
+      // An interrupt raised while the burst's time passed must not be missed by a wfi sleep.
+      if (state_ == MCU_STATE_SLEEPING && irq_line_ && core_->state() != CoreState::sleeping) state_ = MCU_STATE_RUNNING;
+      if (state_ == MCU_STATE_SLEEPING && irq_line_) wake_pending = true;
+      if (gdb_ && state_ != MCU_STATE_RUNNING && state_ != MCU_STATE_SLEEPING) gdb_->report_stop(*this, state_ == MCU_STATE_STOPPED ? 5 : (state_ == MCU_STATE_TRAPPED ? 4 : 0));
+      continue;
+    }
+    if (state_ == MCU_STATE_SLEEPING) {
+      if (wake_pending) {  // the line rose during the last burst's time: try again
+        wake_pending = false;
+        state_ = MCU_STATE_RUNNING;
+        ++wakeups_;
+        continue;
+      }
+      const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+      sc_core::wait(wake_ev_ | ctrl_ev_);
+      sleep_time_ += sc_core::sc_time_stamp() - t0;
+      if (state_ == MCU_STATE_SLEEPING) {
+        state_ = MCU_STATE_RUNNING;
+        ++wakeups_;
+      }
+      continue;
+    }
+    if (state_ == MCU_STATE_STOPPED && gdb_ && gdb_->connected()) {
+      gdb_->serve(*this);  // blocks the simulation while the debugger holds the core
+      continue;
+    }
+    sc_core::wait(ctrl_ev_);
+    if (state_ == MCU_STATE_RUNNING && gdb_ && gdb_->want_attach_on_start()) {
+      if (gdb_->attach(*this)) state_ = MCU_STATE_STOPPED;
+    }
+  }
+}
+
+void Microcontroller::dump_stats(JsonWriter& w) const {
+  w.value("state", state_name(state_));
+  w.value("clock_hz", cfg_.clock_hz);
+  w.value("starts", starts_);
+  w.value("instructions", instructions_);
+  w.value("cycles", cycles_);
+  w.value("bursts", bursts_);
+  w.value("run_ns", run_time_.to_seconds() * 1e9);
+  w.value("sleep_ns", sleep_time_.to_seconds() * 1e9);
+  w.value("wakeups", wakeups_);
+  w.value("commands", commands_);
+  w.value("host_interrupts", host_intrs_);
+  w.value("xfers", xfers_);
+  w.value("xfer_bytes", xfer_bytes_);
+  w.value("xfer_faults", xfer_faults_);
+  w.value("xfer_ns", xfer_time_.to_seconds() * 1e9);
+  w.value("bar0_accesses", bar0_accesses_);
+  w.value("traps", traps_);
+  w.value("refused_accesses", refused_);
+  w.value("register_errors", regs_.errors());
+  if (state_ == MCU_STATE_HALTED) w.value("exit_code", uint64_t(exit_code_));
+  if (!halt_why_.empty()) w.value("halt_reason", halt_why_);
+}
+
+}  // namespace hetvp::mcu

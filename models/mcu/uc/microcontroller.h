@@ -1,0 +1,111 @@
+// hetvp — one GPU microcontroller (HUB or GPC): a CoreIf core (RV32IMC by default) with its code
+// and data memories, the host-visible register block (firmware/include/hetvp/mcu_regs.h), an
+// interrupt controller, the xfer DMA engine, a timer, a master port onto the GPU's BAR0 and the
+// sleep-on-wfi execution thread. docs/mcu.md describes it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "models/mcu/core_if.h"
+#include "platform/access_info.h"
+#include "platform/irq.h"
+#include "platform/json.h"
+#include "platform/params.h"
+#include "platform/register_bank.h"
+
+namespace hetvp::mcu {
+
+class GdbStub;
+
+struct McuConfig {
+  bool hub = false;
+  unsigned index = 0;            // GPC index (0 for the HUB)
+  unsigned host_intr_bit = 0;    // PMC_INTR bit raised by HOST_INTR
+  double clock_hz = 700e6;
+  uint32_t code_size = 8192, data_size = 2048;
+  std::string core = "rv32imc";
+  std::map<std::string, uint64_t> cycle_costs;
+  bool dmi = true;
+  unsigned reg_cycles = 2;       // core access to its own register block
+  uint32_t bar0_lo = 0, bar0_hi = 0x1000000;  // BAR0 offsets the core may reach [lo, hi)
+  std::vector<std::pair<uint32_t, uint32_t>> bar0_allow;  // GPC: allowed ranges (empty = all)
+};
+
+class Microcontroller : public sc_core::sc_module, public BusIf {
+ public:
+  tlm_utils::simple_target_socket<Microcontroller> regs{"regs"};      // host side (BAR0 window)
+  tlm_utils::simple_initiator_socket<Microcontroller> xfer{"xfer"};   // GPU virtual addresses (MMU)
+  tlm_utils::simple_initiator_socket<Microcontroller> bar0{"bar0"};   // the core's BAR0 window
+  IrqPort intr{"intr"};                                               // PMC_INTR
+
+  Microcontroller(sc_core::sc_module_name name, const McuConfig& cfg);
+  ~Microcontroller() override;
+
+  // A register access from outside the core (host through BAR0, the broadcast window).
+  void host_access(tlm::tlm_generic_payload& gp);
+  void dump_stats(JsonWriter& w) const;
+  void attach_gdb(std::unique_ptr<GdbStub> stub);
+
+  // BusIf (the core's accesses outside its direct memories).
+  bool read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra_cycles) override;
+  bool write(uint32_t addr, uint32_t size, uint32_t value, uint64_t& extra_cycles) override;
+
+  // For the GDB stub (runs in this module's thread while the core is stopped).
+  CoreIf& core() { return *core_; }
+  bool debug_read(uint32_t addr, uint8_t* dst, uint32_t len);
+  bool debug_write(uint32_t addr, const uint8_t* src, uint32_t len);
+  const McuConfig& config() const { return cfg_; }
+  unsigned state() const { return state_; }
+
+ private:
+  enum class From { Host, Core };
+  void thread();
+  void xfer_thread();
+  void timer_method();
+  void access(tlm::tlm_generic_payload& gp, From from);
+  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned dbg_regs(tlm::tlm_generic_payload& gp);
+  bool refuse(tlm::tlm_generic_payload& gp, const std::string& why);
+  bool upload_allowed() const;
+  void set_irq_bits(uint32_t bits);
+  void update_irq_line();
+  void record_trap(uint32_t pc, uint32_t cause, uint32_t val, const std::string& why);
+  void control(uint32_t v, From from);
+  sc_core::sc_time cycles_to_time(uint64_t c) const { return sc_core::sc_time(double(c) / cfg_.clock_hz, sc_core::SC_SEC); }
+  sc_core::sc_time core_offset() const;  // the core's local time ahead of SystemC time (inside run())
+
+  McuConfig cfg_;
+  std::unique_ptr<CoreIf> core_;
+  std::vector<uint8_t> imem_, dmem_;
+  RegisterBank regs_;
+  unsigned state_ = 0;  // MCU_STATE_*
+  bool started_ = false;
+  bool in_run_ = false;
+  uint64_t run_start_cycles_ = 0;
+  sc_core::sc_event ctrl_ev_, wake_ev_, xfer_ev_, timer_ev_;
+  bool irq_line_ = false;
+  uint32_t exit_code_ = 0;
+  uint32_t trap_pc_ = 0, trap_cause_ = 0, trap_val_ = 0;
+  std::string halt_why_;
+  // xfer
+  bool xfer_busy_ = false;
+  uint64_t xfer_ext_ = 0;
+  uint32_t xfer_dmem_ = 0, xfer_len_ = 0;
+  bool xfer_store_ = false;
+  tlm::tlm_generic_payload xfer_gp_, bar0_gp_;
+  AccessInfo* xfer_info_ = new AccessInfo;
+  AccessInfo* bar0_info_ = new AccessInfo;
+  std::unique_ptr<GdbStub> gdb_;
+  // stats
+  uint64_t instructions_ = 0, cycles_ = 0, wakeups_ = 0, bursts_ = 0, starts_ = 0;
+  uint64_t xfers_ = 0, xfer_bytes_ = 0, xfer_faults_ = 0, commands_ = 0, host_intrs_ = 0;
+  uint64_t refused_ = 0, bar0_accesses_ = 0, traps_ = 0;
+  sc_core::sc_time sleep_time_, run_time_, xfer_time_;
+};
+
+}  // namespace hetvp::mcu

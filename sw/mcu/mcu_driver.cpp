@@ -1,0 +1,306 @@
+#include "sw/mcu/mcu_driver.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "firmware/common/mcu_map.h"
+#include "models/gpu/gpu_regs.h"
+
+#ifndef HETVP_FIRMWARE_DIR
+#define HETVP_FIRMWARE_DIR "firmware"
+#endif
+
+namespace hetvp::sw {
+
+namespace {
+std::string hex(uint32_t v) {
+  char b[16];
+  snprintf(b, sizeof b, "0x%08x", v);
+  return b;
+}
+double us(const sc_core::sc_time& t) { return t.to_seconds() * 1e6; }
+const char* state_word(uint32_t s) {
+  switch (s & MCU_STATE_MASK) {
+    case MCU_STATE_IDLE: return "idle";
+    case MCU_STATE_RUNNING: return "running";
+    case MCU_STATE_SLEEPING: return "sleeping";
+    case MCU_STATE_HALTED: return "halted";
+    case MCU_STATE_TRAPPED: return "trapped";
+    case MCU_STATE_STOPPED: return "stopped";
+  }
+  return "?";
+}
+struct Cmd {
+  const char* name;
+  uint32_t num;
+};
+const Cmd kCommands[] = {{"echo", FW_CMD_ECHO},         {"ping", FW_CMD_ECHO},         {"reg_read", FW_CMD_REG_READ},
+                         {"reg_write", FW_CMD_REG_WRITE}, {"ctx_save", FW_CMD_CTX_SAVE}, {"ctx_load", FW_CMD_CTX_LOAD},
+                         {"ctx_fill", FW_CMD_CTX_FILL}, {"ctx_hash", FW_CMD_CTX_HASH}, {"xfer", FW_CMD_XFER},
+                         {"trap", FW_CMD_TRAP},         {"info", FW_CMD_INFO},         {"exit", FW_CMD_EXIT}};
+}  // namespace
+
+std::string firmware_dir_default() { return HETVP_FIRMWARE_DIR; }
+
+const char* fw_command_name(uint32_t cmd) {
+  for (auto& c : kCommands)
+    if (c.num == (cmd & FW_CMD_MASK) && std::string(c.name) != "ping") return c.name;
+  return "?";
+}
+
+uint32_t fw_command_number(const std::string& name) {
+  for (auto& c : kCommands)
+    if (name == c.name) return c.num;
+  try {
+    size_t pos = 0;
+    unsigned long v = std::stoul(name, &pos, 0);
+    if (pos == name.size()) return static_cast<uint32_t>(v);
+  } catch (const std::exception&) {
+  }
+  std::string valid;
+  for (auto& c : kCommands) valid += std::string(valid.empty() ? "" : ", ") + c.name;
+  throw McuError("unknown firmware command '" + name + "' (valid: " + valid + ", or a number)");
+}
+
+McuId McuId::parse(const std::string& s, unsigned num_gpcs) {
+  if (s == "hub") return hub();
+  if (s == "gpcs" || s == "gpc*" || s == "broadcast") return all_gpcs();
+  if (s.rfind("gpc", 0) == 0 && s.size() > 3) {
+    try {
+      size_t pos = 0;
+      unsigned long n = std::stoul(s.substr(3), &pos, 10);
+      if (pos == s.size() - 3 && n < num_gpcs) return gpc_n(static_cast<unsigned>(n));
+    } catch (const std::exception&) {
+    }
+  }
+  throw McuError("no microcontroller '" + s + "' (valid: hub, gpc0..gpc" + std::to_string(num_gpcs ? num_gpcs - 1 : 0) +
+                 ", gpcs = every GPC through the broadcast window)");
+}
+
+std::string McuId::name() const {
+  if (kind == Hub) return "hub";
+  if (kind == AllGpcs) return "gpcs";
+  return "gpc" + std::to_string(gpc);
+}
+
+uint32_t McuId::base() const {
+  if (kind == Hub) return gpu::kHubBase;
+  if (kind == AllGpcs) return gpu::kGpcBroadcastBase;
+  return gpu::kGpcBase + gpc * gpu::kGpcStride;
+}
+
+std::shared_ptr<Schema> McuBootOptions::schema() {
+  auto s = std::make_shared<Schema>();
+  s->string("firmware_dir", std::string(""), "folder with hub.elf and gpc.elf (default: the build tree's firmware/)");
+  s->string("hub_firmware", std::string(""), "HUB image (default: firmware_dir/hub.elf)");
+  s->string("gpc_firmware", std::string(""), "GPC image for every GPC (default: firmware_dir/gpc.elf)");
+  s->string("gpc_override", std::string(""), "'N:path': GPC N gets another image (e.g. a test variant)");
+  s->time("boot_timeout", std::string("10 ms"), "how long the driver waits for the HUB's init-done");
+  s->time("boot_poll", std::string("1 us"), "init-done polling period");
+  return s;
+}
+
+McuBootOptions McuBootOptions::from(const Params& p) {
+  McuBootOptions o;
+  o.firmware_dir = p.string("firmware_dir");
+  o.hub_firmware = p.string("hub_firmware");
+  o.gpc_firmware = p.string("gpc_firmware");
+  o.gpc_override = p.string("gpc_override");
+  o.timeout = p.time("boot_timeout");
+  o.poll_interval = p.time("boot_poll");
+  return o;
+}
+
+std::string McuBootOptions::hub_path() const {
+  if (!hub_firmware.empty()) return hub_firmware;
+  return (firmware_dir.empty() ? firmware_dir_default() : firmware_dir) + "/hub.elf";
+}
+std::string McuBootOptions::gpc_path() const {
+  if (!gpc_firmware.empty()) return gpc_firmware;
+  return (firmware_dir.empty() ? firmware_dir_default() : firmware_dir) + "/gpc.elf";
+}
+
+std::string McuBootReport::summary() const {
+  char b[320];
+  snprintf(b, sizeof b,
+           "microcontrollers: HUB + %u GPCs booted: upload %.3f us (HUB %u+%u B, GPC %u+%u B via broadcast), "
+           "start at %.3f us, init-done at %.3f us (%.3f us after start)",
+           gpcs, us(uploaded - begin), code_bytes_hub, data_bytes_hub, code_bytes_gpc, data_bytes_gpc, us(started),
+           us(init_done), us(init_done - started));
+  return b;
+}
+
+McuDriver::McuDriver(HostApi& api, GpuDriver& gpu) : api_(api), gpu_(gpu) {}
+
+uint32_t McuDriver::read(const McuId& m, uint32_t off) { return gpu_.reg_read(m.base() + off); }
+void McuDriver::write(const McuId& m, uint32_t off, uint32_t v) { gpu_.reg_write(m.base() + off, v); }
+
+void McuDriver::upload(const McuId& m, uint32_t index_reg, uint32_t port, uint32_t addr, const std::vector<uint8_t>& bytes) {
+  write(m, index_reg, addr | MCU_INDEX_AINCW);
+  for (size_t i = 0; i < bytes.size(); i += 4) {
+    uint32_t w = 0;
+    for (size_t k = 0; k < 4 && i + k < bytes.size(); ++k) w |= uint32_t(bytes[i + k]) << (8 * k);
+    write(m, port, w);
+  }
+}
+
+void McuDriver::load(const McuId& m, const ElfImage& img) {
+  const uint32_t caps = read(m, MCU_UC_CAPS);  // broadcast: GPC 0's
+  const uint32_t code_size = (caps & 0x1ff) << 8, data_size = ((caps >> 9) & 0xff) << 8;
+  const std::string who = m.kind == McuId::Hub ? "the HUB" : m.kind == McuId::AllGpcs ? "the GPCs" : m.name();
+  const ElfSegment *code = nullptr, *data = nullptr;
+  for (auto& s : img.segments()) {
+    if (s.executable()) {
+      if (code) throw McuError(img.name() + ": more than one executable segment");
+      code = &s;
+    } else {
+      if (data) throw McuError(img.name() + ": more than one data segment");
+      data = &s;
+    }
+  }
+  if (!code) throw McuError(img.name() + ": no executable segment (not a firmware image)");
+  char b[320];
+  if (code->vaddr != MCU_IMEM_BASE || code->memsz > code_size) {
+    snprintf(b, sizeof b, "%s: code segment at 0x%x of %u bytes does not fit %s's code memory (IMEM, %u bytes at 0x0)",
+             img.name().c_str(), code->vaddr, code->memsz, who.c_str(), code_size);
+    throw McuError(b);
+  }
+  if (data && (data->vaddr < MCU_DMEM_BASE || data->vaddr - MCU_DMEM_BASE + uint64_t(data->memsz) > data_size)) {
+    snprintf(b, sizeof b,
+             "%s: data segment at 0x%x of %u bytes (data + bss) does not fit %s's data memory (DMEM, %u bytes at 0x%x)",
+             img.name().c_str(), data->vaddr, data->memsz, who.c_str(), data_size, MCU_DMEM_BASE);
+    throw McuError(b);
+  }
+  if (img.entry() >= code_size) throw McuError(img.name() + ": entry point " + hex(img.entry()) + " outside the code memory");
+  const uint32_t st = read(m, MCU_UC_CTRL) & MCU_STATE_MASK;
+  if (st == MCU_STATE_RUNNING || st == MCU_STATE_SLEEPING)
+    throw McuError("cannot load " + img.name() + " into " + m.name() + ": its core is " + state_word(st) +
+                   " (reset it first: UC_CTRL = 1)");
+  upload(m, MCU_CODE_INDEX, MCU_CODE, code->vaddr - MCU_IMEM_BASE, code->data);
+  if (data) upload(m, MCU_DATA_INDEX, MCU_DATA, data->vaddr - MCU_DMEM_BASE, data->data);
+  write(m, MCU_UC_ENTRY, img.entry());
+}
+
+void McuDriver::load_file(const McuId& m, const std::string& path) {
+  ElfImage img;
+  try {
+    img = ElfImage::from_file(path);
+  } catch (const ElfError& e) {
+    throw McuError(std::string("firmware image rejected: ") + e.what());
+  }
+  load(m, img);
+}
+
+void McuDriver::start(const McuId& m) { write(m, MCU_UC_CTRL, MCU_CTRL_START); }
+
+McuBootReport McuDriver::boot(const McuBootOptions& opt) {
+  McuBootReport r;
+  r.begin = api_.now();
+  r.gpcs = gpu_.num_gpcs();
+  ElfImage hub, gpc;
+  try {
+    hub = ElfImage::from_file(opt.hub_path());
+    gpc = ElfImage::from_file(opt.gpc_path());
+  } catch (const ElfError& e) {
+    throw McuError(std::string("firmware image rejected: ") + e.what());
+  }
+  for (auto& s : hub.segments()) (s.executable() ? r.code_bytes_hub : r.data_bytes_hub) += uint32_t(s.data.size());
+  for (auto& s : gpc.segments()) (s.executable() ? r.code_bytes_gpc : r.data_bytes_gpc) += uint32_t(s.data.size());
+  // Clean slate (a re-boot): reset every core, clear the status scratch.
+  write(McuId::all_gpcs(), MCU_UC_CTRL, MCU_CTRL_RESET);
+  write(McuId::hub(), MCU_UC_CTRL, MCU_CTRL_RESET);
+  write(McuId::all_gpcs(), MCU_STATUS0, 0);
+  write(McuId::hub(), MCU_STATUS0, 0);
+  load(McuId::all_gpcs(), gpc);
+  if (!opt.gpc_override.empty()) {
+    const size_t colon = opt.gpc_override.find(':');
+    if (colon == std::string::npos) throw McuError("gpc_override '" + opt.gpc_override + "': expected N:path");
+    load_file(McuId::parse("gpc" + opt.gpc_override.substr(0, colon), r.gpcs), opt.gpc_override.substr(colon + 1));
+  }
+  load(McuId::hub(), hub);
+  r.uploaded = api_.now();
+  start(McuId::all_gpcs());
+  start(McuId::hub());
+  r.started = api_.now();
+  const uint64_t status0 = gpu_.function().bar[0] + McuId::hub().base() + MCU_STATUS0;
+  bool ok = api_.poll32(status0, MCU_STATUS0_INIT_DONE, MCU_STATUS0_INIT_DONE, opt.poll_interval, opt.timeout,
+                        Access::Uncached);
+  if (!ok) {
+    std::string missing, traps;
+    for (unsigned i = 0; i < r.gpcs; ++i) {
+      const McuId g = McuId::gpc_n(i);
+      uint32_t s0 = read(g, MCU_STATUS0);
+      if (!(s0 & MCU_STATUS0_INIT_DONE)) missing += (missing.empty() ? "" : ", ") + g.name() + " (" + state(g) + ")";
+    }
+    std::string msg = "microcontroller boot: the HUB did not report init-done within " + opt.timeout.to_string() +
+                      " after start; ";
+    msg += missing.empty() ? "every GPC reported init" : "GPC(s) that never reported init: " + missing;
+    msg += "; HUB " + state(McuId::hub());
+    throw McuError(msg);
+  }
+  r.init_done = api_.now();
+  return r;
+}
+
+McuResult McuDriver::command(const McuId& m, uint32_t cmd, uint32_t data, const std::vector<uint32_t>& args,
+                             sc_core::sc_time timeout) {
+  if (m.kind == McuId::AllGpcs) throw McuError("commands go to one microcontroller, not the broadcast window");
+  if (args.size() > 6) throw McuError("at most 6 command arguments (mailboxes 2..7)");
+  McuResult r;
+  const sc_core::sc_time t0 = api_.now();
+  const uint32_t seq = read(m, MCU_STATUS1);
+  for (size_t i = 0; i < args.size(); ++i) write(m, MCU_MAILBOX(2 + i), args[i]);
+  write(m, MCU_METHOD_DATA, data);
+  write(m, MCU_METHOD_CMD, cmd);
+  const uint64_t s1 = gpu_.function().bar[0] + m.base() + MCU_STATUS1;
+  // Wait for STATUS1 to change (poll32 compares a masked value: poll for seq + 1).
+  bool ok = api_.poll32(s1, 0xffffffffu, seq + 1, sc_core::sc_time(200, sc_core::SC_NS), timeout, Access::Uncached);
+  if (!ok) {
+    throw McuError(m.name() + ": firmware command " + std::string(fw_command_name(cmd)) + " (" + std::to_string(cmd & 0xff) +
+                   ") not completed within " + timeout.to_string() + "; core " + state(m));
+  }
+  r.result = read(m, FW_RESULT);
+  r.error = read(m, FW_ERROR);
+  r.latency = api_.now() - t0;
+  return r;
+}
+
+std::string McuDriver::state(const McuId& m) {
+  const uint32_t c = read(m, MCU_UC_CTRL);
+  std::string s = state_word(c);
+  if ((c & MCU_STATE_MASK) == MCU_STATE_TRAPPED) {
+    char b[128];
+    snprintf(b, sizeof b, " (mcause %u at pc 0x%08x, mtval 0x%08x)", read(m, MCU_UC_TRAP_CAUSE), read(m, MCU_UC_TRAP_PC),
+             read(m, MCU_UC_TRAP_VAL));
+    s += b;
+  } else if ((c & MCU_STATE_MASK) == MCU_STATE_HALTED) {
+    s += " (exit code " + std::to_string(read(m, MCU_UC_EXIT)) + ")";
+  }
+  return s;
+}
+
+uint32_t McuDriver::gpr(const McuId& m, unsigned n) {
+  write(m, MCU_DBG_INDEX, n);
+  return read(m, MCU_DBG_DATA);
+}
+
+void McuDriver::stop(const McuId& m) { write(m, MCU_UC_CTRL, MCU_CTRL_STOP); }
+void McuDriver::cont(const McuId& m) { write(m, MCU_UC_CTRL, MCU_CTRL_CONT); }
+
+std::vector<uint8_t> McuDriver::read_dmem(const McuId& m, uint32_t off, uint32_t len) {
+  const uint32_t st = read(m, MCU_UC_CTRL) & MCU_STATE_MASK;
+  const bool live = st == MCU_STATE_RUNNING || st == MCU_STATE_SLEEPING;
+  if (live) stop(m);
+  std::vector<uint8_t> out;
+  write(m, MCU_DATA_INDEX, (off & ~3u) | MCU_INDEX_AINCR);
+  for (uint32_t i = 0; i < len + (off & 3); i += 4) {
+    uint32_t w = read(m, MCU_DATA);
+    for (int k = 0; k < 4; ++k) out.push_back(uint8_t(w >> (8 * k)));
+  }
+  if (live) cont(m);
+  out.erase(out.begin(), out.begin() + (off & 3));
+  out.resize(len);
+  return out;
+}
+
+}  // namespace hetvp::sw

@@ -1,0 +1,103 @@
+// hetvp — the host driver's microcontroller part: firmware upload through the MMIO upload ports,
+// start, the boot handshake (HUB init-done implies every GPC's), and the command interface of
+// the basic firmware (docs/firmware.md). Runs on the host CPU model; touches the GPU only
+// through GpuDriver::reg_read/reg_write (BAR0 MMIO).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "firmware/include/hetvp/mcu_regs.h"
+#include "platform/elf_image.h"
+#include "platform/params.h"
+#include "sw/driver/gpu_driver.h"
+
+namespace hetvp::sw {
+
+// Every refusal of the microcontroller driver (bad image, image too large, timeout, trap).
+class McuError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A microcontroller, or all GPCs at once through the broadcast window.
+struct McuId {
+  enum Kind { Hub, Gpc, AllGpcs } kind = Hub;
+  unsigned gpc = 0;
+  static McuId hub() { return {Hub, 0}; }
+  static McuId gpc_n(unsigned n) { return {Gpc, n}; }
+  static McuId all_gpcs() { return {AllGpcs, 0}; }
+  // "hub", "gpc3", "gpcs" (broadcast); throws McuError naming the valid names.
+  static McuId parse(const std::string& s, unsigned num_gpcs);
+  std::string name() const;
+  uint32_t base() const;  // BAR0 offset of its register window
+};
+
+// Where the firmware comes from and how long to wait. Workload args (schema()).
+struct McuBootOptions {
+  std::string firmware_dir;   // default: the build tree's firmware folder (HETVP_FIRMWARE_DIR)
+  std::string hub_firmware;   // default: firmware_dir/hub.elf
+  std::string gpc_firmware;   // default: firmware_dir/gpc.elf
+  std::string gpc_override;   // "N:path": after the broadcast upload, GPC N gets this image instead
+  sc_core::sc_time timeout = sc_core::sc_time(10, sc_core::SC_MS);       // for the init-done handshake
+  sc_core::sc_time poll_interval = sc_core::sc_time(1, sc_core::SC_US);
+  static std::shared_ptr<Schema> schema();
+  static McuBootOptions from(const Params& p);
+  std::string hub_path() const;
+  std::string gpc_path() const;
+};
+
+struct McuBootReport {
+  unsigned gpcs = 0;
+  sc_core::sc_time begin, uploaded, started, init_done;  // host CPU times
+  uint32_t code_bytes_hub = 0, code_bytes_gpc = 0, data_bytes_hub = 0, data_bytes_gpc = 0;
+  std::string summary() const;
+};
+
+struct McuResult {
+  uint32_t result = 0, error = 0;
+  sc_core::sc_time latency;
+};
+
+const char* fw_command_name(uint32_t cmd);
+uint32_t fw_command_number(const std::string& name);  // name or number; throws McuError
+
+std::string firmware_dir_default();
+
+class McuDriver {
+ public:
+  McuDriver(HostApi& api, GpuDriver& gpu);
+
+  uint32_t read(const McuId& m, uint32_t off);
+  void write(const McuId& m, uint32_t off, uint32_t v);
+
+  // Uploads an image: the executable segment through CODE_INDEX/CODE, the data segment's file
+  // bytes through DATA_INDEX/DATA (auto-increment), UC_ENTRY = the ELF entry. Refuses (McuError,
+  // naming the memory and both sizes) an image that does not fit the target's UC_CAPS.
+  void load(const McuId& m, const ElfImage& img);
+  void load_file(const McuId& m, const std::string& path);  // + ELF errors as McuError
+  void start(const McuId& m);
+  // The whole boot: HUB and GPC images (GPCs through the broadcast window), start GPCs then the
+  // HUB, wait for the HUB's init-done. A timeout names every GPC that never reported.
+  McuBootReport boot(const McuBootOptions& opt);
+
+  // One command of the basic firmware (protocol in docs/firmware.md). Not for AllGpcs.
+  McuResult command(const McuId& m, uint32_t cmd, uint32_t data, const std::vector<uint32_t>& args = {},
+                    sc_core::sc_time timeout = sc_core::sc_time(10, sc_core::SC_MS));
+
+  // Debug access.
+  std::string state(const McuId& m);                 // "running", "trapped (mcause 2 at pc 0x...)", ...
+  uint32_t gpr(const McuId& m, unsigned n);          // n 0..31, 32 = pc
+  std::vector<uint8_t> read_dmem(const McuId& m, uint32_t off, uint32_t len);  // stops/continues a running core
+  void stop(const McuId& m);
+  void cont(const McuId& m);
+
+ private:
+  void upload(const McuId& m, uint32_t index_reg, uint32_t port, uint32_t addr, const std::vector<uint8_t>& bytes);
+  HostApi& api_;
+  GpuDriver& gpu_;
+};
+
+}  // namespace hetvp::sw
