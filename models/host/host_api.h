@@ -23,7 +23,11 @@ class HostError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-enum class Access { Cached, Uncached };
+// Cached: through the CPU caches (DMI where memory grants it). Uncached: one transaction per
+// `mmio_width` bytes (MMIO registers). WriteCombined: uncached, but stores are gathered into
+// whole 64-byte lines and leave as one posted write each (x86 WC mapping of a BAR); loads
+// behave as uncached.
+enum class Access { Cached, Uncached, WriteCombined };
 
 // What firmware tables (ACPI/device tree) would tell an OS about the machine.
 struct PlatformInfo {

@@ -19,6 +19,8 @@ std::shared_ptr<Schema> HostCpu::schema() {
   s->time("uncached_store", std::string("25 ns"), "CPU cost of issuing one uncached (MMIO) store");
   s->time("uncached_load", std::string("10 ns"), "CPU cost of issuing one uncached (MMIO) load, on top of the round trip");
   s->integer("mmio_width", 4, "bytes per uncached access (4 = 32-bit MMIO)").range(1, 8);
+  s->time("write_combine_line", std::string("20 ns"),
+          "CPU cost to fill and evict one 64-byte write-combining line (WriteCombined stores)");
   s->integer("line_bytes", 64, "cache line size cached accesses are split into").range(8, 4096);
   s->boolean("dmi", true, "use direct memory access for cached accesses where granted");
   s->integer("ecam_base", 0xE0000000, "PCIe ECAM configuration window (firmware tables)").min(0);
@@ -43,6 +45,7 @@ HostCpu::HostCpu(sc_core::sc_module_name n, const Params& p) : Component(n), nam
   cached_access_ = p.time("cached_access");
   uncached_store_ = p.time("uncached_store");
   uncached_load_ = p.time("uncached_load");
+  wc_line_ = p.time("write_combine_line");
   mmio_width_ = p.u32("mmio_width");
   line_bytes_ = p.u32("line_bytes");
   use_dmi_ = p.boolean("dmi");
@@ -110,7 +113,7 @@ void HostCpu::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
 }
 
 void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a) {
-  bool uncached = a == Access::Uncached;
+  bool uncached = a != Access::Cached;
   if (!uncached && use_dmi_ && try_dmi(cmd, addr, data, len)) {
     qk_.inc(cached_access_);
     if (qk_.need_sync()) qk_.sync();
@@ -126,12 +129,16 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   info_ext_->uncached = uncached;
   sc_core::sc_time local = qk_.get_local_time();
-  if (uncached) local += cmd == tlm::TLM_READ_COMMAND ? uncached_load_ : uncached_store_;
+  if (a == Access::WriteCombined && cmd == tlm::TLM_WRITE_COMMAND)
+    local += wc_line_;
+  else if (uncached)
+    local += cmd == tlm::TLM_READ_COMMAND ? uncached_load_ : uncached_store_;
   mem->b_transport(gp_, local);
   qk_.set(local);
   if (!gp_.is_response_ok()) {
     char buf[256];
-    snprintf(buf, sizeof buf, "%s %s of %u bytes at 0x%" PRIx64 " failed: %s", uncached ? "uncached" : "cached",
+    snprintf(buf, sizeof buf, "%s %s of %u bytes at 0x%" PRIx64 " failed: %s",
+             a == Access::Cached ? "cached" : a == Access::Uncached ? "uncached" : "write-combined",
              cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len, addr, gp_.get_response_string().c_str());
     throw HostError(buf);
   }
@@ -144,11 +151,11 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
 
 void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
   auto* p = static_cast<uint8_t*>(dst);
-  unsigned unit = a == Access::Uncached ? mmio_width_ : line_bytes_;
+  unsigned unit = a == Access::Cached ? line_bytes_ : mmio_width_;  // WC loads are uncached loads
   while (len > 0) {
     unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, unit - addr % unit));
     transport(tlm::TLM_READ_COMMAND, addr, p, n, a);
-    if (a == Access::Uncached) ++uncached_loads_; else ++loads_;
+    if (a == Access::Cached) ++loads_; else ++uncached_loads_;
     addr += n;
     p += n;
     len -= n;
@@ -157,11 +164,13 @@ void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
 
 void HostCpu::write(uint64_t addr, const void* src, size_t len, Access a) {
   auto* p = const_cast<uint8_t*>(static_cast<const uint8_t*>(src));
-  unsigned unit = a == Access::Uncached ? mmio_width_ : line_bytes_;
+  unsigned unit = a == Access::Uncached ? mmio_width_ : 64;  // cache line or write-combining line
   while (len > 0) {
     unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, unit - addr % unit));
     transport(tlm::TLM_WRITE_COMMAND, addr, p, n, a);
-    if (a == Access::Uncached) ++uncached_stores_; else ++stores_;
+    if (a == Access::Cached) ++stores_;
+    else if (a == Access::Uncached) ++uncached_stores_;
+    else ++wc_lines_;
     addr += n;
     p += n;
     len -= n;
@@ -280,6 +289,7 @@ void HostCpu::dump_stats(JsonWriter& w) const {
   w.value("cached_stores", stores_);
   w.value("uncached_loads", uncached_loads_);
   w.value("uncached_stores", uncached_stores_);
+  w.value("write_combined_lines", wc_lines_);
   w.value("dmi_accesses", dmi_accesses_);
   w.value("interrupts", irqs_);
   w.value("busy_ns", busy_.to_seconds() * 1e9);

@@ -3,7 +3,8 @@
 // Loads/stores leave through the initiator port `mem` (to the CPU caches or the host bus).
 // Cached accesses use DMI when the memory grants it; uncached accesses (MMIO) never do and
 // are split into `mmio_width`-byte transactions, each costing the CPU `uncached_store` /
-// `uncached_load` on top of what the path beyond returns. Interrupts arrive on `irq`.
+// `uncached_load` on top of what the path beyond returns; write-combined stores leave as one
+// 64-byte posted write per line, costing `write_combine_line`. Interrupts arrive on `irq`.
 // Temporal decoupling: the CPU runs ahead of SystemC time up to the global quantum.
 //
 // Ports: initiator `mem`; interrupt input `irq`.
@@ -67,7 +68,7 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
 
   std::string name_;
   PlatformInfo info_;
-  sc_core::sc_time cached_access_, uncached_store_, uncached_load_;
+  sc_core::sc_time cached_access_, uncached_store_, uncached_load_, wc_line_;
   unsigned mmio_width_, line_bytes_;
   bool use_dmi_;
   tlm_utils::tlm_quantumkeeper qk_;
@@ -89,7 +90,8 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   std::map<unsigned, std::vector<sc_core::sc_time>> pending_irq_;
   sc_core::sc_event irq_event_;
 
-  uint64_t loads_ = 0, stores_ = 0, uncached_loads_ = 0, uncached_stores_ = 0, dmi_accesses_ = 0, irqs_ = 0;
+  uint64_t loads_ = 0, stores_ = 0, uncached_loads_ = 0, uncached_stores_ = 0, wc_lines_ = 0, dmi_accesses_ = 0,
+           irqs_ = 0;
   sc_core::sc_time busy_;
 };
 

@@ -36,6 +36,8 @@ std::shared_ptr<Schema> DriverOptions::schema() {
   s->time("copy_timeout", std::string("1 s"), "a copy not complete after this long fails the run");
   s->choice("completion", {"fence", "interrupt"}, std::string("fence"),
             "how a copy's end is detected: poll the fence in host memory, or wait for the MSI");
+  s->boolean("bar1_write_combining", false,
+             "map BAR1 write-combining (ioremap_wc): IORW stores are gathered into 64-byte posted writes");
   return s;
 }
 
@@ -45,6 +47,7 @@ DriverOptions DriverOptions::from(const Params& p) {
   o.poll_interval = p.time("poll_interval");
   o.copy_timeout = p.time("copy_timeout");
   o.interrupt_completion = p.string("completion") == "interrupt";
+  o.bar1_write_combining = p.boolean("bar1_write_combining");
   return o;
 }
 
@@ -280,7 +283,8 @@ void GpuDriver::copy_iorw(Direction d, const GpuBuffer& host, const GpuBuffer& d
     size_t n = static_cast<size_t>(std::min<uint64_t>(tmp.size(), size - off));
     if (d == Direction::HostToDevice) {
       api_.read(host.phys + off, tmp.data(), n, Access::Cached);
-      api_.write(bar1_address(dev, off), tmp.data(), n, Access::Uncached);
+      api_.write(bar1_address(dev, off), tmp.data(), n,
+                 opt_.bar1_write_combining ? Access::WriteCombined : Access::Uncached);
     } else {
       api_.read(bar1_address(dev, off), tmp.data(), n, Access::Uncached);
       api_.write(host.phys + off, tmp.data(), n, Access::Cached);

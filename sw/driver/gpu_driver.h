@@ -18,7 +18,8 @@ struct DriverOptions {
   sc_core::sc_time copy_timeout = sc_core::sc_time(1, sc_core::SC_SEC);    // a copy that takes longer failed
   unsigned msi_vector = 0x41;
   bool interrupt_completion = false;  // wait for the copy engine's MSI instead of polling the fence
-  static std::shared_ptr<Schema> schema();  // keys: api_call, poll_interval, copy_timeout, completion
+  bool bar1_write_combining = false;  // map BAR1 write-combining: IORW stores leave as 64-byte lines
+  static std::shared_ptr<Schema> schema();  // keys: api_call, poll_interval, copy_timeout, completion, bar1_write_combining
   static DriverOptions from(const Params& p);
 };
 
