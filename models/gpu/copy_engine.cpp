@@ -6,6 +6,7 @@
 #include "models/gpu/gpu_regs.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
+#include "platform/payload.h"
 
 namespace hetvp::gpu {
 
@@ -64,13 +65,7 @@ void CopyEngine::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { regs_
 
 bool CopyEngine::access(tlm::tlm_command cmd, uint64_t va, uint8_t* data, unsigned len, sc_core::sc_time at,
                         sc_core::sc_time& done) {
-  gp_.set_command(cmd);
-  gp_.set_address(va);
-  gp_.set_data_ptr(data);
-  gp_.set_data_length(len);
-  gp_.set_streaming_width(len);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_access(gp_, cmd, va, data, len);
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   sc_core::sc_time d = at > now ? at - now : sc_core::SC_ZERO_TIME;
   mem->b_transport(gp_, d);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "models/gpu/gpu_regs.h"
+#include "platform/payload.h"
 
 namespace hetvp::gpu {
 
@@ -41,13 +42,7 @@ GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
 }
 
 bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay, bool debug) {
-  walk_gp_.set_command(tlm::TLM_READ_COMMAND);
-  walk_gp_.set_address(addr);
-  walk_gp_.set_data_ptr(static_cast<unsigned char*>(dst));
-  walk_gp_.set_data_length(len);
-  walk_gp_.set_streaming_width(len);
-  walk_gp_.set_byte_enable_ptr(nullptr);
-  walk_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_access(walk_gp_, tlm::TLM_READ_COMMAND, addr, dst, len);
   if (debug) return vram->transport_dbg(walk_gp_) == len;
   vram->b_transport(walk_gp_, delay);
   return walk_gp_.is_response_ok();

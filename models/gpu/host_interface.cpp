@@ -5,6 +5,7 @@
 
 #include "models/gpu/gpu_regs.h"
 #include "models/pcie/tlp.h"
+#include "platform/payload.h"
 
 namespace hetvp::gpu {
 
@@ -173,12 +174,7 @@ void HostInterface::send_msi(const sc_core::sc_time& delay) {
   if (!cfg_.msi_enabled() || !cfg_.bus_master()) return;  // the driver polls PMC_INTR instead
   ++msis_;
   msi_data_buf_ = cfg_.msi_data();
-  msi_gp_.set_command(tlm::TLM_WRITE_COMMAND);
-  msi_gp_.set_address(cfg_.msi_address());
-  msi_gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&msi_data_buf_));
-  msi_gp_.set_data_length(4);
-  msi_gp_.set_streaming_width(4);
-  msi_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_access(msi_gp_, tlm::TLM_WRITE_COMMAND, cfg_.msi_address(), &msi_data_buf_, 4);
   sc_core::sc_time d = delay;
   upstream->b_transport(msi_gp_, d);
 }

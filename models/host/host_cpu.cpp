@@ -7,6 +7,7 @@
 #include "platform/config.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
+#include "platform/payload.h"
 
 namespace hetvp {
 
@@ -119,14 +120,7 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     if (qk_.need_sync()) qk_.sync();
     return;
   }
-  gp_.set_command(cmd);
-  gp_.set_address(addr);
-  gp_.set_data_ptr(data);
-  gp_.set_data_length(len);
-  gp_.set_streaming_width(len);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_dmi_allowed(false);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_access(gp_, cmd, addr, data, len);
   info_ext_->uncached = uncached;
   sc_core::sc_time local = qk_.get_local_time();
   if (a == Access::WriteCombined && cmd == tlm::TLM_WRITE_COMMAND)

@@ -11,6 +11,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "platform/access_info.h"
+#include "platform/payload.h"
 #include "platform/params.h"
 
 namespace hetvp::test {
@@ -31,11 +32,7 @@ struct TestInitiator : sc_core::sc_module {
   // One timed access at local offset `delay`; returns the response status, updates delay.
   tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time& delay) {
     tlm::tlm_generic_payload gp;
-    gp.set_command(cmd);
-    gp.set_address(addr);
-    gp.set_data_ptr(static_cast<unsigned char*>(data));
-    gp.set_data_length(len);
-    gp.set_streaming_width(len);
+    set_access(gp, cmd, addr, data, len);
     gp.set_extension(info);
     socket->b_transport(gp, delay);
     gp.clear_extension(info);
