@@ -1,6 +1,7 @@
 #include "models/coherence/cache_controller.h"
 
 #include <cinttypes>
+#include <algorithm>
 #include <cstring>
 
 #include "models/cache/cache.h"
@@ -18,6 +19,9 @@ std::shared_ptr<Schema> CacheController::schema() {
   s->integer("line", 64, "line size of the write history and probes (bytes)").range(16, 4096);
   s->integer("chunk_lines", 16, "line numbers per history chunk sent to the directory (8 B each)").range(1, 256);
   s->integer("dir_base", static_cast<int64_t>(kDirBase), "address of the directory window on `dir` (CPU: physical)").min(0);
+  s->choice("history_order", {"store_order", "address_order"}, std::string("address_order"),
+            "order the history is sent in: store_order = a FIFO of first writes; address_order = ascending "
+            "line addresses (a written-line bitmap over the shared window, scanned at release)");
   s->boolean("checker", false, "feed/check the coherence checker's shadow memory (tests; any run)");
   return s;
 }
@@ -39,6 +43,7 @@ CacheController::CacheController(sc_core::sc_module_name n, const Params& p, std
 void CacheController::init(const Params& p) {
   line_ = p.u32("line");
   chunk_lines_ = p.u32("chunk_lines");
+  address_order_ = p.string("history_order") == "address_order";
   if (p.boolean("checker")) Checker::get().enable();
   num_stages_ = 0;
   for (unsigned s : stages_) num_stages_ = std::max(num_stages_, s + 1);
@@ -229,7 +234,7 @@ void CacheController::send_history(sc_core::sc_time& delay) {
     }
     delay = end - now;
   }
-  std::vector<uint64_t> chunk;
+  if (address_order_) std::sort(history_.begin(), history_.end());
   for (size_t off = 0; off < history_.size(); off += chunk_lines_) {
     const size_t n = std::min<size_t>(chunk_lines_, history_.size() - off);
     if (!dir_write(kDirHistData, &history_[off], static_cast<unsigned>(n * 8), delay)) return;

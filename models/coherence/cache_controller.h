@@ -7,6 +7,9 @@
 //
 // * Tracking (register TRACK = 1): every cached store passing `in` records its 64 B line
 //   numbers (physical; the GPU's controller translates through its UVA window), each line once.
+// * History order (`history_order`): `store_order` sends lines in the order they were first
+//   written (a FIFO); `address_order` (default) in ascending line order, as a written-line bitmap
+//   over the shared window scanned at release would.
 // * History: when the directory acks a HISTORY request (HIST_REQ = 1) the controller first
 //   writes back every dirty line of its caches (release = flush: eager RC, the data must be home
 //   before the other side is told), then sends the history in chunks of `chunk_lines` line
@@ -82,6 +85,7 @@ class CacheController : public Component {
   unsigned num_stages_ = 1;
   Side side_ = Side::Host;
   unsigned line_ = 64, chunk_lines_ = 16;
+  bool address_order_ = true;
   bool window_ = false;  // translate through the UVA window (GPU)
   bool tracking_ = false;
   std::vector<uint64_t> history_;

@@ -53,6 +53,8 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n),
   cpu_hop_ = p.time("cpu_hop");
   skip_probe_ = p.integer("test_skip_probe");
 
+  SC_HAS_PROCESS(Directory);
+  SC_THREAD(engine_thread);
   regs.register_b_transport(this, &Directory::b_regs);
   regs.register_transport_dbg(this, &Directory::dbg_regs);
   expose_target("regs", regs);
@@ -187,11 +189,9 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time t0 = now + delay;
   sc_core::sc_time d = delay;
-  std::vector<LineRange> ranges;
-  try {
-    ranges = engine_->translate(hist_[source], d);
-  } catch (const std::exception& e) {
-    RunState::get().fail(name(), std::string("invalidation engine (") + engine_->kind() + "): " + e.what());
+  std::vector<LineRange> ranges = run_engine(hist_[source], d);
+  if (!engine_error_.empty()) {
+    RunState::get().fail(name(), std::string("invalidation engine (") + engine_->kind() + "): " + engine_error_);
     return;
   }
   Sync s;
@@ -219,6 +219,29 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   hist_ready_[source] = false;
   hist_[source].clear();
   RunState::get().progress();
+}
+
+void Directory::engine_thread() {
+  for (;;) {
+    sc_core::wait(engine_req_);
+    engine_error_.clear();
+    try {
+      engine_out_ = engine_->translate(*engine_in_, engine_delay_);
+    } catch (const std::exception& e) {
+      engine_out_.clear();
+      engine_error_ = e.what();
+    }
+    engine_done_.notify(sc_core::SC_ZERO_TIME);
+  }
+}
+
+std::vector<LineRange> Directory::run_engine(const std::vector<uint64_t>& lines, sc_core::sc_time& delay) {
+  engine_in_ = &lines;
+  engine_delay_ = delay;
+  engine_req_.notify(sc_core::SC_ZERO_TIME);
+  sc_core::wait(engine_done_);  // delta cycles only: the caller's local time offset is kept
+  delay = engine_delay_;
+  return std::move(engine_out_);
 }
 
 void Directory::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

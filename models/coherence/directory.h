@@ -65,6 +65,15 @@ class Directory : public Component {
   bool cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, void* data, unsigned len, sc_core::sc_time& delay);
   void history_request(unsigned side, sc_core::sc_time& delay);
   void invalidate(unsigned source, sc_core::sc_time& delay);
+  // The engine runs in the directory's own thread (an RTL engine's signals have one writer).
+  void engine_thread();
+  std::vector<LineRange> run_engine(const std::vector<uint64_t>& lines, sc_core::sc_time& delay);
+  sc_core::sc_event engine_req_, engine_done_;
+  const std::vector<uint64_t>* engine_in_ = nullptr;
+  std::vector<LineRange> engine_out_;
+  sc_core::sc_time engine_delay_;
+  std::string engine_error_;
+  bool engine_busy_ = false;
 
   RegisterBank regs_;
   std::string mode_;
