@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include "models/mcu/rv32/standalone.h"
 #include "platform/program.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
@@ -24,6 +25,8 @@ const char* kUsage =
     "  run CONFIG     build the platform described by CONFIG (YAML), boot it and run its workload\n"
     "  check CONFIG   validate CONFIG and build the platform without simulating\n"
     "  list           list component types and host programs (workloads)\n"
+    "  iss ELF        run an RV32 program on the bare ISS (standalone mode); exit status = its exit code\n"
+    "  debug CONFIG   the microcontroller debug tool: run a debug script on the booted platform\n"
     "\n"
     "`hetvp COMMAND --help` describes a command's options.\n"
     "exit status: 0 success, 1 the simulated system reported a failure, 2 usage or configuration error\n";
@@ -57,11 +60,75 @@ int list_command() {
   return 0;
 }
 
+// `hetvp iss` (models/mcu/rv32/standalone.h) and `hetvp debug` (the `debug` workload, sw/mcu).
+const char* kIssUsage =
+    "usage: hetvp iss ELF [--max-instructions N] [--trace] [--no-dmi]\n"
+    "  runs an RV32IMC ELF on the bare ISS until it stores (code<<1)|1 to its `tohost` symbol\n"
+    "  exit status: the program's exit code; 1 when the simulator stops it (fatal trap, timeout, wfi deadlock),\n"
+    "  2 for a usage error or an ELF that cannot be loaded\n";
+const char* kDebugUsage =
+    "usage: hetvp debug CONFIG [--script FILE] [--commands 'LINE; LINE; ...'] [--set PATH=VALUE]... [--stats F]\n"
+    "  boots nothing by itself: the script does (`boot`, or `load`/`start`), then sends commands and dumps\n"
+    "  registers and memory through the MMIO register blocks. Lines: boot | load T FILE | start|stop|cont|reset T |\n"
+    "  step T [N] | wait T STATE [US] | cmd T NAME [DATA [ARG...]] [notify] | read T OFF | write T OFF V | regs T |\n"
+    "  dump T OFF LEN | alloc NAME SIZE [vram|host] | set NAME V | expect V | state T | echo TEXT | sleep US\n"
+    "  (T = hub, gpcN, gpcs; values take $last, $NAME, $NAME.lo, $NAME.hi). docs/firmware.md. Exit status as `hetvp run`.\n";
+
+int iss_command(const std::vector<std::string>& args) {
+  hetvp::mcu::StandaloneOptions o;
+  std::string elf;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--help" || a == "-h") {
+      std::cout << kIssUsage;
+      return 0;
+    } else if (a == "--trace") {
+      o.trace = true;
+    } else if (a == "--no-dmi") {
+      o.dmi = false;
+    } else if (a == "--max-instructions" && i + 1 < args.size()) {
+      try {
+        o.max_instructions = std::stoull(args[++i], nullptr, 0);
+      } catch (const std::exception&) {
+        return usage_error("--max-instructions needs a number", kIssUsage);
+      }
+    } else if (!a.empty() && a[0] == '-') {
+      return usage_error("unknown option '" + a + "'", kIssUsage);
+    } else if (elf.empty()) {
+      elf = a;
+    } else {
+      return usage_error("unexpected argument '" + a + "'", kIssUsage);
+    }
+  }
+  if (elf.empty()) return usage_error("no ELF given", kIssUsage);
+  const int rc = hetvp::mcu::run_standalone_elf(elf, o, std::cerr);
+  if (rc == hetvp::mcu::kStandaloneLoadError) return hetvp::kExitUsage;
+  if (rc < 0) return hetvp::kExitSimFailure;
+  return rc;
+}
+
 }  // namespace
 
 int sc_main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return usage_error("no command given", kUsage);
+  if (args[0] == "iss") return iss_command(args);
+  if (args[0] == "debug") {  // = run CONFIG --workload debug --set workload.args.script=FILE ...
+    std::vector<std::string> r{"run", "--workload", "debug"};
+    for (size_t i = 1; i < args.size(); ++i) {
+      if (args[i] == "--help" || args[i] == "-h") {
+        std::cout << kDebugUsage;
+        return 0;
+      } else if ((args[i] == "--script" || args[i] == "--commands") && i + 1 < args.size()) {
+        r.push_back("--set");
+        r.push_back("workload.args." + args[i].substr(2) + "=" + args[i + 1]);
+        ++i;
+      } else {
+        r.push_back(args[i]);
+      }
+    }
+    args = r;
+  }
   const std::string cmd = args[0];
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::cout << kUsage;

@@ -147,7 +147,7 @@ void McuDriver::upload(const McuId& m, uint32_t index_reg, uint32_t port, uint32
 void McuDriver::load(const McuId& m, const ElfImage& img) {
   const uint32_t caps = read(m, MCU_UC_CAPS);  // broadcast: GPC 0's
   const uint32_t code_size = (caps & 0x1ff) << 8, data_size = ((caps >> 9) & 0xff) << 8;
-  const std::string who = m.kind == McuId::Hub ? "the HUB" : m.kind == McuId::AllGpcs ? "the GPCs" : m.name();
+  const std::string who = m.kind == McuId::Hub ? "the HUB's" : m.kind == McuId::AllGpcs ? "the GPCs'" : m.name() + "'s";
   const ElfSegment *code = nullptr, *data = nullptr;
   for (auto& s : img.segments()) {
     if (s.executable()) {
@@ -161,13 +161,13 @@ void McuDriver::load(const McuId& m, const ElfImage& img) {
   if (!code) throw McuError(img.name() + ": no executable segment (not a firmware image)");
   char b[320];
   if (code->vaddr != MCU_IMEM_BASE || code->memsz > code_size) {
-    snprintf(b, sizeof b, "%s: code segment at 0x%x of %u bytes does not fit %s's code memory (IMEM, %u bytes at 0x0)",
+    snprintf(b, sizeof b, "%s: code segment at 0x%x of %u bytes does not fit %s code memory (IMEM, %u bytes at 0x0)",
              img.name().c_str(), code->vaddr, code->memsz, who.c_str(), code_size);
     throw McuError(b);
   }
   if (data && (data->vaddr < MCU_DMEM_BASE || data->vaddr - MCU_DMEM_BASE + uint64_t(data->memsz) > data_size)) {
     snprintf(b, sizeof b,
-             "%s: data segment at 0x%x of %u bytes (data + bss) does not fit %s's data memory (DMEM, %u bytes at 0x%x)",
+             "%s: data segment at 0x%x of %u bytes (data + bss) does not fit %s data memory (DMEM, %u bytes at 0x%x)",
              img.name().c_str(), data->vaddr, data->memsz, who.c_str(), data_size, MCU_DMEM_BASE);
     throw McuError(b);
   }

@@ -239,7 +239,14 @@ class DebugProgram : public HostProgram {
     auto value = [&](const std::string& t) -> uint64_t {
       if (t == "$last") return last;
       if (!t.empty() && t[0] == '$') {
-        auto it = vars.find(t.substr(1));
+        std::string n = t.substr(1);
+        int part = 0;  // $NAME.lo / $NAME.hi: the low / high 32 bits of a 64-bit value (GPU VAs)
+        if (n.size() > 3 && (n.compare(n.size() - 3, 3, ".lo") == 0 || n.compare(n.size() - 3, 3, ".hi") == 0)) {
+          part = n.back() == 'o' ? 1 : 2;
+          n.resize(n.size() - 3);
+        }
+        auto it = vars.find(n);
+        if (it != vars.end() && part) return part == 1 ? (it->second & 0xffffffffu) : (it->second >> 32);
         if (it == vars.end()) throw McuError("debug: unknown variable " + t);
         return it->second;
       }

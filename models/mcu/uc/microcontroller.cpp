@@ -537,9 +537,9 @@ void Microcontroller::thread() {
         ++wakeups_;
         continue;
       }
-      const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+      sleep_since_ = sc_core::sc_time_stamp();
       sc_core::wait(wake_ev_ | ctrl_ev_);
-      sleep_time_ += sc_core::sc_time_stamp() - t0;
+      sleep_time_ += sc_core::sc_time_stamp() - sleep_since_;
       if (state_ == MCU_STATE_SLEEPING) {
         state_ = MCU_STATE_RUNNING;
         ++wakeups_;
@@ -565,7 +565,9 @@ void Microcontroller::dump_stats(JsonWriter& w) const {
   w.value("cycles", cycles_);
   w.value("bursts", bursts_);
   w.value("run_ns", run_time_.to_seconds() * 1e9);
-  w.value("sleep_ns", sleep_time_.to_seconds() * 1e9);
+  sc_core::sc_time slept = sleep_time_;
+  if (state_ == MCU_STATE_SLEEPING && sc_core::sc_time_stamp() > sleep_since_) slept += sc_core::sc_time_stamp() - sleep_since_;
+  w.value("sleep_ns", slept.to_seconds() * 1e9);
   w.value("wakeups", wakeups_);
   w.value("commands", commands_);
   w.value("host_interrupts", host_intrs_);

@@ -106,6 +106,7 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   uint64_t xfers_ = 0, xfer_bytes_ = 0, xfer_faults_ = 0, commands_ = 0, host_intrs_ = 0;
   uint64_t refused_ = 0, bar0_accesses_ = 0, traps_ = 0;
   sc_core::sc_time sleep_time_, run_time_, xfer_time_;
+  sc_core::sc_time sleep_since_;  // when the current sleep began (state SLEEPING)
 };
 
 }  // namespace hetvp::mcu

@@ -1,0 +1,228 @@
+// HUB + GPC microcontrollers inside the platform, driven through `hetvp run/debug/iss`.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "common/run_hetvp.h"
+#include "platform/elf_image.h"
+
+using namespace hetvp::test;
+
+namespace {
+std::string cfg() { return config("default.yaml"); }
+std::string fw(const std::string& n) { return binary_dir() + "/firmware/" + n; }
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+// Extracts a number following `key":` in the stats JSON of the named microcontroller.
+double mcu_stat(const std::string& json, const std::string& mcu, const std::string& key) {
+  size_t m = json.find("\"microcontrollers\"");
+  if (m == std::string::npos) return -1;
+  size_t o = json.find("\"" + mcu + "\"", m);
+  if (o == std::string::npos) return -1;
+  size_t k = json.find("\"" + key + "\":", o);
+  if (k == std::string::npos) return -1;
+  return std::stod(json.substr(k + key.size() + 3));
+}
+}  // namespace
+
+TEST(McuBoot, DefaultConfigBootsHubAndFourGpcsWithTimes) {
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --stats " + scratch() + "/boot.json");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(HUB \+ 4 GPCs booted: upload [0-9.]+ us .* init-done at [0-9.]+ us)")))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "echo answered by HUB + 4 GPCs")) << r.out;
+  const std::string j = read_file(scratch() + "/boot.json");
+  EXPECT_GT(mcu_stat(j, "hub", "instructions"), 100);
+  EXPECT_GE(mcu_stat(j, "gpc3", "wakeups"), 1);   // woke from wfi on the method interrupt
+  EXPECT_GE(mcu_stat(j, "gpc3", "commands"), 1);
+  EXPECT_GT(mcu_stat(j, "gpc3", "sleep_ns"), 0);
+  EXPECT_GT(mcu_stat(j, "hub", "bar0_accesses"), 4);  // PTOP + every GPC's status scratch
+}
+
+class McuBootGpcs : public ::testing::TestWithParam<int> {};
+TEST_P(McuBootGpcs, BootsWithThisManyGpcs) {
+  const int n = GetParam();
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set gpu0.gpcs=" + std::to_string(n));
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "HUB + " + std::to_string(n) + " GPCs booted")) << r.out;
+  EXPECT_TRUE(has(r.out, "echo answered by HUB + " + std::to_string(n) + " GPCs")) << r.out;
+}
+INSTANTIATE_TEST_SUITE_P(Counts, McuBootGpcs, ::testing::Values(1, 8, 16));
+
+TEST(McuBoot, StatsAreDeterministic) {
+  auto a = run_hetvp("run " + cfg() + " --workload mcu_boot -q --stats " + scratch() + "/d1.json");
+  auto b = run_hetvp("run " + cfg() + " --workload mcu_boot -q --stats " + scratch() + "/d2.json");
+  ASSERT_EQ(a.status, 0);
+  ASSERT_EQ(b.status, 0);
+  EXPECT_EQ(read_file(scratch() + "/d1.json"), read_file(scratch() + "/d2.json"));
+}
+
+TEST(McuContext, SavedContextLoadsBitIdenticalIntoAnotherGpc) {
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_context --stats " + scratch() + "/ctx.json");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "context gpc0 -> gpc1 via VRAM")) << r.out;
+  EXPECT_TRUE(has(r.out, "context gpc0 -> gpc2 via host memory (PCIe)")) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n') > 0, true);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("data memory identical, context registers identical: OK")));
+  EXPECT_FALSE(has(r.out, "DIFFERENT"));
+  const std::string j = read_file(scratch() + "/ctx.json");
+  // 768-byte image (256 header + 512 area) = 3 transfers of 256 B, saved twice by gpc0.
+  EXPECT_EQ(mcu_stat(j, "gpc0", "xfers"), 6);
+  EXPECT_EQ(mcu_stat(j, "gpc0", "xfer_bytes"), 1536);
+  EXPECT_EQ(mcu_stat(j, "gpc1", "xfer_bytes"), 768);
+  EXPECT_EQ(mcu_stat(j, "gpc2", "xfer_bytes"), 768);
+  EXPECT_EQ(mcu_stat(j, "gpc0", "xfer_faults"), 0);
+}
+
+TEST(McuFirmware, ImagesFitTheirMemories) {
+  auto hub = hetvp::ElfImage::from_file(fw("hub.elf"));
+  auto gpc = hetvp::ElfImage::from_file(fw("gpc.elf"));
+  for (auto* img : {&hub, &gpc}) {
+    const bool is_hub = img == &hub;
+    for (auto& s : img->segments()) {
+      if (s.executable()) EXPECT_LE(s.vaddr + s.memsz, is_hub ? 16384u : 8192u) << img->name();
+      else EXPECT_LE(s.vaddr - 0x10000 + s.memsz, is_hub ? 4096u : 2048u) << img->name();
+    }
+    EXPECT_TRUE(img->symbol("ihbody")) << "the interrupt handler";
+    EXPECT_TRUE(img->symbol("fw_main"));
+  }
+}
+
+// ---- bad inputs ------------------------------------------------------------------------------
+TEST(McuBadInput, ImageTooLargeForCodeMemoryIsRefusedAtLoad) {
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set gpu0.microcontrollers.gpc.code_size=1KiB");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(std::regex_search(r.err + r.out, std::regex(R"(gpc\.elf: code segment at 0x0 of [0-9]+ bytes does not fit the GPCs' code memory \(IMEM, 1024 bytes)")))
+      << r.out << r.err;
+}
+
+TEST(McuBadInput, ImageTooLargeForDataMemoryIsRefusedAtLoad) {
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set gpu0.microcontrollers.hub.data_size=1KiB");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(std::regex_search(r.err + r.out, std::regex(R"(hub\.elf: data segment .* does not fit the HUB's data memory \(DMEM, 1024 bytes)")))
+      << r.out << r.err;
+}
+
+TEST(McuBadInput, CorruptElfIsRefused) {
+  std::string bad = write_file("corrupt.elf", std::string("\x7f" "ELF\x01\x01\x01", 7) + std::string(40, '\xff'));
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set workload.args.gpc_firmware=" + bad);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err + r.out, "firmware image rejected: " + bad)) << r.out << r.err;
+}
+
+TEST(McuBadInput, UploadPortWriteWhileRunningIsRefused) {
+  auto r = run_hetvp("debug " + cfg() + " --commands 'boot; write gpc1 0x184 0x1234; write hub 0x1c4 1; cmd gpc1 ping 9; expect 9'");
+  EXPECT_EQ(r.status, 1);  // the two refused writes count as errors of the script
+  EXPECT_TRUE(has(r.err, "gpu0.gpc1: CODE upload port used while the core runs")) << r.err;
+  EXPECT_TRUE(has(r.err, "gpu0.hub: DATA upload port used while the core runs")) << r.err;
+  EXPECT_TRUE(has(r.out, "debug:2: error: uncached store of 4 bytes")) << r.out;
+  EXPECT_TRUE(has(r.out, "expect 0x00000009: ok")) << r.out;  // firmware unharmed
+  EXPECT_TRUE(has(r.out, "2 error(s)")) << r.out;
+}
+
+TEST(McuBadInput, IllegalInstructionTrapIsVisibleAndTheSimulatorCarriesOn) {
+  auto r = run_hetvp("debug " + cfg() + " --commands 'boot; cmd gpc2 trap; state gpc2; read gpc2 0x100; read gpc2 0x114; cmd gpc3 ping 7; expect 7'");
+  EXPECT_EQ(r.status, 1);  // the trap command never completes: one script error
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(gpc2 is trapped \(mcause 2 at pc 0x[0-9a-f]{8})"))) << r.out;
+  EXPECT_TRUE(has(r.out, "gpc2[0x00000100] = 0x00000214")) << r.out;  // TRAPPED, started, cause 2
+  EXPECT_TRUE(has(r.out, "gpc2[0x00000114] = 0x00000002")) << r.out;
+  EXPECT_TRUE(has(r.out, "expect 0x00000007: ok")) << r.out;
+  EXPECT_TRUE(has(r.err, "gpu0.gpc2: core trapped and stopped")) << r.err;
+}
+
+TEST(McuBadInput, IllegalXferSizeAlignmentAddressFault) {
+  auto r = run_hetvp("debug " + cfg() +
+                     " --commands 'boot; cmd gpc0 xfer 2 0 0 0; expect 0x102; cmd gpc0 xfer 9 0 0 0; expect 0x102; "
+                     "cmd gpc0 xfer 8 0x10 0 0; expect 0x202; cmd gpc0 xfer 3 0 0 0x800; expect 0x302; "
+                     "cmd gpc0 xfer 8 0 0xff 0; expect 0x402; read gpc0 0x210; expect 0x402; read gpc0 0x218; expect 5; "
+                     "alloc buf 4096; cmd gpc0 xfer 0x18 $buf.lo $buf.hi 0; expect 0; read gpc0 0x214; expect 1'");
+  // the five faulting commands report FW_ERR_XFER (script errors), everything else passes
+  EXPECT_TRUE(has(r.out, "5 error(s)")) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), 'k') >= 8, true);
+  for (const char* e : {"expect 0x00000102: ok", "expect 0x00000202: ok", "expect 0x00000302: ok", "expect 0x00000402: ok",
+                        "expect 0x00000005: ok", "expect 0x00000000: ok", "expect 0x00000001: ok"})
+    EXPECT_TRUE(has(r.out, e)) << e << "\n" << r.out;
+  EXPECT_FALSE(has(r.out, "expected")) << r.out;
+}
+
+TEST(McuBadInput, GpcThatNeverReportsInitTimesOutNamingIt) {
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set workload.args.gpc_override=2:" + fw("gpc_noinit.elf") +
+                     " --set workload.args.boot_timeout=2ms");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.err + r.out, "the HUB did not report init-done within 2 ms after start; GPC(s) that never reported init: gpc2 (sleeping)"))
+      << r.out << r.err;
+  EXPECT_FALSE(has(r.err + r.out, "gpc1 (")) << r.out << r.err;
+}
+
+// ---- the debug tool ----------------------------------------------------------------------------
+TEST(McuDebugTool, ScriptLoadsStartsCommandsAndDumps) {
+  std::string script = write_file("dbg.txt",
+                                  "# load firmware by hand, start it, talk to it, look inside\n"
+                                  "load gpcs " + fw("gpc.elf") + "\n"
+                                  "load hub " + fw("hub.elf") + "\n"
+                                  "start gpcs\n"
+                                  "start hub\n"
+                                  "wait hub sleeping\n"
+                                  "read hub 0x800\n"
+                                  "expect 0x80000004\n"
+                                  "cmd gpc1 ping 0x1234\n"
+                                  "expect 0x1234\n"
+                                  "cmd gpc1 ctx_fill 7\n"
+                                  "regs gpc1\n"
+                                  "dump gpc1 0x100 32\n"
+                                  "stop gpc1\n"
+                                  "step gpc1 3\n"
+                                  "cont gpc1\n"
+                                  "cmd hub reg_read 0x502800\n"  // GPC0's status scratch through the HUB's BAR0 window
+                                  "expect 0x80000000\n"
+                                  "cmd gpc1 exit 5\n"
+                                  "state gpc1\n");
+  auto r = run_hetvp("debug " + cfg() + " --script " + script);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "loaded " + fw("gpc.elf") + " into gpcs (entry 0x00000000)")) << r.out;
+  EXPECT_TRUE(has(r.out, "expect 0x80000004: ok")) << r.out;
+  EXPECT_TRUE(has(r.out, "expect 0x00001234: ok")) << r.out;
+  EXPECT_TRUE(has(r.out, "registers of gpc1 (sleeping)")) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(pc   [0-9a-f]{8})"))) << r.out;
+  EXPECT_TRUE(has(r.out, "gpc1 dmem+0100:")) << r.out;
+  EXPECT_TRUE(has(r.out, "step gpc1: pc 0x")) << r.out;
+  EXPECT_TRUE(has(r.out, "expect 0x80000000: ok")) << r.out;
+  EXPECT_TRUE(has(r.out, "gpc1 is halted (exit code 5)")) << r.out;
+  EXPECT_TRUE(has(r.out, "0 error(s)")) << r.out;
+}
+
+TEST(McuDebugTool, UnknownCommandAndTargetAreClear) {
+  auto r = run_hetvp("debug " + cfg() + " --commands 'frobnicate; read gpc9 0; cmd hub nosuch'");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_TRUE(has(r.out, "unknown debug command 'frobnicate'")) << r.out;
+  EXPECT_TRUE(has(r.out, "no microcontroller 'gpc9' (valid: hub, gpc0..gpc3")) << r.out;
+  EXPECT_TRUE(has(r.out, "unknown firmware command 'nosuch'")) << r.out;
+}
+
+TEST(McuDebugTool, HelpDescribesIt) {
+  auto r = run_hetvp("debug --help");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_TRUE(has(r.out, "usage: hetvp debug CONFIG")) << r.out;
+}
+
+// ---- hetvp iss -------------------------------------------------------------------------------
+TEST(McuIss, StandaloneRunReturnsTheProgramsExitCode) {
+  auto r = run_hetvp("iss " + fw("rv32_exit42.elf"));
+  EXPECT_EQ(r.status, 42) << r.err;
+  auto t = run_hetvp("iss " + fw("rv32_trap_fatal.elf"));
+  EXPECT_EQ(t.status, 1) << t.err;
+  EXPECT_TRUE(has(t.err, "illegal instruction")) << t.err;
+  auto bad = run_hetvp("iss /nonexistent.elf");
+  EXPECT_EQ(bad.status, 2);
+  auto to = run_hetvp("iss " + fw("mcu_spin.elf") + " --max-instructions 1000");
+  EXPECT_EQ(to.status, 1) << to.err;
+}
+
+// ---- idle cost and sleeping --------------------------------------------------------------------
+TEST(McuIdle, OneSimulatedSecondIdleIsReported) {
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set workload.args.idle=1s --stats " + scratch() + "/idle.json");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(idle 1\.000 s simulated cost [0-9.]+ ms host CPU)"))) << r.out;
+  const std::string j = read_file(scratch() + "/idle.json");
+  EXPECT_GT(mcu_stat(j, "gpc0", "sleep_ns"), 0.99e9);  // asleep for the whole second
+  EXPECT_LT(mcu_stat(j, "gpc0", "bursts"), 20);        // and not woken to poll
+}
