@@ -79,7 +79,7 @@ class Cache : public Component {
  public:
   tlm_utils::multi_passthrough_target_socket<Cache> in{"in"};
   tlm_utils::simple_initiator_socket<Cache> out{"out"};
-  tlm_utils::multi_passthrough_target_socket<Cache> ctl{"ctl"};
+  tlm_utils::multi_passthrough_target_socket<Cache, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND> ctl{"ctl"};
 
   Cache(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();

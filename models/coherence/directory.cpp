@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "models/coherence/checker.h"
 #include "models/coherence/coherence_regs.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
@@ -290,6 +291,18 @@ void Directory::dump_stats(JsonWriter& w) const {
     t[4] += s.tags;
     t[5] += s.ticks;
   }
+  uint64_t probes = tot[0][2] + tot[1][2], ticks = tot[0][5] + tot[1][5], digest = 0, inv = tot[0][3] + tot[1][3];
+  for (const Sync& s : syncs_) digest += s.digest;
+  w.value("probes", probes);
+  w.value("lines_invalidated", inv);
+  w.value("tag_accesses", tot[0][4] + tot[1][4]);
+  w.value("ticks", ticks);
+  w.value("ns", ticks / 1000.0);
+  char hex[32];
+  snprintf(hex, sizeof hex, "%016" PRIx64, digest);
+  w.value("invalidated_digest", std::string(hex));
+  w.value("checker_loads", Checker::get().loads_checked());
+  w.value("checker_violations", Checker::get().violations());
   const char* names[2] = {"to_gpu", "to_cpu"};
   for (int k = 0; k < 2; ++k) {
     w.begin_object(names[k]);
@@ -302,16 +315,6 @@ void Directory::dump_stats(JsonWriter& w) const {
     w.value("ns", tot[k][5] / 1000.0);
     w.end_object();
   }
-  uint64_t probes = tot[0][2] + tot[1][2], ticks = tot[0][5] + tot[1][5], digest = 0, inv = tot[0][3] + tot[1][3];
-  for (const Sync& s : syncs_) digest += s.digest;
-  w.value("probes", probes);
-  w.value("lines_invalidated", inv);
-  w.value("tag_accesses", tot[0][4] + tot[1][4]);
-  w.value("ticks", ticks);
-  w.value("ns", ticks / 1000.0);
-  char hex[32];
-  snprintf(hex, sizeof hex, "%016" PRIx64, digest);
-  w.value("invalidated_digest", std::string(hex));
   w.begin_array("syncs");
   for (const Sync& s : syncs_) {
     w.begin_object();

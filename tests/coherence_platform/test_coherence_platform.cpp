@@ -1,0 +1,238 @@
+// The coherence platform end to end (configs/coherence.yaml): shapes of the thesis' results,
+// per-line vs range equivalence, the coherence checker (and a broken invalidation it must catch),
+// coalescer counters, protocol misuse, and the invalidation engine choice (tlm / rtl / lockstep).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <regex>
+
+#include "common/run_hetvp.h"
+#include "models/gpu/coalescer.h"
+
+using namespace hetvp::test;
+
+namespace {
+
+// The value of "key" found after each of `path`'s keys in turn (stats JSON written by hetvp).
+std::string json_at(const std::string& text, const std::vector<std::string>& path) {
+  size_t pos = 0;
+  for (const auto& k : path) {
+    pos = text.find("\"" + k + "\"", pos);
+    if (pos == std::string::npos) return "";
+    pos += k.size() + 2;
+  }
+  pos = text.find(':', pos);
+  if (pos == std::string::npos) return "";
+  size_t end = text.find_first_of(",}\n", pos + 1);
+  std::string v = text.substr(pos + 1, end - pos - 1);
+  v.erase(0, v.find_first_not_of(" \""));
+  v.erase(v.find_last_not_of(" \"") + 1);
+  return v;
+}
+double num(const std::string& text, const std::vector<std::string>& path) {
+  std::string v = json_at(text, path);
+  EXPECT_FALSE(v.empty()) << "no stats value at " << path.back();
+  return v.empty() ? -1 : std::stod(v);
+}
+
+struct Out {
+  int status;
+  std::string stats, out, err;
+};
+
+Out run(const std::string& args) {
+  static int n = 0;
+  std::string stats = scratch() + "/s" + std::to_string(n++) + ".json";
+  RunResult r = run_hetvp("run " + config("coherence.yaml") + " --quiet --stats " + stats + " " + args);
+  return {r.status, read_file(stats), r.out, r.err};
+}
+
+double dir(const Out& o, const std::string& key) { return num(o.stats, {"directory", key}); }
+
+}  // namespace
+
+// --- shapes (thesis §4.1.3) ------------------------------------------------------------------
+TEST(CoherenceShapes, Square300kRangeSendsAtMostTenPercentOfPerLineProbes) {
+  Out pl = run("--workload square --set workload.args.n=300000 --set directory.mode=per_line");
+  Out rg = run("--workload square --set workload.args.n=300000 --set directory.mode=range");
+  ASSERT_EQ(pl.status, 0) << pl.err;
+  ASSERT_EQ(rg.status, 0) << rg.err;
+  const double p0 = dir(pl, "probes"), p1 = dir(rg, "probes"), t0 = dir(pl, "ticks"), t1 = dir(rg, "ticks");
+  EXPECT_GT(p0, 37000);  // 2 x 18,750 lines
+  EXPECT_LE(p1, 0.10 * p0);
+  // Tag walks still cost one access per line: time falls less than the probe count.
+  EXPECT_LT(t1, t0);
+  EXPECT_GT(t1 / t0, p1 / p0);
+  EXPECT_EQ(dir(pl, "tag_accesses"), dir(rg, "tag_accesses"));
+}
+
+TEST(CoherenceShapes, MatrixTranspose512RangeSendsAtMostTwentyPercent) {
+  Out pl = run("--workload matrix_transpose --set workload.args.width=512 --set directory.mode=per_line");
+  Out rg = run("--workload matrix_transpose --set workload.args.width=512 --set directory.mode=range");
+  ASSERT_EQ(pl.status, 0) << pl.err;
+  ASSERT_EQ(rg.status, 0) << rg.err;
+  EXPECT_LE(dir(rg, "probes"), 0.20 * dir(pl, "probes"));
+  EXPECT_LT(dir(rg, "ticks"), dir(pl, "ticks"));
+}
+
+TEST(CoherenceShapes, ProbeReductionGrowsWithSize) {
+  auto reduction = [](unsigned n) {
+    Out pl = run("--workload square --set workload.args.n=" + std::to_string(n) + " --set directory.mode=per_line");
+    Out rg = run("--workload square --set workload.args.n=" + std::to_string(n) + " --set directory.mode=range");
+    EXPECT_EQ(pl.status, 0);
+    EXPECT_EQ(rg.status, 0);
+    return 1.0 - dir(rg, "probes") / dir(pl, "probes");
+  };
+  const double small = reduction(200), large = reduction(300000);
+  EXPECT_LT(small, large);
+}
+
+// hetvp does NOT reproduce the thesis' "2dshfl gains < 20 % time" (docs/coherence.md says why);
+// what holds is that the time gain is smaller than the probe reduction.
+TEST(CoherenceShapes, Shfl2dTimeGainSmallerThanProbeReduction) {
+  Out pl = run("--workload shfl2d --set workload.args.width=50 --set directory.mode=per_line");
+  Out rg = run("--workload shfl2d --set workload.args.width=50 --set directory.mode=range");
+  ASSERT_EQ(pl.status, 0) << pl.err;
+  ASSERT_EQ(rg.status, 0) << rg.err;
+  const double probe_gain = 1 - dir(rg, "probes") / dir(pl, "probes");
+  const double time_gain = 1 - dir(rg, "ticks") / dir(pl, "ticks");
+  EXPECT_GT(time_gain, 0);
+  EXPECT_LT(time_gain, probe_gain);
+}
+
+// --- per-line and range invalidate the same (cache, line) pairs ---------------------------------
+TEST(CoherenceEquivalence, PerLineAndRangeInvalidateTheSameLines) {
+  for (std::string w : {"square --set workload.args.n=20000", "matrix_transpose --set workload.args.width=64",
+                        "shfl2d --set workload.args.width=30", "coh_random --set workload.args.programs=150"}) {
+    std::string common = "--workload " + w + " --set workload.args.iterations=" + (w.rfind("coh", 0) == 0 ? "1" : "3");
+    Out pl = run(common + " --set directory.mode=per_line");
+    Out rg = run(common + " --set directory.mode=range");
+    ASSERT_EQ(pl.status, 0) << w << pl.err;
+    ASSERT_EQ(rg.status, 0) << w << rg.err;
+    EXPECT_EQ(json_at(pl.stats, {"directory", "invalidated_digest"}), json_at(rg.stats, {"directory", "invalidated_digest"})) << w;
+    EXPECT_EQ(dir(pl, "lines_invalidated"), dir(rg, "lines_invalidated")) << w;
+    EXPECT_GE(dir(pl, "probes"), dir(rg, "probes")) << w;
+  }
+}
+
+// --- the coherence checker ----------------------------------------------------------------------
+TEST(CoherenceChecker, ThousandRandomDrfProgramsHaveNoViolations) {
+  for (std::string mode : {"range", "per_line"}) {
+    Out o = run("--workload coh_random --set workload.args.programs=1000 --set cpu_cc.checker=true "
+                "--set gpu0.compute.controller.checker=true --set directory.mode=" + mode);
+    ASSERT_EQ(o.status, 0) << o.out << o.err;
+    EXPECT_EQ(dir(o, "checker_violations"), 0);
+    EXPECT_GT(dir(o, "checker_loads"), 100000);
+    EXPECT_GT(dir(o, "lines_invalidated"), 0) << "the programs must leave stale lines to invalidate";
+  }
+}
+
+TEST(CoherenceChecker, WorkloadsWithCheckerOn) {
+  for (std::string w : {"square --set workload.args.n=5000", "matrix_transpose --set workload.args.width=48",
+                        "shfl2d --set workload.args.width=20"}) {
+    Out o = run("--workload " + w + " --set workload.args.iterations=3 --set cpu_cc.checker=true "
+                "--set gpu0.compute.controller.checker=true");
+    ASSERT_EQ(o.status, 0) << w << o.out << o.err;
+    EXPECT_EQ(dir(o, "checker_violations"), 0) << w;
+  }
+}
+
+TEST(CoherenceChecker, BrokenInvalidationIsCaught) {
+  for (std::string mode : {"range", "per_line"}) {
+    Out o = run("--workload coh_random --set workload.args.programs=50 --set cpu_cc.checker=true "
+                "--set gpu0.compute.controller.checker=true --set directory.test_skip_probe=5 --set directory.mode=" + mode);
+    EXPECT_EQ(o.status, 1) << mode;
+    EXPECT_NE((o.out + o.err).find("coherence violation"), std::string::npos) << o.out << o.err;
+  }
+}
+
+// --- coalescer integration ------------------------------------------------------------------------
+TEST(CoherenceCompute, WarpAccessesGiveTheCoalescersCounts) {
+  for (std::string mode : {"caching", "non_caching"})
+    for (unsigned stride : {4u, 8u, 12u, 64u, 128u, 132u}) {
+      const unsigned warps = 4;
+      Out o = run("--workload coalesce_probe --set workload.args.stride=" + std::to_string(stride) +
+                  " --set workload.args.warps=" + std::to_string(warps) + " --set gpu0.compute.coalescer=" + mode);
+      ASSERT_EQ(o.status, 0) << o.err;
+      const uint64_t va = static_cast<uint64_t>(num(o.stats, {"buffer_va"}));
+      uint64_t ltx = 0, lrp = 0, stx = 0, srp = 0;
+      for (unsigned w = 0; w < warps; ++w) {
+        hetvp::gpu::WarpRequest r;
+        for (unsigned l = 0; l < 32; ++l) r.addr[l] = va + uint64_t(w * 32 + l) * stride;
+        r.mode = mode == "caching" ? hetvp::gpu::AccessMode::CachingLoad : hetvp::gpu::AccessMode::NonCachingLoad;
+        auto ld = hetvp::gpu::coalesce(r);
+        r.mode = hetvp::gpu::AccessMode::Store;
+        auto st = hetvp::gpu::coalesce(r);
+        ltx += ld.transactions.size();
+        lrp += ld.replays;
+        stx += st.transactions.size();
+        srp += st.replays;
+      }
+      const std::string what = mode + " stride " + std::to_string(stride);
+      EXPECT_EQ(num(o.stats, {"compute", "coalescer", "load_transactions"}), ltx) << what;
+      EXPECT_EQ(num(o.stats, {"compute", "coalescer", "load_replays"}), lrp) << what;
+      EXPECT_EQ(num(o.stats, {"compute", "coalescer", "store_transactions"}), stx) << what;
+      EXPECT_EQ(num(o.stats, {"compute", "coalescer", "store_replays"}), srp) << what;
+    }
+}
+
+// --- protocol misuse: a clear error, exit 1, no hang -------------------------------------------------
+TEST(CoherenceBadInputs, EachMisuseFailsTheRunNamingTheRegister) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"lock_twice", "LOCK (0x40000000): lock taken twice by the CPU"},
+      {"release_without_acquire", "release by the CPU without an acquire"},
+      {"history_with_tracking_on", "tracking is still on (write 0 to 0x40008000"},
+      {"bad_lock_value", "LOCK (0x40000000): bad value 3"},
+      {"bad_invalidate_value", "INVALIDATE (0x40005000): bad value 7"},
+      {"bad_history_value", "HISTORY (0x40006000): bad value 0"},
+      {"bad_track_value", "CPU_TRACK (0x40008000): bad value 5"},
+      {"invalidate_without_history", "no complete history from the CPU"},
+      {"gpu_lock_twice", "lock taken twice by the GPU"},
+      {"gpu_release_without_acquire", "without holding the lock"},
+      {"bad_register", "0x40004000"},
+  };
+  for (auto& [c, msg] : cases) {
+    Out o = run("--workload coh_bad --set workload.args.case=" + c);
+    EXPECT_EQ(o.status, 1) << c;
+    EXPECT_NE((o.out + o.err).find(msg), std::string::npos) << c << ":\n" << o.out << o.err;
+  }
+}
+
+// --- invalidation engine choice ----------------------------------------------------------------------
+namespace {
+bool rtl_available() {
+  Out o = run("--workload square --set directory.engine=rtl");
+  return o.status == 0;
+}
+}  // namespace
+
+TEST(CoherenceEngine, RtlAndLockstepGiveTheSameProbesAndLines) {
+  if (!rtl_available()) GTEST_SKIP() << "hetvp built without Verilator";
+  for (std::string w : {"square --set workload.args.n=300000", "matrix_transpose --set workload.args.width=512"})
+    for (std::string mode : {"range", "per_line"}) {
+      std::string base = "--workload " + w + " --set workload.args.iterations=2 --set directory.mode=" + mode;
+      Out t = run(base + " --set directory.engine=tlm");
+      ASSERT_EQ(t.status, 0) << t.err;
+      for (std::string e : {"rtl", "lockstep"}) {
+        Out o = run(base + " --set directory.engine=" + e);
+        ASSERT_EQ(o.status, 0) << e << o.out << o.err;
+        EXPECT_EQ(dir(o, "probes"), dir(t, "probes")) << w << " " << e;
+        EXPECT_EQ(dir(o, "lines_invalidated"), dir(t, "lines_invalidated")) << w << " " << e;
+        EXPECT_EQ(json_at(o.stats, {"directory", "invalidated_digest"}), json_at(t.stats, {"directory", "invalidated_digest"}));
+        EXPECT_EQ(dir(o, "engine_cycles"), dir(t, "engine_cycles")) << w << " " << e;
+      }
+    }
+}
+
+TEST(CoherenceEngine, PerturbedEngineFailsTheLockstepRun) {
+  if (!rtl_available()) GTEST_SKIP() << "hetvp built without Verilator";
+  Out o = run("--workload square --set workload.args.n=3000 --set directory.engine=lockstep --set directory.test_fault_index=1");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE((o.out + o.err).find("input position"), std::string::npos) << o.out << o.err;
+  EXPECT_NE((o.out + o.err).find("differ"), std::string::npos);
+}
+
+TEST(CoherenceEngine, UnknownEngineIsAConfigError) {
+  Out o = run("--workload square --set directory.engine=verilog");
+  EXPECT_EQ(o.status, 2) << o.out << o.err;
+}
