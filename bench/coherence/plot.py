@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Joins hetvp's sweep (bench/coherence/run.sh -> sweep.csv) with the thesis' tables
+(docs/coherence/thesis.csv): prints the Markdown tables of docs/coherence.md and writes gnuplot
+plots (SVG) into docs/coherence/. Usage: bench/coherence/plot.py SWEEP_CSV [OUT_DIR]"""
+import csv, os, subprocess, sys
+
+sweep_csv = sys.argv[1]
+out = sys.argv[2] if len(sys.argv) > 2 else "docs/coherence"
+here = os.path.dirname(os.path.abspath(__file__))
+thesis = {(r["workload"], r["size"]): r for r in csv.DictReader(open(os.path.join(here, "../../docs/coherence/thesis.csv")))}
+ours = {}
+for r in csv.DictReader(open(sweep_csv)):
+    ours[(r["workload"], r["size"], r["mode"])] = r
+
+def pct(a, b):
+    return f"{(1 - b / a) * 100:.0f} %" if a else "-"
+
+names = {"square": "square (N)", "matrix_transpose": "MatrixTranspose (W×W)", "shfl2d": "2dshfl (W×W)"}
+for w in ["square", "matrix_transpose", "shfl2d"]:
+    print(f"\n### {names[w]}\n")
+    print("| size | thesis probes default → range | hetvp probes per-line → range | thesis ticks default → range | hetvp ticks per-line → range |")
+    print("|---|---|---|---|---|")
+    rows = []
+    for (tw, size), t in thesis.items():
+        if tw != w:
+            continue
+        a, b = ours.get((w, size, "per_line")), ours.get((w, size, "range"))
+        if not a or not b:
+            continue
+        pd, pr, td, tr = (int(t[k]) for k in ("probes_default", "probes_range", "ticks_default", "ticks_range"))
+        hp0, hp1, ht0, ht1 = int(a["probes"]), int(b["probes"]), int(a["ticks"]), int(b["ticks"])
+        print(f"| {size} | {pd:,} → {pr:,} (−{pct(pd, pr)}) | {hp0:,} → {hp1:,} (−{pct(hp0, hp1)}) | "
+              f"{td:,} → {tr:,} (−{pct(td, tr)}) | {ht0:,} → {ht1:,} (−{pct(ht0, ht1)}) |")
+        rows.append((t["x"], pd, pr, hp0, hp1, td, tr, ht0, ht1))
+    dat = os.path.join(out, f"{w}.dat")
+    with open(dat, "w") as f:
+        f.write("# x thesis_probes_default thesis_probes_range hetvp_probes_per_line hetvp_probes_range "
+                "thesis_ticks_default thesis_ticks_range hetvp_ticks_per_line hetvp_ticks_range\n")
+        for r in rows:
+            f.write(" ".join(str(v) for v in r) + "\n")
+    for what, cols, ylabel in (("probes", (2, 3, 4, 5), "probes per run"), ("ticks", (6, 7, 8, 9), "invalidation ticks (ps)")):
+        svg = os.path.join(out, f"{w}_{what}.svg")
+        script = f"""
+set terminal svg size 640,400 dynamic
+set output '{svg}'
+set title '{names[w]}: {what}, thesis (gem5) vs hetvp'
+set logscale xy
+set key left top
+set xlabel '{"N" if w == "square" else "W"}'
+set ylabel '{ylabel}'
+plot '{dat}' using 1:{cols[0]} with linespoints title 'thesis default', \\
+     '{dat}' using 1:{cols[1]} with linespoints title 'thesis range', \\
+     '{dat}' using 1:{cols[2]} with linespoints title 'hetvp per-line', \\
+     '{dat}' using 1:{cols[3]} with linespoints title 'hetvp range'
+"""
+        subprocess.run(["gnuplot"], input=script.encode(), check=True)

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Coherence benchmark: wall time and peak RSS of the coherence workloads per size and mode, and
+# square N=300,000 with each invalidation engine. Also the thesis-size sweep (probes, ticks) used
+# by docs/coherence.md. Usage:
+#   bench/coherence/run.sh [BUILD_DIR] [OUT_DIR]      (defaults: build-coh, bench-coherence-out)
+# Writes OUT_DIR/wall.csv, OUT_DIR/engines.csv and OUT_DIR/sweep.csv; prints them.
+set -e
+BUILD=${1:-build-coh}
+OUT=${2:-bench-coherence-out}
+HETVP=$BUILD/hetvp
+CFG=configs/coherence.yaml
+mkdir -p "$OUT"
+
+# value of "key" in the directory's stats
+stat() { python3 -c "import json,sys; d=json.load(open('$1'))['components']['directory']; print(d['$2'])"; }
+
+run() {  # run NAME ARGS... -> sets WALL RSS (from /usr/bin/time) and leaves $OUT/last.json
+  /usr/bin/time -f "%e %M" -o "$OUT/time.txt" "$HETVP" run "$CFG" --quiet --stats "$OUT/last.json" "$@" > "$OUT/last.out" 2>&1 || {
+    echo "run failed: $*" >&2; cat "$OUT/last.out" >&2; exit 1; }
+  WALL=$(cut -d' ' -f1 "$OUT/time.txt"); RSS=$(cut -d' ' -f2 "$OUT/time.txt")
+}
+
+echo "workload,size,mode,probes,ticks,wall_s,max_rss_kib" > "$OUT/wall.csv"
+for mode in per_line range; do
+  for n in 20000 40000 100000 200000 300000 600000 1200000; do
+    arena=$(( (n * 8 / 1048576 + 2) ))MiB
+    run --workload square --set workload.args.n=$n --set workload.args.rt.arena=$arena --set directory.mode=$mode
+    echo "square,$n,$mode,$(stat $OUT/last.json probes),$(stat $OUT/last.json ticks),$WALL,$RSS" >> "$OUT/wall.csv"
+  done
+  for w in 64 128 256 384 512 1024; do
+    arena=$(( (w * w * 8 / 1048576 + 2) ))MiB
+    run --workload matrix_transpose --set workload.args.width=$w --set workload.args.rt.arena=$arena --set directory.mode=$mode
+    echo "matrix_transpose,${w}x${w},$mode,$(stat $OUT/last.json probes),$(stat $OUT/last.json ticks),$WALL,$RSS" >> "$OUT/wall.csv"
+  done
+done
+
+echo "engine,mode,probes,ticks,engine_cycles,wall_s,max_rss_kib,engine_cycles_per_wall_s" > "$OUT/engines.csv"
+for mode in range per_line; do
+  for e in tlm rtl lockstep; do
+    best=""
+    for rep in 1 2 3; do  # best of 3
+      run --workload square --set workload.args.n=300000 --set directory.engine=$e --set directory.mode=$mode
+      if [ -z "$best" ] || [ "$(echo "$WALL < $best" | bc)" = 1 ]; then best=$WALL; fi
+    done
+    cyc=$(stat $OUT/last.json engine_cycles)
+    echo "$e,$mode,$(stat $OUT/last.json probes),$(stat $OUT/last.json ticks),$cyc,$best,$RSS,$(echo "scale=0; $cyc / $best" | bc)" >> "$OUT/engines.csv"
+  done
+done
+
+# The thesis' sizes (Misaki 2026 §4.1.3), both modes: probes and ticks per program run.
+echo "workload,size,mode,probes,ticks,lines_invalidated,tag_accesses" > "$OUT/sweep.csv"
+sweep() {  # workload label args...
+  w=$1; label=$2; shift 2
+  for mode in per_line range; do
+    run --workload $w --set directory.mode=$mode "$@"
+    echo "$w,$label,$mode,$(stat $OUT/last.json probes),$(stat $OUT/last.json ticks),$(stat $OUT/last.json lines_invalidated),$(stat $OUT/last.json tag_accesses)" >> "$OUT/sweep.csv"
+  done
+}
+for n in 200 2000 20000 40000 100000 200000 300000; do sweep square $n --set workload.args.n=$n; done
+for w in 16 32 64 128 256 384 512; do sweep matrix_transpose ${w}x$w --set workload.args.width=$w; done
+for w in 4 8 16 20 30 40 50; do sweep shfl2d ${w}x$w --set workload.args.width=$w; done
+
+cat "$OUT/wall.csv" "$OUT/engines.csv" "$OUT/sweep.csv"
