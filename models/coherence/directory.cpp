@@ -324,6 +324,7 @@ void Directory::dump_stats(JsonWriter& w) const {
     w.value("lines_invalidated", s.invalidated);
     w.value("tag_accesses", s.tags);
     w.value("ticks", s.ticks);
+    w.value("ns", s.ticks / 1000.0);
     snprintf(hex, sizeof hex, "%016" PRIx64, s.digest);
     w.value("digest", std::string(hex));
     w.end_object();

@@ -295,6 +295,7 @@ class CohRandom : public HostProgram {
 HETVP_REGISTER_PROGRAM("square", Square, "coherence: CPU fills A[N], GPU C[i]=A[i]^2, CPU checks (Algorithm 2)");
 HETVP_REGISTER_PROGRAM("matrix_transpose", Transpose, "coherence: W x W float transpose on the GPU, CPU checks");
 HETVP_REGISTER_PROGRAM("shfl2d", Shfl2d, "coherence (2dshfl): coalesced read, register shuffle, transposed store");
+HETVP_REGISTER_PROGRAM("2dshfl", Shfl2d, "coherence: the thesis' name for shfl2d");
 HETVP_REGISTER_PROGRAM("coh_random", CohRandom, "coherence: many random data-race-free CPU/GPU programs (checker)");
 
 }  // namespace hetvp::sw

@@ -6,6 +6,7 @@
 #include "common/tlm_harness.h"
 #include "models/cache/cache.h"
 #include "models/memory/memory.h"
+#include "platform/run_state.h"
 
 using namespace hetvp;
 using namespace hetvp::cache;
@@ -158,4 +159,119 @@ TEST(Cache, DebugAccessSeesCachedData) {
   });
   sc_core::sc_start();
   EXPECT_TRUE(ran);
+}
+
+// ---- the cache controller: write tracking, history in chunks, confirm, probes --------------------
+#include <tlm_utils/simple_target_socket.h>
+
+#include "models/coherence/cache_controller.h"
+#include "models/coherence/coherence_regs.h"
+
+namespace {
+struct FakeDirectory : sc_core::sc_module {
+  tlm_utils::simple_target_socket<FakeDirectory> in{"in"};
+  std::vector<uint64_t> lines;
+  std::vector<uint32_t> ends;
+  unsigned chunks = 0;
+  explicit FakeDirectory(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    in.register_b_transport(this, &FakeDirectory::b);
+  }
+  void b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    using namespace hetvp::coherence;
+    const uint64_t off = gp.get_address() - kDirBase;
+    if (off == kDirHistData) {
+      ++chunks;
+      const size_t n = gp.get_data_length() / 8, k = lines.size();
+      lines.resize(k + n);
+      std::memcpy(&lines[k], gp.get_data_ptr(), n * 8);
+    } else if (off == kDirHistEnd) {
+      uint32_t v;
+      std::memcpy(&v, gp.get_data_ptr(), 4);
+      ends.push_back(v);
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+}  // namespace
+
+TEST(CacheController, TracksWritesSendsHistoryInChunksAndServesProbes) {
+  using namespace hetvp::coherence;
+  bool ran = false;
+  auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB\nlatency: 50 ns", Memory::schema()));
+  auto l1 = std::make_unique<Cache>("l1", params_from("size: 4 KiB\nways: 4\nclock: 2 GHz\ntag_cycles: 1", Cache::schema()));
+  auto cc = std::make_unique<CacheController>("cc", params_from("levels: 1\nchunk_lines: 2", CacheController::schema()));
+  auto dirm = std::make_unique<FakeDirectory>("dir");
+  auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});
+  auto cpu = std::make_unique<TestInitiator>("cpu", [&](TestInitiator& t) {
+    sc_core::sc_time d;
+    auto reg = [&](uint32_t off, uint32_t v) { ASSERT_EQ(ctl->write32(off, v, d), tlm::TLM_OK_RESPONSE); };
+    reg(kCcTrack, 1);
+    for (uint64_t a : {0x2000ull, 0x1040ull, 0x1000ull, 0x1044ull, 0x2010ull}) ASSERT_EQ(t.write32(a, 0x55, d), tlm::TLM_OK_RESPONSE);
+    uint32_t count = 0;
+    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(count, 3u) << "each line once";
+    reg(kCcTrack, 0);
+    ASSERT_EQ(t.write32(0x3000, 1, d), tlm::TLM_OK_RESPONSE);  // not tracked
+    reg(kCcHistReq, 1);
+    EXPECT_EQ(dirm->lines, (std::vector<uint64_t>{0x1000 / 64, 0x1040 / 64, 0x2000 / 64})) << "address order";
+    EXPECT_EQ(dirm->chunks, 2u) << "2 lines per chunk";
+    EXPECT_EQ(dirm->ends, std::vector<uint32_t>{3});
+    uint32_t v = 0;
+    tlm::tlm_generic_payload gp;
+    gp.set_command(tlm::TLM_READ_COMMAND);
+    gp.set_address(0x1040);
+    gp.set_data_ptr(reinterpret_cast<uint8_t*>(&v));
+    gp.set_data_length(4);
+    gp.set_streaming_width(4);
+    mem->in.get_base_export()->transport_dbg(gp);
+    EXPECT_EQ(v, 0x55u) << "release flushed the dirty line home";
+    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(count, 3u) << "kept until the directory confirms";
+    reg(kCcHistConfirm, 1);
+    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(count, 0u);
+    // One probe over lines 0x40..0x47: 8 tag accesses, 2 lines present (0x1000, 0x1040).
+    uint8_t msg[16] = {};
+    uint64_t first = 0x1000 / 64;
+    uint32_t n = 8;
+    std::memcpy(msg, &first, 8);
+    std::memcpy(msg + 8, &n, 4);
+    ASSERT_EQ(ctl->access(tlm::TLM_WRITE_COMMAND, kCcProbe, msg, 16, d), tlm::TLM_OK_RESPONSE);
+    uint64_t done[4] = {};
+    sc_core::sc_time before = d;
+    ASSERT_EQ(ctl->access(tlm::TLM_READ_COMMAND, kCcProbeDone, done, 32, d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(done[0], 2u);
+    EXPECT_EQ(done[1], 8u);
+    EXPECT_EQ(done[3], 1u);
+    EXPECT_GE(d - before, sc_core::sc_time(4, sc_core::SC_NS)) << "8 tag accesses at 2 GHz";
+    ran = true;
+  });
+  cpu->socket.bind(cc->in);
+  cc->out.bind(l1->in);
+  l1->out.bind(mem->in);
+  cc->level[0]->bind(l1->ctl);
+  cc->dir.bind(dirm->in);
+  ctl->socket.bind(cc->regs);
+  sc_core::sc_start();
+  EXPECT_TRUE(ran);
+}
+
+TEST(CacheController, HistoryWhileTrackingFailsTheRun) {
+  using namespace hetvp::coherence;
+  auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
+  auto cc = std::make_unique<CacheController>("cc", params_from("levels: 0", CacheController::schema()));
+  auto dirm = std::make_unique<FakeDirectory>("dir");
+  auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator& t) {
+    sc_core::sc_time d;
+    t.write32(kCcTrack, 1, d);
+    t.write32(kCcHistReq, 1, d);
+  });
+  auto data = std::make_unique<TestInitiator>("cpu", [](TestInitiator&) {});
+  data->socket.bind(cc->in);
+  cc->out.bind(mem->in);
+  cc->dir.bind(dirm->in);
+  ctl->socket.bind(cc->regs);
+  sc_core::sc_start();
+  ASSERT_TRUE(hetvp::RunState::get().failed());
+  EXPECT_NE(hetvp::RunState::get().failures()[0].find("tracking is still on"), std::string::npos);
 }
