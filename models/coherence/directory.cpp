@@ -209,7 +209,9 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
     d += issue_;
   }
   uint64_t done[4] = {};
-  if (!cc_access(target, tlm::TLM_READ_COMMAND, kCcProbeDone, done, 32, d)) return;
+  // Completion: read PROBE_DONE (returns when the target's tag walks are done). With nothing to
+  // invalidate there is nothing to wait for: done once the engine has seen the empty history.
+  if (s.probes && !cc_access(target, tlm::TLM_READ_COMMAND, kCcProbeDone, done, 32, d)) return;
   s.invalidated = done[0];
   s.tags = done[1];
   s.digest = done[2];
