@@ -239,10 +239,16 @@ void Directory::engine_thread() {
 }
 
 std::vector<LineRange> Directory::run_engine(const std::vector<uint64_t>& lines, sc_core::sc_time& delay) {
+  if (engine_busy_) {  // cannot happen under the lock; guard against a second requester anyway
+    engine_error_ = "a second invalidation while the engine is busy";
+    return {};
+  }
+  engine_busy_ = true;
   engine_in_ = &lines;
   engine_delay_ = delay;
   engine_req_.notify(sc_core::SC_ZERO_TIME);
   sc_core::wait(engine_done_);  // delta cycles only: the caller's local time offset is kept
+  engine_busy_ = false;
   delay = engine_delay_;
   return std::move(engine_out_);
 }
