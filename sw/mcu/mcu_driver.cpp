@@ -303,4 +303,12 @@ std::vector<uint8_t> McuDriver::read_dmem(const McuId& m, uint32_t off, uint32_t
   return out;
 }
 
+McuBootReport boot_microcontrollers(HostApi& api, GpuDriver& gpu, const McuBootOptions& opt) {
+  McuBootReport r = McuDriver(api, gpu).boot(opt);
+  api.log(r.summary());
+  api.stat("mcu_init_done_us", us(r.init_done));
+  api.stat("mcu_handshake_us", us(r.init_done - r.started));
+  return r;
+}
+
 }  // namespace hetvp::sw

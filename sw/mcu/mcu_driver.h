@@ -100,4 +100,9 @@ class McuDriver {
   GpuDriver& gpu_;
 };
 
+// The one call for other workloads (boot, transfer, ...): boots HUB + GPCs of an opened GPU,
+// logs the summary line with times and records stats mcu_init_done_us / mcu_handshake_us.
+// Throws McuError (the workload then fails with that message). Options default to the built images.
+McuBootReport boot_microcontrollers(HostApi& api, GpuDriver& gpu, const McuBootOptions& opt = McuBootOptions{});
+
 }  // namespace hetvp::sw
