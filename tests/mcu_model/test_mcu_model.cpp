@@ -1,0 +1,252 @@
+// One GPC microcontroller model in a small test bench: a test initiator on its register socket
+// (the "host"), a 4 KiB memory at GPU VA 0x1000 on its xfer socket, an error-only BAR0, and an
+// interrupt sink. The firmware is the real gpc.elf, uploaded through the register ports.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include "common/run_hetvp.h"
+#include "common/tlm_harness.h"
+#include "firmware/include/hetvp/mcu_regs.h"
+#include "models/mcu/uc/microcontroller.h"
+#include "platform/elf_image.h"
+
+using namespace hetvp;
+using namespace hetvp::test;
+using sc_core::SC_NS;
+using sc_core::SC_US;
+using sc_core::sc_time;
+
+namespace {
+
+struct Mem : sc_core::sc_module {
+  tlm_utils::simple_target_socket<Mem> in{"in"};
+  std::vector<uint8_t> bytes = std::vector<uint8_t>(4096, 0);
+  uint64_t accesses = 0;
+  explicit Mem(sc_core::sc_module_name n) : sc_core::sc_module(n) { in.register_b_transport(this, &Mem::b); }
+  void b(tlm::tlm_generic_payload& gp, sc_time& d) {
+    ++accesses;
+    const uint64_t a = gp.get_address();
+    if (a < 0x1000 || a + gp.get_data_length() > 0x2000) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    uint8_t* p = &bytes[a - 0x1000];
+    if (gp.is_read()) std::memcpy(gp.get_data_ptr(), p, gp.get_data_length());
+    else std::memcpy(p, gp.get_data_ptr(), gp.get_data_length());
+    d += sc_time(100, SC_NS);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+struct Sink : sc_core::sc_module, IrqIf {
+  sc_core::sc_export<IrqIf> in{"in"};
+  std::vector<unsigned> raised;
+  explicit Sink(sc_core::sc_module_name n) : sc_core::sc_module(n) { in.bind(*this); }
+  void raise(unsigned v, const sc_time&) override { raised.push_back(v); }
+};
+
+struct Bench {
+  mcu::Microcontroller uc;
+  TestInitiator host;
+  Mem mem{"mem"}, bar0{"bar0"};
+  Sink sink{"sink"};
+  static mcu::McuConfig cfg() {
+    mcu::McuConfig c;
+    c.index = 3;
+    c.host_intr_bit = 11;
+    return c;
+  }
+  explicit Bench(std::function<void(TestInitiator&)> body) : uc("gpc3", cfg()), host("host", std::move(body)) {
+    host.socket.bind(uc.regs);
+    uc.xfer.bind(mem.in);
+    uc.bar0.bind(bar0.in);
+    uc.intr.bind(sink.in);
+  }
+};
+
+uint32_t rd(TestInitiator& h, uint32_t off) {
+  uint32_t v = 0;
+  sc_time d = sc_core::SC_ZERO_TIME;
+  EXPECT_EQ(h.read32(off, v, d), tlm::TLM_OK_RESPONSE) << "read " << std::hex << off;
+  return v;
+}
+tlm::tlm_response_status wr(TestInitiator& h, uint32_t off, uint32_t v) {
+  sc_time d = sc_core::SC_ZERO_TIME;
+  return h.write32(off, v, d);
+}
+
+void upload(TestInitiator& h, const std::string& path) {
+  ElfImage img = ElfImage::from_file(path);
+  for (auto& s : img.segments()) {
+    const bool code = s.executable();
+    wr(h, code ? MCU_CODE_INDEX : MCU_DATA_INDEX, (s.vaddr - (code ? 0 : 0x10000)) | MCU_INDEX_AINCW);
+    for (size_t i = 0; i < s.data.size(); i += 4) {
+      uint32_t w = 0;
+      std::memcpy(&w, &s.data[i], std::min<size_t>(4, s.data.size() - i));
+      ASSERT_EQ(wr(h, code ? MCU_CODE : MCU_DATA, w), tlm::TLM_OK_RESPONSE);
+    }
+  }
+  wr(h, MCU_UC_ENTRY, img.entry());
+}
+
+// Sends a firmware command and waits (bounded) for the ack counter.
+uint32_t command(TestInitiator& h, uint32_t cmd, uint32_t data) {
+  const uint32_t seq = rd(h, MCU_STATUS1);
+  wr(h, MCU_METHOD_DATA, data);
+  wr(h, MCU_METHOD_CMD, cmd);
+  for (int i = 0; i < 1000 && rd(h, MCU_STATUS1) == seq; ++i) sc_core::wait(100, SC_NS);
+  return rd(h, FW_RESULT);
+}
+
+std::string gpc_elf() { return binary_dir() + "/firmware/gpc.elf"; }
+
+}  // namespace
+
+TEST(McuModel, SleepsInWfiAndWakesOnTheMethodInterrupt) {
+  bool done = false;
+  Bench b([&](TestInitiator& h) {
+    EXPECT_EQ(rd(h, MCU_UC_CAPS), (8192u >> 8) | ((2048u >> 8) << 9));
+    EXPECT_EQ(rd(h, MCU_UC_ID), 3u);
+    upload(h, gpc_elf());
+    wr(h, MCU_UC_CTRL, MCU_CTRL_START);
+    sc_core::wait(20, SC_US);
+    EXPECT_EQ(rd(h, MCU_STATUS0), MCU_STATUS0_INIT_DONE | 3u);
+    EXPECT_EQ(rd(h, MCU_UC_CTRL) & MCU_STATE_MASK, MCU_STATE_SLEEPING);
+    const uint32_t i0 = rd(h, MCU_UC_INSTRET_LO);
+    sc_core::wait(1, sc_core::SC_MS);  // asleep: not one instruction in a millisecond
+    EXPECT_EQ(rd(h, MCU_UC_INSTRET_LO), i0);
+    EXPECT_EQ(command(h, FW_CMD_ECHO, 0xabcd), 0xabcdu);
+    EXPECT_GT(rd(h, MCU_UC_INSTRET_LO), i0);
+    EXPECT_EQ(rd(h, FW_ERROR), 0u);
+    sc_core::wait(5, SC_US);
+    EXPECT_EQ(rd(h, MCU_UC_CTRL) & MCU_STATE_MASK, MCU_STATE_SLEEPING);  // back to sleep
+    EXPECT_EQ(command(h, FW_CMD_INFO, 0), 3u);
+    done = true;
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+}
+
+TEST(McuModel, UploadPortsRefuseWhileRunningAndWorkAfterReset) {
+  bool done = false;
+  Bench b([&](TestInitiator& h) {
+    upload(h, gpc_elf());
+    wr(h, MCU_UC_CTRL, MCU_CTRL_START);
+    sc_core::wait(20, SC_US);
+    EXPECT_EQ(wr(h, MCU_CODE, 0x1234), tlm::TLM_COMMAND_ERROR_RESPONSE);
+    EXPECT_EQ(wr(h, MCU_DATA, 0x1234), tlm::TLM_COMMAND_ERROR_RESPONSE);
+    EXPECT_EQ(wr(h, MCU_DBG_DATA, 0), tlm::TLM_COMMAND_ERROR_RESPONSE);
+    EXPECT_EQ(wr(h, MCU_UC_EXIT, 1), tlm::TLM_COMMAND_ERROR_RESPONSE);  // firmware-only
+    EXPECT_EQ(wr(h, 0xffc, 0), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    EXPECT_EQ(command(h, FW_CMD_ECHO, 5), 5u);  // unharmed
+    wr(h, MCU_UC_CTRL, MCU_CTRL_RESET);
+    sc_core::wait(1, SC_US);
+    EXPECT_EQ(rd(h, MCU_UC_CTRL) & MCU_STATE_MASK, MCU_STATE_IDLE);
+    EXPECT_EQ(wr(h, MCU_DATA_INDEX, 0x100 | MCU_INDEX_AINCW | MCU_INDEX_AINCR), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(wr(h, MCU_DATA, 0xcafef00d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(wr(h, MCU_DATA, 0x12345678), tlm::TLM_OK_RESPONSE);
+    wr(h, MCU_DATA_INDEX, 0x100 | MCU_INDEX_AINCR);
+    EXPECT_EQ(rd(h, MCU_DATA), 0xcafef00du);
+    EXPECT_EQ(rd(h, MCU_DATA), 0x12345678u);
+    EXPECT_EQ(rd(h, MCU_DATA_INDEX) & MCU_INDEX_ADDR_MASK, 0x108u);
+    EXPECT_EQ(wr(h, MCU_DATA_INDEX, 0x800), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(wr(h, MCU_DATA, 0), tlm::TLM_COMMAND_ERROR_RESPONSE);  // beyond the data memory
+    done = true;
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+}
+
+TEST(McuModel, XferMovesDataAndFaultsAreVisible) {
+  bool done = false;
+  Bench b([&](TestInitiator& h) {
+    upload(h, gpc_elf());
+    wr(h, MCU_UC_CTRL, MCU_CTRL_RESET);
+    // Host-driven transfers (the core idle): fill DMEM, store 256 B to VA 0x1100, load back elsewhere.
+    wr(h, MCU_DATA_INDEX, 0x400 | MCU_INDEX_AINCW);
+    for (uint32_t i = 0; i < 64; ++i) wr(h, MCU_DATA, 0x01010101u * i);
+    wr(h, MCU_XFER_EXT_LO, 0x1100);
+    wr(h, MCU_XFER_EXT_HI, 0);
+    wr(h, MCU_XFER_DMEM, 0x400);
+    wr(h, MCU_XFER_CTRL, 8 | MCU_XFER_DIR_STORE);
+    EXPECT_EQ(rd(h, MCU_XFER_STATUS), MCU_XFER_BUSY);
+    sc_core::wait(1, SC_US);
+    EXPECT_EQ(rd(h, MCU_XFER_STATUS), 0u);
+    EXPECT_EQ(b.mem.bytes[0x100 + 4 * 7], 7);
+    EXPECT_EQ(rd(h, MCU_IRQSTAT) & MCU_IRQ_XFER, MCU_IRQ_XFER);
+    wr(h, MCU_IRQSCLR, MCU_IRQ_ALL);
+    wr(h, MCU_XFER_DMEM, 0x200);
+    wr(h, MCU_XFER_CTRL, 8);
+    sc_core::wait(1, SC_US);
+    wr(h, MCU_DATA_INDEX, 0x200 + 4 * 9 | MCU_INDEX_AINCR);
+    EXPECT_EQ(rd(h, MCU_DATA), 0x09090909u);
+    // Faults: size, alignment, DMEM range, bus (unmapped VA), busy.
+    auto fault_of = [&](uint32_t ctrl, uint32_t ext, uint32_t dm) {
+      wr(h, MCU_XFER_EXT_LO, ext);
+      wr(h, MCU_XFER_DMEM, dm);
+      wr(h, MCU_XFER_CTRL, ctrl);
+      sc_core::wait(1, SC_US);
+      return rd(h, MCU_XFER_STATUS);
+    };
+    EXPECT_EQ(fault_of(9, 0x1000, 0), MCU_XFER_FAULT | (MCU_XFER_ERR_SIZE << 8));
+    EXPECT_EQ(fault_of(2, 0x1000, 0), MCU_XFER_FAULT | (MCU_XFER_ERR_SIZE << 8));
+    EXPECT_EQ(fault_of(4, 0x1008, 0), MCU_XFER_FAULT | (MCU_XFER_ERR_ALIGN << 8));
+    EXPECT_EQ(fault_of(4, 0x1000, 4), MCU_XFER_FAULT | (MCU_XFER_ERR_ALIGN << 8));
+    EXPECT_EQ(fault_of(3, 0x1000, 2048), MCU_XFER_FAULT | (MCU_XFER_ERR_DMEM << 8));
+    EXPECT_EQ(fault_of(8, 0x8000, 0), MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8));
+    wr(h, MCU_XFER_EXT_LO, 0x1000);
+    wr(h, MCU_XFER_CTRL, 8);
+    wr(h, MCU_XFER_CTRL, 8);  // while busy
+    EXPECT_EQ(rd(h, MCU_XFER_STATUS) & 0xff02u, MCU_XFER_FAULT | (MCU_XFER_ERR_BUSY << 8));
+    sc_core::wait(1, SC_US);
+    EXPECT_EQ(rd(h, MCU_XFER_FAULTS), 7u);
+    EXPECT_EQ(rd(h, MCU_XFER_COUNT), 3u);
+    EXPECT_EQ(rd(h, MCU_XFER_BYTES), 3u * 256);
+    done = true;
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+}
+
+TEST(McuModel, HostInterruptTrapAndDebugPort) {
+  bool done = false;
+  Bench b([&](TestInitiator& h) {
+    upload(h, gpc_elf());
+    wr(h, MCU_UC_CTRL, MCU_CTRL_START);
+    sc_core::wait(20, SC_US);
+    EXPECT_EQ(command(h, FW_CMD_ECHO | FW_CMD_NOTIFY, 1), 1u);
+    ASSERT_EQ(b.sink.raised.size(), 1u);
+    EXPECT_EQ(b.sink.raised[0], 11u);
+    // Debug port: stop, read pc and sp, step, continue.
+    wr(h, MCU_UC_CTRL, MCU_CTRL_STOP);
+    sc_core::wait(1, SC_US);
+    EXPECT_EQ(rd(h, MCU_UC_CTRL) & MCU_STATE_MASK, MCU_STATE_STOPPED);
+    wr(h, MCU_DBG_INDEX, 2);
+    const uint32_t sp = rd(h, MCU_DBG_DATA);
+    EXPECT_GT(sp, 0x10000u);
+    EXPECT_LE(sp, 0x10800u);
+    EXPECT_EQ(wr(h, MCU_DBG_DATA, sp), tlm::TLM_OK_RESPONSE);  // allowed while stopped
+    wr(h, MCU_UC_CTRL, MCU_CTRL_CONT);
+    sc_core::wait(1, SC_US);
+    // An illegal instruction: trapped, cause visible, the model keeps running the simulation.
+    wr(h, MCU_METHOD_CMD, FW_CMD_TRAP);
+    sc_core::wait(10, SC_US);
+    const uint32_t ctrl = rd(h, MCU_UC_CTRL);
+    EXPECT_EQ(ctrl & MCU_STATE_MASK, MCU_STATE_TRAPPED);
+    EXPECT_EQ((ctrl >> MCU_CTRL_CAUSE_SHIFT) & 0xff, 2u);
+    EXPECT_EQ(rd(h, MCU_UC_TRAP_CAUSE), 2u);
+    EXPECT_LT(rd(h, MCU_UC_TRAP_PC), 8192u);
+    // A restart brings it back.
+    wr(h, MCU_UC_CTRL, MCU_CTRL_START);
+    sc_core::wait(20, SC_US);
+    EXPECT_EQ(command(h, FW_CMD_ECHO, 9), 9u);
+    done = true;
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+}
