@@ -141,6 +141,7 @@ void GdbStub::report_stop(Microcontroller& mcu, int signal) {
     char b[8];
     snprintf(b, sizeof b, "W%02x", mcu.core().read_gpr(10) & 0xff);
     put_packet(b);
+    close_conn();  // the "process" exited: GDB expects the target to go away
     return;
   }
   char b[8];
@@ -154,7 +155,6 @@ void GdbStub::serve(Microcontroller& mcu) {
   while (fd_ >= 0) {
     if (!get_packet(pkt)) {
       close_conn();
-      if (mcu.state() == MCU_STATE_STOPPED) mcu.core(), (void)0;
       break;
     }
     if (pkt == "\x03") continue;

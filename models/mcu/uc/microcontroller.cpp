@@ -345,7 +345,7 @@ bool Microcontroller::read(uint32_t addr, uint32_t size, uint32_t& value, uint64
     return bar0_gp_.is_response_ok();
   }
   // DMI off: the direct memories are served here.
-  if (addr >= MCU_IMEM_BASE && addr - MCU_IMEM_BASE + size <= cfg_.code_size) {
+  if (uint64_t(uint32_t(addr - MCU_IMEM_BASE)) + size <= cfg_.code_size) {  // unsigned wrap: below base = huge
     value = 0;
     std::memcpy(&value, &imem_[addr - MCU_IMEM_BASE], size);
     return true;
@@ -399,7 +399,7 @@ bool Microcontroller::write(uint32_t addr, uint32_t size, uint32_t value, uint64
 bool Microcontroller::debug_read(uint32_t addr, uint8_t* dst, uint32_t len) {
   for (uint32_t i = 0; i < len; ++i) {
     const uint32_t a = addr + i;
-    if (a >= MCU_IMEM_BASE && a - MCU_IMEM_BASE < cfg_.code_size) dst[i] = imem_[a - MCU_IMEM_BASE];
+    if (uint32_t(a - MCU_IMEM_BASE) < cfg_.code_size) dst[i] = imem_[a - MCU_IMEM_BASE];
     else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size) dst[i] = dmem_[a - MCU_DMEM_BASE];
     else if (a >= MCU_REG_BASE && a < MCU_REG_BASE + MCU_REG_SIZE) {
       const uint32_t off = (a - MCU_REG_BASE) & ~3u;
@@ -421,7 +421,7 @@ bool Microcontroller::debug_read(uint32_t addr, uint8_t* dst, uint32_t len) {
 bool Microcontroller::debug_write(uint32_t addr, const uint8_t* src, uint32_t len) {
   for (uint32_t i = 0; i < len; ++i) {
     const uint32_t a = addr + i;
-    if (a >= MCU_IMEM_BASE && a - MCU_IMEM_BASE < cfg_.code_size) imem_[a - MCU_IMEM_BASE] = src[i];
+    if (uint32_t(a - MCU_IMEM_BASE) < cfg_.code_size) imem_[a - MCU_IMEM_BASE] = src[i];
     else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size) dmem_[a - MCU_DMEM_BASE] = src[i];
     else return false;
   }
@@ -491,7 +491,6 @@ void Microcontroller::thread() {
       const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
       uint64_t budget = static_cast<uint64_t>(q * cfg_.clock_hz);
       if (budget == 0) budget = 1;
-      const bool line_before = irq_line_;
       in_run_ = true;
       run_start_cycles_ = core_->cycles();
       RunResult r = core_->run(budget);
@@ -520,7 +519,6 @@ void Microcontroller::thread() {
           state_ = MCU_STATE_STOPPED;
           break;
       }
-      (void)line_before;
       wake_pending = false;
       if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's cycles at the MCU clock
       RunState::get().progress();
@@ -546,7 +544,7 @@ void Microcontroller::thread() {
       }
       continue;
     }
-    if (state_ == MCU_STATE_STOPPED && gdb_ && gdb_->connected()) {
+    if ((state_ == MCU_STATE_STOPPED || state_ == MCU_STATE_TRAPPED) && gdb_ && gdb_->connected()) {
       gdb_->serve(*this);  // blocks the simulation while the debugger holds the core
       continue;
     }
