@@ -1,10 +1,12 @@
-// `boot`: enumerate PCIe, open every GPU and report what the driver found. The start of every
+// `boot`: enumerate PCIe, open every GPU, boot its HUB and GPC microcontrollers (firmware upload,
+// start, init-done handshake) and report what the driver found, with times. The start of every
 // other workload, and the smallest check that a topology is alive.
 #include <cinttypes>
 
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/mcu/mcu_driver.h"
 
 namespace hetvp::sw {
 
@@ -13,6 +15,8 @@ class BootProgram : public HostProgram {
   static std::shared_ptr<Schema> schema() {
     auto s = std::make_shared<Schema>();
     s->group("driver", DriverOptions::schema(), "driver options");
+    s->boolean("microcontrollers", true, "upload and start the HUB/GPC firmware and wait for init-done");
+    s->group("mcu", McuBootOptions::schema(), "firmware images and boot timeout");
     return s;
   }
   int run(HostApi& api, const Params& args) override {
@@ -34,6 +38,7 @@ class BootProgram : public HostProgram {
                api.now().to_seconds() * 1e6);
       api.log(line);
       api.stat("gpu" + std::to_string(i) + "_gpcs", drv.num_gpcs());
+      if (args.boolean("microcontrollers")) boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
     }
     api.stat("gpus", static_cast<double>(gpus.size()));
     return 0;

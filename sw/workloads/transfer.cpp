@@ -8,6 +8,7 @@
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/mcu/mcu_driver.h"
 
 namespace hetvp::sw {
 
@@ -36,6 +37,8 @@ class TransferProgram : public HostProgram {
     s->boolean("verify", true, "check every copied byte");
     s->integer("gpu", 0, "which GPU").range(0, 31);
     s->group("driver", DriverOptions::schema(), "driver options");
+    s->boolean("microcontrollers", true, "boot the HUB/GPC firmware first (as a driver does at init)");
+    s->group("mcu", McuBootOptions::schema(), "firmware images and boot timeout");
     return s;
   }
 
@@ -59,6 +62,7 @@ class TransferProgram : public HostProgram {
 
     GpuDriver drv(api, DriverOptions::from(args.group("driver")));
     drv.open(args.u32("gpu"));
+    if (args.boolean("microcontrollers")) boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
     const uint64_t host_pa = api.alloc_pinned(hi, 4096);
     GpuBuffer host = drv.map_host(host_pa, hi);
     GpuBuffer dev = drv.alloc_vram(hi);
