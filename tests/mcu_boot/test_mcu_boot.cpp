@@ -226,3 +226,11 @@ TEST(McuIdle, OneSimulatedSecondIdleIsReported) {
   EXPECT_GT(mcu_stat(j, "gpc0", "sleep_ns"), 0.99e9);  // asleep for the whole second
   EXPECT_LT(mcu_stat(j, "gpc0", "bursts"), 20);        // and not woken to poll
 }
+
+TEST(McuTrace, TimelineHasRunSleepCommandAndXferSpans) {
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_context -q --trace " + scratch() + "/t.json");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const std::string t = read_file(scratch() + "/t.json");
+  for (const char* s : {"\"gpu0.gpc0.cmd\"", "\"gpu0.gpc0.xfer\"", "\"cmd 4\"", "\"store 256 B\"", "\"load 256 B\"", "\"sleep\"", "\"run\""})
+    EXPECT_NE(t.find(s), std::string::npos) << s;
+}

@@ -8,6 +8,7 @@
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "models/mcu/uc/gdb_stub.h"
 #include "platform/run_state.h"
+#include "platform/trace.h"
 
 namespace hetvp::mcu {
 
@@ -167,13 +168,26 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
     r.value = v & 3;
   });
   regs_.add("METHOD_DATA", MCU_METHOD_DATA, RegAccess::RW);
-  regs_.add("METHOD_CMD", MCU_METHOD_CMD, RegAccess::RW).write([this](Register&, uint32_t) {
+  regs_.add("METHOD_CMD", MCU_METHOD_CMD, RegAccess::RW).write([this](Register&, uint32_t v) {
     if (g_from_core) return;
     ++commands_;
+    cmd_open_ = true;
+    cmd_word_ = v;
+    cmd_start_ = sc_core::sc_time_stamp();
     set_irq_bits(MCU_IRQ_METHOD);
   });
   regs_.add("STATUS0", MCU_STATUS0, RegAccess::RW);
-  regs_.add("STATUS1", MCU_STATUS1, RegAccess::RW);
+  regs_.add("STATUS1", MCU_STATUS1, RegAccess::RW).write([this](Register&, uint32_t) {
+    // The basic firmware acknowledges a command here: close its span on the timeline.
+    if (!g_from_core || !cmd_open_) return;
+    cmd_open_ = false;
+    Tracer& tr = Tracer::get();
+    if (tr.enabled()) {
+      const sc_core::sc_time end = sc_core::sc_time_stamp() + core_offset();
+      tr.span(std::string(name()) + ".cmd", "cmd " + std::to_string(cmd_word_ & 0xff), cmd_start_,
+              end > cmd_start_ ? end - cmd_start_ : sc_core::SC_ZERO_TIME);
+    }
+  });
 
   SC_HAS_PROCESS(Microcontroller);
   SC_THREAD(thread);
@@ -474,6 +488,9 @@ void Microcontroller::xfer_thread() {
       SC_REPORT_INFO("hetvp/mcu", buf);
     }
     xfer_time_ += sc_core::sc_time_stamp() - start;
+    if (Tracer::get().enabled())
+      Tracer::get().span(std::string(name()) + ".xfer", std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B",
+                         start, sc_core::sc_time_stamp() - start);
     RunState::get().progress();
     set_irq_bits(MCU_IRQ_XFER);
   }
@@ -520,6 +537,7 @@ void Microcontroller::thread() {
           break;
       }
       wake_pending = false;
+      if (Tracer::get().enabled() && t > sc_core::SC_ZERO_TIME) Tracer::get().span(name(), "run", sc_core::sc_time_stamp(), t);
       if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's cycles at the MCU clock
       RunState::get().progress();
       // An interrupt raised while the burst's time passed must not be missed by a wfi sleep.
@@ -538,6 +556,7 @@ void Microcontroller::thread() {
       sleep_since_ = sc_core::sc_time_stamp();
       sc_core::wait(wake_ev_ | ctrl_ev_);
       sleep_time_ += sc_core::sc_time_stamp() - sleep_since_;
+      if (Tracer::get().enabled()) Tracer::get().span(name(), "sleep", sleep_since_, sc_core::sc_time_stamp() - sleep_since_);
       if (state_ == MCU_STATE_SLEEPING) {
         state_ = MCU_STATE_RUNNING;
         ++wakeups_;

@@ -106,7 +106,11 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   uint64_t xfers_ = 0, xfer_bytes_ = 0, xfer_faults_ = 0, commands_ = 0, host_intrs_ = 0;
   uint64_t refused_ = 0, bar0_accesses_ = 0, traps_ = 0;
   sc_core::sc_time sleep_time_, run_time_, xfer_time_;
-  sc_core::sc_time sleep_since_;  // when the current sleep began (state SLEEPING)
+  sc_core::sc_time sleep_since_;
+  // --trace: command spans (METHOD_CMD write -> STATUS1 write by the firmware)
+  bool cmd_open_ = false;
+  uint32_t cmd_word_ = 0;
+  sc_core::sc_time cmd_start_;  // when the current sleep began (state SLEEPING)
 };
 
 }  // namespace hetvp::mcu
