@@ -312,7 +312,9 @@ void Microcontroller::access(tlm::tlm_generic_payload& gp, From from) {
       return;
     }
     if (!rd && from == From::Host && off == MCU_UC_EXIT) return void(refuse(gp, "UC_EXIT is written by the firmware only"));
-    if (!rd && from == From::Core && off == MCU_UC_CTRL) return void(refuse(gp, "the core cannot write its own UC_CTRL"));
+    // in_run_: the access comes from this very core, e.g. the HUB through its BAR0 window.
+    if (!rd && (from == From::Core || in_run_) && off == MCU_UC_CTRL)
+      return void(refuse(gp, "the core cannot write its own UC_CTRL"));
     if (!rd && off == MCU_DBG_DATA && !upload_allowed())
       return void(refuse(gp, "DBG_DATA written while the core runs (stop it first)"));
   }
