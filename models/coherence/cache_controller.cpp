@@ -63,8 +63,13 @@ void CacheController::init(const Params& p) {
   dir_gp_.set_extension(dir_info_);
   expose_target("in", in);
   expose_initiator("out", out);
-  expose_target("regs", regs);
+  expose_target("regs", regs, true);
   expose_initiator("dir", dir);
+  snoop_in.register_b_transport(this, &CacheController::b_snoop);
+  snoop_in.register_transport_dbg(this, &CacheController::dbg_snoop);
+  snoop_out.register_invalidate_direct_mem_ptr(this, &CacheController::snoop_inval_dmi);
+  expose_target("snoop_in", snoop_in, true);
+  expose_initiator("snoop_out", snoop_out, true);
 
   regs_.add("TRACK", kCcTrack, RegAccess::RW).write([this](Register& r, uint32_t v) {
     if (v > 1) {
@@ -272,6 +277,33 @@ void CacheController::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   now_delay_ = saved;
 }
 
+void CacheController::b_snoop(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  ++snoops_;
+  const uint64_t a = gp.get_address(), len = gp.get_data_length();
+  if ((gp.is_read() || gp.is_write()) && len) {
+    const uint64_t first = a / line_, count = (a + len + line_ - 1) / line_ - first;
+    for (unsigned s = 0; s < num_stages_; ++s)
+      for (unsigned i = 0; i < stages_.size(); ++i) {
+        if (stages_[i] != s) continue;
+        cache::CacheCtl* c = new cache::CacheCtl;
+        c->op = cache::CacheCtl::InvalidateRange;
+        c->unit_bytes = line_;
+        c->first_line = first;
+        c->count = count;
+        tlm::tlm_generic_payload g;
+        g.set_command(tlm::TLM_IGNORE_COMMAND);
+        g.set_extension(c);
+        (*level[i])->b_transport(g, delay);
+        snoop_invalidated_ += c->invalidated;
+      }
+  }
+  if (snoop_out.size() == 0) {
+    gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  snoop_out->b_transport(gp, delay);
+}
+
 void CacheController::dump_stats(JsonWriter& w) const {
   w.value("tracked_stores", tracked_stores_);
   w.value("histories_sent", histories_);
@@ -280,6 +312,8 @@ void CacheController::dump_stats(JsonWriter& w) const {
   w.value("probes_received", probes_);
   w.value("tag_accesses", tag_accesses_);
   w.value("lines_invalidated", invalidated_);
+  w.value("snoops", snoops_);
+  w.value("snoop_invalidated", snoop_invalidated_);
   w.value("register_errors", regs_.errors());
 }
 

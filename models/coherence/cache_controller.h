@@ -24,7 +24,7 @@
 // * Checker (`checker: true`): stores feed the shadow memory, loads are checked against it.
 //
 // Ports: target `in`, initiator `out` (data path, in[i] -> out[i]); initiators `level0`..;
-// target `regs`; initiator `dir`.
+// target `regs`; initiator `dir`; optional target `snoop_in` / initiator `snoop_out` (I/O snoop).
 #pragma once
 
 #include <memory>
@@ -48,6 +48,14 @@ class CacheController : public Component {
   tlm_utils::multi_passthrough_initiator_socket<CacheController> out{"out"};
   tlm_utils::simple_target_socket<CacheController> regs{"regs"};
   tlm_utils::simple_initiator_socket<CacheController> dir{"dir"};
+  // Optional I/O snoop: put it between the root complex and the host bus (rc.host -> snoop_in,
+  // snoop_out -> host_bus) and device DMA stays coherent with this side's caches (lines a DMA
+  // touches are written back if dirty and invalidated first). Leave it out to model a
+  // non-coherent GPU (configs/coherence.yaml: the directory's invalidations do that job).
+  tlm_utils::multi_passthrough_target_socket<CacheController, 32, tlm::tlm_base_protocol_types, 1,
+                                             sc_core::SC_ZERO_OR_MORE_BOUND> snoop_in{"snoop_in"};
+  tlm_utils::multi_passthrough_initiator_socket<CacheController, 32, tlm::tlm_base_protocol_types, 1,
+                                                sc_core::SC_ZERO_OR_MORE_BOUND> snoop_out{"snoop_out"};
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<CacheController>>> level;
 
   // YAML: levels N, each its own stage (level0 = stage 0, ...).
@@ -66,6 +74,9 @@ class CacheController : public Component {
   unsigned dbg_data(int id, tlm::tlm_generic_payload& gp);
   bool dmi_data(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) { gp.set_dmi_allowed(false); return false; }
   void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void b_snoop(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned dbg_snoop(int, tlm::tlm_generic_payload& gp) { return snoop_out->transport_dbg(gp); }
+  void snoop_inval_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
   unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
   void inval_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
 
@@ -97,7 +108,7 @@ class CacheController : public Component {
   AccessInfo* dir_info_ = new AccessInfo;
   tlm::tlm_generic_payload dir_gp_;
   uint64_t tracked_stores_ = 0, history_sent_ = 0, histories_ = 0, probes_ = 0, tag_accesses_ = 0,
-           invalidated_ = 0, release_writebacks_ = 0;
+           invalidated_ = 0, release_writebacks_ = 0, snoops_ = 0, snoop_invalidated_ = 0;
 };
 
 }  // namespace hetvp::coherence

@@ -236,3 +236,31 @@ TEST(CoherenceEngine, UnknownEngineIsAConfigError) {
   Out o = run("--workload square --set directory.engine=verilog");
   EXPECT_EQ(o.status, 2) << o.out << o.err;
 }
+
+// --- CPU caches on the default topology: DMA stays coherent through the controller's I/O snoop ---
+namespace {
+std::string replace_once(std::string s, const std::string& a, const std::string& b) {
+  size_t p = s.find(a);
+  EXPECT_NE(p, std::string::npos) << a;
+  if (p != std::string::npos) s.replace(p, a.size(), b);
+  return s;
+}
+}  // namespace
+
+TEST(CacheTopology, TransferRunsWithCpuCachesAndIoSnoop) {
+  std::string y = read_file(config("default.yaml"));
+  y = replace_once(y, "  connect: {mem: host_bus}",
+                   "  connect: {mem: cpu_cc.in}\n\n"
+                   "cpu_cc:\n  type: cache_controller\n  levels: 2\n"
+                   "  connect: {out: l1, level0: l1.ctl, level1: l2.ctl, dir: host_bus, snoop_out: host_bus}\n\n"
+                   "l1:\n  type: cache\n  size: 64 KiB\n  ways: 2\n  connect: {out: l2}\n\n"
+                   "l2:\n  type: cache\n  size: 2 MiB\n  ways: 8\n  connect: {out: host_bus}");
+  y = replace_once(y, "connect: {host: host_bus, down0:", "connect: {host: cpu_cc.snoop_in, down0:");
+  std::string cfg = write_file("cached_default.yaml", y);
+  std::string stats = scratch() + "/cached.json";
+  RunResult r = run_hetvp("run " + cfg + " --quiet --workload transfer --set workload.args.max_size=256KiB --stats " + stats);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  std::string s = read_file(stats);
+  EXPECT_GT(num(s, {"cpu_cc", "snoops"}), 0);
+  EXPECT_GT(num(s, {"l1", "reads"}), 0) << "the CPU's cached accesses go through the caches";
+}
