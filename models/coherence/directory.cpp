@@ -190,6 +190,7 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time t0 = now + delay;
   sc_core::sc_time d = delay;
+  if (hist_done_at_ > t0) d = hist_done_at_ - now;  // the history must be complete (never in Algorithm 2)
   std::vector<LineRange> ranges = run_engine(hist_[source], d);
   if (!engine_error_.empty()) {
     RunState::get().fail(name(), std::string("invalidation engine (") + engine_->kind() + "): " + engine_error_);
