@@ -143,6 +143,12 @@ static int work(uint32_t cmd_word, uint32_t data, int* exit_code) {
         result = fw_xfer(data, mcu_reg_read(FW_ARG0), mcu_reg_read(FW_ARG1), mcu_reg_read(FW_ARG2));
         if (result & MCU_XFER_FAULT) error = FW_ERR_XFER;
         break;
+    case FW_CMD_COPY: {
+        const uint32_t hi = mcu_reg_read(FW_ARG2);
+        result = fw_copy((uint64_t)(hi & 0xffu) << 32 | mcu_reg_read(FW_ARG0),
+                         (uint64_t)(hi >> 8 & 0xffu) << 32 | mcu_reg_read(FW_ARG1), data, &error);
+        break;
+    }
     case FW_CMD_TRAP: __asm__ volatile("unimp"); break;
     case FW_CMD_EXIT: leave = 1; *exit_code = (int)data; break;
     default:

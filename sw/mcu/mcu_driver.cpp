@@ -37,7 +37,8 @@ struct Cmd {
 const Cmd kCommands[] = {{"echo", FW_CMD_ECHO},         {"ping", FW_CMD_ECHO},         {"reg_read", FW_CMD_REG_READ},
                          {"reg_write", FW_CMD_REG_WRITE}, {"ctx_save", FW_CMD_CTX_SAVE}, {"ctx_load", FW_CMD_CTX_LOAD},
                          {"ctx_fill", FW_CMD_CTX_FILL}, {"ctx_hash", FW_CMD_CTX_HASH}, {"xfer", FW_CMD_XFER},
-                         {"trap", FW_CMD_TRAP},         {"info", FW_CMD_INFO},         {"exit", FW_CMD_EXIT}};
+                         {"trap", FW_CMD_TRAP},         {"info", FW_CMD_INFO},         {"copy", FW_CMD_COPY},
+                         {"exit", FW_CMD_EXIT}};
 }  // namespace
 
 std::string firmware_dir_default() { return HETVP_FIRMWARE_DIR; }

@@ -10,6 +10,8 @@
 #include "models/gpu/gpu_regs.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/driver/offload.h"
+#include "sw/mcu/mcu_driver.h"
 
 namespace hetvp::sw {
 
@@ -90,7 +92,57 @@ class DmaProgram : public HostProgram {
   static uint32_t gpu_copy_base(unsigned engine) { return gpu::kCopyBase + engine * gpu::kCopyStride; }
 };
 
+// `offload`: one offloaded copy by a chosen microcontroller, host buffer -> VRAM buffer (or the
+// other way), optionally between raw GPU addresses, to see what a bad request does.
+class OffloadProgram : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = std::make_shared<Schema>();
+    s->string("mcu", std::string("hub"), "hub, gpc0 .. gpcN, or gpc4 (four GPCs, a quarter each)");
+    s->size("size", std::string("4 KiB"), "bytes to copy");
+    s->choice("direction", {"htod", "dtoh"}, std::string("htod"), "host->device or device->host");
+    s->integer("src", -1, "raw source GPU virtual address (-1: the buffer)");
+    s->integer("dst", -1, "raw destination GPU virtual address (-1: the buffer)");
+    s->size("map", std::string("0"), "bytes of the buffers mapped (0: size; less leaves the rest unmapped)");
+    s->group("driver", DriverOptions::schema(), "driver options");
+    s->group("mcu_boot", McuBootOptions::schema(), "firmware images");
+    return s;
+  }
+  int run(HostApi& api, const Params& a) override {
+    const DriverOptions dopt = DriverOptions::from(a.group("driver"));
+    GpuDriver drv(api, dopt);
+    drv.open(0);
+    boot_microcontrollers(api, drv, McuBootOptions::from(a.group("mcu_boot")));
+    McuDriver mcu(api, drv);
+    OffloadCopier copier(api, drv, mcu, dopt);
+    const uint64_t size = a.size("size");
+    const uint64_t mapped = a.size("map") ? a.size("map") : std::max<uint64_t>(size, 1);
+    GpuBuffer host = drv.map_host(api.alloc_pinned(mapped, 4096), mapped);
+    GpuBuffer dev = drv.alloc_vram(mapped);
+    uint64_t src = a.string("direction") == "htod" ? host.va : dev.va;
+    uint64_t dst = a.string("direction") == "htod" ? dev.va : host.va;
+    if (a.integer("src") >= 0) src = a.u64("src");
+    if (a.integer("dst") >= 0) dst = a.u64("dst");
+    std::vector<McuId> who;
+    if (a.string("mcu") == "gpc4") {
+      if (drv.num_gpcs() < 4)
+        throw HostError("offload: gpc4 needs four GPC microcontrollers; the GPU has " + std::to_string(drv.num_gpcs()));
+      for (unsigned i = 0; i < 4; ++i) who.push_back(McuId::gpc_n(i));
+    } else {
+      who.push_back(McuId::parse(a.string("mcu"), drv.num_gpcs()));
+    }
+    const sc_core::sc_time t0 = api.now();
+    copier.copy(who, src, dst, size);
+    char line[160];
+    snprintf(line, sizeof line, "offload: %s copied %" PRIu64 " bytes 0x%" PRIx64 " -> 0x%" PRIx64 " in %.3f us",
+             a.string("mcu").c_str(), size, src, dst, (api.now() - t0).to_seconds() * 1e6);
+    api.log(line);
+    return 0;
+  }
+};
+
 HETVP_REGISTER_PROGRAM("mmio", MmioProgram, "one load or store at a host physical address (debugging)");
 HETVP_REGISTER_PROGRAM("dma", DmaProgram, "one copy-engine copy, optionally between raw GPU addresses (debugging)");
+HETVP_REGISTER_PROGRAM("offload", OffloadProgram, "one microcontroller-offloaded copy, optionally between raw GPU addresses (debugging)");
 
 }  // namespace hetvp::sw

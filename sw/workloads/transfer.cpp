@@ -1,6 +1,14 @@
-// `transfer`: host<->device copy sweep (seed: Fujii 2014). For every method, direction and size
-// it times one synchronous copy (the API call included, averaged over `repeats`), checks the
-// copied bytes, and adds a row: method, direction, size, simulated time, bandwidth.
+// `transfer`: host<->device copy sweep (seed: Fujii 2014 §6.2-6.3). For every method, direction
+// and size it times the copy (the API call included, averaged over `repeats`), checks every
+// copied byte, and adds a row: method, direction, size, simulated time, bandwidth.
+//
+// Methods:
+//   dma   the copy engine, programmed by the driver     hub   the HUB microcontroller
+//   iorw  CPU loads/stores through the BAR1 aperture    gpc1  one GPC microcontroller
+//                                                       gpc4  four GPCs, a quarter each
+//   A+B   two transfers of `size` each (Fig. 12): when A is an offload method (hub, gpc1, gpc4) it
+//         is started asynchronously, B runs meanwhile, one synchronisation waits for both
+//         ("overlap"); otherwise A then B in sequence (e.g. dma+dma).
 #include <cinttypes>
 #include <cstring>
 #include <sstream>
@@ -8,19 +16,48 @@
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/driver/offload.h"
 #include "sw/mcu/mcu_driver.h"
 
 namespace hetvp::sw {
 
 namespace {
-// Deterministic, size- and position-dependent bytes, so a misplaced or stale byte shows.
 constexpr uint64_t kChunk = 1ull << 20;
+// Deterministic, position- and salt-dependent bytes, so a misplaced or stale byte shows.
 void make_pattern(std::vector<uint8_t>& out, uint64_t first, uint64_t n, uint32_t salt) {
   out.resize(n);
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t x = (first + i + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t(salt) << 32);
     out[i] = static_cast<uint8_t>(x >> 29);
   }
+}
+
+enum class Kind { Dma, Iorw, Hub, Gpc1, Gpc4 };
+
+struct Method {
+  std::string name;
+  std::vector<Kind> parts;  // one, or two for A+B
+};
+
+Kind parse_kind(const std::string& s) {
+  if (s == "dma") return Kind::Dma;
+  if (s == "iorw") return Kind::Iorw;
+  if (s == "hub") return Kind::Hub;
+  if (s == "gpc1") return Kind::Gpc1;
+  if (s == "gpc4") return Kind::Gpc4;
+  throw HostError("transfer: unknown method '" + s + "' (dma, iorw, hub, gpc1, gpc4, or A+B of those)");
+}
+bool offloaded(Kind k) { return k == Kind::Hub || k == Kind::Gpc1 || k == Kind::Gpc4; }
+std::string upper(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string x; std::getline(ss, x, sep);)
+    if (!x.empty()) out.push_back(x);
+  return out;
 }
 }  // namespace
 
@@ -31,7 +68,8 @@ class TransferProgram : public HostProgram {
     s->size("min_size", std::string("4"), "smallest copy").min(1);
     s->size("max_size", std::string("64 MiB"), "largest copy").min(1);
     s->integer("factor", 4, "size step: each size is the previous times this").range(2, 1024);
-    s->string("methods", std::string("dma,iorw"), "comma-separated copy methods: dma, iorw");
+    s->string("methods", std::string("dma,iorw"),
+              "comma-separated: dma, iorw, hub, gpc1, gpc4, and pairs A+B (two transfers; overlapped when A is offloaded)");
     s->string("directions", std::string("htod,dtoh"), "comma-separated directions: htod, dtoh");
     s->integer("repeats", 1, "copies timed per point (the mean is reported)").range(1, 1000);
     s->boolean("verify", true, "check every copied byte");
@@ -43,14 +81,18 @@ class TransferProgram : public HostProgram {
   }
 
   int run(HostApi& api, const Params& args) override {
-    std::vector<CopyMethod> methods;
+    std::vector<Method> methods;
     std::vector<Direction> dirs;
-    for (auto& m : split(args.string("methods"))) {
-      if (m == "dma") methods.push_back(CopyMethod::Dma);
-      else if (m == "iorw") methods.push_back(CopyMethod::Iorw);
-      else throw HostError("transfer: unknown method '" + m + "' (dma, iorw)");
+    bool any_offload = false, any_pair = false;
+    for (auto& m : split(args.string("methods"), ',')) {
+      Method me{upper(m), {}};
+      for (auto& p : split(m, '+')) me.parts.push_back(parse_kind(p));
+      if (me.parts.empty() || me.parts.size() > 2) throw HostError("transfer: bad method '" + m + "'");
+      for (Kind k : me.parts) any_offload |= offloaded(k);
+      any_pair |= me.parts.size() == 2;
+      methods.push_back(me);
     }
-    for (auto& d : split(args.string("directions"))) {
+    for (auto& d : split(args.string("directions"), ',')) {
       if (d == "htod") dirs.push_back(Direction::HostToDevice);
       else if (d == "dtoh") dirs.push_back(Direction::DeviceToHost);
       else throw HostError("transfer: unknown direction '" + d + "' (htod, dtoh)");
@@ -59,62 +101,121 @@ class TransferProgram : public HostProgram {
     if (lo > hi) throw HostError("transfer: min_size is larger than max_size");
     const unsigned repeats = args.u32("repeats");
     const bool verify = args.boolean("verify");
+    const DriverOptions dopt = DriverOptions::from(args.group("driver"));
 
-    GpuDriver drv(api, DriverOptions::from(args.group("driver")));
+    GpuDriver drv(api, dopt);
     drv.open(args.u32("gpu"));
+    McuDriver mcu(api, drv);
     if (args.boolean("microcontrollers")) boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
-    const uint64_t host_pa = api.alloc_pinned(hi, 4096);
-    GpuBuffer host = drv.map_host(host_pa, hi);
-    GpuBuffer dev = drv.alloc_vram(hi);
+    else if (any_offload) throw HostError("transfer: offloaded methods need microcontrollers: true");
+    for (auto& m : methods)
+      for (Kind k : m.parts)
+        if (k == Kind::Gpc4 && drv.num_gpcs() < 4)
+          throw HostError("transfer: method " + m.name + " needs four GPC microcontrollers; GPU " +
+                          std::to_string(args.u32("gpu")) + " has " + std::to_string(drv.num_gpcs()) +
+                          " (set gpu.gpcs or drop gpc4)");
+    OffloadCopier offload(api, drv, mcu, dopt);
+
+    // A pair moves two buffers of `size`; the second starts on the next page, so the two never
+    // share an 8-byte word (an offloaded copy writes whole 8-byte words: read-modify-write).
+    auto second = [](uint64_t size) { return (size + 4095) & ~4095ull; };
+    const uint64_t span = any_pair ? second(hi) + hi : hi;
+    const uint64_t host_pa = api.alloc_pinned(span, 4096);
+    GpuBuffer host = drv.map_host(host_pa, span);
+    GpuBuffer dev = drv.alloc_vram(span);
+
+    // One copy of `size` bytes at offset `off` of both buffers, by kind `k`. Offloaded kinds
+    // return their tickets instead of waiting when `async`.
+    auto one = [&](Kind k, Direction d, uint64_t off, uint64_t size, bool async) -> std::vector<OffloadTicket> {
+      GpuBuffer h = host, v = dev;
+      h.va += off;
+      h.phys += off;
+      h.size = size;
+      v.va += off;
+      v.phys += off;
+      v.size = size;
+      const uint64_t src = d == Direction::HostToDevice ? h.va : v.va;
+      const uint64_t dst = d == Direction::HostToDevice ? v.va : h.va;
+      switch (k) {
+        case Kind::Dma: drv.copy(CopyMethod::Dma, d, h, v, size); return {};
+        case Kind::Iorw: drv.copy(CopyMethod::Iorw, d, h, v, size); return {};
+        default: break;
+      }
+      std::vector<McuId> who;
+      if (k == Kind::Hub) who = {McuId::hub()};
+      else if (k == Kind::Gpc1) who = {McuId::gpc_n(0)};
+      else who = {McuId::gpc_n(0), McuId::gpc_n(1), McuId::gpc_n(2), McuId::gpc_n(3)};
+      if (!async) {
+        offload.copy(who, src, dst, size);
+        return {};
+      }
+      api.spend(dopt.api_call);
+      return offload.start_split(who, src, dst, size);
+    };
 
     api.results().set_columns({"method", "direction", "size_bytes", "time_ns", "bandwidth_MBps"});
     std::vector<uint8_t> buf(kChunk), got;
     unsigned mismatches = 0, points = 0;
     uint32_t salt = 1;
     for (auto d : dirs) {
-      for (auto m : methods) {
+      for (auto& m : methods) {
+        const unsigned copies = static_cast<unsigned>(m.parts.size());
         for (uint64_t size = lo; size <= hi; size = size * args.u64("factor")) {
+          const uint64_t moved = copies * size;
           double total_ns = 0;
           for (unsigned r = 0; r < repeats; ++r, ++salt) {
-            // Fill the source with fresh bytes (untimed), copy (timed), check (untimed).
-            // Done in 1 MiB chunks so a 64 MiB point costs no 64 MiB of host memory.
-            for (uint64_t off = 0; off < size; off += kChunk) {
-              uint64_t n = std::min(kChunk, size - off);
+            // Fill the source with fresh bytes (untimed), copy (timed), check (untimed), in
+            // 1 MiB chunks so a large point costs no large host buffer.
+            const uint64_t extent = copies == 2 ? second(size) + size : size;
+            for (uint64_t off = 0; off < extent; off += kChunk) {
+              uint64_t n = std::min(kChunk, extent - off);
               make_pattern(buf, off, n, salt);
               if (d == Direction::HostToDevice) api.poke(host.phys + off, buf.data(), n);
               else drv.vram_poke(dev.phys + off, buf.data(), n);
             }
-            sc_core::sc_time t0 = api.now();
-            drv.copy(m, d, host, dev, size);
+            const sc_core::sc_time t0 = api.now();
+            if (copies == 1) {
+              one(m.parts[0], d, 0, size, false);
+            } else if (offloaded(m.parts[0])) {
+              auto tickets = one(m.parts[0], d, 0, size, true);  // start the offload
+              one(m.parts[1], d, second(size), size, false);     // the other transfer meanwhile
+              offload.wait(tickets);                             // one synchronisation
+            } else {
+              one(m.parts[0], d, 0, size, false);
+              one(m.parts[1], d, second(size), size, false);
+            }
             total_ns += (api.now() - t0).to_seconds() * 1e9;
-            for (uint64_t off = 0; verify && off < size; off += kChunk) {
-              uint64_t n = std::min(kChunk, size - off);
+            // Check both copied ranges (the gap between them is not copied: skip it).
+            for (uint64_t off = 0; verify && off < extent; off += kChunk) {
+              uint64_t n = std::min(kChunk, extent - off);
               make_pattern(buf, off, n, salt);
               got.resize(n);
               if (d == Direction::HostToDevice) drv.vram_peek(dev.phys + off, got.data(), n);
               else api.peek(host.phys + off, got.data(), n);
-              if (std::memcmp(got.data(), buf.data(), n) != 0) {
-                uint64_t at = 0;
-                while (got[at] == buf[at]) ++at;
+              if (std::memcmp(got.data(), buf.data(), n) == 0) continue;
+              auto copied = [&](uint64_t i) { return i < size || i >= second(size); };
+              uint64_t at = 0;
+              while (at < n && (got[at] == buf[at] || !copied(off + at))) ++at;
+              if (at < n) {
                 char line[200];
                 snprintf(line, sizeof line, "transfer: %s %s of %" PRIu64 " bytes: byte %" PRIu64 " is 0x%02x, expected 0x%02x",
-                         to_string(m), to_string(d), size, off + at, got[at], buf[at]);
+                         m.name.c_str(), to_string(d), size, off + at, got[at], buf[at]);
                 api.log(line);
                 ++mismatches;
                 break;
               }
             }
           }
-          double ns = total_ns / repeats;
+          const double ns = total_ns / repeats;
           char t[32], bw[32];
           snprintf(t, sizeof t, "%.1f", ns);
-          snprintf(bw, sizeof bw, "%.3f", size / ns * 1e3);
-          api.results().add_row({to_string(m), to_string(d), std::to_string(size), t, bw});
+          snprintf(bw, sizeof bw, "%.3f", moved / ns * 1e3);
+          api.results().add_row({m.name, to_string(d), std::to_string(size), t, bw});
           ++points;
           if (size == hi || size * args.u64("factor") > hi) {
             char line[160];
-            snprintf(line, sizeof line, "%-4s %s %8" PRIu64 " KiB: %12.3f us  %9.1f MB/s", to_string(m), to_string(d),
-                     size >> 10, ns / 1e3, size / ns * 1e3);
+            snprintf(line, sizeof line, "%-9s %s %8" PRIu64 " KiB: %12.3f us  %9.1f MB/s", m.name.c_str(), to_string(d),
+                     size >> 10, ns / 1e3, moved / ns * 1e3);
             api.log(line);
           }
         }
@@ -127,17 +228,9 @@ class TransferProgram : public HostProgram {
     api.log(line);
     return mismatches == 0 ? 0 : 1;
   }
-
- private:
-  static std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    for (std::string x; std::getline(ss, x, ',');)
-      if (!x.empty()) out.push_back(x);
-    return out;
-  }
 };
 
-HETVP_REGISTER_PROGRAM("transfer", TransferProgram, "host<->device copy sweep: methods x directions x sizes");
+HETVP_REGISTER_PROGRAM("transfer", TransferProgram,
+                       "host<->device copy sweep: dma, iorw, hub, gpc1, gpc4 and overlapped pairs, both directions");
 
 }  // namespace hetvp::sw

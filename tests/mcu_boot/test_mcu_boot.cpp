@@ -162,6 +162,7 @@ TEST(McuDebugTool, ScriptLoadsStartsCommandsAndDumps) {
                                   "start gpcs\n"
                                   "start hub\n"
                                   "wait hub sleeping\n"
+                                  "sleep 200\n"  // the HUB naps between looks at the GPC init flags
                                   "read hub 0x800\n"
                                   "expect 0x80000004\n"
                                   "cmd gpc1 ping 0x1234\n"

@@ -135,6 +135,9 @@
                                result = XFER_STATUS after completion */
 #define FW_CMD_TRAP 9u      /* execute an illegal instruction (tests the trap path) */
 #define FW_CMD_INFO 10u     /* result = number of GPCs seen (HUB) / GPC index (GPC); ARG0.. unchanged */
+#define FW_CMD_COPY 11u     /* offloaded copy (firmware/lib/copy.c): data = bytes, ARG0 = source VA bits 31:0,
+                               ARG1 = destination VA bits 31:0, ARG2 = source bits 39:32 | destination bits 39:32 << 8;
+                               result = bytes copied; on FW_ERR_XFER result = XFER_STATUS, ARG2 = bytes done */
 #define FW_CMD_EXIT 15u     /* leave the main loop; main returns `data` (crt0 halts, UC_EXIT = data) */
 #define FW_ERR_OK 0u
 #define FW_ERR_UNKNOWN_CMD 1u

@@ -1,0 +1,103 @@
+#include "sw/driver/offload.h"
+
+#include <cinttypes>
+
+#include "models/gpu/gpu_regs.h"
+
+namespace hetvp::sw {
+
+namespace {
+std::string hex(uint64_t v) {
+  char b[32];
+  snprintf(b, sizeof b, "0x%" PRIx64, v);
+  return b;
+}
+}  // namespace
+
+OffloadCopier::OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, DriverOptions opt)
+    : api_(api), gpu_(gpu), mcu_(mcu), opt_(opt) {}
+
+unsigned OffloadCopier::intr_bit(const McuId& m) const {
+  return m.kind == McuId::Hub ? gpu::kIntrHub : gpu::kIntrGpcBase + m.gpc;
+}
+
+OffloadTicket OffloadCopier::start(const McuId& m, uint64_t src, uint64_t dst, uint32_t size) {
+  if (m.kind == McuId::AllGpcs) throw HostError("offloaded copy: name one microcontroller, not the broadcast window");
+  if (size == 0) throw HostError("offloaded copy of zero bytes");
+  if (src < dst + size && dst < src + size)
+    throw HostError("offloaded copy: source [" + hex(src) + ", +" + std::to_string(size) + ") and destination [" +
+                    hex(dst) + ", ...) overlap");
+  if ((src | dst) >> gpu::kVaBits) throw HostError("offloaded copy: address beyond the 40-bit GPU virtual space");
+  OffloadTicket t{m, mcu_.read(m, MCU_STATUS1) + 1, src, dst, size};
+  mcu_.write(m, FW_ARG0, static_cast<uint32_t>(src));
+  mcu_.write(m, FW_ARG1, static_cast<uint32_t>(dst));
+  mcu_.write(m, FW_ARG2, static_cast<uint32_t>(src >> 32 & 0xff) | static_cast<uint32_t>(dst >> 32 & 0xff) << 8);
+  mcu_.write(m, MCU_METHOD_DATA, size);
+  mcu_.write(m, MCU_METHOD_CMD, FW_CMD_COPY | FW_CMD_NOTIFY);
+  return t;
+}
+
+void OffloadCopier::wait(const std::vector<OffloadTicket>& tickets) {
+  std::vector<bool> done(tickets.size(), false);
+  size_t left = tickets.size();
+  const sc_core::sc_time deadline = api_.now() + opt_.copy_timeout;
+  while (left > 0) {
+    sc_core::sc_time remaining = deadline > api_.now() ? deadline - api_.now() : sc_core::SC_ZERO_TIME;
+    bool irq = api_.wait_interrupt(opt_.msi_vector, remaining);
+    const uint32_t pending = gpu_.reg_read(gpu::kPmcBase + gpu::kPmcIntr);
+    uint32_t ack = 0;
+    for (size_t i = 0; i < tickets.size(); ++i) {
+      if (done[i]) continue;
+      const uint32_t bit = 1u << intr_bit(tickets[i].mcu);
+      // Without an interrupt (timeout) look at every ticket once more before giving up.
+      if (irq && !(pending & bit)) continue;
+      const OffloadTicket& t = tickets[i];
+      if (static_cast<int32_t>(mcu_.read(t.mcu, MCU_STATUS1) - t.seq) < 0) continue;
+      ack |= bit;
+      done[i] = true;
+      --left;
+      const uint32_t err = mcu_.read(t.mcu, FW_ERROR);
+      if (err != FW_ERR_OK)
+        throw HostError(t.mcu.name() + ": offloaded copy of " + std::to_string(t.size) + " bytes " + hex(t.src) + " -> " +
+                        hex(t.dst) + " failed: firmware error " + std::to_string(err) + " after " +
+                        std::to_string(mcu_.read(t.mcu, FW_ARG2)) + " bytes (xfer status " +
+                        hex(mcu_.read(t.mcu, FW_RESULT)) + ")");
+    }
+    if (ack) gpu_.reg_write(gpu::kPmcBase + gpu::kPmcIntr, ack);
+    if (!irq && left > 0) {
+      for (size_t i = 0; i < tickets.size(); ++i)
+        if (!done[i])
+          throw HostError(tickets[i].mcu.name() + ": offloaded copy of " + std::to_string(tickets[i].size) +
+                          " bytes did not complete within copy_timeout; microcontroller " + mcu_.state(tickets[i].mcu));
+    }
+  }
+}
+
+std::vector<OffloadTicket> OffloadCopier::start_split(const std::vector<McuId>& mcus, uint64_t src, uint64_t dst,
+                                                      uint64_t size) {
+  if (mcus.empty()) throw HostError("offloaded copy with no microcontroller");
+  if (size == 0) throw HostError("offloaded copy of zero bytes");
+  if (size > 0xffffffffull) throw HostError("offloaded copy larger than 4 GiB");
+  std::vector<OffloadTicket> t;
+  // Contiguous parts, one per microcontroller. Parts meet at 8-byte-aligned destination
+  // addresses: the xfer DMA moves at least 8 bytes, so two microcontrollers writing parts of one
+  // 8-byte word would overwrite each other's bytes (a tiny copy therefore uses fewer of them).
+  // Parts of 256 bytes or more are 256-byte multiples (the firmware's fast path).
+  uint64_t part = (size + mcus.size() - 1) / mcus.size();
+  part = part >= 256 ? (part + 255) & ~255ull : (part + 7) & ~7ull;
+  uint64_t off = 0;
+  for (size_t i = 0; i < mcus.size() && off < size; ++i) {
+    uint64_t end = i + 1 == mcus.size() ? size : std::min<uint64_t>(size, (((dst + (i + 1) * part) + 7) & ~7ull) - dst);
+    if (end <= off) continue;
+    t.push_back(start(mcus[i], src + off, dst + off, static_cast<uint32_t>(end - off)));
+    off = end;
+  }
+  return t;
+}
+
+void OffloadCopier::copy(const std::vector<McuId>& mcus, uint64_t src, uint64_t dst, uint64_t size) {
+  api_.spend(opt_.api_call);
+  wait(start_split(mcus, src, dst, size));
+}
+
+}  // namespace hetvp::sw
