@@ -9,6 +9,7 @@
 #include "models/mcu/uc/gdb_stub.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
+#include "platform/payload.h"
 
 namespace hetvp::mcu {
 
@@ -329,37 +330,34 @@ void Microcontroller::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { 
 
 unsigned Microcontroller::dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
 
-bool Microcontroller::read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
+// The core's accesses outside its direct memories: its own register block and the BAR0 window.
+// Returns 1 handled ok, 0 handled with an access fault, -1 not an I/O address.
+int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
   if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
-    if (size != 4) return false;
+    if (size != 4) return 0;
     tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_READ_COMMAND);
-    gp.set_address(addr - MCU_REG_BASE);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-    gp.set_data_length(4);
-    gp.set_streaming_width(4);
+    set_access(gp, cmd, addr - MCU_REG_BASE, &value, 4);
     access(gp, From::Core);
     extra = cfg_.reg_cycles;
-    return gp.is_response_ok();
+    return gp.is_response_ok() ? 1 : 0;
   }
   if (addr >= MCU_BAR0_BASE && addr - MCU_BAR0_BASE < MCU_BAR0_SIZE) {
     const uint32_t off = addr - MCU_BAR0_BASE;
     bool ok = cfg_.bar0_allow.empty();
     for (auto& [lo, hi] : cfg_.bar0_allow) ok |= off >= lo && off < hi;
-    if (!ok || size != 4) return false;
-    bar0_gp_.set_command(tlm::TLM_READ_COMMAND);
-    bar0_gp_.set_address(off);
-    bar0_gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-    bar0_gp_.set_data_length(4);
-    bar0_gp_.set_streaming_width(4);
-    bar0_gp_.set_byte_enable_ptr(nullptr);
-    bar0_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    if (!ok || size != 4) return 0;
+    set_access(bar0_gp_, cmd, off, &value, 4);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     bar0->b_transport(bar0_gp_, d);
     ++bar0_accesses_;
     extra = cfg_.reg_cycles + uint64_t(std::ceil(d.to_seconds() * cfg_.clock_hz));
-    return bar0_gp_.is_response_ok();
+    return bar0_gp_.is_response_ok() ? 1 : 0;
   }
+  return -1;
+}
+
+bool Microcontroller::read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
+  if (int io = io_access(tlm::TLM_READ_COMMAND, addr, size, value, extra); io >= 0) return io == 1;
   // DMI off: the direct memories are served here.
   if (uint64_t(uint32_t(addr - MCU_IMEM_BASE)) + size <= cfg_.code_size) {  // unsigned wrap: below base = huge
     value = 0;
@@ -375,36 +373,7 @@ bool Microcontroller::read(uint32_t addr, uint32_t size, uint32_t& value, uint64
 }
 
 bool Microcontroller::write(uint32_t addr, uint32_t size, uint32_t value, uint64_t& extra) {
-  if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
-    if (size != 4) return false;
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(addr - MCU_REG_BASE);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-    gp.set_data_length(4);
-    gp.set_streaming_width(4);
-    access(gp, From::Core);
-    extra = cfg_.reg_cycles;
-    return gp.is_response_ok();
-  }
-  if (addr >= MCU_BAR0_BASE && addr - MCU_BAR0_BASE < MCU_BAR0_SIZE) {
-    const uint32_t off = addr - MCU_BAR0_BASE;
-    bool ok = cfg_.bar0_allow.empty();
-    for (auto& [lo, hi] : cfg_.bar0_allow) ok |= off >= lo && off < hi;
-    if (!ok || size != 4) return false;
-    bar0_gp_.set_command(tlm::TLM_WRITE_COMMAND);
-    bar0_gp_.set_address(off);
-    bar0_gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-    bar0_gp_.set_data_length(4);
-    bar0_gp_.set_streaming_width(4);
-    bar0_gp_.set_byte_enable_ptr(nullptr);
-    bar0_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    bar0->b_transport(bar0_gp_, d);
-    ++bar0_accesses_;
-    extra = cfg_.reg_cycles + uint64_t(std::ceil(d.to_seconds() * cfg_.clock_hz));
-    return bar0_gp_.is_response_ok();
-  }
+  if (int io = io_access(tlm::TLM_WRITE_COMMAND, addr, size, value, extra); io >= 0) return io == 1;
   if (addr >= MCU_DMEM_BASE && addr - MCU_DMEM_BASE + size <= cfg_.data_size) {
     std::memcpy(&dmem_[addr - MCU_DMEM_BASE], &value, size);
     return true;

@@ -54,6 +54,7 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   // BusIf (the core's accesses outside its direct memories).
   bool read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra_cycles) override;
   bool write(uint32_t addr, uint32_t size, uint32_t value, uint64_t& extra_cycles) override;
+  int io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra_cycles);
 
   // For the GDB stub (runs in this module's thread while the core is stopped).
   CoreIf& core() { return *core_; }
