@@ -73,6 +73,18 @@ void CoherenceRuntime::record(const char* phase) {
                           dir_read(kDirStatTarget) == 1 ? "gpu" : "cpu", std::to_string(dir_read(kDirStatHistory)),
                           std::to_string(dir_read(kDirStatProbes)), std::to_string(dir_read(kDirStatInvalidated)),
                           std::to_string(dir_read(kDirStatTags)), std::to_string(ticks), ns});
+  // The human summary: one line per synchronisation, and running totals in the stats JSON.
+  const uint32_t probes = dir_read(kDirStatProbes);
+  probes_total_ += probes;
+  ticks_total_ += ticks;
+  char line[200];
+  snprintf(line, sizeof line, "sync %u %-11s -> %s caches: %u history lines, %u probes, %u tag accesses, %s ns",
+           dir_read(kDirStatSyncs), phase, dir_read(kDirStatTarget) == 1 ? "GPU" : "CPU", dir_read(kDirStatHistory), probes,
+           dir_read(kDirStatTags), ns);
+  if (syncs_ <= 12) api_.log(line);
+  else if (syncs_ == 13) api_.log("(further synchronisations: see --csv and the stats JSON)");
+  api_.stat("probes_total", static_cast<double>(probes_total_));
+  api_.stat("ticks_total", static_cast<double>(ticks_total_));
 }
 
 void CoherenceRuntime::cpu_acquire() {

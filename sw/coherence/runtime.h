@@ -44,6 +44,7 @@ class CoherenceRuntime {
   uint32_t dir_read(uint32_t off);
   void wait_dir(uint32_t off, const char* what);
   void record(const char* phase);
+  uint64_t probes_total_ = 0, ticks_total_ = 0;
 
   HostApi& api_;
   GpuDriver drv_;
