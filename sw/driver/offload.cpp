@@ -52,7 +52,14 @@ void OffloadCopier::wait(const std::vector<OffloadTicket>& tickets) {
       // Without an interrupt (timeout) look at every ticket once more before giving up.
       if (irq && !(pending & bit)) continue;
       const OffloadTicket& t = tickets[i];
-      if (static_cast<int32_t>(mcu_.read(t.mcu, MCU_STATUS1) - t.seq) < 0) continue;
+      if (static_cast<int32_t>(mcu_.read(t.mcu, MCU_STATUS1) - t.seq) < 0) {
+        // Its interrupt without its completion: the microcontroller stopped (trap, halt).
+        const uint32_t st = mcu_.read(t.mcu, MCU_UC_CTRL) & MCU_STATE_MASK;
+        if (irq && (st == MCU_STATE_TRAPPED || st == MCU_STATE_HALTED || st == MCU_STATE_IDLE))
+          throw HostError(t.mcu.name() + ": offloaded copy of " + std::to_string(t.size) + " bytes " + hex(t.src) +
+                          " -> " + hex(t.dst) + " failed: the microcontroller stopped: " + mcu_.state(t.mcu));
+        continue;
+      }
       ack |= bit;
       done[i] = true;
       --left;

@@ -243,6 +243,10 @@ void Microcontroller::record_trap(uint32_t pc, uint32_t cause, uint32_t val, con
   state_ = MCU_STATE_TRAPPED;
   ++traps_;
   SC_REPORT_WARNING("hetvp/mcu", (std::string(name()) + ": core trapped and stopped: " + why).c_str());
+  // Tell the host at once (its PMC_INTR bit), so a driver waiting on this microcontroller does
+  // not sit out its timeout; UC_CTRL says why.
+  ++host_intrs_;
+  intr->raise(cfg_.host_intr_bit, g_from_core ? core_offset() : sc_core::SC_ZERO_TIME);
 }
 
 void Microcontroller::control(uint32_t v, From from) {
