@@ -123,6 +123,10 @@ class McuContextProgram : public HostProgram {
     const auto area = img.symbol("ctx_area");
     if (!area) throw McuError(img.name() + ": no symbol ctx_area");
     const uint32_t area_off = *area - MCU_DMEM_BASE;
+    uint32_t area_size = 0;  // the image's context area (FW_CTX_BYTES), from its symbol table
+    for (auto& sym : img.symbols())
+      if (sym.name == "ctx_area") area_size = sym.size;
+    if (area_size == 0) throw McuError(img.name() + ": symbol ctx_area has no size");
     const unsigned dst_gpcs[2] = {1, r.gpcs > 2 ? 2u : 1u};
     // Save gpc0's context to VRAM, load it into gpc1; then through host memory (PCIe) into gpc2.
     GpuBuffer vram = gpu.alloc_vram(4096);
@@ -130,7 +134,7 @@ class McuContextProgram : public HostProgram {
     GpuBuffer host = gpu.map_host(pinned, 4096);
     const McuId src = McuId::gpc_n(0);
     McuResult fill = mcu.command(src, FW_CMD_CTX_FILL, static_cast<uint32_t>(args.integer("seed")));
-    const std::vector<uint8_t> src_mem = mcu.read_dmem(src, area_off, 512);
+    const std::vector<uint8_t> src_mem = mcu.read_dmem(src, area_off, area_size);
     std::vector<uint32_t> src_regs;
     for (unsigned k = 0; k < FW_CTXREG_COUNT; ++k) src_regs.push_back(mcu.read(src, FW_CTXREG(k)));
     int failures = 0;
@@ -141,7 +145,7 @@ class McuContextProgram : public HostProgram {
       McuResult save = mcu.command(src, FW_CMD_CTX_SAVE, uint32_t(buf.va), {uint32_t(buf.va >> 32)});
       McuResult load = mcu.command(dst, FW_CMD_CTX_LOAD, uint32_t(buf.va), {uint32_t(buf.va >> 32)});
       McuResult hash = mcu.command(dst, FW_CMD_CTX_HASH, 0);
-      const std::vector<uint8_t> dst_mem = mcu.read_dmem(dst, area_off, 512);
+      const std::vector<uint8_t> dst_mem = mcu.read_dmem(dst, area_off, area_size);
       bool regs_same = true;
       for (unsigned k = 0; k < FW_CTXREG_COUNT; ++k) regs_same &= mcu.read(dst, FW_CTXREG(k)) == src_regs[k];
       const bool ok = save.error == 0 && load.error == 0 && hash.result == fill.result && dst_mem == src_mem && regs_same;

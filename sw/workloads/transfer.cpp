@@ -23,6 +23,9 @@ namespace hetvp::sw {
 
 namespace {
 constexpr uint64_t kChunk = 1ull << 20;
+constexpr uint64_t kLead = 256;   // bytes before each copy's source/destination in its slot (256: aligned by default)
+constexpr uint64_t kGuard = 16;   // marker bytes on each side of a destination that must survive
+constexpr uint8_t kMarker = 0xA5;
 // Deterministic, position- and salt-dependent bytes, so a misplaced or stale byte shows.
 void make_pattern(std::vector<uint8_t>& out, uint64_t first, uint64_t n, uint32_t salt) {
   out.resize(n);
@@ -72,7 +75,9 @@ class TransferProgram : public HostProgram {
               "comma-separated: dma, iorw, hub, gpc1, gpc4, and pairs A+B (two transfers; overlapped when A is offloaded)");
     s->string("directions", std::string("htod,dtoh"), "comma-separated directions: htod, dtoh");
     s->integer("repeats", 1, "copies timed per point (the mean is reported)").range(1, 1000);
-    s->boolean("verify", true, "check every copied byte");
+    s->boolean("verify", true, "check every copied byte, and that nothing around the destination changed");
+    s->size("src_offset", std::string("0"), "byte offset of every source inside its (page-aligned) buffer").range(0, 48);
+    s->size("dst_offset", std::string("0"), "byte offset of every destination inside its buffer").range(0, 48);
     s->integer("gpu", 0, "which GPU").range(0, 31);
     s->group("driver", DriverOptions::schema(), "driver options");
     s->boolean("microcontrollers", true, "boot the HUB/GPC firmware first (as a driver does at init)");
@@ -116,23 +121,36 @@ class TransferProgram : public HostProgram {
                           " (set gpu.gpcs or drop gpc4)");
     OffloadCopier offload(api, drv, mcu, dopt);
 
-    // A pair moves two buffers of `size`; the second starts on the next page, so the two never
-    // share an 8-byte word (an offloaded copy writes whole 8-byte words: read-modify-write).
-    auto second = [](uint64_t size) { return (size + 4095) & ~4095ull; };
-    const uint64_t span = any_pair ? second(hi) + hi : hi;
+    // Buffer layout: each transfer of a point (one, or two for a pair) has its own slot, page
+    // aligned, so the two transfers of a pair never share an 8-byte word (an offloaded copy
+    // writes whole 8-byte words: read-modify-write). Inside a slot the source starts at
+    // kLead + src_offset and the destination at kLead + dst_offset; kGuard bytes around the
+    // destination are filled with a marker and must survive the copy.
+    const uint64_t src_off = args.size("src_offset"), dst_off = args.size("dst_offset");
+    const uint64_t max_off = std::max(src_off, dst_off);
+    auto slot = [&](uint64_t size) { return (kLead + max_off + size + kGuard + 4095) & ~4095ull; };
+    const uint64_t span = (any_pair ? 2 : 1) * slot(hi);
+    if (span > drv.function().bar_size[1])
+      throw HostError("transfer: buffers of " + std::to_string(span) + " bytes exceed the " +
+                      std::to_string(drv.function().bar_size[1] >> 20) +
+                      " MiB BAR1 aperture the workload fills and checks them through; lower max_size or raise "
+                      "gpu.pcie.bar1_size");
     const uint64_t host_pa = api.alloc_pinned(span, 4096);
     GpuBuffer host = drv.map_host(host_pa, span);
     GpuBuffer dev = drv.alloc_vram(span);
 
-    // One copy of `size` bytes at offset `off` of both buffers, by kind `k`. Offloaded kinds
-    // return their tickets instead of waiting when `async`.
-    auto one = [&](Kind k, Direction d, uint64_t off, uint64_t size, bool async) -> std::vector<OffloadTicket> {
+    // One copy of `size` bytes in slot `n`, by kind `k`. Offloaded kinds return their tickets
+    // instead of waiting when `async`.
+    auto one = [&](Kind k, Direction d, unsigned n, uint64_t size, bool async) -> std::vector<OffloadTicket> {
+      const uint64_t base = n * slot(size) + kLead;
+      const uint64_t h_off = base + (d == Direction::HostToDevice ? src_off : dst_off);
+      const uint64_t v_off = base + (d == Direction::HostToDevice ? dst_off : src_off);
       GpuBuffer h = host, v = dev;
-      h.va += off;
-      h.phys += off;
+      h.va += h_off;
+      h.phys += h_off;
       h.size = size;
-      v.va += off;
-      v.phys += off;
+      v.va += v_off;
+      v.phys += v_off;
       v.size = size;
       const uint64_t src = d == Direction::HostToDevice ? h.va : v.va;
       const uint64_t dst = d == Direction::HostToDevice ? v.va : h.va;
@@ -153,6 +171,12 @@ class TransferProgram : public HostProgram {
       return offload.start_split(who, src, dst, size);
     };
 
+    // Untimed access to either side (host memory directly, VRAM through BAR1), 1 MiB at a time.
+    auto side_io = [&](bool host_side, bool write, uint64_t off, uint8_t* p, uint64_t n) {
+      if (host_side) write ? api.poke(host.phys + off, p, n) : api.peek(host.phys + off, p, n);
+      else write ? drv.vram_poke(dev.phys + off, p, n) : drv.vram_peek(dev.phys + off, p, n);
+    };
+
     api.results().set_columns({"method", "direction", "size_bytes", "time_ns", "bandwidth_MBps"});
     std::vector<uint8_t> buf(kChunk), got;
     unsigned mismatches = 0, points = 0;
@@ -164,42 +188,59 @@ class TransferProgram : public HostProgram {
           const uint64_t moved = copies * size;
           double total_ns = 0;
           for (unsigned r = 0; r < repeats; ++r, ++salt) {
-            // Fill the source with fresh bytes (untimed), copy (timed), check (untimed), in
-            // 1 MiB chunks so a large point costs no large host buffer.
-            const uint64_t extent = copies == 2 ? second(size) + size : size;
-            for (uint64_t off = 0; off < extent; off += kChunk) {
-              uint64_t n = std::min(kChunk, extent - off);
-              make_pattern(buf, off, n, salt);
-              if (d == Direction::HostToDevice) api.poke(host.phys + off, buf.data(), n);
-              else drv.vram_poke(dev.phys + off, buf.data(), n);
+            const bool src_host = d == Direction::HostToDevice;
+            // Fill the sources with fresh bytes and the destinations (with their guards) with a
+            // marker (untimed), copy (timed), check both (untimed).
+            for (unsigned c = 0; c < copies; ++c) {
+              const uint64_t base = c * slot(size) + kLead;
+              for (uint64_t off = 0; off < size; off += kChunk) {
+                const uint64_t n = std::min(kChunk, size - off);
+                make_pattern(buf, c * slot(size) + off, n, salt);
+                side_io(src_host, true, base + src_off + off, buf.data(), n);
+              }
+              for (uint64_t off = 0; off < size + 2 * kGuard; off += kChunk) {
+                const uint64_t n = std::min(kChunk, size + 2 * kGuard - off);
+                buf.assign(n, kMarker);
+                side_io(!src_host, true, base + dst_off - kGuard + off, buf.data(), n);
+              }
             }
             const sc_core::sc_time t0 = api.now();
             if (copies == 1) {
               one(m.parts[0], d, 0, size, false);
             } else if (offloaded(m.parts[0])) {
               auto tickets = one(m.parts[0], d, 0, size, true);  // start the offload
-              one(m.parts[1], d, second(size), size, false);     // the other transfer meanwhile
+              one(m.parts[1], d, 1, size, false);                // the other transfer meanwhile
               offload.wait(tickets);                             // one synchronisation
             } else {
               one(m.parts[0], d, 0, size, false);
-              one(m.parts[1], d, second(size), size, false);
+              one(m.parts[1], d, 1, size, false);
             }
             total_ns += (api.now() - t0).to_seconds() * 1e9;
-            // Check both copied ranges (the gap between them is not copied: skip it).
-            for (uint64_t off = 0; verify && off < extent; off += kChunk) {
-              uint64_t n = std::min(kChunk, extent - off);
-              make_pattern(buf, off, n, salt);
-              got.resize(n);
-              if (d == Direction::HostToDevice) drv.vram_peek(dev.phys + off, got.data(), n);
-              else api.peek(host.phys + off, got.data(), n);
-              if (std::memcmp(got.data(), buf.data(), n) == 0) continue;
-              auto copied = [&](uint64_t i) { return i < size || i >= second(size); };
-              uint64_t at = 0;
-              while (at < n && (got[at] == buf[at] || !copied(off + at))) ++at;
-              if (at < n) {
-                char line[200];
-                snprintf(line, sizeof line, "transfer: %s %s of %" PRIu64 " bytes: byte %" PRIu64 " is 0x%02x, expected 0x%02x",
-                         m.name.c_str(), to_string(d), size, off + at, got[at], buf[at]);
+            for (unsigned c = 0; verify && c < copies; ++c) {
+              const uint64_t base = c * slot(size) + kLead;
+              // [guard | copied bytes | guard], compared chunk by chunk.
+              const uint64_t total = size + 2 * kGuard;
+              for (uint64_t off = 0; off < total; off += kChunk) {
+                const uint64_t n = std::min(kChunk, total - off);
+                got.resize(n);
+                side_io(!src_host, false, base + dst_off - kGuard + off, got.data(), n);
+                // expected: marker outside [kGuard, kGuard + size), the pattern inside
+                std::vector<uint8_t> want(n, kMarker);
+                const uint64_t lo = std::max<uint64_t>(off, kGuard), hi_b = std::min<uint64_t>(off + n, kGuard + size);
+                if (lo < hi_b) {
+                  make_pattern(buf, c * slot(size) + (lo - kGuard), hi_b - lo, salt);
+                  std::memcpy(want.data() + (lo - off), buf.data(), hi_b - lo);
+                }
+                if (std::memcmp(got.data(), want.data(), n) == 0) continue;
+                uint64_t at = 0;
+                while (got[at] == want[at]) ++at;
+                const int64_t rel = static_cast<int64_t>(off + at) - static_cast<int64_t>(kGuard);
+                char line[240];
+                snprintf(line, sizeof line,
+                         "transfer: %s %s of %" PRIu64 " bytes (copy %u): byte %" PRId64 " %s is 0x%02x, expected 0x%02x",
+                         m.name.c_str(), to_string(d), size, c, rel,
+                         rel < 0 || rel >= static_cast<int64_t>(size) ? "(outside the copy: clobbered)" : "",
+                         got[at], want[at]);
                 api.log(line);
                 ++mismatches;
                 break;

@@ -65,11 +65,11 @@ TEST(McuContext, SavedContextLoadsBitIdenticalIntoAnotherGpc) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex("data memory identical, context registers identical: OK")));
   EXPECT_FALSE(has(r.out, "DIFFERENT"));
   const std::string j = read_file(scratch() + "/ctx.json");
-  // 768-byte image (256 header + 512 area) = 3 transfers of 256 B, saved twice by gpc0.
-  EXPECT_EQ(mcu_stat(j, "gpc0", "xfers"), 6);
-  EXPECT_EQ(mcu_stat(j, "gpc0", "xfer_bytes"), 1536);
-  EXPECT_EQ(mcu_stat(j, "gpc1", "xfer_bytes"), 768);
-  EXPECT_EQ(mcu_stat(j, "gpc2", "xfer_bytes"), 768);
+  // 512-byte image (256 header + 256 area) = 2 transfers of 256 B, saved twice by gpc0.
+  EXPECT_EQ(mcu_stat(j, "gpc0", "xfers"), 4);
+  EXPECT_EQ(mcu_stat(j, "gpc0", "xfer_bytes"), 1024);
+  EXPECT_EQ(mcu_stat(j, "gpc1", "xfer_bytes"), 512);
+  EXPECT_EQ(mcu_stat(j, "gpc2", "xfer_bytes"), 512);
   EXPECT_EQ(mcu_stat(j, "gpc0", "xfer_faults"), 0);
 }
 
