@@ -184,3 +184,94 @@ TEST(PcieConfigSpace, MsiCapability) {
   EXPECT_EQ(cs.msi_address(), 0xfee00000u);
   EXPECT_EQ(cs.msi_data(), 0x41);
 }
+
+namespace {
+// A target that records the local time at which each write arrived.
+struct ArrivalRecorder : sc_core::sc_module {
+  tlm_utils::simple_target_socket<ArrivalRecorder> in{"in"};
+  std::vector<sc_time> arrivals;
+  explicit ArrivalRecorder(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    in.register_b_transport(this, &ArrivalRecorder::bt);
+  }
+  void bt(tlm::tlm_generic_payload& gp, sc_time& d) {
+    arrivals.push_back(sc_core::sc_time_stamp() + d);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+}  // namespace
+
+TEST(PcieLink, PostedWriteArrivesOneLatencyAfterLeaving) {
+  PcieLink link("link", params_from("{generation: 2, lanes: 16, latency: 250 ns}", PcieLink::schema()));
+  ArrivalRecorder dev("dev");
+  Memory up("up", params_from("{size: 1 MiB}", Memory::schema()));
+  link.down_out.bind(dev.in);
+  link.up_out.bind(up.in);
+  TestInitiator host("host", [&](TestInitiator& t) {
+    uint8_t data[128] = {};
+    sc_time d;
+    t.access(tlm::TLM_WRITE_COMMAND, 0x100, data, 128, d);
+  });
+  host.socket.bind(link.down_in);
+  TestInitiator other("other", [](TestInitiator&) {});
+  other.socket.bind(link.up_in);
+  sc_core::sc_start();
+  ASSERT_EQ(dev.arrivals.size(), 1u);
+  EXPECT_EQ(dev.arrivals[0], sc_time(18.5 + 250, SC_NS));
+}
+
+TEST(PcieLink, HeaderOnlyTlpsStillOccupyTheWire) {
+  // A read request (20 bytes, no data) and then 100 posted writes on the up direction: the
+  // request's wire time pushes the last write back by 2.5 ns.
+  LinkBench b;
+  sc_time last_write;
+  TestInitiator dev("dev", [&](TestInitiator& t) {
+    uint8_t data[128] = {};
+    sc_time d;
+    sc_core::wait(sc_core::SC_ZERO_TIME);  // let the reader go first
+    for (int i = 0; i < 100; ++i) t.access(tlm::TLM_WRITE_COMMAND, 0, data, 128, d);
+    last_write = d;
+  });
+  TestInitiator reader("reader", [&](TestInitiator& t) {
+    uint8_t data[4];
+    sc_time d;
+    t.access(tlm::TLM_READ_COMMAND, 0, data, 4, d);
+  });
+  struct FanIn : sc_core::sc_module {
+    tlm_utils::simple_target_socket_tagged<FanIn> a{"a"}, b{"b"};
+    tlm_utils::simple_initiator_socket<FanIn> out{"out"};
+    FanIn(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+      a.register_b_transport(this, &FanIn::bt, 0);
+      b.register_b_transport(this, &FanIn::bt, 1);
+    }
+    void bt(int, tlm::tlm_generic_payload& gp, sc_time& d) { out->b_transport(gp, d); }
+  } fan("fan");
+  dev.socket.bind(fan.a);
+  reader.socket.bind(fan.b);
+  fan.out.bind(b.link.up_in);
+  TestInitiator host("host", [](TestInitiator&) {});
+  host.socket.bind(b.link.down_in);
+  sc_core::sc_start();
+  EXPECT_EQ(last_write, sc_time(1850 + 2.5, SC_NS));
+}
+
+TEST(PcieLink, SixtyFourBitAddressesUseFourDwordHeaders) {
+  LinkBench b;
+  sc_time low, high;
+  TestInitiator host("host", [&](TestInitiator& t) {
+    uint8_t data[128] = {};
+    sc_time d;
+    t.access(tlm::TLM_WRITE_COMMAND, 0x1000, data, 128, d);
+    low = d;
+    sc_core::wait(sc_time(1, sc_core::SC_US));
+    sc_time d2;
+    // The target is 1 MiB: a 64-bit address gets an error there, but the TLP still crossed.
+    t.access(tlm::TLM_WRITE_COMMAND, 0x100000000ull, data, 128, d2);
+    high = d2;
+  });
+  host.socket.bind(b.link.down_in);
+  TestInitiator dev("dev", [](TestInitiator&) {});
+  dev.socket.bind(b.link.up_in);
+  sc_core::sc_start();
+  EXPECT_EQ(low, sc_time(18.5, SC_NS));   // (128 + 12 + 8) B at 8 GB/s
+  EXPECT_EQ(high, sc_time(19.0, SC_NS));  // (128 + 16 + 8) B
+}

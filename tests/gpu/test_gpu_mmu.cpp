@@ -1,0 +1,122 @@
+// GPU MMU: two-level translation from page tables in VRAM, accesses split at page boundaries
+// onto non-adjacent physical pages, faults (missing entry, read-only page) with their registers.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+
+#include "common/tlm_harness.h"
+#include "models/gpu/gpu_mmu.h"
+#include "models/gpu/gpu_regs.h"
+#include "models/memory/memory.h"
+
+using namespace hetvp;
+using namespace hetvp::gpu;
+using namespace hetvp::test;
+
+namespace {
+struct IrqCounter : sc_core::sc_module, IrqIf {
+  IrqExport in{"in"};
+  std::vector<unsigned> bits;
+  explicit IrqCounter(sc_core::sc_module_name n) : sc_core::sc_module(n) { in.bind(*this); }
+  void raise(unsigned bit, const sc_core::sc_time&) override { bits.push_back(bit); }
+};
+
+// VRAM 16 MiB: page directory at 0, one page table at 0x20000. VA 0x1000_0000 maps to VRAM page
+// 0x300000, VA 0x1000_1000 to VRAM page 0x100000 (not adjacent, lower), VA 0x1000_2000 to a
+// read-only VRAM page 0x200000, VA 0x1000_3000 to host page 0x5000.
+struct MmuBench {
+  Memory vram{"vram", params_from("{size: 16 MiB, latency: 10 ns}", Memory::schema())};
+  Memory sys{"sys", params_from("{size: 1 MiB, latency: 10 ns}", Memory::schema())};
+  GpuMmu mmu{"mmu", params_from("{}", GpuMmu::schema()), 16u << 20};
+  IrqCounter irq{"irq"};
+  std::function<void(TestInitiator&)> regs_body;  // what a test does through the register port
+  TestInitiator regs{"regs", [this](TestInitiator& r) {
+                       if (regs_body) regs_body(r);
+                     }};
+  static constexpr uint64_t kVa = 0x10000000;
+
+  MmuBench() {
+    regs.socket.bind(mmu.regs);
+    mmu.vram.bind(vram.in);
+    mmu.sysmem.bind(sys.in);
+    mmu.intr.bind(irq.in);
+    const uint64_t pt = 0x20000;
+    const uint64_t pdi = kVa >> (kPageShift + kPtIndexBits), pti = (kVa >> kPageShift) & ((1u << kPtIndexBits) - 1);
+    poke64(pdi * 8, pt | kPdeValid);
+    poke64(pt + (pti + 0) * 8, 0x300000 | kPteValid);
+    poke64(pt + (pti + 1) * 8, 0x100000 | kPteValid);
+    poke64(pt + (pti + 2) * 8, 0x200000 | kPteValid | kPteReadOnly);
+    poke64(pt + (pti + 3) * 8, 0x5000 | kPteValid | kPteSysmem);
+  }
+  void poke64(uint64_t addr, uint64_t v) { debug(vram, true, addr, &v, 8); }
+  static void debug(Memory& m, bool write, uint64_t addr, void* p, unsigned len) {
+    tlm::tlm_generic_payload gp;
+    set_access(gp, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, p, len);
+    // Untimed: the memory's debug transport, through its socket's export.
+    ASSERT_EQ(m.in.get_base_export()->transport_dbg(gp), len);
+  }
+};
+}  // namespace
+
+TEST(GpuMmu, TranslatesAndSplitsAtPageBoundariesOntoNonAdjacentPages) {
+  MmuBench b;
+  std::vector<uint8_t> data(64);
+  for (unsigned i = 0; i < 64; ++i) data[i] = static_cast<uint8_t>(i + 1);
+  tlm::tlm_response_status st = tlm::TLM_INCOMPLETE_RESPONSE;
+  TestInitiator t("t", [&](TestInitiator& t) {
+    sc_core::sc_time d;
+    st = t.access(tlm::TLM_WRITE_COMMAND, MmuBench::kVa + 0x1000 - 32, data.data(), 64, d);  // straddles the page
+  });
+  t.socket.bind(b.mmu.in);
+  sc_core::sc_start();
+  ASSERT_EQ(st, tlm::TLM_OK_RESPONSE);
+  uint8_t lo[32], hi[32];
+  MmuBench::debug(b.vram, false, 0x300000 + 0x1000 - 32, lo, 32);
+  MmuBench::debug(b.vram, false, 0x100000, hi, 32);
+  EXPECT_EQ(0, std::memcmp(lo, data.data(), 32));
+  EXPECT_EQ(0, std::memcmp(hi, data.data() + 32, 32)) << "the second half must land on the second page's frame";
+}
+
+TEST(GpuMmu, HostPagesGoToSystemMemory) {
+  MmuBench b;
+  uint32_t v = 0xfeedf00d;
+  TestInitiator t("t", [&](TestInitiator& t) {
+    sc_core::sc_time d;
+    t.write32(MmuBench::kVa + 0x3000 + 8, v, d);
+  });
+  t.socket.bind(b.mmu.in);
+  sc_core::sc_start();
+  uint32_t got = 0;
+  MmuBench::debug(b.sys, false, 0x5008, &got, 4);
+  EXPECT_EQ(got, v);
+}
+
+TEST(GpuMmu, ReadOnlyAndMissingPagesFault) {
+  MmuBench b;
+  tlm::tlm_response_status ro = tlm::TLM_OK_RESPONSE, rd = tlm::TLM_INCOMPLETE_RESPONSE, miss = tlm::TLM_OK_RESPONSE;
+  uint32_t status = 0, addr = 0;
+  TestInitiator t("t", [&](TestInitiator& t) {
+    sc_core::sc_time d;
+    uint32_t v = 0;
+    rd = t.read32(MmuBench::kVa + 0x2000, v, d);      // reading a read-only page is fine
+    ro = t.write32(MmuBench::kVa + 0x2000, 1, d);     // writing it is not
+    miss = t.write32(MmuBench::kVa + 0x8000, 1, d);   // no PTE
+  });
+  t.socket.bind(b.mmu.in);
+  b.regs_body = [&](TestInitiator& r) {
+    sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
+    sc_core::sc_time d;
+    r.read32(kMmuFaultStatus, status, d);
+    r.read32(kMmuFaultAddrLo, addr, d);
+  };
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  sc_core::sc_start();
+  EXPECT_EQ(rd, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(ro, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(miss, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(status, 1u | (kFaultNoPte << 8)) << "the latest fault: no PTE";
+  EXPECT_EQ(addr, MmuBench::kVa + 0x8000);
+  ASSERT_EQ(b.irq.bits.size(), 2u);
+  EXPECT_EQ(b.irq.bits[0], kIntrMmuFault);
+}
