@@ -31,7 +31,7 @@ std::shared_ptr<Schema> Directory::schema() {
   s->time("cpu_hop", std::string("60 ns"), "one-way latency directory <-> CPU cache controller (gem5: 120 cycles at 2 GHz)");
   s->integer("test_skip_probe", -1, "TEST ONLY: drop probe number N (0-based over the run) — breaks coherence").min(-1);
   s->integer("test_fault_index", -1, "TEST ONLY: perturb engine output number N (see EngineParams)").min(-1);
-  s->string("vcd", std::string(""), "rtl/lockstep engine: VCD file name (empty = none)");
+  s->string("vcd", std::string(""), "rtl/lockstep engine: VCD file name without .vcd (SystemC appends it; empty = none)");
   return s;
 }
 
@@ -216,9 +216,12 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   s.invalidated = done[0];
   s.tags = done[1];
   s.digest = done[2];
-  s.ticks = to_ticks(now + d - t0);
+  // `d` is relative to the current SystemC time, which moved if the engine waited (RTL in timed
+  // mode, for a VCD): measure from the request to the end in absolute time.
+  const sc_core::sc_time end = sc_core::sc_time_stamp() + d;
+  s.ticks = to_ticks(end - t0);
   syncs_.push_back(s);
-  inval_done_at_ = now + d;
+  inval_done_at_ = end;
   inval_requested_ = true;
   hist_ready_[source] = false;
   hist_[source].clear();
