@@ -111,6 +111,24 @@ int report(HostApi& api, const std::string& what, size_t bad, size_t total, uint
   return 0;
 }
 
+// One round of the thesis' Algorithm 2: the CPU writes `input` to IN under acquire/release,
+// the GPU runs `kernel` (args: IN, OUT, `last_arg`) between its acquire and release kernels,
+// the CPU reads OUT back under acquire/release. Returns what the CPU read.
+std::vector<float> algorithm2(HostApi& api, CoherenceRuntime& rt, uint64_t in, uint64_t out, const std::vector<float>& input,
+                              const char* kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by, uint32_t last_arg) {
+  rt.cpu_acquire();
+  put_floats(api, in, input);
+  rt.cpu_release();
+  rt.gpu_acquire();
+  rt.launch(kernel, gx, gy, bx, by,
+            {uint32_t(rt.gva(in)), uint32_t(rt.gva(in) >> 32), uint32_t(rt.gva(out)), uint32_t(rt.gva(out) >> 32), last_arg});
+  rt.gpu_release();
+  rt.cpu_acquire();
+  std::vector<float> result = get_floats(api, out, input.size());
+  rt.cpu_release();
+  return result;
+}
+
 class Square : public HostProgram {
  public:
   static std::shared_ptr<Schema> schema() {
@@ -127,16 +145,7 @@ class Square : public HostProgram {
     for (int64_t it = 0; it < args.integer("iterations"); ++it) {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>((i + it) % 1000) * 0.5f + 1.0f;
-      rt.cpu_acquire();
-      put_floats(api, A, a);
-      rt.cpu_release();
-      rt.gpu_acquire();
-      rt.launch("square", (n + block - 1) / block, 1, block, 1,
-                {uint32_t(rt.gva(A)), uint32_t(rt.gva(A) >> 32), uint32_t(rt.gva(C)), uint32_t(rt.gva(C) >> 32), n});
-      rt.gpu_release();
-      rt.cpu_acquire();
-      auto c = get_floats(api, C, n);
-      rt.cpu_release();
+      const auto c = algorithm2(api, rt, A, C, a, "square", (n + block - 1) / block, 1, block, 1, n);
       size_t bad = 0, first = 0;
       for (uint32_t i = 0; i < n; ++i)
         if (c[i] != a[i] * a[i] && !bad++) first = i;
@@ -162,16 +171,7 @@ class Transpose : public HostProgram {
     for (int64_t it = 0; it < args.integer("iterations"); ++it) {
       std::vector<float> a(n);
       for (uint64_t i = 0; i < n; ++i) a[i] = static_cast<float>((i * 7 + it) % 4093);
-      rt.cpu_acquire();
-      put_floats(api, IN, a);
-      rt.cpu_release();
-      rt.gpu_acquire();
-      rt.launch("matrix_transpose", (W + 15) / 16, (W + 15) / 16, 16, 16,
-                {uint32_t(rt.gva(IN)), uint32_t(rt.gva(IN) >> 32), uint32_t(rt.gva(OUT)), uint32_t(rt.gva(OUT) >> 32), W});
-      rt.gpu_release();
-      rt.cpu_acquire();
-      auto o = get_floats(api, OUT, n);
-      rt.cpu_release();
+      const auto o = algorithm2(api, rt, IN, OUT, a, "matrix_transpose", (W + 15) / 16, (W + 15) / 16, 16, 16, W);
       size_t bad = 0, first = 0;
       for (uint64_t y = 0; y < W; ++y)
         for (uint64_t x = 0; x < W; ++x)
@@ -199,16 +199,7 @@ class Shfl2d : public HostProgram {
     for (int64_t it = 0; it < args.integer("iterations"); ++it) {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>(i + 100 * it);
-      rt.cpu_acquire();
-      put_floats(api, IN, a);
-      rt.cpu_release();
-      rt.gpu_acquire();
-      rt.launch("shfl2d", (n + block - 1) / block, 1, block, 1,
-                {uint32_t(rt.gva(IN)), uint32_t(rt.gva(IN) >> 32), uint32_t(rt.gva(OUT)), uint32_t(rt.gva(OUT) >> 32), W});
-      rt.gpu_release();
-      rt.cpu_acquire();
-      auto o = get_floats(api, OUT, n);
-      rt.cpu_release();
+      const auto o = algorithm2(api, rt, IN, OUT, a, "shfl2d", (n + block - 1) / block, 1, block, 1, W);
       size_t bad = 0, first = 0;
       for (uint32_t r = 0; r < W; ++r)
         for (uint32_t c = 0; c < W; ++c)
