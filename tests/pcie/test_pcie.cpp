@@ -18,6 +18,16 @@ using sc_core::SC_NS;
 namespace {
 // Gen2 x16: 8e9 bytes/s after 8b/10b. A 128-byte write TLP with a 3DW header and 8 bytes of
 // framing is 148 bytes on the wire: 18.5 ns.
+// Two initiators into one socket (two link instances would not share a direction).
+struct FanIn : sc_core::sc_module {
+  tlm_utils::simple_target_socket_tagged<FanIn> a{"a"}, b{"b"};
+  tlm_utils::simple_initiator_socket<FanIn> out{"out"};
+  explicit FanIn(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    a.register_b_transport(this, &FanIn::bt, 0);
+    b.register_b_transport(this, &FanIn::bt, 1);
+  }
+  void bt(int, tlm::tlm_generic_payload& gp, sc_time& d) { out->b_transport(gp, d); }
+};
 struct LinkBench {
   PcieLink link;
   Memory down_mem, up_mem;
@@ -97,15 +107,7 @@ TEST(PcieLink, TwoSendersOnOneDirectionEachTakeLonger) {
   // Two initiators reach the down direction through a tiny fan-in (two link instances would
   // not share): the first sends 100 TLPs, the second interleaves 100 more at the same times.
   sc_time first, second;
-  struct FanIn : sc_core::sc_module {
-    tlm_utils::simple_target_socket_tagged<FanIn> a{"a"}, b{"b"};
-    tlm_utils::simple_initiator_socket<FanIn> out{"out"};
-    FanIn(sc_core::sc_module_name n) : sc_core::sc_module(n) {
-      a.register_b_transport(this, &FanIn::bt, 0);
-      b.register_b_transport(this, &FanIn::bt, 1);
-    }
-    void bt(int, tlm::tlm_generic_payload& gp, sc_time& d) { out->b_transport(gp, d); }
-  } fan("fan");
+  FanIn fan("fan");
   fan.out.bind(link.down_in);
   auto sender = [](sc_time& result) {
     return [&result](TestInitiator& t) {
@@ -236,15 +238,7 @@ TEST(PcieLink, HeaderOnlyTlpsStillOccupyTheWire) {
     sc_time d;
     t.access(tlm::TLM_READ_COMMAND, 0, data, 4, d);
   });
-  struct FanIn : sc_core::sc_module {
-    tlm_utils::simple_target_socket_tagged<FanIn> a{"a"}, b{"b"};
-    tlm_utils::simple_initiator_socket<FanIn> out{"out"};
-    FanIn(sc_core::sc_module_name n) : sc_core::sc_module(n) {
-      a.register_b_transport(this, &FanIn::bt, 0);
-      b.register_b_transport(this, &FanIn::bt, 1);
-    }
-    void bt(int, tlm::tlm_generic_payload& gp, sc_time& d) { out->b_transport(gp, d); }
-  } fan("fan");
+  FanIn fan("fan");
   dev.socket.bind(fan.a);
   reader.socket.bind(fan.b);
   fan.out.bind(b.link.up_in);
