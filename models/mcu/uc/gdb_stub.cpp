@@ -16,6 +16,7 @@
 
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "models/mcu/uc/microcontroller.h"
+#include "platform/payload.h"
 
 namespace hetvp::mcu {
 
@@ -237,14 +238,7 @@ void GdbStub::serve(Microcontroller& mcu) {
         if (pkt.size() > 1) core.write_pc(std::stoul(pkt.substr(1), nullptr, 16));
         waiting_stop_ = true;
         if (mcu.state() != MCU_STATE_STOPPED) { report_stop(mcu, 4); continue; }
-        uint32_t v = MCU_CTRL_CONT;
-        tlm::tlm_generic_payload gp;
-        gp.set_command(tlm::TLM_WRITE_COMMAND);
-        gp.set_address(MCU_UC_CTRL);
-        gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-        gp.set_data_length(4);
-        gp.set_streaming_width(4);
-        mcu.host_access(gp);
+        resume(mcu);
         return;
       } else if (c == 'k' || c == 'D') {
         if (c == 'D') put_packet("OK");
@@ -259,16 +253,15 @@ void GdbStub::serve(Microcontroller& mcu) {
     }
   }
   // Detached: let a held core run on.
-  if (mcu.state() == MCU_STATE_STOPPED) {
-    uint32_t v = MCU_CTRL_CONT;
-    tlm::tlm_generic_payload gp;
-    gp.set_command(tlm::TLM_WRITE_COMMAND);
-    gp.set_address(MCU_UC_CTRL);
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-    gp.set_data_length(4);
-    gp.set_streaming_width(4);
-    mcu.host_access(gp);
-  }
+  if (mcu.state() == MCU_STATE_STOPPED) resume(mcu);
+}
+
+// Continues a stopped core the way the host would: UC_CTRL = CONT through the register block.
+void GdbStub::resume(Microcontroller& mcu) {
+  uint32_t v = MCU_CTRL_CONT;
+  tlm::tlm_generic_payload gp;
+  set_access(gp, tlm::TLM_WRITE_COMMAND, MCU_UC_CTRL, &v, 4);
+  mcu.host_access(gp);
 }
 
 }  // namespace hetvp::mcu

@@ -25,6 +25,7 @@ class GdbStub {
   void report_stop(Microcontroller& mcu, int signal);  // the core stopped while GDB waited for it
 
  private:
+  void resume(Microcontroller& mcu);
   bool get_packet(std::string& out);
   void put_packet(const std::string& p);
   void close_conn();
