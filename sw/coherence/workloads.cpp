@@ -1,6 +1,7 @@
 // Coherence workloads (SPEC §7, Misaki 2026 §4.1.3): square, matrix_transpose, shfl2d, and
 // coh_random (many small random data-race-free programs for the coherence checker).
 // Each follows Algorithm 2, checks its result and returns nonzero (exit 1) when wrong.
+#include <algorithm>
 #include <cinttypes>
 #include <cstring>
 #include <random>
@@ -25,7 +26,9 @@ void k_square(Warp& w) {
   w.store<float>(w.addr(w.arg64(2), i, 4), w.map(a, [](float x) { return x * x; }), m);
 }
 
-// MatrixTranspose (HIP sample): out[y*W + x] = in[x*W + y] (args: in 0-1, out 2-3, W 4)
+// MatrixTranspose, as the HIP sample (hip-tests samples/2_Cookbook/0_MatrixTranspose): one
+// thread per element, 4x4 thread blocks, out[y*W + x] = in[x*W + y] -- a transposed (strided)
+// read and a row-order store (args: in 0-1, out 2-3, W 4).
 void k_transpose(Warp& w) {
   auto x = w.global_x(), y = w.global_y();
   const uint32_t W = w.arg(4);
@@ -40,21 +43,29 @@ void k_transpose(Warp& w) {
   w.store<float>(w.addr(w.arg64(2), dst, 4), v, m);
 }
 
-// 2dshfl: coalesced read of in[e], register shuffle with the neighbour lane (lane ^ 1), store of
-// the received element to its transposed position (args: in 0-1, out 2-3, W 4).
+// 2dshfl, as the HIP sample (samples/2_Cookbook/5_2dshfl): val = in[y*W + x] (a row-order,
+// coalesced read), out[x*W + y] = __shfl(val, y*W + x) -- the shuffle's source lane is the
+// thread's own linear index modulo the warp size, i.e. its own lane, so the value stays in
+// registers -- and a transposed (strided) store. The sample launches one W x W block, which
+// HIP limits to 1024 threads; blocks here are W wide and as many rows as fit in 1024 threads
+// (args: in 0-1, out 2-3, W 4).
 void k_shfl2d(Warp& w) {
-  auto e = w.global_x();
+  auto x = w.global_x(), y = w.global_y();
   const uint32_t W = w.arg(4);
-  uint32_t m = w.lt(e, W * W);
-  auto v = w.load<float>(w.addr(w.arg64(0), e, 4), m);
-  Lanes<uint32_t> partner;
-  for (unsigned l = 0; l < gpu::kLanes; ++l) partner[l] = (m >> (l ^ 1) & 1) ? (l ^ 1) : l;
-  auto pv = w.shfl(v, partner, m);
-  auto pe = w.shfl(e, partner, m);
-  Lanes<uint32_t> dst;
-  for (unsigned l = 0; l < gpu::kLanes; ++l) dst[l] = (pe[l] % W) * W + pe[l] / W;
-  w.alu(2);
-  w.store<float>(w.addr(w.arg64(2), dst, 4), pv, m);
+  uint32_t m = w.lt(x, W) & w.lt(y, W);
+  Lanes<uint32_t> rd, src, dst;
+  const gpu::Dim2 b = w.block(), bi = w.block_idx();
+  for (unsigned l = 0; l < gpu::kLanes; ++l) {
+    rd[l] = y[l] * W + x[l];
+    // The sample's srcLane y*W + x is the thread's index in its (only) block; __shfl takes it
+    // modulo the warp width. With several blocks, the index in the block is what counts.
+    src[l] = ((y[l] - bi.y * b.y) * b.x + (x[l] - bi.x * b.x)) % gpu::kLanes;
+    dst[l] = x[l] * W + y[l];
+  }
+  w.alu(3);
+  auto v = w.load<float>(w.addr(w.arg64(0), rd, 4), m);
+  auto sv = w.shfl(v, src, m);
+  w.store<float>(w.addr(w.arg64(2), dst, 4), sv, m);
 }
 
 // coh_random: every lane reads one pseudo-random word that no lane writes in this launch and
@@ -171,7 +182,7 @@ class Transpose : public HostProgram {
     for (int64_t it = 0; it < args.integer("iterations"); ++it) {
       std::vector<float> a(n);
       for (uint64_t i = 0; i < n; ++i) a[i] = static_cast<float>((i * 7 + it) % 4093);
-      const auto o = algorithm2(api, rt, IN, OUT, a, "matrix_transpose", (W + 15) / 16, (W + 15) / 16, 16, 16, W);
+      const auto o = algorithm2(api, rt, IN, OUT, a, "matrix_transpose", (W + 3) / 4, (W + 3) / 4, 4, 4, W);
       size_t bad = 0, first = 0;
       for (uint64_t y = 0; y < W; ++y)
         for (uint64_t x = 0; x < W; ++x)
@@ -187,19 +198,20 @@ class Shfl2d : public HostProgram {
  public:
   static std::shared_ptr<Schema> schema() {
     auto s = base_schema();
-    s->integer("width", 4, "matrix width W (W x W floats)").range(1, 4096);
+    s->integer("width", 4, "matrix width W (W x W floats)").range(1, 1024);
     return s;
   }
   int run(HostApi& api, const Params& args) override {
     const uint32_t W = args.u32("width");
-    const uint32_t n = W * W, block = args.u32("block");
+    const uint32_t n = W * W;
+    const uint32_t rows = std::min<uint32_t>(W, 1024 / W);  // block = W x rows threads (W <= 1024 by the schema)
     CoherenceRuntime rt(api, args, "2dshfl", std::to_string(W) + "x" + std::to_string(W));
     const uint64_t IN = rt.alloc(uint64_t(n) * 4), OUT = rt.alloc(uint64_t(n) * 4);
     int rc = 0;
     for (int64_t it = 0; it < args.integer("iterations"); ++it) {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>(i + 100 * it);
-      const auto o = algorithm2(api, rt, IN, OUT, a, "shfl2d", (n + block - 1) / block, 1, block, 1, W);
+      const auto o = algorithm2(api, rt, IN, OUT, a, "shfl2d", 1, (W + rows - 1) / rows, W, rows, W);
       size_t bad = 0, first = 0;
       for (uint32_t r = 0; r < W; ++r)
         for (uint32_t c = 0; c < W; ++c)
@@ -285,7 +297,7 @@ class CohRandom : public HostProgram {
 
 HETVP_REGISTER_PROGRAM("square", Square, "coherence: CPU fills A[N], GPU C[i]=A[i]^2, CPU checks (Algorithm 2)");
 HETVP_REGISTER_PROGRAM("matrix_transpose", Transpose, "coherence: W x W float transpose on the GPU, CPU checks");
-HETVP_REGISTER_PROGRAM("shfl2d", Shfl2d, "coherence (2dshfl): coalesced read, register shuffle, transposed store");
+HETVP_REGISTER_PROGRAM("shfl2d", Shfl2d, "coherence (2dshfl): row-order read, __shfl in registers, transposed store");
 HETVP_REGISTER_PROGRAM("2dshfl", Shfl2d, "coherence: the thesis' name for shfl2d");
 HETVP_REGISTER_PROGRAM("coh_random", CohRandom, "coherence: many random data-race-free CPU/GPU programs (checker)");
 
