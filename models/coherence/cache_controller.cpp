@@ -19,9 +19,10 @@ std::shared_ptr<Schema> CacheController::schema() {
   s->integer("line", 64, "line size of the write history and probes (bytes)").range(16, 4096);
   s->integer("chunk_lines", 16, "line numbers per history chunk sent to the directory (8 B each)").range(1, 256);
   s->integer("dir_base", static_cast<int64_t>(kDirBase), "address of the directory window on `dir` (CPU: physical)").min(0);
-  s->choice("history_order", {"store_order", "address_order"}, std::string("address_order"),
-            "order the history is sent in: store_order = a FIFO of first writes; address_order = ascending "
-            "line addresses (a written-line bitmap over the shared window, scanned at release)");
+  s->choice("history_order", {"store_order", "address_order"}, std::string("store_order"),
+            "order the history is sent in: store_order = a FIFO of first writes (the thesis' controller "
+            "keeps each written line's address as it is written); address_order = ascending line "
+            "addresses (a written-line bitmap over the shared window, scanned at release)");
   s->boolean("checker", false, "feed/check the coherence checker's shadow memory (tests; any run)");
   return s;
 }

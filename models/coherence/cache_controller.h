@@ -7,9 +7,10 @@
 //
 // * Tracking (register TRACK = 1): every cached store passing `in` records its 64 B line
 //   numbers (physical; the GPU's controller translates through its UVA window), each line once.
-// * History order (`history_order`): `store_order` sends lines in the order they were first
-//   written (a FIFO); `address_order` (default) in ascending line order, as a written-line bitmap
-//   over the shared window scanned at release would.
+// * History order (`history_order`): `store_order` (default) sends lines in the order they were
+//   first written (a FIFO, as the thesis' controller stores each written line's address);
+//   `address_order` in ascending line order, as a written-line bitmap over the shared window
+//   scanned at release would.
 // * History: when the directory acks a HISTORY request (HIST_REQ = 1) the controller first
 //   writes back every dirty line of its caches (release = flush: eager RC, the data must be home
 //   before the other side is told), then sends the history in chunks of `chunk_lines` line
@@ -18,8 +19,9 @@
 //   still on fails the run (clear error naming the register).
 // * Probes (a 16 B write to PROBE: first line, count): every line of the range is checked
 //   against the tags of every cache (one tag access per line per cache), present lines are
-//   invalidated. Caches of one `stage` are walked in parallel (the GPU's TCPs), stages one after
-//   the other (L1 then L2). Probes are accepted at once (posted) and processed in order;
+//   invalidated. Caches of one `stage` are walked in parallel, stages one after the other (L1
+//   then L2; the GPU's TCPs are one stage with `probe_walk: parallel`, one stage each with
+//   `serial`). Probes are accepted at once (posted) and processed in order;
 //   PROBE_DONE (a 32 B read) returns when all received probes are processed, with the counts.
 // * Checker (`checker: true`): stores feed the shadow memory, loads are checked against it.
 //

@@ -194,12 +194,20 @@ struct FakeDirectory : sc_core::sc_module {
 };
 }  // namespace
 
-TEST(CacheController, TracksWritesSendsHistoryInChunksAndServesProbes) {
+// history_order: store_order (the default) sends lines in the order first written, address_order
+// sorted; both send each line once.
+class CacheControllerHistory : public ::testing::TestWithParam<std::string> {};
+INSTANTIATE_TEST_SUITE_P(Order, CacheControllerHistory, ::testing::Values("default", "address_order"));
+
+TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) {
   using namespace hetvp::coherence;
   bool ran = false;
+  const bool sorted = GetParam() == "address_order";
   auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB\nlatency: 50 ns", Memory::schema()));
   auto l1 = std::make_unique<Cache>("l1", params_from("size: 4 KiB\nways: 4\nclock: 2 GHz\ntag_cycles: 1", Cache::schema()));
-  auto cc = std::make_unique<CacheController>("cc", params_from("levels: 1\nchunk_lines: 2", CacheController::schema()));
+  auto cc = std::make_unique<CacheController>(
+      "cc", params_from(std::string("levels: 1\nchunk_lines: 2") + (sorted ? "\nhistory_order: address_order" : ""),
+                        CacheController::schema()));
   auto dirm = std::make_unique<FakeDirectory>("dir");
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});
   auto cpu = std::make_unique<TestInitiator>("cpu", [&](TestInitiator& t) {
@@ -213,7 +221,10 @@ TEST(CacheController, TracksWritesSendsHistoryInChunksAndServesProbes) {
     reg(kCcTrack, 0);
     ASSERT_EQ(t.write32(0x3000, 1, d), tlm::TLM_OK_RESPONSE);  // not tracked
     reg(kCcHistReq, 1);
-    EXPECT_EQ(dirm->lines, (std::vector<uint64_t>{0x1000 / 64, 0x1040 / 64, 0x2000 / 64})) << "address order";
+    if (sorted)
+      EXPECT_EQ(dirm->lines, (std::vector<uint64_t>{0x1000 / 64, 0x1040 / 64, 0x2000 / 64})) << "address order";
+    else
+      EXPECT_EQ(dirm->lines, (std::vector<uint64_t>{0x2000 / 64, 0x1040 / 64, 0x1000 / 64})) << "first-write order";
     EXPECT_EQ(dirm->chunks, 2u) << "2 lines per chunk";
     EXPECT_EQ(dirm->ends, std::vector<uint32_t>{3});
     uint32_t v = 0;
