@@ -87,17 +87,44 @@ TEST(CoherenceShapes, ProbeReductionGrowsWithSize) {
   EXPECT_LT(small, large);
 }
 
-// hetvp does NOT reproduce the thesis' "2dshfl gains < 20 % time" (docs/coherence.md says why);
-// what holds is that the time gain is smaller than the probe reduction.
-TEST(CoherenceShapes, Shfl2dTimeGainSmallerThanProbeReduction) {
-  Out pl = run("--workload shfl2d --set workload.args.width=50 --set directory.mode=per_line");
-  Out rg = run("--workload shfl2d --set workload.args.width=50 --set directory.mode=range");
-  ASSERT_EQ(pl.status, 0) << pl.err;
-  ASSERT_EQ(rg.status, 0) << rg.err;
-  const double probe_gain = 1 - dir(rg, "probes") / dir(pl, "probes");
-  const double time_gain = 1 - dir(rg, "ticks") / dir(pl, "ticks");
-  EXPECT_GT(time_gain, 0);
-  EXPECT_LT(time_gain, probe_gain);
+// 2dshfl gains little time (thesis: 5-10 %, SPEC: under 20 %). Why, in hetvp: its kernel stores
+// the transposed matrix, so the GPU's history (a FIFO of written lines) has no consecutive lines
+// and the GPU -> CPU hand-over sends as many probes in range mode as per line; the CPU's history
+// (row-order writes) becomes one probe, but the GPU controller checks each line in TCP0..3 and
+// the TCC one after the other (probe_walk: serial, the thesis' tag-time accounting), which is
+// already what bounds a per-line invalidation -- the range saves the directory's issue time only.
+TEST(CoherenceShapes, Shfl2dGainsLittleTime) {
+  for (unsigned w : {30u, 50u}) {
+    const std::string args = "--workload shfl2d --set workload.args.width=" + std::to_string(w);
+    Out pl = run(args + " --set directory.mode=per_line");
+    Out rg = run(args + " --set directory.mode=range");
+    ASSERT_EQ(pl.status, 0) << pl.err;
+    ASSERT_EQ(rg.status, 0) << rg.err;
+    const double probe_gain = 1 - dir(rg, "probes") / dir(pl, "probes");
+    const double time_gain = 1 - dir(rg, "ticks") / dir(pl, "ticks");
+    EXPECT_GE(time_gain, 0) << w;
+    EXPECT_LT(time_gain, 0.20) << w;
+    EXPECT_GT(probe_gain, 0.40) << w;
+    EXPECT_EQ(num(rg.stats, {"directory", "to_gpu", "probes"}), 1) << "CPU history: row-order writes, one range";
+    EXPECT_GT(num(rg.stats, {"directory", "to_cpu", "probes"}), 0.4 * num(pl.stats, {"directory", "to_cpu", "probes"}))
+        << "GPU history: transposed stores, few consecutive lines";
+  }
+}
+
+// probe_walk: with the TCPs checked in parallel the GPU's range walk is faster than per-line
+// probes (the directory's issue interval bounds those); checked serially it is not.
+TEST(CoherenceShapes, ParallelProbeWalkMakesGpuRangesCheaper) {
+  auto to_gpu_ticks = [](const std::string& walk, const std::string& mode) {
+    Out o = run("--workload square --set workload.args.n=20000 --set gpu0.compute.probe_walk=" + walk +
+                " --set directory.mode=" + mode);
+    EXPECT_EQ(o.status, 0) << o.err;
+    return num(o.stats, {"directory", "to_gpu", "ticks"});
+  };
+  const double sp = to_gpu_ticks("serial", "per_line"), sr = to_gpu_ticks("serial", "range");
+  const double pp = to_gpu_ticks("parallel", "per_line"), pr = to_gpu_ticks("parallel", "range");
+  EXPECT_LT(pr, 0.6 * pp);
+  EXPECT_GT(sr, 0.95 * sp);
+  EXPECT_LT(pr, sr);
 }
 
 // --- per-line and range invalidate the same (cache, line) pairs ---------------------------------

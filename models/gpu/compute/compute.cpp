@@ -69,6 +69,10 @@ std::shared_ptr<Schema> block_schema() {
              "flash-invalidate every TCP when a kernel starts (agent-scope acquire, as gem5's VIPER TCP): "
              "the TCPs of different units are not coherent with each other");
   s->time("launch", std::string("2 us"), "kernel launch overhead (command processing to the first warp)");
+  s->choice("probe_walk", {"serial", "parallel"}, std::string("serial"),
+            "how the GPU cache controller checks a probed line: serial = TCP0..TCPn-1 then the TCC, one "
+            "tag access after the other (one probe port; the thesis' accounting adds every cache's tag "
+            "time); parallel = all TCPs at once, then the TCC");
   // GPU caches: TCP write-through/no-allocate (as GCN's vector L1), TCC write-back.
   s->group("tcp", cache_schema("16 KiB", 4, 4, "write_through", false), "per-unit L1 (gem5 APU: tag access 4 cycles at 1 GHz)");
   s->group("tcc", cache_schema("256 KiB", 16, 2, "write_back", true), "shared L2 (gem5 APU: tag access 2 cycles at 1 GHz)");
@@ -106,8 +110,11 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
     replay_ = cycle_ * static_cast<double>(p.integer("replay_cycles"));
     launch_cost_ = p.time("launch");
     tcp_flash_ = p.boolean("tcp_invalidate_on_launch");
+    // Walk stage of each cache the controller probes (level i = TCP i, level units_ = TCC).
     std::vector<unsigned> stages(units_, 0);
-    stages.push_back(1);
+    if (p.string("probe_walk") == "serial")
+      for (unsigned i = 0; i < units_; ++i) stages[i] = i;
+    stages.push_back(p.string("probe_walk") == "serial" ? units_ : 1);
     cc_ = std::make_unique<coherence::CacheController>("gpu_cc", p.group("controller"), stages, Side::Gpu);
     tcc_ = std::make_unique<cache::Cache>("tcc", p.group("tcc"));
     tcc_->out.bind(ctx.gpu_va);
