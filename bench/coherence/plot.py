@@ -10,35 +10,43 @@ here = os.path.dirname(os.path.abspath(__file__))
 thesis = {(r["workload"], r["size"]): r for r in csv.DictReader(open(os.path.join(here, "../../docs/coherence/thesis.csv")))}
 ours = {}
 for r in csv.DictReader(open(sweep_csv)):
-    ours[(r["workload"], r["size"], r["mode"])] = r
+    ours[(r["workload"], r["size"], r["mode"], r.get("walk", "serial"))] = r
 
-def pct(a, b):
-    return f"{(1 - b / a) * 100:.0f} %" if a else "-"
+def pct(a, b):  # change from a to b, signed ("−72 %", "+3 %")
+    if not a:
+        return "-"
+    v = round((b / a - 1) * 100)
+    return f"{'−' if v < 0 else '+' if v > 0 else '±'}{abs(v)} %"
 
 names = {"square": "square (N)", "matrix_transpose": "MatrixTranspose (W×W)", "shfl2d": "2dshfl (W×W)"}
 for w in ["square", "matrix_transpose", "shfl2d"]:
     print(f"\n### {names[w]}\n")
-    print("| size | thesis probes default → range | hetvp probes per-line → range | thesis ticks default → range | hetvp ticks per-line → range |")
-    print("|---|---|---|---|---|")
+    print("| size | thesis probes default → range | hetvp probes per-line → range | thesis ticks default → range | "
+          "hetvp ticks per-line → range | hetvp ticks, TCPs walked in parallel |")
+    print("|---|---|---|---|---|---|")
     rows = []
     for (tw, size), t in thesis.items():
         if tw != w:
             continue
-        a, b = ours.get((w, size, "per_line")), ours.get((w, size, "range"))
-        if not a or not b:
+        a, b = ours.get((w, size, "per_line", "serial")), ours.get((w, size, "range", "serial"))
+        c, d = ours.get((w, size, "per_line", "parallel")), ours.get((w, size, "range", "parallel"))
+        if not a or not b or not c or not d:
             continue
         pd, pr, td, tr = (int(t[k]) for k in ("probes_default", "probes_range", "ticks_default", "ticks_range"))
         hp0, hp1, ht0, ht1 = int(a["probes"]), int(b["probes"]), int(a["ticks"]), int(b["ticks"])
-        print(f"| {size} | {pd:,} → {pr:,} (−{pct(pd, pr)}) | {hp0:,} → {hp1:,} (−{pct(hp0, hp1)}) | "
-              f"{td:,} → {tr:,} (−{pct(td, tr)}) | {ht0:,} → {ht1:,} (−{pct(ht0, ht1)}) |")
-        rows.append((t["x"], pd, pr, hp0, hp1, td, tr, ht0, ht1))
+        pt0, pt1 = int(c["ticks"]), int(d["ticks"])
+        print(f"| {size} | {pd:,} → {pr:,} ({pct(pd, pr)}) | {hp0:,} → {hp1:,} ({pct(hp0, hp1)}) | "
+              f"{td:,} → {tr:,} ({pct(td, tr)}) | {ht0:,} → {ht1:,} ({pct(ht0, ht1)}) | "
+              f"{pt0:,} → {pt1:,} ({pct(pt0, pt1)}) |")
+        rows.append((t["x"], pd, pr, hp0, hp1, td, tr, ht0, ht1, pt0, pt1))
     dat = os.path.join(out, f"{w}.dat")
     with open(dat, "w") as f:
         f.write("# x thesis_probes_default thesis_probes_range hetvp_probes_per_line hetvp_probes_range "
-                "thesis_ticks_default thesis_ticks_range hetvp_ticks_per_line hetvp_ticks_range\n")
+                "thesis_ticks_default thesis_ticks_range hetvp_ticks_per_line hetvp_ticks_range "
+                "hetvp_parallel_ticks_per_line hetvp_parallel_ticks_range\n")
         for r in rows:
             f.write(" ".join(str(v) for v in r) + "\n")
-    for what, cols, ylabel in (("probes", (2, 3, 4, 5), "probes per run"), ("ticks", (6, 7, 8, 9), "invalidation ticks (ps)")):
+    for what, cols, ylabel in (("probes", (2, 3, 4, 5), "probes per run"), ("ticks", (6, 7, 8, 9, 10, 11), "invalidation ticks (ps)")):
         svg = os.path.join(out, f"{w}_{what}.svg")
         script = f"""
 set terminal svg size 640,400 dynamic
@@ -51,6 +59,8 @@ set ylabel '{ylabel}'
 plot '{dat}' using 1:{cols[0]} with linespoints title 'thesis default', \\
      '{dat}' using 1:{cols[1]} with linespoints title 'thesis range', \\
      '{dat}' using 1:{cols[2]} with linespoints title 'hetvp per-line', \\
-     '{dat}' using 1:{cols[3]} with linespoints title 'hetvp range'
+     '{dat}' using 1:{cols[3]} with linespoints title 'hetvp range'""" + ("" if len(cols) == 4 else f""", \\
+     '{dat}' using 1:{cols[4]} with linespoints dt 2 title 'hetvp per-line, parallel TCP walk', \\
+     '{dat}' using 1:{cols[5]} with linespoints dt 2 title 'hetvp range, parallel TCP walk'""") + """
 """
         subprocess.run(["gnuplot"], input=script.encode(), check=True)

@@ -47,13 +47,16 @@ for mode in range per_line; do
   done
 done
 
-# The thesis' sizes (Misaki 2026 §4.1.3), both modes: probes and ticks per program run.
-echo "workload,size,mode,probes,ticks,lines_invalidated,tag_accesses" > "$OUT/sweep.csv"
+# The thesis' sizes (Misaki 2026 §4.1.3), both modes: probes and ticks per program run, with the
+# GPU controller's probe walk as configured (serial) and with the four TCPs checked in parallel.
+echo "workload,size,mode,walk,probes,ticks,lines_invalidated,tag_accesses" > "$OUT/sweep.csv"
 sweep() {  # workload label args...
   w=$1; label=$2; shift 2
-  for mode in per_line range; do
-    run --workload $w --set directory.mode=$mode "$@"
-    echo "$w,$label,$mode,$(stat $OUT/last.json probes),$(stat $OUT/last.json ticks),$(stat $OUT/last.json lines_invalidated),$(stat $OUT/last.json tag_accesses)" >> "$OUT/sweep.csv"
+  for walk in serial parallel; do
+    for mode in per_line range; do
+      run --workload $w --set directory.mode=$mode --set gpu0.compute.probe_walk=$walk "$@"
+      echo "$w,$label,$mode,$walk,$(stat $OUT/last.json probes),$(stat $OUT/last.json ticks),$(stat $OUT/last.json lines_invalidated),$(stat $OUT/last.json tag_accesses)" >> "$OUT/sweep.csv"
+    done
   done
 }
 for n in 200 2000 20000 40000 100000 200000 300000; do sweep square $n --set workload.args.n=$n; done
