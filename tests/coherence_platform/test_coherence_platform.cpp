@@ -142,6 +142,18 @@ TEST(CoherenceEquivalence, PerLineAndRangeInvalidateTheSameLines) {
   }
 }
 
+// --- determinism: the random programs come from simulation.seed ---------------------------------
+TEST(CoherenceDeterminism, SameSeedSameStatsOtherSeedOtherPrograms) {
+  const std::string args = "--workload coh_random --set workload.args.programs=40 --set simulation.seed=";
+  Out a = run(args + "7"), b = run(args + "7"), c = run(args + "8");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_GT(a.stats.size(), 1000u);
+  EXPECT_EQ(a.stats, b.stats);
+  EXPECT_NE(json_at(a.stats, {"directory", "invalidated_digest"}), json_at(c.stats, {"directory", "invalidated_digest"}));
+}
+
 // --- the coherence checker ----------------------------------------------------------------------
 TEST(CoherenceChecker, ThousandRandomDrfProgramsHaveNoViolations) {
   for (std::string mode : {"range", "per_line"}) {
