@@ -40,6 +40,7 @@ class PcieLink : public Component {
 
  private:
   struct Direction {
+    explicit Direction(const char* n) : name(n) {}
     const char* name;
     sc_core::sc_time busy_until;
     uint64_t tlps = 0, payload_bytes = 0, wire_bytes = 0;
