@@ -13,6 +13,9 @@ struct AccessInfo : tlm::tlm_extension<AccessInfo> {
   const char* initiator = "?";  // instance name of the issuing component (static storage)
   bool uncached = false;        // MMIO / uncached access: caches pass it through
   Side side = Side::Other;
+  // Reads only: one byte per byte of the payload, nonzero where the issuer uses the data (nullptr:
+  // all of it). A coalesced GPU load fetches whole segments, including bytes no lane asked for.
+  const uint8_t* consumed = nullptr;
 
   tlm::tlm_extension_base* clone() const override { return new AccessInfo(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const AccessInfo&>(e); }

@@ -141,7 +141,8 @@ void CacheController::b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_t
   out[id]->b_transport(gp, delay);
   gp.set_dmi_allowed(false);
   if (cached && gp.is_read() && gp.is_response_ok())
-    Checker::get().load(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length(), name());
+    Checker::get().load(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length(), name(),
+                        ai ? ai->consumed : nullptr);
 }
 
 unsigned CacheController::dbg_data(int id, tlm::tlm_generic_payload& gp) {

@@ -30,10 +30,11 @@ void Checker::store(uint64_t key, const uint8_t* data, unsigned len) {
   }
 }
 
-bool Checker::load(uint64_t key, const uint8_t* data, unsigned len, const char* who) {
+bool Checker::load(uint64_t key, const uint8_t* data, unsigned len, const char* who, const uint8_t* consumed) {
   if (!enabled_) return true;
   ++loads_;
   for (unsigned i = 0; i < len; ++i) {
+    if (consumed && !consumed[i]) continue;
     auto it = pages_.find((key + i) >> 12);
     if (it == pages_.end()) continue;
     const Page& p = *it->second;

@@ -20,8 +20,10 @@ class Checker {
   void enable() { enabled_ = true; }
   bool enabled() const { return enabled_; }
   void store(uint64_t key, const uint8_t* data, unsigned len);
-  // Returns false (and fails the run) when a byte differs from the latest stored value.
-  bool load(uint64_t key, const uint8_t* data, unsigned len, const char* who);
+  // Returns false (and fails the run) when a byte differs from the latest stored value. Only
+  // bytes with a nonzero `consumed` entry are checked (nullptr: every byte): bytes a load fetched
+  // but nobody uses may be stale (the GPU's L1s are not coherent with each other within a kernel).
+  bool load(uint64_t key, const uint8_t* data, unsigned len, const char* who, const uint8_t* consumed = nullptr);
   uint64_t loads_checked() const { return loads_; }
   uint64_t violations() const { return violations_; }
 

@@ -71,6 +71,10 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n),
           lock_owner_ = who;
         } else if (v == 0) {
           if (lock_owner_ != who) return fail("LOCK", kDirLock, std::string("release by the ") + side_name(who) + " without an acquire" + (lock_owner_ ? std::string(" (held by the ") + side_name(lock_owner_) + ")" : std::string(" (lock is free)")));
+          // Algorithm 2 waits for "done" before unlocking: the other side may only acquire once
+          // its caches hold no stale copy.
+          if (inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ < inval_done_at_)
+            return fail("LOCK", kDirLock, std::string("release by the ") + side_name(who) + " while its invalidation is still running (wait for INVAL_STATUS 0x40005004 = 1)");
           lock_owner_ = 0;
         } else {
           fail("LOCK", kDirLock, "bad value " + std::to_string(v) + " (1 take / 0 release)");

@@ -21,7 +21,8 @@ class CohBad : public HostProgram {
     s->choice("case",
               {"lock_twice", "release_without_acquire", "history_with_tracking_on", "bad_lock_value",
                "bad_invalidate_value", "bad_history_value", "bad_track_value", "invalidate_without_history",
-               "gpu_lock_twice", "gpu_release_without_acquire", "bad_register"},
+               "gpu_lock_twice", "gpu_release_without_acquire", "bad_register", "gpu_takes_cpu_lock",
+               "invalidate_twice", "unlock_before_invalidation_done"},
               std::string("lock_twice"), "which misuse");
     return s;
   }
@@ -59,6 +60,24 @@ class CohBad : public HostProgram {
       rt.gpu_release();
     } else if (c == "bad_register") {
       w(0x4000, 1);  // a hole in the directory window
+    } else if (c == "gpu_takes_cpu_lock") {
+      w(kDirLock, 1);
+      rt.gpu_acquire();  // the GPU's acquire kernel writes LOCK = 1 while the CPU holds it
+    } else if (c == "invalidate_twice") {
+      rt.cpu_acquire();
+      api.write32(buf, 7);
+      rt.cpu_release();  // the history is used up by this release's invalidation
+      w(kDirLock, 1);
+      w(kDirInvalidate, 1);
+    } else if (c == "unlock_before_invalidation_done") {
+      rt.cpu_acquire();
+      for (uint32_t i = 0; i < 1024; ++i) api.write32(buf + 4 * i, i);  // 64 lines to invalidate
+      w(kDirCpuTrack, 0);
+      w(kDirHistory, 1);
+      while (!api.mmio_read32(kDirBase + kDirHistStatus)) {
+      }
+      w(kDirInvalidate, 1);
+      w(kDirLock, 0);  // without waiting for INVAL_STATUS
     }
     // The run must already be failing; give the simulation a chance to stop.
     api.sleep(sc_core::sc_time(10, sc_core::SC_US));

@@ -123,6 +123,9 @@ TEST(Cache, RangeInvalidateCountsOneTagAccessPerLine) {
     EXPECT_EQ(c.tag_accesses, 8u);
     EXPECT_EQ(c.invalidated, 3u);
     EXPECT_EQ(c.writebacks, 1u);
+    const uint64_t cid = b.cache->id();
+    EXPECT_EQ(c.digest, line_digest(cid, 0x1000) + line_digest(cid, 0x1040) + line_digest(cid, 0x1100))
+        << "the digest names the invalidated lines by address";
     EXPECT_GE(id, sc_core::sc_time(32, sc_core::SC_NS)) << "8 tag accesses x 4 cycles at 1 GHz (+ the write-back)";
     EXPECT_EQ(b.mem_word(0x1040), 5u);
     EXPECT_EQ(b.cache->array().valid_count(), 0u);
@@ -285,4 +288,96 @@ TEST(CacheController, HistoryWhileTrackingFailsTheRun) {
   sc_core::sc_start();
   ASSERT_TRUE(hetvp::RunState::get().failed());
   EXPECT_NE(hetvp::RunState::get().failures()[0].find("tracking is still on"), std::string::npos);
+}
+
+// A store records every line it touches, and only those: a 64 B store on a line boundary is one
+// line, 4 B straddling a boundary are two.
+TEST(CacheController, StoreRecordsExactlyTheLinesItTouches) {
+  using namespace hetvp::coherence;
+  bool ran = false;
+  auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
+  auto cc = std::make_unique<CacheController>("cc", params_from("levels: 0", CacheController::schema()));
+  auto dirm = std::make_unique<FakeDirectory>("dir");
+  auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});
+  auto cpu = std::make_unique<TestInitiator>("cpu", [&](TestInitiator& t) {
+    sc_core::sc_time d;
+    ASSERT_EQ(ctl->write32(kCcTrack, 1, d), tlm::TLM_OK_RESPONSE);
+    uint8_t line[64] = {};
+    ASSERT_EQ(t.access(tlm::TLM_WRITE_COMMAND, 0x1000, line, 64, d), tlm::TLM_OK_RESPONSE);
+    uint32_t count = 0;
+    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(count, 1u) << "64 B at 0x1000 is line 0x40 only";
+    ASSERT_EQ(t.access(tlm::TLM_WRITE_COMMAND, 0x207e, line, 4, d), tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(count, 3u) << "4 B at 0x207e touch lines 0x81 and 0x82";
+    ran = true;
+  });
+  cpu->socket.bind(cc->in);
+  cc->out.bind(mem->in);
+  cc->dir.bind(dirm->in);
+  ctl->socket.bind(cc->regs);
+  sc_core::sc_start();
+  EXPECT_TRUE(ran);
+}
+
+// The GPU controller's caches are tagged by GPU VA; probes name physical lines. Only the part of
+// a probed range inside the shared window (WIN_PA .. + WIN_SIZE) is translated and walked.
+TEST(CacheController, ProbeIsClippedToTheSharedWindow) {
+  using namespace hetvp::coherence;
+  bool ran = false;
+  auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
+  auto l1 = std::make_unique<Cache>("l1", params_from("size: 4 KiB\nways: 4\nclock: 1 GHz\ntag_cycles: 4", Cache::schema()));
+  auto cc = std::make_unique<CacheController>("cc", params_from("", CacheController::schema()), std::vector<unsigned>{0},
+                                              hetvp::Side::Gpu);
+  auto dirm = std::make_unique<FakeDirectory>("dir");
+  auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});
+  auto gpu = std::make_unique<TestInitiator>("gpu", [&](TestInitiator& t) {
+    sc_core::sc_time d;
+    const uint64_t va = 0x8000, pa = 0x40000;  // 64 lines of shared memory: VA 0x8000 = PA 0x40000
+    auto reg = [&](uint32_t off, uint32_t v) { ASSERT_EQ(ctl->write32(off, v, d), tlm::TLM_OK_RESPONSE); };
+    reg(kCcWinVaLo, va);
+    reg(kCcWinPaLo, pa);
+    reg(kCcWinSizeLo, 0x1000);
+    uint32_t v;
+    ASSERT_EQ(t.read32(va + 0xfc0, v, d), tlm::TLM_OK_RESPONSE);  // the window's last line, cached by VA
+    uint8_t msg[16] = {};
+    const uint64_t first = (pa + 0xfc0) / 64;  // 4 lines from the window's last one: 3 lie outside
+    const uint32_t n = 4;
+    std::memcpy(msg, &first, 8);
+    std::memcpy(msg + 8, &n, 4);
+    ASSERT_EQ(ctl->access(tlm::TLM_WRITE_COMMAND, kCcProbe, msg, 16, d), tlm::TLM_OK_RESPONSE);
+    uint64_t done[4] = {};
+    ASSERT_EQ(ctl->access(tlm::TLM_READ_COMMAND, kCcProbeDone, done, 32, d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(done[0], 1u) << "the line held under its VA is invalidated";
+    EXPECT_EQ(done[1], 1u) << "one tag access: the three lines past the window are not walked";
+    ran = true;
+  });
+  gpu->socket.bind(cc->in);
+  cc->out.bind(l1->in);
+  l1->out.bind(mem->in);
+  cc->level[0]->bind(l1->ctl);
+  cc->dir.bind(dirm->in);
+  ctl->socket.bind(cc->regs);
+  sc_core::sc_start();
+  EXPECT_TRUE(ran);
+}
+
+// ---- the coherence checker's shadow memory --------------------------------------------------------
+#include "models/coherence/checker.h"
+
+TEST(CoherenceCheckerUnit, EveryConsumedByteIsCheckedOthersAreNot) {
+  using hetvp::coherence::Checker;
+  Checker& c = Checker::get();
+  c.enable();
+  const uint8_t stored[4] = {1, 2, 3, 4};
+  c.store(0x100, stored, 4);
+  const uint8_t same[4] = {1, 2, 3, 4}, last_differs[4] = {1, 2, 3, 9};
+  EXPECT_TRUE(c.load(0x100, same, 4, "t"));
+  EXPECT_TRUE(c.load(0x0fe, same, 2, "t")) << "bytes never stored are not checked";
+  const uint8_t only_first_three[4] = {1, 1, 1, 0};
+  EXPECT_TRUE(c.load(0x100, last_differs, 4, "t", only_first_three)) << "a byte nobody uses may be stale";
+  EXPECT_EQ(c.violations(), 0u);
+  EXPECT_FALSE(c.load(0x100, last_differs, 4, "t")) << "the last byte is checked too";
+  EXPECT_EQ(c.violations(), 1u);
+  EXPECT_TRUE(hetvp::RunState::get().failed());
 }

@@ -49,6 +49,14 @@ Out run(const std::string& args) {
 
 double dir(const Out& o, const std::string& key) { return num(o.stats, {"directory", key}); }
 
+// directory.syncs[i].key
+double sync_at(const Out& o, unsigned i, const std::string& key) {
+  size_t pos = o.stats.find("\"syncs\": [");
+  for (unsigned k = 0; pos != std::string::npos && k <= i; ++k) pos = o.stats.find('{', pos + 1);
+  EXPECT_NE(pos, std::string::npos) << "no directory.syncs[" << i << "]";
+  return pos == std::string::npos ? -1 : num(o.stats.substr(pos, o.stats.find('}', pos) - pos + 1), {key});
+}
+
 }  // namespace
 
 // --- shapes (thesis §4.1.3) ------------------------------------------------------------------
@@ -127,6 +135,53 @@ TEST(CoherenceShapes, ParallelProbeWalkMakesGpuRangesCheaper) {
   EXPECT_LT(pr, sr);
 }
 
+// --- the cost model: each latency adds exactly its share ------------------------------------------
+// square N=200 in range mode: the CPU's history (13 lines of A) is one probe to the GPU, the GPU's
+// (13 lines of C) one probe to the CPU, the final CPU release has an empty history.
+TEST(CoherenceCost, EachLatencyAddsExactlyItsShare) {
+  const std::string base = "--workload square --set workload.args.n=200";
+  Out o = run(base), tcc = run(base + " --set gpu0.compute.tcc.tag_cycles=4"), hop = run(base + " --set directory.cpu_hop=0ns");
+  ASSERT_EQ(o.status, 0) << o.err;
+  ASSERT_EQ(tcc.status, 0) << tcc.err;
+  ASSERT_EQ(hop.status, 0) << hop.err;
+  ASSERT_EQ(sync_at(o, 0, "history_lines"), 13);
+  // The GPU walks each line in the TCC after the TCPs: 2 more cycles at 1 GHz per line.
+  EXPECT_EQ(sync_at(tcc, 0, "ticks") - sync_at(o, 0, "ticks"), 13 * 2000);
+  // The CPU side is one on-chip hop away: the probe's way there and PROBE_DONE's way back.
+  EXPECT_EQ(sync_at(o, 1, "ticks") - sync_at(hop, 1, "ticks"), 2 * 60000);
+  // Nothing to invalidate: no probe, no completion to wait for -- only the engine's 2 cycles.
+  EXPECT_EQ(sync_at(o, 2, "probes"), 0);
+  EXPECT_EQ(sync_at(o, 2, "ticks"), 2000);
+}
+
+TEST(CoherenceCost, ReplaysCostIssueCycles) {
+  auto busy = [](unsigned replay_cycles) {
+    Out o = run("--workload coalesce_probe --set workload.args.stride=128 --set workload.args.warps=4 "
+                "--set gpu0.compute.coalescer=non_caching --set gpu0.compute.replay_cycles=" + std::to_string(replay_cycles));
+    EXPECT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(num(o.stats, {"compute", "load_replays"}), 4 * 31);
+    return num(o.stats, {"compute", "busy_ns"});
+  };
+  const double none = busy(0), some = busy(20);
+  // Each warp's load is 32 transactions (one per lane's 128 B block): its last one issues 31
+  // replays x 20 cycles (1 GHz) later, and the store that uses its data waits for it.
+  EXPECT_GE(some - none, 31 * 20);
+}
+
+// --- the workloads check their own results ----------------------------------------------------------
+// A lost probe (test fault) leaves a stale line in a cache: square itself reports wrong results,
+// without the checker. With 5 probes per hand-over of 1,250 lines, probe number 15 is the first
+// of the second iteration's GPU release: the CPU, which read C in the first iteration, keeps 256
+// stale lines of it.
+TEST(CoherenceWorkloads, LostProbeMakesSquareReportWrongResults) {
+  Out o = run("--workload square --set workload.args.n=20000 --set workload.args.iterations=3 "
+              "--set directory.test_skip_probe=15 --set directory.mode=range");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE((o.out + o.err).find("workload 'square' reported failure"), std::string::npos) << o.out << o.err;
+  EXPECT_EQ(sync_at(o, 3, "probes"), 5);
+  EXPECT_EQ(sync_at(o, 4, "probes"), 4) << "the skipped probe is the 16th sent";
+}
+
 // --- per-line and range invalidate the same (cache, line) pairs ---------------------------------
 TEST(CoherenceEquivalence, PerLineAndRangeInvalidateTheSameLines) {
   for (std::string w : {"square --set workload.args.n=20000", "matrix_transpose --set workload.args.width=64",
@@ -164,6 +219,17 @@ TEST(CoherenceChecker, ThousandRandomDrfProgramsHaveNoViolations) {
     EXPECT_GT(dir(o, "checker_loads"), 100000);
     EXPECT_GT(dir(o, "lines_invalidated"), 0) << "the programs must leave stale lines to invalidate";
   }
+}
+
+// Buffers of up to 4,096 words: kernels of up to 8 blocks on 4 units, so units reload lines other
+// units wrote in the same launch (TCPs are not coherent within a kernel; only the bytes lanes use
+// must be current).
+TEST(CoherenceChecker, RandomProgramsOnSeveralBlocksPerUnit) {
+  Out o = run("--workload coh_random --set workload.args.programs=50 --set workload.args.max_words=4096 "
+              "--set cpu_cc.checker=true --set gpu0.compute.controller.checker=true");
+  ASSERT_EQ(o.status, 0) << o.out << o.err;
+  EXPECT_EQ(dir(o, "checker_violations"), 0);
+  EXPECT_GT(dir(o, "lines_invalidated"), 0);
 }
 
 TEST(CoherenceChecker, WorkloadsWithCheckerOn) {
@@ -229,6 +295,9 @@ TEST(CoherenceBadInputs, EachMisuseFailsTheRunNamingTheRegister) {
       {"gpu_lock_twice", "lock taken twice by the GPU"},
       {"gpu_release_without_acquire", "without holding the lock"},
       {"bad_register", "0x40004000"},
+      {"gpu_takes_cpu_lock", "write of 1 by the GPU while the CPU holds the lock"},
+      {"invalidate_twice", "no complete history from the CPU"},
+      {"unlock_before_invalidation_done", "release by the CPU while its invalidation is still running"},
   };
   for (auto& [c, msg] : cases) {
     Out o = run("--workload coh_bad --set workload.args.case=" + c);

@@ -246,8 +246,16 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
       const MemTransaction& t = r.transactions[k];
       sc_core::sc_time at = start + replay_ * static_cast<double>(k);
       if (!store) {
+        // The bytes the transaction's lanes use (for the coherence checker: the rest of the
+        // segment may be stale in this unit's TCP, legitimately, within a kernel).
+        uint8_t used[128] = {};
+        for (unsigned l = 0; l < kLanes; ++l)
+          if (t.lanes >> l & 1) std::memset(used + (addr[l] - t.addr), 1, size);
         sc_core::sc_time c = at;
-        if (!access(x.cu, tlm::TLM_READ_COMMAND, t.addr, buf, t.bytes, false, c)) return;
+        info_->consumed = used;
+        const bool ok = access(x.cu, tlm::TLM_READ_COMMAND, t.addr, buf, t.bytes, false, c);
+        info_->consumed = nullptr;
+        if (!ok) return;
         if (c > end) end = c;
         for (unsigned l = 0; l < kLanes; ++l)
           if (t.lanes >> l & 1) std::memcpy(data + l * size, buf + (addr[l] - t.addr), size);
