@@ -1,0 +1,128 @@
+// The global directory controller on its own: its history protocol against a scripted CPU cache
+// controller (the platform tests drive it only through well-behaved controllers).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "common/tlm_harness.h"
+#include "models/coherence/coherence_regs.h"
+#include "models/coherence/directory.h"
+#include "platform/run_state.h"
+
+using namespace hetvp;
+using namespace hetvp::coherence;
+using namespace hetvp::test;
+
+namespace {
+
+// Answers the directory's HIST_REQ by sending `lines` in one chunk and announcing `announce`.
+struct ScriptedCacheController : sc_core::sc_module {
+  tlm_utils::simple_target_socket<ScriptedCacheController> regs{"regs"};
+  tlm_utils::simple_initiator_socket<ScriptedCacheController> dir{"dir"};
+  std::vector<uint64_t> lines;
+  uint32_t announce = 0;
+  unsigned confirms = 0;
+
+  explicit ScriptedCacheController(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    regs.register_b_transport(this, &ScriptedCacheController::b);
+  }
+  void write_dir(uint64_t off, void* data, unsigned len, sc_core::sc_time& d) {
+    tlm::tlm_generic_payload gp;
+    set_access(gp, tlm::TLM_WRITE_COMMAND, off, data, len);
+    dir->b_transport(gp, d);
+  }
+  void b(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
+    uint32_t v = 0;
+    std::memcpy(&v, gp.get_data_ptr(), 4);
+    if (gp.is_write() && gp.get_address() == kCcHistReq && v == 1) {
+      write_dir(kDirHistData, lines.data(), static_cast<unsigned>(lines.size() * 8), d);
+      write_dir(kDirHistEnd, &announce, 4, d);
+    } else if (gp.is_write() && gp.get_address() == kCcHistConfirm) {
+      ++confirms;
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+struct NullTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<NullTarget> in{"in"};
+  explicit NullTarget(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    in.register_b_transport(this, &NullTarget::b);
+  }
+  void b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { gp.set_response_status(tlm::TLM_OK_RESPONSE); }
+};
+
+// The host bus in front of the directory: the CPU and the cache controller both write to it.
+struct FanIn : sc_core::sc_module {
+  tlm_utils::simple_target_socket<FanIn> a{"a"}, b{"b"};
+  tlm_utils::simple_initiator_socket<FanIn> out{"out"};
+  explicit FanIn(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    a.register_b_transport(this, &FanIn::fwd);
+    b.register_b_transport(this, &FanIn::fwd);
+  }
+  void fwd(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { out->b_transport(gp, d); }
+};
+
+// Runs: CPU takes the lock, asks for its history (the scripted controller answers) and polls
+// HIST_STATUS; returns the last status and the controller's confirm count.
+void history_exchange(uint32_t announce, uint32_t& status, unsigned& confirms) {
+  auto dir = std::make_unique<Directory>("directory", params_from("mode: range", Directory::schema()));
+  auto cc = std::make_unique<ScriptedCacheController>("cpu_cc");
+  auto gpu_side = std::make_unique<NullTarget>("host_bus");
+  cc->lines = {0x100, 0x101, 0x102};
+  cc->announce = announce;
+  auto cpu = std::make_unique<TestInitiator>("cpu", [&](TestInitiator& t) {
+    t.info->side = Side::Host;
+    sc_core::sc_time d;
+    ASSERT_EQ(t.write32(kDirLock, 1, d), tlm::TLM_OK_RESPONSE);
+    t.write32(kDirHistory, 1, d);
+    for (int i = 0; i < 100 && !status && !RunState::get().failed(); ++i) {  // poll, as the runtime does
+      d += sc_core::sc_time(10, sc_core::SC_NS);
+      t.read32(kDirHistStatus, status, d);
+    }
+  });
+  auto bus = std::make_unique<FanIn>("bus");
+  cpu->socket.bind(bus->a);
+  cc->dir.bind(bus->b);
+  bus->out.bind(dir->regs);
+  dir->cpu_cc.bind(cc->regs);
+  dir->host.bind(gpu_side->in);
+  sc_core::sc_start();
+  confirms = cc->confirms;
+}
+
+}  // namespace
+
+TEST(Directory, CompleteHistoryIsConfirmed) {
+  uint32_t status = 0;
+  unsigned confirms = 0;
+  history_exchange(3, status, confirms);
+  EXPECT_FALSE(RunState::get().failed());
+  EXPECT_EQ(status, 1u);
+  EXPECT_EQ(confirms, 1u);
+}
+
+TEST(Directory, HistoryCountTooLowFailsTheRun) {
+  uint32_t status = 0;
+  unsigned confirms = 0;
+  history_exchange(2, status, confirms);
+  ASSERT_TRUE(RunState::get().failed());
+  EXPECT_NE(RunState::get().failures().front().find("announced 2 entries, 3 arrived"), std::string::npos)
+      << RunState::get().failures().front();
+  EXPECT_EQ(confirms, 0u) << "an incomplete history is not confirmed";
+  EXPECT_EQ(status, 0u);
+}
+
+TEST(Directory, HistoryCountTooHighFailsTheRun) {
+  uint32_t status = 0;
+  unsigned confirms = 0;
+  history_exchange(4, status, confirms);
+  ASSERT_TRUE(RunState::get().failed());
+  EXPECT_NE(RunState::get().failures().front().find("announced 4 entries, 3 arrived"), std::string::npos)
+      << RunState::get().failures().front();
+  EXPECT_EQ(confirms, 0u);
+}
