@@ -8,6 +8,7 @@
 
 #include "models/gpu/compute/kernel.h"
 #include "platform/program.h"
+#include "sw/coherence/result_checks.h"
 #include "sw/coherence/runtime.h"
 
 namespace hetvp::sw {
@@ -109,11 +110,11 @@ std::vector<float> get_floats(HostApi& api, uint64_t pa, size_t n) {
   return v;
 }
 
-int report(HostApi& api, const std::string& what, size_t bad, size_t total, uint64_t first_bad, float got, float want) {
+int report(HostApi& api, const std::string& what, size_t total, const Mismatches& m) {
   char buf[256];
-  if (bad) {
+  if (m.count) {
     snprintf(buf, sizeof buf, "%s: FAILED: %zu of %zu results wrong (first at index %" PRIu64 ": got %g, expected %g)",
-             what.c_str(), bad, total, first_bad, got, want);
+             what.c_str(), m.count, total, m.first, m.got, m.want);
     api.log(buf);
     return 1;
   }
@@ -157,10 +158,7 @@ class Square : public HostProgram {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>((i + it) % 1000) * 0.5f + 1.0f;
       const auto c = algorithm2(api, rt, A, C, a, "square", (n + block - 1) / block, 1, block, 1, n);
-      size_t bad = 0, first = 0;
-      for (uint32_t i = 0; i < n; ++i)
-        if (c[i] != a[i] * a[i] && !bad++) first = i;
-      rc |= report(api, "square N=" + std::to_string(n), bad, n, first, bad ? c[first] : 0, bad ? a[first] * a[first] : 0);
+      rc |= report(api, "square N=" + std::to_string(n), n, check_squared(a, c));
     }
     return rc;
   }
@@ -183,12 +181,7 @@ class Transpose : public HostProgram {
       std::vector<float> a(n);
       for (uint64_t i = 0; i < n; ++i) a[i] = static_cast<float>((i * 7 + it) % 4093);
       const auto o = algorithm2(api, rt, IN, OUT, a, "matrix_transpose", (W + 3) / 4, (W + 3) / 4, 4, 4, W);
-      size_t bad = 0, first = 0;
-      for (uint64_t y = 0; y < W; ++y)
-        for (uint64_t x = 0; x < W; ++x)
-          if (o[y * W + x] != a[x * W + y] && !bad++) first = y * W + x;
-      rc |= report(api, "matrix_transpose " + std::to_string(W) + "x" + std::to_string(W), bad, n, first,
-                   bad ? o[first] : 0, bad ? a[(first % W) * W + first / W] : 0);
+      rc |= report(api, "matrix_transpose " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
     }
     return rc;
   }
@@ -212,12 +205,7 @@ class Shfl2d : public HostProgram {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>(i + 100 * it);
       const auto o = algorithm2(api, rt, IN, OUT, a, "shfl2d", 1, (W + rows - 1) / rows, W, rows, W);
-      size_t bad = 0, first = 0;
-      for (uint32_t r = 0; r < W; ++r)
-        for (uint32_t c = 0; c < W; ++c)
-          if (o[c * W + r] != a[r * W + c] && !bad++) first = c * W + r;
-      rc |= report(api, "2dshfl " + std::to_string(W) + "x" + std::to_string(W), bad, n, first, bad ? o[first] : 0,
-                   bad ? a[(first % W) * W + first / W] : 0);
+      rc |= report(api, "2dshfl " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
     }
     return rc;
   }
