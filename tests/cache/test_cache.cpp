@@ -3,6 +3,8 @@
 // range invalidation counting tag accesses and time.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "common/tlm_harness.h"
 #include "models/cache/cache.h"
 #include "models/memory/memory.h"
@@ -195,6 +197,29 @@ struct FakeDirectory : sc_core::sc_module {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 };
+
+// PROBE (first line, count), then PROBE_DONE: {invalidated, tag accesses, digest, probes}.
+std::array<uint64_t, 4> probe_and_wait(TestInitiator& ctl, uint64_t first, uint32_t count, sc_core::sc_time& d) {
+  using namespace hetvp::coherence;
+  uint8_t msg[16] = {};
+  std::memcpy(msg, &first, 8);
+  std::memcpy(msg + 8, &count, 4);
+  std::array<uint64_t, 4> done{};
+  EXPECT_EQ(ctl.access(tlm::TLM_WRITE_COMMAND, kCcProbe, msg, 16, d), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(ctl.access(tlm::TLM_READ_COMMAND, kCcProbeDone, done.data(), 32, d), tlm::TLM_OK_RESPONSE);
+  return done;
+}
+
+// data: `cpu` -> cc -> l1 -> mem; cc.level0 -> l1.ctl; history -> `dir`; registers <- `ctl`.
+void wire_one_level(TestInitiator& cpu, hetvp::coherence::CacheController& cc, Cache& l1, Memory& mem,
+                    FakeDirectory& dir, TestInitiator& ctl) {
+  cpu.socket.bind(cc.in);
+  cc.out.bind(l1.in);
+  l1.out.bind(mem.in);
+  cc.level[0]->bind(l1.ctl);
+  cc.dir.bind(dir.in);
+  ctl.socket.bind(cc.regs);
+}
 }  // namespace
 
 // history_order: store_order (the default) sends lines in the order first written, address_order
@@ -245,27 +270,15 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
     ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(count, 0u);
     // One probe over lines 0x40..0x47: 8 tag accesses, 2 lines present (0x1000, 0x1040).
-    uint8_t msg[16] = {};
-    uint64_t first = 0x1000 / 64;
-    uint32_t n = 8;
-    std::memcpy(msg, &first, 8);
-    std::memcpy(msg + 8, &n, 4);
-    ASSERT_EQ(ctl->access(tlm::TLM_WRITE_COMMAND, kCcProbe, msg, 16, d), tlm::TLM_OK_RESPONSE);
-    uint64_t done[4] = {};
     sc_core::sc_time before = d;
-    ASSERT_EQ(ctl->access(tlm::TLM_READ_COMMAND, kCcProbeDone, done, 32, d), tlm::TLM_OK_RESPONSE);
+    const auto done = probe_and_wait(*ctl, 0x1000 / 64, 8, d);
     EXPECT_EQ(done[0], 2u);
     EXPECT_EQ(done[1], 8u);
     EXPECT_EQ(done[3], 1u);
     EXPECT_GE(d - before, sc_core::sc_time(4, sc_core::SC_NS)) << "8 tag accesses at 2 GHz";
     ran = true;
   });
-  cpu->socket.bind(cc->in);
-  cc->out.bind(l1->in);
-  l1->out.bind(mem->in);
-  cc->level[0]->bind(l1->ctl);
-  cc->dir.bind(dirm->in);
-  ctl->socket.bind(cc->regs);
+  wire_one_level(*cpu, *cc, *l1, *mem, *dirm, *ctl);
   sc_core::sc_start();
   EXPECT_TRUE(ran);
 }
@@ -340,24 +353,13 @@ TEST(CacheController, ProbeIsClippedToTheSharedWindow) {
     reg(kCcWinSizeLo, 0x1000);
     uint32_t v;
     ASSERT_EQ(t.read32(va + 0xfc0, v, d), tlm::TLM_OK_RESPONSE);  // the window's last line, cached by VA
-    uint8_t msg[16] = {};
-    const uint64_t first = (pa + 0xfc0) / 64;  // 4 lines from the window's last one: 3 lie outside
-    const uint32_t n = 4;
-    std::memcpy(msg, &first, 8);
-    std::memcpy(msg + 8, &n, 4);
-    ASSERT_EQ(ctl->access(tlm::TLM_WRITE_COMMAND, kCcProbe, msg, 16, d), tlm::TLM_OK_RESPONSE);
-    uint64_t done[4] = {};
-    ASSERT_EQ(ctl->access(tlm::TLM_READ_COMMAND, kCcProbeDone, done, 32, d), tlm::TLM_OK_RESPONSE);
+    // 4 lines from the window's last one: 3 lie outside.
+    const auto done = probe_and_wait(*ctl, (pa + 0xfc0) / 64, 4, d);
     EXPECT_EQ(done[0], 1u) << "the line held under its VA is invalidated";
     EXPECT_EQ(done[1], 1u) << "one tag access: the three lines past the window are not walked";
     ran = true;
   });
-  gpu->socket.bind(cc->in);
-  cc->out.bind(l1->in);
-  l1->out.bind(mem->in);
-  cc->level[0]->bind(l1->ctl);
-  cc->dir.bind(dirm->in);
-  ctl->socket.bind(cc->regs);
+  wire_one_level(*gpu, *cc, *l1, *mem, *dirm, *ctl);
   sc_core::sc_start();
   EXPECT_TRUE(ran);
 }
