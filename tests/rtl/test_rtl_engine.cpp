@@ -9,7 +9,9 @@
 #include "tests/rtl/sc_runner.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -42,6 +44,9 @@ struct World {
   std::vector<std::unique_ptr<coherence::InvalidationEngine>> rnd_rtl;
   std::unique_ptr<coherence::InvalidationEngine> lockstep, lockstep_faulty, vcd;
   std::vector<std::unique_ptr<rtl::RtlInvalidationEngine>> stalled;
+  // ctest runs every test of this binary as its own process, in parallel: each needs its own VCD.
+  const std::string vcd_name = "rtl_inval_engine_test_" + std::to_string(getpid());
+  ~World() { std::remove((vcd_name + ".vcd").c_str()); }
   World() {
     for (const auto& c : cases)
       directed[c.name] = coherence::make_invalidation_engine("rtl", c.params, ("rtl_" + c.name).c_str());
@@ -53,7 +58,7 @@ struct World {
     fp.test_fault_index = kFaultIndex;
     lockstep_faulty = rtl::make_lockstep_engine(fp, "lockstep_faulty");
     EngineParams vp = test::params();
-    vp.vcd_file = "rtl_inval_engine_test";
+    vp.vcd_file = vcd_name;
     vcd = rtl::make_rtl_engine(vp, "rtl_vcd");
     stalled.push_back(std::make_unique<rtl::RtlInvalidationEngine>(test::params(), "rtl_stall_a"));
     stalled.push_back(std::make_unique<rtl::RtlInvalidationEngine>(test::params(1, 2), "rtl_stall_b"));
@@ -214,7 +219,7 @@ TEST(RtlEngine, VcdDumpInTimedMode) {
   EXPECT_EQ(e.cycles(), coherence::tlm_cycles_for(h.size(), flushed(got, h.size())));
   EXPECT_EQ(t1 - t0, sc_core::sc_time(10.0 + 3.0 /*reset*/ + double(e.cycles()), sc_core::SC_NS));
   static_cast<rtl::RtlInvalidationEngine&>(e).close_vcd();  // SystemC buffers the VCD until closed
-  std::ifstream f("rtl_inval_engine_test.vcd");
+  std::ifstream f(w.vcd_name + ".vcd");
   ASSERT_TRUE(f.good());
   std::stringstream ss;
   ss << f.rdbuf();
