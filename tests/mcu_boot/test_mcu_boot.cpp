@@ -48,6 +48,27 @@ TEST_P(McuBootGpcs, BootsWithThisManyGpcs) {
 }
 INSTANTIATE_TEST_SUITE_P(Counts, McuBootGpcs, ::testing::Values(1, 8, 16));
 
+// The driver sizes firmware against UC_CAPS (256-byte units; data in 8 bits): the largest sizes
+// the schema allows must be reported exactly, and larger ones refused before the simulation.
+TEST(McuBoot, LargestMemoriesAreReportedAndBoot) {
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set gpu0.microcontrollers.hub.data_size=65280 "
+                     "--set gpu0.microcontrollers.hub.code_size=64KiB --set gpu0.microcontrollers.gpc.data_size=65280 "
+                     "--set gpu0.microcontrollers.gpc.code_size=64KiB");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "echo answered by HUB + 4 GPCs")) << r.out;
+  // UC_CAPS = code >> 8 (bits 0-8) | data >> 8 (bits 9-16): HUB 16 KiB / 65,280 B, GPC 64 KiB / 2 KiB.
+  auto caps = run_hetvp("debug " + cfg() + " --set gpu0.microcontrollers.hub.data_size=65280 "
+                        "--set gpu0.microcontrollers.gpc.code_size=64KiB --commands 'read hub 0x108; read gpc0 0x108'");
+  ASSERT_EQ(caps.status, 0) << caps.out << caps.err;
+  EXPECT_TRUE(has(caps.out, "hub[0x00000108] = 0x0001fe40")) << caps.out;
+  EXPECT_TRUE(has(caps.out, "gpc0[0x00000108] = 0x00001100")) << caps.out;
+  for (std::string bad : {"hub.data_size=64KiB", "gpc.code_size=65KiB"}) {
+    auto e = run_hetvp("check " + cfg() + " --set gpu0.microcontrollers." + bad);
+    EXPECT_EQ(e.status, 2) << bad;
+    EXPECT_TRUE(has(e.err, "out of range")) << bad << ": " << e.err;
+  }
+}
+
 TEST(McuBoot, StatsAreDeterministic) {
   auto a = run_hetvp("run " + cfg() + " --workload mcu_boot -q --stats " + scratch() + "/d1.json");
   auto b = run_hetvp("run " + cfg() + " --workload mcu_boot -q --stats " + scratch() + "/d2.json");

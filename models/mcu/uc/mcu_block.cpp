@@ -21,9 +21,10 @@ std::shared_ptr<Schema> mcu_schema(bool hub) {
   // than GPC"; the calibration issue may refine both (docs/mcu.md).
   s->freq("clock", std::string(hub ? "1.4 GHz" : "700 MHz"), "microcontroller core clock");
   s->size("code_size", std::string(hub ? "16 KiB" : "8 KiB"), "code memory (IMEM) bytes (SPEC §5: HUB 16,384, GPC 8,192)")
-      .range(256, 128 * 1024);
+      .range(256, 64 * 1024);  // IMEM ends where DMEM starts (0x10000)
+  // UC_CAPS reports data size >> 8 in 8 bits (SPEC §5): at most 255 x 256 B.
   s->size("data_size", std::string(hub ? "4 KiB" : "2 KiB"), "data memory (DMEM) bytes (SPEC §5: HUB 4,096, GPC 2,048)")
-      .range(256, 64 * 1024);
+      .range(256, 255 * 256);
   s->string("core", std::string("rv32imc"), "core ISA (make_core): rv32imc or rv32im");
   s->any("cycle_costs", "per-class cycle costs, e.g. {div: 20, load: 3} (docs/iss.md)");
   s->boolean("dmi", true, "direct memory access for the core's loads/stores (false: every access through the bus path)");
