@@ -69,6 +69,18 @@ TEST(McuBoot, LargestMemoriesAreReportedAndBoot) {
   }
 }
 
+// XFER_EXT_HI holds address bits 39:32: a transfer started with more bits set must fault (code
+// 4, bus) instead of aliasing to a low address.
+TEST(McuXfer, ExternalAddressBeyond40BitsFaults) {
+  auto r = run_hetvp("debug " + cfg() +
+                     " --commands 'write hub 0x204 0x100; write hub 0x200 0; write hub 0x208 0; write hub 0x20c 3; "
+                     "read hub 0x210; read hub 0x218'");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "hub[0x00000210] = 0x00000402")) << "XFER_STATUS: fault, code 4\n" << r.out;
+  EXPECT_TRUE(has(r.out, "hub[0x00000218] = 0x00000001")) << "XFER_FAULTS\n" << r.out;
+  EXPECT_FALSE(has(r.err, "gpu0.mmu")) << "nothing reached the MMU: " << r.err;
+}
+
 TEST(McuBoot, StatsAreDeterministic) {
   auto a = run_hetvp("run " + cfg() + " --workload mcu_boot -q --stats " + scratch() + "/d1.json");
   auto b = run_hetvp("run " + cfg() + " --workload mcu_boot -q --stats " + scratch() + "/d2.json");

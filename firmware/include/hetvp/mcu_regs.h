@@ -81,7 +81,7 @@
 
 /* ---- xfer DMA: 2^n bytes (3 <= n <= 8) between data memory and a GPU virtual address */
 #define MCU_XFER_EXT_LO MCUR_U(0x200) /* RW  external GPU virtual address, bits 31:0 */
-#define MCU_XFER_EXT_HI MCUR_U(0x204) /* RW  bits 39:32 */
+#define MCU_XFER_EXT_HI MCUR_U(0x204) /* RW  bits 39:32 (a start with bits above 7 set faults: ERR_BUS) */
 #define MCU_XFER_DMEM MCUR_U(0x208)   /* RW  data-memory byte offset (0 = MCU_DMEM_BASE) */
 #define MCU_XFER_CTRL MCUR_U(0x20C)   /* WO  write starts: bits 3:0 = n (size 2^n), bit 4 = direction */
 #define MCU_XFER_STATUS MCUR_U(0x210) /* RO  bit 0 busy, bit 1 fault (sticky until the next start), 15:8 code */

@@ -142,7 +142,9 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
     const unsigned n = v & 0xf;
     if (n < 3 || n > 8) return fault(MCU_XFER_ERR_SIZE);
     const uint32_t len = 1u << n;
-    const uint64_t ext = (uint64_t(regs_.at(MCU_XFER_EXT_HI).value & 0xff) << 32) | regs_.at(MCU_XFER_EXT_LO).value;
+    const uint32_t ext_hi = regs_.at(MCU_XFER_EXT_HI).value;
+    if (ext_hi > 0xff) return fault(MCU_XFER_ERR_BUS);  // beyond the 40-bit GPU address space
+    const uint64_t ext = (uint64_t(ext_hi) << 32) | regs_.at(MCU_XFER_EXT_LO).value;
     const uint32_t dm = regs_.at(MCU_XFER_DMEM).value;
     if ((ext & (len - 1)) || (dm & (len - 1))) return fault(MCU_XFER_ERR_ALIGN);
     if (dm >= cfg_.data_size || cfg_.data_size - dm < len) return fault(MCU_XFER_ERR_DMEM);
