@@ -1,54 +1,59 @@
 // GPU MMU: two-level translation from page tables in VRAM, accesses split at page boundaries
-// onto non-adjacent physical pages, faults (missing entry, read-only page) with their registers.
+// onto non-adjacent physical pages, faults (missing entry, read-only page, beyond VRAM) with their
+// registers, and the TLB (its capacity, what flushes it).
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <functional>
+#include <sstream>
 
 #include "common/tlm_harness.h"
+#include "gpu/irq_counter.h"
 #include "models/gpu/gpu_mmu.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/memory/memory.h"
+#include "platform/json.h"
 
 using namespace hetvp;
 using namespace hetvp::gpu;
 using namespace hetvp::test;
 
 namespace {
-struct IrqCounter : sc_core::sc_module, IrqIf {
-  IrqExport in{"in"};
-  std::vector<unsigned> bits;
-  explicit IrqCounter(sc_core::sc_module_name n) : sc_core::sc_module(n) { in.bind(*this); }
-  void raise(unsigned bit, const sc_core::sc_time&) override { bits.push_back(bit); }
-};
-
 // VRAM 16 MiB: page directory at 0, one page table at 0x20000. VA 0x1000_0000 maps to VRAM page
 // 0x300000, VA 0x1000_1000 to VRAM page 0x100000 (not adjacent, lower), VA 0x1000_2000 to a
 // read-only VRAM page 0x200000, VA 0x1000_3000 to host page 0x5000.
 struct MmuBench {
   Memory vram{"vram", params_from("{size: 16 MiB, latency: 10 ns}", Memory::schema())};
   Memory sys{"sys", params_from("{size: 1 MiB, latency: 10 ns}", Memory::schema())};
-  GpuMmu mmu{"mmu", params_from("{}", GpuMmu::schema()), 16u << 20};
+  GpuMmu mmu;
   IrqCounter irq{"irq"};
   std::function<void(TestInitiator&)> regs_body;  // what a test does through the register port
   TestInitiator regs{"regs", [this](TestInitiator& r) {
                        if (regs_body) regs_body(r);
                      }};
-  static constexpr uint64_t kVa = 0x10000000;
+  static constexpr uint64_t kVa = 0x10000000, kPt = 0x20000;
 
-  MmuBench() {
+  explicit MmuBench(const std::string& mmu_params = "{}")
+      : mmu("mmu", params_from(mmu_params, GpuMmu::schema()), 16u << 20) {
     regs.socket.bind(mmu.regs);
     mmu.vram.bind(vram.in);
     mmu.sysmem.bind(sys.in);
     mmu.intr.bind(irq.in);
-    const uint64_t pt = 0x20000;
-    const uint64_t pdi = kVa >> (kPageShift + kPtIndexBits), pti = (kVa >> kPageShift) & ((1u << kPtIndexBits) - 1);
-    poke64(pdi * 8, pt | kPdeValid);
-    poke64(pt + (pti + 0) * 8, 0x300000 | kPteValid);
-    poke64(pt + (pti + 1) * 8, 0x100000 | kPteValid);
-    poke64(pt + (pti + 2) * 8, 0x200000 | kPteValid | kPteReadOnly);
-    poke64(pt + (pti + 3) * 8, 0x5000 | kPteValid | kPteSysmem);
+    map_table(0, kVa, kPt);
+    map(kPt, kVa + 0x0000, 0x300000);
+    map(kPt, kVa + 0x1000, 0x100000);
+    map(kPt, kVa + 0x2000, 0x200000, kPteReadOnly);
+    map(kPt, kVa + 0x3000, 0x5000, kPteSysmem);
   }
+  // The PDE for `va` in the page directory at `pd` points to the page table at `pt`.
+  void map_table(uint64_t pd, uint64_t va, uint64_t pt) {
+    poke64(pd + (va >> (kPageShift + kPtIndexBits)) * 8, pt | kPdeValid);
+  }
+  // The PTE for `va` in the page table at `pt` maps it to `pa`.
+  void map(uint64_t pt, uint64_t va, uint64_t pa, uint64_t flags = 0) {
+    poke64(pt + ((va >> kPageShift) & ((1u << kPtIndexBits) - 1)) * 8, pa | kPteValid | flags);
+  }
+  void poke32(uint64_t addr, uint32_t v) { debug(vram, true, addr, &v, 4); }
   void poke64(uint64_t addr, uint64_t v) { debug(vram, true, addr, &v, 8); }
   static void debug(Memory& m, bool write, uint64_t addr, void* p, unsigned len) {
     tlm::tlm_generic_payload gp;
@@ -118,5 +123,77 @@ TEST(GpuMmu, ReadOnlyAndMissingPagesFault) {
   EXPECT_EQ(status, 1u | (kFaultNoPte << 8)) << "the latest fault: no PTE";
   EXPECT_EQ(addr, MmuBench::kVa + 0x8000);
   ASSERT_EQ(b.irq.bits.size(), 2u);
+  EXPECT_EQ(b.irq.bits[0], kIntrMmuFault);
+}
+
+TEST(GpuMmu, StaleTranslationIsUsedUntilTlbFlushOrPageDirectoryChange) {
+  MmuBench b;
+  b.poke32(0x300000, 0xaaaa);
+  b.poke32(0x100000, 0xbbbb);
+  b.poke32(0x200000, 0xcccc);
+  uint32_t first = 0, stale = 0, flushed = 0, new_pd = 0;
+  TestInitiator t("t", [&](TestInitiator& t) {
+    sc_core::sc_time d;
+    t.read32(MmuBench::kVa, first, d);                // walks: kVa -> 0x300000, now in the TLB
+    b.map(MmuBench::kPt, MmuBench::kVa, 0x100000);    // the driver remaps the page...
+    t.read32(MmuBench::kVa, stale, d);                // ...without flushing: the TLB still says 0x300000
+    b.regs.write32(kMmuTlbFlush, 1, d);
+    t.read32(MmuBench::kVa, flushed, d);
+    // A second page directory at 0x40000, its table at 0x60000 mapping kVa -> 0x200000.
+    b.map_table(0x40000, MmuBench::kVa, 0x60000);
+    b.map(0x60000, MmuBench::kVa, 0x200000);
+    b.regs.write32(kMmuPdBaseLo, 0x40000, d);         // switching page directories flushes the TLB
+    t.read32(MmuBench::kVa, new_pd, d);
+  });
+  t.socket.bind(b.mmu.in);
+  sc_core::sc_start();
+  EXPECT_EQ(first, 0xaaaau);
+  EXPECT_EQ(stale, 0xaaaau);
+  EXPECT_EQ(flushed, 0xbbbbu);
+  EXPECT_EQ(new_pd, 0xccccu);
+}
+
+TEST(GpuMmu, TlbHoldsAtMostTlbEntriesTranslations) {
+  MmuBench b("{tlb_entries: 8}");
+  for (unsigned i = 0; i < 16; ++i) b.map(MmuBench::kPt, MmuBench::kVa + i * 0x1000, 0x300000 + i * 0x1000);
+  TestInitiator t("t", [&](TestInitiator& t) {
+    sc_core::sc_time d;
+    uint32_t v;
+    t.read32(MmuBench::kVa, v, d);               // miss: the walk fills pages 0-7 (one 64-byte PTE line)
+    t.read32(MmuBench::kVa + 8 * 0x1000, v, d);  // miss: pages 8-15 evict pages 0-7
+    t.read32(MmuBench::kVa, v, d);               // miss again
+  });
+  t.socket.bind(b.mmu.in);
+  sc_core::sc_start();
+  std::ostringstream os;
+  JsonWriter w(os);
+  w.begin_object();
+  b.mmu.dump_stats(w);
+  w.end_object();
+  EXPECT_NE(os.str().find("\"tlb_misses\": 3,"), std::string::npos) << os.str();
+  EXPECT_NE(os.str().find("\"tlb_hits\": 0,"), std::string::npos) << os.str();
+}
+
+TEST(GpuMmu, PteBeyondVramFaultsWithOutOfVramReason) {
+  MmuBench b;
+  b.map(MmuBench::kPt, MmuBench::kVa, 32u << 20);  // VRAM is 16 MiB
+  tlm::tlm_response_status st = tlm::TLM_OK_RESPONSE;
+  uint32_t status = 0;
+  TestInitiator t("t", [&](TestInitiator& t) {
+    sc_core::sc_time d;
+    uint32_t v;
+    st = t.read32(MmuBench::kVa + 0x10, v, d);
+  });
+  t.socket.bind(b.mmu.in);
+  b.regs_body = [&](TestInitiator& r) {
+    sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
+    sc_core::sc_time d;
+    r.read32(kMmuFaultStatus, status, d);
+  };
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  sc_core::sc_start();
+  EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(status, 1u | (kFaultOutOfVram << 8));
+  ASSERT_EQ(b.irq.bits.size(), 1u);
   EXPECT_EQ(b.irq.bits[0], kIntrMmuFault);
 }

@@ -1,6 +1,7 @@
-// One GPC microcontroller model in a small test bench: a test initiator on its register socket
-// (the "host"), a 4 KiB memory at GPU VA 0x1000 on its xfer socket, an error-only BAR0, and an
-// interrupt sink. The firmware is the real gpc.elf, uploaded through the register ports.
+// One GPC (or HUB) microcontroller model in a small test bench: a test initiator on its register
+// socket (the "host"), a 4 KiB memory at GPU VA 0x1000 on its xfer socket, a BAR0 that holds only
+// its own register block, and an interrupt sink. The firmware is the real gpc.elf, uploaded
+// through the register ports, or a few hand-assembled instructions.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,7 +11,10 @@
 
 #include "common/run_hetvp.h"
 #include "common/tlm_harness.h"
+#include "firmware/common/mcu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
+#include "mcu/rv32_asm.h"
+#include "models/gpu/gpu_regs.h"
 #include "models/mcu/uc/microcontroller.h"
 #include "platform/elf_image.h"
 
@@ -46,18 +50,47 @@ struct Sink : sc_core::sc_module, IrqIf {
   void raise(unsigned v, const sc_time&) override { raised.push_back(v); }
 };
 
+// BAR0 as the core sees it, holding only the microcontroller's own register block, reached
+// through host_access as the GPU's register router does.
+struct OwnBlockBar0 : sc_core::sc_module {
+  tlm_utils::simple_target_socket<OwnBlockBar0> in{"in"};
+  mcu::Microcontroller& uc;
+  const uint64_t base;
+  OwnBlockBar0(sc_core::sc_module_name n, mcu::Microcontroller& uc, uint64_t base)
+      : sc_core::sc_module(n), uc(uc), base(base) {
+    in.register_b_transport(this, &OwnBlockBar0::b);
+  }
+  void b(tlm::tlm_generic_payload& gp, sc_time&) {
+    const uint64_t a = gp.get_address();
+    if (a < base || a >= base + 0x1000) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    gp.set_address(a - base);
+    uc.host_access(gp);
+    gp.set_address(a);
+  }
+};
+
 struct Bench {
   mcu::Microcontroller uc;
   TestInitiator host;
-  Mem mem{"mem"}, bar0{"bar0"};
+  Mem mem{"mem"};
+  OwnBlockBar0 bar0;
   Sink sink{"sink"};
-  static mcu::McuConfig cfg() {
+  static mcu::McuConfig gpc3() {
     mcu::McuConfig c;
     c.index = 3;
     c.host_intr_bit = 11;
     return c;
   }
-  explicit Bench(std::function<void(TestInitiator&)> body) : uc("gpc3", cfg()), host("host", std::move(body)) {
+  static mcu::McuConfig hub() {
+    mcu::McuConfig c;
+    c.hub = true;
+    c.host_intr_bit = 2;
+    return c;
+  }
+  explicit Bench(std::function<void(TestInitiator&)> body, const mcu::McuConfig& c = gpc3())
+      : uc(c.hub ? "hub" : "gpc3", c),
+        host("host", std::move(body)),
+        bar0("bar0", uc, c.hub ? gpu::kHubBase : gpu::kGpcBase + c.index * gpu::kGpcStride) {
     host.socket.bind(uc.regs);
     uc.xfer.bind(mem.in);
     uc.bar0.bind(bar0.in);
@@ -100,6 +133,14 @@ uint32_t command(TestInitiator& h, uint32_t cmd, uint32_t data) {
 }
 
 std::string gpc_elf() { return binary_dir() + "/firmware/gpc.elf"; }
+
+// Uploads a hand-assembled program at address 0 and starts the core.
+void run_program(TestInitiator& h, const std::vector<uint32_t>& words) {
+  wr(h, MCU_CODE_INDEX, MCU_INDEX_AINCW);
+  for (uint32_t w : words) wr(h, MCU_CODE, w);
+  wr(h, MCU_UC_ENTRY, 0);
+  wr(h, MCU_UC_CTRL, MCU_CTRL_START);
+}
 
 }  // namespace
 
@@ -249,4 +290,76 @@ TEST(McuModel, HostInterruptTrapAndDebugPort) {
   });
   sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
+}
+
+TEST(McuModel, TimerFiresEveryTimerCyclesFromWhenItWasArmed) {
+  mcu::McuConfig c = Bench::gpc3();
+  c.clock_hz = 1e9;  // 100 cycles = 100 ns
+  std::vector<uint32_t> timer_bit;  // IRQSTAT & TIMER at 99.5, 100.5, 199.5, 200.5 ns
+  uint32_t ctrl = 0;
+  bool done = false;
+  Bench b(
+      [&](TestInitiator& h) {
+        wr(h, MCU_TIMER_CYCLES, 100);
+        wr(h, MCU_TIMER_CTRL, 3);  // enable, periodic
+        sc_core::wait(sc_time(99.5, SC_NS));
+        timer_bit.push_back(rd(h, MCU_IRQSTAT) & MCU_IRQ_TIMER);
+        sc_core::wait(1, SC_NS);
+        timer_bit.push_back(rd(h, MCU_IRQSTAT) & MCU_IRQ_TIMER);
+        wr(h, MCU_IRQSCLR, MCU_IRQ_TIMER);
+        sc_core::wait(99, SC_NS);  // the period counts from the last expiry, not from the clear
+        timer_bit.push_back(rd(h, MCU_IRQSTAT) & MCU_IRQ_TIMER);
+        sc_core::wait(1, SC_NS);
+        timer_bit.push_back(rd(h, MCU_IRQSTAT) & MCU_IRQ_TIMER);
+        ctrl = rd(h, MCU_TIMER_CTRL);
+        done = true;
+        sc_core::sc_stop();
+      },
+      c);
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+  EXPECT_EQ(timer_bit, (std::vector<uint32_t>{0, MCU_IRQ_TIMER, 0, MCU_IRQ_TIMER}));
+  EXPECT_EQ(ctrl, 3u);
+}
+
+TEST(McuModel, CoreWritingMethodCmdDoesNotInterruptItself) {
+  namespace a = rv32test;
+  uint32_t state = 0, irqstat = 0;
+  bool done = false;
+  Bench b([&](TestInitiator& h) {
+    run_program(h, {a::lui(5, MCU_REG_BASE), a::sw(0, 5, MCU_METHOD_CMD),  // METHOD_CMD = 0
+                    a::addi(6, 0, 1), a::sw(6, 5, MCU_UC_EXIT),             // exit(1): HALTED
+                    a::jal(0, 0)});
+    sc_core::wait(1, SC_US);
+    state = rd(h, MCU_UC_CTRL) & MCU_STATE_MASK;
+    irqstat = rd(h, MCU_IRQSTAT);
+    done = true;
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+  EXPECT_EQ(state, MCU_STATE_HALTED);
+  EXPECT_EQ(irqstat & MCU_IRQ_METHOD, 0u) << "METHOD is the host's doorbell to the core";
+}
+
+TEST(McuModel, HubCannotStopItselfThroughItsBar0Window) {
+  namespace a = rv32test;
+  uint32_t ctrl = 0;
+  bool done = false;
+  Bench b(
+      [&](TestInitiator& h) {
+        run_program(h, {a::lui(5, MCU_BAR0_BASE + gpu::kHubBase), a::addi(6, 0, MCU_CTRL_STOP),
+                        a::sw(6, 5, MCU_UC_CTRL),  // its own UC_CTRL, the long way round: faults
+                        a::addi(6, 0, 1), a::lui(7, MCU_REG_BASE), a::sw(6, 7, MCU_UC_EXIT), a::jal(0, 0)});
+        sc_core::wait(1, SC_US);
+        ctrl = rd(h, MCU_UC_CTRL);
+        done = true;
+        sc_core::sc_stop();
+      },
+      Bench::hub());
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+  EXPECT_EQ(ctrl & MCU_STATE_MASK, MCU_STATE_TRAPPED);
+  EXPECT_EQ((ctrl >> MCU_CTRL_CAUSE_SHIFT) & 0xff, 7u) << "store access fault";
 }

@@ -1,5 +1,5 @@
-// Memory (sparse storage, timing, DMI, range errors), the router (decode, translation,
-// unmapped addresses) and register banks (access rules).
+// Memory (sparse storage, timing, DMI, range errors), the router (decode, translation, DMI
+// clipped to a window, unmapped addresses) and register banks (access rules).
 #include <gtest/gtest.h>
 
 #include "common/tlm_harness.h"
@@ -12,6 +12,15 @@ using namespace hetvp;
 using namespace hetvp::test;
 using sc_core::sc_time;
 using sc_core::SC_NS;
+
+namespace {
+// Asks the target behind `t` for a DMI pointer to `addr`; returns whether it was granted.
+bool get_dmi(TestInitiator& t, uint64_t addr, tlm::tlm_dmi& dmi) {
+  tlm::tlm_generic_payload gp;
+  gp.set_address(addr);
+  return t.socket->get_direct_mem_ptr(gp, dmi);
+}
+}  // namespace
 
 TEST(Memory, SparseTimedAndBoundsChecked) {
   Memory mem("mem", params_from("{size: 4 GiB, latency: 60 ns, bandwidth: 1e9}", Memory::schema()));
@@ -45,10 +54,8 @@ TEST(Memory, GrantsDmiPerChunk) {
   bool granted = false;
   uint64_t start = 1, end = 0;
   TestInitiator t("t", [&](TestInitiator& t) {
-    tlm::tlm_generic_payload gp;
-    gp.set_address(0x123456);
     tlm::tlm_dmi dmi;
-    granted = t.socket->get_direct_mem_ptr(gp, dmi);
+    granted = get_dmi(t, 0x123456, dmi);
     start = dmi.get_start_address();
     end = dmi.get_end_address();
   });
@@ -57,6 +64,22 @@ TEST(Memory, GrantsDmiPerChunk) {
   EXPECT_TRUE(granted);
   EXPECT_EQ(start, 0x100000u);
   EXPECT_EQ(end, 0x1FFFFFu);
+}
+
+TEST(Memory, DmiOfAPartialLastChunkEndsAtTheMemoryEnd) {
+  // 1536 KiB: the second 1 MiB chunk is only half inside the memory.
+  Memory mem("mem", params_from("{size: 1536 KiB}", Memory::schema()));
+  bool granted = false;
+  uint64_t end = 0;
+  TestInitiator t("t", [&](TestInitiator& t) {
+    tlm::tlm_dmi dmi;
+    granted = get_dmi(t, 0x100010, dmi);
+    end = dmi.get_end_address();
+  });
+  t.socket.bind(mem.in);
+  sc_core::sc_start();
+  EXPECT_TRUE(granted);
+  EXPECT_EQ(end, 0x17FFFFu);
 }
 
 TEST(Router, DecodesTranslatesAndRejectsUnmapped) {
@@ -85,6 +108,33 @@ TEST(Router, DecodesTranslatesAndRejectsUnmapped) {
   EXPECT_EQ(straddle, tlm::TLM_ADDRESS_ERROR_RESPONSE);  // runs off the end of a's range
   EXPECT_EQ(d, sc_time(4, SC_NS));                         // two routed accesses at 2 ns each
   // 0x40000010 reached b (a 1 MiB memory) as offset 0x10: without translation it would be out of range.
+}
+
+TEST(Router, DmiIsClippedToTheWindowAndOnePastItIsUnmapped) {
+  Router bus("bus", params_from("{latency: 0 ns}", Router::schema()));
+  Memory m("m", params_from("{size: 8 MiB, latency: 0 ns}", Memory::schema()));
+  bus.map("m", 0x40000000, 0x10000, m.in);  // a 64 KiB window onto a larger memory
+  bool inside = false, past_end = true;
+  uint64_t start = 0, end = 0;
+  unsigned debug_bytes = 99;
+  TestInitiator t("t", [&](TestInitiator& t) {
+    tlm::tlm_dmi dmi, dmi_past;
+    inside = get_dmi(t, 0x40000100, dmi);
+    start = dmi.get_start_address();
+    end = dmi.get_end_address();
+    past_end = get_dmi(t, 0x40010000, dmi_past);
+    uint32_t v = 0;
+    tlm::tlm_generic_payload gp;
+    set_access(gp, tlm::TLM_READ_COMMAND, 0x40010000, &v, 4);
+    debug_bytes = t.socket->transport_dbg(gp);
+  });
+  t.socket.bind(bus.in);
+  sc_core::sc_start();
+  EXPECT_TRUE(inside);
+  EXPECT_EQ(start, 0x40000000u);
+  EXPECT_EQ(end, 0x4000FFFFu) << "the memory's 1 MiB chunk must not leak past the 64 KiB window";
+  EXPECT_FALSE(past_end);
+  EXPECT_EQ(debug_bytes, 0u);
 }
 
 TEST(RegisterBank, EnforcesAccessRules) {
@@ -122,4 +172,19 @@ TEST(RegisterBank, EnforcesAccessRules) {
   EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, 0x2, v), tlm::TLM_BURST_ERROR_RESPONSE);       // misaligned
   EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, 0x0, v, 2), tlm::TLM_BURST_ERROR_RESPONSE);    // not 32-bit
   EXPECT_EQ(bank.errors(), 5u);
+}
+
+TEST(RegisterBank, WriteWithByteEnablesIsRefusedAndChangesNothing) {
+  RegisterBank bank("blk");
+  bank.add("CTRL", 0x0, RegAccess::RW, 5);
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  uint32_t v = 0x12345678;
+  unsigned char be[4] = {0xff, 0, 0, 0};  // registers are written whole: partial writes are not supported
+  tlm::tlm_generic_payload gp;
+  set_access(gp, tlm::TLM_WRITE_COMMAND, 0x0, &v, 4);
+  gp.set_byte_enable_ptr(be);
+  gp.set_byte_enable_length(4);
+  bank.transport(gp);
+  EXPECT_EQ(gp.get_response_status(), tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(bank.at(0x0).value, 5u);
 }

@@ -1,6 +1,9 @@
-// PCIe: TLP timing on the link, bandwidth sharing per direction, protocol limits, and the
-// endpoint configuration space (BAR sizing, command register, MSI).
+// PCIe: TLP timing on the link, bandwidth sharing per direction, protocol limits, the endpoint
+// configuration space (BAR sizing, command register, MSI), and the root complex's root port
+// (window decode, device 0 only, bus-master gating).
 #include <gtest/gtest.h>
+
+#include <functional>
 
 #include <tlm_utils/simple_target_socket.h>
 
@@ -8,6 +11,7 @@
 #include "models/memory/memory.h"
 #include "models/pcie/config_space.h"
 #include "models/pcie/pcie_link.h"
+#include "models/pcie/root_complex.h"
 #include "models/pcie/tlp.h"
 
 using namespace hetvp;
@@ -38,41 +42,74 @@ struct LinkBench {
     link.down_out.bind(down_mem.in);
     link.up_out.bind(up_mem.in);
   }
+  // One request (made by `request`, which adds to the delay it is given) from the host or the
+  // device side with the other side idle, simulated to the end: the delay the sender saw.
+  using Request = std::function<void(TestInitiator&, sc_time&)>;
+  sc_time host_request(const Request& request) { return delay_of(link.down_in, link.up_in, request); }
+  sc_time device_request(const Request& request) { return delay_of(link.up_in, link.down_in, request); }
+
+ private:
+  sc_time delay_of(tlm_utils::simple_target_socket<PcieLink>& from, tlm_utils::simple_target_socket<PcieLink>& other,
+                   const Request& request) {
+    sc_time seen;
+    TestInitiator sender("sender", [&](TestInitiator& t) {
+      sc_time d;
+      request(t, d);
+      seen = d;
+    });
+    TestInitiator idle("idle", [](TestInitiator&) {});
+    sender.socket.bind(from);
+    idle.socket.bind(other);
+    sc_core::sc_start();
+    return seen;
+  }
 };
 }  // namespace
 
 TEST(PcieLink, PostedWriteCostsTheSenderOnlyWireTime) {
   LinkBench b;
-  sc_time seen;
-  TestInitiator host("host", [&](TestInitiator& t) {
+  const sc_time seen = b.host_request([](TestInitiator& t, sc_time& d) {
     uint8_t data[128] = {1};
-    sc_time d;
     ASSERT_EQ(t.access(tlm::TLM_WRITE_COMMAND, 0x100, data, 128, d), tlm::TLM_OK_RESPONSE);
-    seen = d;
   });
-  host.socket.bind(b.link.down_in);
-  TestInitiator dev("dev", [](TestInitiator&) {});
-  dev.socket.bind(b.link.up_in);
-  sc_core::sc_start();
   EXPECT_EQ(seen, sc_time(18.5, SC_NS));
   EXPECT_DOUBLE_EQ(b.link.raw_bandwidth(), 8e9);
 }
 
 TEST(PcieLink, ReadIsARoundTripWithCompletionsSplitAtMaxPayload) {
   LinkBench b;
-  sc_time seen;
-  TestInitiator dev("dev", [&](TestInitiator& t) {
+  const sc_time seen = b.device_request([](TestInitiator& t, sc_time& d) {
     uint8_t data[512];
-    sc_time d;
     ASSERT_EQ(t.access(tlm::TLM_READ_COMMAND, 0x0, data, 512, d), tlm::TLM_OK_RESPONSE);
-    seen = d;
   });
-  dev.socket.bind(b.link.up_in);
-  TestInitiator host("host", [](TestInitiator&) {});
-  host.socket.bind(b.link.down_in);
-  sc_core::sc_start();
   // request (20 B = 2.5 ns) + 250 ns + 4 completions of 148 B (74 ns) + 250 ns
   EXPECT_EQ(seen, sc_time(2.5 + 250 + 74 + 250, SC_NS));
+}
+
+TEST(PcieLink, ReadCompletionsUseThreeDwordHeadersEvenAbove4GiB) {
+  LinkBench b;
+  const sc_time seen = b.device_request([](TestInitiator& t, sc_time& d) {
+    uint8_t data[128];
+    t.access(tlm::TLM_READ_COMMAND, 0x100000000ull, data, 128, d);  // the timing does not depend on the answer
+  });
+  // request with a 4DW header (24 B = 3 ns) + 250 ns + completion (128 + 12 + 8 B = 18.5 ns) + 250 ns
+  EXPECT_EQ(seen, sc_time(3 + 250 + 18.5 + 250, SC_NS));
+}
+
+TEST(PcieLink, ConfigurationWriteIsNonPosted) {
+  LinkBench b;
+  const sc_time seen = b.host_request([](TestInitiator& t, sc_time& d) {
+    uint32_t v = 1;
+    tlm::tlm_generic_payload gp;
+    set_access(gp, tlm::TLM_WRITE_COMMAND, 0x4, &v, 4);
+    pcie::ConfigRequest cfg;
+    gp.set_extension(&cfg);
+    t.socket->b_transport(gp, d);
+    gp.clear_extension(&cfg);
+  });
+  // the sender waits for the completion: request (4 + 12 + 8 B = 3 ns) + 250 ns
+  // + completion without data (20 B = 2.5 ns) + 250 ns
+  EXPECT_EQ(seen, sc_time(3 + 250 + 2.5 + 250, SC_NS));
 }
 
 TEST(PcieLink, SameDirectionIsSharedOppositeDirectionIsNot) {
@@ -268,4 +305,50 @@ TEST(PcieLink, SixtyFourBitAddressesUseFourDwordHeaders) {
   sc_core::sc_start();
   EXPECT_EQ(low, sc_time(18.5, SC_NS));   // (128 + 12 + 8) B at 8 GB/s
   EXPECT_EQ(high, sc_time(19.0, SC_NS));  // (128 + 16 + 8) B
+}
+
+namespace {
+struct IrqSink : sc_core::sc_module, IrqIf {
+  IrqExport in{"in"};
+  std::vector<unsigned> vectors;
+  explicit IrqSink(sc_core::sc_module_name n) : sc_core::sc_module(n) { in.bind(*this); }
+  void raise(unsigned v, const sc_time&) override { vectors.push_back(v); }
+};
+}  // namespace
+
+TEST(RootComplex, RootPortDecodesItsWindowOnlyDeviceZeroAndGatesDmaOnBusMaster) {
+  RootComplex rc("rc", params_from("{latency: 0 ns}", RootComplex::schema()));
+  ArrivalRecorder link("link"), host_mem("host_mem");
+  IrqSink irq("irq");
+  rc.bind_initiator("down0", link.in);
+  rc.host.bind(host_mem.in);
+  rc.irq.bind(irq.in);
+  TestInitiator ecam("ecam", [](TestInitiator&) {}), mmio("mmio", [](TestInitiator&) {});
+  ecam.socket.bind(rc.ecam);
+  mmio.socket.bind(rc.mmio);
+  tlm::tlm_response_status window_end = tlm::TLM_INCOMPLETE_RESPONSE, dma_off = tlm::TLM_OK_RESPONSE,
+                           dma_on = tlm::TLM_INCOMPLETE_RESPONSE;
+  uint32_t dev1_id = 0;
+  TestInitiator device("device", [&](TestInitiator& t) {
+    sc_time d;
+    auto port_cfg = [&](unsigned reg, uint32_t v) { ecam.write32(pcie::ecam_offset(0, 0, 0, reg), v, d); };
+    port_cfg(pcie::kCfgBusNumbers, (1u << 8) | (1u << 16));           // secondary = subordinate = 1
+    port_cfg(pcie::kCfgMemBaseLimit, 0x8000u | (0x80f0u << 16));       // [0x8000_0000, 0x80FF_FFFF]
+    port_cfg(pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable);         // no bus mastering yet
+    uint32_t v = 0;
+    window_end = mmio.read32(0x80FFFFFC, v, d);                        // the last word under the limit
+    ecam.read32(pcie::ecam_offset(1, 1, 0, 0), dev1_id, d);            // below a root port only device 0 exists
+    dma_off = t.write32(0x1000, 7, d);
+    port_cfg(pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable | pcie::kCmdBusMaster);
+    dma_on = t.write32(0x1000, 7, d);
+  });
+  device.socket.bind(*rc.target("up0"));
+  sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
+  sc_core::sc_start();
+  EXPECT_EQ(window_end, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(link.arrivals.size(), 1u) << "only the MMIO read crosses the link";
+  EXPECT_EQ(dev1_id, 0xffffffffu);
+  EXPECT_EQ(dma_off, tlm::TLM_COMMAND_ERROR_RESPONSE);
+  EXPECT_EQ(dma_on, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(host_mem.arrivals.size(), 1u);
 }

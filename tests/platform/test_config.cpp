@@ -71,6 +71,19 @@ TEST(Config, ValueOutOfRange) {
   EXPECT_NE(e.find("out of range [1, 8]"), std::string::npos) << e;
 }
 
+TEST(Config, ValuesBelowTheMinimumAreOutOfRange) {
+  std::string width =
+      error_of(replace(kValid, "  connect: {mem: bus}\n", "  connect: {mem: bus}\n  mmio_width: 0\n"));
+  EXPECT_NE(width.find("cpu.mmio_width"), std::string::npos) << width;
+  EXPECT_NE(width.find("out of range [1, 8]"), std::string::npos) << width;
+  std::string size = error_of(replace(kValid, "  size: 64 MiB\n", "  size: 0\n"));  // a size of nothing
+  EXPECT_NE(size.find("ram.size"), std::string::npos) << size;
+  EXPECT_NE(size.find("out of range [1, inf]"), std::string::npos) << size;
+  std::string repeat = error_of(replace(kValid, "size: 64 MiB}", "size: 64 MiB, repeat: 0}"));
+  EXPECT_NE(repeat.find("repeat"), std::string::npos) << repeat;
+  EXPECT_NE(repeat.find("out of range [1, 4096]"), std::string::npos) << repeat;
+}
+
 TEST(Config, MissingRequiredValue) {
   std::string e = error_of(replace(kValid, "  size: 64 MiB\n", ""));
   EXPECT_NE(e.find("test.yaml:13:3"), std::string::npos) << e;

@@ -16,6 +16,11 @@ TEST(Params, ParsesSizesWithUnits) {
   EXPECT_THROW(parse_size("1.5"), std::invalid_argument);
 }
 
+TEST(Params, DecimalSizeUnitsArePowersOfTenBinaryUnitsPowersOfTwo) {
+  EXPECT_EQ(parse_size("4 KB"), 4000u);
+  EXPECT_EQ(parse_size("4 KiB"), 4096u);
+}
+
 TEST(Params, ParsesTimesAndFrequencies) {
   EXPECT_EQ(parse_time("250 ns"), sc_core::sc_time(250, sc_core::SC_NS));
   EXPECT_EQ(parse_time("1.7us"), sc_core::sc_time(1700, sc_core::SC_NS));
