@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "common/tlm_harness.h"
-#include "gpu/irq_counter.h"
+#include "common/irq_counter.h"
 #include "models/gpu/copy_engine.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/memory/memory.h"

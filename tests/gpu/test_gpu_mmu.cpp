@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "common/tlm_harness.h"
-#include "gpu/irq_counter.h"
+#include "common/irq_counter.h"
 #include "models/gpu/gpu_mmu.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/memory/memory.h"

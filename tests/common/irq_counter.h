@@ -1,4 +1,4 @@
-// An interrupt sink for the GPU unit tests: records every vector raised on it, in order.
+// An interrupt sink for unit tests: records every vector raised on it, in order.
 #pragma once
 
 #include <vector>
