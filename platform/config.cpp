@@ -21,8 +21,7 @@ bool is_overridden(const std::string& path) {
 }
 
 [[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& what) {
-  std::string where = is_overridden(path) ? g_current_file + " (--set " + path + ")" : config_location(at);
-  throw ConfigError(where + ": " + (path.empty() ? "" : path + ": ") + what);
+  throw ConfigError(config_location(at, path) + ": " + (path.empty() ? "" : path + ": ") + what);
 }
 
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -72,12 +71,20 @@ Config parse(const std::string& text, const std::string& name) {
   Config c;
   c.file = name;
   g_current_file = name;
+  std::vector<YAML::Node> docs;
   try {
-    c.root = YAML::Load(text);
+    docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     throw ConfigError(name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
                       ": YAML syntax error: " + e.msg);
   }
+  // yaml-cpp ends the document at a line indented less than the first key and starts another:
+  // reading only the first would silently drop the rest of the file.
+  for (size_t i = 1; i < docs.size(); ++i)
+    if (docs[i] && !docs[i].IsNull())
+      fail(docs[i], "", "a second YAML document starts here; a configuration is one document "
+                        "(is this line indented less than the first key of the file?)");
+  if (!docs.empty()) c.root = docs[0];
   if (!c.root || c.root.IsNull()) throw ConfigError(name + ": the configuration is empty");
   if (!c.root.IsMap()) fail(c.root, "", "the top level must be a map of instances");
   reject_duplicate_keys(c.root, "");
@@ -90,7 +97,12 @@ std::string config_location(const YAML::Node& node) {
   return g_current_file + ":" + std::to_string(node.Mark().line + 1) + ":" + std::to_string(node.Mark().column + 1);
 }
 
+std::string config_location(const YAML::Node& node, const std::string& path) {
+  return is_overridden(path) ? g_current_file + " (--set " + path + ")" : config_location(node);
+}
+
 std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates) {
+  if (word.empty()) return "";
   std::string best;
   size_t best_d = std::string::npos;
   for (auto& c : candidates) {
@@ -147,7 +159,7 @@ void Config::apply_override(const std::string& assignment) {
       throw ConfigError("--set " + assignment + ": '" + (i ? keys[i - 1] : std::string("<root>")) + "' is not a map");
     YAML::Node next = cur[keys[i]];
     if (!next || next.IsNull()) {
-      if (i == 0) {
+      if (i == 0 && keys[0] != "simulation" && keys[0] != "workload") {  // the sections are optional
         std::string near = nearest_name(keys[0], instance_names());
         throw ConfigError("--set " + assignment + ": no instance or section named '" + keys[0] + "'" +
                           (near.empty() ? "" : " (did you mean '" + near + "'?)"));
@@ -211,7 +223,7 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
       std::string near = nearest_name(key, schema.names());
       fail(it->first, path + "." + key, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
-    const YAML::Node& v = it->second;
+    const YAML::Node v = it->second;  // a copy: it-> yields a temporary proxy
     std::string p = path + "." + key;
     if (s->kind == ParamKind::Any) continue;
     if (s->kind == ParamKind::Group) {
@@ -275,12 +287,15 @@ void Config::validate() const {
              }());
   }
   if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args");
+  if (prog->validate)
+    prog->validate(Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(), "workload.args"));
 
   bool cpu_found = false;
   for (auto it = r.begin(); it != r.end(); ++it) {
     std::string name = it->first.Scalar();
     if (name == "simulation" || name == "workload") continue;
-    const YAML::Node& inst = it->second;
+    if (name.empty()) fail(it->first, "", "an instance needs a name (this key is empty)");
+    const YAML::Node inst = it->second;  // a copy: it-> yields a temporary proxy
     if (!inst.IsMap()) fail(inst, name, "an instance must be a map with at least 'type'");
     if (!inst["type"]) {
       std::string near = nearest_name(name, Registry::get().names());

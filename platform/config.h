@@ -24,6 +24,8 @@ class ConfigError : public std::runtime_error {
 
 // "file:line:col" of a node (1-based), or "--set" for values given on the command line.
 std::string config_location(const YAML::Node& node);
+// The same, or "file (--set PATH)" when the dotted PATH (or a parent of it) was given with --set.
+std::string config_location(const YAML::Node& node, const std::string& path);
 // The nearest of `candidates` to `word`, or "" when none is close.
 std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
 

@@ -3,6 +3,7 @@
 
 #include <elf.h>
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -34,6 +35,11 @@ ElfImage ElfImage::from_bytes(const uint8_t* data, size_t size, const std::strin
     if (eh.e_machine != EM_RISCV)
         fail(name, "wrong machine " + std::to_string(eh.e_machine) + ", expected RISC-V (243)");
     if (eh.e_type != ET_EXEC) fail(name, "not an executable (e_type " + std::to_string(eh.e_type) + ")");
+    if (eh.e_entry & 1u) {
+        char b[96];
+        std::snprintf(b, sizeof b, "entry point 0x%08x is odd (RISC-V instructions start on 2-byte boundaries)", eh.e_entry);
+        fail(name, b);
+    }
     img.entry_ = eh.e_entry;
 
     // program headers

@@ -125,6 +125,7 @@ void split_number(const std::string& text, double& number, std::string& unit, bo
     char* endp = nullptr;
     number = std::strtod(begin, &endp);
     if (endp == begin) throw std::invalid_argument("'" + text + "' is not a number");
+    if (!std::isfinite(number)) throw std::invalid_argument("'" + text + "' is not a finite number");
     pos = static_cast<size_t>(endp - begin);
     std::string num = t.substr(0, pos);
     if (num.find_first_of(".eE") == std::string::npos) {
@@ -180,6 +181,7 @@ uint64_t parse_size(const std::string& text) {
   if (unit.empty() && is_int) return static_cast<uint64_t>(iv);
   double v = n * it->second;
   if (v != std::floor(v)) throw std::invalid_argument("size '" + text + "' is not a whole number of bytes");
+  if (v >= 18446744073709551616.0) throw std::invalid_argument("size '" + text + "' is too large (at most 2^64 - 1 bytes)");
   return static_cast<uint64_t>(v);
 }
 
@@ -199,6 +201,12 @@ sc_core::sc_time parse_time(const std::string& text) {
       {"us", sc_core::SC_US}, {"ms", sc_core::SC_MS}, {"s", sc_core::SC_SEC}};
   auto it = units.find(unit);
   if (it == units.end()) throw std::invalid_argument("unknown time unit '" + unit + "' (use ps, ns, us, ms, s)");
+  const double max_s = sc_core::sc_max_time().to_seconds();
+  if (sc_core::sc_time(1, it->second).to_seconds() * n > max_s) {
+    char max[32];
+    snprintf(max, sizeof max, "%.4g s", max_s);
+    throw std::invalid_argument("time '" + text + "' is too large (the largest simulated time is " + max + ")");
+  }
   return sc_core::sc_time(n, it->second);
 }
 
@@ -276,7 +284,9 @@ YAML::Node Params::node(const std::string& key) const {
 std::string Params::where(const std::string& key) const {
   const YAML::Node& c = node_;
   YAML::Node n = has(key) ? c[key] : node_;
-  return config_location(n) + " (" + path_ + (key.empty() ? "" : "." + key) + ")";
+  const std::string p = path_ + (key.empty() ? "" : "." + key);
+  const std::string loc = config_location(n, p);  // "file (--set P)" for a value from the command line
+  return loc == config_location(n) ? loc + " (" + p + ")" : loc;
 }
 
 }  // namespace hetvp

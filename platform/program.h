@@ -7,6 +7,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "platform/params.h"
@@ -36,6 +38,10 @@ struct ProgramType {
   std::string doc;
   std::function<std::shared_ptr<Schema>()> schema;
   std::function<std::unique_ptr<HostProgram>()> create;
+  // Optional: checks of the arguments the schema cannot express, run with the configuration's
+  // validation (before the simulation); throws ConfigError naming where (Params::where).
+  // Registered when the class has `static void validate(const Params&)`.
+  std::function<void(const Params&)> validate;
 };
 
 class ProgramRegistry {
@@ -53,13 +59,23 @@ namespace detail {
 struct ProgramRegistrar {
   explicit ProgramRegistrar(ProgramType t) { ProgramRegistry::get().add(std::move(t)); }
 };
+template <class T, class = void>
+struct HasValidate : std::false_type {};
+template <class T>
+struct HasValidate<T, std::void_t<decltype(T::validate(std::declval<const Params&>()))>> : std::true_type {};
+template <class T>
+std::function<void(const Params&)> program_validator() {
+  if constexpr (HasValidate<T>::value) return [](const Params& p) { T::validate(p); };
+  else return nullptr;
+}
 }  // namespace detail
 
 }  // namespace hetvp
 
 #define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                                                         \
   static ::hetvp::detail::ProgramRegistrar HETVP_CONCAT(hetvp_program_, __LINE__)(::hetvp::ProgramType{ \
-      NAME, DOC, [] { return CLASS::schema(); }, [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }})
+      NAME, DOC, [] { return CLASS::schema(); }, [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }, \
+      ::hetvp::detail::program_validator<CLASS>()})
 #ifndef HETVP_CONCAT
 #define HETVP_CONCAT2(a, b) a##b
 #define HETVP_CONCAT(a, b) HETVP_CONCAT2(a, b)

@@ -12,7 +12,8 @@ HETVP_REGISTER_COMPONENT("memory", Memory, "RAM with sparse storage, fixed laten
 
 std::shared_ptr<Schema> Memory::schema() {
   auto s = std::make_shared<Schema>();
-  s->size("size", std::nullopt, "capacity in bytes").required().min(1);
+  // At most 1 TiB: the storage is sparse, but its chunk table (8 B per MiB) is not.
+  s->size("size", std::nullopt, "capacity in bytes").required().range(1, 1099511627776.0);
   s->time("latency", std::string("50 ns"), "time of a read access before its first byte");
   s->time("write_latency", std::nullopt, "time of a write access (default: latency)");
   s->real("bandwidth", 0.0, "bytes per second an access streams at (0 = unlimited)").min(0);

@@ -180,6 +180,15 @@ void McuDriver::load(const McuId& m, const ElfImage& img) {
   upload(m, MCU_CODE_INDEX, MCU_CODE, code->vaddr - MCU_IMEM_BASE, code->data);
   if (data) upload(m, MCU_DATA_INDEX, MCU_DATA, data->vaddr - MCU_DMEM_BASE, data->data);
   write(m, MCU_UC_ENTRY, img.entry());
+  if (m.kind == McuId::AllGpcs)  // the broadcast replaces every GPC's image
+    for (auto it = images_.begin(); it != images_.end();) it = it->first == "hub" ? std::next(it) : images_.erase(it);
+  images_[m.name()] = img.name();
+}
+
+std::string McuDriver::image_note(const McuId& m) const {
+  auto it = images_.find(m.name());
+  if (it == images_.end() && m.kind == McuId::Gpc) it = images_.find("gpcs");
+  return it == images_.end() ? "" : " (image " + it->second + ")";
 }
 
 void McuDriver::load_file(const McuId& m, const std::string& path) {
@@ -231,12 +240,13 @@ McuBootReport McuDriver::boot(const McuBootOptions& opt) {
     for (unsigned i = 0; i < r.gpcs; ++i) {
       const McuId g = McuId::gpc_n(i);
       uint32_t s0 = read(g, MCU_STATUS0);
-      if (!(s0 & MCU_STATUS0_INIT_DONE)) missing += (missing.empty() ? "" : ", ") + g.name() + " (" + state(g) + ")";
+      if (!(s0 & MCU_STATUS0_INIT_DONE))
+        missing += (missing.empty() ? "" : ", ") + g.name() + " (" + state(g) + ")" + image_note(g);
     }
     std::string msg = "microcontroller boot: the HUB did not report init-done within " + opt.timeout.to_string() +
                       " after start; ";
     msg += missing.empty() ? "every GPC reported init" : "GPC(s) that never reported init: " + missing;
-    msg += "; HUB " + state(McuId::hub());
+    msg += "; HUB " + state(McuId::hub()) + image_note(McuId::hub());
     throw McuError(msg);
   }
   r.init_done = api_.now();
@@ -258,7 +268,7 @@ McuResult McuDriver::command(const McuId& m, uint32_t cmd, uint32_t data, const 
   bool ok = api_.poll32(s1, 0xffffffffu, seq + 1, sc_core::sc_time(200, sc_core::SC_NS), timeout, Access::Uncached);
   if (!ok) {
     throw McuError(m.name() + ": firmware command " + std::string(fw_command_name(cmd)) + " (" + std::to_string(cmd & 0xff) +
-                   ") not completed within " + timeout.to_string() + "; core " + state(m));
+                   ") not completed within " + timeout.to_string() + "; core " + state(m) + image_note(m));
   }
   r.result = read(m, FW_RESULT);
   r.error = read(m, FW_ERROR);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -96,8 +97,10 @@ class McuDriver {
 
  private:
   void upload(const McuId& m, uint32_t index_reg, uint32_t port, uint32_t addr, const std::vector<uint8_t>& bytes);
+  std::string image_note(const McuId& m) const;  // " (image FILE)" when this driver loaded it, else ""
   HostApi& api_;
   GpuDriver& gpu_;
+  std::map<std::string, std::string> images_;    // McuId::name() -> the file loaded ("gpcs": broadcast)
 };
 
 // The one call for other workloads (boot, transfer, ...): boots HUB + GPCs of an opened GPU,

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "models/host/host_api.h"
+#include "platform/config.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/offload.h"
@@ -85,25 +86,50 @@ class TransferProgram : public HostProgram {
     return s;
   }
 
-  int run(HostApi& api, const Params& args) override {
+  static std::vector<Method> parse_methods(const Params& args) {
     std::vector<Method> methods;
-    std::vector<Direction> dirs;
-    bool any_offload = false, any_pair = false;
     for (auto& m : split(args.string("methods"), ',')) {
       Method me{upper(m), {}};
       for (auto& p : split(m, '+')) me.parts.push_back(parse_kind(p));
       if (me.parts.empty() || me.parts.size() > 2) throw HostError("transfer: bad method '" + m + "'");
-      for (Kind k : me.parts) any_offload |= offloaded(k);
-      any_pair |= me.parts.size() == 2;
       methods.push_back(me);
     }
+    return methods;
+  }
+  static std::vector<Direction> parse_directions(const Params& args) {
+    std::vector<Direction> dirs;
     for (auto& d : split(args.string("directions"), ',')) {
       if (d == "htod") dirs.push_back(Direction::HostToDevice);
       else if (d == "dtoh") dirs.push_back(Direction::DeviceToHost);
       else throw HostError("transfer: unknown direction '" + d + "' (htod, dtoh)");
     }
+    return dirs;
+  }
+  // Before the simulation starts: a bad list or size range is a configuration error (exit status 2).
+  static void validate(const Params& args) {
+    try {
+      parse_methods(args);
+    } catch (const HostError& e) {
+      throw ConfigError(args.where("methods") + ": " + e.what());
+    }
+    try {
+      parse_directions(args);
+    } catch (const HostError& e) {
+      throw ConfigError(args.where("directions") + ": " + e.what());
+    }
+    if (args.size("min_size") > args.size("max_size"))
+      throw ConfigError(args.where("min_size") + ": transfer: min_size is larger than max_size");
+  }
+
+  int run(HostApi& api, const Params& args) override {
+    const std::vector<Method> methods = parse_methods(args);
+    const std::vector<Direction> dirs = parse_directions(args);
+    bool any_offload = false, any_pair = false;
+    for (auto& m : methods) {
+      for (Kind k : m.parts) any_offload |= offloaded(k);
+      any_pair |= m.parts.size() == 2;
+    }
     const uint64_t lo = args.size("min_size"), hi = args.size("max_size");
-    if (lo > hi) throw HostError("transfer: min_size is larger than max_size");
     const unsigned repeats = args.u32("repeats");
     const bool verify = args.boolean("verify");
     const DriverOptions dopt = DriverOptions::from(args.group("driver"));

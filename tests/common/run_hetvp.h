@@ -52,11 +52,13 @@ struct RunResult {
 };
 
 // Runs `hetvp ARGS` (ARGS is a shell-quoted string) and captures stdout, stderr and the exit status.
-inline RunResult run_hetvp(const std::string& args) {
+// With timeout_s > 0 a run still going after that many seconds is killed: status 124 (timeout(1)).
+inline RunResult run_hetvp(const std::string& args, int timeout_s = 0) {
   static int n = 0;
   std::string o = scratch() + "/out" + std::to_string(n), e = scratch() + "/err" + std::to_string(n);
   ++n;
-  std::string cmd = binary_dir() + "/hetvp " + args + " >" + o + " 2>" + e;
+  std::string limit = timeout_s > 0 ? "timeout -k 2 " + std::to_string(timeout_s) + " " : "";
+  std::string cmd = limit + binary_dir() + "/hetvp " + args + " >" + o + " 2>" + e;
   int rc = std::system(cmd.c_str());
   RunResult r;
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);

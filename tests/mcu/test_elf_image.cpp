@@ -165,6 +165,13 @@ TEST(ElfImage, RejectsBigEndianAndNonExecutable) {
     expect_error(w, "not an executable");
 }
 
+TEST(ElfImage, RejectsOddEntryPoint) {  // found by the fuzz test: the core ran from entry & ~1
+    ElfBuilder eb;
+    auto v = eb.build();
+    ElfBuilder::eh(v)->e_entry = 1;
+    expect_error(v, "entry point 0x00000001 is odd");
+}
+
 TEST(ElfImage, RejectsSegmentBeyondFile) {
     ElfBuilder eb;
     auto v = eb.build();

@@ -1,6 +1,7 @@
 // HUB + GPC microcontrollers inside the platform, driven through `hetvp run/debug/iss`.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <regex>
 
 #include "common/run_hetvp.h"
@@ -181,7 +182,7 @@ TEST(McuBadInput, GpcThatNeverReportsInitTimesOutNamingIt) {
   auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set workload.args.gpc_override=2:" + fw("gpc_noinit.elf") +
                      " --set workload.args.boot_timeout=2ms");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(has(r.err + r.out, "the HUB did not report init-done within 2 ms after start; GPC(s) that never reported init: gpc2 (sleeping)"))
+  EXPECT_TRUE(has(r.err + r.out, "the HUB did not report init-done within 2 ms after start; GPC(s) that never reported init: gpc2 (sleeping) (image " + fw("gpc_noinit.elf") + ")"))
       << r.out << r.err;
   EXPECT_FALSE(has(r.err + r.out, "gpc1 (")) << r.out << r.err;
 }
@@ -244,11 +245,24 @@ TEST(McuIss, StandaloneRunReturnsTheProgramsExitCode) {
   EXPECT_EQ(r.status, 42) << r.err;
   auto t = run_hetvp("iss " + fw("rv32_trap_fatal.elf"));
   EXPECT_EQ(t.status, 1) << t.err;
-  EXPECT_TRUE(has(t.err, "illegal instruction")) << t.err;
+  EXPECT_TRUE(has(t.err, "hetvp iss: " + fw("rv32_trap_fatal.elf") + ": fatal trap: illegal instruction")) << t.err;
   auto bad = run_hetvp("iss /nonexistent.elf");
   EXPECT_EQ(bad.status, 2);
   auto to = run_hetvp("iss " + fw("mcu_spin.elf") + " --max-instructions 1000");
   EXPECT_EQ(to.status, 1) << to.err;
+}
+
+TEST(McuIss, HugeSegmentIsALoadErrorNotAnAllocation) {  // found by the fuzz test: 49 s, 19 GB
+  std::string img = read_file(fw("rv32_exit42.elf"));
+  ASSERT_GT(img.size(), 52u);
+  uint32_t phoff;
+  std::memcpy(&phoff, img.data() + 28, 4);
+  const uint32_t memsz = 0x7fffffff;  // program header 1 (the code PT_LOAD): p_memsz 2 GiB
+  img.replace(phoff + 32 + 20, 4, reinterpret_cast<const char*>(&memsz), 4);
+  auto r = run_hetvp("iss " + write_file("huge.elf", img));
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "huge.elf: its segments and stack need")) << r.err;
+  EXPECT_TRUE(has(r.err, "the standalone ISS allocates at most 67108864 (64 MiB)")) << r.err;
 }
 
 // ---- idle cost and sleeping --------------------------------------------------------------------

@@ -31,6 +31,25 @@ TEST(Params, ParsesTimesAndFrequencies) {
   EXPECT_THROW(parse_freq("3"), std::invalid_argument);
 }
 
+TEST(Params, NonFiniteNumbersAndOverflowsAreRefusedWithAReason) {
+  auto reason = [](auto parse, const char* text) {
+    try {
+      parse(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (const char* t : {"nan", "inf", "-inf", "1e400"}) {
+    EXPECT_EQ(reason(parse_double, t), "'" + std::string(t) + "' is not a finite number");
+    EXPECT_EQ(reason(parse_int, t), "'" + std::string(t) + "' is not a finite number");  // was "stoll"
+  }
+  EXPECT_EQ(parse_size("1e19"), 10000000000000000000ull);
+  EXPECT_EQ(reason(parse_size, "1e30"), "size '1e30' is too large (at most 2^64 - 1 bytes)");  // was 0
+  EXPECT_EQ(parse_time("1000 s"), sc_core::sc_time(1000, sc_core::SC_SEC));
+  EXPECT_NE(reason(parse_time, "1e30 s").find("time '1e30 s' is too large"), std::string::npos);  // overflowed
+}
+
 TEST(Params, ParsesIntegersAndBooleans) {
   EXPECT_EQ(parse_int("0xE0000000"), 0xE0000000ll);
   EXPECT_EQ(parse_int("-3"), -3);

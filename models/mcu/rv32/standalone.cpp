@@ -85,6 +85,7 @@ public:
 int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt, std::ostream& log,
                        StandaloneStats* stats) {
     if (stats) *stats = StandaloneStats{};
+    const std::string who = "hetvp iss: " + elf_path + ": ";  // every line names the program
     std::unique_ptr<ElfImage> img;
     try {
         img = std::make_unique<ElfImage>(ElfImage::from_file(elf_path));
@@ -94,11 +95,11 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
     }
     const auto tohost = img->symbol("tohost");
     if (!tohost) {
-        log << "hetvp iss: " << elf_path << ": no 'tohost' symbol (the program must store (code<<1)|1 there to exit)\n";
+        log << who << "no 'tohost' symbol (the program must store (code<<1)|1 there to exit)\n";
         return kStandaloneLoadError;
     }
     if (*tohost & 3) {
-        log << "hetvp iss: " << elf_path << ": 'tohost' at " << hex(*tohost) << " is not 4-byte aligned\n";
+        log << who << "'tohost' at " << hex(*tohost) << " is not 4-byte aligned\n";
         return kStandaloneLoadError;
     }
 
@@ -118,21 +119,32 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
     }
     stack_top &= ~uint64_t(15);
     if (stack_top > (1ull << 32) - 4 || stack_top < opt.stack_size) {
-        log << "hetvp iss: " << elf_path << ": no room for a stack below " << hex(uint32_t(stack_top)) << "\n";
+        log << who << "no room for a stack below " << hex(uint32_t(stack_top)) << "\n";
         return kStandaloneLoadError;
     }
     ivs.push_back({(stack_top - opt.stack_size) & ~(page - 1), (stack_top + page - 1) & ~(page - 1), false});
     std::sort(ivs.begin(), ivs.end(), [](const Iv& a, const Iv& b) { return a.lo < b.lo; });
-    std::vector<Mem> mems;
+    std::vector<Iv> merged;
     for (const auto& iv : ivs) {
-        if (!mems.empty() && iv.lo <= uint64_t(mems.back().base) + mems.back().size + (1u << 20)) {
-            Mem& m = mems.back();
-            m.size = static_cast<uint32_t>(std::max<uint64_t>(m.base + uint64_t(m.size), iv.hi) - m.base);
-            m.exec = m.exec || iv.exec;
+        if (!merged.empty() && iv.lo <= merged.back().hi + (1u << 20)) {
+            merged.back().hi = std::max(merged.back().hi, iv.hi);
+            merged.back().exec = merged.back().exec || iv.exec;
         } else {
-            mems.push_back({static_cast<uint32_t>(iv.lo), static_cast<uint32_t>(iv.hi - iv.lo), iv.exec, {}});
+            merged.push_back(iv);
         }
     }
+    // Memory is allocated densely (plus a decode cache for executable regions): a corrupt or
+    // absurd segment size must not take the host's memory.
+    uint64_t total = 0;
+    for (const auto& iv : merged) total += iv.hi - iv.lo;
+    if (total > kStandaloneMaxMemory) {
+        log << who << "its segments and stack need " << total << " bytes of memory; the standalone ISS allocates at most "
+            << kStandaloneMaxMemory << " (" << (kStandaloneMaxMemory >> 20) << " MiB)\n";
+        return kStandaloneLoadError;
+    }
+    std::vector<Mem> mems;
+    for (const auto& iv : merged)
+        mems.push_back({static_cast<uint32_t>(iv.lo), static_cast<uint32_t>(iv.hi - iv.lo), iv.exec, {}});
     for (auto& m : mems) m.bytes.assign(m.size, 0);
     for (const auto& s : img->segments()) {
         for (auto& m : mems)
@@ -163,11 +175,11 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
             }
         }
         if (!tohost_mapped) {
-            log << "hetvp iss: " << elf_path << ": 'tohost' at " << hex(*tohost) << " is outside every loaded segment\n";
+            log << who << "'tohost' at " << hex(*tohost) << " is outside every loaded segment\n";
             return kStandaloneLoadError;
         }
     } catch (const std::exception& e) {
-        log << "hetvp iss: " << e.what() << "\n";
+        log << who << e.what() << "\n";
         return kStandaloneLoadError;
     }
     core.reset(img->entry());
@@ -202,27 +214,27 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
         if (r.reason == RunResult::Reason::halted) {
             if (bus.exited) {
                 rc = static_cast<int>(bus.exit_code);
-                log << "hetvp iss: exit code " << rc << " after " << core.instret() << " instructions\n";
+                log << who << "exit code " << rc << " after " << core.instret() << " instructions\n";
                 return finish(rc);
             }
-            log << "hetvp iss: halted: " << core.halt_reason() << "\n";
+            log << who << "halted: " << core.halt_reason() << "\n";
             return finish(kStandaloneFatal);
         }
         if (r.reason == RunResult::Reason::trapped_fatal) {
-            log << "hetvp iss: fatal trap: " << core.halt_reason() << "\n";
+            log << who << "fatal trap: " << core.halt_reason() << "\n";
             return finish(kStandaloneFatal);
         }
         if (r.reason == RunResult::Reason::wfi) {
-            log << "hetvp iss: the program sleeps in wfi at pc " << hex(core.read_pc())
+            log << who << "the program sleeps in wfi at pc " << hex(core.read_pc())
                 << " but standalone mode has no interrupt source (deadlock)\n";
             return finish(kStandaloneDeadlock);
         }
         if (r.reason == RunResult::Reason::breakpoint) {
-            log << "hetvp iss: stopped at breakpoint pc " << hex(core.read_pc()) << "\n";
+            log << who << "stopped at breakpoint pc " << hex(core.read_pc()) << "\n";
             return finish(kStandaloneFatal);
         }
     }
-    log << "hetvp iss: timeout: no exit through 'tohost' after " << executed << " instructions (pc "
+    log << who << "timeout: no exit through 'tohost' after " << executed << " instructions (pc "
         << hex(core.read_pc()) << ")\n";
     return finish(rc);
 }

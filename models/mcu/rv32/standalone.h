@@ -27,6 +27,8 @@ constexpr int kStandaloneTimeout = -1;   // max_instructions reached without an 
 constexpr int kStandaloneFatal = -2;     // fatal trap (log names it), or unsupported tohost command
 constexpr int kStandaloneLoadError = -3; // bad ELF, no `tohost` symbol, overlapping segments
 constexpr int kStandaloneDeadlock = -4;  // wfi with no interrupt source: the program can never wake
+// The memory a program's segments and stack may need (a corrupt size is a load error, not 4 GiB).
+constexpr uint64_t kStandaloneMaxMemory = 64ull << 20;
 
 // Loads the ELF (every PT_LOAD; memory is allocated to cover them plus a stack), sets sp, runs from
 // the entry point. The program exits by storing (code << 1) | 1 to the symbol `tohost`. Bytes stored
