@@ -231,7 +231,7 @@ DmaTicket GpuDriver::start_dma(unsigned engine, const GpuBuffer& src, const GpuB
   reg_write(base + kCopyFenceLo, static_cast<uint32_t>(fence_va));
   reg_write(base + kCopyFenceHi, static_cast<uint32_t>(fence_va >> 32));
   reg_write(base + kCopyFenceValue, t.seq);
-  reg_write(base + kCopyLaunch, kLaunchGo | kLaunchFence | (opt_.interrupt_completion ? kLaunchIntr : 0));
+  reg_write(base + kCopyLaunch, kLaunchGo | kLaunchFence | (opt_.interrupt_completion ? uint32_t(kLaunchIntr) : 0u));
   return t;
 }
 
