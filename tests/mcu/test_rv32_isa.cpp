@@ -408,3 +408,92 @@ TEST(Rv32Isa, FenceIAndFenceAreAccepted) {
     EXPECT_EQ(r.reason, RunResult::Reason::breakpoint);
     EXPECT_EQ(h.x(1), 1u);
 }
+
+TEST(Rv32Isa, SltiuSignExtendsTheImmediateBeforeTheUnsignedCompare) {
+    Harness h;
+    h.li(1, 0x1000)
+        .e(sltiu(2, 1, -1))     // 0x1000 < 0xffffffff
+        .e(sltiu(3, 1, -2048))  // 0x1000 < 0xfffff800
+        .e(sltiu(4, 1, 0x7ff))  // 0x1000 < 0x7ff is false
+        .end();
+    h.run();
+    EXPECT_EQ(h.x(2), 1u);
+    EXPECT_EQ(h.x(3), 1u);
+    EXPECT_EQ(h.x(4), 0u);
+}
+
+TEST(Rv32Isa, CompressedAddi4spnUsesEveryImmediateBit) {
+    Harness h;
+    h.li(2, D)
+        .c(c_addi4spn(8, 1020))  // all of nzuimm[9:2]
+        .c(c_addi4spn(9, 64))    // nzuimm[6] only
+        .c(c_addi4spn(10, 512))  // nzuimm[9] only
+        .c(c_addi4spn(11, 4))    // nzuimm[2] only
+        .c(c_addi4spn(12, 8))    // nzuimm[3] only
+        .c(c_ebreak());
+    h.run();
+    EXPECT_EQ(h.x(8), D + 1020);
+    EXPECT_EQ(h.x(9), D + 64);
+    EXPECT_EQ(h.x(10), D + 512);
+    EXPECT_EQ(h.x(11), D + 4);
+    EXPECT_EQ(h.x(12), D + 8);
+}
+
+TEST(Rv32Isa, CompressedShiftWithShamt5IsIllegal) {
+    // shamt[5] (bit 12 of c.srli/c.srai/c.slli, bit 25 of slli/srli/srai) is reserved on RV32
+    for (uint32_t bad : {uint32_t(c_srli(9, 1) | (1u << 12)), uint32_t(c_srai(9, 1) | (1u << 12)),
+                         uint32_t(c_slli(9, 1) | (1u << 12))}) {
+        Harness h;
+        h.core.set_debug_mode(false);
+        h.org(0x100).e(jal(0, 0)); // handler: spin
+        h.org(0).li(1, 0x100).e(csrrw(0, 0x305, 1)).c(static_cast<uint16_t>(bad));
+        h.run(50);
+        EXPECT_EQ(h.core.read_pc(), 0x100u) << std::hex << bad;
+        EXPECT_EQ(h.csr(0x342), 2u) << std::hex << bad;
+        EXPECT_EQ(h.csr(0x343), bad) << std::hex << bad;
+        EXPECT_EQ(h.csr(0x341), 12u) << std::hex << bad;
+    }
+}
+
+TEST(Rv32Isa, ShiftImmediateWithShamt5IsIllegal) {
+    for (uint32_t bad : {slli(9, 9, 32), srli(9, 9, 33), srai(9, 9, 32)}) {
+        Harness h;
+        h.core.set_debug_mode(false);
+        h.org(0x100).e(jal(0, 0));
+        h.org(0).li(1, 0x100).e(csrrw(0, 0x305, 1)).e(bad);
+        h.run(50);
+        EXPECT_EQ(h.core.read_pc(), 0x100u) << std::hex << bad;
+        EXPECT_EQ(h.csr(0x342), 2u) << std::hex << bad;
+        EXPECT_EQ(h.csr(0x343), bad) << std::hex << bad;
+    }
+}
+
+TEST(Rv32Isa, CsrrcClearsOnlyTheGivenBitsAndLeavesClearBitsClear) {
+    Harness h;
+    h.li(1, 0x0f0f).e(csrrw(0, 0x340, 1))   // mscratch = 0x0f0f
+        .li(2, 0x00ff).e(csrrc(3, 0x340, 2)) // bits 0..3 clear, bits 4..7 were already 0
+        .e(csrrs(4, 0x340, 0))
+        .e(csrrwi(0, 0x340, 0x05))
+        .e(csrrci(5, 0x340, 0x1f))           // clear 0x1f from 0x05: 0, not 0x1a
+        .e(csrrs(6, 0x340, 0))
+        .end();
+    h.run();
+    EXPECT_EQ(h.x(3), 0x0f0fu);
+    EXPECT_EQ(h.x(4), 0x0f00u);
+    EXPECT_EQ(h.x(5), 0x05u);
+    EXPECT_EQ(h.x(6), 0u);
+}
+
+TEST(Rv32Isa, SetOrClearWithZeroOperandReadsReadOnlyCsrWithoutTrapping) {
+    // csrrs/csrrc with rs1 = x0 and csrrsi/csrrci with uimm = 0 do not write, so a read-only CSR is fine
+    for (uint32_t insn : {csrrs(1, 0xf14, 0), csrrc(1, 0xf14, 0), csrrsi(1, 0xf14, 0), csrrci(1, 0xf14, 0)}) {
+        Harness h;
+        h.org(0x200).e(ebreak()); // handler
+        h.org(0).li(5, 0x200).e(csrrw(0, 0x305, 5)).e(insn).end();
+        h.core.set_hart_id(7);
+        auto r = h.run();
+        EXPECT_EQ(r.reason, RunResult::Reason::breakpoint);
+        EXPECT_EQ(h.core.read_pc(), 16u) << std::hex << insn;
+        EXPECT_EQ(h.x(1), 7u) << std::hex << insn;
+    }
+}

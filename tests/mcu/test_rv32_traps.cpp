@@ -133,6 +133,7 @@ TEST(Rv32Trap, EbreakTrapsWithCause3WhenNotDebugging) {
     h.run(100);
     EXPECT_EQ(h.csr(MCAUSE), 3u);
     EXPECT_EQ(h.csr(MEPC), 12u);
+    EXPECT_EQ(h.csr(MTVAL), 12u) << "mtval = the ebreak's pc (docs/iss.md)";
     EXPECT_EQ(h.core.read_pc(), kHandler);
 }
 
@@ -557,4 +558,35 @@ TEST(Rv32Run, FactoryMakesCoresByIsaName) {
     auto r = c->run(100);
     EXPECT_EQ(r.reason, Reason::breakpoint);
     EXPECT_EQ(c->read_gpr(1), 7u);
+}
+
+TEST(Rv32Trap, TrapWithInterruptsDisabledLeavesMpieClear) {
+    Harness h;
+    h.org(kHandler).e(csrrs(10, MSTATUS, 0)).e(ebreak());
+    h.org(0);
+    install_handler(h);
+    h.e(ecall()); // mstatus.MIE = 0 (reset)
+    auto r = h.run();
+    EXPECT_EQ(r.reason, Reason::breakpoint);
+    EXPECT_EQ(h.csr(MCAUSE), 11u);
+    EXPECT_EQ(h.x(10) & 0x88u, 0u); // MPIE = old MIE = 0, MIE = 0
+}
+
+TEST(Rv32Trap, MepcWriteClearsBit0OnlyWithCompressedAndBits1To0Without) {
+    Harness h;
+    h.li(1, 0x103).e(csrrw(0, MEPC, 1)).e(csrrs(2, MEPC, 0)).end();
+    h.run();
+    EXPECT_EQ(h.x(2), 0x102u); // IALIGN=16: bit 1 is kept
+    Harness g;
+    g.core.set_compressed(false);
+    g.li(1, 0x103).e(csrrw(0, MEPC, 1)).e(csrrs(2, MEPC, 0)).end();
+    g.run();
+    EXPECT_EQ(g.x(2), 0x100u); // IALIGN=32: bits 1..0 read as 0
+}
+
+TEST(Rv32Trap, MieKeepsOnlyTheMachineInterruptEnableBits) {
+    Harness h;
+    h.li(1, 0xffffffff).e(csrrw(0, MIE, 1)).e(csrrs(2, MIE, 0)).end();
+    h.run();
+    EXPECT_EQ(h.x(2), 0x888u);
 }
