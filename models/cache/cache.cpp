@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "platform/payload.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
 
@@ -126,14 +127,7 @@ bool Cache::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
   AccessInfo* pi = parent.get_extension<AccessInfo>();
   if (pi) info_->side = pi->side;
   info_->uncached = false;
-  gp_.set_command(cmd);
-  gp_.set_address(addr);
-  gp_.set_data_ptr(data);
-  gp_.set_data_length(len);
-  gp_.set_streaming_width(len);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_dmi_allowed(false);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_access(gp_, cmd, addr, data, len);
   out->b_transport(gp_, delay);
   if (!gp_.is_response_ok()) {
     parent.set_response_status(gp_.get_response_status());

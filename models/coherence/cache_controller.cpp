@@ -7,6 +7,7 @@
 #include "models/cache/cache.h"
 #include "models/coherence/checker.h"
 #include "models/coherence/coherence_regs.h"
+#include "platform/payload.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
 
@@ -197,13 +198,7 @@ void CacheController::probe(uint64_t first, uint64_t count, sc_core::sc_time& de
 }
 
 bool CacheController::dir_write(uint64_t offset, const void* data, unsigned len, sc_core::sc_time& delay) {
-  dir_gp_.set_command(tlm::TLM_WRITE_COMMAND);
-  dir_gp_.set_address(reg64(kCcDirLo) + offset);
-  dir_gp_.set_data_ptr(const_cast<uint8_t*>(static_cast<const uint8_t*>(data)));
-  dir_gp_.set_data_length(len);
-  dir_gp_.set_streaming_width(len);
-  dir_gp_.set_byte_enable_ptr(nullptr);
-  dir_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_access(dir_gp_, tlm::TLM_WRITE_COMMAND, reg64(kCcDirLo) + offset, const_cast<void*>(data), len);
   dir->b_transport(dir_gp_, delay);
   if (!dir_gp_.is_response_ok()) {
     char buf[160];

@@ -6,6 +6,7 @@
 
 #include "models/coherence/checker.h"
 #include "models/coherence/coherence_regs.h"
+#include "platform/payload.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
 
@@ -143,13 +144,8 @@ bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, voi
   ai->uncached = true;
   ai->side = Side::Other;
   gp.set_extension(ai);
-  gp.set_command(cmd);
-  gp.set_data_ptr(static_cast<uint8_t*>(data));
-  gp.set_data_length(len);
-  gp.set_streaming_width(len);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_access(gp, cmd, off, data, len);  // the GPU side's address is set below
   if (side == 1) {
-    gp.set_address(off);
     sc_core::sc_time d = delay + cpu_hop_;
     cpu_cc->b_transport(gp, d);
     if (cmd == tlm::TLM_READ_COMMAND) delay = d + cpu_hop_;  // writes are posted

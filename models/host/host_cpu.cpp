@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "platform/config.h"
+#include "platform/payload.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
-#include "platform/payload.h"
 
 namespace hetvp {
 
@@ -175,11 +175,7 @@ void HostCpu::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t l
   while (len > 0) {
     unsigned n = static_cast<unsigned>(std::min<size_t>(len, 1u << 20));
     tlm::tlm_generic_payload g;
-    g.set_command(cmd);
-    g.set_address(addr);
-    g.set_data_ptr(data);
-    g.set_data_length(n);
-    g.set_streaming_width(n);
+    set_access(g, cmd, addr, data, n);
     unsigned done = mem->transport_dbg(g);
     if (done != n) {
       char buf[160];

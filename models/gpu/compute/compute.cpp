@@ -13,6 +13,7 @@
 #include "models/gpu/compute/kernel.h"
 #include "models/gpu/gpu_block.h"
 #include "platform/access_info.h"
+#include "platform/payload.h"
 #include "platform/register_bank.h"
 #include "platform/run_state.h"
 
@@ -197,14 +198,7 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
   // ---- executed by ComputeUnitExec ----
   bool access(unsigned cu, tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, bool uncached,
               sc_core::sc_time& cursor) {
-    gp_.set_command(cmd);
-    gp_.set_address(addr);
-    gp_.set_data_ptr(data);
-    gp_.set_data_length(len);
-    gp_.set_streaming_width(len);
-    gp_.set_byte_enable_ptr(nullptr);
-    gp_.set_dmi_allowed(false);
-    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    set_access(gp_, cmd, addr, data, len);
     info_->uncached = uncached;
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     sc_core::sc_time d = cursor > now ? cursor - now : sc_core::SC_ZERO_TIME;

@@ -227,11 +227,7 @@ void GdbStub::serve(Microcontroller& mcu) {
         waiting_stop_ = true;
         tlm::tlm_generic_payload gp;  // step through the model's control path (counts, trap recording)
         uint32_t v = MCU_CTRL_STEP;
-        gp.set_command(tlm::TLM_WRITE_COMMAND);
-        gp.set_address(MCU_UC_CTRL);
-        gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-        gp.set_data_length(4);
-        gp.set_streaming_width(4);
+        set_access(gp, tlm::TLM_WRITE_COMMAND, MCU_UC_CTRL, &v, 4);
         if (mcu.state() == MCU_STATE_STOPPED) mcu.host_access(gp);
         report_stop(mcu, mcu.state() == MCU_STATE_TRAPPED ? 4 : 5);
       } else if (c == 'c') {

@@ -7,9 +7,9 @@
 #include "firmware/common/mcu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "models/mcu/uc/gdb_stub.h"
+#include "platform/payload.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
-#include "platform/payload.h"
 
 namespace hetvp::mcu {
 
@@ -436,14 +436,8 @@ void Microcontroller::xfer_thread() {
   for (;;) {
     sc_core::wait(xfer_ev_);
     const sc_core::sc_time start = sc_core::sc_time_stamp();
-    xfer_gp_.set_command(xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    xfer_gp_.set_address(xfer_ext_);
-    xfer_gp_.set_data_ptr(&dmem_[xfer_dmem_]);
-    xfer_gp_.set_data_length(xfer_len_);
-    xfer_gp_.set_streaming_width(xfer_len_);
-    xfer_gp_.set_byte_enable_ptr(nullptr);
-    xfer_gp_.set_dmi_allowed(false);
-    xfer_gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &dmem_[xfer_dmem_],
+               xfer_len_);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     xfer->b_transport(xfer_gp_, d);
     if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
