@@ -19,17 +19,6 @@ std::string hex(uint32_t v) {
   return b;
 }
 double us(const sc_core::sc_time& t) { return t.to_seconds() * 1e6; }
-const char* state_word(uint32_t s) {
-  switch (s & MCU_STATE_MASK) {
-    case MCU_STATE_IDLE: return "idle";
-    case MCU_STATE_RUNNING: return "running";
-    case MCU_STATE_SLEEPING: return "sleeping";
-    case MCU_STATE_HALTED: return "halted";
-    case MCU_STATE_TRAPPED: return "trapped";
-    case MCU_STATE_STOPPED: return "stopped";
-  }
-  return "?";
-}
 struct Cmd {
   const char* name;
   uint32_t num;
@@ -175,7 +164,7 @@ void McuDriver::load(const McuId& m, const ElfImage& img) {
   if (img.entry() >= code_size) throw McuError(img.name() + ": entry point " + hex(img.entry()) + " outside the code memory");
   const uint32_t st = read(m, MCU_UC_CTRL) & MCU_STATE_MASK;
   if (st == MCU_STATE_RUNNING || st == MCU_STATE_SLEEPING)
-    throw McuError("cannot load " + img.name() + " into " + m.name() + ": its core is " + state_word(st) +
+    throw McuError("cannot load " + img.name() + " into " + m.name() + ": its core is " + mcu_state_name(st) +
                    " (reset it first: UC_CTRL = 1)");
   upload(m, MCU_CODE_INDEX, MCU_CODE, code->vaddr - MCU_IMEM_BASE, code->data);
   if (data) upload(m, MCU_DATA_INDEX, MCU_DATA, data->vaddr - MCU_DMEM_BASE, data->data);
@@ -278,7 +267,7 @@ McuResult McuDriver::command(const McuId& m, uint32_t cmd, uint32_t data, const 
 
 std::string McuDriver::state(const McuId& m) {
   const uint32_t c = read(m, MCU_UC_CTRL);
-  std::string s = state_word(c);
+  std::string s = mcu_state_name(c);
   if ((c & MCU_STATE_MASK) == MCU_STATE_TRAPPED) {
     char b[128];
     snprintf(b, sizeof b, " (mcause %u at pc 0x%08x, mtval 0x%08x)", read(m, MCU_UC_TRAP_CAUSE), read(m, MCU_UC_TRAP_PC),

@@ -67,6 +67,20 @@
 #define MCU_STATE_HALTED 3u    /* firmware exited (UC_EXIT holds the code) */
 #define MCU_STATE_TRAPPED 4u   /* a trap stopped it (UC_TRAP_* hold pc/cause/val) */
 #define MCU_STATE_STOPPED 5u   /* stopped by the debugger (UC_CTRL STOP, breakpoint, GDB) */
+#ifndef __ASSEMBLER__
+/* The word for a state (UC_CTRL bits 3:0) in messages and stats: the model and the driver share it. */
+static inline const char* mcu_state_name(unsigned state) {
+  switch (state & MCU_STATE_MASK) {
+    case MCU_STATE_IDLE: return "idle";
+    case MCU_STATE_RUNNING: return "running";
+    case MCU_STATE_SLEEPING: return "sleeping";
+    case MCU_STATE_HALTED: return "halted";
+    case MCU_STATE_TRAPPED: return "trapped";
+    case MCU_STATE_STOPPED: return "stopped";
+  }
+  return "?";
+}
+#endif
 #define MCU_CTRL_STARTED MCUR_U(0x10)
 #define MCU_CTRL_CAUSE_SHIFT 8
 

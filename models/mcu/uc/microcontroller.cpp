@@ -14,17 +14,6 @@
 namespace hetvp::mcu {
 
 namespace {
-const char* state_name(unsigned s) {
-  switch (s) {
-    case MCU_STATE_IDLE: return "idle";
-    case MCU_STATE_RUNNING: return "running";
-    case MCU_STATE_SLEEPING: return "sleeping";
-    case MCU_STATE_HALTED: return "halted";
-    case MCU_STATE_TRAPPED: return "trapped";
-    case MCU_STATE_STOPPED: return "stopped";
-  }
-  return "?";
-}
 thread_local bool g_from_core = false;  // set around register-bank accesses (the bank has no "who")
 }  // namespace
 
@@ -218,7 +207,7 @@ bool Microcontroller::refuse(tlm::tlm_generic_payload& gp, const std::string& wh
   ++refused_;
   char buf[128];
   snprintf(buf, sizeof buf, " (offset 0x%" PRIx64 ", by %s, core %s)", uint64_t(gp.get_address()), initiator_of(gp),
-           state_name(state_));
+           mcu_state_name(state_));
   SC_REPORT_WARNING("hetvp/mcu", (std::string(name()) + ": " + why + buf).c_str());
   gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
   return false;
@@ -546,7 +535,7 @@ void Microcontroller::thread() {
 }
 
 void Microcontroller::dump_stats(JsonWriter& w) const {
-  w.value("state", state_name(state_));
+  w.value("state", mcu_state_name(state_));
   w.value("clock_hz", cfg_.clock_hz);
   w.value("starts", starts_);
   w.value("instructions", instructions_);
