@@ -42,7 +42,10 @@ bool RegisterBank::reject(tlm::tlm_generic_payload& gp, tlm::tlm_response_status
   return false;
 }
 
-bool RegisterBank::transport(tlm::tlm_generic_payload& gp) {
+bool RegisterBank::transport(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
+  ctx_.initiator = initiator_of(gp);
+  ctx_.delay = delay;
+  ctx_.debug = false;
   uint64_t off = gp.get_address();
   if (gp.get_data_length() != 4 || (off & 3) || gp.get_byte_enable_ptr())
     return reject(gp, tlm::TLM_BURST_ERROR_RESPONSE, "registers take aligned 32-bit accesses only");

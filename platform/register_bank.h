@@ -11,9 +11,21 @@
 #include <map>
 #include <string>
 
+#include <systemc>
 #include <tlm>
 
 namespace hetvp {
+
+// Who made a register access and when it arrives: `delay` is the access's annotated time
+// relative to SystemC's current time (the caller's local time plus the path's latency). A
+// callback that starts work (a doorbell, a launch, a command) acts at `arrival()`, never at
+// the current SystemC time, so that what a model measures does not depend on the quantum.
+struct AccessContext {
+  const char* initiator = "?";
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  bool debug = false;
+  sc_core::sc_time arrival() const { return sc_core::sc_time_stamp() + delay; }
+};
 
 enum class RegAccess { RO, RW, WO, W1C };
 
@@ -40,7 +52,10 @@ class RegisterBank {
   void reset();
 
   // Serves one access; returns false (and sets an error response) when a rule is broken.
-  bool transport(tlm::tlm_generic_payload& gp);
+  // Callbacks run inside it and see the access's context through context().
+  bool transport(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
+  // The access being served (valid inside a callback).
+  const AccessContext& context() const { return ctx_; }
   // Untimed debug access: no side effects on read, writes go straight to `value`.
   unsigned debug(tlm::tlm_generic_payload& gp);
 
@@ -52,6 +67,7 @@ class RegisterBank {
   std::string block_;
   std::map<uint32_t, Register> regs_;
   uint64_t errors_ = 0;
+  AccessContext ctx_;
 };
 
 }  // namespace hetvp

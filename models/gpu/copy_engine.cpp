@@ -47,7 +47,7 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
     busy_ = true;
     launch_flags_ = v;
     st.value = 1;
-    launch_.notify(sc_core::SC_ZERO_TIME);
+    launch_.notify(regs_.context().delay);  // the copy starts when the doorbell arrives
   });
   regs_.add("STATUS", kCopyStatus, RegAccess::RO);
   regs_.add("ERROR_LO", kCopyErrorLo, RegAccess::RO);
@@ -61,7 +61,7 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
   SC_THREAD(run);
 }
 
-void CopyEngine::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { regs_.transport(gp); }
+void CopyEngine::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { regs_.transport(gp, delay); }
 
 bool CopyEngine::access(tlm::tlm_command cmd, uint64_t va, uint8_t* data, unsigned len, sc_core::sc_time at,
                         sc_core::sc_time& done) {
@@ -119,11 +119,14 @@ void CopyEngine::run() {
       if (write_done > finish) finish = write_done;
       ++pieces_;
       off += n;
-      // Stay within a quantum of SystemC time, so concurrent traffic (another engine, the CPU)
-      // interleaves with ours on shared resources instead of queueing behind our whole copy.
+      // The engine's own local time is when it issues its next read (`issue`); completions
+      // further ahead are in flight, not the engine running ahead. Stay within a quantum of
+      // SystemC time, so concurrent traffic (another engine, the CPU) interleaves with ours
+      // on shared resources instead of queueing behind our whole copy. Syncing to anything
+      // later (say the write cursor) would stall the read pipeline by the amount the quantum
+      // is short of the round trip, and make the copy's speed depend on the quantum.
       const sc_core::sc_time now = sc_core::sc_time_stamp();
-      const sc_core::sc_time ahead = write_cursor > issue ? write_cursor : issue;
-      if (ahead > now + quantum) sc_core::wait(ahead - now - quantum);
+      if (issue >= now + quantum) sc_core::wait(issue - now);
     }
     if (finish > sc_core::sc_time_stamp()) sc_core::wait(finish - sc_core::sc_time_stamp());
     Register& st = regs_.at(kCopyStatus);

@@ -46,7 +46,7 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   pmc_regs_.add("INTR", kPmcIntr, RegAccess::W1C);
   pmc_regs_.add("INTR_EN", kPmcIntrEn, RegAccess::RW).write([this](Register& r, uint32_t) {
     // Enabling a source that is already pending interrupts at once.
-    if (pmc_regs_.at(kPmcIntr).value & r.value) send_msi(sc_core::SC_ZERO_TIME);
+    if (pmc_regs_.at(kPmcIntr).value & r.value) send_msi(pmc_regs_.context().delay);
   });
   // PTOP: what the driver and the HUB firmware read to learn the topology.
   ptop_regs_.add("NUM_GPCS", kPtopNumGpcs, RegAccess::RO, num_gpcs);
@@ -159,7 +159,7 @@ void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d
 
 unsigned HostInterface::dbg_dma(int, tlm::tlm_generic_payload& gp) { return upstream->transport_dbg(gp); }
 
-void HostInterface::b_pmc(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { pmc_regs_.transport(gp); }
+void HostInterface::b_pmc(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { pmc_regs_.transport(gp, delay); }
 void HostInterface::b_ptop(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { ptop_regs_.transport(gp); }
 
 void HostInterface::raise(unsigned bit, const sc_core::sc_time& delay) {

@@ -50,26 +50,19 @@ sc_core::sc_time PcieLink::wire_time(unsigned payload, uint64_t addr, bool compl
 }
 
 sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payload, uint64_t addr, bool completion) {
-  sc_core::sc_time wire = wire_time(payload, addr, completion);
-  sc_core::sc_time start;
-  if (payload == 0) {
-    // A header-only TLP (read request, completion without data) is interleaved by the
-    // transmit arbiter between data TLPs rather than queued behind everything already
-    // reserved: it leaves at once, and its wire time still delays the data behind it.
-    start = at;
-    d.busy_until = (d.busy_until > at ? d.busy_until : at) + wire;
-    d.busy_time += wire;
-    ++d.tlps;
-    d.wire_bytes += framing_ + ((!completion && addr > 0xffffffffull) ? 16 : 12);
-    return start + wire;
-  }
-  start = at > d.busy_until ? at : d.busy_until;
-  d.busy_until = start + wire;
+  const sc_core::sc_time wire = wire_time(payload, addr, completion);
+  const unsigned header = (!completion && addr > 0xffffffffull) ? 16 : 12;
+  d.wire.forget_before(sc_core::sc_time_stamp());
   d.busy_time += wire;
   ++d.tlps;
   d.payload_bytes += payload;
-  d.wire_bytes += payload + framing_ + ((!completion && addr > 0xffffffffull) ? 16 : 12);
-  return d.busy_until;
+  d.wire_bytes += payload + header + framing_;
+  const sc_core::sc_time start = d.wire.reserve(at, wire);
+  // A header-only TLP (read request, completion without data) is interleaved by the transmit
+  // arbiter between data TLPs rather than queued behind them: it leaves at once, and its wire
+  // time still takes a slot from the data.
+  if (payload == 0) return at + wire;
+  return start + wire;
 }
 
 void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay,

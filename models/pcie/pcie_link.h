@@ -3,8 +3,9 @@
 // Every transaction crossing the link becomes TLPs whose wire time is
 //   (payload + header + framing) bytes * encoding / (rate * lanes)
 // (gen1/2: 8b/10b, gen3+: 128b/130b). A direction is busy while it serialises a TLP; a TLP
-// that finds it busy waits (`busy_until`), so transfers sharing a direction share its
-// bandwidth and the two directions never slow each other. Header-only TLPs (read requests,
+// takes the first free slot of its direction at or after its own time (a Calendar, so the
+// order in which decoupled initiators call does not matter), so transfers sharing a direction
+// share its bandwidth and the two directions never slow each other. Header-only TLPs (read requests,
 // data-less completions) are interleaved ahead of queued data TLPs, as a transmit arbiter
 // does, and still cost the direction their wire time. Posted writes cost the sender only
 // the time to put the TLP on the wire; non-posted reads cost a request TLP one way, the
@@ -19,6 +20,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "platform/calendar.h"
 #include "platform/component.h"
 
 namespace hetvp {
@@ -42,7 +44,7 @@ class PcieLink : public Component {
   struct Direction {
     explicit Direction(const char* n) : name(n) {}
     const char* name;
-    sc_core::sc_time busy_until;
+    Calendar wire;  // when this direction serialises TLPs
     uint64_t tlps = 0, payload_bytes = 0, wire_bytes = 0;
     sc_core::sc_time busy_time;
   };

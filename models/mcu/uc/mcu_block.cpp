@@ -79,17 +79,17 @@ class Broadcast : public sc_core::sc_module {
   uint64_t writes = 0, reads = 0;
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     if (gp.is_read()) {
       ++reads;
-      gpcs_.front()->host_access(gp);
+      gpcs_.front()->host_access(gp, delay);
       return;
     }
     ++writes;
     tlm::tlm_response_status worst = tlm::TLM_OK_RESPONSE;
     for (auto* m : gpcs_) {
       gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      m->host_access(gp);
+      m->host_access(gp, delay);
       if (!gp.is_response_ok()) worst = gp.get_response_status();
     }
     gp.set_response_status(worst);

@@ -13,10 +13,6 @@
 
 namespace hetvp::mcu {
 
-namespace {
-thread_local bool g_from_core = false;  // set around register-bank accesses (the bank has no "who")
-}  // namespace
-
 Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg)
     : sc_core::sc_module(n), cfg_(cfg), regs_(name()) {
   core_ = make_core(cfg_.core);
@@ -37,9 +33,18 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
   bar0_info_->uncached = true;
   bar0_info_->side = Side::Gpu;
   bar0_gp_.set_extension(bar0_info_);
+  core_info_->initiator = name();  // the core's own accesses: from_core() tells them by this name
+  core_info_->uncached = true;
+  core_info_->side = Side::Gpu;
+  core_gp_.set_extension(core_info_);
 
   // --- the register block: every register in one place (offsets from mcu_regs.h) ---
-  regs_.add("IRQSSET", MCU_IRQSSET, RegAccess::WO).write([this](Register&, uint32_t v) { set_irq_bits(v & MCU_IRQ_ALL); });
+  // Writes that start work act at the access's arrival time (regs_.context().delay): for the
+  // core that is its local time inside the current burst, for the host the link's arrival.
+  regs_.add("IRQSSET", MCU_IRQSSET, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (from_core()) return set_irq_bits(v & MCU_IRQ_ALL);  // the core sees its own write at once
+    arrivals_.at(regs_.context().delay, [this, v] { set_irq_bits(v & MCU_IRQ_ALL); });
+  });
   regs_.add("IRQSCLR", MCU_IRQSCLR, RegAccess::WO).write([this](Register&, uint32_t v) {
     regs_.at(MCU_IRQSTAT).value &= ~v;
     update_irq_line();
@@ -57,7 +62,7 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
   regs_.add("HOST_INTR", MCU_HOST_INTR, RegAccess::WO).write([this](Register&, uint32_t) {
     ++host_intrs_;
     regs_.at(MCU_HOST_INTR_COUNT).value++;
-    intr->raise(cfg_.host_intr_bit, g_from_core ? core_offset() : sc_core::SC_ZERO_TIME);
+    intr->raise(cfg_.host_intr_bit, regs_.context().delay);
   });
   regs_.add("HOST_INTR_COUNT", MCU_HOST_INTR_COUNT, RegAccess::RO);
   for (unsigned i = 0; i < MCU_MAILBOX_COUNT; ++i) regs_.add("MAILBOX" + std::to_string(i), MCU_MAILBOX(i), RegAccess::RW);
@@ -67,7 +72,7 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
         if (state_ == MCU_STATE_TRAPPED) v |= (trap_cause_ & 0xff) << MCU_CTRL_CAUSE_SHIFT;
         return v;
       })
-      .write([this](Register&, uint32_t v) { control(v, g_from_core ? From::Core : From::Host); });
+      .write([this](Register&, uint32_t v) { control(v, from_core() ? From::Core : From::Host); });
   regs_.add("UC_ENTRY", MCU_UC_ENTRY, RegAccess::RW);
   regs_.add("UC_CAPS", MCU_UC_CAPS, RegAccess::RO, ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
   regs_.add("UC_EXIT", MCU_UC_EXIT, RegAccess::RW).write([this](Register&, uint32_t v) {
@@ -138,12 +143,15 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
     if ((ext & (len - 1)) || (dm & (len - 1))) return fault(MCU_XFER_ERR_ALIGN);
     if (dm >= cfg_.data_size || cfg_.data_size - dm < len) return fault(MCU_XFER_ERR_DMEM);
     xfer_busy_ = true;
+    xfer_started_ = false;
+    xfer_start_at_ = regs_.context().arrival();
     xfer_ext_ = ext;
     xfer_dmem_ = dm;
     xfer_len_ = len;
     xfer_store_ = (v & MCU_XFER_DIR_STORE) != 0;
     st.value = MCU_XFER_BUSY;
-    xfer_ev_.notify(g_from_core ? core_offset() : sc_core::SC_ZERO_TIME);
+    xfer_ev_.notify(regs_.context().delay);
+    if (from_core()) core_->request_stop();  // the next burst must end when the xfer does
   });
   regs_.add("XFER_STATUS", MCU_XFER_STATUS, RegAccess::RO);
   regs_.add("XFER_COUNT", MCU_XFER_COUNT, RegAccess::RO);
@@ -152,30 +160,33 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
   regs_.add("TIMER_CYCLES", MCU_TIMER_CYCLES, RegAccess::RW);
   regs_.add("TIMER_CTRL", MCU_TIMER_CTRL, RegAccess::RW).write([this](Register& r, uint32_t v) {
     timer_ev_.cancel();
+    timer_due_ = sc_core::sc_max_time();
     if (v & 1) {
       uint64_t c = regs_.at(MCU_TIMER_CYCLES).value;
       if (c == 0) c = 1;
-      timer_ev_.notify(cycles_to_time(c) + (g_from_core ? core_offset() : sc_core::SC_ZERO_TIME));
+      timer_ev_.notify(cycles_to_time(c) + regs_.context().delay);
+      timer_due_ = regs_.context().arrival() + cycles_to_time(c);
+      if (from_core()) core_->request_stop();  // the next burst must end when the timer fires
     }
     r.value = v & 3;
   });
   regs_.add("METHOD_DATA", MCU_METHOD_DATA, RegAccess::RW);
   regs_.add("METHOD_CMD", MCU_METHOD_CMD, RegAccess::RW).write([this](Register&, uint32_t v) {
-    if (g_from_core) return;
+    if (from_core()) return;
     ++commands_;
     cmd_open_ = true;
     cmd_word_ = v;
-    cmd_start_ = sc_core::sc_time_stamp();
-    set_irq_bits(MCU_IRQ_METHOD);
+    cmd_start_ = regs_.context().arrival();
+    arrivals_.at(regs_.context().delay, [this] { set_irq_bits(MCU_IRQ_METHOD); });
   });
   regs_.add("STATUS0", MCU_STATUS0, RegAccess::RW);
   regs_.add("STATUS1", MCU_STATUS1, RegAccess::RW).write([this](Register&, uint32_t) {
     // The basic firmware acknowledges a command here: close its span on the timeline.
-    if (!g_from_core || !cmd_open_) return;
+    if (!from_core() || !cmd_open_) return;
     cmd_open_ = false;
     Tracer& tr = Tracer::get();
     if (tr.enabled()) {
-      const sc_core::sc_time end = sc_core::sc_time_stamp() + core_offset();
+      const sc_core::sc_time end = regs_.context().arrival();
       tr.span(std::string(name()) + ".cmd", "cmd " + std::to_string(cmd_word_ & 0xff), cmd_start_,
               end > cmd_start_ ? end - cmd_start_ : sc_core::SC_ZERO_TIME);
     }
@@ -237,14 +248,17 @@ void Microcontroller::record_trap(uint32_t pc, uint32_t cause, uint32_t val, con
   // Tell the host at once (its PMC_INTR bit), so a driver waiting on this microcontroller does
   // not sit out its timeout; UC_CTRL says why.
   ++host_intrs_;
-  intr->raise(cfg_.host_intr_bit, g_from_core ? core_offset() : sc_core::SC_ZERO_TIME);
+  intr->raise(cfg_.host_intr_bit, core_offset());
 }
 
 void Microcontroller::control(uint32_t v, From from) {
   if (from == From::Core) return;  // the core cannot start/stop itself (documented)
+  // The core starts, stops and resumes when the write arrives; its state changes now, which
+  // only this module's thread (waiting on ctrl_ev_) acts on.
+  const sc_core::sc_time at = regs_.context().delay;
   if (v & MCU_CTRL_RESET) {
     state_ = MCU_STATE_IDLE;
-    ctrl_ev_.notify(sc_core::SC_ZERO_TIME);
+    ctrl_ev_.notify(at);
   }
   if (v & MCU_CTRL_START) {
     core_->reset(regs_.at(MCU_UC_ENTRY).value);
@@ -254,11 +268,11 @@ void Microcontroller::control(uint32_t v, From from) {
     ++starts_;
     halt_why_.clear();
     trap_pc_ = trap_cause_ = trap_val_ = 0;
-    ctrl_ev_.notify(sc_core::SC_ZERO_TIME);
+    ctrl_ev_.notify(at);
   }
   if ((v & MCU_CTRL_STOP) && (state_ == MCU_STATE_RUNNING || state_ == MCU_STATE_SLEEPING)) {
     state_ = MCU_STATE_STOPPED;
-    ctrl_ev_.notify(sc_core::SC_ZERO_TIME);
+    ctrl_ev_.notify(at);
   }
   if ((v & MCU_CTRL_STEP) && state_ == MCU_STATE_STOPPED) {
     RunResult r = core_->step();
@@ -273,11 +287,11 @@ void Microcontroller::control(uint32_t v, From from) {
   }
   if ((v & MCU_CTRL_CONT) && state_ == MCU_STATE_STOPPED) {
     state_ = MCU_STATE_RUNNING;
-    ctrl_ev_.notify(sc_core::SC_ZERO_TIME);
+    ctrl_ev_.notify(at);
   }
 }
 
-void Microcontroller::access(tlm::tlm_generic_payload& gp, From from) {
+void Microcontroller::access(tlm::tlm_generic_payload& gp, From from, const sc_core::sc_time& delay) {
   const uint32_t off = static_cast<uint32_t>(gp.get_address());
   const bool rd = gp.is_read();
   if (gp.get_data_length() == 4 && !(off & 3) && !gp.get_byte_enable_ptr()) {
@@ -314,14 +328,14 @@ void Microcontroller::access(tlm::tlm_generic_payload& gp, From from) {
     if (!rd && off == MCU_DBG_DATA && !upload_allowed())
       return void(refuse(gp, "DBG_DATA written while the core runs (stop it first)"));
   }
-  g_from_core = from == From::Core;
-  regs_.transport(gp);
-  g_from_core = false;
+  regs_.transport(gp, delay);
 }
 
-void Microcontroller::host_access(tlm::tlm_generic_payload& gp) { access(gp, From::Host); }
+void Microcontroller::host_access(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
+  access(gp, From::Host, delay);
+}
 
-void Microcontroller::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { access(gp, From::Host); }
+void Microcontroller::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, From::Host, delay); }
 
 unsigned Microcontroller::dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
 
@@ -330,11 +344,10 @@ unsigned Microcontroller::dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.
 int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
   if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
     if (size != 4) return 0;
-    tlm::tlm_generic_payload gp;
-    set_access(gp, cmd, addr - MCU_REG_BASE, &value, 4);
-    access(gp, From::Core);
+    set_access(core_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
+    access(core_gp_, From::Core, core_offset());
     extra = cfg_.reg_cycles;
-    return gp.is_response_ok() ? 1 : 0;
+    return core_gp_.is_response_ok() ? 1 : 0;
   }
   if (addr >= MCU_BAR0_BASE && addr - MCU_BAR0_BASE < MCU_BAR0_SIZE) {
     const uint32_t off = addr - MCU_BAR0_BASE;
@@ -342,10 +355,13 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
     for (auto& [lo, hi] : cfg_.bar0_allow) ok |= off >= lo && off < hi;
     if (!ok || size != 4) return 0;
     set_access(bar0_gp_, cmd, off, &value, 4);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    // Issued at the core's local time, so a register it writes acts when the write arrives.
+    const sc_core::sc_time issued = core_offset();
+    sc_core::sc_time d = issued;
     bar0->b_transport(bar0_gp_, d);
     ++bar0_accesses_;
-    extra = cfg_.reg_cycles + uint64_t(std::ceil(d.to_seconds() * cfg_.clock_hz));
+    const sc_core::sc_time took = d > issued ? d - issued : sc_core::SC_ZERO_TIME;
+    extra = cfg_.reg_cycles + uint64_t(std::ceil(took.to_seconds() * cfg_.clock_hz));
     return bar0_gp_.is_response_ok() ? 1 : 0;
   }
   return -1;
@@ -416,8 +432,10 @@ void Microcontroller::timer_method() {
   if (ctrl.value & 2) {
     uint64_t c = regs_.at(MCU_TIMER_CYCLES).value;
     timer_ev_.notify(cycles_to_time(c ? c : 1));
+    timer_due_ = sc_core::sc_time_stamp() + cycles_to_time(c ? c : 1);
   } else {
     ctrl.value &= ~1u;
+    timer_due_ = sc_core::sc_max_time();
   }
 }
 
@@ -429,6 +447,8 @@ void Microcontroller::xfer_thread() {
                xfer_len_);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     xfer->b_transport(xfer_gp_, d);
+    xfer_started_ = true;
+    xfer_done_at_ = start + d;
     if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
     Register& st = regs_.at(MCU_XFER_STATUS);
     xfer_busy_ = false;
@@ -456,8 +476,14 @@ void Microcontroller::xfer_thread() {
   }
 }
 
+sc_core::sc_time Microcontroller::next_own_event() const {
+  sc_core::sc_time t = arrivals_.next_due();
+  if (xfer_busy_) t = std::min(t, xfer_started_ ? xfer_done_at_ : xfer_start_at_);
+  return std::min(t, timer_due_);
+}
+
 void Microcontroller::thread() {
-  bool wake_pending = false;
+  bool wake_pending = false, yielded = false;
   for (;;) {
     if (state_ == MCU_STATE_RUNNING) {
       if (gdb_ && gdb_->poll_break()) {
@@ -465,8 +491,21 @@ void Microcontroller::thread() {
         gdb_->report_stop(*this, 2);
         continue;
       }
+      // A burst runs at most a quantum, and never past the next event this microcontroller
+      // itself has scheduled (an xfer's end, the timer, a host write's arrival): an interrupt
+      // is then taken when it is raised, whatever the quantum.
+      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      const sc_core::sc_time horizon = next_own_event();
+      if (horizon <= now && !yielded) {  // due now: let it happen first (one delta)
+        yielded = true;
+        sc_core::wait(sc_core::SC_ZERO_TIME);
+        continue;
+      }
+      yielded = false;
       const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
       uint64_t budget = static_cast<uint64_t>(q * cfg_.clock_hz);
+      if (horizon > now && horizon != sc_core::sc_max_time())
+        budget = std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - now).to_seconds() * cfg_.clock_hz)));
       if (budget == 0) budget = 1;
       in_run_ = true;
       run_start_cycles_ = core_->cycles();

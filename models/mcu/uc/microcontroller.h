@@ -13,6 +13,7 @@
 
 #include "models/mcu/core_if.h"
 #include "platform/access_info.h"
+#include "platform/arrival_queue.h"
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/params.h"
@@ -47,7 +48,7 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   ~Microcontroller() override;
 
   // A register access from outside the core (host through BAR0, the broadcast window).
-  void host_access(tlm::tlm_generic_payload& gp);
+  void host_access(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
   void dump_stats(JsonWriter& w) const;
   void attach_gdb(std::unique_ptr<GdbStub> stub);
 
@@ -68,7 +69,9 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   void thread();
   void xfer_thread();
   void timer_method();
-  void access(tlm::tlm_generic_payload& gp, From from);
+  void access(tlm::tlm_generic_payload& gp, From from, const sc_core::sc_time& delay);
+  // The access being served comes from this core (directly, or through its own BAR0 window).
+  bool from_core() const { return regs_.context().initiator == core_info_->initiator; }
   void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_regs(tlm::tlm_generic_payload& gp);
   bool refuse(tlm::tlm_generic_payload& gp, const std::string& why);
@@ -78,7 +81,8 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   void record_trap(uint32_t pc, uint32_t cause, uint32_t val, const std::string& why);
   void control(uint32_t v, From from);
   sc_core::sc_time cycles_to_time(uint64_t c) const { return sc_core::sc_time(double(c) / cfg_.clock_hz, sc_core::SC_SEC); }
-  sc_core::sc_time core_offset() const;  // the core's local time ahead of SystemC time (inside run())
+  sc_core::sc_time core_offset() const;
+  sc_core::sc_time next_own_event() const;  // absolute; sc_max_time() when nothing is scheduled  // the core's local time ahead of SystemC time (inside run())
 
   McuConfig cfg_;
   std::unique_ptr<CoreIf> core_;
@@ -94,13 +98,17 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   uint32_t trap_pc_ = 0, trap_cause_ = 0, trap_val_ = 0;
   std::string halt_why_;
   // xfer
-  bool xfer_busy_ = false;
+  bool xfer_busy_ = false, xfer_started_ = false;
+  sc_core::sc_time xfer_start_at_, xfer_done_at_;  // when the current xfer starts / ends (absolute)
+  sc_core::sc_time timer_due_ = sc_core::sc_max_time();
   uint64_t xfer_ext_ = 0;
   uint32_t xfer_dmem_ = 0, xfer_len_ = 0;
   bool xfer_store_ = false;
-  tlm::tlm_generic_payload xfer_gp_, bar0_gp_;
-  AccessInfo* xfer_info_ = new AccessInfo;
+  tlm::tlm_generic_payload xfer_gp_, bar0_gp_, core_gp_;
+  AccessInfo* xfer_info_ = new AccessInfo;  // each owned by the payload it is attached to
   AccessInfo* bar0_info_ = new AccessInfo;
+  AccessInfo* core_info_ = new AccessInfo;
+  ArrivalQueue arrivals_{"arrivals"};  // host writes that start work, run at their arrival
   std::unique_ptr<GdbStub> gdb_;
   // stats
   uint64_t instructions_ = 0, cycles_ = 0, wakeups_ = 0, bursts_ = 0, starts_ = 0;

@@ -1,0 +1,32 @@
+// Reservations of a shared resource (a link direction, a bus) in absolute simulated time.
+//
+// With temporal decoupling, initiators call a shared resource out of time order: one running
+// a quantum ahead reserves its slot before another, behind it, asks for an earlier one. A
+// single "busy until" cursor would queue the earlier request behind the later one, so results
+// would depend on the quantum. A Calendar instead places every request in the first gap at or
+// after its own time that is long enough, whatever the order of the calls. Adjacent
+// reservations merge, so a saturated stream stays one block and a search stays short.
+#pragma once
+
+#include <map>
+
+#include <systemc>
+
+namespace hetvp {
+
+class Calendar {
+ public:
+  // Reserves `len` at the earliest time >= `at` where the resource is free that long; returns
+  // the start of the reservation.
+  sc_core::sc_time reserve(sc_core::sc_time at, const sc_core::sc_time& len);
+  // Forgets reservations over before `t`: no request starts before SystemC's current time.
+  void forget_before(const sc_core::sc_time& t);
+  // End of the last reservation (SC_ZERO_TIME when none is remembered).
+  sc_core::sc_time busy_until() const { return busy_.empty() ? sc_core::SC_ZERO_TIME : busy_.rbegin()->second; }
+  size_t blocks() const { return busy_.size(); }
+
+ private:
+  std::map<sc_core::sc_time, sc_core::sc_time> busy_;  // start -> end; disjoint, never touching
+};
+
+}  // namespace hetvp
