@@ -13,6 +13,9 @@ struct AccessInfo : tlm::tlm_extension<AccessInfo> {
   const char* initiator = "?";  // instance name of the issuing component (static storage)
   bool uncached = false;        // MMIO / uncached access: caches pass it through
   Side side = Side::Other;
+  // The issuer can be suspended inside b_transport (a target may wait until the access's arrival
+  // time). False for a microcontroller core calling from inside its burst.
+  bool may_wait = true;
   // Reads only: one byte per byte of the payload, nonzero where the issuer uses the data (nullptr:
   // all of it). A coalesced GPU load fetches whole segments, including bytes no lane asked for.
   const uint8_t* consumed = nullptr;

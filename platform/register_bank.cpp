@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include "platform/access_info.h"
+#include "platform/arrival_queue.h"
 
 namespace hetvp {
 
@@ -61,14 +62,40 @@ bool RegisterBank::transport(tlm::tlm_generic_payload& gp, const sc_core::sc_tim
     if (r.access == RegAccess::RO) return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "write to read-only register " + r.name);
     uint32_t v;
     std::memcpy(&v, gp.get_data_ptr(), 4);
-    if (r.access == RegAccess::W1C)
-      r.value &= ~v;
-    else
-      r.value = v;
-    if (r.on_write) r.on_write(r, v);
+    if (arrivals_ && delay > sc_core::SC_ZERO_TIME) {
+      AccessContext at_arrival = ctx_;
+      at_arrival.delay = sc_core::SC_ZERO_TIME;
+      arrivals_->at(delay, [this, &r, v, at_arrival] {
+        ctx_ = at_arrival;
+        apply_write(r, v);
+      });
+    } else {
+      apply_write(r, v);
+    }
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;
+}
+
+void RegisterBank::apply_write(Register& r, uint32_t v) {
+  if (r.access == RegAccess::W1C)
+    r.value &= ~v;
+  else
+    r.value = v;
+  if (r.on_write) r.on_write(r, v);
+}
+
+bool RegisterBank::transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  static const bool off = getenv("HETVP_NOREADWAIT") != nullptr;
+  if (!off && gp.is_read() && delay > sc_core::SC_ZERO_TIME) {
+    const AccessInfo* info = gp.get_extension<AccessInfo>();
+    if ((!info || info->may_wait) &&
+        sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_) {
+      sc_core::wait(delay);
+      delay = sc_core::SC_ZERO_TIME;
+    }
+  }
+  return transport(gp, static_cast<const sc_core::sc_time&>(delay));
 }
 
 unsigned RegisterBank::debug(tlm::tlm_generic_payload& gp) {

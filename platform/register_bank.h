@@ -16,6 +16,8 @@
 
 namespace hetvp {
 
+class ArrivalQueue;
+
 // Who made a register access and when it arrives: `delay` is the access's annotated time
 // relative to SystemC's current time (the caller's local time plus the path's latency). A
 // callback that starts work (a doorbell, a launch, a command) acts at `arrival()`, never at
@@ -54,6 +56,14 @@ class RegisterBank {
   // Serves one access; returns false (and sets an error response) when a rule is broken.
   // Callbacks run inside it and see the access's context through context().
   bool transport(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
+  // The same from a target's b_transport: a read first catches up to its arrival time (waits
+  // `delay`, which becomes zero), so a poll sees the register as of the poller's own time, not
+  // as of SystemC's (a decoupled initiator runs up to a quantum ahead). It waits only when the
+  // caller is a thread that allows it (AccessInfo::may_wait).
+  bool transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // With a queue, a write whose arrival lies ahead (delay > 0) takes effect at its arrival,
+  // value and callback alike (an interrupt acknowledge, say): it is checked and answered now.
+  void set_arrival_queue(ArrivalQueue* q) { arrivals_ = q; }
   // The access being served (valid inside a callback).
   const AccessContext& context() const { return ctx_; }
   // Untimed debug access: no side effects on read, writes go straight to `value`.
@@ -68,6 +78,8 @@ class RegisterBank {
   std::map<uint32_t, Register> regs_;
   uint64_t errors_ = 0;
   AccessContext ctx_;
+  ArrivalQueue* arrivals_ = nullptr;
+  void apply_write(Register& r, uint32_t v);
 };
 
 }  // namespace hetvp

@@ -41,7 +41,9 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   ptop.register_b_transport(this, &HostInterface::b_ptop);
   intr.bind(*this);
 
-  // PMC: identity and interrupt status/enable.
+  // PMC: identity and interrupt status/enable. An acknowledge clears PMC_INTR when it arrives:
+  // cleared early, it could miss (or swallow) an interrupt raised meanwhile.
+  pmc_regs_.set_arrival_queue(&pmc_arrivals_);
   pmc_regs_.add("BOOT_0", kPmcBoot0, RegAccess::RO, kGf100Boot0);
   pmc_regs_.add("INTR", kPmcIntr, RegAccess::W1C);
   pmc_regs_.add("INTR_EN", kPmcIntrEn, RegAccess::RW).write([this](Register& r, uint32_t) {
@@ -163,11 +165,15 @@ void HostInterface::b_pmc(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
 void HostInterface::b_ptop(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { ptop_regs_.transport(gp); }
 
 void HostInterface::raise(unsigned bit, const sc_core::sc_time& delay) {
-  Register& status = pmc_regs_.at(kPmcIntr);
-  uint32_t mask = 1u << bit;
-  bool was_pending = status.value & mask;
-  status.value |= mask;
-  if (!was_pending && (pmc_regs_.at(kPmcIntrEn).value & mask)) send_msi(delay);
+  // The bit becomes pending when the interrupt is raised, not when the raiser called (a core
+  // inside its burst calls up to a quantum early).
+  pmc_arrivals_.at(delay, [this, bit] {
+    Register& status = pmc_regs_.at(kPmcIntr);
+    uint32_t mask = 1u << bit;
+    bool was_pending = status.value & mask;
+    status.value |= mask;
+    if (!was_pending && (pmc_regs_.at(kPmcIntrEn).value & mask)) send_msi(sc_core::SC_ZERO_TIME);
+  });
 }
 
 void HostInterface::send_msi(const sc_core::sc_time& delay) {

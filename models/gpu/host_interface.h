@@ -21,6 +21,7 @@
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/params.h"
+#include "platform/arrival_queue.h"
 #include "platform/register_bank.h"
 
 namespace hetvp::gpu {
@@ -54,6 +55,7 @@ class HostInterface : public sc_core::sc_module, public IrqIf {
 
   pcie::Type0ConfigSpace cfg_;
   RegisterBank pmc_regs_{"pmc"}, ptop_regs_{"ptop"};
+  ArrivalQueue pmc_arrivals_{"pmc_arrivals"};  // PMC writes (interrupt acknowledge) act at arrival
   sc_core::sc_time bar0_latency_, bar1_read_latency_, bar1_write_latency_;
   unsigned max_payload_, max_read_request_;
   tlm::tlm_generic_payload msi_gp_;

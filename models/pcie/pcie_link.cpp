@@ -94,14 +94,14 @@ void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payloa
   sc_core::sc_time left = send(fwd, t0, gp.is_write() ? len : 0, addr, false);
   sc_core::sc_time d = left + latency_ - now;
   out->b_transport(gp, d);
-  sc_core::sc_time t = now + d;
+  sc_core::sc_time t = sc_core::sc_time_stamp() + d;  // the target may have waited until the arrival
   if (gp.is_read() && len > 0) {
     for (unsigned off = 0; off < len; off += max_payload_)
       t = send(back, t, std::min(max_payload_, len - off), addr, true);
   } else {
     t = send(back, t, 0, addr, true);  // completion without data
   }
-  delay = t + latency_ - now;
+  delay = t + latency_ - sc_core::sc_time_stamp();
 }
 
 void PcieLink::dump_stats(JsonWriter& w) const {

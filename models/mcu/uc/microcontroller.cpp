@@ -32,6 +32,7 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
   bar0_info_->initiator = name();
   bar0_info_->uncached = true;
   bar0_info_->side = Side::Gpu;
+  bar0_info_->may_wait = false;  // issued from inside the core's burst
   bar0_gp_.set_extension(bar0_info_);
   core_info_->initiator = name();  // the core's own accesses: from_core() tells them by this name
   core_info_->uncached = true;
@@ -291,7 +292,7 @@ void Microcontroller::control(uint32_t v, From from) {
   }
 }
 
-void Microcontroller::access(tlm::tlm_generic_payload& gp, From from, const sc_core::sc_time& delay) {
+void Microcontroller::access(tlm::tlm_generic_payload& gp, From from, sc_core::sc_time& delay) {
   const uint32_t off = static_cast<uint32_t>(gp.get_address());
   const bool rd = gp.is_read();
   if (gp.get_data_length() == 4 && !(off & 3) && !gp.get_byte_enable_ptr()) {
@@ -328,12 +329,11 @@ void Microcontroller::access(tlm::tlm_generic_payload& gp, From from, const sc_c
     if (!rd && off == MCU_DBG_DATA && !upload_allowed())
       return void(refuse(gp, "DBG_DATA written while the core runs (stop it first)"));
   }
-  regs_.transport(gp, delay);
+  if (from == From::Host) regs_.transport(gp, delay);  // a read may catch up to its arrival
+  else regs_.transport(gp, static_cast<const sc_core::sc_time&>(delay));  // the core never waits
 }
 
-void Microcontroller::host_access(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
-  access(gp, From::Host, delay);
-}
+void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, From::Host, delay); }
 
 void Microcontroller::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, From::Host, delay); }
 
@@ -345,7 +345,8 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
   if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
     if (size != 4) return 0;
     set_access(core_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
-    access(core_gp_, From::Core, core_offset());
+    sc_core::sc_time at = core_offset();
+    access(core_gp_, From::Core, at);
     extra = cfg_.reg_cycles;
     return core_gp_.is_response_ok() ? 1 : 0;
   }

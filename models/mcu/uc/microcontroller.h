@@ -48,7 +48,12 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   ~Microcontroller() override;
 
   // A register access from outside the core (host through BAR0, the broadcast window).
-  void host_access(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay = sc_core::SC_ZERO_TIME);
+  // `delay`: as in b_transport (a read may wait until its arrival and zero it).
+  void host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void host_access(tlm::tlm_generic_payload& gp) {  // untimed (tests, the GDB stub)
+    sc_core::sc_time none = sc_core::SC_ZERO_TIME;
+    host_access(gp, none);
+  }
   void dump_stats(JsonWriter& w) const;
   void attach_gdb(std::unique_ptr<GdbStub> stub);
 
@@ -69,7 +74,7 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   void thread();
   void xfer_thread();
   void timer_method();
-  void access(tlm::tlm_generic_payload& gp, From from, const sc_core::sc_time& delay);
+  void access(tlm::tlm_generic_payload& gp, From from, sc_core::sc_time& delay);
   // The access being served comes from this core (directly, or through its own BAR0 window).
   bool from_core() const { return regs_.context().initiator == core_info_->initiator; }
   void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
