@@ -48,10 +48,12 @@ TEST(Offload, HostToDeviceIorwFastestUpTo64KbThenDma) {
   // The crossover lies within one power of two of 128 KB (here between 64 KB and 256 KB).
 }
 
-TEST(Offload, DeviceToHostHubFastestFrom256BTo4KbThenDma) {
+TEST(Offload, DeviceToHostHubFastestFrom256BTo4KbThenDmaFrom16Kb) {
   const Sweep& s = default_sweep();
   for (uint64_t size = 256; size <= 4096; size *= 2) EXPECT_EQ(s.fastest("DtoH", size, false), "HUB") << size;
-  for (uint64_t size = 8192; size <= (4 << 20); size *= 2) EXPECT_EQ(s.fastest("DtoH", size, false), "DMA") << size;
+  // At 8 KB DMA and HUB tie (41.9 vs 42.2 us, a 0.7 % margin: docs/transfers.md): a documented
+  // result, not an assertion. From 16 KB DMA leads by 43 %.
+  for (uint64_t size = 16384; size <= (4 << 20); size *= 2) EXPECT_EQ(s.fastest("DtoH", size, false), "DMA") << size;
   // IORW pays a round trip per 32-bit read: slowest of all from 256 B on.
   for (uint64_t size = 256; size <= (4 << 20); size *= 2)
     for (auto& m : {"DMA", "HUB", "GPC1", "GPC4"}) EXPECT_GT(s.at("DtoH", size, "IORW"), s.at("DtoH", size, m)) << size;
