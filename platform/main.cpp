@@ -13,6 +13,7 @@
 
 #include "models/mcu/rv32/standalone.h"
 #include "platform/program.h"
+#include "platform/register_table.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
 
@@ -27,6 +28,7 @@ const char* kUsage =
     "  list           list component types and host programs (workloads)\n"
     "  iss ELF        run an RV32 program on the bare ISS (standalone mode); exit status = its exit code\n"
     "  debug CONFIG   the microcontroller debug tool: run a debug script on the booted platform\n"
+    "  registers      print the register tables of every block (docs/registers.md), from firmware/include/hetvp\n"
     "\n"
     "`hetvp COMMAND --help` describes a command's options.\n"
     "exit status: 0 success, 1 the simulated system reported a failure, 2 usage or configuration error\n";
@@ -135,6 +137,10 @@ int sc_main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "list") return list_command();
+  if (cmd == "registers") {
+    std::cout << hetvp::registers_markdown();
+    return 0;
+  }
   if (cmd != "run" && cmd != "check") return usage_error("unknown command '" + cmd + "'", kUsage);
   const char* usage = cmd == "run" ? kRunUsage : kCheckUsage;
 

@@ -29,6 +29,12 @@ Register& RegisterBank::at(uint32_t offset) {
   return it->second;
 }
 
+Register& RegisterBank::named(const std::string& name) {
+  for (auto& [off, r] : regs_)
+    if (r.name == name) return r;
+  throw std::logic_error(block_ + ": no register named " + name);
+}
+
 void RegisterBank::reset() {
   for (auto& [o, r] : regs_) r.value = r.reset;
 }

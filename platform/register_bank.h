@@ -50,6 +50,9 @@ class RegisterBank {
 
   Register& add(const std::string& name, uint32_t offset, RegAccess access, uint32_t reset = 0);
   Register& at(uint32_t offset);
+  // The register called `name` (throws std::logic_error naming the block when there is none):
+  // behaviour binds to names from the block's table, e.g. named("LAUNCH").write(...).
+  Register& named(const std::string& name);
   bool has(uint32_t offset) const { return regs_.count(offset) != 0; }
   void reset();
 

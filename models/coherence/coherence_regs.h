@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "firmware/include/hetvp/gpu_map.h"  // GPU_COMPUTE_BASE, GPU_CC_BASE (BAR0 positions)
+
 namespace hetvp::coherence {
 
 constexpr uint64_t kDirBase = 0x40000000;
@@ -30,7 +32,7 @@ constexpr uint32_t kDirHistEnd = 0x6008;      // W (cache controller) total entr
 constexpr uint32_t kDirHistData = 0x6800;     // W (cache controller) a chunk: N x uint64 line numbers
 constexpr uint32_t kDirHistDataSize = 0x800;
 constexpr uint32_t kDirGpuCcLo = 0x7000;      // RW host physical address of the GPU cache controller's
-constexpr uint32_t kDirGpuCcHi = 0x7004;      //    register block (BAR0 + kGpuCcBar0), set by the runtime
+constexpr uint32_t kDirGpuCcHi = 0x7004;      //    register block (BAR0 + GPU_CC_BASE), set by the runtime
 constexpr uint32_t kDirCpuTrack = 0x8000;     // W 1 start / 0 stop CPU write tracking (CPU cache controller)
 constexpr uint32_t kDirGpuTrack = 0x10000;    // W 1 start / 0 stop GPU write tracking (GPU cache controller)
 
@@ -51,9 +53,5 @@ constexpr uint32_t kCcProbe = 0x40;        // W 16 B {u64 first line, u32 count,
 constexpr uint32_t kCcProbeDone = 0x50;    // R 32 B {u64 invalidated, u64 tag accesses, u64 digest,
                                            //   u64 probes} since the last read; returns when the
                                            //   probes received so far are processed
-
-// GPU side: BAR0 offsets of the compute front end and the GPU cache controller.
-constexpr uint32_t kComputeBar0 = 0x404000;
-constexpr uint32_t kGpuCcBar0 = 0x405000;
 
 }  // namespace hetvp::coherence

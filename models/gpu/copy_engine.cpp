@@ -20,27 +20,27 @@ std::shared_ptr<Schema> CopyEngine::schema() {
 }
 
 CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned index)
-    : sc_core::sc_module(n), regs_(basename()), intr_bit_(index == 0 ? kIntrCopy0 : kIntrCopy1) {
+    : sc_core::sc_module(n), regs_(basename()), intr_bit_(index == 0 ? GPU_INTR_COPY0 : GPU_INTR_COPY1) {
   setup_ = p.time("setup");
   issue_cost_ = p.time("issue_cost");
   burst_ = static_cast<unsigned>(p.size("burst"));
   outstanding_ = p.u32("outstanding");
   regs.register_b_transport(this, &CopyEngine::b_regs);
   regs.register_transport_dbg(this, &CopyEngine::dbg_regs);
-  for (auto [name, off] : {std::pair{"SRC_LO", kCopySrcLo}, {"SRC_HI", kCopySrcHi}, {"DST_LO", kCopyDstLo},
-                           {"DST_HI", kCopyDstHi}, {"LENGTH", kCopyLength}, {"FENCE_LO", kCopyFenceLo},
-                           {"FENCE_HI", kCopyFenceHi}, {"FENCE_VALUE", kCopyFenceValue}})
+  for (auto [name, off] : {std::pair{"SRC_LO", COPY_SRC_LO}, {"SRC_HI", COPY_SRC_HI}, {"DST_LO", COPY_DST_LO},
+                           {"DST_HI", COPY_DST_HI}, {"LENGTH", COPY_LENGTH}, {"FENCE_LO", COPY_FENCE_LO},
+                           {"FENCE_HI", COPY_FENCE_HI}, {"FENCE_VALUE", COPY_FENCE_VALUE}})
     regs_.add(name, off, RegAccess::RW);
-  regs_.add("LAUNCH", kCopyLaunch, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (!(v & kLaunchGo)) return;
-    Register& st = regs_.at(kCopyStatus);
+  regs_.add("LAUNCH", COPY_LAUNCH, RegAccess::WO).write([this](Register&, uint32_t v) {
+    if (!(v & COPY_LAUNCH_GO)) return;
+    Register& st = regs_.at(COPY_STATUS);
     if (busy_) {  // one copy at a time: the second launch is refused, visibly
-      st.value |= 2u | (kCopyBusy << 8);
+      st.value |= 2u | (COPY_ERR_BUSY << 8);
       ++errors_;
       return;
     }
-    if (regs_.at(kCopyLength).value == 0) {  // nothing to copy: refused at once
-      st.value = 2u | (kCopyZeroLength << 8);
+    if (regs_.at(COPY_LENGTH).value == 0) {  // nothing to copy: refused at once
+      st.value = 2u | (COPY_ERR_ZERO_LENGTH << 8);
       ++errors_;
       return;
     }
@@ -49,10 +49,10 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
     st.value = 1;
     launch_.notify(regs_.context().delay);  // the copy starts when the doorbell arrives
   });
-  regs_.add("STATUS", kCopyStatus, RegAccess::RO);
-  regs_.add("ERROR_LO", kCopyErrorLo, RegAccess::RO);
-  regs_.add("ERROR_HI", kCopyErrorHi, RegAccess::RO);
-  regs_.add("COMPLETED", kCopyCompleted, RegAccess::RO);
+  regs_.add("STATUS", COPY_STATUS, RegAccess::RO);
+  regs_.add("ERROR_LO", COPY_ERROR_LO, RegAccess::RO);
+  regs_.add("ERROR_HI", COPY_ERROR_HI, RegAccess::RO);
+  regs_.add("COMPLETED", COPY_COMPLETED, RegAccess::RO);
   info_->initiator = name();
   info_->side = Side::Gpu;
   gp_.set_extension(info_);
@@ -81,9 +81,9 @@ void CopyEngine::run() {
     auto reg64 = [&](uint32_t lo, uint32_t hi) {
       return (uint64_t(regs_.at(hi).value) << 32) | regs_.at(lo).value;
     };
-    const uint64_t src = reg64(kCopySrcLo, kCopySrcHi), dst = reg64(kCopyDstLo, kCopyDstHi);
-    const uint64_t len = regs_.at(kCopyLength).value;
-    uint32_t error = kCopyOk;
+    const uint64_t src = reg64(COPY_SRC_LO, COPY_SRC_HI), dst = reg64(COPY_DST_LO, COPY_DST_HI);
+    const uint64_t len = regs_.at(COPY_LENGTH).value;
+    uint32_t error = COPY_OK;
     uint64_t error_va = 0;
 
     // Up to `outstanding` pieces are in flight: a piece's buffer slot (and its PCIe tag) is free
@@ -92,7 +92,7 @@ void CopyEngine::run() {
     std::vector<sc_core::sc_time> slot_free(outstanding_, start);
     sc_core::sc_time issue = start + setup_, write_cursor = issue, finish = issue;
     uint64_t off = 0;
-    for (uint64_t k = 0; off < len && error == kCopyOk; ++k) {
+    for (uint64_t k = 0; off < len && error == COPY_OK; ++k) {
       const uint64_t s = src + off, d = dst + off;
       // A piece ends at the burst size, at the end, and at a page boundary of either side.
       uint64_t n = std::min<uint64_t>(burst_, len - off);
@@ -103,14 +103,14 @@ void CopyEngine::run() {
       sc_core::sc_time at = issue > slot ? issue : slot;
       sc_core::sc_time read_done, write_done;
       if (!access(tlm::TLM_READ_COMMAND, s, buf, static_cast<unsigned>(n), at, read_done)) {
-        error = kCopySrcFault;
+        error = COPY_ERR_SRC_FAULT;
         error_va = s;
         break;
       }
       issue = at + issue_cost_;
       sc_core::sc_time wat = write_cursor > read_done ? write_cursor : read_done;
       if (!access(tlm::TLM_WRITE_COMMAND, d, buf, static_cast<unsigned>(n), wat, write_done)) {
-        error = kCopyDstFault;
+        error = COPY_ERR_DST_FAULT;
         error_va = d;
         break;
       }
@@ -129,26 +129,26 @@ void CopyEngine::run() {
       if (issue >= now + quantum) sc_core::wait(issue - now);
     }
     if (finish > sc_core::sc_time_stamp()) sc_core::wait(finish - sc_core::sc_time_stamp());
-    Register& st = regs_.at(kCopyStatus);
-    if (error != kCopyOk) {
+    Register& st = regs_.at(COPY_STATUS);
+    if (error != COPY_OK) {
       ++errors_;
       st.value = 2u | (error << 8);
-      regs_.at(kCopyErrorLo).value = static_cast<uint32_t>(error_va);
-      regs_.at(kCopyErrorHi).value = static_cast<uint32_t>(error_va >> 32);
+      regs_.at(COPY_ERROR_LO).value = static_cast<uint32_t>(error_va);
+      regs_.at(COPY_ERROR_HI).value = static_cast<uint32_t>(error_va >> 32);
     } else {
       st.value = 0;
       bytes_ += len;
       ++copies_;
-      regs_.at(kCopyCompleted).value++;
+      regs_.at(COPY_COMPLETED).value++;
     }
     // The fence says "this request is over"; bit 31 set means it failed (see STATUS).
-    if (launch_flags_ & kLaunchFence) {
-      uint32_t v = regs_.at(kCopyFenceValue).value | (error != kCopyOk ? kFenceError : 0u);
+    if (launch_flags_ & COPY_LAUNCH_FENCE) {
+      uint32_t v = regs_.at(COPY_FENCE_VALUE).value | (error != COPY_OK ? COPY_FENCE_ERROR : 0u);
       sc_core::sc_time done;
-      if (!access(tlm::TLM_WRITE_COMMAND, reg64(kCopyFenceLo, kCopyFenceHi), reinterpret_cast<uint8_t*>(&v), 4,
+      if (!access(tlm::TLM_WRITE_COMMAND, reg64(COPY_FENCE_LO, COPY_FENCE_HI), reinterpret_cast<uint8_t*>(&v), 4,
                   sc_core::sc_time_stamp(), done)) {
         ++errors_;
-        st.value = 2u | (kCopyDstFault << 8);
+        st.value = 2u | (COPY_ERR_DST_FAULT << 8);
       }
     }
     busy_ = false;
@@ -157,7 +157,7 @@ void CopyEngine::run() {
       Tracer::get().span(name(), (error ? "copy (failed) " : "copy ") + std::to_string(len) + " B", start,
                          sc_core::sc_time_stamp() - start);
     RunState::get().progress();
-    if (launch_flags_ & kLaunchIntr) intr->raise(intr_bit_, sc_core::SC_ZERO_TIME);
+    if (launch_flags_ & COPY_LAUNCH_INTR) intr->raise(intr_bit_, sc_core::SC_ZERO_TIME);
   }
 }
 

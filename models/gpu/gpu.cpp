@@ -31,7 +31,7 @@ std::shared_ptr<Schema> Gpu::schema() {
   s->group("vram", vram, "the frame buffer (a memory: size, latency, write_latency, bandwidth)");
   s->group("pcie", gpu::HostInterface::schema(), "PCIe endpoint and host interface");
   s->group("mmu", gpu::GpuMmu::schema(), "GPU MMU");
-  s->integer("copy_engines", 2, "number of copy engines (registers at 0x104000 + n * 0x1000)").range(1, gpu::kMaxCopyEngines);
+  s->integer("copy_engines", 2, "number of copy engines (registers at 0x104000 + n * 0x1000)").range(1, GPU_MAX_COPY_ENGINES);
   s->group("copy_engine", gpu::CopyEngine::schema(), "copy engine parameters (shared by every engine)");
   for (auto& b : gpu::GpuBlockRegistry::get().types()) s->group(b.key, b.schema(), b.doc);
   return s;
@@ -54,14 +54,14 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
   mmu_->vram.bind(vram_bus_->in);
   mmu_->sysmem.bind(hostif_->dma);
   hostif_->bar0.bind(bar0_->in);
-  bar0_->map(me + ".pmc", gpu::kPmcBase, 0x1000, hostif_->pmc);
-  bar0_->map(me + ".ptop", gpu::kPtopBase, 0x100, hostif_->ptop);
-  bar0_->map(me + ".mmu", gpu::kMmuBase, 0x1000, mmu_->regs);
+  bar0_->map(me + ".pmc", GPU_PMC_BASE, 0x1000, hostif_->pmc);
+  bar0_->map(me + ".ptop", GPU_PTOP_BASE, 0x100, hostif_->ptop);
+  bar0_->map(me + ".mmu", GPU_MMU_BASE, 0x1000, mmu_->regs);
   mmu_->intr.bind(hostif_->intr);
   for (unsigned i = 0; i < copy_.size(); ++i) {
     copy_[i]->mem.bind(mmu_->in);
     copy_[i]->intr.bind(hostif_->intr);
-    bar0_->map(me + "." + copy_[i]->basename(), gpu::kCopyBase + i * gpu::kCopyStride, 0x1000, copy_[i]->regs);
+    bar0_->map(me + "." + copy_[i]->basename(), GPU_COPY_BASE + i * GPU_COPY_STRIDE, 0x1000, copy_[i]->regs);
   }
 
   // On-chip blocks registered by other models (microcontrollers, compute units).

@@ -27,15 +27,15 @@ GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
     tlb_.clear();
     lru_.clear();
   };
-  regs_.add("PD_BASE_LO", kMmuPdBaseLo, RegAccess::RW).write([flush](Register&, uint32_t) { flush(); });
-  regs_.add("PD_BASE_HI", kMmuPdBaseHi, RegAccess::RW).write([flush](Register&, uint32_t) { flush(); });
-  regs_.add("TLB_FLUSH", kMmuTlbFlush, RegAccess::WO).write([flush](Register&, uint32_t v) {
+  regs_.add("PD_BASE_LO", MMU_PD_BASE_LO, RegAccess::RW).write([flush](Register&, uint32_t) { flush(); });
+  regs_.add("PD_BASE_HI", MMU_PD_BASE_HI, RegAccess::RW).write([flush](Register&, uint32_t) { flush(); });
+  regs_.add("TLB_FLUSH", MMU_TLB_FLUSH, RegAccess::WO).write([flush](Register&, uint32_t v) {
     if (v & 1) flush();
   });
-  regs_.add("FAULT_STATUS", kMmuFaultStatus, RegAccess::W1C);
-  regs_.add("FAULT_ADDR_LO", kMmuFaultAddrLo, RegAccess::RO);
-  regs_.add("FAULT_ADDR_HI", kMmuFaultAddrHi, RegAccess::RO);
-  regs_.add("FAULT_COUNT", kMmuFaultCount, RegAccess::RO);
+  regs_.add("FAULT_STATUS", MMU_FAULT_STATUS, RegAccess::W1C);
+  regs_.add("FAULT_ADDR_LO", MMU_FAULT_ADDR_LO, RegAccess::RO);
+  regs_.add("FAULT_ADDR_HI", MMU_FAULT_ADDR_HI, RegAccess::RO);
+  regs_.add("FAULT_COUNT", MMU_FAULT_COUNT, RegAccess::RO);
   walk_info_->initiator = "gpu.mmu.walker";
   walk_info_->side = Side::Gpu;
   walk_gp_.set_extension(walk_info_);
@@ -49,7 +49,7 @@ bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time&
 }
 
 bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay, bool debug) {
-  uint64_t vpn = va >> kPageShift;
+  uint64_t vpn = va >> MMU_PAGE_SHIFT;
   auto it = tlb_.find(vpn);
   if (it != tlb_.end()) {
     if (!debug) {
@@ -60,16 +60,16 @@ bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason
     t = it->second->second;
   } else {
     if (!debug) ++tlb_misses_;
-    if (va >> kVaBits) {
-      reason = kFaultNoPde;
+    if (va >> MMU_VA_BITS) {
+      reason = MMU_FAULT_NO_PDE;
       return false;
     }
-    uint64_t pd = (uint64_t(regs_.at(kMmuPdBaseHi).value) << 32) | regs_.at(kMmuPdBaseLo).value;
+    uint64_t pd = (uint64_t(regs_.at(MMU_PD_BASE_HI).value) << 32) | regs_.at(MMU_PD_BASE_LO).value;
     uint64_t pde = 0;
-    uint64_t pdi = (va >> (kPageShift + kPtIndexBits)) & ((1u << kPdIndexBits) - 1);
-    uint64_t pti = (va >> kPageShift) & ((1u << kPtIndexBits) - 1);
-    if (!read_vram(pd + pdi * 8, &pde, 8, delay, debug) || !(pde & kPdeValid)) {
-      reason = kFaultNoPde;
+    uint64_t pdi = (va >> (MMU_PAGE_SHIFT + MMU_PT_INDEX_BITS)) & ((1u << MMU_PD_INDEX_BITS) - 1);
+    uint64_t pti = (va >> MMU_PAGE_SHIFT) & ((1u << MMU_PT_INDEX_BITS) - 1);
+    if (!read_vram(pd + pdi * 8, &pde, 8, delay, debug) || !(pde & MMU_PDE_VALID)) {
+      reason = MMU_FAULT_NO_PDE;
       return false;
     }
     uint64_t pt = pde & 0x000000fffffff000ull;
@@ -77,21 +77,21 @@ bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason
     // every valid entry in it: streaming accesses then walk once per 8 pages.
     uint64_t line[8] = {};
     const uint64_t first = pti & ~7ull;
-    if (!read_vram(pt + first * 8, line, sizeof line, delay, debug) || !(line[pti - first] & kPteValid)) {
-      reason = kFaultNoPte;
+    if (!read_vram(pt + first * 8, line, sizeof line, delay, debug) || !(line[pti - first] & MMU_PTE_VALID)) {
+      reason = MMU_FAULT_NO_PTE;
       return false;
     }
     auto decode = [](uint64_t pte) {
-      return Translation{pte & 0x000ffffffffff000ull, (pte & kPteSysmem) != 0, (pte & kPteReadOnly) != 0};
+      return Translation{pte & 0x000ffffffffff000ull, (pte & MMU_PTE_SYSMEM) != 0, (pte & MMU_PTE_READ_ONLY) != 0};
     };
     t = decode(line[pti - first]);
     if (!t.sysmem && t.page >= vram_size_) {
-      reason = kFaultOutOfVram;
+      reason = MMU_FAULT_OUT_OF_VRAM;
       return false;
     }
     if (!debug) {
       for (unsigned i = 0; i < 8; ++i) {
-        if (!(line[i] & kPteValid)) continue;
+        if (!(line[i] & MMU_PTE_VALID)) continue;
         Translation e = decode(line[i]);
         if (!e.sysmem && e.page >= vram_size_) continue;
         uint64_t v = (vpn & ~7ull) | i;
@@ -110,7 +110,7 @@ bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason
     }
   }
   if (write && t.read_only) {
-    reason = kFaultReadOnly;
+    reason = MMU_FAULT_READ_ONLY;
     return false;
   }
   return true;
@@ -118,17 +118,17 @@ bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason
 
 void GpuMmu::fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
   ++faults_;
-  regs_.at(kMmuFaultStatus).value = 1 | (reason << 8);
-  regs_.at(kMmuFaultAddrLo).value = static_cast<uint32_t>(va);
-  regs_.at(kMmuFaultAddrHi).value = static_cast<uint32_t>(va >> 32);
-  regs_.at(kMmuFaultCount).value++;
+  regs_.at(MMU_FAULT_STATUS).value = 1 | (reason << 8);
+  regs_.at(MMU_FAULT_ADDR_LO).value = static_cast<uint32_t>(va);
+  regs_.at(MMU_FAULT_ADDR_HI).value = static_cast<uint32_t>(va >> 32);
+  regs_.at(MMU_FAULT_COUNT).value++;
   static const char* reasons[] = {"none", "no page directory entry", "no page table entry", "write to read-only page",
                                   "page outside VRAM"};
   char buf[200];
   snprintf(buf, sizeof buf, "%s: %s at GPU virtual address 0x%" PRIx64 " by %s: %s", name(),
            gp.is_write() ? "write" : "read", va, initiator_of(gp), reasons[reason]);
   SC_REPORT_WARNING("hetvp/gpu-mmu", buf);
-  intr->raise(kIntrMmuFault, delay);
+  intr->raise(GPU_INTR_MMU_FAULT, delay);
 }
 
 void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -136,7 +136,7 @@ void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   const uint64_t va = gp.get_address();
   const unsigned len = gp.get_data_length();
   unsigned char* data = gp.get_data_ptr();
-  const uint64_t page_size = 1ull << kPageShift;
+  const uint64_t page_size = 1ull << MMU_PAGE_SHIFT;
   bool split = (va & (page_size - 1)) + len > page_size;
   if (split) ++split_;
   sc_core::sc_time done = delay;
@@ -182,7 +182,7 @@ unsigned GpuMmu::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   const uint64_t va = gp.get_address();
   const unsigned len = gp.get_data_length();
   unsigned char* data = gp.get_data_ptr();
-  const uint64_t page_size = 1ull << kPageShift;
+  const uint64_t page_size = 1ull << MMU_PAGE_SHIFT;
   unsigned total = 0;
   while (total < len) {
     uint64_t cur = va + total;

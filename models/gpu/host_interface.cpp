@@ -44,16 +44,16 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   // PMC: identity and interrupt status/enable. An acknowledge clears PMC_INTR when it arrives:
   // cleared early, it could miss (or swallow) an interrupt raised meanwhile.
   pmc_regs_.set_arrival_queue(&pmc_arrivals_);
-  pmc_regs_.add("BOOT_0", kPmcBoot0, RegAccess::RO, kGf100Boot0);
-  pmc_regs_.add("INTR", kPmcIntr, RegAccess::W1C);
-  pmc_regs_.add("INTR_EN", kPmcIntrEn, RegAccess::RW).write([this](Register& r, uint32_t) {
+  pmc_regs_.add("BOOT_0", PMC_BOOT_0, RegAccess::RO, PMC_BOOT_0_GF100);
+  pmc_regs_.add("INTR", PMC_INTR, RegAccess::W1C);
+  pmc_regs_.add("INTR_EN", PMC_INTR_EN, RegAccess::RW).write([this](Register& r, uint32_t) {
     // Enabling a source that is already pending interrupts at once.
-    if (pmc_regs_.at(kPmcIntr).value & r.value) send_msi(pmc_regs_.context().delay);
+    if (pmc_regs_.at(PMC_INTR).value & r.value) send_msi(pmc_regs_.context().delay);
   });
   // PTOP: what the driver and the HUB firmware read to learn the topology.
-  ptop_regs_.add("NUM_GPCS", kPtopNumGpcs, RegAccess::RO, num_gpcs);
-  ptop_regs_.add("VRAM_MIB", kPtopVramMiB, RegAccess::RO, static_cast<uint32_t>(vram_size >> 20));
-  ptop_regs_.add("NUM_COPY", kPtopNumCopy, RegAccess::RO, num_copy_engines);
+  ptop_regs_.add("NUM_GPCS", PTOP_NUM_GPCS, RegAccess::RO, num_gpcs);
+  ptop_regs_.add("VRAM_MIB", PTOP_VRAM_MIB, RegAccess::RO, static_cast<uint32_t>(vram_size >> 20));
+  ptop_regs_.add("NUM_COPY", PTOP_NUM_COPY, RegAccess::RO, num_copy_engines);
 
   msi_info_->initiator = "gpu.msi";
   msi_gp_.set_extension(msi_info_);
@@ -168,11 +168,11 @@ void HostInterface::raise(unsigned bit, const sc_core::sc_time& delay) {
   // The bit becomes pending when the interrupt is raised, not when the raiser called (a core
   // inside its burst calls up to a quantum early).
   pmc_arrivals_.at(delay, [this, bit] {
-    Register& status = pmc_regs_.at(kPmcIntr);
+    Register& status = pmc_regs_.at(PMC_INTR);
     uint32_t mask = 1u << bit;
     bool was_pending = status.value & mask;
     status.value |= mask;
-    if (!was_pending && (pmc_regs_.at(kPmcIntrEn).value & mask)) send_msi(sc_core::SC_ZERO_TIME);
+    if (!was_pending && (pmc_regs_.at(PMC_INTR_EN).value & mask)) send_msi(sc_core::SC_ZERO_TIME);
   });
 }
 

@@ -30,13 +30,13 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::
   GpuBuffer d = drv_.map_host(kDirBase, kDirWindow);
   dir_va_ = d.va;
   // Directory: where the GPU cache controller is (BAR0 + 0x405000, across PCIe).
-  const uint64_t gpu_cc = drv_.function().bar[0] + kGpuCcBar0;
+  const uint64_t gpu_cc = drv_.function().bar[0] + GPU_CC_BASE;
   dir_write(kDirGpuCcLo, static_cast<uint32_t>(gpu_cc));
   dir_write(kDirGpuCcHi, static_cast<uint32_t>(gpu_cc >> 32));
   // GPU cache controller: the directory window's GPU VA and the shared arena's UVA window.
   auto cc = [&](uint32_t off, uint64_t v) {
-    drv_.reg_write(kGpuCcBar0 + off, static_cast<uint32_t>(v));
-    drv_.reg_write(kGpuCcBar0 + off + 4, static_cast<uint32_t>(v >> 32));
+    drv_.reg_write(GPU_CC_BASE + off, static_cast<uint32_t>(v));
+    drv_.reg_write(GPU_CC_BASE + off + 4, static_cast<uint32_t>(v >> 32));
   };
   cc(kCcDirLo, dir_va_);
   cc(kCcWinVaLo, arena_va_);
@@ -114,23 +114,23 @@ void CoherenceRuntime::gpu_release() {
 void CoherenceRuntime::launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
                               const std::vector<uint32_t>& args) {
   using namespace hetvp::gpu;
-  const uint32_t base = kComputeBar0;
-  const uint32_t done_before = drv_.reg_read(base + kCmpCompleted);
-  drv_.reg_write(base + kCmpKernel, kernel_id(kernel));
-  drv_.reg_write(base + kCmpGridX, gx);
-  drv_.reg_write(base + kCmpGridY, gy);
-  drv_.reg_write(base + kCmpBlockX, bx);
-  drv_.reg_write(base + kCmpBlockY, by);
-  for (size_t i = 0; i < args.size() && i < kCmpArgs; ++i) drv_.reg_write(base + kCmpArg0 + 4 * i, args[i]);
-  drv_.reg_write(base + kCmpLaunch, 1);
+  const uint32_t base = GPU_COMPUTE_BASE;
+  const uint32_t done_before = drv_.reg_read(base + CMP_COMPLETED);
+  drv_.reg_write(base + CMP_KERNEL, kernel_id(kernel));
+  drv_.reg_write(base + CMP_GRID_X, gx);
+  drv_.reg_write(base + CMP_GRID_Y, gy);
+  drv_.reg_write(base + CMP_BLOCK_X, bx);
+  drv_.reg_write(base + CMP_BLOCK_Y, by);
+  for (size_t i = 0; i < args.size() && i < CMP_ARGS; ++i) drv_.reg_write(base + CMP_ARG + 4 * i, args[i]);
+  drv_.reg_write(base + CMP_LAUNCH, 1);
   // Device synchronise: poll COMPLETED.
   for (;;) {
     api_.sleep(poll_);
-    if (drv_.reg_read(base + kCmpCompleted) != done_before) break;
+    if (drv_.reg_read(base + CMP_COMPLETED) != done_before) break;
   }
-  const uint32_t st = drv_.reg_read(base + kCmpStatus);
+  const uint32_t st = drv_.reg_read(base + CMP_STATUS);
   if (st & 2)
-    throw HostError("kernel '" + kernel + "' failed (ERROR = " + std::to_string(drv_.reg_read(base + kCmpError)) + ")");
+    throw HostError("kernel '" + kernel + "' failed (ERROR = " + std::to_string(drv_.reg_read(base + CMP_ERROR)) + ")");
 }
 
 // ---- the GPU side of the protocol, as kernels (one lane does the register accesses) ----------

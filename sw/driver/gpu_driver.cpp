@@ -14,10 +14,10 @@ using namespace hetvp::gpu;
 namespace {
 constexpr uint64_t kVramVaBase = 0x0100000000ull;    // VRAM buffers: VA = base + VRAM offset
 constexpr uint64_t kSysmemVaBase = 0x4000000000ull;  // host mappings
-constexpr uint64_t kPdBytes = 8ull << kPdIndexBits;  // 128 KiB
-constexpr uint64_t kPtBytes = 8ull << kPtIndexBits;  // 128 KiB, covers 64 MiB
+constexpr uint64_t kPdBytes = 8ull << MMU_PD_INDEX_BITS;  // 128 KiB
+constexpr uint64_t kPtBytes = 8ull << MMU_PT_INDEX_BITS;  // 128 KiB, covers 64 MiB
 constexpr uint64_t kPageTableArea = 16ull << 20;     // VRAM [0, 16 MiB) holds PD and PTs
-constexpr uint64_t kPage = 1ull << kPageShift;
+constexpr uint64_t kPage = 1ull << MMU_PAGE_SHIFT;
 
 std::string hex(uint64_t v) {
   char b[32];
@@ -140,20 +140,20 @@ void GpuDriver::open(unsigned index) {
     throw HostError("no GPU number " + std::to_string(index) + " on PCIe (found " + std::to_string(gpus.size()) + ")");
   fn_ = gpus[index];
   open_ = true;
-  uint32_t boot0 = reg_read(kPmcBase + kPmcBoot0);
-  if (boot0 != kGf100Boot0) throw HostError("GPU " + std::to_string(index) + ": unexpected PMC_BOOT_0 " + hex(boot0));
-  num_gpcs_ = reg_read(kPtopBase + kPtopNumGpcs);
-  vram_size_ = uint64_t(reg_read(kPtopBase + kPtopVramMiB)) << 20;
+  uint32_t boot0 = reg_read(GPU_PMC_BASE + PMC_BOOT_0);
+  if (boot0 != PMC_BOOT_0_GF100) throw HostError("GPU " + std::to_string(index) + ": unexpected PMC_BOOT_0 " + hex(boot0));
+  num_gpcs_ = reg_read(GPU_PTOP_BASE + PTOP_NUM_GPCS);
+  vram_size_ = uint64_t(reg_read(GPU_PTOP_BASE + PTOP_VRAM_MIB)) << 20;
   // Page directory at VRAM 0; page tables follow inside the page-table area.
   pd_ = 0;
   pt_next_ = kPdBytes;
   vram_next_ = kPageTableArea;
   sysmem_va_next_ = kSysmemVaBase;
-  pde_.assign(1u << kPdIndexBits, 0);
-  reg_write(kMmuBase + kMmuPdBaseLo, static_cast<uint32_t>(pd_));
-  reg_write(kMmuBase + kMmuPdBaseHi, static_cast<uint32_t>(pd_ >> 32));
-  reg_write(kPmcBase + kPmcIntrEn, 0xffffffff);
-  copy_engines_ = reg_read(kPtopBase + kPtopNumCopy);
+  pde_.assign(1u << MMU_PD_INDEX_BITS, 0);
+  reg_write(GPU_MMU_BASE + MMU_PD_BASE_LO, static_cast<uint32_t>(pd_));
+  reg_write(GPU_MMU_BASE + MMU_PD_BASE_HI, static_cast<uint32_t>(pd_ >> 32));
+  reg_write(GPU_PMC_BASE + PMC_INTR_EN, 0xffffffff);
+  copy_engines_ = reg_read(GPU_PTOP_BASE + PTOP_NUM_COPY);
   // A pinned word the copy engine writes on completion.
   fence_host_ = api_.alloc_pinned(kPage, kPage);
   fence_buf_ = map_host(fence_host_, kPage);
@@ -172,17 +172,17 @@ void GpuDriver::write_vram64(uint64_t vram_offset, uint64_t value) {
 void GpuDriver::map_pages(uint64_t va, uint64_t phys, uint64_t size, bool sysmem) {
   for (uint64_t off = 0; off < size; off += kPage) {
     uint64_t v = va + off;
-    uint64_t pdi = (v >> (kPageShift + kPtIndexBits)) & ((1u << kPdIndexBits) - 1);
-    uint64_t pti = (v >> kPageShift) & ((1u << kPtIndexBits) - 1);
+    uint64_t pdi = (v >> (MMU_PAGE_SHIFT + MMU_PT_INDEX_BITS)) & ((1u << MMU_PD_INDEX_BITS) - 1);
+    uint64_t pti = (v >> MMU_PAGE_SHIFT) & ((1u << MMU_PT_INDEX_BITS) - 1);
     if (!pde_[pdi]) {
       if (pt_next_ + kPtBytes > kPageTableArea) throw HostError("out of GPU page-table memory");
       pde_[pdi] = pt_next_;
       pt_next_ += kPtBytes;
-      write_vram64(pd_ + pdi * 8, pde_[pdi] | kPdeValid);
+      write_vram64(pd_ + pdi * 8, pde_[pdi] | MMU_PDE_VALID);
     }
-    write_vram64(pde_[pdi] + pti * 8, ((phys + off) & ~(kPage - 1)) | kPteValid | (sysmem ? kPteSysmem : 0));
+    write_vram64(pde_[pdi] + pti * 8, ((phys + off) & ~(kPage - 1)) | MMU_PTE_VALID | (sysmem ? MMU_PTE_SYSMEM : 0));
   }
-  reg_write(kMmuBase + kMmuTlbFlush, 1);
+  reg_write(GPU_MMU_BASE + MMU_TLB_FLUSH, 1);
 }
 
 GpuBuffer GpuDriver::alloc_vram(uint64_t size) {
@@ -220,44 +220,44 @@ DmaTicket GpuDriver::start_dma(unsigned engine, const GpuBuffer& src, const GpuB
   if (engine >= copy_engines_)
     throw HostError("copy engine " + std::to_string(engine) + " does not exist (the GPU has " + std::to_string(copy_engines_) + ")");
   if (size == 0 || size > 0xffffffffull) throw HostError("start_dma: size " + std::to_string(size) + " out of range 1..4 GiB-1");
-  const uint32_t base = kCopyBase + engine * kCopyStride;
+  const uint32_t base = GPU_COPY_BASE + engine * GPU_COPY_STRIDE;
   DmaTicket t{engine, ++fence_seq_[engine], size};
   const uint64_t fence_va = fence_buf_.va + 4 * engine;
-  reg_write(base + kCopySrcLo, static_cast<uint32_t>(src.va));
-  reg_write(base + kCopySrcHi, static_cast<uint32_t>(src.va >> 32));
-  reg_write(base + kCopyDstLo, static_cast<uint32_t>(dst.va));
-  reg_write(base + kCopyDstHi, static_cast<uint32_t>(dst.va >> 32));
-  reg_write(base + kCopyLength, static_cast<uint32_t>(size));
-  reg_write(base + kCopyFenceLo, static_cast<uint32_t>(fence_va));
-  reg_write(base + kCopyFenceHi, static_cast<uint32_t>(fence_va >> 32));
-  reg_write(base + kCopyFenceValue, t.seq);
-  reg_write(base + kCopyLaunch, kLaunchGo | kLaunchFence | (opt_.interrupt_completion ? uint32_t(kLaunchIntr) : 0u));
+  reg_write(base + COPY_SRC_LO, static_cast<uint32_t>(src.va));
+  reg_write(base + COPY_SRC_HI, static_cast<uint32_t>(src.va >> 32));
+  reg_write(base + COPY_DST_LO, static_cast<uint32_t>(dst.va));
+  reg_write(base + COPY_DST_HI, static_cast<uint32_t>(dst.va >> 32));
+  reg_write(base + COPY_LENGTH, static_cast<uint32_t>(size));
+  reg_write(base + COPY_FENCE_LO, static_cast<uint32_t>(fence_va));
+  reg_write(base + COPY_FENCE_HI, static_cast<uint32_t>(fence_va >> 32));
+  reg_write(base + COPY_FENCE_VALUE, t.seq);
+  reg_write(base + COPY_LAUNCH, COPY_LAUNCH_GO | COPY_LAUNCH_FENCE | (opt_.interrupt_completion ? uint32_t(COPY_LAUNCH_INTR) : 0u));
   return t;
 }
 
 bool GpuDriver::dma_done(const DmaTicket& t) {
-  return (api_.read32(fence_host_ + 4 * t.engine) & ~kFenceError) == t.seq;
+  return (api_.read32(fence_host_ + 4 * t.engine) & ~COPY_FENCE_ERROR) == t.seq;
 }
 
 void GpuDriver::wait_dma(const DmaTicket& t) {
-  const uint32_t base = kCopyBase + t.engine * kCopyStride;
+  const uint32_t base = GPU_COPY_BASE + t.engine * GPU_COPY_STRIDE;
   bool done;
   if (opt_.interrupt_completion) {
     // The MSI says "something happened"; PMC_INTR says what. Acknowledge our bit.
-    const uint32_t bit = 1u << (t.engine == 0 ? kIntrCopy0 : kIntrCopy1);
+    const uint32_t bit = 1u << (t.engine == 0 ? GPU_INTR_COPY0 : GPU_INTR_COPY1);
     done = false;
     while (!done && api_.wait_interrupt(opt_.msi_vector, opt_.copy_timeout)) {
-      uint32_t pending = reg_read(kPmcBase + kPmcIntr);
-      if (pending & bit) reg_write(kPmcBase + kPmcIntr, bit);
+      uint32_t pending = reg_read(GPU_PMC_BASE + PMC_INTR);
+      if (pending & bit) reg_write(GPU_PMC_BASE + PMC_INTR, bit);
       done = dma_done(t);
     }
   } else {
     // Poll the fence in host memory (cheap cached loads), as Gdev does.
-    done = api_.poll32(fence_host_ + 4 * t.engine, ~kFenceError, t.seq, opt_.poll_interval, opt_.copy_timeout);
+    done = api_.poll32(fence_host_ + 4 * t.engine, ~COPY_FENCE_ERROR, t.seq, opt_.poll_interval, opt_.copy_timeout);
   }
-  if (done && !(api_.read32(fence_host_ + 4 * t.engine) & kFenceError)) return;
-  uint32_t st = reg_read(base + kCopyStatus);
-  uint64_t ea = reg_read(base + kCopyErrorLo) | uint64_t(reg_read(base + kCopyErrorHi)) << 32;
+  if (done && !(api_.read32(fence_host_ + 4 * t.engine) & COPY_FENCE_ERROR)) return;
+  uint32_t st = reg_read(base + COPY_STATUS);
+  uint64_t ea = reg_read(base + COPY_ERROR_LO) | uint64_t(reg_read(base + COPY_ERROR_HI)) << 32;
   if (st & 2)
     throw HostError("copy engine " + std::to_string(t.engine) + " error " + std::to_string(st >> 8 & 0xff) +
                     " at GPU address " + hex(ea) + " (copy of " + std::to_string(t.size) + " bytes)");

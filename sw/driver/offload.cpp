@@ -18,7 +18,7 @@ OffloadCopier::OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, Drive
     : api_(api), gpu_(gpu), mcu_(mcu), opt_(opt) {}
 
 unsigned OffloadCopier::intr_bit(const McuId& m) const {
-  return m.kind == McuId::Hub ? gpu::kIntrHub : gpu::kIntrGpcBase + m.gpc;
+  return m.kind == McuId::Hub ? GPU_INTR_HUB : GPU_INTR_GPC(m.gpc);
 }
 
 OffloadTicket OffloadCopier::start(const McuId& m, uint64_t src, uint64_t dst, uint32_t size) {
@@ -27,7 +27,7 @@ OffloadTicket OffloadCopier::start(const McuId& m, uint64_t src, uint64_t dst, u
   if (src < dst + size && dst < src + size)
     throw HostError("offloaded copy: source [" + hex(src) + ", +" + std::to_string(size) + ") and destination [" +
                     hex(dst) + ", ...) overlap");
-  if ((src | dst) >> gpu::kVaBits) throw HostError("offloaded copy: address beyond the 40-bit GPU virtual space");
+  if ((src | dst) >> MMU_VA_BITS) throw HostError("offloaded copy: address beyond the 40-bit GPU virtual space");
   OffloadTicket t{m, mcu_.read(m, MCU_STATUS1) + 1, src, dst, size};
   mcu_.write(m, FW_ARG0, static_cast<uint32_t>(src));
   mcu_.write(m, FW_ARG1, static_cast<uint32_t>(dst));
@@ -44,7 +44,7 @@ void OffloadCopier::wait(const std::vector<OffloadTicket>& tickets) {
   while (left > 0) {
     sc_core::sc_time remaining = deadline > api_.now() ? deadline - api_.now() : sc_core::SC_ZERO_TIME;
     bool irq = api_.wait_interrupt(opt_.msi_vector, remaining);
-    const uint32_t pending = gpu_.reg_read(gpu::kPmcBase + gpu::kPmcIntr);
+    const uint32_t pending = gpu_.reg_read(GPU_PMC_BASE + PMC_INTR);
     uint32_t ack = 0;
     for (size_t i = 0; i < tickets.size(); ++i) {
       if (done[i]) continue;
@@ -70,7 +70,7 @@ void OffloadCopier::wait(const std::vector<OffloadTicket>& tickets) {
                         std::to_string(mcu_.read(t.mcu, FW_ARG2)) + " bytes (xfer status " +
                         hex(mcu_.read(t.mcu, FW_RESULT)) + ")");
     }
-    if (ack) gpu_.reg_write(gpu::kPmcBase + gpu::kPmcIntr, ack);
+    if (ack) gpu_.reg_write(GPU_PMC_BASE + PMC_INTR, ack);
     if (!irq && left > 0) {
       for (size_t i = 0; i < tickets.size(); ++i)
         if (!done[i])

@@ -74,9 +74,9 @@ std::string McuId::name() const {
 }
 
 uint32_t McuId::base() const {
-  if (kind == Hub) return gpu::kHubBase;
-  if (kind == AllGpcs) return gpu::kGpcBroadcastBase;
-  return gpu::kGpcBase + gpc * gpu::kGpcStride;
+  if (kind == Hub) return GPU_HUB_BASE;
+  if (kind == AllGpcs) return GPU_GPC_BCAST_BASE;
+  return GPU_GPC_BASE + gpc * GPU_GPC_STRIDE;
 }
 
 std::shared_ptr<Schema> McuBootOptions::schema() {

@@ -71,10 +71,10 @@ class DmaProgram : public HostProgram {
     // Zero length goes to the hardware unchecked, to show what the engine says.
     const uint32_t base = gpu_copy_base(a.u32("engine"));
     if (size == 0) {
-      drv.reg_write(base + gpu::kCopyLength, 0);
-      drv.reg_write(base + gpu::kCopyLaunch, gpu::kLaunchGo);
+      drv.reg_write(base + COPY_LENGTH, 0);
+      drv.reg_write(base + COPY_LAUNCH, COPY_LAUNCH_GO);
       api.sleep(sc_core::sc_time(10, sc_core::SC_US));
-      uint32_t st = drv.reg_read(base + gpu::kCopyStatus);
+      uint32_t st = drv.reg_read(base + COPY_STATUS);
       char line[96];
       snprintf(line, sizeof line, "dma: zero-length copy: status 0x%x (error code %u)", st, st >> 8 & 0xff);
       api.log(line);
@@ -89,7 +89,7 @@ class DmaProgram : public HostProgram {
   }
 
  private:
-  static uint32_t gpu_copy_base(unsigned engine) { return gpu::kCopyBase + engine * gpu::kCopyStride; }
+  static uint32_t gpu_copy_base(unsigned engine) { return GPU_COPY_BASE + engine * GPU_COPY_STRIDE; }
 };
 
 // `offload`: one offloaded copy by a chosen microcontroller, host buffer -> VRAM buffer (or the

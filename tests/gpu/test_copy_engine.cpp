@@ -23,23 +23,23 @@ TEST(CopyEngine, PiecesGoOutIssueCostApartAndALaunchWhileBusyIsRefused) {
   sc_time done;
   TestInitiator regs("regs", [&](TestInitiator& r) {
     sc_time d;
-    r.write32(kCopySrcLo, 0x0, d);
-    r.write32(kCopyDstLo, 0x100000, d);
-    r.write32(kCopyLength, 4096, d);
-    r.write32(kCopyLaunch, kLaunchGo, d);
-    r.write32(kCopyLaunch, kLaunchGo, d);  // while the first copy runs
-    r.read32(kCopyStatus, status_busy, d);
+    r.write32(COPY_SRC_LO, 0x0, d);
+    r.write32(COPY_DST_LO, 0x100000, d);
+    r.write32(COPY_LENGTH, 4096, d);
+    r.write32(COPY_LAUNCH, COPY_LAUNCH_GO, d);
+    r.write32(COPY_LAUNCH, COPY_LAUNCH_GO, d);  // while the first copy runs
+    r.read32(COPY_STATUS, status_busy, d);
     uint32_t completed = 0;
     for (int ns = 0; ns < 10000 && !completed; ++ns) {
       sc_core::wait(1, SC_NS);
-      r.read32(kCopyCompleted, completed, d);
+      r.read32(COPY_COMPLETED, completed, d);
     }
     done = sc_core::sc_time_stamp();
-    r.read32(kCopyStatus, status_done, d);
+    r.read32(COPY_STATUS, status_done, d);
   });
   regs.socket.bind(ce.regs);
   sc_core::sc_start();
-  EXPECT_EQ(status_busy, 1u | 2u | (kCopyBusy << 8)) << "still busy, with the refused launch's error";
+  EXPECT_EQ(status_busy, 1u | 2u | (COPY_ERR_BUSY << 8)) << "still busy, with the refused launch's error";
   // 4096 B in 512 B pieces: 8 pieces issued 100 ns apart, the last at 700 ns; the engine reports
   // completion by the end of that piece's issue slot (800 ns, seen by the 1 ns poll at 800-801 ns).
   EXPECT_GE(done, sc_time(800, SC_NS));
@@ -59,16 +59,16 @@ TEST(CopyEngine, LaunchTakesEffectAtTheDoorbellsArrivalTime) {
   sc_time done;
   TestInitiator regs("regs", [&](TestInitiator& r) {
     sc_time d;
-    r.write32(kCopySrcLo, 0x0, d);
-    r.write32(kCopyDstLo, 0x100000, d);
-    r.write32(kCopyLength, 512, d);
+    r.write32(COPY_SRC_LO, 0x0, d);
+    r.write32(COPY_DST_LO, 0x100000, d);
+    r.write32(COPY_LENGTH, 512, d);
     sc_time ahead(5000, SC_NS);  // the initiator's local time is 5 us ahead
-    r.write32(kCopyLaunch, kLaunchGo, ahead);
+    r.write32(COPY_LAUNCH, COPY_LAUNCH_GO, ahead);
     uint32_t completed = 0;
     for (int ns = 0; ns < 20000 && !completed; ++ns) {
       sc_core::wait(1, SC_NS);
       sc_time now;
-      r.read32(kCopyCompleted, completed, now);
+      r.read32(COPY_COMPLETED, completed, now);
     }
     done = sc_core::sc_time_stamp();
   });

@@ -42,16 +42,16 @@ struct MmuBench {
     map_table(0, kVa, kPt);
     map(kPt, kVa + 0x0000, 0x300000);
     map(kPt, kVa + 0x1000, 0x100000);
-    map(kPt, kVa + 0x2000, 0x200000, kPteReadOnly);
-    map(kPt, kVa + 0x3000, 0x5000, kPteSysmem);
+    map(kPt, kVa + 0x2000, 0x200000, MMU_PTE_READ_ONLY);
+    map(kPt, kVa + 0x3000, 0x5000, MMU_PTE_SYSMEM);
   }
   // The PDE for `va` in the page directory at `pd` points to the page table at `pt`.
   void map_table(uint64_t pd, uint64_t va, uint64_t pt) {
-    poke64(pd + (va >> (kPageShift + kPtIndexBits)) * 8, pt | kPdeValid);
+    poke64(pd + (va >> (MMU_PAGE_SHIFT + MMU_PT_INDEX_BITS)) * 8, pt | MMU_PDE_VALID);
   }
   // The PTE for `va` in the page table at `pt` maps it to `pa`.
   void map(uint64_t pt, uint64_t va, uint64_t pa, uint64_t flags = 0) {
-    poke64(pt + ((va >> kPageShift) & ((1u << kPtIndexBits) - 1)) * 8, pa | kPteValid | flags);
+    poke64(pt + ((va >> MMU_PAGE_SHIFT) & ((1u << MMU_PT_INDEX_BITS) - 1)) * 8, pa | MMU_PTE_VALID | flags);
   }
   void poke32(uint64_t addr, uint32_t v) { debug(vram, true, addr, &v, 4); }
   void poke64(uint64_t addr, uint64_t v) { debug(vram, true, addr, &v, 8); }
@@ -112,18 +112,18 @@ TEST(GpuMmu, ReadOnlyAndMissingPagesFault) {
   b.regs_body = [&](TestInitiator& r) {
     sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
     sc_core::sc_time d;
-    r.read32(kMmuFaultStatus, status, d);
-    r.read32(kMmuFaultAddrLo, addr, d);
+    r.read32(MMU_FAULT_STATUS, status, d);
+    r.read32(MMU_FAULT_ADDR_LO, addr, d);
   };
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
   sc_core::sc_start();
   EXPECT_EQ(rd, tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(ro, tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(miss, tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  EXPECT_EQ(status, 1u | (kFaultNoPte << 8)) << "the latest fault: no PTE";
+  EXPECT_EQ(status, 1u | (MMU_FAULT_NO_PTE << 8)) << "the latest fault: no PTE";
   EXPECT_EQ(addr, MmuBench::kVa + 0x8000);
   ASSERT_EQ(b.irq.bits.size(), 2u);
-  EXPECT_EQ(b.irq.bits[0], kIntrMmuFault);
+  EXPECT_EQ(b.irq.bits[0], GPU_INTR_MMU_FAULT);
 }
 
 TEST(GpuMmu, StaleTranslationIsUsedUntilTlbFlushOrPageDirectoryChange) {
@@ -137,12 +137,12 @@ TEST(GpuMmu, StaleTranslationIsUsedUntilTlbFlushOrPageDirectoryChange) {
     t.read32(MmuBench::kVa, first, d);                // walks: kVa -> 0x300000, now in the TLB
     b.map(MmuBench::kPt, MmuBench::kVa, 0x100000);    // the driver remaps the page...
     t.read32(MmuBench::kVa, stale, d);                // ...without flushing: the TLB still says 0x300000
-    b.regs.write32(kMmuTlbFlush, 1, d);
+    b.regs.write32(MMU_TLB_FLUSH, 1, d);
     t.read32(MmuBench::kVa, flushed, d);
     // A second page directory at 0x40000, its table at 0x60000 mapping kVa -> 0x200000.
     b.map_table(0x40000, MmuBench::kVa, 0x60000);
     b.map(0x60000, MmuBench::kVa, 0x200000);
-    b.regs.write32(kMmuPdBaseLo, 0x40000, d);         // switching page directories flushes the TLB
+    b.regs.write32(MMU_PD_BASE_LO, 0x40000, d);         // switching page directories flushes the TLB
     t.read32(MmuBench::kVa, new_pd, d);
   });
   t.socket.bind(b.mmu.in);
@@ -188,12 +188,12 @@ TEST(GpuMmu, PteBeyondVramFaultsWithOutOfVramReason) {
   b.regs_body = [&](TestInitiator& r) {
     sc_core::wait(sc_core::sc_time(1, sc_core::SC_US));
     sc_core::sc_time d;
-    r.read32(kMmuFaultStatus, status, d);
+    r.read32(MMU_FAULT_STATUS, status, d);
   };
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
   sc_core::sc_start();
   EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  EXPECT_EQ(status, 1u | (kFaultOutOfVram << 8));
+  EXPECT_EQ(status, 1u | (MMU_FAULT_OUT_OF_VRAM << 8));
   ASSERT_EQ(b.irq.bits.size(), 1u);
-  EXPECT_EQ(b.irq.bits[0], kIntrMmuFault);
+  EXPECT_EQ(b.irq.bits[0], GPU_INTR_MMU_FAULT);
 }

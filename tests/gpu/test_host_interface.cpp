@@ -95,16 +95,16 @@ TEST(HostInterface, MsiOncePerRisingEnabledSourceAndWhenAPendingSourceIsEnabled)
     b.config_write(kMsi, 1u << 16);        // MSI enable
     b.config_write(pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable | pcie::kCmdBusMaster);
     sc_time d;
-    b.pmc.write32(kPmcIntrEn, 1u << kIntrCopy0, d);
-    b.hi.raise(kIntrCopy0, d);
-    b.hi.raise(kIntrCopy0, d);  // still pending: no second MSI
+    b.pmc.write32(PMC_INTR_EN, 1u << GPU_INTR_COPY0, d);
+    b.hi.raise(GPU_INTR_COPY0, d);
+    b.hi.raise(GPU_INTR_COPY0, d);  // still pending: no second MSI
     msis.push_back(b.upstream.writes.size());
-    b.pmc.write32(kPmcIntr, 1u << kIntrCopy0, d);  // acknowledge (W1C): the next raise is a new edge
-    b.hi.raise(kIntrCopy0, d);
+    b.pmc.write32(PMC_INTR, 1u << GPU_INTR_COPY0, d);  // acknowledge (W1C): the next raise is a new edge
+    b.hi.raise(GPU_INTR_COPY0, d);
     msis.push_back(b.upstream.writes.size());
-    b.hi.raise(kIntrCopy1, d);  // pending, but not enabled
+    b.hi.raise(GPU_INTR_COPY1, d);  // pending, but not enabled
     msis.push_back(b.upstream.writes.size());
-    b.pmc.write32(kPmcIntrEn, (1u << kIntrCopy0) | (1u << kIntrCopy1), d);
+    b.pmc.write32(PMC_INTR_EN, (1u << GPU_INTR_COPY0) | (1u << GPU_INTR_COPY1), d);
     msis.push_back(b.upstream.writes.size());
   };
   sc_core::sc_start();

@@ -90,7 +90,7 @@ struct Bench {
   explicit Bench(std::function<void(TestInitiator&)> body, const mcu::McuConfig& c = gpc3())
       : uc(c.hub ? "hub" : "gpc3", c),
         host("host", std::move(body)),
-        bar0("bar0", uc, c.hub ? gpu::kHubBase : gpu::kGpcBase + c.index * gpu::kGpcStride) {
+        bar0("bar0", uc, c.hub ? GPU_HUB_BASE : GPU_GPC_BASE + c.index * GPU_GPC_STRIDE) {
     host.socket.bind(uc.regs);
     uc.xfer.bind(mem.in);
     uc.bar0.bind(bar0.in);
@@ -348,7 +348,7 @@ TEST(McuModel, HubCannotStopItselfThroughItsBar0Window) {
   bool done = false;
   Bench b(
       [&](TestInitiator& h) {
-        run_program(h, {a::lui(5, MCU_BAR0_BASE + gpu::kHubBase), a::addi(6, 0, MCU_CTRL_STOP),
+        run_program(h, {a::lui(5, MCU_BAR0_BASE + GPU_HUB_BASE), a::addi(6, 0, MCU_CTRL_STOP),
                         a::sw(6, 5, MCU_UC_CTRL),  // its own UC_CTRL, the long way round: faults
                         a::addi(6, 0, 1), a::lui(7, MCU_REG_BASE), a::sw(6, 7, MCU_UC_EXIT), a::jal(0, 0)});
         sc_core::wait(1, SC_US);

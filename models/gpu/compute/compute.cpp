@@ -132,8 +132,8 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
     }
     cc_->level[units_]->bind(tcc_->ctl);
     cc_->dir.bind(ctx.gpu_va);
-    ctx.bar0.map(ctx.name + ".compute", coherence::kComputeBar0, 0x1000, regs);
-    ctx.bar0.map(ctx.name + ".gpu_cc", coherence::kGpuCcBar0, 0x1000, cc_->regs);
+    ctx.bar0.map(ctx.name + ".compute", GPU_COMPUTE_BASE, 0x1000, regs);
+    ctx.bar0.map(ctx.name + ".gpu_cc", GPU_CC_BASE, 0x1000, cc_->regs);
     intr.bind(ctx.intr);
     info_->initiator = name();
     info_->side = Side::Gpu;
@@ -141,11 +141,11 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
 
     regs.register_b_transport(this, &ComputeBlock::b_regs);
     regs.register_transport_dbg(this, &ComputeBlock::dbg_regs);
-    for (auto [nm, off] : {std::pair{"KERNEL", kCmpKernel}, {"GRID_X", kCmpGridX}, {"GRID_Y", kCmpGridY},
-                           {"BLOCK_X", kCmpBlockX}, {"BLOCK_Y", kCmpBlockY}})
+    for (auto [nm, off] : {std::pair{"KERNEL", CMP_KERNEL}, {"GRID_X", CMP_GRID_X}, {"GRID_Y", CMP_GRID_Y},
+                           {"BLOCK_X", CMP_BLOCK_X}, {"BLOCK_Y", CMP_BLOCK_Y}})
       regs_.add(nm, off, RegAccess::RW);
-    for (unsigned i = 0; i < kCmpArgs; ++i) regs_.add("ARG" + std::to_string(i), kCmpArg0 + 4 * i, RegAccess::RW);
-    regs_.add("LAUNCH", kCmpLaunch, RegAccess::WO).write([this](Register&, uint32_t v) {
+    for (unsigned i = 0; i < CMP_ARGS; ++i) regs_.add("ARG" + std::to_string(i), CMP_ARG + 4 * i, RegAccess::RW);
+    regs_.add("LAUNCH", CMP_LAUNCH, RegAccess::WO).write([this](Register&, uint32_t v) {
       if (!(v & 1)) return;
       if (running_) {
         RunState::get().fail(name(), "LAUNCH (BAR0 0x404014) while a kernel is running");
@@ -153,13 +153,13 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
       }
       running_ = true;
       launch_flags_ = v;
-      regs_.at(kCmpStatus).value = 1;
+      regs_.at(CMP_STATUS).value = 1;
       launch_at_ = sc_core::sc_time_stamp() + cur_delay_;
       go_.notify(cur_delay_);
     });
-    regs_.add("STATUS", kCmpStatus, RegAccess::RO);
-    regs_.add("COMPLETED", kCmpCompleted, RegAccess::RO);
-    regs_.add("ERROR", kCmpError, RegAccess::RO);
+    regs_.add("STATUS", CMP_STATUS, RegAccess::RO);
+    regs_.add("COMPLETED", CMP_COMPLETED, RegAccess::RO);
+    regs_.add("ERROR", CMP_ERROR, RegAccess::RO);
     SC_HAS_PROCESS(ComputeBlock);
     SC_THREAD(run);
   }
@@ -318,11 +318,11 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
       const sc_core::sc_time start = sc_core::sc_time_stamp();
       error_ = 0;
       ++kernels_;
-      const uint32_t id = regs_.at(kCmpKernel).value;
-      const Dim2 grid{regs_.at(kCmpGridX).value, regs_.at(kCmpGridY).value};
-      const Dim2 block{regs_.at(kCmpBlockX).value, regs_.at(kCmpBlockY).value};
-      uint32_t args[kCmpArgs + 1] = {};
-      for (unsigned i = 0; i < kCmpArgs; ++i) args[i] = regs_.at(kCmpArg0 + 4 * i).value;
+      const uint32_t id = regs_.at(CMP_KERNEL).value;
+      const Dim2 grid{regs_.at(CMP_GRID_X).value, regs_.at(CMP_GRID_Y).value};
+      const Dim2 block{regs_.at(CMP_BLOCK_X).value, regs_.at(CMP_BLOCK_Y).value};
+      uint32_t args[CMP_ARGS + 1] = {};
+      for (unsigned i = 0; i < CMP_ARGS; ++i) args[i] = regs_.at(CMP_ARG + 4 * i).value;
       const KernelFn* fn = KernelRegistry::get().find(id, &kname_);
       if (!fn) {
         char buf[96];
@@ -361,12 +361,12 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
       for (auto& e : exec_) end = std::max(end, e.cursor);
       if (end > sc_core::sc_time_stamp()) sc_core::wait(end - sc_core::sc_time_stamp());
       busy_time_ += sc_core::sc_time_stamp() - start;
-      regs_.at(kCmpError).value = error_;
-      regs_.at(kCmpStatus).value = error_ ? 2 : 0;
-      regs_.at(kCmpCompleted).value++;
+      regs_.at(CMP_ERROR).value = error_;
+      regs_.at(CMP_STATUS).value = error_ ? 2 : 0;
+      regs_.at(CMP_COMPLETED).value++;
       running_ = false;
       RunState::get().progress();
-      if (launch_flags_ & 2) intr->raise(kIntrCompute, sc_core::SC_ZERO_TIME);
+      if (launch_flags_ & 2) intr->raise(GPU_INTR_COMPUTE, sc_core::SC_ZERO_TIME);
     }
   }
 

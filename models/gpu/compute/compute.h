@@ -6,10 +6,8 @@
 //   directory ──PCIe──> BAR0 0x405000 ──> gpu_cc.regs        gpu_cc.dir ──> gpu_va (directory window)
 //   gpu_cc.level[i] ──> tcp[i].ctl (stage 0, walked in parallel), gpu_cc.level[N] ──> tcc.ctl (stage 1)
 //
-// Registers (offsets from BAR0 0x404000): KERNEL 0x00 (id = FNV-1a of the name), GRID_X 0x04,
-// GRID_Y 0x08, BLOCK_X 0x0c, BLOCK_Y 0x10, LAUNCH 0x14 (W bit0 go, bit1 interrupt when done),
-// STATUS 0x18 (R bit0 busy, bit1 error), COMPLETED 0x1c, ERROR 0x20 (1 unknown kernel, 2 bad
-// dims, 3 memory fault, 4 kernel error), ARG0..ARG15 0x40..0x7c. Done raises PMC_INTR bit 16.
+// Registers: firmware/include/hetvp/compute.h (BAR0 GPU_COMPUTE_BASE). Done raises PMC_INTR
+// bit GPU_INTR_COMPUTE when LAUNCH asked for it.
 //
 // Execution: blocks are assigned round-robin to compute units; a unit runs its warps one after
 // the other (no latency hiding: the thesis' metrics are about coherence probes, not compute).
@@ -20,9 +18,6 @@
 
 #include <cstdint>
 
-namespace hetvp::gpu {
-constexpr unsigned kIntrCompute = 16;  // PMC_INTR bit of the compute front end
-constexpr uint32_t kCmpKernel = 0x00, kCmpGridX = 0x04, kCmpGridY = 0x08, kCmpBlockX = 0x0c, kCmpBlockY = 0x10,
-                   kCmpLaunch = 0x14, kCmpStatus = 0x18, kCmpCompleted = 0x1c, kCmpError = 0x20, kCmpArg0 = 0x40;
-constexpr unsigned kCmpArgs = 16;
-}  // namespace hetvp::gpu
+#include "firmware/include/hetvp/compute.h"
+#include "firmware/include/hetvp/gpu_map.h"
+

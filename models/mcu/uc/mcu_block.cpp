@@ -49,7 +49,7 @@ McuConfig config_from(const Params& p, bool hub, unsigned index) {
   McuConfig c;
   c.hub = hub;
   c.index = index;
-  c.host_intr_bit = hub ? gpu::kIntrHub : gpu::kIntrGpcBase + index;
+  c.host_intr_bit = hub ? GPU_INTR_HUB : GPU_INTR_GPC(index);
   c.clock_hz = p.freq("clock");
   c.code_size = static_cast<uint32_t>(p.size("code_size"));
   c.data_size = static_cast<uint32_t>(p.size("data_size"));
@@ -64,7 +64,7 @@ McuConfig config_from(const Params& p, bool hub, unsigned index) {
   if (!hub) {
     // A GPC reaches the topology registers and every GPC block (its own and its peers'), not
     // the host-facing units (PMC, MMU, copy engines) nor the HUB.
-    c.bar0_allow = {{gpu::kPtopBase, gpu::kPtopBase + 0x100}, {gpu::kGpcBase, gpu::kGpcBase + 16 * gpu::kGpcStride}};
+    c.bar0_allow = {{GPU_PTOP_BASE, GPU_PTOP_BASE + 0x100}, {GPU_GPC_BASE, GPU_GPC_BASE + 16 * GPU_GPC_STRIDE}};
   }
   return c;
 }
@@ -101,15 +101,15 @@ class McuBlock : public gpu::GpuBlock {
  public:
   McuBlock(gpu::GpuContext& ctx, const Params& p) {
     hub_ = std::make_unique<Microcontroller>("hub", config_from(p.group("hub"), true, 0));
-    wire(ctx, *hub_, gpu::kHubBase);
+    wire(ctx, *hub_, GPU_HUB_BASE);
     std::vector<Microcontroller*> raw;
     for (unsigned i = 0; i < ctx.num_gpcs; ++i) {
       gpcs_.push_back(std::make_unique<Microcontroller>(("gpc" + std::to_string(i)).c_str(), config_from(p.group("gpc"), false, i)));
-      wire(ctx, *gpcs_.back(), gpu::kGpcBase + i * gpu::kGpcStride);
+      wire(ctx, *gpcs_.back(), GPU_GPC_BASE + i * GPU_GPC_STRIDE);
       raw.push_back(gpcs_.back().get());
     }
     bcast_ = std::make_unique<Broadcast>("gpc_broadcast", raw);
-    ctx.bar0.map(ctx.name + ".gpc_broadcast", gpu::kGpcBroadcastBase, gpu::kMcuWindow, bcast_->in);
+    ctx.bar0.map(ctx.name + ".gpc_broadcast", GPU_GPC_BCAST_BASE, GPU_MCU_WINDOW, bcast_->in);
     Params g = p.group("gdb");
     const std::string target = g.string("target");
     if (!target.empty()) {
@@ -139,7 +139,7 @@ class McuBlock : public gpu::GpuBlock {
 
  private:
   static void wire(gpu::GpuContext& ctx, Microcontroller& m, uint32_t base) {
-    ctx.bar0.map(ctx.name + "." + m.basename(), base, gpu::kMcuWindow, m.regs);
+    ctx.bar0.map(ctx.name + "." + m.basename(), base, GPU_MCU_WINDOW, m.regs);
     m.xfer.bind(ctx.gpu_va);
     m.bar0.bind(ctx.bar0.in);
     m.intr.bind(ctx.intr);

@@ -1,0 +1,38 @@
+/* hetvp — the GPU's BAR0 map: where each register block sits, and the PMC_INTR bit of every
+ * interrupt source. Positions after NVIDIA Fermi (envytools/nouveau) where the block exists
+ * there; the rest is hetvp's (docs/registers.md is generated from these headers). */
+#ifndef HETVP_GPU_MAP_H
+#define HETVP_GPU_MAP_H
+
+#define GPU_PMC_BASE 0x000000u       /* Fermi PMC: identity, interrupts (pmc.h) */
+#define GPU_PTOP_BASE 0x022400u      /* Fermi PTOP position: topology (pmc.h) */
+#define GPU_MMU_BASE 0x100000u       /* hetvp GPU MMU (gpu_mmu.h) */
+#define GPU_COPY_BASE 0x104000u      /* copy engine n at GPU_COPY_BASE + n * GPU_COPY_STRIDE (copy_engine.h) */
+#define GPU_COPY_STRIDE 0x1000u
+#define GPU_MAX_COPY_ENGINES 2
+#define GPU_COMPUTE_BASE 0x404000u   /* hetvp compute front end (compute.h) */
+#define GPU_CC_BASE 0x405000u        /* GPU-side coherence cache controller */
+#define GPU_HUB_BASE 0x409000u       /* Fermi HUB microcontroller (mcu_regs.h) */
+#define GPU_GPC_BCAST_BASE 0x41a000u /* Fermi GPC broadcast: a write reaches every GPC */
+#define GPU_GPC_BASE 0x502000u       /* Fermi GPC n microcontroller at GPU_GPC_BASE + n * GPU_GPC_STRIDE */
+#define GPU_GPC_STRIDE 0x8000u
+#define GPU_MCU_WINDOW 0x1000u
+#define GPU_MAX_GPCS 16              /* the most GPCs the configuration schema allows */
+
+/* PMC_INTR bits, one per source. GPC n uses bit 8 + n for n < GPU_MAX_GPCS (bits 8..23), so the
+ * compute front end sits above them. */
+#define GPU_INTR_COPY0 0
+#define GPU_INTR_MMU_FAULT 1
+#define GPU_INTR_HUB 2
+#define GPU_INTR_COPY1 5
+#define GPU_INTR_GPC(n) (8 + (n))
+#define GPU_INTR_COMPUTE 24
+#define GPU_INTR_COPY(n) ((n) == 0 ? GPU_INTR_COPY0 : GPU_INTR_COPY1)
+
+#if defined(__cplusplus)
+static_assert(GPU_INTR_GPC(GPU_MAX_GPCS - 1) < GPU_INTR_COMPUTE, "GPC interrupt bits run into the compute bit");
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(GPU_INTR_GPC(GPU_MAX_GPCS - 1) < GPU_INTR_COMPUTE, "GPC interrupt bits run into the compute bit");
+#endif
+
+#endif

@@ -1,0 +1,70 @@
+// Every register block declared in firmware/include/hetvp, printed as docs/registers.md's tables
+// (`hetvp registers`; tests/platform/test_register_docs.cpp checks that the file is current).
+#include <cstdio>
+#include <sstream>
+
+#include "firmware/include/hetvp/compute.h"
+#include "firmware/include/hetvp/copy_engine.h"
+#include "firmware/include/hetvp/gpu_mmu.h"
+#include "firmware/include/hetvp/pmc.h"
+#include "platform/register_table.h"
+
+namespace hetvp {
+
+namespace {
+const RegSpec kPmc[] = {HETVP_REG_TABLE(HETVP_PMC_REGS)};
+const RegSpec kPtop[] = {HETVP_REG_TABLE(HETVP_PTOP_REGS)};
+const RegSpec kMmu[] = {HETVP_REG_TABLE(HETVP_MMU_REGS)};
+const RegSpec kCopy[] = {HETVP_REG_TABLE(HETVP_COPY_REGS)};
+const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
+
+template <size_t N>
+RegBlockDoc block(const char* title, const char* where, const RegSpec (&t)[N]) {
+  return {title, where, t, N};
+}
+
+const char* access_name(RegAccess a) {
+  switch (a) {
+    case RegAccess::RO: return "RO";
+    case RegAccess::RW: return "RW";
+    case RegAccess::WO: return "WO";
+    case RegAccess::W1C: return "W1C";
+  }
+  return "?";
+}
+}  // namespace
+
+const std::vector<RegBlockDoc>& register_blocks() {
+  static const std::vector<RegBlockDoc> blocks = {
+      block("PMC (firmware/include/hetvp/pmc.h)", "BAR0 0x000000, Fermi", kPmc),
+      block("PTOP (firmware/include/hetvp/pmc.h)", "BAR0 0x022400, Fermi position", kPtop),
+      block("GPU MMU (firmware/include/hetvp/gpu_mmu.h)", "BAR0 0x100000, hetvp", kMmu),
+      block("copy engine n (firmware/include/hetvp/copy_engine.h)", "BAR0 0x104000 + n·0x1000, Fermi PCOPY position",
+            kCopy),
+      block("compute front end (firmware/include/hetvp/compute.h)", "BAR0 0x404000, hetvp", kCompute),
+  };
+  return blocks;
+}
+
+std::string registers_markdown() {
+  std::ostringstream o;
+  for (const RegBlockDoc& b : register_blocks()) {
+    o << "### " << b.title << "\n\n" << b.where << "\n\n";
+    o << "| offset | register | access | reset | what |\n|---|---|---|---|---|\n";
+    for (size_t i = 0; i < b.count; ++i) {
+      const RegSpec& r = b.regs[i];
+      char off[48], reset[16];
+      if (r.count > 1)
+        snprintf(off, sizeof off, "0x%03x–0x%03x", r.offset, r.offset + 4 * (r.count - 1));
+      else
+        snprintf(off, sizeof off, "0x%03x", r.offset);
+      snprintf(reset, sizeof reset, "0x%x", r.reset);
+      o << "| " << off << " | `" << r.name << (r.count > 1 ? "0.." + std::to_string(r.count - 1) : "") << "` | "
+        << access_name(r.access) << " | " << reset << " | " << r.doc << " |\n";
+    }
+    o << "\n";
+  }
+  return o.str();
+}
+
+}  // namespace hetvp
