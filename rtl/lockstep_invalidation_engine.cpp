@@ -30,11 +30,28 @@ LockstepMismatch::LockstepMismatch(uint64_t idx, uint64_t pos, std::optional<Lin
     : std::runtime_error(mismatch_message(idx, pos, t, r, w, h)),
       output_index(idx), input_pos(pos), tlm(t), rtl(r), when(w), history(h) {}
 
-LockstepInvalidationEngine::LockstepInvalidationEngine(const EngineParams& p, const char* name) {
+static std::string timing_message(uint64_t h, uint64_t lines, uint64_t ranges, uint64_t tc, uint64_t rc,
+                                  const sc_core::sc_time& when) {
+  std::ostringstream os;
+  os << "hetvp/lockstep: RTL and TLM invalidation engines differ in timing at history #" << h << " (" << lines
+     << " lines, " << ranges << " identical ranges, time " << when << "): tlm=" << tc << " cycles rtl=" << rc
+     << " cycles (" << (rc > tc ? "+" : "-") << (rc > tc ? rc - tc : tc - rc) << ")";
+  return os.str();
+}
+
+LockstepTimingMismatch::LockstepTimingMismatch(uint64_t h, uint64_t n, uint64_t r, uint64_t tc, uint64_t rc,
+                                               sc_core::sc_time w)
+    : std::runtime_error(timing_message(h, n, r, tc, rc, w)),
+      history(h), lines(n), ranges(r), tlm_cycles(tc), rtl_cycles(rc), when(w) {}
+
+LockstepInvalidationEngine::LockstepInvalidationEngine(const EngineParams& p, const char* name)
+    : LockstepInvalidationEngine(p, name, RtlDutFactory{}) {}
+
+LockstepInvalidationEngine::LockstepInvalidationEngine(const EngineParams& p, const char* name, RtlDutFactory dut) {
   tlm_ = coherence::make_tlm_engine(p);
   EngineParams rp = p;
   rp.test_fault_index = -1;
-  rtl_ = make_rtl_engine(rp, name);
+  rtl_ = std::make_unique<RtlInvalidationEngine>(rp, name, std::move(dut));
 }
 LockstepInvalidationEngine::~LockstepInvalidationEngine() = default;
 
@@ -50,7 +67,6 @@ std::vector<LineRange> LockstepInvalidationEngine::translate(const std::vector<u
   const uint64_t tc = tlm_->cycles() - t0, rc = rtl_->cycles() - r0;
   stats_.tlm_cycles += tc;
   stats_.rtl_cycles += rc;
-  if (tc != rc) ++stats_.cycle_count_differences;
   const size_t n = std::max(t.size(), r.size());
   for (size_t i = 0; i < n; ++i) {
     std::optional<LineRange> ti, ri;
@@ -61,6 +77,18 @@ std::vector<LineRange> LockstepInvalidationEngine::translate(const std::vector<u
       throw LockstepMismatch(i, pos, ti, ri, sc_core::sc_time_stamp(), h);
     }
     ++stats_.ranges_compared;
+  }
+  // Same ranges; now the time. The TLM's cycle model and the RTL must agree cycle for cycle
+  // (docs/rtl.md: max(n,1) + R_flush + 1 per history); a difference is a bug in one of them.
+  if (tc != rc) {
+    const uint64_t k = stats_.cycle_count_differences++;
+    if (timing_ == LockstepTiming::Error)
+      throw LockstepTimingMismatch(h, lines.size(), r.size(), tc, rc, sc_core::sc_time_stamp());
+    if (k < kMaxTimingWarnings) {
+      std::string msg = timing_message(h, lines.size(), r.size(), tc, rc, sc_core::sc_time_stamp());
+      if (k + 1 == kMaxTimingWarnings) msg += " (further timing differences are only counted)";
+      SC_REPORT_WARNING("hetvp/lockstep", msg.c_str() + std::string("hetvp/lockstep: ").size());
+    }
   }
   return r;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "models/coherence/invalidation_engine.h"
+#include "rtl/rtl_invalidation_engine.h"
 
 #include <optional>
 #include <stdexcept>
@@ -23,6 +24,27 @@ class LockstepMismatch : public std::runtime_error {
   uint64_t history;                             // 0-based number of the translate() call
 };
 
+// Thrown by LockstepInvalidationEngine::translate (timing policy Error, the default) when both
+// engines produced the same ranges for a history but the RTL took a different number of cycles
+// than the TLM's cycle model. what() starts with "hetvp/lockstep: " and names every field.
+class LockstepTimingMismatch : public std::runtime_error {
+ public:
+  LockstepTimingMismatch(uint64_t history, uint64_t lines, uint64_t ranges, uint64_t tlm_cycles,
+                         uint64_t rtl_cycles, sc_core::sc_time when);
+  uint64_t history;      // 0-based number of the translate() call
+  uint64_t lines;        // history length (input beats; an empty history still takes one beat)
+  uint64_t ranges;       // ranges produced (identical in both engines)
+  uint64_t tlm_cycles;   // the TLM's cycle model for this history
+  uint64_t rtl_cycles;   // cycles the RTL took for this history
+  sc_core::sc_time when; // sc_time_stamp() at the comparison
+};
+
+// What a cycle-count difference does: Error stops the run (LockstepTimingMismatch), Warning
+// reports it with SC_REPORT_WARNING (the first kMaxTimingWarnings histories; all are counted in
+// stats().cycle_count_differences) and carries on with the RTL's ranges and time.
+enum class LockstepTiming { Error, Warning };
+constexpr unsigned kMaxTimingWarnings = 10;
+
 struct LockstepStats {
   uint64_t histories = 0;
   uint64_t ranges_compared = 0;
@@ -33,19 +55,26 @@ struct LockstepStats {
 
 // Construct during elaboration (it contains an RTL engine). The TLM engine gets the params as
 // given (including EngineParams::test_fault_index); the RTL engine ignores test_fault_index.
-// Time: the RTL's cycles are added to `delay` (the TLM's modelled time is only compared).
+// Time: the RTL's cycles are added to `delay`; the TLM's modelled cycles are compared with them
+// per history (see LockstepTiming).
 class LockstepInvalidationEngine final : public coherence::InvalidationEngine {
  public:
   explicit LockstepInvalidationEngine(const coherence::EngineParams& p, const char* name = "lockstep_inval_engine");
+  // Test-only: the RTL side uses the Verilated model `dut` builds (e.g. a fault-injection variant
+  // of range_inval_engine, tests/rtl); see RtlInvalidationEngine's constructor.
+  LockstepInvalidationEngine(const coherence::EngineParams& p, const char* name, RtlDutFactory dut);
   ~LockstepInvalidationEngine() override;
   const char* kind() const override { return "lockstep"; }
   std::vector<coherence::LineRange> translate(const std::vector<uint64_t>& lines, sc_core::sc_time& delay) override;
   uint64_t cycles() const override;
   const LockstepStats& stats() const { return stats_; }
+  void set_timing(LockstepTiming t) { timing_ = t; }
+  LockstepTiming timing() const { return timing_; }
 
  private:
   std::unique_ptr<coherence::InvalidationEngine> tlm_, rtl_;
   LockstepStats stats_;
+  LockstepTiming timing_ = LockstepTiming::Error;
 };
 
 std::unique_ptr<coherence::InvalidationEngine> make_lockstep_engine(const coherence::EngineParams& p,

@@ -12,10 +12,16 @@
 // End of history (in_last): emit all open runs, oldest first, then pulse done.
 // "Oldest" = opened earliest; each valid slot holds an age rank (0 = oldest) among valid slots.
 // Runs never overlap, so at most one slot matches rule 1 or rules 2/3.
+//
+// FAULT is TEST ONLY (fault injection for the lockstep tests, tests/rtl): 0 = the correct engine
+// (default; the model in hetvp_lib), 1 = every emitted range has count+1 (wrong data),
+// 2 = the last range of each flush is never presented (dropped output), 3 = done comes one cycle
+// late (same ranges, one extra cycle per history).
 module range_inval_engine #(
     parameter int ADDR_W  = 42,   // line-number width = addr_bits - log2(line_bytes)
     parameter int MAX_LEN = 256,  // largest supported max range (lines per request)
     parameter int N_RUNS  = 4,    // run slots
+    parameter int FAULT   = 0,    // TEST ONLY, see above; 0 in every real build
     localparam int CNT_W = $clog2(MAX_LEN + 1),
     localparam int IDX_W = (N_RUNS > 1) ? $clog2(N_RUNS) : 1,
     localparam int NR_W  = $clog2(N_RUNS + 1)
@@ -156,9 +162,10 @@ module range_inval_engine #(
       done_q <= 1'b0;
       // output register
       if (emit) begin
-        out_valid_q <= 1'b1;
+        // FAULT 2: the flush's last range (one valid slot left) is loaded but never presented
+        out_valid_q <= !(FAULT == 2 && do_flush_one && n_valid == NR_W'(1));
         out_first_q <= first_q[sel_idx];
-        out_count_q <= cnt_q[sel_idx];
+        out_count_q <= cnt_q[sel_idx] + CNT_W'(FAULT == 1);   // FAULT 1: count + 1
       end else if (out_ready) begin
         out_valid_q <= 1'b0;
       end
@@ -199,6 +206,18 @@ module range_inval_engine #(
   assign out_valid = out_valid_q;
   assign out_first = out_first_q;
   assign out_count = out_count_q;
-  assign done      = done_q;
+  // FAULT 3: done is delayed by one register stage (one extra cycle per history)
+  generate
+    if (FAULT == 3) begin : g_late_done
+      logic done_late_q;
+      always_ff @(posedge clk) begin
+        if (!rst_n) done_late_q <= 1'b0;
+        else        done_late_q <= done_q;
+      end
+      assign done = done_late_q;
+    end else begin : g_done
+      assign done = done_q;
+    end
+  endgenerate
 
 endmodule

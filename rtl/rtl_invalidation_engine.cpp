@@ -18,17 +18,13 @@ struct ParamHolder {
   EngineParams p;
 };
 
-struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module {
+struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module, RtlPorts {
   unsigned line_bits;
   sc_core::sc_time period, half;
   bool timed;
   bool was_reset = false;
   bool out_ready_val = true;   // value last written to out_ready
-  Vrange_inval_engine dut;
-  sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"}, in_valid{"in_valid"}, in_ready{"in_ready"},
-      in_last{"in_last"}, in_empty{"in_empty"}, out_valid{"out_valid"}, out_ready{"out_ready"}, done{"done"};
-  sc_core::sc_signal<uint32_t> cfg_runs{"cfg_runs"}, cfg_max_len{"cfg_max_len"}, out_count{"out_count"};
-  sc_core::sc_signal<uint64_t> in_line{"in_line"}, out_first{"out_first"};
+  std::unique_ptr<sc_core::sc_module> dut;   // after the signals (RtlPorts): destroyed first
   sc_core::sc_trace_file* tf = nullptr;
 
   // Validates before any SystemC object is constructed.
@@ -45,25 +41,13 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module {
     return p;
   }
 
-  Impl(const EngineParams& ep, sc_core::sc_module_name name)
+  Impl(const EngineParams& ep, sc_core::sc_module_name name, const RtlDutFactory& make_dut)
       : ParamHolder{checked(ep, name)}, sc_core::sc_module(name), line_bits(ep.line_bits()),
-        timed(!ep.vcd_file.empty()), dut("dut") {
+        timed(!ep.vcd_file.empty()) {
     period = sc_core::sc_time(1.0 / p.clock_hz, sc_core::SC_SEC);
     half = period / 2;
-    dut.clk(clk);
-    dut.rst_n(rst_n);
-    dut.cfg_runs(cfg_runs);
-    dut.cfg_max_len(cfg_max_len);
-    dut.in_valid(in_valid);
-    dut.in_ready(in_ready);
-    dut.in_line(in_line);
-    dut.in_last(in_last);
-    dut.in_empty(in_empty);
-    dut.out_valid(out_valid);
-    dut.out_ready(out_ready);
-    dut.out_first(out_first);
-    dut.out_count(out_count);
-    dut.done(done);
+    RtlPorts& ports = *this;
+    dut = make_dut ? make_dut("dut", ports) : make_rtl_dut<Vrange_inval_engine>("dut", ports);
     cfg_runs.write(p.open_runs);
     cfg_max_len.write(p.max_range);
     out_ready.write(true);
@@ -110,8 +94,8 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module {
   }
 };
 
-RtlInvalidationEngine::RtlInvalidationEngine(const EngineParams& p, const char* name)
-    : impl_(new Impl(p, name)) {}   // const char* -> sc_module_name lives until Impl is built
+RtlInvalidationEngine::RtlInvalidationEngine(const EngineParams& p, const char* name, RtlDutFactory dut)
+    : impl_(new Impl(p, name, dut)) {}   // const char* -> sc_module_name lives until Impl is built
 RtlInvalidationEngine::~RtlInvalidationEngine() = default;
 
 std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64_t>& lines,

@@ -3,6 +3,7 @@
 
 #include "models/coherence/invalidation_engine.h"
 
+#include <functional>
 #include <memory>
 
 namespace hetvp::rtl {
@@ -13,6 +14,40 @@ namespace hetvp::rtl {
 constexpr unsigned kRtlAddrW = 62;
 constexpr unsigned kRtlMaxLen = 65536;
 constexpr unsigned kRtlRuns = 8;
+
+// The signals between the wrapper and a Verilated range_inval_engine (sc_objects named
+// "<wrapper>.clk", ... — they are constructed inside the wrapper's module).
+struct RtlPorts {
+  sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"}, in_valid{"in_valid"}, in_ready{"in_ready"},
+      in_last{"in_last"}, in_empty{"in_empty"}, out_valid{"out_valid"}, out_ready{"out_ready"}, done{"done"};
+  sc_core::sc_signal<uint32_t> cfg_runs{"cfg_runs"}, cfg_max_len{"cfg_max_len"}, out_count{"out_count"};
+  sc_core::sc_signal<uint64_t> in_line{"in_line"}, out_first{"out_first"};
+};
+
+// Builds the Verilated model named `name` and binds it to `ports`. Empty = the model linked into
+// hetvp_lib (Vrange_inval_engine). Test-only variants (tests/rtl: the FAULT parameter) pass
+// make_rtl_dut<TheirModel>. Every model must have the kRtl* capacity below.
+using RtlDutFactory = std::function<std::unique_ptr<sc_core::sc_module>(const char* name, RtlPorts& ports)>;
+
+template <class Dut>
+std::unique_ptr<sc_core::sc_module> make_rtl_dut(const char* name, RtlPorts& s) {
+  auto d = std::make_unique<Dut>(name);
+  d->clk(s.clk);
+  d->rst_n(s.rst_n);
+  d->cfg_runs(s.cfg_runs);
+  d->cfg_max_len(s.cfg_max_len);
+  d->in_valid(s.in_valid);
+  d->in_ready(s.in_ready);
+  d->in_line(s.in_line);
+  d->in_last(s.in_last);
+  d->in_empty(s.in_empty);
+  d->out_valid(s.out_valid);
+  d->out_ready(s.out_ready);
+  d->out_first(s.out_first);
+  d->out_count(s.out_count);
+  d->done(s.done);
+  return d;
+}
 
 struct RtlStats {
   uint64_t cycles = 0;          // engine cycles spent on histories (what cycles() returns)
@@ -32,7 +67,8 @@ struct RtlStats {
 // handshakes on a time axis; simulated end time is identical.
 class RtlInvalidationEngine final : public coherence::InvalidationEngine {
  public:
-  explicit RtlInvalidationEngine(const coherence::EngineParams& p, const char* name = "rtl_inval_engine");
+  explicit RtlInvalidationEngine(const coherence::EngineParams& p, const char* name = "rtl_inval_engine",
+                                 RtlDutFactory dut = {});
   ~RtlInvalidationEngine() override;
   const char* kind() const override { return "rtl"; }
   std::vector<coherence::LineRange> translate(const std::vector<uint64_t>& lines, sc_core::sc_time& delay) override;

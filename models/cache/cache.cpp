@@ -136,12 +136,21 @@ bool Cache::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
   return true;
 }
 
-void Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent) {
-  ++writebacks_;
+bool Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent,
+                      const char* why) {
   tlm::tlm_generic_payload dummy;
   const uint64_t addr = l->tag * array_.line();
-  mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : dummy);
+  if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : dummy)) {
+    char buf[160];
+    snprintf(buf, sizeof buf, "write-back (%s) of the dirty line at 0x%" PRIx64 " (%u B) through '", why, addr,
+             array_.line());
+    RunState::get().fail(name(), buf + std::string(out.name()) + "' failed with " + gp_.get_response_string() +
+                                     "; the line stays dirty");
+    return false;   // l->dirty stays set: never mark a line clean whose data did not arrive
+  }
+  ++writebacks_;
   l->dirty = false;
+  return true;
 }
 
 bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, sc_core::sc_time& delay,
@@ -181,7 +190,7 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   CacheArray::Line* v = array_.victim(la);
   if (v->valid) {
     ++evictions_;
-    if (v->dirty) writeback(v, delay, &parent);
+    if (v->dirty && !writeback(v, delay, &parent, "eviction")) return false;   // parent carries the error
     v->valid = false;
   }
   std::vector<uint8_t> buf(L);
@@ -247,14 +256,14 @@ void Cache::control(CacheCtl& c, sc_core::sc_time& delay) {
   const unsigned L = array_.line();
   if (c.op == CacheCtl::FlushDirty) {
     for (CacheArray::Line* l : array_.dirty_lines()) {
-      writeback(l, delay, nullptr);
+      if (!writeback(l, delay, nullptr, "flush")) return;   // the run has failed; the line stays dirty
       ++c.writebacks;
     }
     return;
   }
   if (c.op == CacheCtl::InvalidateAll) {  // flash invalidate (valid bits cleared at once)
     for (CacheArray::Line* l : array_.dirty_lines()) {
-      writeback(l, delay, nullptr);
+      if (!writeback(l, delay, nullptr, "invalidation")) return;   // nothing is invalidated
       ++c.writebacks;
     }
     c.invalidated += array_.invalidate_all();
@@ -273,7 +282,7 @@ void Cache::control(CacheCtl& c, sc_core::sc_time& delay) {
       continue;
     }
     if (l->dirty) {
-      writeback(l, delay, nullptr);
+      if (!writeback(l, delay, nullptr, "invalidation")) return;   // the line stays valid and dirty
       ++c.writebacks;
     }
     l->valid = false;

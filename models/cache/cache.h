@@ -103,7 +103,11 @@ class Cache : public Component {
                    tlm::tlm_generic_payload& parent);
   bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, sc_core::sc_time& delay,
                   tlm::tlm_generic_payload& parent);
-  void writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent);
+  // Writes a dirty line to the next level and marks it clean. If the next level refuses the write,
+  // the line stays dirty (its data is the only copy), the run fails naming the line address and
+  // the socket it went through, and false is returned: the caller must not drop the line.
+  // `why` names the occasion in the message ("eviction", "flush", "invalidation").
+  bool writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent, const char* why);
 
   CacheArray array_;
   bool write_back_, write_allocate_;

@@ -9,6 +9,9 @@
 #include "platform/payload.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
+#if defined(HETVP_HAVE_RTL)
+#include "rtl/lockstep_invalidation_engine.h"
+#endif
 
 namespace hetvp::coherence {
 
@@ -23,6 +26,9 @@ std::shared_ptr<Schema> Directory::schema() {
   s->choice("mode", {"per_line", "range"}, std::string("range"),
             "per_line: one probe per line per target (the thesis' default); range: one probe per range");
   s->choice("engine", {"tlm", "rtl", "lockstep"}, std::string("tlm"), "invalidation engine implementation");
+  s->choice("lockstep_timing", {"error", "warning"}, std::string("error"),
+            "lockstep engine: a history whose RTL cycle count differs from the TLM's cycle model stops the run "
+            "(error) or is reported as a warning (warning); ignored by the tlm and rtl engines");
   s->integer("line", 64, "line size of histories and probes (bytes)").range(16, 4096);
   s->integer("max_range", 256, "range mode: max lines per probe").range(1, 1 << 24);
   s->integer("open_runs", 4, "invalidation engine run slots").range(1, 64);
@@ -48,6 +54,10 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n),
   try {
     ep.validate();
     engine_ = make_invalidation_engine(p.string("engine"), ep, "inval_engine");
+#if defined(HETVP_HAVE_RTL)
+    if (auto* ls = dynamic_cast<rtl::LockstepInvalidationEngine*>(engine_.get()))
+      ls->set_timing(p.string("lockstep_timing") == "warning" ? rtl::LockstepTiming::Warning : rtl::LockstepTiming::Error);
+#endif
   } catch (const std::exception& e) {
     throw std::invalid_argument(p.where("engine") + ": " + e.what());
   }

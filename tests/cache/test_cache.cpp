@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <functional>
+#include <map>
 
 #include "common/tlm_harness.h"
 #include "models/cache/cache.h"
@@ -163,6 +165,130 @@ TEST(Cache, DebugAccessSeesCachedData) {
     ran = true;
   });
   sc_core::sc_start();
+  EXPECT_TRUE(ran);
+}
+
+// ---- a failed write-back is a failure of the run, and the line stays dirty ----------------------
+// The next level refuses writes while `refuse_writes` is set (reads always succeed), so a line
+// can be filled and dirtied first and its write-back then fails.
+#include <tlm_utils/simple_target_socket.h>
+namespace {
+struct RefusingMemory : sc_core::sc_module {
+  tlm_utils::simple_target_socket<RefusingMemory> in{"in"};
+  bool refuse_writes = false;
+  std::map<uint64_t, uint8_t> bytes;
+  unsigned refused = 0;
+  explicit RefusingMemory(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    in.register_b_transport(this, &RefusingMemory::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    if (gp.is_write() && refuse_writes) {
+      ++refused;
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    for (unsigned i = 0; i < gp.get_data_length(); ++i) {
+      if (gp.is_write()) bytes[gp.get_address() + i] = gp.get_data_ptr()[i];
+      else gp.get_data_ptr()[i] = bytes.count(gp.get_address() + i) ? bytes[gp.get_address() + i] : 0;
+    }
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  uint32_t word(uint64_t a) {
+    uint32_t v = 0;
+    for (unsigned i = 0; i < 4; ++i) v |= uint32_t(bytes.count(a + i) ? bytes[a + i] : 0) << (8 * i);
+    return v;
+  }
+};
+
+// (dirty_lines() is not const; the test only counts)
+size_t dirty_count(Cache& c) { return const_cast<CacheArray&>(c.array()).dirty_lines().size(); }
+
+// Runs `body` in a thread with a cache in front of a RefusingMemory; returns whether it ran.
+void with_refusing_memory(std::function<void(TestInitiator&, Cache&, RefusingMemory&)> body) {
+  RefusingMemory mem("mem");
+  Cache cache("l1", params_from("size: 1 KiB\nways: 2", Cache::schema()));
+  TestInitiator cpu("cpu", [&](TestInitiator& t) { body(t, cache, mem); });
+  cpu.socket.bind(cache.in);
+  cache.out.bind(mem.in);
+  sc_core::sc_start();
+}
+}  // namespace
+
+TEST(CacheWriteBackFailure, FlushFailsTheRunNamingLineAndTargetAndKeepsTheLineDirty) {
+  bool ran = false;
+  with_refusing_memory([&](TestInitiator& t, Cache& c, RefusingMemory& m) {
+    sc_core::sc_time d;
+    ASSERT_EQ(t.write32(0x140, 0x5a5a, d), tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(dirty_count(c), 1u);
+    m.refuse_writes = true;
+    CacheCtl f;
+    f.op = CacheCtl::FlushDirty;
+    c.control(f, d);
+    EXPECT_EQ(m.refused, 1u);
+    EXPECT_EQ(f.writebacks, 0u) << "a refused write-back is not counted as done";
+    EXPECT_EQ(dirty_count(c), 1u) << "the line whose write-back failed must stay dirty";
+    ASSERT_TRUE(RunState::get().failed());
+    const std::string why = RunState::get().failures()[0];
+    EXPECT_NE(why.find("l1"), std::string::npos) << why;
+    EXPECT_NE(why.find("0x140"), std::string::npos) << "names the line address: " << why;
+    EXPECT_NE(why.find("l1.out"), std::string::npos) << "names the target it was written to: " << why;
+    EXPECT_NE(why.find("TLM_ADDRESS_ERROR_RESPONSE"), std::string::npos) << why;
+    // The data is still there: once the next level accepts writes, a flush writes it back.
+    m.refuse_writes = false;
+    CacheCtl g;
+    g.op = CacheCtl::FlushDirty;
+    c.control(g, d);
+    EXPECT_EQ(g.writebacks, 1u);
+    EXPECT_EQ(m.word(0x140), 0x5a5au);
+    EXPECT_EQ(dirty_count(c), 0u);
+    ran = true;
+  });
+  EXPECT_TRUE(ran);
+}
+
+TEST(CacheWriteBackFailure, ProbeDoesNotDropADirtyLineWhoseWriteBackFailed) {
+  bool ran = false;
+  with_refusing_memory([&](TestInitiator& t, Cache& c, RefusingMemory& m) {
+    sc_core::sc_time d;
+    ASSERT_EQ(t.write32(0x200, 0x1234, d), tlm::TLM_OK_RESPONSE);
+    m.refuse_writes = true;
+    CacheCtl inv;  // range invalidation (a probe) over the dirty line
+    inv.first_line = 0x200 / 64;
+    inv.count = 1;
+    c.control(inv, d);
+    EXPECT_EQ(inv.writebacks, 0u);
+    EXPECT_EQ(inv.invalidated, 0u) << "not invalidated: its only copy of the data would be lost";
+    EXPECT_EQ(dirty_count(c), 1u);
+    EXPECT_EQ(c.array().valid_count(), 1u);
+    ASSERT_TRUE(RunState::get().failed());
+    EXPECT_NE(RunState::get().failures()[0].find("0x200"), std::string::npos) << RunState::get().failures()[0];
+    m.refuse_writes = false;
+    uint32_t v = 0;
+    ASSERT_EQ(t.read32(0x200, v, d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(v, 0x1234u) << "the cached data survived";
+    ran = true;
+  });
+  EXPECT_TRUE(ran);
+}
+
+TEST(CacheWriteBackFailure, EvictionWhoseWriteBackFailsFailsTheAccessAndKeepsTheLine) {
+  bool ran = false;
+  with_refusing_memory([&](TestInitiator& t, Cache& c, RefusingMemory& m) {
+    sc_core::sc_time d;
+    // 1 KiB, 2 ways, 64 B lines: 8 sets; 0x000, 0x200 and 0x400 share set 0.
+    ASSERT_EQ(t.write32(0x000, 0x11, d), tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(t.write32(0x200, 0x22, d), tlm::TLM_OK_RESPONSE);
+    m.refuse_writes = true;
+    uint32_t v = 0;
+    EXPECT_EQ(t.read32(0x400, v, d), tlm::TLM_ADDRESS_ERROR_RESPONSE) << "the eviction's write-back failed";
+    EXPECT_EQ(dirty_count(c), 2u) << "the victim stays dirty and valid";
+    ASSERT_TRUE(RunState::get().failed());
+    EXPECT_NE(RunState::get().failures()[0].find("0x0 "), std::string::npos) << RunState::get().failures()[0];
+    m.refuse_writes = false;
+    ASSERT_EQ(t.read32(0x000, v, d), tlm::TLM_OK_RESPONSE);
+    EXPECT_EQ(v, 0x11u);
+    ran = true;
+  });
   EXPECT_TRUE(ran);
 }
 

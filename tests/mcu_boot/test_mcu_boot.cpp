@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <iterator>
+#include <vector>
 #include <regex>
 
 #include "common/run_hetvp.h"
@@ -95,8 +97,26 @@ TEST(McuContext, SavedContextLoadsBitIdenticalIntoAnotherGpc) {
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "context gpc0 -> gpc1 via VRAM")) << r.out;
   EXPECT_TRUE(has(r.out, "context gpc0 -> gpc2 via host memory (PCIe)")) << r.out;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n') > 0, true);
-  EXPECT_TRUE(std::regex_search(r.out, std::regex("data memory identical, context registers identical: OK")));
+  // The workload logs one line per pass (gpc0 -> gpc1 via VRAM, gpc0 -> gpc2 via host memory);
+  // each must report the 512 B image saved, the loading GPC's hash equal to the filled one, and
+  // both comparisons identical. Exactly these two lines, in this order.
+  const std::regex line(R"(context gpc0 -> (gpc[0-9]+) via (VRAM|host memory \(PCIe\)): save ([0-9]+) B in [0-9.]+ us, )"
+                        R"(load [0-9.]+ us, hash (0x[0-9a-f]+) vs (0x[0-9a-f]+), data memory (\w+), context registers (\w+): (\w+))");
+  std::vector<std::smatch> passes(std::sregex_iterator(r.out.begin(), r.out.end(), line), std::sregex_iterator());
+  ASSERT_EQ(passes.size(), 2u) << r.out;
+  const char* want_dst[2] = {"gpc1", "gpc2"};
+  const char* want_via[2] = {"VRAM", "host memory (PCIe)"};
+  for (size_t i = 0; i < 2; ++i) {
+    const std::smatch& m = passes[i];
+    EXPECT_EQ(m[1].str(), want_dst[i]) << m[0];
+    EXPECT_EQ(m[2].str(), want_via[i]) << m[0];
+    EXPECT_EQ(m[3].str(), "512") << "256 B header + 256 B context area: " << m[0];
+    EXPECT_EQ(m[4].str(), m[5].str()) << "hash after the load must equal the filled context's: " << m[0];
+    EXPECT_EQ(m[6].str(), "identical") << m[0];
+    EXPECT_EQ(m[7].str(), "identical") << m[0];
+    EXPECT_EQ(m[8].str(), "OK") << m[0];
+  }
+  EXPECT_EQ(passes[0][4].str(), passes[1][4].str()) << "the same saved context both times";
   EXPECT_FALSE(has(r.out, "DIFFERENT"));
   const std::string j = read_file(scratch() + "/ctx.json");
   // 512-byte image (256 header + 256 area) = 2 transfers of 256 B, saved twice by gpc0.
@@ -171,7 +191,16 @@ TEST(McuBadInput, IllegalXferSizeAlignmentAddressFault) {
                      "alloc buf 4096; cmd gpc0 xfer 0x18 $buf.lo $buf.hi 0; expect 0; read gpc0 0x214; expect 1'");
   // the five faulting commands report FW_ERR_XFER (script errors), everything else passes
   EXPECT_TRUE(has(r.out, "5 error(s)")) << r.out;
-  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), 'k') >= 8, true);
+  // Every one of the script's 9 expects passes (its 5 cmd lines fail, the expects after them see
+  // the right XFER_STATUS); no expect may be missing or fail.
+  auto count = [&](const std::regex& re) {
+    return std::distance(std::sregex_iterator(r.out.begin(), r.out.end(), re), std::sregex_iterator());
+  };
+  EXPECT_EQ(count(std::regex(R"(expect 0x[0-9a-f]{8}: ok)")), 9) << r.out;
+  EXPECT_EQ(count(std::regex(R"(expect 0x[0-9a-f]{8}: )")), 9) << r.out;
+  // the five faulting xfers each answer FW_ERR_XFER (2) with XFER_STATUS as the result, the legal one 0
+  EXPECT_EQ(count(std::regex(R"(gpc0 xfer\(0x[0-9a-f]{8}\): result 0x00000[1-4]02 error 2 )")), 5) << r.out;
+  EXPECT_EQ(count(std::regex(R"(gpc0 xfer\(0x00000018\): result 0x00000000 error 0 )")), 1) << r.out;
   for (const char* e : {"expect 0x00000102: ok", "expect 0x00000202: ok", "expect 0x00000302: ok", "expect 0x00000402: ok",
                         "expect 0x00000005: ok", "expect 0x00000000: ok", "expect 0x00000001: ok"})
     EXPECT_TRUE(has(r.out, e)) << e << "\n" << r.out;

@@ -1,0 +1,157 @@
+// hetvp tests — lockstep against RTL faults: range_inval_engine Verilated with the test-only
+// parameter FAULT = 1 (every count + 1), 2 (the flush's last range dropped), 3 (done one cycle
+// late), see tests/rtl/CMakeLists.txt. Each fault must stop the lockstep run with the report
+// that names it; FAULT 3 (timing only) is a warning when the lockstep is relaxed.
+// All engines are built once, before the first sc_start (see sc_runner.h).
+#include "models/coherence/invalidation_engine.h"
+#include "rtl/lockstep_invalidation_engine.h"
+#include "rtl/rtl_invalidation_engine.h"
+#include "tests/coherence/directed_cases.h"
+#include "tests/rtl/random_history.h"
+#include "tests/rtl/sc_runner.h"
+
+#include "Vrange_inval_engine_fault1.h"
+#include "Vrange_inval_engine_fault2.h"
+#include "Vrange_inval_engine_fault3.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace hetvp;
+using coherence::LineRange;
+using coherence::RangeBuilder;
+
+namespace {
+
+// The docs/rtl.md example: flush emits (10,3) then (30,1); the TLM models 4 + 2 + 1 = 7 cycles.
+const std::vector<uint64_t> kHistory = {10, 11, 30, 12};
+
+struct World {
+  test::ScRunner runner{"runner"};
+  rtl::LockstepInvalidationEngine clean{test::params(), "lockstep_clean"};
+  rtl::LockstepInvalidationEngine wrong_count{test::params(), "lockstep_fault1",
+                                              rtl::make_rtl_dut<Vrange_inval_engine_fault1>};
+  rtl::LockstepInvalidationEngine dropped{test::params(), "lockstep_fault2",
+                                          rtl::make_rtl_dut<Vrange_inval_engine_fault2>};
+  rtl::LockstepInvalidationEngine late{test::params(), "lockstep_fault3", rtl::make_rtl_dut<Vrange_inval_engine_fault3>};
+  rtl::LockstepInvalidationEngine late_relaxed{test::params(), "lockstep_fault3_relaxed",
+                                               rtl::make_rtl_dut<Vrange_inval_engine_fault3>};
+  World() { late_relaxed.set_timing(rtl::LockstepTiming::Warning); }
+};
+
+World& world() {
+  static World w;
+  return w;
+}
+
+std::string what_of(const std::exception& e) { return e.what(); }
+
+}  // namespace
+
+TEST(LockstepFault, CorrectRtlPassesTheSameHistories) {
+  World& w = world();
+  sc_core::sc_time d;
+  std::vector<LineRange> out;
+  EXPECT_NO_THROW(w.runner.run([&] { out = w.clean.translate(kHistory, d); }));
+  EXPECT_EQ(out, RangeBuilder::run(test::params(), kHistory));
+  const auto h = test::random_history(7, 5000, 1 << 16);
+  EXPECT_NO_THROW(w.runner.run([&] { out = w.clean.translate(h, d); }));
+  EXPECT_EQ(w.clean.stats().cycle_count_differences, 0u);
+  EXPECT_EQ(w.clean.stats().tlm_cycles, w.clean.stats().rtl_cycles);
+}
+
+// FAULT 1: the first range differs (count + 1); a long history so that it is emitted while the
+// history is still streaming in (rule 4b), not by the flush.
+TEST(LockstepFault, WrongCountStopsTheRunWithADataReport) {
+  World& w = world();
+  const auto h = test::random_history(4242, 5000, 1 << 16);
+  const auto want = RangeBuilder::run(test::params(), h);
+  ASSERT_FALSE(want.empty());
+  ASSERT_LT(want[0].input_pos, h.size()) << "the first range should not come from the flush";
+  sc_core::sc_time d;
+  try {
+    w.runner.run([&] { w.wrong_count.translate(h, d); });
+    ADD_FAILURE() << "lockstep did not stop on a wrong count";
+  } catch (const rtl::LockstepMismatch& m) {
+    EXPECT_EQ(m.output_index, 0u);
+    EXPECT_EQ(m.input_pos, want[0].input_pos);
+    EXPECT_EQ(m.history, 0u);
+    ASSERT_TRUE(m.tlm && m.rtl);
+    EXPECT_EQ(*m.tlm, want[0]);
+    EXPECT_EQ(m.rtl->first, want[0].first);
+    EXPECT_EQ(m.rtl->count, want[0].count + 1);
+    const std::string s = what_of(m);
+    EXPECT_EQ(s.rfind("hetvp/lockstep: RTL and TLM invalidation engines differ at output #0 (input position " +
+                          std::to_string(want[0].input_pos) + ", history #0",
+                      0),
+              0u)
+        << s;
+  }
+}
+
+// FAULT 2: the RTL presents one range fewer; the report names the missing output as rtl=<none>.
+TEST(LockstepFault, DroppedOutputStopsTheRunWithADataReport) {
+  World& w = world();
+  const auto want = RangeBuilder::run(test::params(), kHistory);
+  ASSERT_EQ(want.size(), 2u);
+  sc_core::sc_time d;
+  try {
+    w.runner.run([&] { w.dropped.translate(kHistory, d); });
+    ADD_FAILURE() << "lockstep did not stop on a dropped output";
+  } catch (const rtl::LockstepMismatch& m) {
+    EXPECT_EQ(m.output_index, 1u);
+    EXPECT_EQ(m.input_pos, kHistory.size()) << "the TLM's position (the flush) when the RTL has no output";
+    ASSERT_TRUE(m.tlm);
+    EXPECT_EQ(*m.tlm, want[1]);
+    EXPECT_FALSE(m.rtl);
+    const std::string s = what_of(m);
+    EXPECT_NE(s.find("differ at output #1 (input position 4, history #0"), std::string::npos) << s;
+    EXPECT_NE(s.find("rtl=<none>"), std::string::npos) << s;
+  }
+}
+
+// FAULT 3: same ranges, one cycle more than the TLM's cycle model: a timing report stops the run
+// (default policy). Before timing was checked, this history passed and was only counted.
+TEST(LockstepFault, ExtraCycleStopsTheRunWithATimingReport) {
+  World& w = world();
+  ASSERT_EQ(w.late.timing(), rtl::LockstepTiming::Error) << "error is the default";
+  sc_core::sc_time d;
+  try {
+    w.runner.run([&] { w.late.translate(kHistory, d); });
+    ADD_FAILURE() << "lockstep did not stop on a one-cycle timing difference";
+  } catch (const rtl::LockstepMismatch& m) {
+    ADD_FAILURE() << "reported as a data mismatch: " << m.what();
+  } catch (const rtl::LockstepTimingMismatch& m) {
+    EXPECT_EQ(m.history, 0u);
+    EXPECT_EQ(m.lines, 4u);
+    EXPECT_EQ(m.ranges, 2u) << "both engines gave the same two ranges";
+    EXPECT_EQ(m.tlm_cycles, 7u) << "max(n,1) + R_flush + 1 = 4 + 2 + 1";
+    EXPECT_EQ(m.rtl_cycles, 8u);
+    const std::string s = what_of(m);
+    EXPECT_EQ(s.rfind("hetvp/lockstep: RTL and TLM invalidation engines differ in timing at history #0 (4 lines, 2 "
+                      "identical ranges",
+                      0),
+              0u)
+        << s;
+    EXPECT_NE(s.find("tlm=7 cycles rtl=8 cycles (+1)"), std::string::npos) << s;
+  }
+  EXPECT_EQ(w.late.stats().cycle_count_differences, 1u);
+}
+
+// lockstep_timing: warning — the same fault is reported (SC_REPORT_WARNING) and counted; the run
+// goes on with the RTL's ranges.
+TEST(LockstepFault, ExtraCycleIsOnlyAWarningWhenRelaxed) {
+  World& w = world();
+  const auto want = RangeBuilder::run(test::params(), kHistory);
+  const int before = sc_core::sc_report_handler::get_count("hetvp/lockstep");
+  sc_core::sc_time d;
+  for (int i = 0; i < 2; ++i) {
+    std::vector<LineRange> out;
+    EXPECT_NO_THROW(w.runner.run([&] { out = w.late_relaxed.translate(kHistory, d); }));
+    EXPECT_EQ(out, want);
+  }
+  EXPECT_EQ(w.late_relaxed.stats().cycle_count_differences, 2u);
+  EXPECT_EQ(w.late_relaxed.stats().rtl_cycles, w.late_relaxed.stats().tlm_cycles + 2);
+  EXPECT_EQ(sc_core::sc_report_handler::get_count("hetvp/lockstep") - before, 2);
+}
