@@ -19,40 +19,21 @@ std::shared_ptr<Schema> CopyEngine::schema() {
   return s;
 }
 
+namespace {
+const RegSpec kCopyRegs[] = {HETVP_REG_TABLE(HETVP_COPY_REGS)};
+}  // namespace
+
 CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned index)
-    : sc_core::sc_module(n), regs_(basename()), intr_bit_(index == 0 ? GPU_INTR_COPY0 : GPU_INTR_COPY1) {
+    : Peripheral(n, kCopyRegs),
+      src_lo_(reg("SRC_LO")), src_hi_(reg("SRC_HI")), dst_lo_(reg("DST_LO")), dst_hi_(reg("DST_HI")),
+      length_(reg("LENGTH")), fence_lo_(reg("FENCE_LO")), fence_hi_(reg("FENCE_HI")),
+      fence_value_(reg("FENCE_VALUE")), status_(reg("STATUS")), error_lo_(reg("ERROR_LO")),
+      error_hi_(reg("ERROR_HI")), completed_(reg("COMPLETED")), intr_bit_(GPU_INTR_COPY(index)) {
   setup_ = p.time("setup");
   issue_cost_ = p.time("issue_cost");
   burst_ = static_cast<unsigned>(p.size("burst"));
   outstanding_ = p.u32("outstanding");
-  regs.register_b_transport(this, &CopyEngine::b_regs);
-  regs.register_transport_dbg(this, &CopyEngine::dbg_regs);
-  for (auto [name, off] : {std::pair{"SRC_LO", COPY_SRC_LO}, {"SRC_HI", COPY_SRC_HI}, {"DST_LO", COPY_DST_LO},
-                           {"DST_HI", COPY_DST_HI}, {"LENGTH", COPY_LENGTH}, {"FENCE_LO", COPY_FENCE_LO},
-                           {"FENCE_HI", COPY_FENCE_HI}, {"FENCE_VALUE", COPY_FENCE_VALUE}})
-    regs_.add(name, off, RegAccess::RW);
-  regs_.add("LAUNCH", COPY_LAUNCH, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (!(v & COPY_LAUNCH_GO)) return;
-    Register& st = regs_.at(COPY_STATUS);
-    if (busy_) {  // one copy at a time: the second launch is refused, visibly
-      st.value |= 2u | (COPY_ERR_BUSY << 8);
-      ++errors_;
-      return;
-    }
-    if (regs_.at(COPY_LENGTH).value == 0) {  // nothing to copy: refused at once
-      st.value = 2u | (COPY_ERR_ZERO_LENGTH << 8);
-      ++errors_;
-      return;
-    }
-    busy_ = true;
-    launch_flags_ = v;
-    st.value = 1;
-    launch_.notify(regs_.context().delay);  // the copy starts when the doorbell arrives
-  });
-  regs_.add("STATUS", COPY_STATUS, RegAccess::RO);
-  regs_.add("ERROR_LO", COPY_ERROR_LO, RegAccess::RO);
-  regs_.add("ERROR_HI", COPY_ERROR_HI, RegAccess::RO);
-  regs_.add("COMPLETED", COPY_COMPLETED, RegAccess::RO);
+  on_write("LAUNCH", &CopyEngine::launch);
   info_->initiator = name();
   info_->side = Side::Gpu;
   gp_.set_extension(info_);
@@ -61,7 +42,23 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
   SC_THREAD(run);
 }
 
-void CopyEngine::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { regs_.transport(gp, delay); }
+void CopyEngine::launch(uint32_t v) {
+  if (!(v & COPY_LAUNCH_GO)) return;
+  if (busy_) {  // one copy at a time: the second launch is refused, visibly
+    status_.value |= COPY_STATUS_FAILED(COPY_ERR_BUSY);
+    ++errors_;
+    return;
+  }
+  if (length_.value == 0) {  // nothing to copy: refused at once
+    status_.value = COPY_STATUS_FAILED(COPY_ERR_ZERO_LENGTH);
+    ++errors_;
+    return;
+  }
+  busy_ = true;
+  launch_flags_ = v;
+  status_.value = COPY_STATUS_BUSY;
+  launch_.notify(Peripheral::access().delay);  // the copy starts when the doorbell arrives
+}
 
 bool CopyEngine::access(tlm::tlm_command cmd, uint64_t va, uint8_t* data, unsigned len, sc_core::sc_time at,
                         sc_core::sc_time& done) {
@@ -78,11 +75,8 @@ void CopyEngine::run() {
   for (;;) {
     sc_core::wait(launch_);
     const sc_core::sc_time start = sc_core::sc_time_stamp();
-    auto reg64 = [&](uint32_t lo, uint32_t hi) {
-      return (uint64_t(regs_.at(hi).value) << 32) | regs_.at(lo).value;
-    };
-    const uint64_t src = reg64(COPY_SRC_LO, COPY_SRC_HI), dst = reg64(COPY_DST_LO, COPY_DST_HI);
-    const uint64_t len = regs_.at(COPY_LENGTH).value;
+    const uint64_t src = reg64(src_lo_, src_hi_), dst = reg64(dst_lo_, dst_hi_);
+    const uint64_t len = length_.value;
     uint32_t error = COPY_OK;
     uint64_t error_va = 0;
 
@@ -129,26 +123,25 @@ void CopyEngine::run() {
       if (issue >= now + quantum) sc_core::wait(issue - now);
     }
     if (finish > sc_core::sc_time_stamp()) sc_core::wait(finish - sc_core::sc_time_stamp());
-    Register& st = regs_.at(COPY_STATUS);
     if (error != COPY_OK) {
       ++errors_;
-      st.value = 2u | (error << 8);
-      regs_.at(COPY_ERROR_LO).value = static_cast<uint32_t>(error_va);
-      regs_.at(COPY_ERROR_HI).value = static_cast<uint32_t>(error_va >> 32);
+      status_.value = COPY_STATUS_FAILED(error);
+      error_lo_.value = static_cast<uint32_t>(error_va);
+      error_hi_.value = static_cast<uint32_t>(error_va >> 32);
     } else {
-      st.value = 0;
+      status_.value = 0;
       bytes_ += len;
       ++copies_;
-      regs_.at(COPY_COMPLETED).value++;
+      completed_.value++;
     }
     // The fence says "this request is over"; bit 31 set means it failed (see STATUS).
     if (launch_flags_ & COPY_LAUNCH_FENCE) {
-      uint32_t v = regs_.at(COPY_FENCE_VALUE).value | (error != COPY_OK ? COPY_FENCE_ERROR : 0u);
+      uint32_t v = fence_value_.value | (error != COPY_OK ? COPY_FENCE_ERROR : 0u);
       sc_core::sc_time done;
-      if (!access(tlm::TLM_WRITE_COMMAND, reg64(COPY_FENCE_LO, COPY_FENCE_HI), reinterpret_cast<uint8_t*>(&v), 4,
+      if (!access(tlm::TLM_WRITE_COMMAND, reg64(fence_lo_, fence_hi_), reinterpret_cast<uint8_t*>(&v), 4,
                   sc_core::sc_time_stamp(), done)) {
         ++errors_;
-        st.value = 2u | (COPY_ERR_DST_FAULT << 8);
+        status_.value = COPY_STATUS_FAILED(COPY_ERR_DST_FAULT);
       }
     }
     busy_ = false;
@@ -167,7 +160,7 @@ void CopyEngine::dump_stats(JsonWriter& w) const {
   w.value("pieces", pieces_);
   w.value("errors", errors_);
   w.value("busy_ns", busy_time_.to_seconds() * 1e9);
-  w.value("register_errors", regs_.errors());
+  w.value("register_errors", bank_.errors());
 }
 
 }  // namespace hetvp::gpu

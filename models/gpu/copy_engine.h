@@ -9,44 +9,44 @@
 // raises PMC_INTR bit 0 (if asked) and counts the copy in COMPLETED. A fault on either side
 // stops the copy: STATUS.error with the code, ERROR_ADDR = the failing virtual address.
 //
-// Registers (BAR0 0x104000, see gpu_regs.h): SRC_LO/HI, DST_LO/HI, LENGTH, FENCE_LO/HI,
-// FENCE_VALUE, LAUNCH, STATUS, ERROR_LO/HI, COMPLETED.
+// Registers: firmware/include/hetvp/copy_engine.h (BAR0 GPU_COPY_BASE + n * GPU_COPY_STRIDE).
+// This is the register layer's worked example (docs/architecture.md): the table declares the
+// registers, the constructor binds LAUNCH to launch(), and the engine keeps references to the
+// registers it reads and sets.
 #pragma once
 
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "platform/access_info.h"
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/params.h"
-#include "platform/register_bank.h"
+#include "platform/peripheral.h"
 
 namespace hetvp::gpu {
 
-class CopyEngine : public sc_core::sc_module {
+class CopyEngine : public Peripheral {
  public:
   tlm_utils::simple_initiator_socket<CopyEngine> mem{"mem"};  // GPU virtual addresses (to the MMU)
-  tlm_utils::simple_target_socket<CopyEngine> regs{"regs"};
   IrqPort intr{"intr"};
 
-  // `index` selects the engine's interrupt bit (PMC_INTR: copy0 bit 0, copy1 bit 5).
+  // `index` selects the engine's interrupt bit (GPU_INTR_COPY(index)).
   CopyEngine(sc_core::sc_module_name name, const Params& p, unsigned index = 0);
   static std::shared_ptr<Schema> schema();
   void dump_stats(JsonWriter& w) const;
 
  private:
+  void launch(uint32_t value);  // LAUNCH written: start a copy when the write arrives
   void run();
   // One timed access at absolute time `at`; returns the absolute completion time, or false.
   bool access(tlm::tlm_command cmd, uint64_t va, uint8_t* data, unsigned len, sc_core::sc_time at,
               sc_core::sc_time& done);
-  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
+  uint64_t reg64(const Register& lo, const Register& hi) const { return (uint64_t(hi.value) << 32) | lo.value; }
 
-  RegisterBank regs_;
+  Register &src_lo_, &src_hi_, &dst_lo_, &dst_hi_, &length_, &fence_lo_, &fence_hi_, &fence_value_, &status_,
+      &error_lo_, &error_hi_, &completed_;
   unsigned intr_bit_;
   sc_core::sc_time setup_, issue_cost_;
   unsigned burst_, outstanding_;

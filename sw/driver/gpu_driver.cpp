@@ -258,8 +258,8 @@ void GpuDriver::wait_dma(const DmaTicket& t) {
   if (done && !(api_.read32(fence_host_ + 4 * t.engine) & COPY_FENCE_ERROR)) return;
   uint32_t st = reg_read(base + COPY_STATUS);
   uint64_t ea = reg_read(base + COPY_ERROR_LO) | uint64_t(reg_read(base + COPY_ERROR_HI)) << 32;
-  if (st & 2)
-    throw HostError("copy engine " + std::to_string(t.engine) + " error " + std::to_string(st >> 8 & 0xff) +
+  if (st & COPY_STATUS_ERROR)
+    throw HostError("copy engine " + std::to_string(t.engine) + " error " + std::to_string(COPY_STATUS_CODE(st)) +
                     " at GPU address " + hex(ea) + " (copy of " + std::to_string(t.size) + " bytes)");
   throw HostError("copy engine " + std::to_string(t.engine) + " did not complete within copy_timeout (status " + hex(st) + ")");
 }

@@ -76,9 +76,9 @@ class DmaProgram : public HostProgram {
       api.sleep(sc_core::sc_time(10, sc_core::SC_US));
       uint32_t st = drv.reg_read(base + COPY_STATUS);
       char line[96];
-      snprintf(line, sizeof line, "dma: zero-length copy: status 0x%x (error code %u)", st, st >> 8 & 0xff);
+      snprintf(line, sizeof line, "dma: zero-length copy: status 0x%x (error code %u)", st, COPY_STATUS_CODE(st));
       api.log(line);
-      return (st & 2) ? 1 : 0;
+      return (st & COPY_STATUS_ERROR) ? 1 : 0;
     }
     drv.wait_dma(drv.start_dma(a.u32("engine"), src, dst, size));
     char line[128];

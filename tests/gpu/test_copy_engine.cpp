@@ -39,7 +39,7 @@ TEST(CopyEngine, PiecesGoOutIssueCostApartAndALaunchWhileBusyIsRefused) {
   });
   regs.socket.bind(ce.regs);
   sc_core::sc_start();
-  EXPECT_EQ(status_busy, 1u | 2u | (COPY_ERR_BUSY << 8)) << "still busy, with the refused launch's error";
+  EXPECT_EQ(status_busy, COPY_STATUS_BUSY | COPY_STATUS_FAILED(COPY_ERR_BUSY)) << "still busy, with the refused launch's error";
   // 4096 B in 512 B pieces: 8 pieces issued 100 ns apart, the last at 700 ns; the engine reports
   // completion by the end of that piece's issue slot (800 ns, seen by the 1 ns poll at 800-801 ns).
   EXPECT_GE(done, sc_time(800, SC_NS));

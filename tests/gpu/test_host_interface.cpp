@@ -114,3 +114,28 @@ TEST(HostInterface, MsiOncePerRisingEnabledSourceAndWhenAPendingSourceIsEnabled)
     EXPECT_EQ(data, 0x41u);
   }
 }
+
+// Every interrupt source the models raise has its own PMC_INTR bit, with the most GPCs the schema
+// allows (16) and the compute front end: raising them one after the other sets one new bit each.
+// (The first wave raised compute on bit 16, which is GPC 8's.)
+TEST(HostInterface, InterruptBitsOfSixteenGpcsAndComputeAreDistinct) {
+  HostInterfaceBench b;
+  std::vector<unsigned> sources = {GPU_INTR_COPY(0), GPU_INTR_COPY(1), GPU_INTR_MMU_FAULT, GPU_INTR_HUB,
+                                   GPU_INTR_COMPUTE};
+  for (unsigned g = 0; g < GPU_MAX_GPCS; ++g) sources.push_back(GPU_INTR_GPC(g));
+  std::vector<uint32_t> seen;
+  b.host_body = [&] {
+    sc_time d;
+    for (unsigned bit : sources) {
+      ASSERT_LT(bit, 32u);
+      b.hi.raise(bit, d);
+      uint32_t v = 0;
+      b.pmc.read32(PMC_INTR, v, d);
+      seen.push_back(v);
+    }
+  };
+  sc_core::sc_start();
+  ASSERT_EQ(seen.size(), sources.size());
+  for (size_t i = 0; i < seen.size(); ++i)
+    EXPECT_EQ(__builtin_popcount(seen[i]), static_cast<int>(i + 1)) << "source " << i << " (bit " << sources[i] << ")";
+}
