@@ -1,8 +1,9 @@
 /* hetvp — start-up code for the GPU microcontrollers (RV32IMC) and standalone test programs.
  * The image is linked so .data is already in place in DMEM (the driver uploads it): no copy loop.
- * Halt convention on return from main(ret): tohost = (ret << 1) | 1; *(MCU_REG_BASE + MCU_REG_EXIT)
+ * Halt convention on return from main(ret): tohost = (ret << 1) | 1; *(MCU_REG_BASE + MCU_UC_EXIT)
  * = ret; mstatus.MIE = 0; wfi forever. See docs/iss.md. */
 #include "mcu_map.h"
+#include "hetvp/mcu_regs.h"
 
     .section .text.init, "ax"
     .globl _start
@@ -28,7 +29,7 @@ _hetvp_halt:                 /* a0 = exit code */
     ori t0, t0, 1
     la t1, tohost
     sw t0, 0(t1)
-    li t1, MCU_REG_BASE + MCU_REG_EXIT
+    li t1, MCU_REG_BASE + MCU_UC_EXIT
     sw a0, 0(t1)
     csrci mstatus, 8
 3:  wfi

@@ -29,9 +29,8 @@
 
 /* crt0 halt convention: on return from main, crt0 stores (ret << 1) | 1 to the word `tohost`
  * (linker-placed at the start of DMEM: MCU_TOHOST_ADDR for hub/gpc images), then writes ret to
- * MCU_REG_BASE + MCU_REG_EXIT, clears mstatus.MIE and sleeps in a wfi loop forever. */
+ * MCU_REG_BASE + MCU_UC_EXIT (hetvp/mcu_regs.h), clears mstatus.MIE and sleeps in a wfi loop forever. */
 #define MCU_TOHOST_ADDR MCU_DMEM_BASE
-#define MCU_REG_EXIT MCU_U(0x10C)
 
 /* standalone mode (hetvp iss / standalone.ld): large memories for test programs */
 #define MCU_SA_IMEM_BASE MCU_U(0x00000000)

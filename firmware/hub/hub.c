@@ -3,14 +3,15 @@
  * timer between looks), sets its own, then serves commands (docs/firmware.md). */
 #include "fw.h"
 
-#define PTOP_NUM_GPCS 0x022430u
-#define GPC_BLOCK(i) (0x502000u + (i) * 0x8000u)
-#define GPC_BCAST 0x41a000u
+#include "hetvp/gpu_map.h"
+#include "hetvp/pmc.h"
+
+#define GPC_BLOCK(i) (GPU_GPC_BASE + (i) * GPU_GPC_STRIDE)
 
 static uint32_t num_gpcs;
 
 void fw_initialize(void) {
-    num_gpcs = bar0_read(PTOP_NUM_GPCS);
+    num_gpcs = bar0_read(GPU_PTOP_BASE + PTOP_NUM_GPCS);
     uint32_t nap = 1400; /* ~1 us at 1.4 GHz, doubling up to ~47 us: a GPC that is late costs few wakeups */
     for (uint32_t i = 0; i < num_gpcs; ++i)
         while (!(bar0_read(GPC_BLOCK(i) + MCU_STATUS0) & MCU_STATUS0_INIT_DONE)) {

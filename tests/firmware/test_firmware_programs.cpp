@@ -1,5 +1,6 @@
 // hetvp tests — C programs built with hetvp_add_firmware, run on the ISS (standalone and MCU map).
 #include "firmware/common/mcu_map.h"
+#include "firmware/include/hetvp/mcu_regs.h"
 #include "models/mcu/rv32/core.h"
 #include "models/mcu/rv32/standalone.h"
 #include "platform/elf_image.h"
@@ -112,7 +113,7 @@ TEST(Rv32Firmware, GpcImageLayoutAndHaltConvention) {
         uint32_t exit_value = 0xdead;
         bool read(uint32_t, uint32_t, uint32_t&, uint64_t&) override { return false; }
         bool write(uint32_t addr, uint32_t, uint32_t v, uint64_t&) override {
-            if (addr != MCU_REG_BASE + MCU_REG_EXIT) return false;
+            if (addr != MCU_REG_BASE + MCU_UC_EXIT) return false;
             ++exit_writes;
             exit_value = v;
             core->halt("exit");
