@@ -15,30 +15,29 @@ std::shared_ptr<Schema> GpuMmu::schema() {
   return s;
 }
 
+namespace {
+const RegSpec kMmuRegs[] = {HETVP_REG_TABLE(HETVP_MMU_REGS)};
+}  // namespace
+
 GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
-    : sc_core::sc_module(n), vram_size_(vram_size) {
+    : Peripheral(n, kMmuRegs), pd_base_lo_(reg("PD_BASE_LO")), pd_base_hi_(reg("PD_BASE_HI")),
+      fault_status_(reg("FAULT_STATUS")), fault_addr_lo_(reg("FAULT_ADDR_LO")), fault_addr_hi_(reg("FAULT_ADDR_HI")),
+      fault_count_(reg("FAULT_COUNT")), vram_size_(vram_size) {
   tlb_entries_ = p.u32("tlb_entries");
   tlb_hit_ = p.time("tlb_hit");
   in.register_b_transport(this, &GpuMmu::b_transport);
   in.register_transport_dbg(this, &GpuMmu::transport_dbg);
-  regs.register_b_transport(this, &GpuMmu::b_regs);
-  regs.register_transport_dbg(this, &GpuMmu::dbg_regs);
-  auto flush = [this] {
-    tlb_.clear();
-    lru_.clear();
-  };
-  regs_.add("PD_BASE_LO", MMU_PD_BASE_LO, RegAccess::RW).write([flush](Register&, uint32_t) { flush(); });
-  regs_.add("PD_BASE_HI", MMU_PD_BASE_HI, RegAccess::RW).write([flush](Register&, uint32_t) { flush(); });
-  regs_.add("TLB_FLUSH", MMU_TLB_FLUSH, RegAccess::WO).write([flush](Register&, uint32_t v) {
-    if (v & 1) flush();
-  });
-  regs_.add("FAULT_STATUS", MMU_FAULT_STATUS, RegAccess::W1C);
-  regs_.add("FAULT_ADDR_LO", MMU_FAULT_ADDR_LO, RegAccess::RO);
-  regs_.add("FAULT_ADDR_HI", MMU_FAULT_ADDR_HI, RegAccess::RO);
-  regs_.add("FAULT_COUNT", MMU_FAULT_COUNT, RegAccess::RO);
+  on_write("PD_BASE_LO", &GpuMmu::pd_base_written);
+  on_write("PD_BASE_HI", &GpuMmu::pd_base_written);
+  on_write("TLB_FLUSH", &GpuMmu::tlb_flush_written);
   walk_info_->initiator = "gpu.mmu.walker";
   walk_info_->side = Side::Gpu;
   walk_gp_.set_extension(walk_info_);
+}
+
+void GpuMmu::flush_tlb() {
+  tlb_.clear();
+  lru_.clear();
 }
 
 bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay, bool debug) {
@@ -64,7 +63,7 @@ bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason
       reason = MMU_FAULT_NO_PDE;
       return false;
     }
-    uint64_t pd = (uint64_t(regs_.at(MMU_PD_BASE_HI).value) << 32) | regs_.at(MMU_PD_BASE_LO).value;
+    uint64_t pd = (uint64_t(pd_base_hi_.value) << 32) | pd_base_lo_.value;
     uint64_t pde = 0;
     uint64_t pdi = (va >> (MMU_PAGE_SHIFT + MMU_PT_INDEX_BITS)) & ((1u << MMU_PD_INDEX_BITS) - 1);
     uint64_t pti = (va >> MMU_PAGE_SHIFT) & ((1u << MMU_PT_INDEX_BITS) - 1);
@@ -118,10 +117,10 @@ bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason
 
 void GpuMmu::fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
   ++faults_;
-  regs_.at(MMU_FAULT_STATUS).value = 1 | (reason << 8);
-  regs_.at(MMU_FAULT_ADDR_LO).value = static_cast<uint32_t>(va);
-  regs_.at(MMU_FAULT_ADDR_HI).value = static_cast<uint32_t>(va >> 32);
-  regs_.at(MMU_FAULT_COUNT).value++;
+  fault_status_.value = MMU_FAULT_STATUS_PENDING | (reason << MMU_FAULT_STATUS_REASON_SHIFT);
+  fault_addr_lo_.value = static_cast<uint32_t>(va);
+  fault_addr_hi_.value = static_cast<uint32_t>(va >> 32);
+  fault_count_.value++;
   static const char* reasons[] = {"none", "no page directory entry", "no page table entry", "write to read-only page",
                                   "page outside VRAM"};
   char buf[200];
@@ -204,7 +203,6 @@ unsigned GpuMmu::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   return total;
 }
 
-void GpuMmu::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { regs_.transport(gp); }
 
 void GpuMmu::dump_stats(JsonWriter& w) const {
   w.value("accesses", accesses_);
@@ -213,7 +211,7 @@ void GpuMmu::dump_stats(JsonWriter& w) const {
   w.value("page_splits", split_);
   w.value("sysmem_accesses", sysmem_accesses_);
   w.value("faults", faults_);
-  w.value("register_errors", regs_.errors());
+  w.value("register_errors", bank_.errors());
 }
 
 }  // namespace hetvp::gpu

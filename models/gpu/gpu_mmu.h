@@ -7,7 +7,7 @@
 // read-only mapping is a fault: TLM_ADDRESS_ERROR_RESPONSE to the initiator, the fault
 // registers latch the address and reason, and PMC_INTR bit 1 is raised.
 //
-// Registers (BAR0 0x100000, see gpu_regs.h): PD_BASE_LO/HI, TLB_FLUSH, FAULT_STATUS,
+// Registers (firmware/include/hetvp/gpu_mmu.h, BAR0 GPU_MMU_BASE): PD_BASE_LO/HI, TLB_FLUSH, FAULT_STATUS,
 // FAULT_ADDR_LO/HI, FAULT_COUNT.
 #pragma once
 
@@ -22,16 +22,15 @@
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/params.h"
-#include "platform/register_bank.h"
+#include "platform/peripheral.h"
 
 namespace hetvp::gpu {
 
-class GpuMmu : public sc_core::sc_module {
+class GpuMmu : public Peripheral {
  public:
   tlm_utils::multi_passthrough_target_socket<GpuMmu> in{"in"};  // GPU virtual addresses
   tlm_utils::simple_initiator_socket<GpuMmu> vram{"vram"};      // VRAM physical
   tlm_utils::simple_initiator_socket<GpuMmu> sysmem{"sysmem"};  // host physical, via PCIe
-  tlm_utils::simple_target_socket<GpuMmu> regs{"regs"};
   IrqPort intr{"intr"};
 
   GpuMmu(sc_core::sc_module_name name, const Params& p, uint64_t vram_size);
@@ -49,10 +48,13 @@ class GpuMmu : public sc_core::sc_module {
   void fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
-  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
+  void flush_tlb();
+  void pd_base_written(uint32_t) { flush_tlb(); }
+  void tlb_flush_written(uint32_t v) {
+    if (v & 1) flush_tlb();
+  }
 
-  RegisterBank regs_{"mmu"};
+  Register &pd_base_lo_, &pd_base_hi_, &fault_status_, &fault_addr_lo_, &fault_addr_hi_, &fault_count_;
   uint64_t vram_size_;
   unsigned tlb_entries_;
   sc_core::sc_time tlb_hit_;
