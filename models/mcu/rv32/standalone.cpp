@@ -104,11 +104,14 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
     }
 
     // --- memory: page-aligned intervals covering the segments (+ stack), merged when close ---
+    // p_flags are ignored (bare-metal linker scripts often emit 0): like Spike and QEMU, every byte
+    // of memory may be executed. Decode caches are allocated only for regions code actually runs
+    // from. (The microcontrollers' firmware images keep the code/data split: sw/mcu's loader.)
     struct Iv { uint64_t lo, hi; bool exec; };
     std::vector<Iv> ivs;
     constexpr uint64_t page = 4096;
     for (const auto& s : img->segments())
-        ivs.push_back({s.vaddr & ~(page - 1), (uint64_t(s.vaddr) + s.memsz + page - 1) & ~(page - 1), s.executable()});
+        ivs.push_back({s.vaddr & ~(page - 1), (uint64_t(s.vaddr) + s.memsz + page - 1) & ~(page - 1), true});
     uint64_t stack_top;
     if (auto st = img->symbol("__stack_top")) {
         stack_top = *st;
@@ -122,7 +125,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
         log << who << "no room for a stack below " << hex(uint32_t(stack_top)) << "\n";
         return kStandaloneLoadError;
     }
-    ivs.push_back({(stack_top - opt.stack_size) & ~(page - 1), (stack_top + page - 1) & ~(page - 1), false});
+    ivs.push_back({(stack_top - opt.stack_size) & ~(page - 1), (stack_top + page - 1) & ~(page - 1), true});
     std::sort(ivs.begin(), ivs.end(), [](const Iv& a, const Iv& b) { return a.lo < b.lo; });
     std::vector<Iv> merged;
     for (const auto& iv : ivs) {
@@ -160,6 +163,8 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
     bus.log = &log;
     core.set_bus(&bus);
     core.set_dmi(opt.dmi);
+    core.set_strict_traps(opt.strict_traps);
+    core.set_trap_watchdog(opt.trap_watchdog);
     try {
         core.set_cycle_costs(opt.cycle_costs);
         bool tohost_mapped = false;
