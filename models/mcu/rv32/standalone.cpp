@@ -201,6 +201,9 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
         return code;
     };
     uint64_t executed = 0;
+    // Cycles spent without retiring an instruction: only a loop of traps does that (each costs at
+    // least one cycle). With the trap watchdog off it would never end, so it is bounded too.
+    uint64_t idle_cycles = 0;
     while (executed < opt.max_instructions) {
         RunResult r;
         if (opt.trace) {
@@ -216,6 +219,12 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
             r = core.run(std::min<uint64_t>(opt.max_instructions - executed, 1u << 24));
         }
         executed += r.instructions;
+        idle_cycles = r.instructions ? 0 : idle_cycles + r.cycles;
+        if (idle_cycles >= opt.max_instructions) {
+            log << who << "timeout: no instruction retired in " << idle_cycles << " cycles (a loop of traps at pc "
+                << hex(core.read_pc()) << "; the trap watchdog is off)\n";
+            return finish(kStandaloneTimeout);
+        }
         if (r.reason == RunResult::Reason::halted) {
             if (bus.exited) {
                 rc = static_cast<int>(bus.exit_code);
