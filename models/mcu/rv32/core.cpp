@@ -259,6 +259,13 @@ void Rv32Core::decode_at(Region& r, uint32_t pc, Insn& out) const {
     }
 }
 
+// First fetch from a region: allocate its decode cache, and take the region out of the store cache
+// (stores into decoded code must take the invalidating slow path). Out of line: keeps run() small.
+__attribute__((noinline)) void Rv32Core::allocate_decode_cache(Region& r) {
+    r.dcache.assign(r.m.size / 2, Insn{});
+    reset_data_cache();
+}
+
 bool Rv32Core::load_slow(uint32_t addr, uint32_t size, uint32_t& value) {
     if (addr & (size - 1)) {
         take_trap(CAUSE_MISALIGNED_LOAD, addr, pc_);
@@ -522,11 +529,8 @@ fetch_slow: {
     if (!r || !r->m.executable) TRAP(CAUSE_FETCH_ACCESS, pc);
     if (pc & mmask) TRAP(CAUSE_MISALIGNED_FETCH, pc);
     if (HETVP_UNLIKELY(r->dcache.empty())) {
-        // first fetch from this region: allocate its decode cache, and take the region out of the
-        // store cache (stores into decoded code must take the invalidating slow path)
         SYNC_OUT();
-        r->dcache.assign(r->m.size / 2, Insn{});
-        reset_data_cache();
+        allocate_decode_cache(*r);
         SYNC_IN();
     }
     creg = r;

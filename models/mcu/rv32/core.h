@@ -142,6 +142,7 @@ private:
     Region* find_region(uint32_t addr, uint32_t size);
     const Region* find_region(uint32_t addr, uint32_t size) const;
     void decode_at(Region& r, uint32_t pc, Insn& out) const;
+    void allocate_decode_cache(Region& r);
     void invalidate_all();
     // slow paths (return false if a trap/stop ended the instruction)
     bool load_slow(uint32_t addr, uint32_t size, uint32_t& value);
