@@ -64,8 +64,10 @@ int list_command() {
 
 // `hetvp iss` (models/mcu/rv32/standalone.h) and `hetvp debug` (the `debug` workload, sw/mcu).
 const char* kIssUsage =
-    "usage: hetvp iss ELF [--max-instructions N] [--trace] [--no-dmi]\n"
+    "usage: hetvp iss ELF [--max-instructions N] [--trace] [--no-dmi] [--strict-traps] [--trap-watchdog N]\n"
     "  runs an RV32IMC ELF on the bare ISS until it stores (code<<1)|1 to its `tohost` symbol\n"
+    "  --strict-traps: a trap inside a trap handler stops the run (debugging aid; off: nested traps per the spec)\n"
+    "  --trap-watchdog N: stop when the same trap (mcause, mepc) repeats N times with no progress (default 1000, 0 = off)\n"
     "  exit status: the program's exit code; 1 when the simulator stops it (fatal trap, timeout, wfi deadlock),\n"
     "  2 for a usage error or an ELF that cannot be loaded\n";
 const char* kDebugUsage =
@@ -88,6 +90,16 @@ int iss_command(const std::vector<std::string>& args) {
       o.trace = true;
     } else if (a == "--no-dmi") {
       o.dmi = false;
+    } else if (a == "--strict-traps") {
+      o.strict_traps = true;
+    } else if (a == "--trap-watchdog" && i + 1 < args.size()) {
+      try {
+        const unsigned long long n = std::stoull(args[++i], nullptr, 0);
+        if (n > 0xffffffffull) throw std::out_of_range("--trap-watchdog");
+        o.trap_watchdog = static_cast<uint32_t>(n);
+      } catch (const std::exception&) {
+        return usage_error("--trap-watchdog needs a number 0..4294967295", kIssUsage);
+      }
     } else if (a == "--max-instructions" && i + 1 < args.size()) {
       try {
         o.max_instructions = std::stoull(args[++i], nullptr, 0);

@@ -246,8 +246,9 @@ TEST(Rv32Interrupt, WfiWithPendingButGloballyDisabledInterruptFallsThrough) {
     EXPECT_EQ(h.x(5), 1u);
 }
 
-TEST(Rv32Fatal, FaultInsideTrapHandlerHaltsWithReason) {
+TEST(Rv32Fatal, FaultInsideTrapHandlerHaltsWithReasonWithStrictTraps) {
     Harness h;
+    h.core.set_strict_traps(true); // opt-in debugging aid; the default follows the privileged spec
     h.org(kHandler).e(0x0000ffffu /* illegal */);
     h.org(0);
     install_handler(h);
@@ -259,6 +260,7 @@ TEST(Rv32Fatal, FaultInsideTrapHandlerHaltsWithReason) {
     EXPECT_NE(why.find("fault in trap handler"), std::string::npos) << why;
     EXPECT_NE(why.find("illegal instruction 0x0000ffff at pc 0x00000400"), std::string::npos) << why;
     EXPECT_NE(why.find("mcause 0x0000000b"), std::string::npos) << why;
+    EXPECT_NE(why.find("strict traps"), std::string::npos) << why;
     r = h.run();
     EXPECT_EQ(r.reason, Reason::trapped_fatal);
     EXPECT_EQ(r.cycles, 0u);
@@ -285,8 +287,10 @@ TEST(Rv32Fatal, TrapWithoutAnyHandlerIsFatal) {
 }
 
 TEST(Rv32Fatal, ReenablingMieLeavesHandlerState) {
-    // A handler that re-enables interrupts (nested) is no longer "in handler": an ecall there traps normally.
+    // Strict traps: a handler that re-enables interrupts (nested) is no longer "in handler": an ecall
+    // there traps normally.
     Harness h;
+    h.core.set_strict_traps(true);
     h.org(kHandler).e(csrrs(7, MCAUSE, 0)).e(addi(8, 8, 1)).e(csrrsi(0, MSTATUS, 8)).e(addi(9, 0, 2)).e(bne(8, 9, 8)).e(ebreak()).e(ecall());
     h.org(0);
     install_handler(h);
@@ -294,6 +298,175 @@ TEST(Rv32Fatal, ReenablingMieLeavesHandlerState) {
     auto r = h.run();
     EXPECT_EQ(r.reason, Reason::breakpoint);
     EXPECT_EQ(h.x(8), 2u);
+}
+
+TEST(Rv32Fatal, StrictTrapsAllowSeparateTrapsEachEndedByMret) {
+    // strict: mret leaves handler state, so separate traps, each returned from, are fine.
+    Harness h;
+    h.core.set_strict_traps(true);
+    h.org(kHandler).e(csrrs(11, MEPC, 0)).e(addi(11, 11, 4)).e(csrrw(0, MEPC, 11)).e(addi(8, 8, 1)).e(mret());
+    h.org(0);
+    install_handler(h);
+    h.e(ecall()).e(ecall()).e(csrrs(0, 0x7c0, 0) /* unknown CSR: illegal */).end();
+    auto r = h.run();
+    EXPECT_EQ(r.reason, Reason::breakpoint) << h.core.halt_reason(); // illegal -> handler skips it too
+    EXPECT_EQ(h.x(8), 3u);
+}
+
+// The privileged spec has no "fault in a trap handler" rule: a trap taken while handling another one
+// simply overwrites mepc/mcause/mtval. The start-up idiom "point mtvec at the next instruction, probe
+// an optional CSR" depends on it.
+TEST(Rv32NestedTrap, RepeatedCsrProbesWithoutMretAreNotFatal) {
+    Harness h;
+    // 0x00: mtvec = 0x10 ; 0x0c: csrr x1, satp (0x180, absent here: illegal)
+    // 0x10: mtvec = 0x20 ; 0x1c: csrr x2, pmpaddr0 (0x3b0)
+    // 0x20: mtvec = 0x30 ; 0x2c: csrr x3, medeleg (0x302) ; 0x30: x4 = mcause ; x5 = mepc ; ebreak
+    h.li(31, 0x10).e(csrrw(0, MTVEC, 31)).e(csrrs(1, 0x180, 0));
+    h.li(31, 0x20).e(csrrw(0, MTVEC, 31)).e(csrrs(2, 0x3b0, 0));
+    h.li(31, 0x30).e(csrrw(0, MTVEC, 31)).e(csrrs(3, 0x302, 0));
+    h.e(csrrs(4, MCAUSE, 0)).e(csrrs(5, MEPC, 0)).e(csrrs(6, MSTATUS, 0)).end();
+    h.core.write_gpr(1, 0x111);
+    h.core.write_gpr(2, 0x222);
+    h.core.write_gpr(3, 0x333);
+    auto r = h.run();
+    EXPECT_EQ(r.reason, Reason::breakpoint) << h.core.halt_reason();
+    EXPECT_EQ(h.core.state(), CoreState::running);
+    EXPECT_EQ(h.x(4), 2u);     // illegal instruction
+    EXPECT_EQ(h.x(5), 0x2cu);  // the last probe
+    EXPECT_EQ(h.x(1), 0x111u); // a trapping csrr does not write rd
+    EXPECT_EQ(h.x(2), 0x222u);
+    EXPECT_EQ(h.x(3), 0x333u);
+    EXPECT_EQ(h.x(6) & 0x88u, 0u); // MIE and MPIE both 0 after nested entries with MIE=0
+}
+
+TEST(Rv32NestedTrap, FaultInHandlerTrapsAgainAndCanBeHandled) {
+    // A handler that faults re-enters itself (mepc overwritten); here it recovers on the second entry.
+    Harness h;
+    // handler: x8++ ; if x8 == 1: illegal (nested trap) ; else ebreak
+    h.org(kHandler).e(addi(8, 8, 1)).e(addi(9, 0, 1)).e(bne(8, 9, 8)).e(0x0000ffffu).end();
+    h.org(0);
+    install_handler(h);
+    h.e(ecall());
+    auto r = h.run();
+    EXPECT_EQ(r.reason, Reason::breakpoint) << h.core.halt_reason();
+    EXPECT_EQ(h.x(8), 2u);
+    EXPECT_EQ(h.csr(MCAUSE), 2u);
+    EXPECT_EQ(h.csr(MEPC), kHandler + 12);
+    EXPECT_EQ(h.csr(MTVAL), 0x0000ffffu);
+}
+
+TEST(Rv32Watchdog, FaultingHandlerLoopIsStoppedAndNamed) {
+    Harness h;
+    h.org(kHandler).e(addi(8, 8, 1)).e(0x0000ffffu); // handler faults at 0x404 forever
+    h.org(0);
+    install_handler(h);
+    h.e(ecall());
+    auto r = h.run(10000000);
+    EXPECT_EQ(r.reason, Reason::trapped_fatal);
+    EXPECT_EQ(h.core.state(), CoreState::fatal);
+    const std::string why = h.core.halt_reason();
+    EXPECT_EQ(why, "trap loop: illegal instruction 0x0000ffff at pc 0x00000404 (mcause 0x00000002) taken 1000 times "
+                   "in a row with no progress (trap watchdog)");
+    EXPECT_EQ(h.x(8), 1000u); // the ecall entry + 999 faulting entries (the 1000th is not taken)
+    EXPECT_EQ(h.core.read_pc(), kHandler + 4);
+    EXPECT_EQ(h.csr(MCAUSE), 2u);
+    EXPECT_EQ(h.csr(MEPC), kHandler + 4);
+}
+
+TEST(Rv32Watchdog, LimitIsConfigurableAndZeroTurnsItOff) {
+    auto prog = [](Harness& h) {
+        h.org(kHandler).e(mret()); // retries the faulting instruction forever
+        h.org(0);
+        install_handler(h);
+        h.e(0xffffffffu);
+    };
+    {
+        Harness h;
+        h.core.set_trap_watchdog(5);
+        prog(h);
+        auto r = h.run(1000000);
+        EXPECT_EQ(r.reason, Reason::trapped_fatal);
+        EXPECT_EQ(h.core.halt_reason(), "trap loop: illegal instruction 0xffffffff at pc 0x0000000c (mcause 0x00000002) "
+                                        "taken 5 times in a row with no progress (trap watchdog)");
+        EXPECT_EQ(r.instructions, 3u + 4u); // li + csrw, then 4 handler mrets
+    }
+    {
+        Harness h;
+        h.core.set_trap_watchdog(0);
+        prog(h);
+        auto r = h.run(1000000);
+        EXPECT_EQ(r.reason, Reason::budget); // spins, as real hardware would
+        EXPECT_EQ(h.core.state(), CoreState::running);
+    }
+}
+
+TEST(Rv32Watchdog, SameTrapWithProgressInBetweenNeverFires) {
+    Harness h;
+    h.core.set_trap_watchdog(10);
+    // (a) 50 ecalls from one pc, handler returns past it (mret to elsewhere)
+    // (b) 50 loads from one pc that fault, handler fixes the base register and retries (mret to the
+    //     same pc, the load then retires)
+    h.org(kHandler)
+        .e(csrrs(11, MCAUSE, 0)).e(addi(12, 0, 11)).e(bne(11, 12, 20))
+        .e(csrrs(11, MEPC, 0)).e(addi(11, 11, 4)).e(csrrw(0, MEPC, 11)).e(mret())
+        .li(1, D).e(mret()); // load fault: x1 = D, retry
+    h.org(0);
+    install_handler(h);
+    h.li(20, 50)
+        .e(ecall()).e(addi(20, 20, -1)).e(bne(20, 0, -8))       // 0x14: loop of ecalls
+        .li(20, 50)
+        .li(1, 0x00800000).e(lw(2, 1, 0)).e(addi(20, 20, -1)).e(bne(20, 0, -16)) // fault, fixed, retried
+        .end();
+    auto r = h.run(1000000);
+    EXPECT_EQ(r.reason, Reason::breakpoint) << h.core.halt_reason();
+    EXPECT_EQ(h.x(20), 0u);
+}
+
+TEST(Rv32Watchdog, InterruptsNeitherCountNorReset) {
+    // An illegal instruction retried by a handler that only mrets (x8 counts those entries); a timer
+    // interrupt arrives in the middle of the loop (its handler masks it and mrets to the same pc).
+    Harness h;
+    h.core.set_trap_watchdog(20);
+    h.org(kHandler).e(csrrs(11, MCAUSE, 0)).e(blt(11, 0, 12)).e(addi(8, 8, 1)).e(mret())
+        .e(csrrw(0, MIE, 0)).e(addi(9, 9, 1)).e(mret());
+    h.org(0);
+    install_handler(h);
+    h.li(1, 0x80).e(csrrw(0, MIE, 1)).e(csrrsi(0, MSTATUS, 8)).e(0xffffffffu);
+    auto r = h.run(40);
+    EXPECT_EQ(r.reason, Reason::budget);
+    EXPECT_GT(h.x(8), 1u);
+    EXPECT_LT(h.x(8), 10u);
+    h.core.set_irq(IrqLine::timer, true);
+    r = h.run(1000000);
+    EXPECT_EQ(r.reason, Reason::trapped_fatal) << h.core.halt_reason();
+    EXPECT_EQ(h.x(9), 1u);  // one interrupt was taken
+    EXPECT_EQ(h.x(8), 19u); // 20 identical traps, the last fatal: the interrupt did not restart the count
+    EXPECT_NE(h.core.halt_reason().find("taken 20 times"), std::string::npos) << h.core.halt_reason();
+}
+
+// A CSR write to a counter replaces that instruction's own increment: the next instruction reads
+// the value written (instret counts instructions retired before the reading one).
+TEST(Rv32Counters, WriteToMinstretAndMcycleIsReadBackByTheNextInstruction) {
+    Harness h;
+    h.li(1, 1000).li(2, 7)
+        .e(csrrw(0, 0xb02, 1)).e(csrrs(3, 0xb02, 0))  // minstret = 1000; x3 = minstret
+        .e(csrrs(4, 0xc02, 0))                        // instret: 1001
+        .e(csrrw(0, 0xb82, 2)).e(csrrs(5, 0xb82, 0)).e(csrrs(6, 0xb02, 0)) // minstreth = 7; x5 = 7; x6 = 1003
+        .e(csrrw(0, 0xb00, 1)).e(csrrs(7, 0xb00, 0))  // mcycle = 1000; x7 = mcycle
+        .e(csrrw(0, 0xb80, 2)).e(csrrs(8, 0xb80, 0))  // mcycleh = 7
+        .e(csrrwi(0, 0xb02, 0)).e(csrrs(9, 0xb02, 0)) // csrwi minstret, 0
+        .e(csrrsi(0, 0xb00, 3)).e(csrrs(10, 0xb00, 0)) // csrsi mcycle: read-modify-write
+        .end();
+    h.run();
+    EXPECT_EQ(h.x(3), 1000u);
+    EXPECT_EQ(h.x(4), 1001u);
+    EXPECT_EQ(h.x(5), 7u);
+    EXPECT_EQ(h.x(6), 1003u);
+    EXPECT_EQ(h.x(7), 1000u);
+    EXPECT_EQ(h.x(8), 7u);
+    EXPECT_EQ(h.x(9), 0u);
+    EXPECT_EQ(h.csr(0xb82), 7u); // writing the low word keeps the high word
+    EXPECT_EQ(h.x(10) & 3u, 3u);
 }
 
 TEST(Rv32Costs, OverrideChangesMeasuredCycles) {

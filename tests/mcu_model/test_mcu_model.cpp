@@ -363,3 +363,77 @@ TEST(McuModel, HubCannotStopItselfThroughItsBar0Window) {
   EXPECT_EQ(ctrl & MCU_STATE_MASK, MCU_STATE_TRAPPED);
   EXPECT_EQ((ctrl >> MCU_CTRL_CAUSE_SHIFT) & 0xff, 7u) << "store access fault";
 }
+
+namespace {
+std::vector<std::string> g_warnings;
+void keep_warnings(const sc_core::sc_report& r, const sc_core::sc_actions&) {
+  if (r.get_severity() == sc_core::SC_WARNING) g_warnings.push_back(r.get_msg());
+}
+// mtvec = 0x20; ecall; the handler at 0x20 counts in x5 and then faults (illegal) forever.
+std::vector<uint32_t> faulting_handler_program() {
+  namespace a = rv32test;
+  std::vector<uint32_t> p = {a::addi(6, 0, 0x20), a::csrrw(0, 0x305, 6), a::ecall(), a::jal(0, 0)};
+  while (p.size() < 8) p.push_back(a::addi(0, 0, 0));
+  p.push_back(a::addi(5, 5, 1));  // 0x20
+  p.push_back(0xffffffffu);       // 0x24
+  return p;
+}
+}  // namespace
+
+TEST(McuModel, TrapLoopInFirmwareIsStoppedByTheWatchdog) {
+  uint32_t ctrl = 0, pc = 0, cause = 0, instret = 0;
+  bool done = false;
+  mcu::McuConfig c = Bench::gpc3();
+  c.trap_watchdog = 50;
+  Bench b(
+      [&](TestInitiator& h) {
+        run_program(h, faulting_handler_program());
+        sc_core::wait(20, SC_US);
+        ctrl = rd(h, MCU_UC_CTRL);
+        pc = rd(h, MCU_UC_TRAP_PC);
+        cause = rd(h, MCU_UC_TRAP_CAUSE);
+        instret = rd(h, MCU_UC_INSTRET_LO);
+        done = true;
+        sc_core::sc_stop();
+      },
+      c);
+  g_warnings.clear();
+  sc_core::sc_report_handler::set_handler(keep_warnings);
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+  EXPECT_EQ(ctrl & MCU_STATE_MASK, MCU_STATE_TRAPPED);
+  EXPECT_EQ(cause, 2u);
+  EXPECT_EQ(pc, 0x24u);
+  EXPECT_EQ(instret, 2u + 50u);  // set-up, then the handler's addi once per entry (ecall + 49 faults)
+  ASSERT_EQ(g_warnings.size(), 1u);
+  EXPECT_NE(g_warnings[0].find("trap loop: illegal instruction 0xffffffff at pc 0x00000024 (mcause 0x00000002) taken 50 times"),
+            std::string::npos) << g_warnings[0];
+}
+
+TEST(McuModel, StrictTrapsStopsAtTheFirstFaultInAHandler) {
+  uint32_t ctrl = 0, pc = 0, instret = 0;
+  bool done = false;
+  mcu::McuConfig c = Bench::gpc3();
+  c.strict_traps = true;
+  Bench b(
+      [&](TestInitiator& h) {
+        run_program(h, faulting_handler_program());
+        sc_core::wait(20, SC_US);
+        ctrl = rd(h, MCU_UC_CTRL);
+        pc = rd(h, MCU_UC_TRAP_PC);
+        instret = rd(h, MCU_UC_INSTRET_LO);
+        done = true;
+        sc_core::sc_stop();
+      },
+      c);
+  g_warnings.clear();
+  sc_core::sc_report_handler::set_handler(keep_warnings);
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+  EXPECT_EQ(ctrl & MCU_STATE_MASK, MCU_STATE_TRAPPED);
+  EXPECT_EQ(pc, 0x24u);
+  EXPECT_EQ(instret, 3u);
+  ASSERT_EQ(g_warnings.size(), 1u);
+  EXPECT_NE(g_warnings[0].find("fault in trap handler: illegal instruction 0xffffffff at pc 0x00000024"), std::string::npos)
+      << g_warnings[0];
+}

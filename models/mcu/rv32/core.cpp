@@ -94,7 +94,6 @@ void Rv32Core::add_region(const MemRegion& r) {
     }
     auto reg = std::make_unique<Region>();
     reg->m = r;
-    if (r.executable) reg->dcache.assign(r.size / 2, Insn{});
     regions_.push_back(std::move(reg));
     reset_data_cache();
 }
@@ -172,6 +171,10 @@ void Rv32Core::reset(uint32_t entry_pc) {
     cycles_ = instret_ = 0;
     cycle_offset_ = instret_offset_ = 0;
     in_handler_ = false;
+    wd_count_ = wd_cause_ = wd_epc_ = 0;
+    wd_mret_seen_ = false;
+    wd_mret_pc_ = 0;
+    wd_mret_instret_ = 0;
     state_ = CoreState::running;
     stop_reason_ = RunResult::Reason::budget;
     stop_pending_ = false;
@@ -256,6 +259,13 @@ void Rv32Core::decode_at(Region& r, uint32_t pc, Insn& out) const {
     }
 }
 
+// First fetch from a region: allocate its decode cache, and take the region out of the store cache
+// (stores into decoded code must take the invalidating slow path). Out of line: keeps run() small.
+__attribute__((noinline)) void Rv32Core::allocate_decode_cache(Region& r) {
+    r.dcache.assign(r.m.size / 2, Insn{});
+    reset_data_cache();
+}
+
 bool Rv32Core::load_slow(uint32_t addr, uint32_t size, uint32_t& value) {
     if (addr & (size - 1)) {
         take_trap(CAUSE_MISALIGNED_LOAD, addr, pc_);
@@ -323,19 +333,34 @@ bool Rv32Core::store_slow(uint32_t addr, uint32_t size, uint32_t value) {
 
 void Rv32Core::take_trap(uint32_t cause, uint32_t tval, uint32_t epc) {
     const bool irq = cause & CAUSE_INTERRUPT;
-    if (!irq && (in_handler_ || !mtvec_written_)) {
-        std::string why = describe(cause, tval, epc);
-        if (in_handler_)
-            why = "fault in trap handler: " + why + " (handling mcause " + hex(mcause_) + ", mepc " + hex(mepc_) + ")";
-        else
-            why += " (no trap handler: mtvec was never written)";
-        // record the trap in the CSRs too, so a debugger sees it
-        mepc_ = epc;
-        mcause_ = cause;
-        mtval_ = tval;
-        pc_ = epc;
-        fatal(why);
-        return;
+    if (!irq) {
+        std::string why;
+        if (!mtvec_written_) {
+            why = describe(cause, tval, epc) + " (no trap handler: mtvec was never written)";
+        } else if (strict_traps_ && in_handler_) {
+            why = "fault in trap handler: " + describe(cause, tval, epc) + " (handling mcause " + hex(mcause_) +
+                  ", mepc " + hex(mepc_) + "; strict traps)";
+        } else if (wd_limit_) {
+            // Trap-loop watchdog: count identical (cause, epc) traps with no progress in between.
+            const bool progress = wd_count_ == 0 || cause != wd_cause_ || epc != wd_epc_ ||
+                                  (wd_mret_seen_ && (wd_mret_pc_ != epc || instret_ != wd_mret_instret_));
+            wd_count_ = progress ? 1 : wd_count_ + 1;
+            wd_cause_ = cause;
+            wd_epc_ = epc;
+            wd_mret_seen_ = false;
+            if (wd_count_ >= wd_limit_)
+                why = "trap loop: " + describe(cause, tval, epc) + " (mcause " + hex(cause) + ") taken " +
+                      std::to_string(wd_count_) + " times in a row with no progress (trap watchdog)";
+        }
+        if (!why.empty()) {
+            // record the trap in the CSRs too, so a debugger sees it
+            mepc_ = epc;
+            mcause_ = cause;
+            mtval_ = tval;
+            pc_ = epc;
+            fatal(why);
+            return;
+        }
     }
     mepc_ = epc;
     mcause_ = cause;
@@ -417,6 +442,10 @@ bool Rv32Core::csr_access(const Insn& i, uint32_t operand, bool write, uint32_t&
         if (i.op == OP_CSRRS || i.op == OP_CSRRSI) n = cur | operand;
         else if (i.op == OP_CSRRC || i.op == OP_CSRRCI) n = cur & ~operand;
         csr_write(csr, n);
+        // A write to a counter replaces this instruction's own increment (which the caller adds
+        // when the instruction finishes): the next instruction reads the value written.
+        if (csr == CSR_MCYCLE || csr == CSR_MCYCLEH) cycle_offset_ -= i.cost;
+        else if (csr == CSR_MINSTRET || csr == CSR_MINSTRETH) instret_offset_ -= 1;
     }
     return true;
 }
@@ -497,8 +526,13 @@ RunResult Rv32Core::run(uint64_t max_cycles) {
 fetch_slow: {
     // pc left the current code region
     Region* r = find_region(pc, 2);
-    if (!r || r->dcache.empty()) TRAP(CAUSE_FETCH_ACCESS, pc);
+    if (!r || !r->m.executable) TRAP(CAUSE_FETCH_ACCESS, pc);
     if (pc & mmask) TRAP(CAUSE_MISALIGNED_FETCH, pc);
+    if (HETVP_UNLIKELY(r->dcache.empty())) {
+        SYNC_OUT();
+        allocate_decode_cache(*r);
+        SYNC_IN();
+    }
     creg = r;
     cbase = r->m.base;
     csize = r->m.size;
@@ -662,6 +696,9 @@ L_MRET:
     cycles_ += i->cost;
     ++instret_;
     pc_ = mepc_;
+    wd_mret_seen_ = true;
+    wd_mret_pc_ = mepc_;
+    wd_mret_instret_ = instret_;
     goto check_irq;
 L_WFI:
     cyc += i->cost; ++ins; pc += i->len;

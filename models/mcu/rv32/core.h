@@ -58,6 +58,10 @@ enum Cause : uint32_t {
 };
 constexpr uint32_t CAUSE_INTERRUPT = 0x80000000u;
 
+// Default of the trap-loop watchdog (Rv32Core::set_trap_watchdog): the same synchronous exception
+// taken this many times in a row with no progress stops the core.
+constexpr uint32_t kDefaultTrapWatchdog = 1000;
+
 // Decoded instruction (16 bytes).
 struct Insn {
     uint8_t op = 0;     // Op index; 0 = not decoded yet
@@ -114,6 +118,16 @@ public:
     // Without C: 16-bit encodings are illegal and jumps to pc with bit 1 set raise a misaligned fetch.
     void set_compressed(bool on);
     bool dmi() const { return dmi_; }
+    // Debugging aid, off by default (the privileged spec allows a trap inside a trap handler): with it
+    // on, a synchronous exception taken while "in a trap handler" halts the core (fatal).
+    void set_strict_traps(bool on) { strict_traps_ = on; }
+    bool strict_traps() const { return strict_traps_; }
+    // Trap-loop watchdog: the same synchronous exception (mcause, mepc) taken n times in a row with no
+    // progress in between halts the core (fatal, the reason names pc, cause and count). 0 = off.
+    // "Progress" = a different synchronous exception, an mret to another pc than that mepc, or an mret
+    // to it after which at least one instruction retired. Interrupts neither count nor reset.
+    void set_trap_watchdog(uint32_t n) { wd_limit_ = n; }
+    uint32_t trap_watchdog() const { return wd_limit_; }
 
     // Decode one instruction word (exposed for tests/trace). For 16-bit ones pass the halfword.
     void decode(uint32_t raw, Insn& out) const;
@@ -123,11 +137,12 @@ public:
 private:
     struct Region {
         MemRegion m;
-        std::vector<Insn> dcache; // executable regions only: size/2 entries
+        std::vector<Insn> dcache; // executable regions only: size/2 entries, allocated at the first fetch
     };
     Region* find_region(uint32_t addr, uint32_t size);
     const Region* find_region(uint32_t addr, uint32_t size) const;
     void decode_at(Region& r, uint32_t pc, Insn& out) const;
+    void allocate_decode_cache(Region& r);
     void invalidate_all();
     // slow paths (return false if a trap/stop ended the instruction)
     bool load_slow(uint32_t addr, uint32_t size, uint32_t& value);
@@ -147,8 +162,15 @@ private:
     uint32_t hartid_ = 0;
     uint64_t cycles_ = 0, instret_ = 0;            // raw counters (budget accounting)
     uint64_t cycle_offset_ = 0, instret_offset_ = 0; // software writes to mcycle/minstret
-    bool in_handler_ = false;                      // see docs/iss.md "fatal traps"
+    bool in_handler_ = false;                      // see docs/iss.md "fatal traps" (strict mode)
     bool mtvec_written_ = false;
+    bool strict_traps_ = false;
+    // trap-loop watchdog (docs/iss.md "trap-loop watchdog")
+    uint32_t wd_limit_ = kDefaultTrapWatchdog;
+    uint32_t wd_count_ = 0, wd_cause_ = 0, wd_epc_ = 0; // the current run of identical traps
+    bool wd_mret_seen_ = false;                      // an mret since that trap ...
+    uint32_t wd_mret_pc_ = 0;                        // ... returned here,
+    uint64_t wd_mret_instret_ = 0;                   // ... and instret_ right after it
 
     // run control
     uint64_t limit_ = 0;   // run() stops when cycles_ >= limit_

@@ -14,9 +14,11 @@ int main(int argc, char** argv) {
     for (int k = 1; k < argc; ++k) {
         if (!std::strcmp(argv[k], "--trace")) opt.trace = true;
         else if (!std::strcmp(argv[k], "--no-dmi")) opt.dmi = false;
+        else if (!std::strcmp(argv[k], "--strict-traps")) opt.strict_traps = true;
+        else if (!std::strcmp(argv[k], "--trap-watchdog") && k + 1 < argc) opt.trap_watchdog = static_cast<uint32_t>(std::strtoul(argv[++k], nullptr, 0));
         else if (!std::strcmp(argv[k], "--max-instructions") && k + 1 < argc) opt.max_instructions = std::strtoull(argv[++k], nullptr, 0);
         else if (!std::strcmp(argv[k], "--help") || !std::strcmp(argv[k], "-h")) {
-            std::cout << "usage: hetvp-iss [--trace] [--no-dmi] [--max-instructions N] ELF\n"
+            std::cout << "usage: hetvp-iss [--trace] [--no-dmi] [--strict-traps] [--trap-watchdog N] [--max-instructions N] ELF\n"
                          "Runs an RV32IMC ELF until it stores (code<<1)|1 to `tohost`; exits with that code.\n"
                          "Exit status 125 when the simulator reports a timeout, fatal trap, load error or deadlock.\n";
             return 0;

@@ -104,11 +104,14 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
     }
 
     // --- memory: page-aligned intervals covering the segments (+ stack), merged when close ---
+    // p_flags are ignored (bare-metal linker scripts often emit 0): like Spike and QEMU, every byte
+    // of memory may be executed. Decode caches are allocated only for regions code actually runs
+    // from. (The microcontrollers' firmware images keep the code/data split: sw/mcu's loader.)
     struct Iv { uint64_t lo, hi; bool exec; };
     std::vector<Iv> ivs;
     constexpr uint64_t page = 4096;
     for (const auto& s : img->segments())
-        ivs.push_back({s.vaddr & ~(page - 1), (uint64_t(s.vaddr) + s.memsz + page - 1) & ~(page - 1), s.executable()});
+        ivs.push_back({s.vaddr & ~(page - 1), (uint64_t(s.vaddr) + s.memsz + page - 1) & ~(page - 1), true});
     uint64_t stack_top;
     if (auto st = img->symbol("__stack_top")) {
         stack_top = *st;
@@ -122,7 +125,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
         log << who << "no room for a stack below " << hex(uint32_t(stack_top)) << "\n";
         return kStandaloneLoadError;
     }
-    ivs.push_back({(stack_top - opt.stack_size) & ~(page - 1), (stack_top + page - 1) & ~(page - 1), false});
+    ivs.push_back({(stack_top - opt.stack_size) & ~(page - 1), (stack_top + page - 1) & ~(page - 1), true});
     std::sort(ivs.begin(), ivs.end(), [](const Iv& a, const Iv& b) { return a.lo < b.lo; });
     std::vector<Iv> merged;
     for (const auto& iv : ivs) {
@@ -160,6 +163,8 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
     bus.log = &log;
     core.set_bus(&bus);
     core.set_dmi(opt.dmi);
+    core.set_strict_traps(opt.strict_traps);
+    core.set_trap_watchdog(opt.trap_watchdog);
     try {
         core.set_cycle_costs(opt.cycle_costs);
         bool tohost_mapped = false;
@@ -196,6 +201,9 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
         return code;
     };
     uint64_t executed = 0;
+    // Cycles spent without retiring an instruction: only a loop of traps does that (each costs at
+    // least one cycle). With the trap watchdog off it would never end, so it is bounded too.
+    uint64_t idle_cycles = 0;
     while (executed < opt.max_instructions) {
         RunResult r;
         if (opt.trace) {
@@ -211,6 +219,12 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
             r = core.run(std::min<uint64_t>(opt.max_instructions - executed, 1u << 24));
         }
         executed += r.instructions;
+        idle_cycles = r.instructions ? 0 : idle_cycles + r.cycles;
+        if (idle_cycles >= opt.max_instructions) {
+            log << who << "timeout: no instruction retired in " << idle_cycles << " cycles (a loop of traps at pc "
+                << hex(core.read_pc()) << "; the trap watchdog is off)\n";
+            return finish(kStandaloneTimeout);
+        }
         if (r.reason == RunResult::Reason::halted) {
             if (bus.exited) {
                 rc = static_cast<int>(bus.exit_code);

@@ -14,6 +14,8 @@ struct StandaloneOptions {
     bool dmi = true;                              // false: every load/store goes through the bus path
     uint32_t stack_size = 64 * 1024;              // stack region below __stack_top, or after the image
     std::map<std::string, uint64_t> cycle_costs;  // cycle-class overrides, e.g. {"div", 20}
+    bool strict_traps = false;                    // a trap inside a trap handler is fatal (debugging aid)
+    uint32_t trap_watchdog = 1000;                // same trap N times with no progress stops the run; 0 = off
 };
 
 struct StandaloneStats {
@@ -30,7 +32,8 @@ constexpr int kStandaloneDeadlock = -4;  // wfi with no interrupt source: the pr
 // The memory a program's segments and stack may need (a corrupt size is a load error, not 4 GiB).
 constexpr uint64_t kStandaloneMaxMemory = 64ull << 20;
 
-// Loads the ELF (every PT_LOAD; memory is allocated to cover them plus a stack), sets sp, runs from
+// Loads the ELF (every PT_LOAD whatever its p_flags: all memory is readable, writable and executable,
+// as on Spike/QEMU; memory is allocated to cover the segments plus a stack), sets sp, runs from
 // the entry point. The program exits by storing (code << 1) | 1 to the symbol `tohost`. Bytes stored
 // to MCU_SA_CONSOLE_ADDR (0x00030000) are written to `log`. Errors are reported on `log`.
 int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt, std::ostream& log,

@@ -29,6 +29,12 @@ std::shared_ptr<Schema> mcu_schema(bool hub) {
   s->any("cycle_costs", "per-class cycle costs, e.g. {div: 20, load: 3} (docs/iss.md)");
   s->boolean("dmi", true, "direct memory access for the core's loads/stores (false: every access through the bus path)");
   s->integer("reg_cycles", 2, "core cycles of one access to its own register block").range(0, 1000);
+  s->boolean("strict_traps", false,
+             "debugging aid: a synchronous exception inside a trap handler (before mret) stops the core as a fatal "
+             "trap; false (default) = nested traps as in the RISC-V privileged spec (docs/iss.md)");
+  s->integer("trap_watchdog", 1000,
+             "stop the core when the same trap (mcause, mepc) is taken this many times in a row with no progress "
+             "(docs/iss.md); 0 = off").range(0, 0xffffffffLL);
   return s;
 }
 
@@ -58,6 +64,8 @@ McuConfig config_from(const Params& p, bool hub, unsigned index) {
   c.core = p.string("core");
   c.dmi = p.boolean("dmi");
   c.reg_cycles = p.u32("reg_cycles");
+  c.strict_traps = p.boolean("strict_traps");
+  c.trap_watchdog = p.u32("trap_watchdog");
   YAML::Node cc = p.node("cycle_costs");
   if (cc && cc.IsMap())
     for (auto it = cc.begin(); it != cc.end(); ++it) c.cycle_costs[it->first.as<std::string>()] = it->second.as<uint64_t>();

@@ -6,6 +6,7 @@
 
 #include "firmware/common/mcu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
+#include "models/mcu/rv32/core.h"
 #include "models/mcu/uc/gdb_stub.h"
 #include "platform/payload.h"
 #include "platform/run_state.h"
@@ -23,6 +24,11 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
   core_->add_region({MCU_DMEM_BASE, cfg_.data_size, dmem_.data(), true, false});
   core_->set_bus(this);
   core_->set_dmi(cfg_.dmi);
+  // strict_traps / trap_watchdog are options of the RV32 core (not of every CoreIf).
+  if (auto* rv = dynamic_cast<rv32::Rv32Core*>(core_.get())) {
+    rv->set_strict_traps(cfg_.strict_traps);
+    rv->set_trap_watchdog(cfg_.trap_watchdog);
+  }
 
   regs.register_b_transport(this, &Microcontroller::b_regs);
   regs.register_transport_dbg(this, &Microcontroller::dbg_regs);

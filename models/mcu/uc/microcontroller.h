@@ -32,6 +32,8 @@ struct McuConfig {
   std::string core = "rv32imc";
   std::map<std::string, uint64_t> cycle_costs;
   bool dmi = true;
+  bool strict_traps = false;     // RV32 core: a trap inside a trap handler is fatal (debugging aid)
+  uint32_t trap_watchdog = 1000; // RV32 core: same trap N times with no progress is fatal (0 = off)
   unsigned reg_cycles = 2;       // core access to its own register block
   uint32_t bar0_lo = 0, bar0_hi = 0x1000000;  // BAR0 offsets the core may reach [lo, hi)
   std::vector<std::pair<uint32_t, uint32_t>> bar0_allow;  // GPC: allowed ranges (empty = all)

@@ -1,0 +1,35 @@
+# and
+# Expected values from the RISC-V unprivileged ISA manual's definition of the instruction.
+#include "test_macros.h"
+
+RVTEST_CODE_BEGIN
+
+    TEST_RR_OP(2, and, 0x00000000, 0x00000000, 0x00000000)
+    TEST_RR_OP(3, and, 0x00000001, 0x00000001, 0x00000001)
+    TEST_RR_OP(4, and, 0x00000003, 0x00000003, 0x00000007)
+    TEST_RR_OP(5, and, 0x00000003, 0x00000007, 0x00000003)
+    TEST_RR_OP(6, and, 0x00000000, 0x00000000, 0xffff8000)
+    TEST_RR_OP(7, and, 0x00000000, 0x80000000, 0x00000000)
+    TEST_RR_OP(8, and, 0x80000000, 0x80000000, 0xffff8000)
+    TEST_RR_OP(9, and, 0x00000000, 0x00000000, 0x00007fff)
+    TEST_RR_OP(10, and, 0x00000000, 0x7fffffff, 0x00000000)
+    TEST_RR_OP(11, and, 0x00007fff, 0x7fffffff, 0x00007fff)
+    TEST_RR_OP(12, and, 0x00000000, 0x80000000, 0x00007fff)
+    TEST_RR_OP(13, and, 0x7fff8000, 0x7fffffff, 0xffff8000)
+    TEST_RR_OP(14, and, 0x00000000, 0x00000000, 0xffffffff)
+    TEST_RR_OP(15, and, 0x00000001, 0xffffffff, 0x00000001)
+    TEST_RR_OP(16, and, 0xffffffff, 0xffffffff, 0xffffffff)
+    TEST_RR_OP(17, and, 0x00000001, 0x00000001, 0x7fffffff)
+    TEST_RR_OP(18, and, 0x80000000, 0x80000000, 0xffffffff)
+    TEST_RR_OP(19, and, 0x00000000, 0x0ff00ff0, 0xf00ff00f)
+    TEST_RR_OP(20, and, 0x12345670, 0x12345678, 0x9abcdef0)
+    TEST_RR_SRC1_EQ_DEST(21, and, 0x00000003, 0x00000007, 0x00000003)
+    TEST_RR_SRC2_EQ_DEST(22, and, 0x80000000, 0x80000000, 0xffffffff)
+    TEST_RR_SRC12_EQ_DEST(23, and, 0x0000000d, 0x0000000d)
+    TEST_RR_ZEROSRC1(24, and, 0x00000000, 0x0000000f)
+    TEST_RR_ZEROSRC2(25, and, 0x00000000, 0x80000020)
+    TEST_RR_ZERODEST(26, and, 0x00000010, 0x0000001e)
+
+    TEST_PASSFAIL
+
+RVTEST_CODE_END

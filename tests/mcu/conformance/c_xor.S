@@ -1,0 +1,13 @@
+# c.xor rd', rs2'.
+# Expected values from the RISC-V ISA manual (the C extension expands to a base instruction).
+#include "test_macros.h"
+
+RVTEST_CODE_BEGIN
+    .option rvc
+
+    TEST_CASE(2, a4, 0xf00ff00f, li a4, 0xff00ff00; li a5, 0x0f0f0f0f; c.xor a4, a5)
+    TEST_CASE(3, a4, 0x00000000, li a4, 0x12345678; li a5, 0x12345678; c.xor a4, a5)
+
+    TEST_PASSFAIL
+
+RVTEST_CODE_END

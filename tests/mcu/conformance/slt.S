@@ -1,0 +1,35 @@
+# slt: rd = (signed) rs1 < rs2
+# Expected values from the RISC-V unprivileged ISA manual's definition of the instruction.
+#include "test_macros.h"
+
+RVTEST_CODE_BEGIN
+
+    TEST_RR_OP(2, slt, 0x00000000, 0x00000000, 0x00000000)
+    TEST_RR_OP(3, slt, 0x00000000, 0x00000001, 0x00000001)
+    TEST_RR_OP(4, slt, 0x00000001, 0x00000003, 0x00000007)
+    TEST_RR_OP(5, slt, 0x00000000, 0x00000007, 0x00000003)
+    TEST_RR_OP(6, slt, 0x00000000, 0x00000000, 0xffff8000)
+    TEST_RR_OP(7, slt, 0x00000001, 0x80000000, 0x00000000)
+    TEST_RR_OP(8, slt, 0x00000001, 0x80000000, 0xffff8000)
+    TEST_RR_OP(9, slt, 0x00000001, 0x00000000, 0x00007fff)
+    TEST_RR_OP(10, slt, 0x00000000, 0x7fffffff, 0x00000000)
+    TEST_RR_OP(11, slt, 0x00000000, 0x7fffffff, 0x00007fff)
+    TEST_RR_OP(12, slt, 0x00000001, 0x80000000, 0x00007fff)
+    TEST_RR_OP(13, slt, 0x00000000, 0x7fffffff, 0xffff8000)
+    TEST_RR_OP(14, slt, 0x00000000, 0x00000000, 0xffffffff)
+    TEST_RR_OP(15, slt, 0x00000001, 0xffffffff, 0x00000001)
+    TEST_RR_OP(16, slt, 0x00000000, 0xffffffff, 0xffffffff)
+    TEST_RR_OP(17, slt, 0x00000001, 0x00000001, 0x7fffffff)
+    TEST_RR_OP(18, slt, 0x00000001, 0x80000000, 0xffffffff)
+    TEST_RR_OP(19, slt, 0x00000000, 0x0ff00ff0, 0xf00ff00f)
+    TEST_RR_OP(20, slt, 0x00000000, 0x12345678, 0x9abcdef0)
+    TEST_RR_SRC1_EQ_DEST(21, slt, 0x00000000, 0x00000007, 0x00000003)
+    TEST_RR_SRC2_EQ_DEST(22, slt, 0x00000001, 0x80000000, 0xffffffff)
+    TEST_RR_SRC12_EQ_DEST(23, slt, 0x00000000, 0x0000000d)
+    TEST_RR_ZEROSRC1(24, slt, 0x00000001, 0x0000000f)
+    TEST_RR_ZEROSRC2(25, slt, 0x00000001, 0x80000020)
+    TEST_RR_ZERODEST(26, slt, 0x00000010, 0x0000001e)
+
+    TEST_PASSFAIL
+
+RVTEST_CODE_END
