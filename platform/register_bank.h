@@ -53,6 +53,11 @@ class RegisterBank {
   // The register called `name` (throws std::logic_error naming the block when there is none):
   // behaviour binds to names from the block's table, e.g. named("LAUNCH").write(...).
   Register& named(const std::string& name);
+  // A reset value known only from the configuration (e.g. the number of GPCs): reset and value.
+  void set_reset(const std::string& name, uint32_t v) {
+    Register& r = named(name);
+    r.reset = r.value = v;
+  }
   bool has(uint32_t offset) const { return regs_.count(offset) != 0; }
   void reset();
 

@@ -6,6 +6,7 @@
 #include "models/gpu/gpu_regs.h"
 #include "models/pcie/tlp.h"
 #include "platform/payload.h"
+#include "platform/register_table.h"
 
 namespace hetvp::gpu {
 
@@ -22,6 +23,11 @@ std::shared_ptr<Schema> HostInterface::schema() {
             "max read request size the device uses (bytes)");
   return s;
 }
+
+namespace {
+const RegSpec kPmcRegs[] = {HETVP_REG_TABLE(HETVP_PMC_REGS)};
+const RegSpec kPtopRegs[] = {HETVP_REG_TABLE(HETVP_PTOP_REGS)};
+}  // namespace
 
 HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigned num_gpcs, uint64_t vram_size,
                              unsigned num_copy_engines)
@@ -44,16 +50,16 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   // PMC: identity and interrupt status/enable. An acknowledge clears PMC_INTR when it arrives:
   // cleared early, it could miss (or swallow) an interrupt raised meanwhile.
   pmc_regs_.set_arrival_queue(&pmc_arrivals_);
-  pmc_regs_.add("BOOT_0", PMC_BOOT_0, RegAccess::RO, PMC_BOOT_0_GF100);
-  pmc_regs_.add("INTR", PMC_INTR, RegAccess::W1C);
-  pmc_regs_.add("INTR_EN", PMC_INTR_EN, RegAccess::RW).write([this](Register& r, uint32_t) {
+  add_table(pmc_regs_, kPmcRegs);
+  pmc_regs_.named("INTR_EN").write([this](Register& r, uint32_t) {
     // Enabling a source that is already pending interrupts at once.
     if (pmc_regs_.at(PMC_INTR).value & r.value) send_msi(pmc_regs_.context().delay);
   });
   // PTOP: what the driver and the HUB firmware read to learn the topology.
-  ptop_regs_.add("NUM_GPCS", PTOP_NUM_GPCS, RegAccess::RO, num_gpcs);
-  ptop_regs_.add("VRAM_MIB", PTOP_VRAM_MIB, RegAccess::RO, static_cast<uint32_t>(vram_size >> 20));
-  ptop_regs_.add("NUM_COPY", PTOP_NUM_COPY, RegAccess::RO, num_copy_engines);
+  add_table(ptop_regs_, kPtopRegs);
+  ptop_regs_.set_reset("NUM_GPCS", num_gpcs);
+  ptop_regs_.set_reset("VRAM_MIB", static_cast<uint32_t>(vram_size >> 20));
+  ptop_regs_.set_reset("NUM_COPY", num_copy_engines);
 
   msi_info_->initiator = "gpu.msi";
   msi_gp_.set_extension(msi_info_);

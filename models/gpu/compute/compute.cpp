@@ -14,7 +14,7 @@
 #include "models/gpu/gpu_block.h"
 #include "platform/access_info.h"
 #include "platform/payload.h"
-#include "platform/register_bank.h"
+#include "platform/register_table.h"
 #include "platform/run_state.h"
 
 namespace hetvp::gpu {
@@ -44,6 +44,7 @@ const KernelFn* KernelRegistry::find(uint32_t id, std::string* name) const {
 }
 
 namespace {
+const RegSpec kComputeRegs[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
 
 std::shared_ptr<Schema> cache_schema(const char* size, int ways, int tag_cycles, const char* policy, bool alloc) {
   auto s = cache::Cache::schema();
@@ -141,25 +142,19 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
 
     regs.register_b_transport(this, &ComputeBlock::b_regs);
     regs.register_transport_dbg(this, &ComputeBlock::dbg_regs);
-    for (auto [nm, off] : {std::pair{"KERNEL", CMP_KERNEL}, {"GRID_X", CMP_GRID_X}, {"GRID_Y", CMP_GRID_Y},
-                           {"BLOCK_X", CMP_BLOCK_X}, {"BLOCK_Y", CMP_BLOCK_Y}})
-      regs_.add(nm, off, RegAccess::RW);
-    for (unsigned i = 0; i < CMP_ARGS; ++i) regs_.add("ARG" + std::to_string(i), CMP_ARG + 4 * i, RegAccess::RW);
-    regs_.add("LAUNCH", CMP_LAUNCH, RegAccess::WO).write([this](Register&, uint32_t v) {
-      if (!(v & 1)) return;
+    add_table(regs_, kComputeRegs);
+    regs_.named("LAUNCH").write([this](Register&, uint32_t v) {
+      if (!(v & CMP_LAUNCH_GO)) return;
       if (running_) {
         RunState::get().fail(name(), "LAUNCH (BAR0 0x404014) while a kernel is running");
         return;
       }
       running_ = true;
       launch_flags_ = v;
-      regs_.at(CMP_STATUS).value = 1;
-      launch_at_ = sc_core::sc_time_stamp() + cur_delay_;
-      go_.notify(cur_delay_);
+      regs_.at(CMP_STATUS).value = CMP_STATUS_BUSY;
+      launch_at_ = regs_.context().arrival();
+      go_.notify(regs_.context().delay);  // the kernel starts when the doorbell arrives
     });
-    regs_.add("STATUS", CMP_STATUS, RegAccess::RO);
-    regs_.add("COMPLETED", CMP_COMPLETED, RegAccess::RO);
-    regs_.add("ERROR", CMP_ERROR, RegAccess::RO);
     SC_HAS_PROCESS(ComputeBlock);
     SC_THREAD(run);
   }
@@ -306,9 +301,10 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
   }
 
  private:
+  // Reads are served as of SystemC time (no catch-up): the coherence runtime's polls keep the
+  // first wave's timing.
   void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-    cur_delay_ = delay;
-    regs_.transport(gp);
+    regs_.transport(gp, static_cast<const sc_core::sc_time&>(delay));
   }
   unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
 
@@ -372,7 +368,7 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
 
   RegisterBank regs_;
   unsigned units_;
-  sc_core::sc_time cycle_, alu_, issue_, replay_, launch_cost_, cur_delay_, launch_at_;
+  sc_core::sc_time cycle_, alu_, issue_, replay_, launch_cost_, launch_at_;
   bool caching_, tcp_flash_ = true;
   uint64_t tcp_flashed_ = 0;
   std::unique_ptr<coherence::CacheController> cc_;
