@@ -30,13 +30,11 @@ class Peripheral : public sc_core::sc_module {
   Register& reg(const char* name) { return bank_.named(name); }
   template <class T>
   void on_write(const char* name, void (T::*f)(uint32_t)) {
-    T* self = static_cast<T*>(this);
-    reg(name).write([self, f](Register&, uint32_t v) { (self->*f)(v); });
+    bank_.on_write(name, static_cast<T*>(this), f);
   }
   template <class T>
   void on_read(const char* name, uint32_t (T::*f)() const) {
-    const T* self = static_cast<const T*>(this);
-    reg(name).read([self, f](const Register&) { return (self->*f)(); });
+    bank_.on_read(name, static_cast<const T*>(this), f);
   }
   // The access being served: who made it and its delay to arrival (inside a callback).
   const AccessContext& access() const { return bank_.context(); }

@@ -50,9 +50,19 @@ class RegisterBank {
 
   Register& add(const std::string& name, uint32_t offset, RegAccess access, uint32_t reset = 0);
   Register& at(uint32_t offset);
+  const Register& at(uint32_t offset) const { return const_cast<RegisterBank*>(this)->at(offset); }
   // The register called `name` (throws std::logic_error naming the block when there is none):
   // behaviour binds to names from the block's table, e.g. named("LAUNCH").write(...).
   Register& named(const std::string& name);
+  // Behaviour bound to a register name: `obj->f(value)` after a write, `obj->f()` computes a read.
+  template <class T>
+  void on_write(const std::string& name, T* obj, void (T::*f)(uint32_t)) {
+    named(name).write([obj, f](Register&, uint32_t v) { (obj->*f)(v); });
+  }
+  template <class T>
+  void on_read(const std::string& name, const T* obj, uint32_t (T::*f)() const) {
+    named(name).read([obj, f](const Register&) { return (obj->*f)(); });
+  }
   // A reset value known only from the configuration (e.g. the number of GPCs): reset and value.
   void set_reset(const std::string& name, uint32_t v) {
     Register& r = named(name);

@@ -6,6 +6,7 @@
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/copy_engine.h"
 #include "firmware/include/hetvp/gpu_mmu.h"
+#include "firmware/include/hetvp/mcu_regs.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "platform/register_table.h"
 
@@ -17,6 +18,7 @@ const RegSpec kPtop[] = {HETVP_REG_TABLE(HETVP_PTOP_REGS)};
 const RegSpec kMmu[] = {HETVP_REG_TABLE(HETVP_MMU_REGS)};
 const RegSpec kCopy[] = {HETVP_REG_TABLE(HETVP_COPY_REGS)};
 const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
+const RegSpec kMcu[] = {HETVP_REG_TABLE(HETVP_MCU_REGS)};
 
 template <size_t N>
 RegBlockDoc block(const char* title, const char* where, const RegSpec (&t)[N]) {
@@ -42,6 +44,10 @@ const std::vector<RegBlockDoc>& register_blocks() {
       block("copy engine n (firmware/include/hetvp/copy_engine.h)", "BAR0 0x104000 + n·0x1000, Fermi PCOPY position",
             kCopy),
       block("compute front end (firmware/include/hetvp/compute.h)", "BAR0 0x404000, hetvp", kCompute),
+      block("HUB / GPC microcontroller (firmware/include/hetvp/mcu_regs.h)",
+            "BAR0 0x409000 (HUB), 0x502000 + n·0x8000 (GPC n), 0x41a000 (GPC broadcast); the core sees it at "
+            "MCU_REG_BASE 0x20000; docs/mcu.md describes the behaviour",
+            kMcu),
   };
   return blocks;
 }

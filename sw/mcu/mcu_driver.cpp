@@ -249,7 +249,7 @@ McuResult McuDriver::command(const McuId& m, uint32_t cmd, uint32_t data, const 
   McuResult r;
   const sc_core::sc_time t0 = api_.now();
   const uint32_t seq = read(m, MCU_STATUS1);
-  for (size_t i = 0; i < args.size(); ++i) write(m, MCU_MAILBOX(2 + i), args[i]);
+  for (size_t i = 0; i < args.size(); ++i) write(m, MCU_MAILBOX_N(2 + i), args[i]);
   write(m, MCU_METHOD_DATA, data);
   write(m, MCU_METHOD_CMD, cmd);
   const uint64_t s1 = gpu_.function().bar[0] + m.base() + MCU_STATUS1;

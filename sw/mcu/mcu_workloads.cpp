@@ -190,7 +190,7 @@ class McuBenchProgram : public HostProgram {
       for (unsigned i = 0; i < gpu.num_gpcs(); ++i) ts.push_back(McuId::gpc_n(i));
     for (auto& m : ts) {
       mcu.load_file(m, fw);
-      mcu.write(m, MCU_MAILBOX(2), static_cast<uint32_t>(args.integer("iterations")));
+      mcu.write(m, MCU_MAILBOX_N(2), static_cast<uint32_t>(args.integer("iterations")));
     }
     const sc_core::sc_time t0 = api.now();
     const auto w0 = std::chrono::steady_clock::now();
@@ -340,7 +340,7 @@ class DebugProgram : public HostProgram {
           }
           for (unsigned i = 0; i < 4; ++i) {
             char b[48];
-            snprintf(b, sizeof b, "  MAILBOX%-4u%08x", i, mcu.read(m, MCU_MAILBOX(i)));
+            snprintf(b, sizeof b, "  MAILBOX%-4u%08x", i, mcu.read(m, MCU_MAILBOX_N(i)));
             row += b;
           }
           api.log(row);

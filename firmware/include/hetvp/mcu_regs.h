@@ -15,15 +15,63 @@
 #define MCUR_U(x) x##u
 #endif
 
-/* ---- interrupt controller: interrupts TO the microcontroller's core (external line = STAT & MASK) */
-#define MCU_IRQSSET MCUR_U(0x000)   /* WO  write 1s: set status bits (host or firmware "software" irqs) */
-#define MCU_IRQSCLR MCUR_U(0x004)   /* WO  write 1s: clear (acknowledge) status bits */
-#define MCU_IRQSTAT MCUR_U(0x008)   /* RO  pending status bits */
-#define MCU_IRQMSET MCUR_U(0x010)   /* WO  write 1s: enable bits */
-#define MCU_IRQMCLR MCUR_U(0x014)   /* WO  write 1s: disable bits */
-#define MCU_IRQMASK MCUR_U(0x018)   /* RO  enable mask */
-#define MCU_HOST_INTR MCUR_U(0x020) /* WO  any write: raise this MCU's PMC_INTR bit (HUB 2, GPC n 8+n) */
-#define MCU_HOST_INTR_COUNT MCUR_U(0x024) /* RO  host interrupts raised so far */
+#include "regdef.h"
+
+/* Every register, once (offsets from the block's base; see regdef.h for the columns). */
+#define HETVP_MCU_REGS(X)                                                                             \
+    /* interrupt controller: interrupts TO the core (external line = IRQSTAT & IRQMASK) */             \
+    X(MCU, IRQSSET, 0x000, 1, WO, 0, "write 1s: set status bits (host or firmware \"software\" irqs); a host write acts when it arrives") \
+    X(MCU, IRQSCLR, 0x004, 1, WO, 0, "write 1s: clear (acknowledge) status bits")                     \
+    X(MCU, IRQSTAT, 0x008, 1, RO, 0, "pending status bits (MCU_IRQ_*)")                               \
+    X(MCU, IRQMSET, 0x010, 1, WO, 0, "write 1s: enable bits")                                         \
+    X(MCU, IRQMCLR, 0x014, 1, WO, 0, "write 1s: disable bits")                                        \
+    X(MCU, IRQMASK, 0x018, 1, RO, 0, "enable mask")                                                   \
+    X(MCU, HOST_INTR, 0x020, 1, WO, 0, "any write: raise this microcontroller's PMC_INTR bit (HUB 2, GPC n 8+n)") \
+    X(MCU, HOST_INTR_COUNT, 0x024, 1, RO, 0, "host interrupts raised so far")                         \
+    /* mailboxes / scratch, no side effects */                                                          \
+    X(MCU, MAILBOX, 0x040, 16, RW, 0, "mailboxes (the basic firmware's FW_* arguments and results)")  \
+    /* control */                                                                                       \
+    X(MCU, UC_CTRL, 0x100, 1, RW, 0, "write: one of MCU_CTRL_*; read: state (bits 3:0), started (bit 4), trap cause (15:8)") \
+    X(MCU, UC_ENTRY, 0x104, 1, RW, 0, "boot vector (pc at start)")                                    \
+    X(MCU, UC_CAPS, 0x108, 1, RO, 0, "code size >> 8 in bits 0-8, data size >> 8 in bits 9-16")       \
+    X(MCU, UC_EXIT, 0x10C, 1, RW, 0, "core write: the firmware exited with this code (crt0); read: the code") \
+    X(MCU, UC_TRAP_PC, 0x110, 1, RO, 0, "pc of the trap that stopped the core")                       \
+    X(MCU, UC_TRAP_CAUSE, 0x114, 1, RO, 0, "mcause of that trap")                                     \
+    X(MCU, UC_TRAP_VAL, 0x118, 1, RO, 0, "mtval of that trap")                                        \
+    X(MCU, UC_FW_TRAP, 0x11C, 1, WO, 0, "core write (from its trap handler): report mepc/mcause/mtval and halt") \
+    X(MCU, UC_INSTRET_LO, 0x120, 1, RO, 0, "instructions retired since start, bits 31:0")             \
+    X(MCU, UC_INSTRET_HI, 0x124, 1, RO, 0, "bits 63:32 of it")                                        \
+    X(MCU, UC_CYCLES_LO, 0x128, 1, RO, 0, "core cycles since start, bits 31:0")                       \
+    X(MCU, UC_CYCLES_HI, 0x12C, 1, RO, 0, "bits 63:32 of it")                                         \
+    X(MCU, UC_ID, 0x130, 1, RO, 0, "bits 7:0 GPC index (0 for the HUB), bit 8 = HUB")                \
+    X(MCU, UC_CLOCK_KHZ, 0x134, 1, RO, 0, "the microcontroller's clock in kHz")                       \
+    X(MCU, DBG_INDEX, 0x140, 1, RW, 0, "0..31 = GPR xN, 32 = pc")                                      \
+    X(MCU, DBG_DATA, 0x144, 1, RW, 0, "that register (writes only while the core is stopped)")        \
+    /* upload ports (refused while the core runs or sleeps) */                                          \
+    X(MCU, CODE_INDEX, 0x180, 1, RW, 0, "byte address in code memory; bits 24/25 auto-increment on write/read") \
+    X(MCU, CODE, 0x184, 1, RW, 0, "code memory word at CODE_INDEX")                                   \
+    X(MCU, DATA_INDEX, 0x1C0, 1, RW, 0, "byte offset in data memory; same bits")                       \
+    X(MCU, DATA, 0x1C4, 1, RW, 0, "data memory word at DATA_INDEX")                                    \
+    /* xfer DMA: 2^n bytes (3 <= n <= 8) between data memory and a GPU virtual address */             \
+    X(MCU, XFER_EXT_LO, 0x200, 1, RW, 0, "external GPU virtual address, bits 31:0")                   \
+    X(MCU, XFER_EXT_HI, 0x204, 1, RW, 0, "bits 39:32 (a start with bits above 7 set faults: ERR_BUS)") \
+    X(MCU, XFER_DMEM, 0x208, 1, RW, 0, "data-memory byte offset (0 = MCU_DMEM_BASE)")                 \
+    X(MCU, XFER_CTRL, 0x20C, 1, WO, 0, "a write starts a transfer: bits 3:0 = n (size 2^n), bit 4 = direction") \
+    X(MCU, XFER_STATUS, 0x210, 1, RO, 0, "bit 0 busy, bit 1 fault (sticky until the next start), 15:8 code") \
+    X(MCU, XFER_COUNT, 0x214, 1, RO, 0, "transfers completed")                                       \
+    X(MCU, XFER_FAULTS, 0x218, 1, RO, 0, "transfers faulted")                                        \
+    X(MCU, XFER_BYTES, 0x21C, 1, RO, 0, "bytes moved (mod 2^32)")                                    \
+    /* timer: raises MCU_IRQ_TIMER after TIMER_CYCLES core-clock cycles (periodic if bit 1) */         \
+    X(MCU, TIMER_CYCLES, 0x300, 1, RW, 0, "interval in microcontroller clock cycles")                 \
+    X(MCU, TIMER_CTRL, 0x304, 1, RW, 0, "bit 0 enable (arms when written), bit 1 periodic")           \
+    /* method (command) interface */                                                                    \
+    X(MCU, METHOD_DATA, 0x500, 1, RW, 0, "the command's data word")                                   \
+    X(MCU, METHOD_CMD, 0x504, 1, RW, 0, "a host write raises MCU_IRQ_METHOD to the core when it arrives") \
+    /* status scratch */                                                                                \
+    X(MCU, STATUS0, 0x800, 1, RW, 0, "bit 31 = init done (set by the firmware)")                      \
+    X(MCU, STATUS1, 0x804, 1, RW, 0, "firmware: count of commands completed (docs/firmware.md)")
+HETVP_REG_OFFSETS(HETVP_MCU_REGS)
+
 /* IRQSTAT / IRQMASK bits */
 #define MCU_IRQ_TIMER MCUR_U(0x01)  /* the timer expired */
 #define MCU_IRQ_XFER MCUR_U(0x02)   /* an xfer DMA transfer completed (or faulted) */
@@ -32,27 +80,10 @@
 #define MCU_IRQ_SWGEN1 MCUR_U(0x10)
 #define MCU_IRQ_ALL MCUR_U(0x1f)
 
-/* ---- mailboxes / scratch (RW, no side effects): 16 words 0x040..0x07c */
-#define MCU_MAILBOX(n) (MCUR_U(0x040) + 4u * (n))
+/* mailbox n (0..15) */
 #define MCU_MAILBOX_COUNT 16
+#define MCU_MAILBOX_N(n) (MCU_MAILBOX + 4u * (n))
 
-/* ---- control */
-#define MCU_UC_CTRL MCUR_U(0x100)   /* write: one of MCU_CTRL_*; read: state and trap cause, below */
-#define MCU_UC_ENTRY MCUR_U(0x104)  /* RW  boot vector (pc at start) */
-#define MCU_UC_CAPS MCUR_U(0x108)   /* RO  code size >> 8 bits 0-8, data size >> 8 bits 9-16 */
-#define MCU_UC_EXIT MCUR_U(0x10C)   /* core write: firmware exited with this code (crt0); read: the code */
-#define MCU_UC_TRAP_PC MCUR_U(0x110)    /* RO  pc of the trap that stopped the core */
-#define MCU_UC_TRAP_CAUSE MCUR_U(0x114) /* RO  mcause of that trap */
-#define MCU_UC_TRAP_VAL MCUR_U(0x118)   /* RO  mtval of that trap */
-#define MCU_UC_FW_TRAP MCUR_U(0x11C)    /* core write (from its trap handler): report mepc/mcause/mtval, halt */
-#define MCU_UC_INSTRET_LO MCUR_U(0x120) /* RO  instructions retired since start */
-#define MCU_UC_INSTRET_HI MCUR_U(0x124)
-#define MCU_UC_CYCLES_LO MCUR_U(0x128)  /* RO  core cycles since start */
-#define MCU_UC_CYCLES_HI MCUR_U(0x12C)
-#define MCU_UC_ID MCUR_U(0x130)         /* RO  bits 7:0 GPC index (0 for the HUB), bit 8 = HUB */
-#define MCU_UC_CLOCK_KHZ MCUR_U(0x134)  /* RO  the microcontroller's clock in kHz */
-#define MCU_DBG_INDEX MCUR_U(0x140)     /* RW  0..31 = GPR xN, 32 = pc */
-#define MCU_DBG_DATA MCUR_U(0x144)      /* RW  that register (writes only while the core is stopped) */
 /* UC_CTRL writes */
 #define MCU_CTRL_RESET MCUR_U(0x01) /* stop the core, state IDLE */
 #define MCU_CTRL_START MCUR_U(0x02) /* reset the core to UC_ENTRY and run */
@@ -84,24 +115,12 @@ static inline const char* mcu_state_name(unsigned state) {
 #define MCU_CTRL_STARTED MCUR_U(0x10)
 #define MCU_CTRL_CAUSE_SHIFT 8
 
-/* ---- upload ports (refused while the core runs or sleeps: TLM error + warning) */
-#define MCU_CODE_INDEX MCUR_U(0x180) /* byte address in code memory; bits 24/25 auto-increment on write/read */
-#define MCU_CODE MCUR_U(0x184)
-#define MCU_DATA_INDEX MCUR_U(0x1C0) /* byte offset in data memory; same bits */
-#define MCU_DATA MCUR_U(0x1C4)
+/* upload index bits */
 #define MCU_INDEX_ADDR_MASK MCUR_U(0x00ffffff)
 #define MCU_INDEX_AINCW MCUR_U(0x01000000)
 #define MCU_INDEX_AINCR MCUR_U(0x02000000)
 
-/* ---- xfer DMA: 2^n bytes (3 <= n <= 8) between data memory and a GPU virtual address */
-#define MCU_XFER_EXT_LO MCUR_U(0x200) /* RW  external GPU virtual address, bits 31:0 */
-#define MCU_XFER_EXT_HI MCUR_U(0x204) /* RW  bits 39:32 (a start with bits above 7 set faults: ERR_BUS) */
-#define MCU_XFER_DMEM MCUR_U(0x208)   /* RW  data-memory byte offset (0 = MCU_DMEM_BASE) */
-#define MCU_XFER_CTRL MCUR_U(0x20C)   /* WO  write starts: bits 3:0 = n (size 2^n), bit 4 = direction */
-#define MCU_XFER_STATUS MCUR_U(0x210) /* RO  bit 0 busy, bit 1 fault (sticky until the next start), 15:8 code */
-#define MCU_XFER_COUNT MCUR_U(0x214)  /* RO  transfers completed */
-#define MCU_XFER_FAULTS MCUR_U(0x218) /* RO  transfers faulted */
-#define MCU_XFER_BYTES MCUR_U(0x21C)  /* RO  bytes moved (mod 2^32) */
+/* XFER_CTRL / XFER_STATUS fields */
 #define MCU_XFER_DIR_LOAD 0u          /* external -> data memory */
 #define MCU_XFER_DIR_STORE MCUR_U(0x10) /* data memory -> external */
 #define MCU_XFER_BUSY MCUR_U(0x1)
@@ -113,28 +132,21 @@ static inline const char* mcu_state_name(unsigned state) {
 #define MCU_XFER_ERR_BUS 4u       /* the GPU bus refused it (MMU fault, unmapped, bad target) */
 #define MCU_XFER_ERR_BUSY 5u      /* started while a transfer was in flight */
 
-/* ---- timer: raises MCU_IRQ_TIMER after TIMER_CYCLES core-clock cycles (periodic if bit 1) */
-#define MCU_TIMER_CYCLES MCUR_U(0x300) /* RW  interval in microcontroller clock cycles */
-#define MCU_TIMER_CTRL MCUR_U(0x304)   /* RW  bit 0 enable (arms when written), bit 1 periodic */
 
-/* ---- method (command) interface */
-#define MCU_METHOD_DATA MCUR_U(0x500) /* RW  the command's data word */
-#define MCU_METHOD_CMD MCUR_U(0x504)  /* RW  a write raises MCU_IRQ_METHOD to the core */
 
-/* ---- status scratch */
-#define MCU_STATUS0 MCUR_U(0x800)     /* RW  bit 31 = init done (set by the firmware) */
-#define MCU_STATUS1 MCUR_U(0x804)     /* RW  firmware: count of commands completed (see docs/firmware.md) */
+/* STATUS0 */
 #define MCU_STATUS0_INIT_DONE MCUR_U(0x80000000)
+
 
 /* ---- the basic firmware's command protocol (docs/firmware.md) -----------------------------------
  * Host: seq = STATUS1; write MAILBOX(2..) args; METHOD_DATA = data; METHOD_CMD = cmd (| NOTIFY);
  * then wait until STATUS1 != seq; result = MAILBOX(0), error = MAILBOX(1). */
-#define FW_RESULT MCU_MAILBOX(0)
-#define FW_ERROR MCU_MAILBOX(1)
-#define FW_ARG0 MCU_MAILBOX(2)
-#define FW_ARG1 MCU_MAILBOX(3)
-#define FW_ARG2 MCU_MAILBOX(4)
-#define FW_CTXREG(n) MCU_MAILBOX(8 + (n)) /* mailboxes 8..15: "context registers" saved/loaded */
+#define FW_RESULT MCU_MAILBOX_N(0)
+#define FW_ERROR MCU_MAILBOX_N(1)
+#define FW_ARG0 MCU_MAILBOX_N(2)
+#define FW_ARG1 MCU_MAILBOX_N(3)
+#define FW_ARG2 MCU_MAILBOX_N(4)
+#define FW_CTXREG(n) MCU_MAILBOX_N(8 + (n)) /* mailboxes 8..15: "context registers" saved/loaded */
 #define FW_CTXREG_COUNT 8
 #define FW_CMD_NOTIFY MCUR_U(0x80000000) /* OR into a command: raise the host interrupt when done */
 #define FW_CMD_MASK MCUR_U(0xff)

@@ -9,14 +9,21 @@
  * masks and shifts follow the table as plain #defines named BLOCK_NAME_FIELD.
  *
  * From one table:
- *   HETVP_REG_OFFSETS(HETVP_<BLOCK>_REGS)  -> enum constants BLOCK_NAME = OFFSET (C and C++);
+ *   HETVP_REG_OFFSETS(HETVP_<BLOCK>_REGS)  -> enum constants BLOCK_NAME = OFFSET (C and C++),
+ *                                              `.equ BLOCK_NAME, OFFSET` in assembler (crt0.S);
  *   platform/register_table.h              -> the model's RegisterBank adds the table and binds
  *                                              behaviour to register names;
  *   `hetvp registers`                       -> docs/registers.md (a test checks it is current). */
 #ifndef HETVP_REGDEF_H
 #define HETVP_REGDEF_H
 
+#if defined(__ASSEMBLER__)
+/* GNU as: one `.equ BLOCK_NAME, OFFSET` statement per register (';' separates statements). */
+#define HETVP_REG_EQU(block, name, off, count, acc, reset, doc) .equ block##_##name, off;
+#define HETVP_REG_OFFSETS(TABLE) TABLE(HETVP_REG_EQU)
+#else
 #define HETVP_REG_ENUM(block, name, off, count, acc, reset, doc) block##_##name = (off),
 #define HETVP_REG_OFFSETS(TABLE) enum { TABLE(HETVP_REG_ENUM) };
+#endif
 
 #endif

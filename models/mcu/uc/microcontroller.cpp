@@ -9,10 +9,15 @@
 #include "models/mcu/rv32/core.h"
 #include "models/mcu/uc/gdb_stub.h"
 #include "platform/payload.h"
+#include "platform/register_table.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
 
 namespace hetvp::mcu {
+
+namespace {
+const RegSpec kMcuRegs[] = {HETVP_REG_TABLE(HETVP_MCU_REGS)};
+}  // namespace
 
 Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg)
     : sc_core::sc_module(n), cfg_(cfg), regs_(name()) {
@@ -32,6 +37,19 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
 
   regs.register_b_transport(this, &Microcontroller::b_regs);
   regs.register_transport_dbg(this, &Microcontroller::dbg_regs);
+  init_payloads();
+  bind_registers();
+  SC_HAS_PROCESS(Microcontroller);
+  SC_THREAD(thread);
+  SC_THREAD(xfer_thread);
+  SC_METHOD(timer_method);
+  sensitive << timer_ev_;
+  dont_initialize();
+}
+
+Microcontroller::~Microcontroller() = default;
+
+void Microcontroller::init_payloads() {
   xfer_info_->initiator = name();
   xfer_info_->side = Side::Gpu;
   xfer_gp_.set_extension(xfer_info_);
@@ -45,169 +63,162 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
   core_info_->side = Side::Gpu;
   core_gp_.set_extension(core_info_);
 
-  // --- the register block: every register in one place (offsets from mcu_regs.h) ---
-  // Writes that start work act at the access's arrival time (regs_.context().delay): for the
-  // core that is its local time inside the current burst, for the host the link's arrival.
-  regs_.add("IRQSSET", MCU_IRQSSET, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (from_core()) return set_irq_bits(v & MCU_IRQ_ALL);  // the core sees its own write at once
-    arrivals_.at(regs_.context().delay, [this, v] { set_irq_bits(v & MCU_IRQ_ALL); });
-  });
-  regs_.add("IRQSCLR", MCU_IRQSCLR, RegAccess::WO).write([this](Register&, uint32_t v) {
-    regs_.at(MCU_IRQSTAT).value &= ~v;
-    update_irq_line();
-  });
-  regs_.add("IRQSTAT", MCU_IRQSTAT, RegAccess::RO);
-  regs_.add("IRQMSET", MCU_IRQMSET, RegAccess::WO).write([this](Register&, uint32_t v) {
-    regs_.at(MCU_IRQMASK).value |= v & MCU_IRQ_ALL;
-    update_irq_line();
-  });
-  regs_.add("IRQMCLR", MCU_IRQMCLR, RegAccess::WO).write([this](Register&, uint32_t v) {
-    regs_.at(MCU_IRQMASK).value &= ~v;
-    update_irq_line();
-  });
-  regs_.add("IRQMASK", MCU_IRQMASK, RegAccess::RO);
-  regs_.add("HOST_INTR", MCU_HOST_INTR, RegAccess::WO).write([this](Register&, uint32_t) {
-    ++host_intrs_;
-    regs_.at(MCU_HOST_INTR_COUNT).value++;
-    intr->raise(cfg_.host_intr_bit, regs_.context().delay);
-  });
-  regs_.add("HOST_INTR_COUNT", MCU_HOST_INTR_COUNT, RegAccess::RO);
-  for (unsigned i = 0; i < MCU_MAILBOX_COUNT; ++i) regs_.add("MAILBOX" + std::to_string(i), MCU_MAILBOX(i), RegAccess::RW);
-  regs_.add("UC_CTRL", MCU_UC_CTRL, RegAccess::RW)
-      .read([this](const Register&) {
-        uint32_t v = state_ | (started_ ? MCU_CTRL_STARTED : 0);
-        if (state_ == MCU_STATE_TRAPPED) v |= (trap_cause_ & 0xff) << MCU_CTRL_CAUSE_SHIFT;
-        return v;
-      })
-      .write([this](Register&, uint32_t v) { control(v, from_core() ? From::Core : From::Host); });
-  regs_.add("UC_ENTRY", MCU_UC_ENTRY, RegAccess::RW);
-  regs_.add("UC_CAPS", MCU_UC_CAPS, RegAccess::RO, ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
-  regs_.add("UC_EXIT", MCU_UC_EXIT, RegAccess::RW).write([this](Register&, uint32_t v) {
-    exit_code_ = v;
-    state_ = MCU_STATE_HALTED;
-    halt_why_ = "firmware exited with code " + std::to_string(v);
-    core_->halt(halt_why_);
-  });
-  regs_.add("UC_TRAP_PC", MCU_UC_TRAP_PC, RegAccess::RO).read([this](const Register&) { return trap_pc_; });
-  regs_.add("UC_TRAP_CAUSE", MCU_UC_TRAP_CAUSE, RegAccess::RO).read([this](const Register&) { return trap_cause_; });
-  regs_.add("UC_TRAP_VAL", MCU_UC_TRAP_VAL, RegAccess::RO).read([this](const Register&) { return trap_val_; });
-  regs_.add("UC_FW_TRAP", MCU_UC_FW_TRAP, RegAccess::WO).write([this](Register&, uint32_t) {
-    uint32_t pc = 0, cause = 0, val = 0;
-    core_->read_csr(0x341, pc);
-    core_->read_csr(0x342, cause);
-    core_->read_csr(0x343, val);
-    char buf[160];
-    snprintf(buf, sizeof buf, "firmware reported trap: mcause 0x%x at pc 0x%08x (mtval 0x%08x)", cause, pc, val);
-    record_trap(pc, cause, val, buf);
-    core_->halt(buf);
-  });
-  regs_.add("UC_INSTRET_LO", MCU_UC_INSTRET_LO, RegAccess::RO).read([this](const Register&) { return uint32_t(core_->instret()); });
-  regs_.add("UC_INSTRET_HI", MCU_UC_INSTRET_HI, RegAccess::RO).read([this](const Register&) { return uint32_t(core_->instret() >> 32); });
-  regs_.add("UC_CYCLES_LO", MCU_UC_CYCLES_LO, RegAccess::RO).read([this](const Register&) { return uint32_t(core_->cycles()); });
-  regs_.add("UC_CYCLES_HI", MCU_UC_CYCLES_HI, RegAccess::RO).read([this](const Register&) { return uint32_t(core_->cycles() >> 32); });
-  regs_.add("UC_ID", MCU_UC_ID, RegAccess::RO, (cfg_.index & 0xff) | (cfg_.hub ? 0x100u : 0u));
-  regs_.add("UC_CLOCK_KHZ", MCU_UC_CLOCK_KHZ, RegAccess::RO, uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
-  regs_.add("DBG_INDEX", MCU_DBG_INDEX, RegAccess::RW);
-  regs_.add("DBG_DATA", MCU_DBG_DATA, RegAccess::RW)
-      .read([this](const Register&) {
-        uint32_t i = regs_.at(MCU_DBG_INDEX).value;
-        return i < 32 ? core_->read_gpr(i) : i == 32 ? core_->read_pc() : 0u;
-      })
-      .write([this](Register&, uint32_t v) {
-        uint32_t i = regs_.at(MCU_DBG_INDEX).value;
-        if (i < 32) core_->write_gpr(i, v);
-        else if (i == 32) core_->write_pc(v);
-      });
-  regs_.add("CODE_INDEX", MCU_CODE_INDEX, RegAccess::RW);
-  regs_.add("CODE", MCU_CODE, RegAccess::RW);  // served by access()
-  regs_.add("DATA_INDEX", MCU_DATA_INDEX, RegAccess::RW);
-  regs_.add("DATA", MCU_DATA, RegAccess::RW);  // served by access()
-  regs_.add("XFER_EXT_LO", MCU_XFER_EXT_LO, RegAccess::RW);
-  regs_.add("XFER_EXT_HI", MCU_XFER_EXT_HI, RegAccess::RW);
-  regs_.add("XFER_DMEM", MCU_XFER_DMEM, RegAccess::RW);
-  regs_.add("XFER_CTRL", MCU_XFER_CTRL, RegAccess::WO).write([this](Register&, uint32_t v) {
-    Register& st = regs_.at(MCU_XFER_STATUS);
-    auto fault = [&](uint32_t code) {
-      if (code != MCU_XFER_ERR_BUSY) st.value = MCU_XFER_FAULT | (code << 8);
-      else st.value |= MCU_XFER_FAULT | (code << 8);
-      ++xfer_faults_;
-      regs_.at(MCU_XFER_FAULTS).value++;
-      char buf[200];
-      snprintf(buf, sizeof buf, "%s: xfer refused (code %u): ctrl 0x%x, ext 0x%" PRIx64 ", dmem 0x%x", name(), code, v,
-               (uint64_t(regs_.at(MCU_XFER_EXT_HI).value) << 32) | regs_.at(MCU_XFER_EXT_LO).value,
-               regs_.at(MCU_XFER_DMEM).value);
-      SC_REPORT_INFO("hetvp/mcu", buf);
-      set_irq_bits(MCU_IRQ_XFER);  // the firmware waiting for "done" learns about the fault too
-    };
-    if (xfer_busy_) return fault(MCU_XFER_ERR_BUSY);
-    const unsigned n = v & 0xf;
-    if (n < 3 || n > 8) return fault(MCU_XFER_ERR_SIZE);
-    const uint32_t len = 1u << n;
-    const uint32_t ext_hi = regs_.at(MCU_XFER_EXT_HI).value;
-    if (ext_hi > 0xff) return fault(MCU_XFER_ERR_BUS);  // beyond the 40-bit GPU address space
-    const uint64_t ext = (uint64_t(ext_hi) << 32) | regs_.at(MCU_XFER_EXT_LO).value;
-    const uint32_t dm = regs_.at(MCU_XFER_DMEM).value;
-    if ((ext & (len - 1)) || (dm & (len - 1))) return fault(MCU_XFER_ERR_ALIGN);
-    if (dm >= cfg_.data_size || cfg_.data_size - dm < len) return fault(MCU_XFER_ERR_DMEM);
-    xfer_busy_ = true;
-    xfer_started_ = false;
-    xfer_start_at_ = regs_.context().arrival();
-    xfer_ext_ = ext;
-    xfer_dmem_ = dm;
-    xfer_len_ = len;
-    xfer_store_ = (v & MCU_XFER_DIR_STORE) != 0;
-    st.value = MCU_XFER_BUSY;
-    xfer_ev_.notify(regs_.context().delay);
-    if (from_core()) core_->request_stop();  // the next burst must end when the xfer does
-  });
-  regs_.add("XFER_STATUS", MCU_XFER_STATUS, RegAccess::RO);
-  regs_.add("XFER_COUNT", MCU_XFER_COUNT, RegAccess::RO);
-  regs_.add("XFER_FAULTS", MCU_XFER_FAULTS, RegAccess::RO);
-  regs_.add("XFER_BYTES", MCU_XFER_BYTES, RegAccess::RO);
-  regs_.add("TIMER_CYCLES", MCU_TIMER_CYCLES, RegAccess::RW);
-  regs_.add("TIMER_CTRL", MCU_TIMER_CTRL, RegAccess::RW).write([this](Register& r, uint32_t v) {
-    timer_ev_.cancel();
-    timer_due_ = sc_core::sc_max_time();
-    if (v & 1) {
-      uint64_t c = regs_.at(MCU_TIMER_CYCLES).value;
-      if (c == 0) c = 1;
-      timer_ev_.notify(cycles_to_time(c) + regs_.context().delay);
-      timer_due_ = regs_.context().arrival() + cycles_to_time(c);
-      if (from_core()) core_->request_stop();  // the next burst must end when the timer fires
-    }
-    r.value = v & 3;
-  });
-  regs_.add("METHOD_DATA", MCU_METHOD_DATA, RegAccess::RW);
-  regs_.add("METHOD_CMD", MCU_METHOD_CMD, RegAccess::RW).write([this](Register&, uint32_t v) {
-    if (from_core()) return;
-    ++commands_;
-    cmd_open_ = true;
-    cmd_word_ = v;
-    cmd_start_ = regs_.context().arrival();
-    arrivals_.at(regs_.context().delay, [this] { set_irq_bits(MCU_IRQ_METHOD); });
-  });
-  regs_.add("STATUS0", MCU_STATUS0, RegAccess::RW);
-  regs_.add("STATUS1", MCU_STATUS1, RegAccess::RW).write([this](Register&, uint32_t) {
-    // The basic firmware acknowledges a command here: close its span on the timeline.
-    if (!from_core() || !cmd_open_) return;
-    cmd_open_ = false;
-    Tracer& tr = Tracer::get();
-    if (tr.enabled()) {
-      const sc_core::sc_time end = regs_.context().arrival();
-      tr.span(std::string(name()) + ".cmd", "cmd " + std::to_string(cmd_word_ & 0xff), cmd_start_,
-              end > cmd_start_ ? end - cmd_start_ : sc_core::SC_ZERO_TIME);
-    }
-  });
-
-  SC_HAS_PROCESS(Microcontroller);
-  SC_THREAD(thread);
-  SC_THREAD(xfer_thread);
-  SC_METHOD(timer_method);
-  sensitive << timer_ev_;
-  dont_initialize();
 }
 
-Microcontroller::~Microcontroller() = default;
+void Microcontroller::bind_registers() {
+  // Declared in mcu_regs.h's table; behaviour bound by name (the handlers below).
+  add_table(regs_, kMcuRegs);
+  regs_.set_reset("UC_CAPS", ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
+  regs_.set_reset("UC_ID", (cfg_.index & 0xff) | (cfg_.hub ? 0x100u : 0u));
+  regs_.set_reset("UC_CLOCK_KHZ", uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
+  irqstat_ = &regs_.named("IRQSTAT");
+  irqmask_ = &regs_.named("IRQMASK");
+  xfer_status_ = &regs_.named("XFER_STATUS");
+  using M = Microcontroller;
+  regs_.on_write("IRQSSET", this, &M::irqsset);
+  regs_.on_write("IRQSCLR", this, &M::irqsclr);
+  regs_.on_write("IRQMSET", this, &M::irqmset);
+  regs_.on_write("IRQMCLR", this, &M::irqmclr);
+  regs_.on_write("HOST_INTR", this, &M::host_intr);
+  regs_.on_read("UC_CTRL", this, &M::uc_ctrl);
+  regs_.on_write("UC_CTRL", this, &M::uc_ctrl_written);
+  regs_.on_write("UC_EXIT", this, &M::uc_exit);
+  regs_.on_read("UC_TRAP_PC", this, &M::trap_pc);
+  regs_.on_read("UC_TRAP_CAUSE", this, &M::trap_cause);
+  regs_.on_read("UC_TRAP_VAL", this, &M::trap_val);
+  regs_.on_write("UC_FW_TRAP", this, &M::fw_trap);
+  regs_.on_read("UC_INSTRET_LO", this, &M::instret_lo);
+  regs_.on_read("UC_INSTRET_HI", this, &M::instret_hi);
+  regs_.on_read("UC_CYCLES_LO", this, &M::cycles_lo);
+  regs_.on_read("UC_CYCLES_HI", this, &M::cycles_hi);
+  regs_.on_read("DBG_DATA", this, &M::dbg_data);
+  regs_.on_write("DBG_DATA", this, &M::dbg_data_written);
+  regs_.on_write("XFER_CTRL", this, &M::xfer_ctrl);
+  regs_.on_write("TIMER_CTRL", this, &M::timer_ctrl);
+  regs_.on_write("METHOD_CMD", this, &M::method_cmd);
+  regs_.on_write("STATUS1", this, &M::status1);
+}
+
+// ---- register behaviour (bound by name in the constructor). Writes that start work act at the
+// access's arrival time (regs_.context().delay): for the core that is its local time inside the
+// current burst, for the host the link's arrival.
+void Microcontroller::irqsset(uint32_t v) {
+  if (from_core()) return set_irq_bits(v & MCU_IRQ_ALL);  // the core sees its own write at once
+  arrivals_.at(regs_.context().delay, [this, v] { set_irq_bits(v & MCU_IRQ_ALL); });
+}
+void Microcontroller::irqsclr(uint32_t v) {
+  irqstat_->value &= ~v;
+  update_irq_line();
+}
+void Microcontroller::irqmset(uint32_t v) {
+  irqmask_->value |= v & MCU_IRQ_ALL;
+  update_irq_line();
+}
+void Microcontroller::irqmclr(uint32_t v) {
+  irqmask_->value &= ~v;
+  update_irq_line();
+}
+void Microcontroller::host_intr(uint32_t) {
+  ++host_intrs_;
+  regs_.at(MCU_HOST_INTR_COUNT).value++;
+  intr->raise(cfg_.host_intr_bit, regs_.context().delay);
+}
+uint32_t Microcontroller::uc_ctrl() const {
+  uint32_t v = state_ | (started_ ? MCU_CTRL_STARTED : 0);
+  if (state_ == MCU_STATE_TRAPPED) v |= (trap_cause_ & 0xff) << MCU_CTRL_CAUSE_SHIFT;
+  return v;
+}
+void Microcontroller::uc_ctrl_written(uint32_t v) { control(v, from_core() ? From::Core : From::Host); }
+void Microcontroller::uc_exit(uint32_t v) {
+  exit_code_ = v;
+  state_ = MCU_STATE_HALTED;
+  halt_why_ = "firmware exited with code " + std::to_string(v);
+  core_->halt(halt_why_);
+}
+void Microcontroller::fw_trap(uint32_t) {
+  uint32_t pc = 0, cause = 0, val = 0;
+  core_->read_csr(0x341, pc);
+  core_->read_csr(0x342, cause);
+  core_->read_csr(0x343, val);
+  char buf[160];
+  snprintf(buf, sizeof buf, "firmware reported trap: mcause 0x%x at pc 0x%08x (mtval 0x%08x)", cause, pc, val);
+  record_trap(pc, cause, val, buf);
+  core_->halt(buf);
+}
+uint32_t Microcontroller::dbg_data() const {
+  const uint32_t i = regs_.at(MCU_DBG_INDEX).value;
+  return i < 32 ? core_->read_gpr(i) : i == 32 ? core_->read_pc() : 0u;
+}
+void Microcontroller::dbg_data_written(uint32_t v) {
+  const uint32_t i = regs_.at(MCU_DBG_INDEX).value;
+  if (i < 32) core_->write_gpr(i, v);
+  else if (i == 32) core_->write_pc(v);
+}
+void Microcontroller::xfer_fault(uint32_t ctrl, uint32_t code) {
+  if (code != MCU_XFER_ERR_BUSY) xfer_status_->value = MCU_XFER_FAULT | (code << 8);
+  else xfer_status_->value |= MCU_XFER_FAULT | (code << 8);
+  ++xfer_faults_;
+  regs_.at(MCU_XFER_FAULTS).value++;
+  char buf[200];
+  snprintf(buf, sizeof buf, "%s: xfer refused (code %u): ctrl 0x%x, ext 0x%" PRIx64 ", dmem 0x%x", name(), code, ctrl,
+           (uint64_t(regs_.at(MCU_XFER_EXT_HI).value) << 32) | regs_.at(MCU_XFER_EXT_LO).value,
+           regs_.at(MCU_XFER_DMEM).value);
+  SC_REPORT_INFO("hetvp/mcu", buf);
+  set_irq_bits(MCU_IRQ_XFER);  // the firmware waiting for "done" learns about the fault too
+}
+void Microcontroller::xfer_ctrl(uint32_t v) {
+  if (xfer_busy_) return xfer_fault(v, MCU_XFER_ERR_BUSY);
+  const unsigned n = v & 0xf;
+  if (n < 3 || n > 8) return xfer_fault(v, MCU_XFER_ERR_SIZE);
+  const uint32_t len = 1u << n;
+  const uint32_t ext_hi = regs_.at(MCU_XFER_EXT_HI).value;
+  if (ext_hi > 0xff) return xfer_fault(v, MCU_XFER_ERR_BUS);  // beyond the 40-bit GPU address space
+  const uint64_t ext = (uint64_t(ext_hi) << 32) | regs_.at(MCU_XFER_EXT_LO).value;
+  const uint32_t dm = regs_.at(MCU_XFER_DMEM).value;
+  if ((ext & (len - 1)) || (dm & (len - 1))) return xfer_fault(v, MCU_XFER_ERR_ALIGN);
+  if (dm >= cfg_.data_size || cfg_.data_size - dm < len) return xfer_fault(v, MCU_XFER_ERR_DMEM);
+  xfer_busy_ = true;
+  xfer_started_ = false;
+  xfer_start_at_ = regs_.context().arrival();
+  xfer_ext_ = ext;
+  xfer_dmem_ = dm;
+  xfer_len_ = len;
+  xfer_store_ = (v & MCU_XFER_DIR_STORE) != 0;
+  xfer_status_->value = MCU_XFER_BUSY;
+  xfer_ev_.notify(regs_.context().delay);
+  if (from_core()) core_->request_stop();  // the next burst must end when the xfer does
+}
+void Microcontroller::timer_ctrl(uint32_t v) {
+  timer_ev_.cancel();
+  timer_due_ = sc_core::sc_max_time();
+  if (v & 1) {
+    uint64_t c = regs_.at(MCU_TIMER_CYCLES).value;
+    if (c == 0) c = 1;
+    timer_ev_.notify(cycles_to_time(c) + regs_.context().delay);
+    timer_due_ = regs_.context().arrival() + cycles_to_time(c);
+    if (from_core()) core_->request_stop();  // the next burst must end when the timer fires
+  }
+  regs_.at(MCU_TIMER_CTRL).value = v & 3;
+}
+void Microcontroller::method_cmd(uint32_t v) {
+  if (from_core()) return;
+  ++commands_;
+  cmd_open_ = true;
+  cmd_word_ = v;
+  cmd_start_ = regs_.context().arrival();
+  arrivals_.at(regs_.context().delay, [this] { set_irq_bits(MCU_IRQ_METHOD); });
+}
+void Microcontroller::status1(uint32_t) {
+  // The basic firmware acknowledges a command here: close its span on the timeline.
+  if (!from_core() || !cmd_open_) return;
+  cmd_open_ = false;
+  Tracer& tr = Tracer::get();
+  if (tr.enabled()) {
+    const sc_core::sc_time end = regs_.context().arrival();
+    tr.span(std::string(name()) + ".cmd", "cmd " + std::to_string(cmd_word_ & 0xff), cmd_start_,
+            end > cmd_start_ ? end - cmd_start_ : sc_core::SC_ZERO_TIME);
+  }
+}
 
 void Microcontroller::attach_gdb(std::unique_ptr<GdbStub> stub) { gdb_ = std::move(stub); }
 
@@ -232,12 +243,12 @@ bool Microcontroller::refuse(tlm::tlm_generic_payload& gp, const std::string& wh
 }
 
 void Microcontroller::set_irq_bits(uint32_t bits) {
-  regs_.at(MCU_IRQSTAT).value |= bits;
+  irqstat_->value |= bits;
   update_irq_line();
 }
 
 void Microcontroller::update_irq_line() {
-  const bool level = (regs_.at(MCU_IRQSTAT).value & regs_.at(MCU_IRQMASK).value) != 0;
+  const bool level = (irqstat_->value & irqmask_->value) != 0;
   if (level == irq_line_) return;
   irq_line_ = level;
   core_->set_irq(IrqLine::external, level);
@@ -457,16 +468,15 @@ void Microcontroller::xfer_thread() {
     xfer_started_ = true;
     xfer_done_at_ = start + d;
     if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
-    Register& st = regs_.at(MCU_XFER_STATUS);
-    xfer_busy_ = false;
+        xfer_busy_ = false;
     if (xfer_gp_.is_response_ok()) {
-      st.value = 0;
+      xfer_status_->value = 0;
       ++xfers_;
       xfer_bytes_ += xfer_len_;
       regs_.at(MCU_XFER_COUNT).value++;
       regs_.at(MCU_XFER_BYTES).value += xfer_len_;
     } else {
-      st.value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
+      xfer_status_->value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
       ++xfer_faults_;
       regs_.at(MCU_XFER_FAULTS).value++;
       char buf[160];

@@ -89,12 +89,39 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   void control(uint32_t v, From from);
   sc_core::sc_time cycles_to_time(uint64_t c) const { return sc_core::sc_time(double(c) / cfg_.clock_hz, sc_core::SC_SEC); }
   sc_core::sc_time core_offset() const;
+  void init_payloads();   // the xfer, BAR0-window and own-register payloads with their AccessInfo
+  void bind_registers();  // the register table and the behaviour bound to its names
+  // register behaviour, bound to register names by bind_registers()
+  void irqsset(uint32_t v);
+  void irqsclr(uint32_t v);
+  void irqmset(uint32_t v);
+  void irqmclr(uint32_t v);
+  void host_intr(uint32_t v);
+  uint32_t uc_ctrl() const;
+  void uc_ctrl_written(uint32_t v);
+  void uc_exit(uint32_t v);
+  uint32_t trap_pc() const { return trap_pc_; }
+  uint32_t trap_cause() const { return trap_cause_; }
+  uint32_t trap_val() const { return trap_val_; }
+  void fw_trap(uint32_t v);
+  uint32_t instret_lo() const { return uint32_t(core_->instret()); }
+  uint32_t instret_hi() const { return uint32_t(core_->instret() >> 32); }
+  uint32_t cycles_lo() const { return uint32_t(core_->cycles()); }
+  uint32_t cycles_hi() const { return uint32_t(core_->cycles() >> 32); }
+  uint32_t dbg_data() const;
+  void dbg_data_written(uint32_t v);
+  void xfer_ctrl(uint32_t v);
+  void xfer_fault(uint32_t ctrl, uint32_t code);
+  void timer_ctrl(uint32_t v);
+  void method_cmd(uint32_t v);
+  void status1(uint32_t v);
   sc_core::sc_time next_own_event() const;  // absolute; sc_max_time() when nothing is scheduled  // the core's local time ahead of SystemC time (inside run())
 
   McuConfig cfg_;
   std::unique_ptr<CoreIf> core_;
   std::vector<uint8_t> imem_, dmem_;
   RegisterBank regs_;
+  Register *irqstat_ = nullptr, *irqmask_ = nullptr, *xfer_status_ = nullptr;  // set once the table is added
   unsigned state_ = 0;  // MCU_STATE_*
   bool started_ = false;
   bool in_run_ = false;
