@@ -63,11 +63,16 @@ bool RegisterBank::transport(tlm::tlm_generic_payload& gp, const sc_core::sc_tim
   if (gp.is_read()) {
     if (r.access == RegAccess::WO) return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "read of write-only register " + r.name);
     uint32_t v = r.on_read ? r.on_read(r) : r.value;
+    if (!r.on_read && ctx_.initiator != owner_ && ctx_.arrival() < r.visible_at) v = r.before;
     std::memcpy(gp.get_data_ptr(), &v, 4);
   } else if (gp.is_write()) {
     if (r.access == RegAccess::RO) return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "write to read-only register " + r.name);
     uint32_t v;
     std::memcpy(&v, gp.get_data_ptr(), 4);
+    if (owner_ && ctx_.initiator == owner_ && delay > sc_core::SC_ZERO_TIME) {
+      if (sc_core::sc_time_stamp() >= r.visible_at) r.before = r.value;  // the last write is visible by now
+      r.visible_at = ctx_.arrival();
+    }
     if (arrivals_ && delay > sc_core::SC_ZERO_TIME) {
       AccessContext at_arrival = ctx_;
       at_arrival.delay = sc_core::SC_ZERO_TIME;

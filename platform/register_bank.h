@@ -39,6 +39,10 @@ struct Register {
   uint32_t value = 0;
   std::function<uint32_t(const Register&)> on_read;          // computes the value read (default: value)
   std::function<void(Register&, uint32_t)> on_write;         // after the rule applied (value already updated)
+  // A write by the bank's owner that lies ahead of SystemC time (a core inside its burst) becomes
+  // visible to others only at its arrival: until `visible_at` they read `before`.
+  uint32_t before = 0;
+  sc_core::sc_time visible_at = sc_core::SC_ZERO_TIME;
 
   Register& read(std::function<uint32_t(const Register&)> f) { on_read = std::move(f); return *this; }
   Register& write(std::function<void(Register&, uint32_t)> f) { on_write = std::move(f); return *this; }
@@ -63,6 +67,9 @@ class RegisterBank {
   void on_read(const std::string& name, const T* obj, uint32_t (T::*f)() const) {
     named(name).read([obj, f](const Register&) { return (obj->*f)(); });
   }
+  // Writes by `initiator` (the bank's own core) with a delay become visible to other initiators
+  // only at their arrival time; the owner reads its own writes at once.
+  void set_owner(const char* initiator) { owner_ = initiator; }
   // A reset value known only from the configuration (e.g. the number of GPCs): reset and value.
   void set_reset(const std::string& name, uint32_t v) {
     Register& r = named(name);
@@ -97,6 +104,7 @@ class RegisterBank {
   uint64_t errors_ = 0;
   AccessContext ctx_;
   ArrivalQueue* arrivals_ = nullptr;
+  const char* owner_ = nullptr;
   void apply_write(Register& r, uint32_t v);
 };
 

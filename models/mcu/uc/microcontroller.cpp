@@ -66,8 +66,11 @@ void Microcontroller::init_payloads() {
 }
 
 void Microcontroller::bind_registers() {
-  // Declared in mcu_regs.h's table; behaviour bound by name (the handlers below).
+  // Declared in mcu_regs.h's table; behaviour bound by name (the handlers below). What the core
+  // writes inside its burst (STATUS0, a mailbox) is seen by the host and the other cores only
+  // when the core's local time reaches it.
   add_table(regs_, kMcuRegs);
+  regs_.set_owner(core_info_->initiator);
   regs_.set_reset("UC_CAPS", ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
   regs_.set_reset("UC_ID", (cfg_.index & 0xff) | (cfg_.hub ? 0x100u : 0u));
   regs_.set_reset("UC_CLOCK_KHZ", uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
