@@ -13,12 +13,22 @@ using namespace hetvp::test;
 using sc_core::sc_time;
 using sc_core::SC_NS;
 
+namespace {
+// A copy engine (no setup, 100 ns per 512-byte piece) on a zero-latency memory.
+struct CopyBench {
+  Memory mem{"mem", params_from("{size: 16 MiB, latency: 0 ns}", Memory::schema())};
+  CopyEngine ce{"ce", params_from("{setup: 0 ns, issue_cost: 100 ns, burst: 512}", CopyEngine::schema())};
+  IrqCounter irq{"irq"};
+  CopyBench() {
+    ce.mem.bind(mem.in);
+    ce.intr.bind(irq.in);
+  }
+};
+}  // namespace
+
 TEST(CopyEngine, PiecesGoOutIssueCostApartAndALaunchWhileBusyIsRefused) {
-  Memory mem("mem", params_from("{size: 16 MiB, latency: 0 ns}", Memory::schema()));
-  CopyEngine ce("ce", params_from("{setup: 0 ns, issue_cost: 100 ns, burst: 512}", CopyEngine::schema()));
-  IrqCounter irq("irq");
-  ce.mem.bind(mem.in);
-  ce.intr.bind(irq.in);
+  CopyBench b;
+  CopyEngine& ce = b.ce;
   uint32_t status_busy = 0, status_done = 0;
   sc_time done;
   TestInitiator regs("regs", [&](TestInitiator& r) {
@@ -51,11 +61,8 @@ TEST(CopyEngine, PiecesGoOutIssueCostApartAndALaunchWhileBusyIsRefused) {
 // time (annotated delay) starts the copy at its arrival, not at the current SystemC time.
 // On the first-wave engine (notify at SC_ZERO_TIME) the copy was done at 100 ns.
 TEST(CopyEngine, LaunchTakesEffectAtTheDoorbellsArrivalTime) {
-  Memory mem("mem", params_from("{size: 16 MiB, latency: 0 ns}", Memory::schema()));
-  CopyEngine ce("ce", params_from("{setup: 0 ns, issue_cost: 100 ns, burst: 512}", CopyEngine::schema()));
-  IrqCounter irq("irq");
-  ce.mem.bind(mem.in);
-  ce.intr.bind(irq.in);
+  CopyBench b;
+  CopyEngine& ce = b.ce;
   sc_time done;
   TestInitiator regs("regs", [&](TestInitiator& r) {
     sc_time d;
