@@ -319,6 +319,17 @@ TEST(FuzzYamlFound, EachAttackIsRefusedQuicklyNamingWhere) {
   }
 }
 
+// A run that ends inside the workload (here the time limit, in the middle of the transfer sweep)
+// must not leave the workload's memory behind: in a -DHETVP_SANITIZE=ON build LeakSanitizer
+// reported the driver's page tables and the parsed method lists (docs/reliability.md).
+TEST(FuzzYamlFound, RunStoppedInsideTheWorkloadLeavesNoLeak) {
+  const RunResult r = run_hetvp("run " + config("default.yaml") + " --quiet --set simulation.time_limit=200us", 60);
+  expect_no_crash(r, "transfer stopped by the time limit");
+  EXPECT_EQ(r.status, 1) << r.err;
+  EXPECT_TRUE(has(r.err, "did not finish within simulation.time_limit")) << r.err;
+  EXPECT_FALSE(has(r.err, "LeakSanitizer")) << r.err;
+}
+
 // ------------------------------------------------------------------------------------------ images
 std::string firmware(const std::string& name) { return binary_dir() + "/firmware/" + name; }
 
