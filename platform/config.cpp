@@ -73,7 +73,11 @@ void check_range(const YAML::Node& n, const ParamSpec& s, const std::string& pat
   }
 }
 
-std::string mark_text(const YAML::Mark& m) { return std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1); }
+// "line:col" (1-based) of a mark; yaml-cpp gives some errors no mark: those are put at 1:1.
+std::string mark_text(const YAML::Mark& m) {
+  if (m.line < 0 || m.column < 0) return "1:1";
+  return std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
 
 // A pre-pass over the parse events of a YAML text, before yaml-cpp builds a node tree. yaml-cpp
 // resolves an alias by sharing the anchored node, so `&a [*a]` becomes a node that contains itself
