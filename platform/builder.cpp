@@ -138,7 +138,7 @@ void Builder::terminate_open_ports() {
     for (auto& port : c->initiator_ports()) {
       if (bound_.count({c, port})) continue;
       if (!c->is_optional(port))
-        throw ConfigError(cfg_.file + ": " + c->instance_name() + ": required port '" + port +
+        throw ConfigError(config_location(where_[c]) + ": " + c->instance_name() + ": required port '" + port +
                           "' is not connected (add it under " + c->instance_name() + ".connect)");
       auto t = std::make_unique<OpenInitiatorTerminator>((c->instance_name() + "_" + port + "_open").c_str());
       c->bind_initiator(port, t->socket);
@@ -147,7 +147,7 @@ void Builder::terminate_open_ports() {
     for (auto& port : c->target_ports()) {
       if (bound_.count({c, port})) continue;
       if (!c->is_optional(port))
-        throw ConfigError(cfg_.file + ": " + c->instance_name() + ": target port '" + port +
+        throw ConfigError(config_location(where_[c]) + ": " + c->instance_name() + ": target port '" + port +
                           "' is not connected to anything (map it in a router or connect an initiator to it)");
       auto t = std::make_unique<OpenTargetTerminator>((c->instance_name() + "_" + port + "_open").c_str());
       t->socket.bind(*c->target(port));
@@ -156,7 +156,7 @@ void Builder::terminate_open_ports() {
     for (auto& port : c->irq_out_ports()) {
       if (bound_.count({c, port})) continue;
       if (!c->is_optional(port))
-        throw ConfigError(cfg_.file + ": " + c->instance_name() + ": interrupt output '" + port + "' is not connected");
+        throw ConfigError(config_location(where_[c]) + ": " + c->instance_name() + ": interrupt output '" + port + "' is not connected");
       auto t = std::make_unique<OpenIrqTerminator>((c->instance_name() + "_" + port + "_open").c_str());
       c->bind_irq_out(port, t->in);
       terminators_.push_back(std::move(t));
@@ -174,6 +174,8 @@ void Builder::build() {
     int index;
   };
   std::vector<Pending> pending;
+  std::map<std::string, YAML::Node> keys;  // instance name -> its key, which locates the instance
+  for (auto it = root.begin(); it != root.end(); ++it) keys.emplace(it->first.Scalar(), it->first);
   for (auto& name : cfg_.instance_names()) {
     const YAML::Node& inst = root[name];
     const ComponentType* ct = Registry::get().find(inst["type"].Scalar());
@@ -192,6 +194,7 @@ void Builder::build() {
       }
       owned_.emplace_back(c);
       order_.push_back(c);
+      where_[c] = keys[name];
       pending.push_back({c, inst["connect"], iname, i});
     }
   }

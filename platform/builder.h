@@ -4,6 +4,7 @@
 // a ConfigError raised before simulation starts.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -37,6 +38,7 @@ class Builder {
   std::vector<std::unique_ptr<Component>> owned_;
   std::vector<Component*> order_;
   std::set<std::pair<Component*, std::string>> bound_;  // (component, port) already bound
+  std::map<Component*, YAML::Node> where_;              // the instance's key in the YAML, for errors
   std::vector<std::unique_ptr<sc_core::sc_module>> terminators_;
 };
 

@@ -2,8 +2,14 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <set>
 #include <sstream>
+
+#include <yaml-cpp/anchor.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include "platform/program.h"
 #include "platform/registry.h"
@@ -67,10 +73,153 @@ void check_range(const YAML::Node& n, const ParamSpec& s, const std::string& pat
   }
 }
 
+// "line:col" (1-based) of a mark; yaml-cpp gives some errors no mark: those are put at 1:1.
+std::string mark_text(const YAML::Mark& m) {
+  if (m.line < 0 || m.column < 0) return "1:1";
+  return std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+// A pre-pass over the parse events of a YAML text, before yaml-cpp builds a node tree. yaml-cpp
+// resolves an alias by sharing the anchored node, so `&a [*a]` becomes a node that contains itself
+// (any recursive walk overflows the stack) and nine levels of eight aliases are 8^9 nodes to any
+// walk (a "billion laughs" hang). Here every anchor's size is counted with its aliases expanded; an
+// alias to an anchor that is still open is a cycle. Depth and expanded node count are bounded, so
+// every later walk of the tree is too. Errors name where: `where(mark)` gives "file:line:col".
+class ExpansionGuard : public YAML::EventHandler {
+ public:
+  explicit ExpansionGuard(std::function<std::string(const YAML::Mark&)> where) : where_(std::move(where)) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {
+    anchors_.clear();  // anchors are per document
+    stack_.clear();
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t a) override { node(m, a, 1, 0); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t a, const std::string&) override {
+    node(m, a, 1, 0);
+  }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t a) override {
+    auto it = anchors_.find(a);
+    if (it == anchors_.end()) fail(m, "alias to an unknown anchor");  // yaml-cpp rejects these first
+    const Anchor& an = it->second;
+    if (an.open)
+      fail(m, "alias '*" + an.name + "' refers to a node that contains it (anchor '&" + an.name + "' at " +
+                  mark_text(an.mark) + "): a recursive alias has no end");
+    node(m, 0, an.nodes, an.height, &an);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+    open(m, a);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t a, YAML::EmitterStyle::value) override {
+    open(m, a);
+  }
+  void OnMapEnd() override { close(); }
+  void OnAnchor(const YAML::Mark& m, const std::string& name) override {
+    pending_name_ = name;
+    pending_mark_ = m;
+  }
+
+ private:
+  struct Anchor {
+    std::string name;
+    YAML::Mark mark;
+    bool open = true;
+    uint64_t nodes = 0;  // expanded size of the anchored node
+    int height = 0;      // levels of maps/lists inside it, expanded
+  };
+  struct Frame {
+    YAML::anchor_t anchor;
+    uint64_t nodes;
+    int height;
+  };
+
+  [[noreturn]] void fail(const YAML::Mark& m, const std::string& what) const { throw ConfigError(where_(m) + ": " + what); }
+
+  void name_anchor(const YAML::Mark& m, YAML::anchor_t a) {
+    if (!a) return;
+    Anchor& an = anchors_[a];  // a redefined name gets a new id from yaml-cpp
+    an.name = pending_name_.empty() ? std::to_string(a) : pending_name_;
+    an.mark = pending_name_.empty() ? m : pending_mark_;
+    pending_name_.clear();
+  }
+  // A node of `nodes` nodes and `height` levels below it; `alias` when it is an alias expansion.
+  void node(const YAML::Mark& m, YAML::anchor_t a, uint64_t nodes, int height, const Anchor* alias = nullptr) {
+    name_anchor(m, a);
+    const int depth = int(stack_.size()) + height;
+    if (depth > ConfigLimits::kMaxDepth)
+      fail(m, alias ? "alias '*" + alias->name + "' expands to maps and lists nested deeper than " +
+                          std::to_string(ConfigLimits::kMaxDepth) + " levels"
+                    : "maps and lists nested deeper than " + std::to_string(ConfigLimits::kMaxDepth) + " levels");
+    total_ += nodes;
+    if (total_ > ConfigLimits::kMaxNodes)
+      fail(m, alias ? "alias '*" + alias->name + "' (anchor at " + mark_text(alias->mark) + ") expands to " +
+                          std::to_string(nodes) + " nodes: with aliases expanded the document has more than " +
+                          std::to_string(ConfigLimits::kMaxNodes) + " (nested aliases multiply)"
+                    : "the document has more than " + std::to_string(ConfigLimits::kMaxNodes) + " nodes");
+    if (a) {
+      Anchor& an = anchors_[a];
+      an.open = false;
+      an.nodes = nodes;
+      an.height = height;
+    }
+    if (!stack_.empty()) {
+      stack_.back().nodes += nodes;
+      stack_.back().height = std::max(stack_.back().height, height + 1);
+    }
+  }
+  void open(const YAML::Mark& m, YAML::anchor_t a) {
+    name_anchor(m, a);
+    if (int(stack_.size()) >= ConfigLimits::kMaxDepth)
+      fail(m, "maps and lists nested deeper than " + std::to_string(ConfigLimits::kMaxDepth) + " levels");
+    if (++total_ > ConfigLimits::kMaxNodes)
+      fail(m, "the document has more than " + std::to_string(ConfigLimits::kMaxNodes) + " nodes");
+    stack_.push_back({a, 1, 1});
+  }
+  void close() {
+    Frame f = stack_.back();
+    stack_.pop_back();
+    if (f.anchor) {
+      Anchor& an = anchors_[f.anchor];
+      an.open = false;
+      an.nodes = f.nodes;
+      an.height = f.height;
+    }
+    if (!stack_.empty()) {
+      stack_.back().nodes += f.nodes;
+      stack_.back().height = std::max(stack_.back().height, f.height + 1);
+    }
+  }
+
+  std::function<std::string(const YAML::Mark&)> where_;
+  std::map<YAML::anchor_t, Anchor> anchors_;
+  std::vector<Frame> stack_;
+  uint64_t total_ = 0;
+  std::string pending_name_;
+  YAML::Mark pending_mark_;
+};
+
+// Runs the guard over every document of `text`; syntax errors come out as ConfigErrors too.
+void guard_expansion(const std::string& text, const std::function<std::string(const YAML::Mark&)>& where) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  ExpansionGuard guard(where);
+  try {
+    while (parser.HandleNextDocument(guard)) {
+    }
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(where(e.mark) + ": YAML syntax error: " + e.msg);
+  }
+}
+
 Config parse(const std::string& text, const std::string& name) {
   Config c;
   c.file = name;
   g_current_file = name;
+  if (text.size() > ConfigLimits::kMaxBytes)
+    throw ConfigError(name + ":1:1: the file is larger than " + std::to_string(ConfigLimits::kMaxBytes >> 10) +
+                      " KiB, the most a configuration may be");
+  guard_expansion(text, [&](const YAML::Mark& m) { return name + ":" + mark_text(m); });
   std::vector<YAML::Node> docs;
   try {
     docs = YAML::LoadAll(text);
@@ -85,7 +234,11 @@ Config parse(const std::string& text, const std::string& name) {
       fail(docs[i], "", "a second YAML document starts here; a configuration is one document "
                         "(is this line indented less than the first key of the file?)");
   if (!docs.empty()) c.root = docs[0];
-  if (!c.root || c.root.IsNull()) throw ConfigError(name + ": the configuration is empty");
+  if (!c.root || c.root.IsNull()) {
+    const bool at_node = c.root && !c.root.Mark().is_null() && c.root.Mark().line >= 0;
+    throw ConfigError(name + ":" + (at_node ? mark_text(c.root.Mark()) : std::string("1:1")) +
+                      ": the configuration is empty (no instances)");
+  }
   if (!c.root.IsMap()) fail(c.root, "", "the top level must be a map of instances");
   reject_duplicate_keys(c.root, "");
   return c;
@@ -121,11 +274,14 @@ std::string nearest_name(const std::string& word, const std::vector<std::string>
 
 Config Config::load_file(const std::string& path) {
   g_overridden.clear();
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the configuration file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  // At most one byte more than the limit: a huge file, a device or a pipe is never read whole.
+  std::string text(ConfigLimits::kMaxBytes + 1, '\0');
+  in.read(&text[0], std::streamsize(text.size()));
+  if (in.bad()) throw ConfigError(path + ": cannot read the configuration file");
+  text.resize(size_t(in.gcount()));
+  return parse(text, path);
 }
 
 Config Config::load_string(const std::string& text, const std::string& name) {
@@ -147,6 +303,7 @@ void Config::apply_override(const std::string& assignment) {
     keys.push_back(k);
   }
   YAML::Node parsed;
+  guard_expansion(value, [&](const YAML::Mark&) { return file + " (--set " + path + ")"; });
   try {
     parsed = YAML::Load(value);
   } catch (const YAML::Exception& e) {

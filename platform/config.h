@@ -7,6 +7,7 @@
 // program turns it into exit status 2 before any simulation starts.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,6 +21,14 @@ namespace hetvp {
 class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// What a configuration may be, so that loading it can neither crash nor hang (docs/reliability.md).
+// Every limit is checked on the parse events, before any node tree is built or walked.
+struct ConfigLimits {
+  static constexpr size_t kMaxBytes = 1 << 20;   // file size (the shipped configs are ~5 KiB)
+  static constexpr int kMaxDepth = 64;           // nesting of maps and lists, aliases expanded
+  static constexpr uint64_t kMaxNodes = 100000;  // nodes (keys, values, items), aliases expanded
 };
 
 // "file:line:col" of a node (1-based), or "--set" for values given on the command line.

@@ -11,6 +11,7 @@
 //         ("overlap"); otherwise A then B in sequence (e.g. dma+dma).
 #include <cinttypes>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "models/host/host_api.h"
@@ -122,8 +123,8 @@ class TransferProgram : public HostProgram {
   }
 
   int run(HostApi& api, const Params& args) override {
-    const std::vector<Method> methods = parse_methods(args);
-    const std::vector<Direction> dirs = parse_directions(args);
+    const std::vector<Method>& methods = methods_ = parse_methods(args);
+    const std::vector<Direction>& dirs = dirs_ = parse_directions(args);
     bool any_offload = false, any_pair = false;
     for (auto& m : methods) {
       for (Kind k : m.parts) any_offload |= offloaded(k);
@@ -134,9 +135,9 @@ class TransferProgram : public HostProgram {
     const bool verify = args.boolean("verify");
     const DriverOptions dopt = DriverOptions::from(args.group("driver"));
 
-    GpuDriver drv(api, dopt);
+    GpuDriver& drv = drv_.emplace(api, dopt);
     drv.open(args.u32("gpu"));
-    McuDriver mcu(api, drv);
+    McuDriver& mcu = mcu_.emplace(api, drv);
     if (args.boolean("microcontrollers")) boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
     else if (any_offload) throw HostError("transfer: offloaded methods need microcontrollers: true");
     for (auto& m : methods)
@@ -145,7 +146,7 @@ class TransferProgram : public HostProgram {
           throw HostError("transfer: method " + m.name + " needs four GPC microcontrollers; GPU " +
                           std::to_string(args.u32("gpu")) + " has " + std::to_string(drv.num_gpcs()) +
                           " (set gpu.gpcs or drop gpc4)");
-    OffloadCopier offload(api, drv, mcu, dopt);
+    OffloadCopier& offload = offload_.emplace(api, drv, mcu, dopt);
 
     // Buffer layout: each transfer of a point (one, or two for a pair) has its own slot, page
     // aligned, so the two transfers of a pair never share an 8-byte word (an offloaded copy
@@ -185,7 +186,7 @@ class TransferProgram : public HostProgram {
         case Kind::Iorw: drv.copy(CopyMethod::Iorw, d, h, v, size); return {};
         default: break;
       }
-      std::vector<McuId> who;
+      std::vector<McuId>& who = who_;
       if (k == Kind::Hub) who = {McuId::hub()};
       else if (k == Kind::Gpc1) who = {McuId::gpc_n(0)};
       else who = {McuId::gpc_n(0), McuId::gpc_n(1), McuId::gpc_n(2), McuId::gpc_n(3)};
@@ -204,7 +205,8 @@ class TransferProgram : public HostProgram {
     };
 
     api.results().set_columns({"method", "direction", "size_bytes", "time_ns", "bandwidth_MBps"});
-    std::vector<uint8_t> buf(kChunk), got;
+    std::vector<uint8_t>& buf = buf_, &got = got_;
+    buf.assign(kChunk, 0);
     unsigned mismatches = 0, points = 0;
     uint32_t salt = 1;
     for (auto d : dirs) {
@@ -234,9 +236,9 @@ class TransferProgram : public HostProgram {
             if (copies == 1) {
               one(m.parts[0], d, 0, size, false);
             } else if (offloaded(m.parts[0])) {
-              auto tickets = one(m.parts[0], d, 0, size, true);  // start the offload
-              one(m.parts[1], d, 1, size, false);                // the other transfer meanwhile
-              offload.wait(tickets);                             // one synchronisation
+              tickets_ = one(m.parts[0], d, 0, size, true);  // start the offload
+              one(m.parts[1], d, 1, size, false);            // the other transfer meanwhile
+              offload.wait(tickets_);                        // one synchronisation
             } else {
               one(m.parts[0], d, 0, size, false);
               one(m.parts[1], d, 1, size, false);
@@ -295,6 +297,21 @@ class TransferProgram : public HostProgram {
     api.log(line);
     return mismatches == 0 ? 0 : 1;
   }
+
+ private:
+  // What run() holds across simulated time belongs to this object, not to run()'s frame: a run
+  // that ends while the program is still inside run() (the time limit, a failure a model
+  // reports) leaves its SystemC thread suspended for good, never unwound, and whatever only that
+  // frame owned was never freed (LeakSanitizer, docs/reliability.md). The host CPU owns and
+  // destroys this object at the end of the simulation.
+  std::vector<Method> methods_;
+  std::vector<Direction> dirs_;
+  std::optional<GpuDriver> drv_;
+  std::optional<McuDriver> mcu_;
+  std::optional<OffloadCopier> offload_;
+  std::vector<McuId> who_;
+  std::vector<OffloadTicket> tickets_;
+  std::vector<uint8_t> buf_, got_;
 };
 
 HETVP_REGISTER_PROGRAM("transfer", TransferProgram,

@@ -48,12 +48,20 @@ TEST(Builder, UnknownPortListsTheRealOnes) {
 TEST(Builder, RequiredPortLeftOpen) {
   std::string e = build_error("workload: {name: boot}\ncpu:\n  type: host_cpu\n");
   EXPECT_NE(e.find("required port 'mem' is not connected"), std::string::npos) << e;
+  EXPECT_NE(e.find("b.yaml:2:1: cpu: "), std::string::npos) << e;  // the instance, by file:line:col
 }
 
 TEST(Builder, TargetNobodyReaches) {
   std::string e = build_error(std::string(kHead) + "bus:\n  type: router\n  map:\n    - {to: ram, base: 0, size: 1 MiB}\n" +
                               "ram: {type: memory, size: 1 MiB}\nlonely: {type: memory, size: 1 MiB}\n");
   EXPECT_NE(e.find("lonely: target port 'in' is not connected"), std::string::npos) << e;
+  EXPECT_NE(e.find("b.yaml:10:1: lonely: "), std::string::npos) << e;
+}
+
+TEST(Builder, OpenPortOfAnArrayElementNamesTheArray) {
+  std::string e = build_error(std::string(kHead) + "bus:\n  type: router\n  map:\n    - {to: ram, base: 0, size: 1 MiB}\n" +
+                              "ram: {type: memory, size: 1 MiB}\nspare:\n  type: memory\n  size: 1 MiB\n  count: 2\n");
+  EXPECT_NE(e.find("b.yaml:10:1: spare_0: target port 'in' is not connected"), std::string::npos) << e;
 }
 
 TEST(Builder, ArraysAndRepeatedMapEntries) {
