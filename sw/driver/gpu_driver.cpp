@@ -6,6 +6,7 @@
 
 #include "models/gpu/gpu_regs.h"
 #include "models/pcie/tlp.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -19,11 +20,6 @@ constexpr uint64_t kPtBytes = 8ull << MMU_PT_INDEX_BITS;  // 128 KiB, covers 64 
 constexpr uint64_t kPageTableArea = 16ull << 20;     // VRAM [0, 16 MiB) holds PD and PTs
 constexpr uint64_t kPage = 1ull << MMU_PAGE_SHIFT;
 
-std::string hex(uint64_t v) {
-  char b[32];
-  snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
-}
 }  // namespace
 
 const char* to_string(Direction d) { return d == Direction::HostToDevice ? "HtoD" : "DtoH"; }

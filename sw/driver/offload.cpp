@@ -3,15 +3,11 @@
 #include <cinttypes>
 
 #include "models/gpu/gpu_regs.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
 namespace {
-std::string hex(uint64_t v) {
-  char b[32];
-  snprintf(b, sizeof b, "0x%" PRIx64, v);
-  return b;
-}
 }  // namespace
 
 OffloadCopier::OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, DriverOptions opt)

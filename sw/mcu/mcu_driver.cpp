@@ -5,6 +5,7 @@
 
 #include "firmware/common/mcu_map.h"
 #include "models/gpu/gpu_regs.h"
+#include "platform/format.h"
 
 #ifndef HETVP_FIRMWARE_DIR
 #define HETVP_FIRMWARE_DIR "firmware"
@@ -13,11 +14,6 @@
 namespace hetvp::sw {
 
 namespace {
-std::string hex(uint32_t v) {
-  char b[16];
-  snprintf(b, sizeof b, "0x%08x", v);
-  return b;
-}
 double us(const sc_core::sc_time& t) { return t.to_seconds() * 1e6; }
 struct Cmd {
   const char* name;
@@ -161,7 +157,7 @@ void McuDriver::load(const McuId& m, const ElfImage& img) {
              img.name().c_str(), data->vaddr, data->memsz, who.c_str(), data_size, MCU_DMEM_BASE);
     throw McuError(b);
   }
-  if (img.entry() >= code_size) throw McuError(img.name() + ": entry point " + hex(img.entry()) + " outside the code memory");
+  if (img.entry() >= code_size) throw McuError(img.name() + ": entry point " + hex(img.entry(), 8) + " outside the code memory");
   const uint32_t st = read(m, MCU_UC_CTRL) & MCU_STATE_MASK;
   if (st == MCU_STATE_RUNNING || st == MCU_STATE_SLEEPING)
     throw McuError("cannot load " + img.name() + " into " + m.name() + ": its core is " + mcu_state_name(st) +

@@ -14,6 +14,7 @@
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "sw/mcu/mcu_driver.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -27,11 +28,6 @@ std::shared_ptr<Schema> boot_schema() {
 
 double us(const sc_core::sc_time& t) { return t.to_seconds() * 1e6; }
 
-std::string hex(uint32_t v) {
-  char b[16];
-  snprintf(b, sizeof b, "0x%08x", v);
-  return b;
-}
 
 double cpu_seconds() {
   timespec ts;
@@ -70,7 +66,7 @@ class McuBootProgram : public HostProgram {
         const uint32_t v = 0x5a000000u | (m.kind == McuId::Hub ? 0xffu : m.gpc);
         McuResult res = mcu.command(m, FW_CMD_ECHO, v);
         if (res.result != v || res.error != FW_ERR_OK) {
-          api.log("mcu_boot: " + m.name() + " answered echo " + hex(v) + " with " + hex(res.result) + " error " +
+          api.log("mcu_boot: " + m.name() + " answered echo " + hex(v, 8) + " with " + hex(res.result, 8) + " error " +
                   std::to_string(res.error));
           return 1;
         }
@@ -154,7 +150,7 @@ class McuContextProgram : public HostProgram {
                "context %s -> %s via %s: save %u B in %.3f us, load %.3f us, hash %s vs %s, data memory %s, "
                "context registers %s: %s",
                src.name().c_str(), dst.name().c_str(), pass ? "host memory (PCIe)" : "VRAM", save.result, us(save.latency),
-               us(load.latency), hex(fill.result).c_str(), hex(hash.result).c_str(),
+               us(load.latency), hex(fill.result, 8).c_str(), hex(hash.result, 8).c_str(),
                dst_mem == src_mem ? "identical" : "DIFFERENT", regs_same ? "identical" : "DIFFERENT", ok ? "OK" : "FAILED");
       api.log(b);
       api.stat(std::string("ctx_save_us_") + (pass ? "host" : "vram"), us(save.latency));
@@ -278,7 +274,7 @@ class DebugProgram : public HostProgram {
         } else if (op == "load") {
           need(3);
           mcu.load_file(target(1), w[2]);
-          api.log("debug> loaded " + w[2] + " into " + w[1] + " (entry " + hex(mcu.read(target(1), MCU_UC_ENTRY)) + ")");
+          api.log("debug> loaded " + w[2] + " into " + w[1] + " (entry " + hex(mcu.read(target(1), MCU_UC_ENTRY), 8) + ")");
         } else if (op == "start" || op == "stop" || op == "cont" || op == "reset") {
           need(2);
           const uint32_t v = op == "start" ? MCU_CTRL_START : op == "stop" ? MCU_CTRL_STOP : op == "cont" ? MCU_CTRL_CONT : MCU_CTRL_RESET;
@@ -288,7 +284,7 @@ class DebugProgram : public HostProgram {
           need(2);
           const uint64_t n = w.size() > 2 ? value(w[2]) : 1;
           for (uint64_t i = 0; i < n; ++i) mcu.write(target(1), MCU_UC_CTRL, MCU_CTRL_STEP);
-          api.log("debug> step " + w[1] + ": pc " + hex(mcu.gpr(target(1), 32)));
+          api.log("debug> step " + w[1] + ": pc " + hex(mcu.gpr(target(1), 32), 8));
         } else if (op == "wait") {  // wait TARGET STATE [TIMEOUT_US]
           need(3);
           const std::map<std::string, uint32_t> st{{"idle", 0}, {"running", 1}, {"sleeping", 2}, {"halted", 3}, {"trapped", 4}, {"stopped", 5}};
@@ -309,17 +305,17 @@ class DebugProgram : public HostProgram {
           last = r.result;
           char b[200];
           snprintf(b, sizeof b, "debug> %s %s(%s): result 0x%08x error %u (%.3f us)", w[1].c_str(), fw_command_name(c),
-                   hex(data).c_str(), r.result, r.error, us(r.latency));
+                   hex(data, 8).c_str(), r.result, r.error, us(r.latency));
           api.log(b);
           if (r.error) ++errors;
         } else if (op == "read") {
           need(3);
           last = mcu.read(target(1), static_cast<uint32_t>(value(w[2])));
-          api.log("debug> " + w[1] + "[" + hex(uint32_t(value(w[2]))) + "] = " + hex(last));
+          api.log("debug> " + w[1] + "[" + hex(uint32_t(value(w[2])), 8) + "] = " + hex(last, 8));
         } else if (op == "write") {
           need(4);
           mcu.write(target(1), static_cast<uint32_t>(value(w[2])), static_cast<uint32_t>(value(w[3])));
-          api.log("debug> " + w[1] + "[" + hex(uint32_t(value(w[2]))) + "] <- " + hex(uint32_t(value(w[3]))));
+          api.log("debug> " + w[1] + "[" + hex(uint32_t(value(w[2])), 8) + "] <- " + hex(uint32_t(value(w[3])), 8));
         } else if (op == "regs") {
           need(2);
           const McuId m = target(1);
@@ -379,10 +375,10 @@ class DebugProgram : public HostProgram {
           need(2);
           const uint32_t v = static_cast<uint32_t>(value(w[1]));
           if (last != v) {
-            api.log(where + "expected " + hex(v) + ", got " + hex(last));
+            api.log(where + "expected " + hex(v, 8) + ", got " + hex(last, 8));
             ++errors;
           } else {
-            api.log("debug> expect " + hex(v) + ": ok");
+            api.log("debug> expect " + hex(v, 8) + ": ok");
           }
         } else if (op == "state") {
           need(2);

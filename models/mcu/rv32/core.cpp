@@ -1,6 +1,7 @@
 // hetvp — RV32IMC + Zicsr ISS: state, memories, CSRs, traps and the computed-goto run loop.
 #include "models/mcu/rv32/core.h"
 #include "models/mcu/rv32/ops.h"
+#include "platform/format.h"
 
 #include <cstdio>
 #include <cstring>
@@ -14,11 +15,6 @@
 namespace hetvp::mcu::rv32 {
 
 namespace {
-std::string hex(uint32_t v) {
-    char b[16];
-    std::snprintf(b, sizeof b, "0x%08x", v);
-    return b;
-}
 const char* cause_name(uint32_t c) {
     switch (c) {
     case CAUSE_MISALIGNED_FETCH: return "instruction address misaligned";
@@ -35,11 +31,11 @@ const char* cause_name(uint32_t c) {
 }
 std::string describe(uint32_t cause, uint32_t tval, uint32_t pc) {
     switch (cause) {
-    case CAUSE_ILLEGAL: return std::string("illegal instruction ") + hex(tval) + " at pc " + hex(pc);
+    case CAUSE_ILLEGAL: return std::string("illegal instruction ") + hex(tval, 8) + " at pc " + hex(pc, 8);
     case CAUSE_MISALIGNED_LOAD: case CAUSE_LOAD_ACCESS: case CAUSE_MISALIGNED_STORE: case CAUSE_STORE_ACCESS:
     case CAUSE_MISALIGNED_FETCH: case CAUSE_FETCH_ACCESS:
-        return std::string(cause_name(cause)) + " at address " + hex(tval) + " (pc " + hex(pc) + ")";
-    default: return std::string(cause_name(cause)) + " at pc " + hex(pc);
+        return std::string(cause_name(cause)) + " at address " + hex(tval, 8) + " (pc " + hex(pc, 8) + ")";
+    default: return std::string(cause_name(cause)) + " at pc " + hex(pc, 8);
     }
 }
 } // namespace
@@ -84,13 +80,13 @@ Rv32Core::~Rv32Core() = default;
 
 void Rv32Core::add_region(const MemRegion& r) {
     if (r.size == 0 || (r.size & 3) || (r.base & 3) || !r.host)
-        throw std::invalid_argument("rv32: memory region at " + hex(r.base) +
+        throw std::invalid_argument("rv32: memory region at " + hex(r.base, 8) +
                                     " needs a host pointer, 4-byte aligned base and a size that is a non-zero multiple of 4");
     if (static_cast<uint64_t>(r.base) + r.size > (1ull << 32))
-        throw std::invalid_argument("rv32: memory region at " + hex(r.base) + " wraps past 4 GiB");
+        throw std::invalid_argument("rv32: memory region at " + hex(r.base, 8) + " wraps past 4 GiB");
     for (const auto& o : regions_) {
         if (r.base < o->m.base + static_cast<uint64_t>(o->m.size) && o->m.base < r.base + static_cast<uint64_t>(r.size))
-            throw std::invalid_argument("rv32: memory region at " + hex(r.base) + " overlaps region at " + hex(o->m.base));
+            throw std::invalid_argument("rv32: memory region at " + hex(r.base, 8) + " overlaps region at " + hex(o->m.base, 8));
     }
     auto reg = std::make_unique<Region>();
     reg->m = r;
@@ -338,8 +334,8 @@ void Rv32Core::take_trap(uint32_t cause, uint32_t tval, uint32_t epc) {
         if (!mtvec_written_) {
             why = describe(cause, tval, epc) + " (no trap handler: mtvec was never written)";
         } else if (strict_traps_ && in_handler_) {
-            why = "fault in trap handler: " + describe(cause, tval, epc) + " (handling mcause " + hex(mcause_) +
-                  ", mepc " + hex(mepc_) + "; strict traps)";
+            why = "fault in trap handler: " + describe(cause, tval, epc) + " (handling mcause " + hex(mcause_, 8) +
+                  ", mepc " + hex(mepc_, 8) + "; strict traps)";
         } else if (wd_limit_) {
             // Trap-loop watchdog: count identical (cause, epc) traps with no progress in between.
             const bool progress = wd_count_ == 0 || cause != wd_cause_ || epc != wd_epc_ ||
@@ -349,7 +345,7 @@ void Rv32Core::take_trap(uint32_t cause, uint32_t tval, uint32_t epc) {
             wd_epc_ = epc;
             wd_mret_seen_ = false;
             if (wd_count_ >= wd_limit_)
-                why = "trap loop: " + describe(cause, tval, epc) + " (mcause " + hex(cause) + ") taken " +
+                why = "trap loop: " + describe(cause, tval, epc) + " (mcause " + hex(cause, 8) + ") taken " +
                       std::to_string(wd_count_) + " times in a row with no progress (trap watchdog)";
         }
         if (!why.empty()) {

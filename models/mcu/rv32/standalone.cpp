@@ -4,6 +4,7 @@
 #include "firmware/common/mcu_map.h"
 #include "models/mcu/rv32/core.h"
 #include "platform/elf_image.h"
+#include "platform/format.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,11 +17,6 @@ namespace hetvp::mcu {
 
 namespace {
 
-std::string hex(uint32_t v) {
-    char b[16];
-    std::snprintf(b, sizeof b, "0x%08x", v);
-    return b;
-}
 
 struct Mem {
     uint32_t base = 0;
@@ -72,7 +68,7 @@ public:
                     core->halt("exit code " + std::to_string(exit_code));
                 } else {
                     bad_command = true;
-                    core->halt("unsupported HTIF command " + hex(v) + " written to tohost");
+                    core->halt("unsupported HTIF command " + hex(v, 8) + " written to tohost");
                 }
             }
         }
@@ -99,7 +95,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
         return kStandaloneLoadError;
     }
     if (*tohost & 3) {
-        log << who << "'tohost' at " << hex(*tohost) << " is not 4-byte aligned\n";
+        log << who << "'tohost' at " << hex(*tohost, 8) << " is not 4-byte aligned\n";
         return kStandaloneLoadError;
     }
 
@@ -122,7 +118,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
     }
     stack_top &= ~uint64_t(15);
     if (stack_top > (1ull << 32) - 4 || stack_top < opt.stack_size) {
-        log << who << "no room for a stack below " << hex(uint32_t(stack_top)) << "\n";
+        log << who << "no room for a stack below " << hex(uint32_t(stack_top), 8) << "\n";
         return kStandaloneLoadError;
     }
     ivs.push_back({(stack_top - opt.stack_size) & ~(page - 1), (stack_top + page - 1) & ~(page - 1), true});
@@ -180,7 +176,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
             }
         }
         if (!tohost_mapped) {
-            log << who << "'tohost' at " << hex(*tohost) << " is outside every loaded segment\n";
+            log << who << "'tohost' at " << hex(*tohost, 8) << " is outside every loaded segment\n";
             return kStandaloneLoadError;
         }
     } catch (const std::exception& e) {
@@ -222,7 +218,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
         idle_cycles = r.instructions ? 0 : idle_cycles + r.cycles;
         if (idle_cycles >= opt.max_instructions) {
             log << who << "timeout: no instruction retired in " << idle_cycles << " cycles (a loop of traps at pc "
-                << hex(core.read_pc()) << "; the trap watchdog is off)\n";
+                << hex(core.read_pc(), 8) << "; the trap watchdog is off)\n";
             return finish(kStandaloneTimeout);
         }
         if (r.reason == RunResult::Reason::halted) {
@@ -239,17 +235,17 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
             return finish(kStandaloneFatal);
         }
         if (r.reason == RunResult::Reason::wfi) {
-            log << who << "the program sleeps in wfi at pc " << hex(core.read_pc())
+            log << who << "the program sleeps in wfi at pc " << hex(core.read_pc(), 8)
                 << " but standalone mode has no interrupt source (deadlock)\n";
             return finish(kStandaloneDeadlock);
         }
         if (r.reason == RunResult::Reason::breakpoint) {
-            log << who << "stopped at breakpoint pc " << hex(core.read_pc()) << "\n";
+            log << who << "stopped at breakpoint pc " << hex(core.read_pc(), 8) << "\n";
             return finish(kStandaloneFatal);
         }
     }
     log << who << "timeout: no exit through 'tohost' after " << executed << " instructions (pc "
-        << hex(core.read_pc()) << ")\n";
+        << hex(core.read_pc(), 8) << ")\n";
     return finish(rc);
 }
 
