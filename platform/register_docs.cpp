@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "firmware/include/hetvp/coherence.h"
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/copy_engine.h"
 #include "firmware/include/hetvp/gpu_mmu.h"
@@ -19,6 +20,8 @@ const RegSpec kMmu[] = {HETVP_REG_TABLE(HETVP_MMU_REGS)};
 const RegSpec kCopy[] = {HETVP_REG_TABLE(HETVP_COPY_REGS)};
 const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
 const RegSpec kMcu[] = {HETVP_REG_TABLE(HETVP_MCU_REGS)};
+const RegSpec kDir[] = {HETVP_REG_TABLE(HETVP_DIR_REGS)};
+const RegSpec kCc[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
 
 template <size_t N>
 RegBlockDoc block(const char* title, const char* where, const RegSpec (&t)[N]) {
@@ -48,6 +51,14 @@ const std::vector<RegBlockDoc>& register_blocks() {
             "BAR0 0x409000 (HUB), 0x502000 + n·0x8000 (GPC n), 0x41a000 (GPC broadcast); the core sees it at "
             "MCU_REG_BASE 0x20000; docs/mcu.md describes the behaviour",
             kMcu),
+      block("coherence directory (firmware/include/hetvp/coherence.h)",
+            "host physical 0x40000000 (configs/coherence.yaml); plus the history-data port DIR_HIST_DATA 0x6800 "
+            "(writes of up to 0x800 bytes of 64-bit line numbers)",
+            kDir),
+      block("coherence cache controller (firmware/include/hetvp/coherence.h)",
+            "CPU: the directory's cpu_cc port; GPU: BAR0 0x405000; plus the probe ports CC_PROBE 0x40 (16-byte write) "
+            "and CC_PROBE_DONE 0x50 (32-byte read)",
+            kCc),
   };
   return blocks;
 }

@@ -8,6 +8,7 @@
 #include "models/coherence/checker.h"
 #include "models/coherence/coherence_regs.h"
 #include "platform/payload.h"
+#include "platform/register_table.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
 
@@ -19,7 +20,7 @@ std::shared_ptr<Schema> CacheController::schema() {
   s->choice("side", {"host", "gpu"}, std::string("host"), "which processor this controller serves");
   s->integer("line", 64, "line size of the write history and probes (bytes)").range(16, 4096);
   s->integer("chunk_lines", 16, "line numbers per history chunk sent to the directory (8 B each)").range(1, 256);
-  s->integer("dir_base", static_cast<int64_t>(kDirBase), "address of the directory window on `dir` (CPU: physical)").min(0);
+  s->integer("dir_base", static_cast<int64_t>(DIR_BASE), "address of the directory window on `dir` (CPU: physical)").min(0);
   s->choice("history_order", {"store_order", "address_order"}, std::string("store_order"),
             "order the history is sent in: store_order = a FIFO of first writes (the thesis' controller "
             "keeps each written line's address as it is written); address_order = ascending line "
@@ -27,6 +28,10 @@ std::shared_ptr<Schema> CacheController::schema() {
   s->boolean("checker", false, "feed/check the coherence checker's shadow memory (tests; any run)");
   return s;
 }
+
+namespace {
+const RegSpec kCcRegs[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
+}  // namespace
 
 CacheController::CacheController(sc_core::sc_module_name n, const Params& p)
     : Component(n), regs_(basename()) {
@@ -73,33 +78,34 @@ void CacheController::init(const Params& p) {
   expose_target("snoop_in", snoop_in, true);
   expose_initiator("snoop_out", snoop_out, true);
 
-  regs_.add("TRACK", kCcTrack, RegAccess::RW).write([this](Register& r, uint32_t v) {
-    if (v > 1) {
-      fail("bad value " + std::to_string(v) + " written to TRACK (1 start / 0 stop)");
-      r.value = tracking_;
-      return;
-    }
-    tracking_ = v == 1;
-  });
-  regs_.add("HIST_REQ", kCcHistReq, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (v != 1) return fail("bad value " + std::to_string(v) + " written to HIST_REQ");
-    send_history(now_delay_);
-  });
-  regs_.add("HIST_CONFIRM", kCcHistConfirm, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (v != 1) return fail("bad value " + std::to_string(v) + " written to HIST_CONFIRM");
-    history_.clear();
-    recorded_.clear();
-  });
-  regs_.add("HIST_COUNT", kCcHistCount, RegAccess::RO).read([this](const Register&) {
-    return static_cast<uint32_t>(history_.size());
-  });
+  add_table(regs_, kCcRegs);
   const uint64_t dir_base = p.u64("dir_base");
-  regs_.add("DIR_LO", kCcDirLo, RegAccess::RW, static_cast<uint32_t>(dir_base));
-  regs_.add("DIR_HI", kCcDirHi, RegAccess::RW, static_cast<uint32_t>(dir_base >> 32));
-  for (auto [nm, off] : {std::pair{"WIN_VA_LO", kCcWinVaLo}, {"WIN_VA_HI", kCcWinVaHi}, {"WIN_PA_LO", kCcWinPaLo},
-                         {"WIN_PA_HI", kCcWinPaHi}, {"WIN_SIZE_LO", kCcWinSizeLo}, {"WIN_SIZE_HI", kCcWinSizeHi}})
-    regs_.add(nm, off, RegAccess::RW);
+  regs_.set_reset("DIR_LO", static_cast<uint32_t>(dir_base));
+  regs_.set_reset("DIR_HI", static_cast<uint32_t>(dir_base >> 32));
+  regs_.on_write("TRACK", this, &CacheController::track_written);
+  regs_.on_write("HIST_REQ", this, &CacheController::hist_req);
+  regs_.on_write("HIST_CONFIRM", this, &CacheController::hist_confirm);
+  regs_.on_read("HIST_COUNT", this, &CacheController::hist_count);
   regs_.reset();
+}
+
+// ---- register behaviour (bound by name in the constructor)
+void CacheController::track_written(uint32_t v) {
+  if (v > 1) {
+    fail("bad value " + std::to_string(v) + " written to TRACK (1 start / 0 stop)");
+    regs_.at(CC_TRACK).value = tracking_;
+    return;
+  }
+  tracking_ = v == 1;
+}
+void CacheController::hist_req(uint32_t v) {
+  if (v != 1) return fail("bad value " + std::to_string(v) + " written to HIST_REQ");
+  send_history(now_delay_);
+}
+void CacheController::hist_confirm(uint32_t v) {
+  if (v != 1) return fail("bad value " + std::to_string(v) + " written to HIST_CONFIRM");
+  history_.clear();
+  recorded_.clear();
 }
 
 void CacheController::fail(const std::string& why) {
@@ -113,7 +119,7 @@ bool CacheController::to_pa(uint64_t addr, uint64_t& pa) const {
     pa = addr;
     return true;
   }
-  const uint64_t va = reg64(kCcWinVaLo), base = reg64(kCcWinPaLo), size = reg64(kCcWinSizeLo);
+  const uint64_t va = reg64(CC_WIN_VA_LO), base = reg64(CC_WIN_PA_LO), size = reg64(CC_WIN_SIZE_LO);
   if (addr < va || addr - va >= size) return false;
   pa = base + (addr - va);
   return true;
@@ -160,7 +166,7 @@ void CacheController::probe(uint64_t first, uint64_t count, sc_core::sc_time& de
   // Translate the physical range into this side's cache address space.
   uint64_t lo = first * line_, hi = (first + count) * line_;
   if (window_) {
-    const uint64_t va = reg64(kCcWinVaLo), base = reg64(kCcWinPaLo), size = reg64(kCcWinSizeLo);
+    const uint64_t va = reg64(CC_WIN_VA_LO), base = reg64(CC_WIN_PA_LO), size = reg64(CC_WIN_SIZE_LO);
     lo = std::max(lo, base);
     hi = std::min(hi, base + size);
     if (hi <= lo) {
@@ -198,7 +204,7 @@ void CacheController::probe(uint64_t first, uint64_t count, sc_core::sc_time& de
 }
 
 bool CacheController::dir_write(uint64_t offset, const void* data, unsigned len, sc_core::sc_time& delay) {
-  set_access(dir_gp_, tlm::TLM_WRITE_COMMAND, reg64(kCcDirLo) + offset, const_cast<void*>(data), len);
+  set_access(dir_gp_, tlm::TLM_WRITE_COMMAND, reg64(CC_DIR_LO) + offset, const_cast<void*>(data), len);
   dir->b_transport(dir_gp_, delay);
   if (!dir_gp_.is_response_ok()) {
     char buf[160];
@@ -214,7 +220,7 @@ void CacheController::send_history(sc_core::sc_time& delay) {
   if (tracking_) {
     char buf[200];
     snprintf(buf, sizeof buf, "history requested while write tracking is still on (write 0 to 0x%" PRIx64 " first)",
-             kDirBase + (side_ == Side::Gpu ? kDirGpuTrack : kDirCpuTrack));
+             uint64_t(DIR_BASE + (side_ == Side::Gpu ? DIR_GPU_TRACK : DIR_CPU_TRACK)));
     return fail(buf);
   }
   ++histories_;
@@ -239,17 +245,17 @@ void CacheController::send_history(sc_core::sc_time& delay) {
   if (address_order_) std::sort(history_.begin(), history_.end());
   for (size_t off = 0; off < history_.size(); off += chunk_lines_) {
     const size_t n = std::min<size_t>(chunk_lines_, history_.size() - off);
-    if (!dir_write(kDirHistData, &history_[off], static_cast<unsigned>(n * 8), delay)) return;
+    if (!dir_write(DIR_HIST_DATA, &history_[off], static_cast<unsigned>(n * 8), delay)) return;
   }
   history_sent_ += history_.size();
   uint32_t total = static_cast<uint32_t>(history_.size());
-  dir_write(kDirHistEnd, &total, 4, delay);
+  dir_write(DIR_HIST_END, &total, 4, delay);
 }
 
 void CacheController::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t off = gp.get_address();
   const unsigned len = gp.get_data_length();
-  if (off == kCcProbe && gp.is_write() && len == 16) {
+  if (off == CC_PROBE && gp.is_write() && len == 16) {
     uint64_t first;
     uint32_t count;
     std::memcpy(&first, gp.get_data_ptr(), 8);
@@ -258,7 +264,7 @@ void CacheController::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  if (off == kCcProbeDone && gp.is_read() && len == 32) {
+  if (off == CC_PROBE_DONE && gp.is_read() && len == 32) {
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     if (busy_until_ > now + delay) delay = busy_until_ - now;
     uint64_t v[4] = {acc_invalidated_, acc_tags_, acc_digest_, acc_probes_};

@@ -76,6 +76,10 @@ class CacheController : public Component {
   unsigned dbg_data(int id, tlm::tlm_generic_payload& gp);
   bool dmi_data(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) { gp.set_dmi_allowed(false); return false; }
   void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void track_written(uint32_t v);
+  void hist_req(uint32_t v);
+  void hist_confirm(uint32_t v);
+  uint32_t hist_count() const { return static_cast<uint32_t>(history_.size()); }
   void b_snoop(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_snoop(int, tlm::tlm_generic_payload& gp) { return snoop_out->transport_dbg(gp); }
   void snoop_inval_dmi(int, sc_dt::uint64, sc_dt::uint64) {}

@@ -7,6 +7,7 @@
 #include "models/coherence/checker.h"
 #include "models/coherence/coherence_regs.h"
 #include "platform/payload.h"
+#include "platform/register_table.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
 #if defined(HETVP_HAVE_RTL)
@@ -42,6 +43,10 @@ std::shared_ptr<Schema> Directory::schema() {
   return s;
 }
 
+namespace {
+const RegSpec kDirRegs[] = {HETVP_REG_TABLE(HETVP_DIR_REGS)};
+}  // namespace
+
 Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n), regs_(basename()) {
   mode_ = p.string("mode");
   EngineParams ep;
@@ -73,76 +78,93 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n),
   expose_initiator("cpu_cc", cpu_cc);
   expose_initiator("host", host);
 
-  regs_.add("LOCK", kDirLock, RegAccess::RW).read([this](const Register&) { return lock_owner_; })
-      .write([this](Register&, uint32_t v) {
-        const unsigned who = side_index(cur_side_);
-        if (v == 1) {
-          if (lock_owner_ == who) return fail("LOCK", kDirLock, std::string("lock taken twice by the ") + side_name(who) + " without a release");
-          if (lock_owner_) return fail("LOCK", kDirLock, std::string("write of 1 by the ") + side_name(who) + " while the " + side_name(lock_owner_) + " holds the lock (hetvp's lock fails instead of waiting)");
-          lock_owner_ = who;
-        } else if (v == 0) {
-          if (lock_owner_ != who) return fail("LOCK", kDirLock, std::string("release by the ") + side_name(who) + " without an acquire" + (lock_owner_ ? std::string(" (held by the ") + side_name(lock_owner_) + ")" : std::string(" (lock is free)")));
-          // Algorithm 2 waits for "done" before unlocking: the other side may only acquire once
-          // its caches hold no stale copy.
-          if (inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ < inval_done_at_)
-            return fail("LOCK", kDirLock, std::string("release by the ") + side_name(who) + " while its invalidation is still running (wait for INVAL_STATUS 0x40005004 = 1)");
-          lock_owner_ = 0;
-        } else {
-          fail("LOCK", kDirLock, "bad value " + std::to_string(v) + " (1 take / 0 release)");
-        }
-      });
-  regs_.add("INVALIDATE", kDirInvalidate, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (v != 1 && v != 2) return fail("INVALIDATE", kDirInvalidate, "bad value " + std::to_string(v) + " (1 = invalidate GPU caches, 2 = CPU caches)");
-    invalidate(v, *cur_delay_);
-  });
-  regs_.add("INVAL_STATUS", kDirInvalStatus, RegAccess::RO).read([this](const Register&) {
-    return uint32_t(inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ >= inval_done_at_);
-  });
-  auto last = [this](auto f) { return [this, f](const Register&) -> uint32_t { return syncs_.empty() ? 0 : f(syncs_.back()); }; };
-  regs_.add("STAT_PROBES", kDirStatProbes, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.probes); }));
-  regs_.add("STAT_HISTORY", kDirStatHistory, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.history); }));
-  regs_.add("STAT_INVALIDATED", kDirStatInvalidated, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.invalidated); }));
-  regs_.add("STAT_TAGS", kDirStatTags, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.tags); }));
-  regs_.add("STAT_TICKS_LO", kDirStatTicksLo, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.ticks); }));
-  regs_.add("STAT_TICKS_HI", kDirStatTicksHi, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.ticks >> 32); }));
-  regs_.add("STAT_SYNCS", kDirStatSyncs, RegAccess::RO).read([this](const Register&) { return uint32_t(syncs_.size()); });
-  regs_.add("STAT_TARGET", kDirStatTarget, RegAccess::RO).read(last([](const Sync& s) { return uint32_t(s.target); }));
-  regs_.add("HISTORY", kDirHistory, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (v != 1 && v != 2) return fail("HISTORY", kDirHistory, "bad value " + std::to_string(v) + " (1 = from CPU, 2 = from GPU)");
-    history_request(v, *cur_delay_);
-  });
-  regs_.add("HIST_STATUS", kDirHistStatus, RegAccess::RO).read([this](const Register&) {
-    return uint32_t(hist_requested_ && !receiving_ && sc_core::sc_time_stamp() + *cur_delay_ >= hist_done_at_);
-  });
-  regs_.add("HIST_END", kDirHistEnd, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (!receiving_) return fail("HIST_END", kDirHistEnd, "end of history while no history is being received");
-    const unsigned s = receiving_;
-    if (v != hist_[s].size())
-      return fail("HIST_END", kDirHistEnd, "history from the " + std::string(side_name(s)) + " announced " + std::to_string(v) +
-                                               " entries, " + std::to_string(hist_[s].size()) + " arrived");
-    hist_ready_[s] = true;
-    hist_done_at_ = sc_core::sc_time_stamp() + *cur_delay_;
-    receiving_ = 0;
-    uint32_t one = 1;
-    sc_core::sc_time d = *cur_delay_;
-    cc_access(s, tlm::TLM_WRITE_COMMAND, kCcHistConfirm, &one, 4, d);
-  });
-  regs_.add("GPU_CC_LO", kDirGpuCcLo, RegAccess::RW);
-  regs_.add("GPU_CC_HI", kDirGpuCcHi, RegAccess::RW);
-  regs_.add("CPU_TRACK", kDirCpuTrack, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (v > 1) return fail("CPU_TRACK", kDirCpuTrack, "bad value " + std::to_string(v) + " (1 start / 0 stop)");
-    cc_access(1, tlm::TLM_WRITE_COMMAND, kCcTrack, &v, 4, *cur_delay_);
-  });
-  regs_.add("GPU_TRACK", kDirGpuTrack, RegAccess::WO).write([this](Register&, uint32_t v) {
-    if (v > 1) return fail("GPU_TRACK", kDirGpuTrack, "bad value " + std::to_string(v) + " (1 start / 0 stop)");
-    cc_access(2, tlm::TLM_WRITE_COMMAND, kCcTrack, &v, 4, *cur_delay_);
-  });
+  bind_registers();
+}
+
+void Directory::bind_registers() {
+  add_table(regs_, kDirRegs);
+  regs_.on_read("LOCK", this, &Directory::lock_owner);
+  regs_.on_write("LOCK", this, &Directory::lock_written);
+  regs_.on_write("INVALIDATE", this, &Directory::invalidate_written);
+  regs_.on_read("INVAL_STATUS", this, &Directory::inval_status);
+  regs_.on_write("HISTORY", this, &Directory::history_written);
+  regs_.on_read("HIST_STATUS", this, &Directory::hist_status);
+  regs_.on_write("HIST_END", this, &Directory::hist_end);
+  regs_.on_write("CPU_TRACK", this, &Directory::cpu_track);
+  regs_.on_write("GPU_TRACK", this, &Directory::gpu_track);
+  regs_.on_read("STAT_SYNCS", this, &Directory::stat_syncs);
+  // The last synchronisation's figures (0 before the first).
+  using Field = uint32_t (*)(const Sync&);
+  const std::pair<const char*, Field> last_sync[] = {
+      {"STAT_PROBES", [](const Sync& s) { return uint32_t(s.probes); }},
+      {"STAT_HISTORY", [](const Sync& s) { return uint32_t(s.history); }},
+      {"STAT_INVALIDATED", [](const Sync& s) { return uint32_t(s.invalidated); }},
+      {"STAT_TAGS", [](const Sync& s) { return uint32_t(s.tags); }},
+      {"STAT_TICKS_LO", [](const Sync& s) { return uint32_t(s.ticks); }},
+      {"STAT_TICKS_HI", [](const Sync& s) { return uint32_t(s.ticks >> 32); }},
+      {"STAT_TARGET", [](const Sync& s) { return uint32_t(s.target); }}};
+  for (auto [reg, field] : last_sync)
+    regs_.named(reg).read([this, f = field](const Register&) { return syncs_.empty() ? 0u : f(syncs_.back()); });
+}
+
+// ---- register behaviour (bound by name in bind_registers); *cur_delay_ is the access's delay
+void Directory::lock_written(uint32_t v) {
+  const unsigned who = side_index(cur_side_);
+  if (v == 1) {
+    if (lock_owner_ == who) return fail("LOCK", DIR_LOCK, std::string("lock taken twice by the ") + side_name(who) + " without a release");
+    if (lock_owner_) return fail("LOCK", DIR_LOCK, std::string("write of 1 by the ") + side_name(who) + " while the " + side_name(lock_owner_) + " holds the lock (hetvp's lock fails instead of waiting)");
+    lock_owner_ = who;
+  } else if (v == 0) {
+    if (lock_owner_ != who) return fail("LOCK", DIR_LOCK, std::string("release by the ") + side_name(who) + " without an acquire" + (lock_owner_ ? std::string(" (held by the ") + side_name(lock_owner_) + ")" : std::string(" (lock is free)")));
+    // Algorithm 2 waits for "done" before unlocking: the other side may only acquire once
+    // its caches hold no stale copy.
+    if (inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ < inval_done_at_)
+      return fail("LOCK", DIR_LOCK, std::string("release by the ") + side_name(who) + " while its invalidation is still running (wait for INVAL_STATUS 0x40005004 = 1)");
+    lock_owner_ = 0;
+  } else {
+    fail("LOCK", DIR_LOCK, "bad value " + std::to_string(v) + " (1 take / 0 release)");
+  }
+}
+void Directory::invalidate_written(uint32_t v) {
+  if (v != 1 && v != 2) return fail("INVALIDATE", DIR_INVALIDATE, "bad value " + std::to_string(v) + " (1 = invalidate GPU caches, 2 = CPU caches)");
+  invalidate(v, *cur_delay_);
+}
+uint32_t Directory::inval_status() const {
+  return uint32_t(inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ >= inval_done_at_);
+}
+void Directory::history_written(uint32_t v) {
+  if (v != 1 && v != 2) return fail("HISTORY", DIR_HISTORY, "bad value " + std::to_string(v) + " (1 = from CPU, 2 = from GPU)");
+  history_request(v, *cur_delay_);
+}
+uint32_t Directory::hist_status() const {
+  return uint32_t(hist_requested_ && !receiving_ && sc_core::sc_time_stamp() + *cur_delay_ >= hist_done_at_);
+}
+void Directory::hist_end(uint32_t v) {
+  if (!receiving_) return fail("HIST_END", DIR_HIST_END, "end of history while no history is being received");
+  const unsigned s = receiving_;
+  if (v != hist_[s].size())
+    return fail("HIST_END", DIR_HIST_END, "history from the " + std::string(side_name(s)) + " announced " + std::to_string(v) +
+                                              " entries, " + std::to_string(hist_[s].size()) + " arrived");
+  hist_ready_[s] = true;
+  hist_done_at_ = sc_core::sc_time_stamp() + *cur_delay_;
+  receiving_ = 0;
+  uint32_t one = 1;
+  sc_core::sc_time d = *cur_delay_;
+  cc_access(s, tlm::TLM_WRITE_COMMAND, CC_HIST_CONFIRM, &one, 4, d);
+}
+void Directory::cpu_track(uint32_t v) {
+  if (v > 1) return fail("CPU_TRACK", DIR_CPU_TRACK, "bad value " + std::to_string(v) + " (1 start / 0 stop)");
+  cc_access(1, tlm::TLM_WRITE_COMMAND, CC_TRACK, &v, 4, *cur_delay_);
+}
+void Directory::gpu_track(uint32_t v) {
+  if (v > 1) return fail("GPU_TRACK", DIR_GPU_TRACK, "bad value " + std::to_string(v) + " (1 start / 0 stop)");
+  cc_access(2, tlm::TLM_WRITE_COMMAND, CC_TRACK, &v, 4, *cur_delay_);
 }
 
 void Directory::fail(const std::string& reg, uint64_t off, const std::string& why) {
   ++errors_;
   char buf[96];
-  snprintf(buf, sizeof buf, "register %s (0x%" PRIx64 "): ", reg.c_str(), kDirBase + off);
+  snprintf(buf, sizeof buf, "register %s (0x%" PRIx64 "): ", reg.c_str(), uint64_t(DIR_BASE + off));
   RunState::get().fail(name(), buf + why);
 }
 
@@ -160,9 +182,9 @@ bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, voi
     cpu_cc->b_transport(gp, d);
     if (cmd == tlm::TLM_READ_COMMAND) delay = d + cpu_hop_;  // writes are posted
   } else {
-    const uint64_t base = (uint64_t(regs_.at(kDirGpuCcHi).value) << 32) | regs_.at(kDirGpuCcLo).value;
+    const uint64_t base = (uint64_t(regs_.at(DIR_GPU_CC_HI).value) << 32) | regs_.at(DIR_GPU_CC_LO).value;
     if (!base) {
-      fail("GPU_CC_LO", kDirGpuCcLo, "the GPU cache controller's address is not configured (the runtime writes BAR0 + 0x405000 here)");
+      fail("GPU_CC_LO", DIR_GPU_CC_LO, "the GPU cache controller's address is not configured (the runtime writes BAR0 + 0x405000 here)");
       return false;
     }
     gp.set_address(base + off);
@@ -178,23 +200,23 @@ bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, voi
 }
 
 void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
-  if (receiving_) return fail("HISTORY", kDirHistory, "a history is already being received");
-  if (!lock_owner_) return fail("HISTORY", kDirHistory, std::string("history from the ") + side_name(side) + " without holding the lock (0x40000000)");
+  if (receiving_) return fail("HISTORY", DIR_HISTORY, "a history is already being received");
+  if (!lock_owner_) return fail("HISTORY", DIR_HISTORY, std::string("history from the ") + side_name(side) + " without holding the lock (0x40000000)");
   receiving_ = side;
   hist_[side].clear();
   hist_ready_[side] = false;
   hist_requested_ = true;
   uint32_t one = 1;
   sc_core::sc_time d = delay;
-  if (!cc_access(side, tlm::TLM_WRITE_COMMAND, kCcHistReq, &one, 4, d)) return;
+  if (!cc_access(side, tlm::TLM_WRITE_COMMAND, CC_HIST_REQ, &one, 4, d)) return;
   if (receiving_ == side && !RunState::get().failed())
-    fail("HISTORY", kDirHistory, std::string("the ") + side_name(side) + " cache controller did not send its history");
+    fail("HISTORY", DIR_HISTORY, std::string("the ") + side_name(side) + " cache controller did not send its history");
 }
 
 void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
-  if (!lock_owner_) return fail("INVALIDATE", kDirInvalidate, "invalidation requested without holding the lock (0x40000000)");
+  if (!lock_owner_) return fail("INVALIDATE", DIR_INVALIDATE, "invalidation requested without holding the lock (0x40000000)");
   if (!hist_ready_[source])
-    return fail("INVALIDATE", kDirInvalidate, std::string("no complete history from the ") + side_name(source) +
+    return fail("INVALIDATE", DIR_INVALIDATE, std::string("no complete history from the ") + side_name(source) +
                                                   " (write " + std::to_string(source) + " to HISTORY 0x40006000 first)");
   const unsigned target = source == 1 ? 2 : 1;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
@@ -215,14 +237,14 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
     std::memcpy(msg, &r.first, 8);
     std::memcpy(msg + 8, &r.count, 4);
     sc_core::sc_time pd = d;
-    if (!cc_access(target, tlm::TLM_WRITE_COMMAND, kCcProbe, msg, 16, pd)) return;
+    if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 16, pd)) return;
     ++s.probes;
     d += issue_;
   }
   uint64_t done[4] = {};
   // Completion: read PROBE_DONE (returns when the target's tag walks are done). With nothing to
   // invalidate there is nothing to wait for: done once the engine has seen the empty history.
-  if (s.probes && !cc_access(target, tlm::TLM_READ_COMMAND, kCcProbeDone, done, 32, d)) return;
+  if (s.probes && !cc_access(target, tlm::TLM_READ_COMMAND, CC_PROBE_DONE, done, 32, d)) return;
   s.invalidated = done[0];
   s.tags = done[1];
   s.digest = done[2];
@@ -270,7 +292,7 @@ std::vector<LineRange> Directory::run_engine(const std::vector<uint64_t>& lines,
 void Directory::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t off = gp.get_address();
   AccessInfo* ai = gp.get_extension<AccessInfo>();
-  if (off >= kDirHistData && off < kDirHistData + kDirHistDataSize && gp.is_write()) {
+  if (off >= DIR_HIST_DATA && off < DIR_HIST_DATA + DIR_HIST_DATA_SIZE && gp.is_write()) {
     const unsigned len = gp.get_data_length();
     if (!receiving_ || len % 8) {
       fail("HIST_DATA", off, !receiving_ ? "history data while no history is being received" : "chunk length not a multiple of 8");
@@ -291,7 +313,7 @@ void Directory::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (!regs_.transport(gp)) {
     char buf[160];
     snprintf(buf, sizeof buf, "bad %s of %u bytes at directory address 0x%" PRIx64 " (by %s)", gp.is_read() ? "read" : "write",
-             gp.get_data_length(), kDirBase + off, initiator_of(gp));
+             gp.get_data_length(), uint64_t(DIR_BASE + off), initiator_of(gp));
     ++errors_;
     RunState::get().fail(name(), buf);
   }

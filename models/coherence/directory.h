@@ -59,6 +59,17 @@ class Directory : public Component {
 
  private:
   void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void bind_registers();  // the register table and the behaviour bound to its names
+  uint32_t lock_owner() const { return lock_owner_; }
+  void lock_written(uint32_t v);
+  void invalidate_written(uint32_t v);
+  uint32_t inval_status() const;
+  void history_written(uint32_t v);
+  uint32_t hist_status() const;
+  void hist_end(uint32_t v);
+  void cpu_track(uint32_t v);
+  void gpu_track(uint32_t v);
+  uint32_t stat_syncs() const { return uint32_t(syncs_.size()); }
   unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
   void fail(const std::string& reg, uint64_t off, const std::string& why);
   // An access to a cache controller's register block: side 1 = CPU, 2 = GPU.

@@ -29,30 +29,30 @@ class CohBad : public HostProgram {
   int run(HostApi& api, const Params& args) override {
     CoherenceRuntime rt(api, args, "coh_bad", "");
     const std::string c = args.string("case");
-    auto w = [&](uint32_t off, uint32_t v) { api.mmio_write32(kDirBase + off, v); };
+    auto w = [&](uint32_t off, uint32_t v) { api.mmio_write32(DIR_BASE + off, v); };
     const uint64_t buf = rt.alloc(4096);
     if (c == "lock_twice") {
-      w(kDirLock, 1);
-      w(kDirLock, 1);
+      w(DIR_LOCK, 1);
+      w(DIR_LOCK, 1);
     } else if (c == "release_without_acquire") {
-      w(kDirLock, 0);
+      w(DIR_LOCK, 0);
     } else if (c == "history_with_tracking_on") {
       rt.cpu_acquire();
       api.write32(buf, 7);
-      w(kDirHistory, 1);  // tracking (0x40008000) still on
+      w(DIR_HISTORY, 1);  // tracking (0x40008000) still on
     } else if (c == "bad_lock_value") {
-      w(kDirLock, 3);
+      w(DIR_LOCK, 3);
     } else if (c == "bad_invalidate_value") {
-      w(kDirLock, 1);
-      w(kDirInvalidate, 7);
+      w(DIR_LOCK, 1);
+      w(DIR_INVALIDATE, 7);
     } else if (c == "bad_history_value") {
-      w(kDirLock, 1);
-      w(kDirHistory, 0);
+      w(DIR_LOCK, 1);
+      w(DIR_HISTORY, 0);
     } else if (c == "bad_track_value") {
-      w(kDirCpuTrack, 5);
+      w(DIR_CPU_TRACK, 5);
     } else if (c == "invalidate_without_history") {
-      w(kDirLock, 1);
-      w(kDirInvalidate, 1);
+      w(DIR_LOCK, 1);
+      w(DIR_INVALIDATE, 1);
     } else if (c == "gpu_lock_twice") {
       rt.gpu_acquire();
       rt.gpu_acquire();
@@ -61,23 +61,23 @@ class CohBad : public HostProgram {
     } else if (c == "bad_register") {
       w(0x4000, 1);  // a hole in the directory window
     } else if (c == "gpu_takes_cpu_lock") {
-      w(kDirLock, 1);
+      w(DIR_LOCK, 1);
       rt.gpu_acquire();  // the GPU's acquire kernel writes LOCK = 1 while the CPU holds it
     } else if (c == "invalidate_twice") {
       rt.cpu_acquire();
       api.write32(buf, 7);
       rt.cpu_release();  // the history is used up by this release's invalidation
-      w(kDirLock, 1);
-      w(kDirInvalidate, 1);
+      w(DIR_LOCK, 1);
+      w(DIR_INVALIDATE, 1);
     } else if (c == "unlock_before_invalidation_done") {
       rt.cpu_acquire();
       for (uint32_t i = 0; i < 1024; ++i) api.write32(buf + 4 * i, i);  // 64 lines to invalidate
-      w(kDirCpuTrack, 0);
-      w(kDirHistory, 1);
-      while (!api.mmio_read32(kDirBase + kDirHistStatus)) {
+      w(DIR_CPU_TRACK, 0);
+      w(DIR_HISTORY, 1);
+      while (!api.mmio_read32(DIR_BASE + DIR_HIST_STATUS)) {
       }
-      w(kDirInvalidate, 1);
-      w(kDirLock, 0);  // without waiting for INVAL_STATUS
+      w(DIR_INVALIDATE, 1);
+      w(DIR_LOCK, 0);  // without waiting for INVAL_STATUS
     }
     // The run must already be failing; give the simulation a chance to stop.
     api.sleep(sc_core::sc_time(10, sc_core::SC_US));

@@ -27,21 +27,21 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::
   arena_pa_ = api_.alloc_pinned(arena_size_, 4096);
   GpuBuffer b = drv_.map_host(arena_pa_, arena_size_);
   arena_va_ = b.va;
-  GpuBuffer d = drv_.map_host(kDirBase, kDirWindow);
+  GpuBuffer d = drv_.map_host(DIR_BASE, DIR_WINDOW);
   dir_va_ = d.va;
   // Directory: where the GPU cache controller is (BAR0 + 0x405000, across PCIe).
   const uint64_t gpu_cc = drv_.function().bar[0] + GPU_CC_BASE;
-  dir_write(kDirGpuCcLo, static_cast<uint32_t>(gpu_cc));
-  dir_write(kDirGpuCcHi, static_cast<uint32_t>(gpu_cc >> 32));
+  dir_write(DIR_GPU_CC_LO, static_cast<uint32_t>(gpu_cc));
+  dir_write(DIR_GPU_CC_HI, static_cast<uint32_t>(gpu_cc >> 32));
   // GPU cache controller: the directory window's GPU VA and the shared arena's UVA window.
   auto cc = [&](uint32_t off, uint64_t v) {
     drv_.reg_write(GPU_CC_BASE + off, static_cast<uint32_t>(v));
     drv_.reg_write(GPU_CC_BASE + off + 4, static_cast<uint32_t>(v >> 32));
   };
-  cc(kCcDirLo, dir_va_);
-  cc(kCcWinVaLo, arena_va_);
-  cc(kCcWinPaLo, arena_pa_);
-  cc(kCcWinSizeLo, arena_size_);
+  cc(CC_DIR_LO, dir_va_);
+  cc(CC_WIN_VA_LO, arena_va_);
+  cc(CC_WIN_PA_LO, arena_pa_);
+  cc(CC_WIN_SIZE_LO, arena_size_);
   api_.results().set_columns({"workload", "size", "sync", "phase", "target", "history_lines", "probes",
                               "lines_invalidated", "tag_accesses", "ticks", "ns"});
 }
@@ -56,31 +56,31 @@ uint64_t CoherenceRuntime::alloc(uint64_t bytes) {
   return a;
 }
 
-void CoherenceRuntime::dir_write(uint32_t off, uint32_t v) { api_.mmio_write32(kDirBase + off, v); }
-uint32_t CoherenceRuntime::dir_read(uint32_t off) { return api_.mmio_read32(kDirBase + off); }
+void CoherenceRuntime::dir_write(uint32_t off, uint32_t v) { api_.mmio_write32(DIR_BASE + off, v); }
+uint32_t CoherenceRuntime::dir_read(uint32_t off) { return api_.mmio_read32(DIR_BASE + off); }
 
 void CoherenceRuntime::wait_dir(uint32_t off, const char* what) {
-  if (!api_.poll32(kDirBase + off, 1, 1, poll_, sc_core::sc_time(1, sc_core::SC_SEC), Access::Uncached))
+  if (!api_.poll32(DIR_BASE + off, 1, 1, poll_, sc_core::sc_time(1, sc_core::SC_SEC), Access::Uncached))
     throw HostError(std::string("directory: ") + what + " not done within 1 s");
 }
 
 void CoherenceRuntime::record(const char* phase) {
   ++syncs_;
-  const uint64_t ticks = dir_read(kDirStatTicksLo) | (uint64_t(dir_read(kDirStatTicksHi)) << 32);
+  const uint64_t ticks = dir_read(DIR_STAT_TICKS_LO) | (uint64_t(dir_read(DIR_STAT_TICKS_HI)) << 32);
   char ns[32];
   snprintf(ns, sizeof ns, "%.3f", ticks / 1000.0);
-  api_.results().add_row({workload_, size_, std::to_string(dir_read(kDirStatSyncs)), phase,
-                          dir_read(kDirStatTarget) == 1 ? "gpu" : "cpu", std::to_string(dir_read(kDirStatHistory)),
-                          std::to_string(dir_read(kDirStatProbes)), std::to_string(dir_read(kDirStatInvalidated)),
-                          std::to_string(dir_read(kDirStatTags)), std::to_string(ticks), ns});
+  api_.results().add_row({workload_, size_, std::to_string(dir_read(DIR_STAT_SYNCS)), phase,
+                          dir_read(DIR_STAT_TARGET) == 1 ? "gpu" : "cpu", std::to_string(dir_read(DIR_STAT_HISTORY)),
+                          std::to_string(dir_read(DIR_STAT_PROBES)), std::to_string(dir_read(DIR_STAT_INVALIDATED)),
+                          std::to_string(dir_read(DIR_STAT_TAGS)), std::to_string(ticks), ns});
   // The human summary: one line per synchronisation, and running totals in the stats JSON.
-  const uint32_t probes = dir_read(kDirStatProbes);
+  const uint32_t probes = dir_read(DIR_STAT_PROBES);
   probes_total_ += probes;
   ticks_total_ += ticks;
   char line[200];
   snprintf(line, sizeof line, "sync %u %-11s -> %s caches: %u history lines, %u probes, %u tag accesses, %s ns",
-           dir_read(kDirStatSyncs), phase, dir_read(kDirStatTarget) == 1 ? "GPU" : "CPU", dir_read(kDirStatHistory), probes,
-           dir_read(kDirStatTags), ns);
+           dir_read(DIR_STAT_SYNCS), phase, dir_read(DIR_STAT_TARGET) == 1 ? "GPU" : "CPU", dir_read(DIR_STAT_HISTORY), probes,
+           dir_read(DIR_STAT_TAGS), ns);
   if (syncs_ <= 12) api_.log(line);
   else if (syncs_ == 13) api_.log("(further synchronisations: see --csv and the stats JSON)");
   api_.stat("probes_total", static_cast<double>(probes_total_));
@@ -88,18 +88,18 @@ void CoherenceRuntime::record(const char* phase) {
 }
 
 void CoherenceRuntime::cpu_acquire() {
-  dir_write(kDirLock, 1);
-  dir_write(kDirCpuTrack, 1);
+  dir_write(DIR_LOCK, 1);
+  dir_write(DIR_CPU_TRACK, 1);
 }
 
 void CoherenceRuntime::cpu_release() {
-  dir_write(kDirCpuTrack, 0);
-  dir_write(kDirHistory, 1);
-  wait_dir(kDirHistStatus, "CPU history");
-  dir_write(kDirInvalidate, 1);
-  wait_dir(kDirInvalStatus, "invalidation of the GPU caches");
+  dir_write(DIR_CPU_TRACK, 0);
+  dir_write(DIR_HISTORY, 1);
+  wait_dir(DIR_HIST_STATUS, "CPU history");
+  dir_write(DIR_INVALIDATE, 1);
+  wait_dir(DIR_INVAL_STATUS, "invalidation of the GPU caches");
   record("cpu_release");
-  dir_write(kDirLock, 0);
+  dir_write(DIR_LOCK, 0);
 }
 
 void CoherenceRuntime::gpu_acquire() {
@@ -145,18 +145,18 @@ void gpu_poll(gpu::Warp& w, uint64_t addr, const char* what) {
 
 void coh_gpu_acquire(gpu::Warp& w) {
   const uint64_t dir = w.arg64(0);
-  w.mmio_write32(dir + kDirLock, 1);
-  w.mmio_write32(dir + kDirGpuTrack, 1);
+  w.mmio_write32(dir + DIR_LOCK, 1);
+  w.mmio_write32(dir + DIR_GPU_TRACK, 1);
 }
 
 void coh_gpu_release(gpu::Warp& w) {
   const uint64_t dir = w.arg64(0);
-  w.mmio_write32(dir + kDirGpuTrack, 0);
-  w.mmio_write32(dir + kDirHistory, 2);
-  gpu_poll(w, dir + kDirHistStatus, "history");
-  w.mmio_write32(dir + kDirInvalidate, 2);
-  gpu_poll(w, dir + kDirInvalStatus, "invalidation of the CPU caches");
-  w.mmio_write32(dir + kDirLock, 0);
+  w.mmio_write32(dir + DIR_GPU_TRACK, 0);
+  w.mmio_write32(dir + DIR_HISTORY, 2);
+  gpu_poll(w, dir + DIR_HIST_STATUS, "history");
+  w.mmio_write32(dir + DIR_INVALIDATE, 2);
+  gpu_poll(w, dir + DIR_INVAL_STATUS, "invalidation of the CPU caches");
+  w.mmio_write32(dir + DIR_LOCK, 0);
 }
 }  // namespace
 

@@ -309,13 +309,13 @@ struct FakeDirectory : sc_core::sc_module {
   }
   void b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
     using namespace hetvp::coherence;
-    const uint64_t off = gp.get_address() - kDirBase;
-    if (off == kDirHistData) {
+    const uint64_t off = gp.get_address() - DIR_BASE;
+    if (off == DIR_HIST_DATA) {
       ++chunks;
       const size_t n = gp.get_data_length() / 8, k = lines.size();
       lines.resize(k + n);
       std::memcpy(&lines[k], gp.get_data_ptr(), n * 8);
-    } else if (off == kDirHistEnd) {
+    } else if (off == DIR_HIST_END) {
       uint32_t v;
       std::memcpy(&v, gp.get_data_ptr(), 4);
       ends.push_back(v);
@@ -331,8 +331,8 @@ std::array<uint64_t, 4> probe_and_wait(TestInitiator& ctl, uint64_t first, uint3
   std::memcpy(msg, &first, 8);
   std::memcpy(msg + 8, &count, 4);
   std::array<uint64_t, 4> done{};
-  EXPECT_EQ(ctl.access(tlm::TLM_WRITE_COMMAND, kCcProbe, msg, 16, d), tlm::TLM_OK_RESPONSE);
-  EXPECT_EQ(ctl.access(tlm::TLM_READ_COMMAND, kCcProbeDone, done.data(), 32, d), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(ctl.access(tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 16, d), tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(ctl.access(tlm::TLM_READ_COMMAND, CC_PROBE_DONE, done.data(), 32, d), tlm::TLM_OK_RESPONSE);
   return done;
 }
 
@@ -367,14 +367,14 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
   auto cpu = std::make_unique<TestInitiator>("cpu", [&](TestInitiator& t) {
     sc_core::sc_time d;
     auto reg = [&](uint32_t off, uint32_t v) { ASSERT_EQ(ctl->write32(off, v, d), tlm::TLM_OK_RESPONSE); };
-    reg(kCcTrack, 1);
+    reg(CC_TRACK, 1);
     for (uint64_t a : {0x2000ull, 0x1040ull, 0x1000ull, 0x1044ull, 0x2010ull}) ASSERT_EQ(t.write32(a, 0x55, d), tlm::TLM_OK_RESPONSE);
     uint32_t count = 0;
-    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(ctl->read32(CC_HIST_COUNT, count, d), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(count, 3u) << "each line once";
-    reg(kCcTrack, 0);
+    reg(CC_TRACK, 0);
     ASSERT_EQ(t.write32(0x3000, 1, d), tlm::TLM_OK_RESPONSE);  // not tracked
-    reg(kCcHistReq, 1);
+    reg(CC_HIST_REQ, 1);
     if (sorted)
       EXPECT_EQ(dirm->lines, (std::vector<uint64_t>{0x1000 / 64, 0x1040 / 64, 0x2000 / 64})) << "address order";
     else
@@ -390,10 +390,10 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
     gp.set_streaming_width(4);
     mem->in.get_base_export()->transport_dbg(gp);
     EXPECT_EQ(v, 0x55u) << "release flushed the dirty line home";
-    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(ctl->read32(CC_HIST_COUNT, count, d), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(count, 3u) << "kept until the directory confirms";
-    reg(kCcHistConfirm, 1);
-    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    reg(CC_HIST_CONFIRM, 1);
+    ASSERT_EQ(ctl->read32(CC_HIST_COUNT, count, d), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(count, 0u);
     // One probe over lines 0x40..0x47: 8 tag accesses, 2 lines present (0x1000, 0x1040).
     sc_core::sc_time before = d;
@@ -416,8 +416,8 @@ TEST(CacheController, HistoryWhileTrackingFailsTheRun) {
   auto dirm = std::make_unique<FakeDirectory>("dir");
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator& t) {
     sc_core::sc_time d;
-    t.write32(kCcTrack, 1, d);
-    t.write32(kCcHistReq, 1, d);
+    t.write32(CC_TRACK, 1, d);
+    t.write32(CC_HIST_REQ, 1, d);
   });
   auto data = std::make_unique<TestInitiator>("cpu", [](TestInitiator&) {});
   data->socket.bind(cc->in);
@@ -440,14 +440,14 @@ TEST(CacheController, StoreRecordsExactlyTheLinesItTouches) {
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});
   auto cpu = std::make_unique<TestInitiator>("cpu", [&](TestInitiator& t) {
     sc_core::sc_time d;
-    ASSERT_EQ(ctl->write32(kCcTrack, 1, d), tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(ctl->write32(CC_TRACK, 1, d), tlm::TLM_OK_RESPONSE);
     uint8_t line[64] = {};
     ASSERT_EQ(t.access(tlm::TLM_WRITE_COMMAND, 0x1000, line, 64, d), tlm::TLM_OK_RESPONSE);
     uint32_t count = 0;
-    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(ctl->read32(CC_HIST_COUNT, count, d), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(count, 1u) << "64 B at 0x1000 is line 0x40 only";
     ASSERT_EQ(t.access(tlm::TLM_WRITE_COMMAND, 0x207e, line, 4, d), tlm::TLM_OK_RESPONSE);
-    ASSERT_EQ(ctl->read32(kCcHistCount, count, d), tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(ctl->read32(CC_HIST_COUNT, count, d), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(count, 3u) << "4 B at 0x207e touch lines 0x81 and 0x82";
     ran = true;
   });
@@ -474,9 +474,9 @@ TEST(CacheController, ProbeIsClippedToTheSharedWindow) {
     sc_core::sc_time d;
     const uint64_t va = 0x8000, pa = 0x40000;  // 64 lines of shared memory: VA 0x8000 = PA 0x40000
     auto reg = [&](uint32_t off, uint32_t v) { ASSERT_EQ(ctl->write32(off, v, d), tlm::TLM_OK_RESPONSE); };
-    reg(kCcWinVaLo, va);
-    reg(kCcWinPaLo, pa);
-    reg(kCcWinSizeLo, 0x1000);
+    reg(CC_WIN_VA_LO, va);
+    reg(CC_WIN_PA_LO, pa);
+    reg(CC_WIN_SIZE_LO, 0x1000);
     uint32_t v;
     ASSERT_EQ(t.read32(va + 0xfc0, v, d), tlm::TLM_OK_RESPONSE);  // the window's last line, cached by VA
     // 4 lines from the window's last one: 3 lie outside.

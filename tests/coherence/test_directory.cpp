@@ -38,10 +38,10 @@ struct ScriptedCacheController : sc_core::sc_module {
   void b(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     uint32_t v = 0;
     std::memcpy(&v, gp.get_data_ptr(), 4);
-    if (gp.is_write() && gp.get_address() == kCcHistReq && v == 1) {
-      write_dir(kDirHistData, lines.data(), static_cast<unsigned>(lines.size() * 8), d);
-      write_dir(kDirHistEnd, &announce, 4, d);
-    } else if (gp.is_write() && gp.get_address() == kCcHistConfirm) {
+    if (gp.is_write() && gp.get_address() == CC_HIST_REQ && v == 1) {
+      write_dir(DIR_HIST_DATA, lines.data(), static_cast<unsigned>(lines.size() * 8), d);
+      write_dir(DIR_HIST_END, &announce, 4, d);
+    } else if (gp.is_write() && gp.get_address() == CC_HIST_CONFIRM) {
       ++confirms;
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -78,11 +78,11 @@ void history_exchange(uint32_t announce, uint32_t& status, unsigned& confirms) {
   auto cpu = std::make_unique<TestInitiator>("cpu", [&](TestInitiator& t) {
     t.info->side = Side::Host;
     sc_core::sc_time d;
-    ASSERT_EQ(t.write32(kDirLock, 1, d), tlm::TLM_OK_RESPONSE);
-    t.write32(kDirHistory, 1, d);
+    ASSERT_EQ(t.write32(DIR_LOCK, 1, d), tlm::TLM_OK_RESPONSE);
+    t.write32(DIR_HISTORY, 1, d);
     for (int i = 0; i < 100 && !status && !RunState::get().failed(); ++i) {  // poll, as the runtime does
       d += sc_core::sc_time(10, sc_core::SC_NS);
-      t.read32(kDirHistStatus, status, d);
+      t.read32(DIR_HIST_STATUS, status, d);
     }
   });
   auto bus = std::make_unique<FanIn>("bus");
