@@ -8,7 +8,8 @@
 // reservations merge, so a saturated stream stays one block and a search stays short.
 #pragma once
 
-#include <map>
+#include <deque>
+#include <utility>
 
 #include <systemc>
 
@@ -22,11 +23,13 @@ class Calendar {
   // Forgets reservations over before `t`: no request starts before SystemC's current time.
   void forget_before(const sc_core::sc_time& t);
   // End of the last reservation (SC_ZERO_TIME when none is remembered).
-  sc_core::sc_time busy_until() const { return busy_.empty() ? sc_core::SC_ZERO_TIME : busy_.rbegin()->second; }
+  sc_core::sc_time busy_until() const { return busy_.empty() ? sc_core::SC_ZERO_TIME : busy_.back().second; }
   size_t blocks() const { return busy_.size(); }
 
  private:
-  std::map<sc_core::sc_time, sc_core::sc_time> busy_;  // start -> end; disjoint, never touching
+  // [start, end) blocks in time order, disjoint and never touching. Requests come mostly at the
+  // end and old blocks leave at the front, so a deque keeps both O(1).
+  std::deque<std::pair<sc_core::sc_time, sc_core::sc_time>> busy_;
 };
 
 }  // namespace hetvp

@@ -1,0 +1,44 @@
+// Calendar: a shared resource's reservations placed by time, not by call order (the PCIe link's
+// directions use it, so a decoupled initiator running ahead cannot take an earlier one's slot).
+#include <gtest/gtest.h>
+
+#include "platform/calendar.h"
+
+using hetvp::Calendar;
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+namespace {
+sc_time ns(double v) { return sc_time(v, SC_NS); }
+}  // namespace
+
+TEST(Calendar, AnEarlierRequestMadeLaterTakesTheEarlierFreeSlot) {
+  Calendar c;
+  EXPECT_EQ(c.reserve(ns(100), ns(10)), ns(100));  // an initiator running ahead books first
+  EXPECT_EQ(c.reserve(ns(0), ns(10)), ns(0));      // one behind it still gets its own time
+  EXPECT_EQ(c.reserve(ns(95), ns(10)), ns(110));   // overlaps [100,110): goes after it
+  EXPECT_EQ(c.blocks(), 2u);                       // [0,10) and [100,120) (merged)
+  EXPECT_EQ(c.busy_until(), ns(120));
+}
+
+TEST(Calendar, AGapTooShortIsSkippedAndAdjacentBlocksMerge) {
+  Calendar c;
+  c.reserve(ns(0), ns(10));
+  c.reserve(ns(15), ns(10));                      // [0,10) [15,25)
+  EXPECT_EQ(c.reserve(ns(5), ns(8)), ns(25));     // the 5 ns gap is too short: after [15,25)
+  EXPECT_EQ(c.blocks(), 2u);                      // [0,10) [15,33)
+  EXPECT_EQ(c.reserve(ns(10), ns(5)), ns(10));    // fills the gap exactly: everything merges
+  EXPECT_EQ(c.blocks(), 1u);
+  EXPECT_EQ(c.busy_until(), ns(33));
+}
+
+TEST(Calendar, ForgetBeforeDropsOnlyFinishedBlocks) {
+  Calendar c;
+  c.reserve(ns(0), ns(10));
+  c.reserve(ns(20), ns(10));
+  c.forget_before(ns(10));
+  EXPECT_EQ(c.blocks(), 1u);
+  c.forget_before(ns(25));  // [20,30) is still running
+  EXPECT_EQ(c.blocks(), 1u);
+  EXPECT_EQ(c.reserve(ns(25), ns(1)), ns(30));
+}
