@@ -13,6 +13,7 @@
 
 #include "platform/program.h"
 #include "platform/registry.h"
+#include "platform/format.h"
 
 namespace hetvp {
 
@@ -60,8 +61,7 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& path) {
 }
 
 std::string fmt_num(double v) {
-  char buf[64];
-  snprintf(buf, sizeof buf, "%g", v);
+  std::string buf = format("%g", v);
   return buf;
 }
 

@@ -1,5 +1,6 @@
 // hetvp — ELF32 RISC-V executable reader.
 #include "platform/elf_image.h"
+#include "platform/format.h"
 
 #include <elf.h>
 
@@ -36,8 +37,7 @@ ElfImage ElfImage::from_bytes(const uint8_t* data, size_t size, const std::strin
         fail(name, "wrong machine " + std::to_string(eh.e_machine) + ", expected RISC-V (243)");
     if (eh.e_type != ET_EXEC) fail(name, "not an executable (e_type " + std::to_string(eh.e_type) + ")");
     if (eh.e_entry & 1u) {
-        char b[96];
-        std::snprintf(b, sizeof b, "entry point 0x%08x is odd (RISC-V instructions start on 2-byte boundaries)", eh.e_entry);
+        std::string b = format("entry point 0x%08x is odd (RISC-V instructions start on 2-byte boundaries)", eh.e_entry);
         fail(name, b);
     }
     img.entry_ = eh.e_entry;

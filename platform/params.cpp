@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "platform/config.h"
+#include "platform/format.h"
 
 namespace hetvp {
 
@@ -42,8 +43,7 @@ Schema::Ref Schema::integer(const std::string& n, std::optional<int64_t> d, cons
 Schema::Ref Schema::real(const std::string& n, std::optional<double> d, const std::string& doc) {
   std::optional<std::string> t;
   if (d) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.17g", *d);
+    std::string buf = format("%.17g", *d);
     t = buf;
   }
   return add(n, ParamKind::Double, t, doc);
@@ -203,8 +203,7 @@ sc_core::sc_time parse_time(const std::string& text) {
   if (it == units.end()) throw std::invalid_argument("unknown time unit '" + unit + "' (use ps, ns, us, ms, s)");
   const double max_s = sc_core::sc_max_time().to_seconds();
   if (sc_core::sc_time(1, it->second).to_seconds() * n > max_s) {
-    char max[32];
-    snprintf(max, sizeof max, "%.4g s", max_s);
+    std::string max = format("%.4g s", max_s);
     throw std::invalid_argument("time '" + text + "' is too large (the largest simulated time is " + max + ")");
   }
   return sc_core::sc_time(n, it->second);

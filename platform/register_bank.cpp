@@ -8,6 +8,7 @@
 
 #include "platform/access_info.h"
 #include "platform/arrival_queue.h"
+#include "platform/format.h"
 
 namespace hetvp {
 
@@ -41,8 +42,7 @@ void RegisterBank::reset() {
 
 bool RegisterBank::reject(tlm::tlm_generic_payload& gp, tlm::tlm_response_status st, const std::string& why) {
   ++errors_;
-  char buf[96];
-  snprintf(buf, sizeof buf, " (offset 0x%" PRIx64 ", %u bytes, by %s)", static_cast<uint64_t>(gp.get_address()),
+  std::string buf = format(" (offset 0x%" PRIx64 ", %u bytes, by %s)", static_cast<uint64_t>(gp.get_address()),
            gp.get_data_length(), initiator_of(gp));
   SC_REPORT_WARNING("hetvp/registers", (block_ + ": " + why + buf).c_str());
   gp.set_response_status(st);

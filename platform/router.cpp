@@ -6,6 +6,7 @@
 #include "platform/access_info.h"
 #include "platform/builder.h"
 #include "platform/registry.h"
+#include "platform/format.h"
 
 namespace hetvp {
 
@@ -39,8 +40,7 @@ void Router::map(const std::string& label, uint64_t base, uint64_t size, TargetS
   if (base + size < base) throw ConfigError(label + ": address range wraps around the address space");
   for (auto& e : entries_) {
     if (base < e.base + e.size && e.base < base + size) {
-      char buf[256];
-      snprintf(buf, sizeof buf, "[0x%" PRIx64 ", 0x%" PRIx64 ") overlaps [0x%" PRIx64 ", 0x%" PRIx64 ") of ", base,
+      std::string buf = format("[0x%" PRIx64 ", 0x%" PRIx64 ") overlaps [0x%" PRIx64 ", 0x%" PRIx64 ") of ", base,
                base + size, e.base, e.base + e.size);
       throw ConfigError(label + ": " + name() + ": range " + buf + e.label);
     }
@@ -84,10 +84,9 @@ void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   const Entry* e = decode(addr);
   if (!e || addr + gp.get_data_length() - 1 - e->base >= e->size) {
     ++unmapped_;
-    char buf[160];
-    snprintf(buf, sizeof buf, "%s: access to unmapped address 0x%" PRIx64 " (%u bytes) by %s", name(), addr,
+    std::string buf = format("%s: access to unmapped address 0x%" PRIx64 " (%u bytes) by %s", name(), addr,
              gp.get_data_length(), initiator_of(gp));
-    SC_REPORT_WARNING("hetvp/router", buf);
+    SC_REPORT_WARNING("hetvp/router", buf.c_str());
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }

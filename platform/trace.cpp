@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "platform/json.h"
+#include "platform/format.h"
 
 namespace hetvp {
 
@@ -22,8 +23,7 @@ void Tracer::open(const std::string& path) {
 void Tracer::span(const std::string& track, const std::string& what, const sc_core::sc_time& start,
                   const sc_core::sc_time& duration) {
   if (!enabled_) return;
-  char buf[128];
-  snprintf(buf, sizeof buf, ",\"ph\":\"X\",\"pid\":1,\"ts\":%.6f,\"dur\":%.6f}", start.to_seconds() * 1e6,
+  std::string buf = format(",\"ph\":\"X\",\"pid\":1,\"ts\":%.6f,\"dur\":%.6f}", start.to_seconds() * 1e6,
            duration.to_seconds() * 1e6);
   events_ += first_ ? "\n" : ",\n";
   first_ = false;

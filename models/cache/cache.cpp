@@ -6,6 +6,7 @@
 #include "platform/payload.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
+#include "platform/format.h"
 
 namespace hetvp::cache {
 
@@ -141,8 +142,7 @@ bool Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_gen
   tlm::tlm_generic_payload dummy;
   const uint64_t addr = l->tag * array_.line();
   if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : dummy)) {
-    char buf[160];
-    snprintf(buf, sizeof buf, "write-back (%s) of the dirty line at 0x%" PRIx64 " (%u B) through '", why, addr,
+    std::string buf = format("write-back (%s) of the dirty line at 0x%" PRIx64 " (%u B) through '", why, addr,
              array_.line());
     RunState::get().fail(name(), buf + std::string(out.name()) + "' failed with " + gp_.get_response_string() +
                                      "; the line stays dirty");

@@ -11,6 +11,7 @@
 #include "platform/register_table.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
+#include "platform/format.h"
 
 namespace hetvp::coherence {
 
@@ -109,8 +110,7 @@ void CacheController::hist_confirm(uint32_t v) {
 }
 
 void CacheController::fail(const std::string& why) {
-  char buf[64];
-  snprintf(buf, sizeof buf, " (%s cache controller)", side_ == Side::Gpu ? "GPU" : "CPU");
+  std::string buf = format(" (%s cache controller)", side_ == Side::Gpu ? "GPU" : "CPU");
   RunState::get().fail(name(), why + buf);
 }
 
@@ -207,8 +207,7 @@ bool CacheController::dir_write(uint64_t offset, const void* data, unsigned len,
   set_access(dir_gp_, tlm::TLM_WRITE_COMMAND, reg64(CC_DIR_LO) + offset, const_cast<void*>(data), len);
   dir->b_transport(dir_gp_, delay);
   if (!dir_gp_.is_response_ok()) {
-    char buf[160];
-    snprintf(buf, sizeof buf, "history write to the directory at 0x%" PRIx64 " failed: %s",
+    std::string buf = format("history write to the directory at 0x%" PRIx64 " failed: %s",
              static_cast<uint64_t>(dir_gp_.get_address()), dir_gp_.get_response_string().c_str());
     fail(buf);
     return false;
@@ -218,8 +217,7 @@ bool CacheController::dir_write(uint64_t offset, const void* data, unsigned len,
 
 void CacheController::send_history(sc_core::sc_time& delay) {
   if (tracking_) {
-    char buf[200];
-    snprintf(buf, sizeof buf, "history requested while write tracking is still on (write 0 to 0x%" PRIx64 " first)",
+    std::string buf = format("history requested while write tracking is still on (write 0 to 0x%" PRIx64 " first)",
              uint64_t(DIR_BASE + (side_ == Side::Gpu ? DIR_GPU_TRACK : DIR_CPU_TRACK)));
     return fail(buf);
   }

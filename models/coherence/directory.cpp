@@ -12,6 +12,7 @@
 #include "platform/run_state.h"
 #if defined(HETVP_HAVE_RTL)
 #include "rtl/lockstep_invalidation_engine.h"
+#include "platform/format.h"
 #endif
 
 namespace hetvp::coherence {
@@ -163,8 +164,7 @@ void Directory::gpu_track(uint32_t v) {
 
 void Directory::fail(const std::string& reg, uint64_t off, const std::string& why) {
   ++errors_;
-  char buf[96];
-  snprintf(buf, sizeof buf, "register %s (0x%" PRIx64 "): ", reg.c_str(), uint64_t(DIR_BASE + off));
+  std::string buf = format("register %s (0x%" PRIx64 "): ", reg.c_str(), uint64_t(DIR_BASE + off));
   RunState::get().fail(name(), buf + why);
 }
 
@@ -191,8 +191,7 @@ bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, voi
     host->b_transport(gp, delay);
   }
   if (!gp.is_response_ok()) {
-    char buf[200];
-    snprintf(buf, sizeof buf, "%s cache controller register 0x%x: %s", side_name(side), off, gp.get_response_string().c_str());
+    std::string buf = format("%s cache controller register 0x%x: %s", side_name(side), off, gp.get_response_string().c_str());
     RunState::get().fail(name(), buf);
     return false;
   }
@@ -311,8 +310,7 @@ void Directory::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   cur_side_ = ai ? ai->side : Side::Other;
   cur_delay_ = &delay;
   if (!regs_.transport(gp)) {
-    char buf[160];
-    snprintf(buf, sizeof buf, "bad %s of %u bytes at directory address 0x%" PRIx64 " (by %s)", gp.is_read() ? "read" : "write",
+    std::string buf = format("bad %s of %u bytes at directory address 0x%" PRIx64 " (by %s)", gp.is_read() ? "read" : "write",
              gp.get_data_length(), uint64_t(DIR_BASE + off), initiator_of(gp));
     ++errors_;
     RunState::get().fail(name(), buf);
@@ -342,9 +340,7 @@ void Directory::dump_stats(JsonWriter& w) const {
   w.value("tag_accesses", tot[0][4] + tot[1][4]);
   w.value("ticks", ticks);
   w.value("ns", ticks / 1000.0);
-  char hex[32];
-  snprintf(hex, sizeof hex, "%016" PRIx64, digest);
-  w.value("invalidated_digest", std::string(hex));
+  w.value("invalidated_digest", format("%016" PRIx64, digest));
   w.value("checker_loads", Checker::get().loads_checked());
   w.value("checker_violations", Checker::get().violations());
   const char* names[2] = {"to_gpu", "to_cpu"};
@@ -369,8 +365,7 @@ void Directory::dump_stats(JsonWriter& w) const {
     w.value("tag_accesses", s.tags);
     w.value("ticks", s.ticks);
     w.value("ns", s.ticks / 1000.0);
-    snprintf(hex, sizeof hex, "%016" PRIx64, s.digest);
-    w.value("digest", std::string(hex));
+    w.value("digest", format("%016" PRIx64, s.digest));
     w.end_object();
   }
   w.end_array();

@@ -5,6 +5,7 @@
 
 #include "models/gpu/gpu_regs.h"
 #include "platform/payload.h"
+#include "platform/format.h"
 
 namespace hetvp::gpu {
 
@@ -123,10 +124,9 @@ void GpuMmu::fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload&
   fault_count_.value++;
   static const char* reasons[] = {"none", "no page directory entry", "no page table entry", "write to read-only page",
                                   "page outside VRAM"};
-  char buf[200];
-  snprintf(buf, sizeof buf, "%s: %s at GPU virtual address 0x%" PRIx64 " by %s: %s", name(),
+  std::string buf = format("%s: %s at GPU virtual address 0x%" PRIx64 " by %s: %s", name(),
            gp.is_write() ? "write" : "read", va, initiator_of(gp), reasons[reason]);
-  SC_REPORT_WARNING("hetvp/gpu-mmu", buf);
+  SC_REPORT_WARNING("hetvp/gpu-mmu", buf.c_str());
   intr->raise(GPU_INTR_MMU_FAULT, delay);
 }
 

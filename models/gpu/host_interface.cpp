@@ -7,6 +7,7 @@
 #include "models/pcie/tlp.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
+#include "platform/format.h"
 
 namespace hetvp::gpu {
 
@@ -88,11 +89,10 @@ void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
   int bar = cfg_.decode(gp.get_address(), offset);
   if (bar < 0) {
     ++refused_;
-    char buf[200];
-    snprintf(buf, sizeof buf, "%s: memory request to 0x%" PRIx64 " by %s not claimed (%s)", name(),
+    std::string buf = format("%s: memory request to 0x%" PRIx64 " by %s not claimed (%s)", name(),
              static_cast<uint64_t>(gp.get_address()), initiator_of(gp),
              cfg_.memory_enabled() ? "outside BAR0/BAR1" : "memory space disabled in the command register");
-    SC_REPORT_WARNING("hetvp/gpu", buf);
+    SC_REPORT_WARNING("hetvp/gpu", buf.c_str());
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -125,10 +125,9 @@ void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d
   ++dma_requests_;
   if (!cfg_.bus_master()) {
     ++refused_;
-    char buf[160];
-    snprintf(buf, sizeof buf, "%s: DMA to host address 0x%" PRIx64 " by %s refused: bus mastering is disabled", name(),
+    std::string buf = format("%s: DMA to host address 0x%" PRIx64 " by %s refused: bus mastering is disabled", name(),
              static_cast<uint64_t>(gp.get_address()), initiator_of(gp));
-    SC_REPORT_WARNING("hetvp/gpu", buf);
+    SC_REPORT_WARNING("hetvp/gpu", buf.c_str());
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
   }

@@ -8,6 +8,7 @@
 #include "platform/payload.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
+#include "platform/format.h"
 
 namespace hetvp {
 
@@ -130,8 +131,7 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   mem->b_transport(gp_, local);
   qk_.set(local);
   if (!gp_.is_response_ok()) {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s %s of %u bytes at 0x%" PRIx64 " failed: %s",
+    std::string buf = format("%s %s of %u bytes at 0x%" PRIx64 " failed: %s",
              a == Access::Cached ? "cached" : a == Access::Uncached ? "uncached" : "write-combined",
              cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len, addr, gp_.get_response_string().c_str());
     throw HostError(buf);
@@ -178,8 +178,7 @@ void HostCpu::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t l
     set_access(g, cmd, addr, data, n);
     unsigned done = mem->transport_dbg(g);
     if (done != n) {
-      char buf[160];
-      snprintf(buf, sizeof buf, "debug %s of %u bytes at 0x%" PRIx64 " failed", cmd == tlm::TLM_READ_COMMAND ? "read" : "write",
+      std::string buf = format("debug %s of %u bytes at 0x%" PRIx64 " failed", cmd == tlm::TLM_READ_COMMAND ? "read" : "write",
                n, addr);
       throw HostError(buf);
     }
@@ -255,8 +254,7 @@ uint64_t HostCpu::alloc_pinned(uint64_t size, uint64_t align) {
   }
   uint64_t at = (cur + align - 1) & ~(align - 1);
   if (!fits(at)) {
-    char buf[160];
-    snprintf(buf, sizeof buf, "alloc_pinned: out of pinned memory (asked %" PRIu64 " bytes, pool %" PRIu64 " bytes)",
+    std::string buf = format("alloc_pinned: out of pinned memory (asked %" PRIu64 " bytes, pool %" PRIu64 " bytes)",
              size, info_.pinned_size);
     throw HostError(buf);
   }
@@ -266,8 +264,7 @@ uint64_t HostCpu::alloc_pinned(uint64_t size, uint64_t align) {
 
 void HostCpu::free_pinned(uint64_t addr) {
   if (!allocations_.erase(addr)) {
-    char buf[96];
-    snprintf(buf, sizeof buf, "free_pinned: 0x%" PRIx64 " was not allocated", addr);
+    std::string buf = format("free_pinned: 0x%" PRIx64 " was not allocated", addr);
     throw HostError(buf);
   }
 }

@@ -5,6 +5,7 @@
 #include "models/pcie/tlp.h"
 #include "platform/access_info.h"
 #include "platform/registry.h"
+#include "platform/format.h"
 
 namespace hetvp {
 
@@ -74,11 +75,10 @@ void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payloa
   const bool posted = gp.is_write() && !config;  // configuration writes are non-posted
   if ((gp.is_write() && len > max_payload_) || (gp.is_read() && len > max_read_request_)) {
     ++protocol_errors_;
-    char buf[200];
-    snprintf(buf, sizeof buf, "%s: %s of %u bytes at 0x%" PRIx64 " by %s exceeds %s (%u bytes)", name(),
+    std::string buf = format("%s: %s of %u bytes at 0x%" PRIx64 " by %s exceeds %s (%u bytes)", name(),
              gp.is_write() ? "write" : "read", len, addr, initiator_of(gp),
              gp.is_write() ? "max_payload" : "max_read_request", gp.is_write() ? max_payload_ : max_read_request_);
-    SC_REPORT_WARNING("hetvp/pcie", buf);
+    SC_REPORT_WARNING("hetvp/pcie", buf.c_str());
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }

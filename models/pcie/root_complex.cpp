@@ -5,6 +5,7 @@
 
 #include "models/pcie/tlp.h"
 #include "platform/registry.h"
+#include "platform/format.h"
 
 namespace hetvp {
 
@@ -155,10 +156,9 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   int p = port_for_address(gp.get_address());
   if (p < 0) {
     ++unclaimed_;
-    char buf[160];
-    snprintf(buf, sizeof buf, "%s: no root port claims address 0x%" PRIx64 " (access by %s; is the device enumerated?)",
+    std::string buf = format("%s: no root port claims address 0x%" PRIx64 " (access by %s; is the device enumerated?)",
              name(), static_cast<uint64_t>(gp.get_address()), initiator_of(gp));
-    SC_REPORT_WARNING("hetvp/pcie", buf);
+    SC_REPORT_WARNING("hetvp/pcie", buf.c_str());
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }

@@ -7,6 +7,7 @@
 #include "models/gpu/compute/kernel.h"
 #include "platform/program.h"
 #include "sw/coherence/runtime.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -112,8 +113,7 @@ class CoalesceProbe : public HostProgram {
     const uint32_t stride = args.u32("stride"), warps = args.u32("warps");
     const uint64_t buf = rt.alloc(uint64_t(warps) * 32 * stride + 4096);
     rt.launch("coalesce_probe", warps, 1, 32, 1, {uint32_t(rt.gva(buf)), uint32_t(rt.gva(buf) >> 32), stride});
-    char line[128];
-    snprintf(line, sizeof line, "coalesce_probe: %u warps, stride %u B, buffer GPU VA 0x%" PRIx64, warps, stride, rt.gva(buf));
+    std::string line = format("coalesce_probe: %u warps, stride %u B, buffer GPU VA 0x%" PRIx64, warps, stride, rt.gva(buf));
     api.log(line);
     api.stat("buffer_va", static_cast<double>(rt.gva(buf)));
     return 0;

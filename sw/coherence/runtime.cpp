@@ -5,6 +5,7 @@
 #include "models/coherence/coherence_regs.h"
 #include "models/gpu/compute/compute.h"
 #include "models/gpu/compute/kernel.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -67,8 +68,7 @@ void CoherenceRuntime::wait_dir(uint32_t off, const char* what) {
 void CoherenceRuntime::record(const char* phase) {
   ++syncs_;
   const uint64_t ticks = dir_read(DIR_STAT_TICKS_LO) | (uint64_t(dir_read(DIR_STAT_TICKS_HI)) << 32);
-  char ns[32];
-  snprintf(ns, sizeof ns, "%.3f", ticks / 1000.0);
+  std::string ns = format("%.3f", ticks / 1000.0);
   api_.results().add_row({workload_, size_, std::to_string(dir_read(DIR_STAT_SYNCS)), phase,
                           dir_read(DIR_STAT_TARGET) == 1 ? "gpu" : "cpu", std::to_string(dir_read(DIR_STAT_HISTORY)),
                           std::to_string(dir_read(DIR_STAT_PROBES)), std::to_string(dir_read(DIR_STAT_INVALIDATED)),
@@ -77,8 +77,7 @@ void CoherenceRuntime::record(const char* phase) {
   const uint32_t probes = dir_read(DIR_STAT_PROBES);
   probes_total_ += probes;
   ticks_total_ += ticks;
-  char line[200];
-  snprintf(line, sizeof line, "sync %u %-11s -> %s caches: %u history lines, %u probes, %u tag accesses, %s ns",
+  std::string line = format("sync %u %-11s -> %s caches: %u history lines, %u probes, %u tag accesses, %s ns",
            dir_read(DIR_STAT_SYNCS), phase, dir_read(DIR_STAT_TARGET) == 1 ? "GPU" : "CPU", dir_read(DIR_STAT_HISTORY), probes,
            dir_read(DIR_STAT_TAGS), ns);
   if (syncs_ <= 12) api_.log(line);

@@ -265,8 +265,7 @@ std::string McuDriver::state(const McuId& m) {
   const uint32_t c = read(m, MCU_UC_CTRL);
   std::string s = mcu_state_name(c);
   if ((c & MCU_STATE_MASK) == MCU_STATE_TRAPPED) {
-    char b[128];
-    snprintf(b, sizeof b, " (mcause %u at pc 0x%08x, mtval 0x%08x)", read(m, MCU_UC_TRAP_CAUSE), read(m, MCU_UC_TRAP_PC),
+    std::string b = format(" (mcause %u at pc 0x%08x, mtval 0x%08x)", read(m, MCU_UC_TRAP_CAUSE), read(m, MCU_UC_TRAP_PC),
              read(m, MCU_UC_TRAP_VAL));
     s += b;
   } else if ((c & MCU_STATE_MASK) == MCU_STATE_HALTED) {

@@ -72,8 +72,7 @@ class McuBootProgram : public HostProgram {
         }
         worst = std::max(worst, us(res.latency));
       }
-      char b[160];
-      snprintf(b, sizeof b, "microcontrollers: echo answered by HUB + %u GPCs (slowest round trip %.3f us)", r.gpcs, worst);
+      std::string b = format("microcontrollers: echo answered by HUB + %u GPCs (slowest round trip %.3f us)", r.gpcs, worst);
       api.log(b);
       api.stat("mcu_echo_worst_us", worst);
     }
@@ -82,13 +81,11 @@ class McuBootProgram : public HostProgram {
       const double c0 = cpu_seconds();
       api.sleep(idle);
       const double c1 = cpu_seconds();
-      char b[160];
-      snprintf(b, sizeof b, "microcontrollers: idle %.3f s simulated cost %.3f ms host CPU", idle.to_seconds(), (c1 - c0) * 1e3);
+      std::string b = format("microcontrollers: idle %.3f s simulated cost %.3f ms host CPU", idle.to_seconds(), (c1 - c0) * 1e3);
       api.log(b);
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    char b[96];
-    snprintf(b, sizeof b, "microcontrollers: boot workload wall time %.3f s", wall);
+    std::string b = format("microcontrollers: boot workload wall time %.3f s", wall);
     api.log(b);
     return 0;
   }
@@ -200,8 +197,7 @@ class McuBenchProgram : public HostProgram {
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
     for (auto& m : ts) instr += (uint64_t(mcu.read(m, MCU_UC_INSTRET_HI)) << 32) | mcu.read(m, MCU_UC_INSTRET_LO);
-    char b[200];
-    snprintf(b, sizeof b, "mcu_bench: %zu microcontroller(s), %" PRIu64 " instructions, %.3f ms simulated, %.3f s wall, %.1f MIPS",
+    std::string b = format("mcu_bench: %zu microcontroller(s), %" PRIu64 " instructions, %.3f ms simulated, %.3f s wall, %.1f MIPS",
              ts.size(), instr, (api.now() - t0).to_seconds() * 1e3, wall, instr / wall / 1e6);
     api.log(b);
     // (MIPS is wall-clock dependent: logged, not a stat, so stats stay deterministic)
@@ -303,8 +299,7 @@ class DebugProgram : public HostProgram {
           for (size_t i = 4; i < end; ++i) a.push_back(static_cast<uint32_t>(value(w[i])));
           McuResult r = mcu.command(target(1), c, data, a);
           last = r.result;
-          char b[200];
-          snprintf(b, sizeof b, "debug> %s %s(%s): result 0x%08x error %u (%.3f us)", w[1].c_str(), fw_command_name(c),
+          std::string b = format("debug> %s %s(%s): result 0x%08x error %u (%.3f us)", w[1].c_str(), fw_command_name(c),
                    hex(data, 8).c_str(), r.result, r.error, us(r.latency));
           api.log(b);
           if (r.error) ++errors;
@@ -329,21 +324,18 @@ class DebugProgram : public HostProgram {
           std::string row;
           int k = 0;
           for (auto& [n, o] : rs) {
-            char b[48];
-            snprintf(b, sizeof b, "  %-11s %08x", n, mcu.read(m, o));
+            std::string b = format("  %-11s %08x", n, mcu.read(m, o));
             row += b;
             if (++k % 4 == 0) { api.log(row); row.clear(); }
           }
           for (unsigned i = 0; i < 4; ++i) {
-            char b[48];
-            snprintf(b, sizeof b, "  MAILBOX%-4u%08x", i, mcu.read(m, MCU_MAILBOX_N(i)));
+            std::string b = format("  MAILBOX%-4u%08x", i, mcu.read(m, MCU_MAILBOX_N(i)));
             row += b;
           }
           api.log(row);
           row.clear();
           for (unsigned i = 0; i <= 32; ++i) {
-            char b[32];
-            snprintf(b, sizeof b, "  %-4s %08x", i == 32 ? "pc" : ("x" + std::to_string(i)).c_str(), mcu.gpr(m, i));
+            std::string b = format("  %-4s %08x", i == 32 ? "pc" : ("x" + std::to_string(i)).c_str(), mcu.gpr(m, i));
             row += b;
             if (i % 8 == 7 || i == 32) { api.log(row); row.clear(); }
           }
@@ -364,8 +356,7 @@ class DebugProgram : public HostProgram {
           if (w.size() > 3 && w[3] == "host") buf = gpu.map_host(api.alloc_pinned(size), size);
           else buf = gpu.alloc_vram(size);
           vars[w[1]] = buf.va;
-          char b[128];
-          snprintf(b, sizeof b, "debug> $%s = GPU VA 0x%" PRIx64 " (%" PRIu64 " B %s)", w[1].c_str(), buf.va, size,
+          std::string b = format("debug> $%s = GPU VA 0x%" PRIx64 " (%" PRIu64 " B %s)", w[1].c_str(), buf.va, size,
                    buf.sysmem ? "host memory" : "VRAM");
           api.log(b);
         } else if (op == "set") {

@@ -6,6 +6,7 @@
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -50,11 +51,9 @@ class LinkSharingProgram : public HostProgram {
         if (left) api.sleep(sc_core::sc_time(200, sc_core::SC_NS));
       }
       for (size_t i = 0; i < jobs.size(); ++i) {
-        char ns[32];
-        snprintf(ns, sizeof ns, "%.1f", done[i]);
+        std::string ns = format("%.1f", done[i]);
         api.results().add_row({scenario, std::to_string(jobs[i].first), dir_name(jobs[i].second), ns});
-        char line[128];
-        snprintf(line, sizeof line, "%-9s engine %u %s: %10.3f us", scenario, jobs[i].first, dir_name(jobs[i].second), done[i] / 1e3);
+        std::string line = format("%-9s engine %u %s: %10.3f us", scenario, jobs[i].first, dir_name(jobs[i].second), done[i] / 1e3);
         api.log(line);
       }
     };

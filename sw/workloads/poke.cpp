@@ -12,6 +12,7 @@
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/offload.h"
 #include "sw/mcu/mcu_driver.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -75,14 +76,12 @@ class DmaProgram : public HostProgram {
       drv.reg_write(base + COPY_LAUNCH, COPY_LAUNCH_GO);
       api.sleep(sc_core::sc_time(10, sc_core::SC_US));
       uint32_t st = drv.reg_read(base + COPY_STATUS);
-      char line[96];
-      snprintf(line, sizeof line, "dma: zero-length copy: status 0x%x (error code %u)", st, COPY_STATUS_CODE(st));
+      std::string line = format("dma: zero-length copy: status 0x%x (error code %u)", st, COPY_STATUS_CODE(st));
       api.log(line);
       return (st & COPY_STATUS_ERROR) ? 1 : 0;
     }
     drv.wait_dma(drv.start_dma(a.u32("engine"), src, dst, size));
-    char line[128];
-    snprintf(line, sizeof line, "dma: %" PRIu64 " bytes 0x%" PRIx64 " -> 0x%" PRIx64 " done at %.3f us", size, src.va, dst.va,
+    std::string line = format("dma: %" PRIu64 " bytes 0x%" PRIx64 " -> 0x%" PRIx64 " done at %.3f us", size, src.va, dst.va,
              api.now().to_seconds() * 1e6);
     api.log(line);
     return 0;
@@ -133,8 +132,7 @@ class OffloadProgram : public HostProgram {
     }
     const sc_core::sc_time t0 = api.now();
     copier.copy(who, src, dst, size);
-    char line[160];
-    snprintf(line, sizeof line, "offload: %s copied %" PRIu64 " bytes 0x%" PRIx64 " -> 0x%" PRIx64 " in %.3f us",
+    std::string line = format("offload: %s copied %" PRIu64 " bytes 0x%" PRIx64 " -> 0x%" PRIx64 " in %.3f us",
              a.string("mcu").c_str(), size, src, dst, (api.now() - t0).to_seconds() * 1e6);
     api.log(line);
     return 0;

@@ -20,6 +20,7 @@
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/offload.h"
 #include "sw/mcu/mcu_driver.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -282,8 +283,7 @@ class TransferProgram : public HostProgram {
           api.results().add_row({m.name, to_string(d), std::to_string(size), t, bw});
           ++points;
           if (size == hi || size * args.u64("factor") > hi) {
-            char line[160];
-            snprintf(line, sizeof line, "%-9s %s %8" PRIu64 " KiB: %12.3f us  %9.1f MB/s", m.name.c_str(), to_string(d),
+            std::string line = format("%-9s %s %8" PRIu64 " KiB: %12.3f us  %9.1f MB/s", m.name.c_str(), to_string(d),
                      size >> 10, ns / 1e3, moved / ns * 1e3);
             api.log(line);
           }
@@ -292,8 +292,7 @@ class TransferProgram : public HostProgram {
     }
     api.stat("points", points);
     api.stat("mismatches", mismatches);
-    char line[96];
-    snprintf(line, sizeof line, "transfer: %u points, %u data mismatches", points, mismatches);
+    std::string line = format("transfer: %u points, %u data mismatches", points, mismatches);
     api.log(line);
     return mismatches == 0 ? 0 : 1;
   }

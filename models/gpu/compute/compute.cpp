@@ -16,6 +16,7 @@
 #include "platform/payload.h"
 #include "platform/register_table.h"
 #include "platform/run_state.h"
+#include "platform/format.h"
 
 namespace hetvp::gpu {
 
@@ -200,8 +201,7 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
     (*port[cu])->b_transport(gp_, d);
     cursor = now + d;
     if (!gp_.is_response_ok()) {
-      char buf[200];
-      snprintf(buf, sizeof buf, "kernel '%s': %s %s of %u bytes at GPU VA 0x%" PRIx64 " failed: %s", kname_.c_str(),
+      std::string buf = format("kernel '%s': %s %s of %u bytes at GPU VA 0x%" PRIx64 " failed: %s", kname_.c_str(),
                uncached ? "uncached" : "cached", cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len, addr,
                gp_.get_response_string().c_str());
       kernel_error(3, buf);
@@ -219,8 +219,7 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
     req.mode = store ? AccessMode::Store : caching_ ? AccessMode::CachingLoad : AccessMode::NonCachingLoad;
     for (unsigned l = 0; l < kLanes; ++l)
       if ((mask >> l & 1) && addr[l] % size) {
-        char buf[160];
-        snprintf(buf, sizeof buf, "kernel '%s': lane %u %s at misaligned address 0x%" PRIx64, kname_.c_str(), l,
+        std::string buf = format("kernel '%s': lane %u %s at misaligned address 0x%" PRIx64, kname_.c_str(), l,
                  store ? "store" : "load", addr[l]);
         return kernel_error(4, buf);
       }
@@ -321,8 +320,7 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
       for (unsigned i = 0; i < CMP_ARGS; ++i) args[i] = regs_.at(CMP_ARG + 4 * i).value;
       const KernelFn* fn = KernelRegistry::get().find(id, &kname_);
       if (!fn) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "LAUNCH of unknown kernel id 0x%08x (KERNEL, BAR0 0x404000)", id);
+        std::string buf = format("LAUNCH of unknown kernel id 0x%08x (KERNEL, BAR0 0x404000)", id);
         kernel_error(1, buf);
       } else if (!grid.x || !grid.y || !block.x || !block.y || block.x * block.y > 1024) {
         kernel_error(2, "kernel '" + kname_ + "': bad grid/block dimensions");

@@ -206,8 +206,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
             const uint32_t pc = core.read_pc();
             const uint32_t raw = core.fetch_raw(pc);
             r = core.step();
-            char line[80];
-            std::snprintf(line, sizeof line, "[%10llu] %08x: %0*x\n", static_cast<unsigned long long>(core.instret()),
+            std::string line = format("[%10llu] %08x: %0*x\n", static_cast<unsigned long long>(core.instret()),
                           pc, (raw & 3) == 3 ? 8 : 4, raw);
             log << line;
         } else {

@@ -17,13 +17,13 @@
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "models/mcu/uc/microcontroller.h"
 #include "platform/payload.h"
+#include "platform/format.h"
 
 namespace hetvp::mcu {
 
 namespace {
 std::string hex32le(uint32_t v) {
-  char b[9];
-  snprintf(b, sizeof b, "%02x%02x%02x%02x", v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24);
+  std::string b = format("%02x%02x%02x%02x", v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24);
   return b;
 }
 uint32_t parse_hex32le(const std::string& s, size_t pos) {
@@ -119,8 +119,7 @@ bool GdbStub::get_packet(std::string& out) {
 void GdbStub::put_packet(const std::string& p) {
   unsigned cs = 0;
   for (unsigned char c : p) cs += c;
-  char tail[4];
-  snprintf(tail, sizeof tail, "#%02x", cs & 0xff);
+  std::string tail = format("#%02x", cs & 0xff);
   std::string pkt = "$" + p + tail;
   ::send(fd_, pkt.data(), pkt.size(), MSG_NOSIGNAL);
 }
@@ -139,14 +138,12 @@ void GdbStub::report_stop(Microcontroller& mcu, int signal) {
   if (fd_ < 0 || !waiting_stop_) return;
   waiting_stop_ = false;
   if (mcu.state() == MCU_STATE_HALTED) {
-    char b[8];
-    snprintf(b, sizeof b, "W%02x", mcu.core().read_gpr(10) & 0xff);
+    std::string b = format("W%02x", mcu.core().read_gpr(10) & 0xff);
     put_packet(b);
     close_conn();  // the "process" exited: GDB expects the target to go away
     return;
   }
-  char b[8];
-  snprintf(b, sizeof b, "S%02x", signal & 0xff);
+  std::string b = format("S%02x", signal & 0xff);
   put_packet(b);
 }
 

@@ -12,6 +12,7 @@
 #include "platform/register_table.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
+#include "platform/format.h"
 
 namespace hetvp::mcu {
 
@@ -143,8 +144,7 @@ void Microcontroller::fw_trap(uint32_t) {
   core_->read_csr(0x341, pc);
   core_->read_csr(0x342, cause);
   core_->read_csr(0x343, val);
-  char buf[160];
-  snprintf(buf, sizeof buf, "firmware reported trap: mcause 0x%x at pc 0x%08x (mtval 0x%08x)", cause, pc, val);
+  std::string buf = format("firmware reported trap: mcause 0x%x at pc 0x%08x (mtval 0x%08x)", cause, pc, val);
   record_trap(pc, cause, val, buf);
   core_->halt(buf);
 }
@@ -162,11 +162,10 @@ void Microcontroller::xfer_fault(uint32_t ctrl, uint32_t code) {
   else xfer_status_->value |= MCU_XFER_FAULT | (code << 8);
   ++xfer_faults_;
   regs_.at(MCU_XFER_FAULTS).value++;
-  char buf[200];
-  snprintf(buf, sizeof buf, "%s: xfer refused (code %u): ctrl 0x%x, ext 0x%" PRIx64 ", dmem 0x%x", name(), code, ctrl,
+  std::string buf = format("%s: xfer refused (code %u): ctrl 0x%x, ext 0x%" PRIx64 ", dmem 0x%x", name(), code, ctrl,
            (uint64_t(regs_.at(MCU_XFER_EXT_HI).value) << 32) | regs_.at(MCU_XFER_EXT_LO).value,
            regs_.at(MCU_XFER_DMEM).value);
-  SC_REPORT_INFO("hetvp/mcu", buf);
+  SC_REPORT_INFO("hetvp/mcu", buf.c_str());
   set_irq_bits(MCU_IRQ_XFER);  // the firmware waiting for "done" learns about the fault too
 }
 void Microcontroller::xfer_ctrl(uint32_t v) {
@@ -237,8 +236,7 @@ bool Microcontroller::upload_allowed() const {
 
 bool Microcontroller::refuse(tlm::tlm_generic_payload& gp, const std::string& why) {
   ++refused_;
-  char buf[128];
-  snprintf(buf, sizeof buf, " (offset 0x%" PRIx64 ", by %s, core %s)", uint64_t(gp.get_address()), initiator_of(gp),
+  std::string buf = format(" (offset 0x%" PRIx64 ", by %s, core %s)", uint64_t(gp.get_address()), initiator_of(gp),
            mcu_state_name(state_));
   SC_REPORT_WARNING("hetvp/mcu", (std::string(name()) + ": " + why + buf).c_str());
   gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
@@ -325,8 +323,7 @@ void Microcontroller::access(tlm::tlm_generic_payload& gp, From from, sc_core::s
       const uint32_t a = idx.value & MCU_INDEX_ADDR_MASK & ~3u;
       const uint32_t size = code ? cfg_.code_size : cfg_.data_size;
       if (a >= size) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "%s index 0x%x is outside the %s memory (%u bytes)", code ? "CODE" : "DATA", a,
+        std::string buf = format("%s index 0x%x is outside the %s memory (%u bytes)", code ? "CODE" : "DATA", a,
                  code ? "code" : "data", size);
         return void(refuse(gp, buf));
       }
@@ -482,10 +479,9 @@ void Microcontroller::xfer_thread() {
       xfer_status_->value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
       ++xfer_faults_;
       regs_.at(MCU_XFER_FAULTS).value++;
-      char buf[160];
-      snprintf(buf, sizeof buf, "%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(),
+      std::string buf = format("%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(),
                xfer_store_ ? "store" : "load", xfer_len_, xfer_ext_, xfer_gp_.get_response_string().c_str());
-      SC_REPORT_INFO("hetvp/mcu", buf);
+      SC_REPORT_INFO("hetvp/mcu", buf.c_str());
     }
     xfer_time_ += sc_core::sc_time_stamp() - start;
     if (Tracer::get().enabled())
