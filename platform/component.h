@@ -2,7 +2,8 @@
 //
 // A component declares its ports by name in its constructor (expose_initiator / expose_target /
 // expose_irq_out / expose_irq_in); the builder binds them as the YAML's `connect:` says. It
-// reports its statistics through dump_stats, which writes into one deterministic JSON.
+// declares its statistics in its StatGroup (stats(), platform/stats.h); dump_stats writes them
+// into one deterministic JSON.
 #pragma once
 
 #include <functional>
@@ -17,6 +18,7 @@
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/params.h"
+#include "platform/stats.h"
 
 namespace hetvp {
 
@@ -26,7 +28,7 @@ class Builder;
 
 class Component : public sc_core::sc_module {
  public:
-  explicit Component(sc_core::sc_module_name name) : sc_core::sc_module(name) {}
+  explicit Component(sc_core::sc_module_name name) : sc_core::sc_module(name), stats_(basename()) {}
 
   // The instance name as written in YAML (e.g. "pcie0", "gpc_2").
   std::string instance_name() const { return basename(); }
@@ -64,8 +66,11 @@ class Component : public sc_core::sc_module {
   virtual void connect_phase(Builder&) {}
   // Called after sc_start returns, before stats are written.
   virtual void end_of_run() {}
-  // Writes this component's statistics (keys in a fixed order) into `w`'s current object.
-  virtual void dump_stats(JsonWriter&) const {}
+  // This component's statistics, declared in its constructor (platform/stats.h).
+  StatGroup& stats() { return stats_; }
+  const StatGroup& stats() const { return stats_; }
+  // Writes this component's statistics (declaration order) into `w`'s current object.
+  virtual void dump_stats(JsonWriter& w) const { stats_.dump(w); }
 
  private:
   std::map<std::string, std::function<void(TargetSocketBase&)>> initiators_;
@@ -73,6 +78,7 @@ class Component : public sc_core::sc_module {
   std::map<std::string, IrqPort*> irq_outs_;
   std::map<std::string, IrqExport*> irq_ins_;
   std::set<std::string> optional_;
+  StatGroup stats_;
 };
 
 }  // namespace hetvp

@@ -33,6 +33,7 @@ Router::Router(sc_core::sc_module_name name, const Params& p) : Component(name),
   in.register_get_direct_mem_ptr(this, &Router::get_direct_mem_ptr);
   out.register_invalidate_direct_mem_ptr(this, &Router::invalidate_direct_mem_ptr);
   expose_target("in", in);
+  declare_stats();
 }
 
 void Router::map(const std::string& label, uint64_t base, uint64_t size, TargetSocketBase& target, bool absolute) {
@@ -140,10 +141,11 @@ void Router::invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint6
   }
 }
 
-void Router::dump_stats(JsonWriter& w) const {
-  w.value("transactions", transactions_);
-  w.value("unmapped", unmapped_);
-  w.value("dmi_grants", dmi_grants_);
+void Router::declare_stats() {
+  stats()
+      .counter("transactions", "count", "transactions routed (b_transport)", transactions_)
+      .counter("unmapped", "count", "transactions to an address no map entry covers (address error)", unmapped_)
+      .counter("dmi_grants", "count", "DMI requests granted by a target behind this router", dmi_grants_);
 }
 
 }  // namespace hetvp

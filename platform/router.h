@@ -36,9 +36,9 @@ class Router : public Component {
 
   void connect_phase(Builder& b) override;
   void end_of_elaboration() override;
-  void dump_stats(JsonWriter& w) const override;
 
  private:
+  void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   struct Entry {
     std::string label;
     uint64_t base, size;
