@@ -121,6 +121,7 @@ Cache::Cache(sc_core::sc_module_name n, const Params& p)
   expose_target("in", in);
   expose_initiator("out", out);
   expose_target("ctl", ctl, true);
+  declare_stats();
 }
 
 bool Cache::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, sc_core::sc_time& delay,
@@ -302,19 +303,21 @@ void Cache::b_ctl(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-void Cache::dump_stats(JsonWriter& w) const {
-  w.value("reads", reads_);
-  w.value("writes", writes_);
-  w.value("read_hits", read_hits_);
-  w.value("write_hits", write_hits_);
-  w.value("misses", misses_);
-  w.value("evictions", evictions_);
-  w.value("writebacks", writebacks_);
-  w.value("uncached", uncached_);
-  w.value("ctl_requests", ctl_requests_);
-  w.value("ctl_tag_accesses", ctl_tag_accesses_);
-  w.value("ctl_invalidated", ctl_invalidated_);
-  w.value("valid_lines", array_.valid_count());
+void Cache::declare_stats() {
+  stats()
+      .counter("reads", "count", "cacheable read accesses", reads_)
+      .counter("writes", "count", "cacheable write accesses", writes_)
+      .counter("read_hits", "count", "reads that hit", read_hits_)
+      .counter("write_hits", "count", "writes that hit", write_hits_)
+      .counter("misses", "count", "accesses that missed (line fills)", misses_)
+      .counter("evictions", "count", "valid lines replaced to make room", evictions_)
+      .counter("writebacks", "count", "dirty lines written back downstream", writebacks_)
+      .counter("uncached", "count", "accesses passed through uncached", uncached_)
+      .counter("ctl_requests", "count", "requests on the control port (range invalidate, flush)", ctl_requests_)
+      .counter("ctl_tag_accesses", "count", "tag lookups made by control requests", ctl_tag_accesses_)
+      .counter("ctl_invalidated", "lines", "lines invalidated by control requests", ctl_invalidated_)
+      .value("valid_lines", "lines", "valid lines in the array when the stats are written",
+             [this] { return array_.valid_count(); });
 }
 
 HETVP_REGISTER_COMPONENT("cache", Cache, "set-associative cache (LRU, write-back/through), DMI denied, range-invalidate control port");

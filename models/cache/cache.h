@@ -83,7 +83,6 @@ class Cache : public Component {
 
   Cache(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
-  void dump_stats(JsonWriter& w) const override;
 
   sc_core::sc_time tag_time() const { return tag_time_; }
   uint64_t id() const { return id_; }
@@ -92,6 +91,7 @@ class Cache : public Component {
   void control(CacheCtl& c, sc_core::sc_time& delay);
 
  private:
+  void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   bool get_dmi(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) { gp.set_dmi_allowed(false); return false; }

@@ -88,6 +88,7 @@ void CacheController::init(const Params& p) {
   regs_.on_write("HIST_CONFIRM", this, &CacheController::hist_confirm);
   regs_.on_read("HIST_COUNT", this, &CacheController::hist_count);
   regs_.reset();
+  declare_stats();
 }
 
 // ---- register behaviour (bound by name in the constructor)
@@ -305,17 +306,18 @@ void CacheController::b_snoop(int, tlm::tlm_generic_payload& gp, sc_core::sc_tim
   snoop_out->b_transport(gp, delay);
 }
 
-void CacheController::dump_stats(JsonWriter& w) const {
-  w.value("tracked_stores", tracked_stores_);
-  w.value("histories_sent", histories_);
-  w.value("history_lines_sent", history_sent_);
-  w.value("release_writebacks", release_writebacks_);
-  w.value("probes_received", probes_);
-  w.value("tag_accesses", tag_accesses_);
-  w.value("lines_invalidated", invalidated_);
-  w.value("snoops", snoops_);
-  w.value("snoop_invalidated", snoop_invalidated_);
-  w.value("register_errors", regs_.errors());
+void CacheController::declare_stats() {
+  stats()
+      .counter("tracked_stores", "count", "stores recorded in the written-line history", tracked_stores_)
+      .counter("histories_sent", "count", "histories sent to the directory", histories_)
+      .counter("history_lines_sent", "lines", "lines in those histories", history_sent_)
+      .counter("release_writebacks", "lines", "dirty lines written back at a release", release_writebacks_)
+      .counter("probes_received", "count", "invalidation probes received from the directory", probes_)
+      .counter("tag_accesses", "count", "tag lookups made for probes", tag_accesses_)
+      .counter("lines_invalidated", "lines", "lines invalidated by probes", invalidated_)
+      .counter("snoops", "count", "snoop requests forwarded to the caches", snoops_)
+      .counter("snoop_invalidated", "lines", "lines invalidated by snoops", snoop_invalidated_)
+      .value("register_errors", "count", "illegal register accesses", [this] { return regs_.errors(); });
 }
 
 HETVP_REGISTER_COMPONENT("cache_controller", CacheController,

@@ -65,12 +65,12 @@ class CacheController : public Component {
   // Inside a composite: `stages[i]` = stage of level i.
   CacheController(sc_core::sc_module_name name, const Params& p, std::vector<unsigned> stages, Side side);
   static std::shared_ptr<Schema> schema();
-  void dump_stats(JsonWriter& w) const override;
 
   bool tracking() const { return tracking_; }
   size_t history_size() const { return history_.size(); }
 
  private:
+  void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   void init(const Params& p);
   void b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_data(int id, tlm::tlm_generic_payload& gp);

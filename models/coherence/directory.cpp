@@ -1,6 +1,7 @@
 #include "models/coherence/directory.h"
 
 #include <cinttypes>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -80,6 +81,7 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n),
   expose_initiator("host", host);
 
   bind_registers();
+  declare_stats();
 }
 
 void Directory::bind_registers() {
@@ -319,57 +321,63 @@ void Directory::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   cur_delay_ = saved_delay;
 }
 
-void Directory::dump_stats(JsonWriter& w) const {
-  w.value("mode", mode_);
-  w.value("engine", std::string(engine_->kind()));
-  w.value("engine_cycles", engine_->cycles());
-  uint64_t tot[2][6] = {};
-  for (const Sync& s : syncs_) {
-    uint64_t* t = tot[s.target - 1];
-    t[0] += 1;
-    t[1] += s.history;
-    t[2] += s.probes;
-    t[3] += s.invalidated;
-    t[4] += s.tags;
-    t[5] += s.ticks;
-  }
-  uint64_t probes = tot[0][2] + tot[1][2], ticks = tot[0][5] + tot[1][5], digest = 0, inv = tot[0][3] + tot[1][3];
-  for (const Sync& s : syncs_) digest += s.digest;
-  w.value("probes", probes);
-  w.value("lines_invalidated", inv);
-  w.value("tag_accesses", tot[0][4] + tot[1][4]);
-  w.value("ticks", ticks);
-  w.value("ns", ticks / 1000.0);
-  w.value("invalidated_digest", format("%016" PRIx64, digest));
-  w.value("checker_loads", Checker::get().loads_checked());
-  w.value("checker_violations", Checker::get().violations());
+void Directory::declare_stats() {
+  // Sums of a Sync field over the synchronisations towards `k` (1 GPU, 2 CPU; 0 = both).
+  auto sum = [this](unsigned k, uint64_t Sync::*f) {
+    uint64_t t = 0;
+    for (const Sync& s : syncs_)
+      if (k == 0 || s.target == k) t += s.*f;
+    return t;
+  };
+  auto hex = [](uint64_t v) { return format("%016" PRIx64, v); };
+  stats()
+      .value("mode", "", "invalidation mode (per_line or range)", [this] { return mode_; })
+      .value("engine", "", "invalidation engine (tlm, rtl, lockstep)", [this] { return std::string(engine_->kind()); })
+      .value("engine_cycles", "cycles", "cycles the invalidation engine ran", [this] { return engine_->cycles(); })
+      .value("probes", "count", "invalidation probes sent, all synchronisations", [sum] { return sum(0, &Sync::probes); })
+      .value("lines_invalidated", "lines", "lines invalidated, all synchronisations",
+             [sum] { return sum(0, &Sync::invalidated); })
+      .value("tag_accesses", "count", "tag lookups made by probes, all synchronisations",
+             [sum] { return sum(0, &Sync::tags); })
+      .value("ticks", "ps", "invalidation time (gem5 ticks at 1 THz), all synchronisations",
+             [sum] { return sum(0, &Sync::ticks); })
+      .value("ns", "ns", "the same time in ns (ticks / 1000)", [sum] { return sum(0, &Sync::ticks) / 1000.0; })
+      .value("invalidated_digest", "", "hex sum of every synchronisation's digest of invalidated lines",
+             [sum, hex] { return hex(sum(0, &Sync::digest)); })
+      .value("checker_loads", "count", "loads the coherence checker verified", [] { return Checker::get().loads_checked(); })
+      .value("checker_violations", "count", "loads the checker found stale", [] { return Checker::get().violations(); });
   const char* names[2] = {"to_gpu", "to_cpu"};
-  for (int k = 0; k < 2; ++k) {
-    w.begin_object(names[k]);
-    w.value("syncs", tot[k][0]);
-    w.value("history_lines", tot[k][1]);
-    w.value("probes", tot[k][2]);
-    w.value("lines_invalidated", tot[k][3]);
-    w.value("tag_accesses", tot[k][4]);
-    w.value("ticks", tot[k][5]);
-    w.value("ns", tot[k][5] / 1000.0);
-    w.end_object();
-  }
-  w.begin_array("syncs");
-  for (const Sync& s : syncs_) {
-    w.begin_object();
-    w.value("target", s.target == 1 ? "gpu" : "cpu");
-    w.value("history_lines", s.history);
-    w.value("probes", s.probes);
-    w.value("lines_invalidated", s.invalidated);
-    w.value("tag_accesses", s.tags);
-    w.value("ticks", s.ticks);
-    w.value("ns", s.ticks / 1000.0);
-    w.value("digest", format("%016" PRIx64, s.digest));
-    w.end_object();
-  }
-  w.end_array();
-  w.value("register_errors", errors_);
+  for (unsigned k = 1; k <= 2; ++k)
+    stats()
+        .group(names[k - 1])
+        .value("syncs", "count", "synchronisations invalidating this side's caches",
+               [this, k] { return uint64_t(std::count_if(syncs_.begin(), syncs_.end(), [k](const Sync& s) { return s.target == k; })); })
+        .value("history_lines", "lines", "history lines received", [sum, k] { return sum(k, &Sync::history); })
+        .value("probes", "count", "invalidation probes sent", [sum, k] { return sum(k, &Sync::probes); })
+        .value("lines_invalidated", "lines", "lines invalidated", [sum, k] { return sum(k, &Sync::invalidated); })
+        .value("tag_accesses", "count", "tag lookups made by probes", [sum, k] { return sum(k, &Sync::tags); })
+        .value("ticks", "ps", "invalidation time (gem5 ticks at 1 THz)", [sum, k] { return sum(k, &Sync::ticks); })
+        .value("ns", "ns", "the same time in ns (ticks / 1000)", [sum, k] { return sum(k, &Sync::ticks) / 1000.0; });
+  stats()
+      .record("syncs", "", "one object per synchronisation, in order: target (gpu/cpu), history_lines, probes, "
+              "lines_invalidated, tag_accesses, ticks (ps), ns, digest (hex)",
+              [this, hex](JsonWriter& w, const std::string& key) {
+                w.begin_array(key);
+                for (const Sync& s : syncs_) {
+                  w.begin_object();
+                  w.value("target", s.target == 1 ? "gpu" : "cpu");
+                  w.value("history_lines", s.history);
+                  w.value("probes", s.probes);
+                  w.value("lines_invalidated", s.invalidated);
+                  w.value("tag_accesses", s.tags);
+                  w.value("ticks", s.ticks);
+                  w.value("ns", s.ticks / 1000.0);
+                  w.value("digest", hex(s.digest));
+                  w.end_object();
+                }
+                w.end_array();
+              })
+      .counter("register_errors", "count", "illegal register accesses and protocol misuses", errors_);
 }
 
 HETVP_REGISTER_COMPONENT("coherence_directory", Directory,

@@ -49,7 +49,6 @@ class Directory : public Component {
 
   Directory(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
-  void dump_stats(JsonWriter& w) const override;
 
   struct Sync {
     unsigned target = 0;  // 1 = GPU caches invalidated (CPU history), 2 = CPU caches
@@ -58,6 +57,7 @@ class Directory : public Component {
   const std::vector<Sync>& syncs() const { return syncs_; }
 
  private:
+  void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void bind_registers();  // the register table and the behaviour bound to its names
   uint32_t lock_owner() const { return lock_owner_; }

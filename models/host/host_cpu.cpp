@@ -60,6 +60,7 @@ HostCpu::HostCpu(sc_core::sc_module_name n, const Params& p) : Component(n), nam
   expose_irq_in("irq", irq);
   SC_HAS_PROCESS(HostCpu);
   SC_THREAD(run_program);
+  declare_stats();
 }
 
 void HostCpu::load_program(const std::string& program, const Params& args, uint64_t seed) {
@@ -271,21 +272,25 @@ void HostCpu::free_pinned(uint64_t addr) {
 
 void HostCpu::log(const std::string& line) { RunState::get().add_summary(line); }
 
-void HostCpu::dump_stats(JsonWriter& w) const {
-  w.value("cached_loads", loads_);
-  w.value("cached_stores", stores_);
-  w.value("uncached_loads", uncached_loads_);
-  w.value("uncached_stores", uncached_stores_);
-  w.value("write_combined_lines", wc_lines_);
-  w.value("dmi_accesses", dmi_accesses_);
-  w.value("interrupts", irqs_);
-  w.value("busy_ns", busy_.to_seconds() * 1e9);
-  if (!program_stats_.empty()) {
-    w.begin_object("program");
-    w.value("name", program_name_);
-    for (auto& [k, v] : program_stats_) w.value(k, v);
-    w.end_object();
-  }
+void HostCpu::declare_stats() {
+  stats()
+      .counter("cached_loads", "count", "cached loads by the workload", loads_)
+      .counter("cached_stores", "count", "cached stores by the workload", stores_)
+      .counter("uncached_loads", "count", "uncached (MMIO) loads", uncached_loads_)
+      .counter("uncached_stores", "count", "uncached (MMIO) stores", uncached_stores_)
+      .counter("write_combined_lines", "lines", "write-combined lines flushed", wc_lines_)
+      .counter("dmi_accesses", "count", "accesses served through DMI", dmi_accesses_)
+      .counter("interrupts", "count", "interrupts taken", irqs_)
+      .time("busy_ns", "time the CPU spent in memory accesses", busy_)
+      .record("program", "", "the workload's own results (only when it reported any): `name`, then each key it "
+              "reported with HostApi::stat, in key order",
+              [this](JsonWriter& w, const std::string& key) {
+                w.begin_object(key);
+                w.value("name", program_name_);
+                for (auto& [k, v] : program_stats_) w.value(k, v);
+                w.end_object();
+              })
+      .when([this] { return !program_stats_.empty(); });
 }
 
 }  // namespace hetvp

@@ -57,9 +57,9 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   void raise(unsigned vector, const sc_core::sc_time& delay) override;
 
   const ResultTable& result_table() const override { return results_; }
-  void dump_stats(JsonWriter& w) const override;
 
  private:
+  void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   void run_program();
   void transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a);
   bool try_dmi(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);

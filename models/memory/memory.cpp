@@ -33,6 +33,7 @@ Memory::Memory(sc_core::sc_module_name name, const Params& p) : Component(name) 
   in.register_transport_dbg(this, &Memory::transport_dbg);
   in.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
   expose_target("in", in);
+  declare_stats();
 }
 
 uint8_t* Memory::chunk(uint64_t index) {
@@ -112,13 +113,15 @@ bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi)
   return true;
 }
 
-void Memory::dump_stats(JsonWriter& w) const {
-  w.value("reads", reads_);
-  w.value("writes", writes_);
-  w.value("bytes_read", bytes_read_);
-  w.value("bytes_written", bytes_written_);
-  w.value("resident_bytes", chunks_allocated_ * kChunk);
-  w.value("dmi_grants", dmi_grants_);
+void Memory::declare_stats() {
+  stats()
+      .counter("reads", "count", "read transactions (b_transport)", reads_)
+      .counter("writes", "count", "write transactions (b_transport)", writes_)
+      .counter("bytes_read", "bytes", "bytes read by b_transport", bytes_read_)
+      .counter("bytes_written", "bytes", "bytes written by b_transport", bytes_written_)
+      .value("resident_bytes", "bytes", "host memory backing the touched chunks (sparse storage)",
+             [this] { return chunks_allocated_ * kChunk; })
+      .counter("dmi_grants", "count", "DMI requests granted (one chunk each)", dmi_grants_);
 }
 
 }  // namespace hetvp

@@ -24,11 +24,11 @@ class Memory : public Component {
   static std::shared_ptr<Schema> schema();
 
   uint64_t size() const { return size_; }
-  void dump_stats(JsonWriter& w) const override;
 
   static constexpr uint64_t kChunk = 1ull << 20;
 
  private:
+  void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   uint8_t* chunk(uint64_t index);
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& gp);

@@ -42,6 +42,7 @@ PcieLink::PcieLink(sc_core::sc_module_name n, const Params& p) : Component(n) {
   expose_initiator("down_out", down_out);
   expose_target("up_in", up_in);
   expose_initiator("up_out", up_out);
+  declare_stats();
 }
 
 sc_core::sc_time PcieLink::wire_time(unsigned payload, uint64_t addr, bool completion) const {
@@ -104,17 +105,17 @@ void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payloa
   delay = t + latency_ - sc_core::sc_time_stamp();
 }
 
-void PcieLink::dump_stats(JsonWriter& w) const {
-  w.value("bytes_per_second", bytes_per_second_);
-  for (const Direction* d : {&down_, &up_}) {
-    w.begin_object(d->name);
-    w.value("tlps", d->tlps);
-    w.value("payload_bytes", d->payload_bytes);
-    w.value("wire_bytes", d->wire_bytes);
-    w.value("busy_ns", d->busy_time.to_seconds() * 1e9);
-    w.end_object();
-  }
-  w.value("protocol_errors", protocol_errors_);
+void PcieLink::declare_stats() {
+  stats().value("bytes_per_second", "B/s", "raw bandwidth of one direction after line encoding",
+                [this] { return bytes_per_second_; });
+  for (Direction* d : {&down_, &up_})
+    stats()
+        .group(d->name)
+        .counter("tlps", "count", "TLPs sent in this direction", d->tlps)
+        .counter("payload_bytes", "bytes", "data payload carried by those TLPs", d->payload_bytes)
+        .counter("wire_bytes", "bytes", "bytes on the wire: payload + header + framing", d->wire_bytes)
+        .time("busy_ns", "time this direction's wire was occupied", d->busy_time);
+  stats().counter("protocol_errors", "count", "transactions the link could not carry (error response)", protocol_errors_);
 }
 
 }  // namespace hetvp

@@ -34,13 +34,13 @@ class PcieLink : public Component {
 
   PcieLink(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
-  void dump_stats(JsonWriter& w) const override;
 
   // Wire time of a TLP carrying `payload` bytes to/from `addr` (header size depends on it).
   sc_core::sc_time wire_time(unsigned payload, uint64_t addr, bool completion) const;
   double raw_bandwidth() const { return bytes_per_second_; }  // bytes/s after line encoding
 
  private:
+  void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   struct Direction {
     explicit Direction(const char* n) : name(n) {}
     const char* name;

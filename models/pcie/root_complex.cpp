@@ -45,6 +45,7 @@ RootComplex::RootComplex(sc_core::sc_module_name n, const Params& p) : Component
     expose_initiator(d, *rp.down);
     expose_target(u, *rp.up);
   }
+  declare_stats();
 }
 
 // ---------------------------------------------------------------- root port (Type 1 header)
@@ -192,12 +193,13 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
 
 unsigned RootComplex::dbg_up(int, tlm::tlm_generic_payload& gp) { return host->transport_dbg(gp); }
 
-void RootComplex::dump_stats(JsonWriter& w) const {
-  w.value("config_requests", config_requests_);
-  w.value("mmio_requests", mmio_requests_);
-  w.value("dma_requests", dma_requests_);
-  w.value("msis", msis_);
-  w.value("unclaimed", unclaimed_);
+void RootComplex::declare_stats() {
+  stats()
+      .counter("config_requests", "count", "configuration requests from the CPU (ECAM window)", config_requests_)
+      .counter("mmio_requests", "count", "memory requests from the CPU into the PCIe window", mmio_requests_)
+      .counter("dma_requests", "count", "requests from endpoints to host memory (upstream)", dma_requests_)
+      .counter("msis", "count", "MSI writes turned into CPU interrupts", msis_)
+      .counter("unclaimed", "count", "requests no device or window claimed (unsupported request)", unclaimed_);
 }
 
 }  // namespace hetvp

@@ -33,9 +33,9 @@ class RootComplex : public Component {
 
   RootComplex(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
-  void dump_stats(JsonWriter& w) const override;
 
  private:
+  void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   struct RootPort {
     std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<RootComplex>> down;
     std::unique_ptr<tlm_utils::simple_target_socket_tagged<RootComplex>> up;
