@@ -40,6 +40,7 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
   buffer_.resize(static_cast<size_t>(burst_) * outstanding_);
   SC_HAS_PROCESS(CopyEngine);
   SC_THREAD(run);
+  declare_stats();
 }
 
 void CopyEngine::launch(uint32_t v) {
@@ -154,13 +155,14 @@ void CopyEngine::run() {
   }
 }
 
-void CopyEngine::dump_stats(JsonWriter& w) const {
-  w.value("copies", copies_);
-  w.value("bytes", bytes_);
-  w.value("pieces", pieces_);
-  w.value("errors", errors_);
-  w.value("busy_ns", busy_time_.to_seconds() * 1e9);
-  w.value("register_errors", bank_.errors());
+void CopyEngine::declare_stats() {
+  stats_.set_name(basename());
+  stats_.counter("copies", "count", "copies launched", copies_)
+      .counter("bytes", "bytes", "bytes copied", bytes_)
+      .counter("pieces", "count", "bursts the copies were split into", pieces_)
+      .counter("errors", "count", "copies that ended with an error", errors_)
+      .time("busy_ns", "time spent copying", busy_time_)
+      .value("register_errors", "count", "illegal register accesses", [this] { return bank_.errors(); });
 }
 
 }  // namespace hetvp::gpu

@@ -22,6 +22,7 @@
 #include "platform/access_info.h"
 #include "platform/irq.h"
 #include "platform/json.h"
+#include "platform/stats.h"
 #include "platform/params.h"
 #include "platform/peripheral.h"
 
@@ -35,9 +36,13 @@ class CopyEngine : public Peripheral {
   // `index` selects the engine's interrupt bit (GPU_INTR_COPY(index)).
   CopyEngine(sc_core::sc_module_name name, const Params& p, unsigned index = 0);
   static std::shared_ptr<Schema> schema();
-  void dump_stats(JsonWriter& w) const;
+  // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
+  StatGroup& stats() { return stats_; }
+  void dump_stats(JsonWriter& w) const { stats_.dump(w); }
 
  private:
+  void declare_stats();
+  StatGroup stats_;
   void launch(uint32_t value);  // LAUNCH written: start a copy when the write arrives
   void run();
   // One timed access at absolute time `at`; returns the absolute completion time, or false.

@@ -70,31 +70,19 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
 
   expose_target("pcie", hostif_->pcie);
   expose_initiator("upstream", hostif_->upstream);
-}
 
-void Gpu::dump_stats(JsonWriter& w) const {
-  w.begin_object("hostif");
-  hostif_->dump_stats(w);
-  w.end_object();
-  w.begin_object("vram");
-  vram_->dump_stats(w);
-  w.end_object();
-  w.begin_object("mmu");
-  mmu_->dump_stats(w);
-  w.end_object();
-  for (auto& c : copy_) {
-    w.begin_object(c->basename());
-    c->dump_stats(w);
-    w.end_object();
-  }
+  // Statistics: the sub-blocks' declared groups, nested in this order.
+  stats().add("hostif", hostif_->stats()).add("vram", vram_->stats()).add("mmu", mmu_->stats());
+  for (auto& c : copy_) stats().add(c->stats());
   for (auto& [key, b] : blocks_) {
-    w.begin_object(key);
-    b->dump_stats(w);
-    w.end_object();
+    if (auto* h = dynamic_cast<HasStats*>(b.get())) {
+      stats().add(key, h->stat_group());
+    } else {
+      const gpu::GpuBlock* blk = b.get();
+      stats().add_undeclared(key, [blk](JsonWriter& w) { blk->dump_stats(w); });
+    }
   }
-  w.begin_object("bar0");
-  bar0_->dump_stats(w);
-  w.end_object();
+  stats().add("bar0", bar0_->stats());
 }
 
 }  // namespace hetvp

@@ -31,7 +31,6 @@ class Gpu : public Component {
  public:
   Gpu(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
-  void dump_stats(JsonWriter& w) const override;
   void end_of_run() override;
 
   unsigned num_gpcs() const { return num_gpcs_; }

@@ -34,6 +34,7 @@ GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
   walk_info_->initiator = "gpu.mmu.walker";
   walk_info_->side = Side::Gpu;
   walk_gp_.set_extension(walk_info_);
+  declare_stats();
 }
 
 void GpuMmu::flush_tlb() {
@@ -204,14 +205,15 @@ unsigned GpuMmu::transport_dbg(int, tlm::tlm_generic_payload& gp) {
 }
 
 
-void GpuMmu::dump_stats(JsonWriter& w) const {
-  w.value("accesses", accesses_);
-  w.value("tlb_hits", tlb_hits_);
-  w.value("tlb_misses", tlb_misses_);
-  w.value("page_splits", split_);
-  w.value("sysmem_accesses", sysmem_accesses_);
-  w.value("faults", faults_);
-  w.value("register_errors", bank_.errors());
+void GpuMmu::declare_stats() {
+  stats_.set_name(basename());
+  stats_.counter("accesses", "count", "translated accesses", accesses_)
+      .counter("tlb_hits", "count", "translations found in the TLB", tlb_hits_)
+      .counter("tlb_misses", "count", "translations that walked the page tables", tlb_misses_)
+      .counter("page_splits", "count", "accesses split at a page boundary", split_)
+      .counter("sysmem_accesses", "count", "accesses to pages in host (system) memory", sysmem_accesses_)
+      .counter("faults", "count", "translation faults (unmapped or invalid page)", faults_)
+      .value("register_errors", "count", "illegal register accesses", [this] { return bank_.errors(); });
 }
 
 }  // namespace hetvp::gpu

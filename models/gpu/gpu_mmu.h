@@ -21,6 +21,7 @@
 #include "platform/access_info.h"
 #include "platform/irq.h"
 #include "platform/json.h"
+#include "platform/stats.h"
 #include "platform/params.h"
 #include "platform/peripheral.h"
 
@@ -35,9 +36,13 @@ class GpuMmu : public Peripheral {
 
   GpuMmu(sc_core::sc_module_name name, const Params& p, uint64_t vram_size);
   static std::shared_ptr<Schema> schema();
-  void dump_stats(JsonWriter& w) const;
+  // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
+  StatGroup& stats() { return stats_; }
+  void dump_stats(JsonWriter& w) const { stats_.dump(w); }
 
  private:
+  void declare_stats();
+  StatGroup stats_;
   struct Translation {
     uint64_t page;  // physical page address
     bool sysmem, read_only;

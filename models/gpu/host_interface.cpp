@@ -64,6 +64,7 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
 
   msi_info_->initiator = "gpu.msi";
   msi_gp_.set_extension(msi_info_);
+  declare_stats();
 }
 
 void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -190,15 +191,17 @@ void HostInterface::send_msi(const sc_core::sc_time& delay) {
   upstream->b_transport(msi_gp_, d);
 }
 
-void HostInterface::dump_stats(JsonWriter& w) const {
-  w.value("config_accesses", cfg_accesses_);
-  w.value("bar0_accesses", bar0_accesses_);
-  w.value("bar1_accesses", bar1_accesses_);
-  w.value("dma_requests", dma_requests_);
-  w.value("dma_tlps", dma_tlps_);
-  w.value("msis", msis_);
-  w.value("refused", refused_);
-  w.value("register_errors", pmc_regs_.errors() + ptop_regs_.errors());
+void HostInterface::declare_stats() {
+  stats_.set_name(basename());
+  stats_.counter("config_accesses", "count", "configuration-space accesses from the link", cfg_accesses_)
+      .counter("bar0_accesses", "count", "BAR0 (register) accesses from the link", bar0_accesses_)
+      .counter("bar1_accesses", "count", "BAR1 (VRAM aperture) accesses from the link", bar1_accesses_)
+      .counter("dma_requests", "count", "GPU-initiated requests to host memory", dma_requests_)
+      .counter("dma_tlps", "count", "TLPs those requests were split into", dma_tlps_)
+      .counter("msis", "count", "MSI writes sent upstream", msis_)
+      .counter("refused", "count", "accesses refused (BAR disabled, bus mastering off, out of range)", refused_)
+      .value("register_errors", "count", "illegal PMC and PTOP register accesses",
+             [this] { return pmc_regs_.errors() + ptop_regs_.errors(); });
 }
 
 }  // namespace hetvp::gpu

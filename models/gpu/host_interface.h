@@ -20,6 +20,7 @@
 #include "platform/access_info.h"
 #include "platform/irq.h"
 #include "platform/json.h"
+#include "platform/stats.h"
 #include "platform/params.h"
 #include "platform/arrival_queue.h"
 #include "platform/register_bank.h"
@@ -42,9 +43,13 @@ class HostInterface : public sc_core::sc_module, public IrqIf {
   static std::shared_ptr<Schema> schema();
 
   void raise(unsigned bit, const sc_core::sc_time& delay) override;
-  void dump_stats(JsonWriter& w) const;
+  // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
+  StatGroup& stats() { return stats_; }
+  void dump_stats(JsonWriter& w) const { stats_.dump(w); }
 
  private:
+  void declare_stats();
+  StatGroup stats_;
   void b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_pcie(tlm::tlm_generic_payload& gp);
   void b_dma(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);

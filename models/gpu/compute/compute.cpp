@@ -98,7 +98,7 @@ class ComputeUnitExec : public WarpExec {
   void error(const std::string& why) override;
 };
 
-class ComputeBlock : public GpuBlock, public sc_core::sc_module {
+class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<ComputeBlock> regs{"regs"};
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<ComputeBlock>>> port;
@@ -156,39 +156,34 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
       launch_at_ = regs_.context().arrival();
       go_.notify(regs_.context().delay);  // the kernel starts when the doorbell arrives
     });
+    declare_stats();
     SC_HAS_PROCESS(ComputeBlock);
     SC_THREAD(run);
   }
 
-  void dump_stats(JsonWriter& w) const override {
-    w.value("kernels", kernels_);
-    w.value("warps", warps_);
-    w.value("alu_instructions", alu_instr_);
-    w.begin_object("coalescer");
-    w.value("mode", caching_ ? "caching" : "non_caching");
-    w.value("load_instructions", loads_);
-    w.value("store_instructions", stores_);
-    w.value("load_transactions", load_tx_);
-    w.value("store_transactions", store_tx_);
-    w.value("load_replays", load_replays_);
-    w.value("store_replays", store_replays_);
-    w.value("transactions", load_tx_ + store_tx_);
-    w.value("replays", load_replays_ + store_replays_);
-    w.end_object();
-    w.value("uncached_accesses", uncached_);
-    w.value("tcp_lines_flash_invalidated", tcp_flashed_);
-    w.value("busy_ns", busy_time_.to_seconds() * 1e9);
-    w.begin_object("gpu_cc");
-    cc_->dump_stats(w);
-    w.end_object();
-    w.begin_object("tcc");
-    tcc_->dump_stats(w);
-    w.end_object();
-    for (auto& t : tcp_) {
-      w.begin_object(t->basename());
-      t->dump_stats(w);
-      w.end_object();
-    }
+  void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
+  StatGroup& stat_group() override { return stats_; }
+
+  void declare_stats() {
+    stats_.counter("kernels", "count", "kernels run", kernels_)
+        .counter("warps", "count", "warps executed", warps_)
+        .counter("alu_instructions", "count", "ALU instructions executed (per warp)", alu_instr_);
+    stats_.group("coalescer")
+        .value("mode", "", "coalescer mode (caching or non_caching)", [this] { return caching_ ? "caching" : "non_caching"; })
+        .counter("load_instructions", "count", "warp load instructions", loads_)
+        .counter("store_instructions", "count", "warp store instructions", stores_)
+        .counter("load_transactions", "count", "memory transactions issued for loads", load_tx_)
+        .counter("store_transactions", "count", "memory transactions issued for stores", store_tx_)
+        .counter("load_replays", "count", "load instruction replays (one per extra transaction)", load_replays_)
+        .counter("store_replays", "count", "store instruction replays (one per extra transaction)", store_replays_)
+        .value("transactions", "count", "load + store transactions", [this] { return load_tx_ + store_tx_; })
+        .value("replays", "count", "load + store replays", [this] { return load_replays_ + store_replays_; });
+    stats_.counter("uncached_accesses", "count", "uncached (system-scope) accesses", uncached_)
+        .counter("tcp_lines_flash_invalidated", "lines", "TCP lines invalidated at kernel launch", tcp_flashed_)
+        .time("busy_ns", "time a kernel was running", busy_time_)
+        .add(cc_->stats())
+        .add(tcc_->stats());
+    for (auto& t : tcp_) stats_.add(t->stats());
   }
 
   // ---- executed by ComputeUnitExec ----
@@ -382,6 +377,7 @@ class ComputeBlock : public GpuBlock, public sc_core::sc_module {
   AccessInfo* info_ = new AccessInfo;
   uint64_t kernels_ = 0, warps_ = 0, alu_instr_ = 0, loads_ = 0, stores_ = 0, load_tx_ = 0, store_tx_ = 0,
            load_replays_ = 0, store_replays_ = 0, uncached_ = 0;
+  StatGroup stats_{"compute"};
 };
 
 void ComputeUnitExec::mem(bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size, uint8_t* data) {

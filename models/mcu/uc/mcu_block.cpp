@@ -105,7 +105,7 @@ class Broadcast : public sc_core::sc_module {
   std::vector<Microcontroller*> gpcs_;
 };
 
-class McuBlock : public gpu::GpuBlock {
+class McuBlock : public gpu::GpuBlock, public HasStats {
  public:
   McuBlock(gpu::GpuContext& ctx, const Params& p) {
     hub_ = std::make_unique<Microcontroller>("hub", config_from(p.group("hub"), true, 0));
@@ -131,19 +131,13 @@ class McuBlock : public gpu::GpuBlock {
       m->attach_gdb(std::make_unique<GdbStub>(ctx.name + "." + target, static_cast<int>(g.integer("port")),
                                               g.real("accept_timeout"), g.real("idle_timeout")));
     }
+    stats_.add("hub", hub_->stats());
+    for (auto& m : gpcs_) stats_.add(m->stats());
+    stats_.counter("broadcast_writes", "count", "writes to the GPC broadcast window (each goes to every GPC)", bcast_->writes)
+        .counter("broadcast_reads", "count", "reads from the GPC broadcast window (served by GPC 0)", bcast_->reads);
   }
-  void dump_stats(JsonWriter& w) const override {
-    w.begin_object("hub");
-    hub_->dump_stats(w);
-    w.end_object();
-    for (auto& m : gpcs_) {
-      w.begin_object(m->basename());
-      m->dump_stats(w);
-      w.end_object();
-    }
-    w.value("broadcast_writes", bcast_->writes);
-    w.value("broadcast_reads", bcast_->reads);
-  }
+  void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
+  StatGroup& stat_group() override { return stats_; }
 
  private:
   static void wire(gpu::GpuContext& ctx, Microcontroller& m, uint32_t base) {
@@ -155,6 +149,7 @@ class McuBlock : public gpu::GpuBlock {
   std::unique_ptr<Microcontroller> hub_;
   std::vector<std::unique_ptr<Microcontroller>> gpcs_;
   std::unique_ptr<Broadcast> bcast_;
+  StatGroup stats_{"microcontrollers"};
 };
 
 }  // namespace

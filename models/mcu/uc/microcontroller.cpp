@@ -46,6 +46,7 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
   SC_METHOD(timer_method);
   sensitive << timer_ev_;
   dont_initialize();
+  declare_stats();
 }
 
 Microcontroller::~Microcontroller() = default;
@@ -589,30 +590,37 @@ void Microcontroller::thread() {
   }
 }
 
-void Microcontroller::dump_stats(JsonWriter& w) const {
-  w.value("state", mcu_state_name(state_));
-  w.value("clock_hz", cfg_.clock_hz);
-  w.value("starts", starts_);
-  w.value("instructions", instructions_);
-  w.value("cycles", cycles_);
-  w.value("bursts", bursts_);
-  w.value("run_ns", run_time_.to_seconds() * 1e9);
-  sc_core::sc_time slept = sleep_time_;
-  if (state_ == MCU_STATE_SLEEPING && sc_core::sc_time_stamp() > sleep_since_) slept += sc_core::sc_time_stamp() - sleep_since_;
-  w.value("sleep_ns", slept.to_seconds() * 1e9);
-  w.value("wakeups", wakeups_);
-  w.value("commands", commands_);
-  w.value("host_interrupts", host_intrs_);
-  w.value("xfers", xfers_);
-  w.value("xfer_bytes", xfer_bytes_);
-  w.value("xfer_faults", xfer_faults_);
-  w.value("xfer_ns", xfer_time_.to_seconds() * 1e9);
-  w.value("bar0_accesses", bar0_accesses_);
-  w.value("traps", traps_);
-  w.value("refused_accesses", refused_);
-  w.value("register_errors", regs_.errors());
-  if (state_ == MCU_STATE_HALTED) w.value("exit_code", uint64_t(exit_code_));
-  if (!halt_why_.empty()) w.value("halt_reason", halt_why_);
+void Microcontroller::declare_stats() {
+  stats_.set_name(basename());
+  stats_.value("state", "", "core state at the end (MCU_STATE_* name)", [this] { return mcu_state_name(state_); })
+      .value("clock_hz", "Hz", "core clock", [this] { return cfg_.clock_hz; })
+      .counter("starts", "count", "times the core was started", starts_)
+      .counter("instructions", "count", "instructions retired", instructions_)
+      .counter("cycles", "cycles", "core cycles", cycles_)
+      .counter("bursts", "count", "run bursts (the core runs in bursts between synchronisations)", bursts_)
+      .time("run_ns", "time the core was running", run_time_)
+      .value("sleep_ns", "ns", "time the core was sleeping (waiting for an event), the current sleep included",
+             [this] {
+               sc_core::sc_time slept = sleep_time_;
+               if (state_ == MCU_STATE_SLEEPING && sc_core::sc_time_stamp() > sleep_since_)
+                 slept += sc_core::sc_time_stamp() - sleep_since_;
+               return slept.to_seconds() * 1e9;
+             })
+      .counter("wakeups", "count", "wake-ups from sleep", wakeups_)
+      .counter("commands", "count", "host commands received", commands_)
+      .counter("host_interrupts", "count", "interrupts raised to the host (HOST_INTR)", host_intrs_)
+      .counter("xfers", "count", "xfer DMA transfers", xfers_)
+      .counter("xfer_bytes", "bytes", "bytes moved by xfer DMA", xfer_bytes_)
+      .counter("xfer_faults", "count", "xfer DMA transfers that faulted", xfer_faults_)
+      .time("xfer_ns", "time xfer DMA was busy", xfer_time_)
+      .counter("bar0_accesses", "count", "accesses by the core to the GPU's BAR0", bar0_accesses_)
+      .counter("traps", "count", "traps taken by the core", traps_)
+      .counter("refused_accesses", "count", "core accesses refused (outside its windows)", refused_)
+      .value("register_errors", "count", "illegal register-block accesses", [this] { return regs_.errors(); })
+      .value("exit_code", "", "exit code written to MCU_UC_EXIT (only when halted)", [this] { return uint64_t(exit_code_); })
+      .when([this] { return state_ == MCU_STATE_HALTED; })
+      .value("halt_reason", "", "why the core halted (only when it did, for a reason)", [this] { return halt_why_; })
+      .when([this] { return !halt_why_.empty(); });
 }
 
 }  // namespace hetvp::mcu

@@ -16,6 +16,7 @@
 #include "platform/arrival_queue.h"
 #include "platform/irq.h"
 #include "platform/json.h"
+#include "platform/stats.h"
 #include "platform/params.h"
 #include "platform/register_bank.h"
 
@@ -56,7 +57,9 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
     sc_core::sc_time none = sc_core::SC_ZERO_TIME;
     host_access(gp, none);
   }
-  void dump_stats(JsonWriter& w) const;
+  // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
+  StatGroup& stats() { return stats_; }
+  void dump_stats(JsonWriter& w) const { stats_.dump(w); }
   void attach_gdb(std::unique_ptr<GdbStub> stub);
 
   // BusIf (the core's accesses outside its direct memories).
@@ -72,6 +75,8 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   unsigned state() const { return state_; }
 
  private:
+  void declare_stats();
+  StatGroup stats_;
   enum class From { Host, Core };
   void thread();
   void xfer_thread();
