@@ -16,6 +16,7 @@
 #include "platform/register_table.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
+#include "platform/stats_doc.h"
 
 namespace {
 
@@ -29,6 +30,8 @@ const char* kUsage =
     "  iss ELF        run an RV32 program on the bare ISS (standalone mode); exit status = its exit code\n"
     "  debug CONFIG   the microcontroller debug tool: run a debug script on the booted platform\n"
     "  registers      print the register tables of every block (docs/registers.md), from firmware/include/hetvp\n"
+    "  stats-doc [CONFIG]  print every declared statistic (unit, description) of each component type in CONFIG\n"
+    "                 (default configs/coherence.yaml) as docs/stats.md's tables\n"
     "\n"
     "`hetvp COMMAND --help` describes a command's options.\n"
     "exit status: 0 success, 1 the simulated system reported a failure, 2 usage or configuration error\n";
@@ -152,6 +155,11 @@ int sc_main(int argc, char** argv) {
   if (cmd == "registers") {
     std::cout << hetvp::registers_markdown();
     return 0;
+  }
+  if (cmd == "stats-doc") {
+    if (args.size() > 2) return usage_error("stats-doc takes at most one CONFIG", kUsage);
+    return hetvp::stats_doc_platform(args.size() == 2 ? args[1] : std::string(HETVP_SOURCE_DIR) + "/configs/coherence.yaml",
+                                     std::cout, std::cerr);
   }
   if (cmd != "run" && cmd != "check") return usage_error("unknown command '" + cmd + "'", kUsage);
   const char* usage = cmd == "run" ? kRunUsage : kCheckUsage;

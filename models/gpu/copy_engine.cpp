@@ -160,7 +160,7 @@ void CopyEngine::declare_stats() {
   stats_.counter("copies", "count", "copies launched", copies_)
       .counter("bytes", "bytes", "bytes copied", bytes_)
       .counter("pieces", "count", "bursts the copies were split into", pieces_)
-      .counter("errors", "count", "copies that ended with an error", errors_)
+      .counter("errors", "count", "launches refused (busy, zero length) and copies that failed (access or fence write)", errors_)
       .time("busy_ns", "time spent copying", busy_time_)
       .value("register_errors", "count", "illegal register accesses", [this] { return bank_.errors(); });
 }

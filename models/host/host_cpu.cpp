@@ -281,7 +281,7 @@ void HostCpu::declare_stats() {
       .counter("write_combined_lines", "lines", "write-combined lines flushed", wc_lines_)
       .counter("dmi_accesses", "count", "accesses served through DMI", dmi_accesses_)
       .counter("interrupts", "count", "interrupts taken", irqs_)
-      .time("busy_ns", "time the CPU spent in memory accesses", busy_)
+      .time("busy_ns", "simulated time the CPU spent (HostApi::spend: accesses and compute)", busy_)
       .record("program", "", "the workload's own results (only when it reported any): `name`, then each key it "
               "reported with HostApi::stat, in key order",
               [this](JsonWriter& w, const std::string& key) {

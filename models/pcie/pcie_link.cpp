@@ -115,7 +115,7 @@ void PcieLink::declare_stats() {
         .counter("payload_bytes", "bytes", "data payload carried by those TLPs", d->payload_bytes)
         .counter("wire_bytes", "bytes", "bytes on the wire: payload + header + framing", d->wire_bytes)
         .time("busy_ns", "time this direction's wire was occupied", d->busy_time);
-  stats().counter("protocol_errors", "count", "transactions the link could not carry (error response)", protocol_errors_);
+  stats().counter("protocol_errors", "count", "requests longer than max_payload (writes) or max_read_request (reads), refused", protocol_errors_);
 }
 
 }  // namespace hetvp
