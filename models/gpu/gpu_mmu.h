@@ -42,7 +42,6 @@ class GpuMmu : public Peripheral {
 
  private:
   void declare_stats();
-  StatGroup stats_;
   struct Translation {
     uint64_t page;  // physical page address
     bool sysmem, read_only;
@@ -68,6 +67,7 @@ class GpuMmu : public Peripheral {
   tlm::tlm_generic_payload walk_gp_;
   AccessInfo* walk_info_ = new AccessInfo;  // owned by the payload it is attached to
   uint64_t accesses_ = 0, tlb_hits_ = 0, tlb_misses_ = 0, faults_ = 0, split_ = 0, sysmem_accesses_ = 0;
+  StatGroup stats_;  // last: keeps the hot members' layout as it was
 };
 
 }  // namespace hetvp::gpu

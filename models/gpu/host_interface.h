@@ -49,7 +49,6 @@ class HostInterface : public sc_core::sc_module, public IrqIf {
 
  private:
   void declare_stats();
-  StatGroup stats_;
   void b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_pcie(tlm::tlm_generic_payload& gp);
   void b_dma(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -68,6 +67,7 @@ class HostInterface : public sc_core::sc_module, public IrqIf {
   uint32_t msi_data_buf_ = 0;
   uint64_t cfg_accesses_ = 0, bar0_accesses_ = 0, bar1_accesses_ = 0, dma_requests_ = 0, dma_tlps_ = 0, msis_ = 0,
            refused_ = 0;
+  StatGroup stats_;  // last: keeps the hot members' layout as it was
 };
 
 }  // namespace hetvp::gpu
