@@ -157,6 +157,11 @@ int sc_main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "stats-doc") {
+    if (args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
+      std::cout << "usage: hetvp stats-doc [CONFIG]\n  prints every declared statistic (path, kind, unit, description) of one instance of\n"
+                   "  each component type in CONFIG (default configs/coherence.yaml): docs/stats.md's tables\n";
+      return 0;
+    }
     if (args.size() > 2) return usage_error("stats-doc takes at most one CONFIG", kUsage);
     return hetvp::stats_doc_platform(args.size() == 2 ? args[1] : std::string(HETVP_SOURCE_DIR) + "/configs/coherence.yaml",
                                      std::cout, std::cerr);
