@@ -176,7 +176,7 @@ void Builder::build() {
   std::vector<Pending> pending;
   for (auto& name : cfg_.instance_names()) {
     const YAML::Node& inst = root[name];
-    const ComponentType* ct = Registry::get().find(inst["type"].Scalar());
+    const ComponentType* ct = ComponentRegistry::get().find(inst["type"].Scalar());
     auto schema = ct->schema();
     int count = inst["count"] ? static_cast<int>(parse_int(inst["count"].Scalar())) : 1;
     for (int i = 0; i < count; ++i) {

@@ -33,7 +33,7 @@ std::shared_ptr<Schema> Gpu::schema() {
   s->group("mmu", gpu::GpuMmu::schema(), "GPU MMU");
   s->integer("copy_engines", 2, "number of copy engines (registers at 0x104000 + n * 0x1000)").range(1, GPU_MAX_COPY_ENGINES);
   s->group("copy_engine", gpu::CopyEngine::schema(), "copy engine parameters (shared by every engine)");
-  for (auto& b : gpu::GpuBlockRegistry::get().types()) s->group(b.key, b.schema(), b.doc);
+  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) s->group(key, b.schema(), b.doc);
   return s;
 }
 
@@ -66,7 +66,7 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
 
   // On-chip blocks registered by other models (microcontrollers, compute units).
   gpu::GpuContext ctx{me, num_gpcs_, vram_size, *bar0_, mmu_->in, vram_bus_->in, hostif_->intr, p};
-  for (auto& b : gpu::GpuBlockRegistry::get().types()) blocks_.emplace_back(b.key, b.create(ctx, p.group(b.key)));
+  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) blocks_.emplace_back(key, b.create(ctx, p.group(key)));
 
   expose_target("pcie", hostif_->pcie);
   expose_initiator("upstream", hostif_->upstream);
