@@ -1,5 +1,6 @@
 // Extension point of the GPU composite: on-chip blocks (the HUB/GPC microcontrollers, the
-// compute units and their caches) register here and are built into every `gpu` instance.
+// compute units and their caches) register here; a `gpu` instance builds those its `blocks`
+// key names (default: every registered block).
 //
 // A block type declares a YAML group (its parameters under the gpu instance, e.g.
 // `gpu0.microcontrollers`) and a factory. The factory receives a GpuContext: the GPU's
