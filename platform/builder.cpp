@@ -178,7 +178,7 @@ void Builder::build() {
   for (auto it = root.begin(); it != root.end(); ++it) keys.emplace(it->first.Scalar(), it->first);
   for (auto& name : cfg_.instance_names()) {
     const YAML::Node& inst = root[name];
-    const ComponentType* ct = Registry::get().find(inst["type"].Scalar());
+    const ComponentType* ct = ComponentRegistry::get().find(inst["type"].Scalar());
     auto schema = ct->schema();
     int count = inst["count"] ? static_cast<int>(parse_int(inst["count"].Scalar())) : 1;
     for (int i = 0; i < count; ++i) {

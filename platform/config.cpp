@@ -455,14 +455,14 @@ void Config::validate() const {
     const YAML::Node inst = it->second;  // a copy: it-> yields a temporary proxy
     if (!inst.IsMap()) fail(inst, name, "an instance must be a map with at least 'type'");
     if (!inst["type"]) {
-      std::string near = nearest_name(name, Registry::get().names());
+      std::string near = nearest_name(name, ComponentRegistry::get().names());
       fail(it->first, name,
            "missing required key 'type'" + (near.empty() ? "" : " (is this meant to be a '" + near + "'?)"));
     }
     std::string type = inst["type"].Scalar();
-    const ComponentType* ct = Registry::get().find(type);
+    const ComponentType* ct = ComponentRegistry::get().find(type);
     if (!ct) {
-      std::string near = nearest_name(type, Registry::get().names());
+      std::string near = nearest_name(type, ComponentRegistry::get().names());
       fail(inst["type"], name + ".type",
            "unknown component type '" + type + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }

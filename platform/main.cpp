@@ -57,8 +57,8 @@ int usage_error(const std::string& msg, const char* usage) {
 
 int list_command() {
   std::cout << "component types:\n";
-  for (auto& n : hetvp::Registry::get().names())
-    std::cout << "  " << n << " — " << hetvp::Registry::get().find(n)->doc << "\n";
+  for (auto& n : hetvp::ComponentRegistry::get().names())
+    std::cout << "  " << n << " — " << hetvp::ComponentRegistry::get().find(n)->doc << "\n";
   std::cout << "host programs (workloads):\n";
   for (auto& n : hetvp::ProgramRegistry::get().names())
     std::cout << "  " << n << " — " << hetvp::ProgramRegistry::get().find(n)->doc << "\n";

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "platform/params.h"
+#include "platform/registry.h"
 
 namespace hetvp {
 
@@ -34,6 +35,7 @@ class ProgramHost {
 };
 
 struct ProgramType {
+  static constexpr const char* kKind = "program";
   std::string name;
   std::string doc;
   std::function<std::shared_ptr<Schema>()> schema;
@@ -44,21 +46,9 @@ struct ProgramType {
   std::function<void(const Params&)> validate;
 };
 
-class ProgramRegistry {
- public:
-  static ProgramRegistry& get();
-  void add(ProgramType t);
-  const ProgramType* find(const std::string& name) const;
-  std::vector<std::string> names() const;
-
- private:
-  std::map<std::string, ProgramType> programs_;
-};
+using ProgramRegistry = Registry<ProgramType>;
 
 namespace detail {
-struct ProgramRegistrar {
-  explicit ProgramRegistrar(ProgramType t) { ProgramRegistry::get().add(std::move(t)); }
-};
 template <class T, class = void>
 struct HasValidate : std::false_type {};
 template <class T>
@@ -72,11 +62,7 @@ std::function<void(const Params&)> program_validator() {
 
 }  // namespace hetvp
 
-#define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                                                         \
-  static ::hetvp::detail::ProgramRegistrar HETVP_CONCAT(hetvp_program_, __LINE__)(::hetvp::ProgramType{ \
-      NAME, DOC, [] { return CLASS::schema(); }, [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }, \
-      ::hetvp::detail::program_validator<CLASS>()})
-#ifndef HETVP_CONCAT
-#define HETVP_CONCAT2(a, b) a##b
-#define HETVP_CONCAT(a, b) HETVP_CONCAT2(a, b)
-#endif
+#define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                                                    \
+  HETVP_REGISTER_ENTRY(::hetvp::ProgramType, NAME, DOC, [] { return CLASS::schema(); },            \
+                       [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }, \
+                       ::hetvp::detail::program_validator<CLASS>())

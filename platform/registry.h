@@ -1,12 +1,19 @@
-// The registry of component types. A model registers itself with one line in its .cpp:
+// Registries of named entries filled by static registration: component types (YAML `type:`),
+// host programs (`workload.name`), GPU blocks (models/gpu/gpu_block.h) and GPU kernels
+// (models/gpu/compute/kernel.h) all use the one template below.
+//
+// An Entry is a plain struct with a `std::string name` and a `static constexpr const char* kKind`
+// (what it is, for the "registered twice" message). A model registers an entry with one line in
+// its .cpp, through a thin macro over HETVP_REGISTER_ENTRY, e.g.
 //   HETVP_REGISTER_COMPONENT("pcie_link", PcieLink, "PCIe link: two directions, TLP timing");
-// The class provides `static std::shared_ptr<Schema> schema()` and a constructor
-// `Class(sc_core::sc_module_name, const Params&)`. YAML's `type:` names the registered type.
+// For components the class provides `static std::shared_ptr<Schema> schema()` and a constructor
+// `Class(sc_core::sc_module_name, const Params&)`.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -14,37 +21,63 @@
 
 namespace hetvp {
 
+// Entries by name; iteration (entries(), names()) is in name order, so nothing depends on the
+// order in which static registrations ran (link order).
+template <class Entry>
+class Registry {
+ public:
+  // One registry per Entry type. hetvp_lib is a shared library with default visibility: the
+  // function-local static has vague linkage and is unified across the library, the program and
+  // the tests by the dynamic linker.
+  static Registry& get() {
+    static Registry r;
+    return r;
+  }
+  void add(Entry e) {
+    if (entries_.count(e.name)) throw std::logic_error(std::string("hetvp: ") + Entry::kKind + " '" + e.name + "' registered twice");
+    std::string key = e.name;
+    entries_.emplace(std::move(key), std::move(e));
+  }
+  const Entry* find(const std::string& name) const {
+    auto it = entries_.find(name);
+    return it == entries_.end() ? nullptr : &it->second;
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> v;
+    for (auto& [n, e] : entries_) v.push_back(n);
+    return v;
+  }
+  const std::map<std::string, Entry>& entries() const { return entries_; }
+
+ private:
+  std::map<std::string, Entry> entries_;
+};
+
+// A static object whose construction registers one entry.
+template <class Entry>
+struct Registrar {
+  explicit Registrar(Entry e) { Registry<Entry>::get().add(std::move(e)); }
+};
+
 class Component;
 
 struct ComponentType {
+  static constexpr const char* kKind = "component type";
   std::string name;
   std::string doc;
   std::function<std::shared_ptr<Schema>()> schema;
   std::function<Component*(const char* instance_name, const Params&)> create;
 };
-
-class Registry {
- public:
-  static Registry& get();
-  void add(ComponentType t);
-  const ComponentType* find(const std::string& name) const;
-  std::vector<std::string> names() const;
-
- private:
-  std::map<std::string, ComponentType> types_;
-};
-
-namespace detail {
-struct Registrar {
-  explicit Registrar(ComponentType t) { Registry::get().add(std::move(t)); }
-};
-}  // namespace detail
+using ComponentRegistry = Registry<ComponentType>;
 
 }  // namespace hetvp
 
 #define HETVP_CONCAT2(a, b) a##b
 #define HETVP_CONCAT(a, b) HETVP_CONCAT2(a, b)
-#define HETVP_REGISTER_COMPONENT(TYPE_NAME, CLASS, DOC)                                                  \
-  static ::hetvp::detail::Registrar HETVP_CONCAT(hetvp_registrar_, __LINE__)(::hetvp::ComponentType{    \
-      TYPE_NAME, DOC, [] { return CLASS::schema(); },                                                   \
-      [](const char* n, const ::hetvp::Params& p) -> ::hetvp::Component* { return new CLASS(n, p); }})
+// The one helper: registers ENTRY_TYPE{...} at static-initialisation time.
+#define HETVP_REGISTER_ENTRY(ENTRY_TYPE, ...) \
+  static const ::hetvp::Registrar<ENTRY_TYPE> HETVP_CONCAT(hetvp_registrar_, __COUNTER__)(ENTRY_TYPE{__VA_ARGS__})
+
+#define HETVP_REGISTER_COMPONENT(TYPE_NAME, CLASS, DOC)                                     \
+  HETVP_REGISTER_ENTRY(::hetvp::ComponentType, TYPE_NAME, DOC, [] { return CLASS::schema(); }, \
+                       [](const char* n, const ::hetvp::Params& p) -> ::hetvp::Component* { return new CLASS(n, p); })

@@ -1,5 +1,7 @@
 #include "models/gpu/gpu.h"
 
+#include <set>
+
 #include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_regs.h"
 #include "platform/config.h"
@@ -15,6 +17,32 @@ Params sub(const Params& p, const std::string& key) { return p.group(key); }
 Params empty_router_params(const std::string& path) {
   YAML::Node n(YAML::NodeType::Map);
   return Params(n, Router::schema(), path);
+}
+// The GPU block types named by `blocks`, in registry (name) order so that statistics do not
+// depend on how the list is written. Unknown or repeated names are located config errors.
+std::vector<const gpu::GpuBlockType*> selected_blocks(const Params& p) {
+  std::set<std::string> want;
+  std::string text = p.string("blocks");
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    std::string n = text.substr(start, end - start);
+    n.erase(0, n.find_first_not_of(" \t"));
+    n.erase(n.find_last_not_of(" \t") + 1);
+    start = end + 1;
+    if (n.empty()) continue;
+    if (!gpu::GpuBlockRegistry::get().find(n)) {
+      std::string known;
+      for (auto& k : gpu::GpuBlockRegistry::get().names()) known += (known.empty() ? "" : ", ") + k;
+      throw ConfigError(p.where("blocks") + ": unknown GPU block '" + n + "' (GPU blocks: " + known + ")");
+    }
+    if (!want.insert(n).second) throw ConfigError(p.where("blocks") + ": GPU block '" + n + "' listed twice");
+  }
+  std::vector<const gpu::GpuBlockType*> v;
+  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries())
+    if (want.count(key)) v.push_back(&b);
+  return v;
 }
 }  // namespace
 
@@ -33,7 +61,14 @@ std::shared_ptr<Schema> Gpu::schema() {
   s->group("mmu", gpu::GpuMmu::schema(), "GPU MMU");
   s->integer("copy_engines", 2, "number of copy engines (registers at 0x104000 + n * 0x1000)").range(1, GPU_MAX_COPY_ENGINES);
   s->group("copy_engine", gpu::CopyEngine::schema(), "copy engine parameters (shared by every engine)");
-  for (auto& b : gpu::GpuBlockRegistry::get().types()) s->group(b.key, b.schema(), b.doc);
+  std::string all;
+  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) {
+    s->group(key, b.schema(), b.doc);
+    all += (all.empty() ? "" : ",") + key;
+  }
+  s->string("blocks", all,
+            "on-chip blocks to build, comma-separated GPU block types (" + all + "); empty: none");
+
   return s;
 }
 
@@ -66,7 +101,7 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
 
   // On-chip blocks registered by other models (microcontrollers, compute units).
   gpu::GpuContext ctx{me, num_gpcs_, vram_size, *bar0_, mmu_->in, vram_bus_->in, hostif_->intr, p};
-  for (auto& b : gpu::GpuBlockRegistry::get().types()) blocks_.emplace_back(b.key, b.create(ctx, p.group(b.key)));
+  for (auto* b : selected_blocks(p)) blocks_.emplace_back(b->name, b->create(ctx, p.group(b->name)));
 
   expose_target("pcie", hostif_->pcie);
   expose_initiator("upstream", hostif_->upstream);

@@ -1,5 +1,6 @@
 // Extension point of the GPU composite: on-chip blocks (the HUB/GPC microcontrollers, the
-// compute units and their caches) register here and are built into every `gpu` instance.
+// compute units and their caches) register here; a `gpu` instance builds those its `blocks`
+// key names (default: every registered block).
 //
 // A block type declares a YAML group (its parameters under the gpu instance, e.g.
 // `gpu0.microcontrollers`) and a factory. The factory receives a GpuContext: the GPU's
@@ -45,7 +46,8 @@ class GpuBlock {
 };
 
 struct GpuBlockType {
-  std::string key;   // YAML group name under the gpu instance
+  static constexpr const char* kKind = "GPU block";
+  std::string name;  // YAML group name under the gpu instance
   std::string doc;
   std::function<std::shared_ptr<Schema>()> schema;
   // Builds the block inside the GPU module (called from the Gpu constructor, so new
@@ -53,24 +55,11 @@ struct GpuBlockType {
   std::function<std::unique_ptr<GpuBlock>(GpuContext&, const Params& group)> create;
 };
 
-class GpuBlockRegistry {
- public:
-  static GpuBlockRegistry& get();
-  void add(GpuBlockType t);
-  const std::vector<GpuBlockType>& types() const { return types_; }
-
- private:
-  std::vector<GpuBlockType> types_;  // in registration order, sorted by key for determinism
-};
-
-namespace detail {
-struct GpuBlockRegistrar {
-  explicit GpuBlockRegistrar(GpuBlockType t) { GpuBlockRegistry::get().add(std::move(t)); }
-};
-}  // namespace detail
+// Iterated in name order (not registration order, which depends on link order).
+using GpuBlockRegistry = Registry<GpuBlockType>;
 
 }  // namespace hetvp::gpu
 
 // HETVP_REGISTER_GPU_BLOCK("microcontrollers", "HUB and GPC microcontrollers", schema_fn, create_fn);
 #define HETVP_REGISTER_GPU_BLOCK(KEY, DOC, SCHEMA_FN, CREATE_FN) \
-  static ::hetvp::gpu::detail::GpuBlockRegistrar HETVP_CONCAT(hetvp_gpu_block_, __LINE__)({KEY, DOC, SCHEMA_FN, CREATE_FN})
+  HETVP_REGISTER_ENTRY(::hetvp::gpu::GpuBlockType, KEY, DOC, SCHEMA_FN, CREATE_FN)

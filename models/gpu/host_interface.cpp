@@ -1,5 +1,6 @@
 #include "models/gpu/host_interface.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstring>
 
@@ -19,9 +20,7 @@ std::shared_ptr<Schema> HostInterface::schema() {
   s->time("bar1_read_latency", std::string("1.2 us"),
           "time a BAR1 read spends inside the GPU (host interface -> frame buffer -> completion)");
   s->time("bar1_write_latency", std::string("20 ns"), "time a BAR1 write spends inside the GPU");
-  s->choice("max_payload", {"128", "256", "512"}, std::string("128"), "max payload size the device uses (bytes)");
-  s->choice("max_read_request", {"128", "256", "512", "1024", "2048", "4096"}, std::string("512"),
-            "max read request size the device uses (bytes)");
+  // max_payload / max_read_request are the link's (pcie_link), learnt in end_of_elaboration().
   return s;
 }
 
@@ -29,6 +28,23 @@ namespace {
 const RegSpec kPmcRegs[] = {HETVP_REG_TABLE(HETVP_PMC_REGS)};
 const RegSpec kPtopRegs[] = {HETVP_REG_TABLE(HETVP_PTOP_REGS)};
 }  // namespace
+
+// TLP size limits: the link's (asked through `upstream`, see pcie::LinkQuery), the payload
+// capped at what the device supports (Device Capabilities Max_Payload_Size_Supported). With
+// nothing answering (a test harness in place of a link) the PCIe reset values 128/512 stay.
+void HostInterface::end_of_elaboration() {
+  if (upstream.get_base_port().size() == 0) return;
+  tlm::tlm_generic_payload gp;
+  pcie::LinkQuery q;
+  gp.set_command(tlm::TLM_IGNORE_COMMAND);
+  gp.set_data_length(0);
+  gp.set_extension(&q);
+  upstream->transport_dbg(gp);
+  gp.clear_extension(&q);
+  if (q.max_payload == 0) return;
+  max_payload_ = std::min(q.max_payload, kMaxPayloadSupported);
+  max_read_request_ = q.max_read_request;
+}
 
 HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigned num_gpcs, uint64_t vram_size,
                              unsigned num_copy_engines)
@@ -38,8 +54,6 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   bar0_latency_ = p.time("bar0_latency");
   bar1_read_latency_ = p.time("bar1_read_latency");
   bar1_write_latency_ = p.time("bar1_write_latency");
-  max_payload_ = static_cast<unsigned>(std::stoul(p.string("max_payload")));
-  max_read_request_ = static_cast<unsigned>(std::stoul(p.string("max_read_request")));
   pcie.register_b_transport(this, &HostInterface::b_pcie);
   pcie.register_transport_dbg(this, &HostInterface::dbg_pcie);
   dma.register_b_transport(this, &HostInterface::b_dma);

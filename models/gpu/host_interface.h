@@ -7,7 +7,9 @@
 // `bar1_read_latency` per read: the GPU's path from its host interface to the frame buffer).
 // Upstream (target `dma`, from the MMU and any GPU-internal bus master): requests are split
 // into TLPs no larger than max_payload (writes) and max_read_request (reads) and sent out
-// through `upstream`; refused while bus mastering is disabled.
+// through `upstream`; refused while bus mastering is disabled. The two limits are the link's
+// parameters (pcie_link max_payload/max_read_request), asked for through `upstream` at end of
+// elaboration (pcie::LinkQuery), max_payload capped at kMaxPayloadSupported.
 // Interrupts: GPU-internal sources raise bits of PMC_INTR through `intr` (IrqIf, vector = bit);
 // an enabled bit sends one MSI. The PMC and PTOP registers (gpu_regs.h) live here.
 #pragma once
@@ -61,7 +63,9 @@ class HostInterface : public sc_core::sc_module, public IrqIf {
   RegisterBank pmc_regs_{"pmc"}, ptop_regs_{"ptop"};
   ArrivalQueue pmc_arrivals_{"pmc_arrivals"};  // PMC writes (interrupt acknowledge) act at arrival
   sc_core::sc_time bar0_latency_, bar1_read_latency_, bar1_write_latency_;
-  unsigned max_payload_, max_read_request_;
+  static constexpr unsigned kMaxPayloadSupported = 512;  // Device Capabilities (GF100)
+  void end_of_elaboration() override;
+  unsigned max_payload_ = 128, max_read_request_ = 512;  // PCIe reset values until the link answers
   tlm::tlm_generic_payload msi_gp_;
   AccessInfo* msi_info_ = new AccessInfo;  // owned by the payload it is attached to
   uint32_t msi_data_buf_ = 0;

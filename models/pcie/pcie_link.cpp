@@ -17,9 +17,9 @@ std::shared_ptr<Schema> PcieLink::schema() {
   s->choice("lanes", {"1", "2", "4", "8", "16", "32"}, std::string("16"), "link width");
   s->time("latency", std::string("250 ns"), "one-way latency of a TLP (PHY, data link layer, switch-free)");
   s->choice("max_payload", {"128", "256", "512", "1024", "2048", "4096"}, std::string("128"),
-            "max payload size (bytes) of a TLP");
+            "max payload size (bytes) of a TLP; the endpoint below uses it too (up to what it supports)");
   s->choice("max_read_request", {"128", "256", "512", "1024", "2048", "4096"}, std::string("512"),
-            "max read request size (bytes)");
+            "max read request size (bytes); the endpoint below uses it too");
   s->integer("framing", 8, "per-TLP bytes besides the header: STP/SDP, sequence number, LCRC, END").range(0, 64);
   return s;
 }
@@ -43,6 +43,21 @@ PcieLink::PcieLink(sc_core::sc_module_name n, const Params& p) : Component(n) {
   expose_target("up_in", up_in);
   expose_initiator("up_out", up_out);
   declare_stats();
+}
+
+// The endpoint below (up_in) or a port above (down_in) asks for the link's TLP limits.
+bool PcieLink::answer_link_query(tlm::tlm_generic_payload& gp) const {
+  auto* q = gp.get_extension<pcie::LinkQuery>();
+  if (!q) return false;
+  q->max_payload = max_payload_;
+  q->max_read_request = max_read_request_;
+  return true;
+}
+unsigned PcieLink::dbg_down(tlm::tlm_generic_payload& gp) {
+  return answer_link_query(gp) ? 0 : down_out->transport_dbg(gp);
+}
+unsigned PcieLink::dbg_up(tlm::tlm_generic_payload& gp) {
+  return answer_link_query(gp) ? 0 : up_out->transport_dbg(gp);
 }
 
 sc_core::sc_time PcieLink::wire_time(unsigned payload, uint64_t addr, bool completion) const {

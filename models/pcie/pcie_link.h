@@ -54,8 +54,9 @@ class PcieLink : public Component {
   sc_core::sc_time send(Direction& d, sc_core::sc_time at, unsigned payload, uint64_t addr, bool completion);
   void b_down(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transfer(down_, up_, gp, delay, down_out); }
   void b_up(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transfer(up_, down_, gp, delay, up_out); }
-  unsigned dbg_down(tlm::tlm_generic_payload& gp) { return down_out->transport_dbg(gp); }
-  unsigned dbg_up(tlm::tlm_generic_payload& gp) { return up_out->transport_dbg(gp); }
+  unsigned dbg_down(tlm::tlm_generic_payload& gp);
+  unsigned dbg_up(tlm::tlm_generic_payload& gp);
+  bool answer_link_query(tlm::tlm_generic_payload& gp) const;
 
   double bytes_per_second_;  // per direction, after encoding
   sc_core::sc_time latency_;

@@ -15,6 +15,18 @@ struct ConfigRequest : tlm::tlm_extension<ConfigRequest> {
   void copy_from(const tlm::tlm_extension_base&) override {}
 };
 
+// A question an endpoint asks the link it is connected to, by debug transport through its
+// upstream socket (at end of elaboration): the link fills in its TLP size limits and answers
+// without forwarding. The limits are the link's parameters (one place in YAML); on real hardware
+// the root complex/driver writes the same values into every device's Device Control register.
+// Anything else on the path leaves the extension untouched (max_payload stays 0).
+struct LinkQuery : tlm::tlm_extension<LinkQuery> {
+  unsigned max_payload = 0;       // bytes
+  unsigned max_read_request = 0;  // bytes
+  tlm::tlm_extension_base* clone() const override { return new LinkQuery(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const LinkQuery&>(e); }
+};
+
 inline unsigned ecam_bus(uint64_t off) { return static_cast<unsigned>((off >> 20) & 0xff); }
 inline unsigned ecam_device(uint64_t off) { return static_cast<unsigned>((off >> 15) & 0x1f); }
 inline unsigned ecam_function(uint64_t off) { return static_cast<unsigned>((off >> 12) & 0x7); }

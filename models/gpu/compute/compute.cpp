@@ -26,22 +26,16 @@ uint32_t kernel_id(const std::string& name) {
   return h;
 }
 
-KernelRegistry& KernelRegistry::get() {
-  static KernelRegistry r;
-  return r;
-}
-
-void KernelRegistry::add(const std::string& name, KernelFn f) {
-  uint32_t id = kernel_id(name);
-  if (kernels_.count(id)) throw std::logic_error("hetvp: kernel '" + name + "' registered twice (or id clash)");
-  kernels_[id] = {name, std::move(f)};
-}
-
-const KernelFn* KernelRegistry::find(uint32_t id, std::string* name) const {
-  auto it = kernels_.find(id);
-  if (it == kernels_.end()) return nullptr;
-  if (name) *name = it->second.first;
-  return &it->second.second;
+const KernelFn* find_kernel(uint32_t id, std::string* name) {
+  const KernelType* found = nullptr;
+  for (auto& [n, k] : KernelRegistry::get().entries()) {
+    if (kernel_id(n) != id) continue;
+    if (found) throw std::logic_error("hetvp: kernels '" + found->name + "' and '" + n + "' have the same id");
+    found = &k;
+  }
+  if (!found) return nullptr;
+  if (name) *name = found->name;
+  return &found->fn;
 }
 
 namespace {
@@ -313,7 +307,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
       const Dim2 block{regs_.at(CMP_BLOCK_X).value, regs_.at(CMP_BLOCK_Y).value};
       uint32_t args[CMP_ARGS + 1] = {};
       for (unsigned i = 0; i < CMP_ARGS; ++i) args[i] = regs_.at(CMP_ARG + 4 * i).value;
-      const KernelFn* fn = KernelRegistry::get().find(id, &kname_);
+      const KernelFn* fn = find_kernel(id, &kname_);
       if (!fn) {
         std::string buf = format("LAUNCH of unknown kernel id 0x%08x (KERNEL, BAR0 0x404000)", id);
         kernel_error(1, buf);

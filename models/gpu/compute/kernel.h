@@ -22,6 +22,8 @@
 #include <map>
 #include <string>
 
+#include "platform/registry.h"
+
 namespace hetvp::gpu {
 
 constexpr unsigned kLanes = 32;
@@ -142,25 +144,17 @@ using KernelFn = std::function<void(Warp&)>;
 
 uint32_t kernel_id(const std::string& name);  // FNV-1a 32 of the name
 
-class KernelRegistry {
- public:
-  static KernelRegistry& get();
-  void add(const std::string& name, KernelFn f);
-  const KernelFn* find(uint32_t id, std::string* name = nullptr) const;
-
- private:
-  std::map<uint32_t, std::pair<std::string, KernelFn>> kernels_;
+struct KernelType {
+  static constexpr const char* kKind = "kernel";
+  std::string name;
+  KernelFn fn;
 };
+using KernelRegistry = Registry<KernelType>;
 
-namespace detail {
-struct KernelRegistrar {
-  KernelRegistrar(const char* name, KernelFn f) { KernelRegistry::get().add(name, std::move(f)); }
-};
-}  // namespace detail
+// The kernel whose kernel_id() is `id` (nullptr if none); its name in *name. Two registered
+// names with the same id are a logic error (reported here, at the first launch).
+const KernelFn* find_kernel(uint32_t id, std::string* name = nullptr);
 
 }  // namespace hetvp::gpu
 
-#define HETVP_KCAT2(a, b) a##b
-#define HETVP_KCAT(a, b) HETVP_KCAT2(a, b)
-#define HETVP_REGISTER_KERNEL(NAME, FN) \
-  static ::hetvp::gpu::detail::KernelRegistrar HETVP_KCAT(hetvp_kernel_, __LINE__)(NAME, FN)
+#define HETVP_REGISTER_KERNEL(NAME, FN) HETVP_REGISTER_ENTRY(::hetvp::gpu::KernelType, NAME, FN)
