@@ -79,7 +79,7 @@ void CoherenceRuntime::record(const char* phase) {
   ticks_total_ += ticks;
   std::string line = format("sync %u %-11s -> %s caches: %u history lines, %u probes, %u tag accesses, %s ns",
            dir_read(DIR_STAT_SYNCS), phase, dir_read(DIR_STAT_TARGET) == 1 ? "GPU" : "CPU", dir_read(DIR_STAT_HISTORY), probes,
-           dir_read(DIR_STAT_TAGS), ns);
+           dir_read(DIR_STAT_TAGS), ns.c_str());
   if (syncs_ <= 12) api_.log(line);
   else if (syncs_ == 13) api_.log("(further synchronisations: see --csv and the stats JSON)");
   api_.stat("probes_total", static_cast<double>(probes_total_));
