@@ -89,14 +89,14 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
   mmu_->vram.bind(vram_bus_->in);
   mmu_->sysmem.bind(hostif_->dma);
   hostif_->bar0.bind(bar0_->in);
-  bar0_->map(me + ".pmc", GPU_PMC_BASE, 0x1000, hostif_->pmc);
-  bar0_->map(me + ".ptop", GPU_PTOP_BASE, 0x100, hostif_->ptop);
-  bar0_->map(me + ".mmu", GPU_MMU_BASE, 0x1000, mmu_->regs);
+  bar0_->map(me + ".pmc", GPU_PMC_BASE, GPU_WINDOW_PMC, hostif_->pmc);
+  bar0_->map(me + ".ptop", GPU_PTOP_BASE, GPU_WINDOW_PTOP, hostif_->ptop);
+  bar0_->map(me + ".mmu", GPU_MMU_BASE, GPU_WINDOW_MMU, mmu_->regs);
   mmu_->intr.bind(hostif_->intr);
   for (unsigned i = 0; i < copy_.size(); ++i) {
     copy_[i]->mem.bind(mmu_->in);
     copy_[i]->intr.bind(hostif_->intr);
-    bar0_->map(me + "." + copy_[i]->basename(), GPU_COPY_BASE + i * GPU_COPY_STRIDE, 0x1000, copy_[i]->regs);
+    bar0_->map(me + "." + copy_[i]->basename(), GPU_COPY_BASE + i * GPU_COPY_STRIDE, GPU_WINDOW_COPY, copy_[i]->regs);
   }
 
   // On-chip blocks registered by other models (microcontrollers, compute units).

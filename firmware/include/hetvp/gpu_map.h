@@ -17,6 +17,13 @@
 #define GPU_GPC_BASE 0x502000u       /* Fermi GPC n microcontroller at GPU_GPC_BASE + n * GPU_GPC_STRIDE */
 #define GPU_GPC_STRIDE 0x8000u
 #define GPU_MCU_WINDOW 0x1000u
+/* BAR0 window sizes of the other blocks */
+#define GPU_WINDOW_PMC 0x1000u
+#define GPU_WINDOW_PTOP 0x100u
+#define GPU_WINDOW_MMU 0x1000u
+#define GPU_WINDOW_COPY GPU_COPY_STRIDE
+#define GPU_WINDOW_COMPUTE 0x1000u
+#define GPU_WINDOW_CC 0x1000u
 #define GPU_MAX_GPCS 16              /* the most GPCs the configuration schema allows */
 
 /* PMC_INTR bits, one per source. GPC n uses bit 8 + n for n < GPU_MAX_GPCS (bits 8..23), so the

@@ -107,6 +107,25 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
     replay_ = cycle_ * static_cast<double>(p.integer("replay_cycles"));
     launch_cost_ = p.time("launch");
     tcp_flash_ = p.boolean("tcp_invalidate_on_launch");
+    build_caches(ctx, p);
+    ctx.bar0.map(ctx.name + ".compute", GPU_COMPUTE_BASE, GPU_WINDOW_COMPUTE, regs);
+    ctx.bar0.map(ctx.name + ".gpu_cc", GPU_CC_BASE, GPU_WINDOW_CC, cc_->regs);
+    intr.bind(ctx.intr);
+    info_->initiator = name();
+    info_->side = Side::Gpu;
+    gp_.set_extension(info_);
+
+    regs.register_b_transport(this, &ComputeBlock::b_regs);
+    regs.register_transport_dbg(this, &ComputeBlock::dbg_regs);
+    add_table(regs_, kComputeRegs);
+    regs_.on_write("LAUNCH", this, &ComputeBlock::launch);
+    declare_stats();
+    SC_HAS_PROCESS(ComputeBlock);
+    SC_THREAD(run);
+  }
+
+  // The CU -> TCP -> TCC -> GPU VA data path and the GPU cache controller that probes those caches.
+  void build_caches(GpuContext& ctx, const Params& p) {
     // Walk stage of each cache the controller probes (level i = TCP i, level units_ = TCC).
     std::vector<unsigned> stages(units_, 0);
     if (p.string("probe_walk") == "serial")
@@ -128,31 +147,20 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
     }
     cc_->level[units_]->bind(tcc_->ctl);
     cc_->dir.bind(ctx.gpu_va);
-    ctx.bar0.map(ctx.name + ".compute", GPU_COMPUTE_BASE, 0x1000, regs);
-    ctx.bar0.map(ctx.name + ".gpu_cc", GPU_CC_BASE, 0x1000, cc_->regs);
-    intr.bind(ctx.intr);
-    info_->initiator = name();
-    info_->side = Side::Gpu;
-    gp_.set_extension(info_);
+  }
 
-    regs.register_b_transport(this, &ComputeBlock::b_regs);
-    regs.register_transport_dbg(this, &ComputeBlock::dbg_regs);
-    add_table(regs_, kComputeRegs);
-    regs_.named("LAUNCH").write([this](Register&, uint32_t v) {
-      if (!(v & CMP_LAUNCH_GO)) return;
-      if (running_) {
-        RunState::get().fail(name(), "LAUNCH (BAR0 0x404014) while a kernel is running");
-        return;
-      }
-      running_ = true;
-      launch_flags_ = v;
-      regs_.at(CMP_STATUS).value = CMP_STATUS_BUSY;
-      launch_at_ = regs_.context().arrival();
-      go_.notify(regs_.context().delay);  // the kernel starts when the doorbell arrives
-    });
-    declare_stats();
-    SC_HAS_PROCESS(ComputeBlock);
-    SC_THREAD(run);
+  // LAUNCH written: the kernel starts when the doorbell arrives.
+  void launch(uint32_t v) {
+    if (!(v & CMP_LAUNCH_GO)) return;
+    if (running_) {
+      RunState::get().fail(name(), "LAUNCH (BAR0 0x404014) while a kernel is running");
+      return;
+    }
+    running_ = true;
+    launch_flags_ = v;
+    regs_.at(CMP_STATUS).value = CMP_STATUS_BUSY;
+    launch_at_ = regs_.context().arrival();
+    go_.notify(regs_.context().delay);
   }
 
   void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
