@@ -25,7 +25,10 @@ DebugLine parse_debug_line(const std::string& raw, size_t number) {
   return l;
 }
 
-std::string debug_echo_text(const DebugLine& l) { return l.text.substr(l.text.find("echo") + 5); }
+std::string debug_echo_text(const DebugLine& l) {
+  const size_t p = l.text.find("echo") + 5;  // "echo" alone has no text after it
+  return p < l.text.size() ? l.text.substr(p) : std::string();
+}
 
 uint64_t DebugValues::value(const std::string& t) const {
   if (t == "$last") return last;

@@ -1,0 +1,25 @@
+// The debug tool's script language without hardware (sw/mcu/debug_script.*): regression tests for
+// what tests/fuzz/fuzz_debug_script.cpp found.
+#include <gtest/gtest.h>
+
+#include "sw/mcu/debug_script.h"
+#include "sw/mcu/mcu_driver.h"
+
+using namespace hetvp::sw;
+
+TEST(DebugScript, SplitsScriptThenCommandsAndStripsComments) {
+  auto lines = debug_script_lines("boot\nread hub 0x800 # status\n", "state hub;expect 1");
+  ASSERT_EQ(lines.size(), 4u);
+  DebugLine l = parse_debug_line(lines[1], 2);
+  EXPECT_EQ(l.words, (std::vector<std::string>{"read", "hub", "0x800"}));
+  EXPECT_EQ(l.where(), "debug:2: ");
+}
+
+// Found by fuzzing: a bare "echo" (nothing after it) threw std::out_of_range from substr, which the
+// debug program's per-line handler does not catch: the run ended without naming the line.
+TEST(DebugScript, BareEchoHasEmptyText) {
+  EXPECT_EQ(debug_echo_text(parse_debug_line("echo", 1)), "");
+  EXPECT_EQ(debug_echo_text(parse_debug_line("  echo", 1)), "");
+  EXPECT_EQ(debug_echo_text(parse_debug_line("echo # comment", 1)), "");
+  EXPECT_EQ(debug_echo_text(parse_debug_line("echo hello world", 1)), "hello world");
+}
