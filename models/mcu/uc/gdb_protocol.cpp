@@ -100,6 +100,9 @@ Outcome handle_packet(const std::string& pkt, Target& t) {
       size_t comma = pkt.find(','), colon = pkt.find(':');
       uint32_t addr = std::stoul(pkt.substr(1, comma - 1), nullptr, 16);
       uint32_t len = std::stoul(pkt.substr(comma + 1, colon - comma - 1), nullptr, 16);
+      // The data must be in the packet (2 hex digits a byte): a length beyond it is malformed,
+      // and must not make us allocate it (M0,ffffffff: 4 GiB).
+      if (colon == std::string::npos || len > (pkt.size() - colon - 1) / 2) return o.reply = "E01", o;
       std::vector<uint8_t> buf(len);
       for (uint32_t i = 0; i < len; ++i) buf[i] = uint8_t(std::stoul(pkt.substr(colon + 1 + 2 * i, 2), nullptr, 16));
       o.reply = t.write_mem(addr, buf.data(), len) ? "OK" : "E01";
