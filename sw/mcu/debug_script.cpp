@@ -45,7 +45,12 @@ uint64_t DebugValues::value(const std::string& t) const {
     return it->second;
   }
   size_t pos = 0;
-  uint64_t v = std::stoull(t, &pos, 0);
+  uint64_t v = 0;
+  try {
+    v = std::stoull(t, &pos, 0);
+  } catch (const std::out_of_range&) {  // the line's handler catches McuError, not this
+    throw McuError("debug: number out of range (64 bits): '" + t + "'");
+  }
   if (pos != t.size()) throw McuError("debug: not a number: '" + t + "'");
   return v;
 }

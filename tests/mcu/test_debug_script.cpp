@@ -23,3 +23,19 @@ TEST(DebugScript, BareEchoHasEmptyText) {
   EXPECT_EQ(debug_echo_text(parse_debug_line("echo # comment", 1)), "");
   EXPECT_EQ(debug_echo_text(parse_debug_line("echo hello world", 1)), "hello world");
 }
+
+// Found by fuzzing: a number beyond 64 bits ("read hub 0x10000000000000000") threw
+// std::out_of_range from stoull, which the debug program's per-line handler does not catch.
+TEST(DebugScript, NumberBeyond64BitsIsAnErrorNamingIt) {
+  DebugValues v;
+  EXPECT_EQ(v.value("0xffffffffffffffff"), ~0ull);
+  try {
+    v.value("0x10000000000000000");
+    FAIL() << "no error";
+  } catch (const McuError& e) {
+    EXPECT_NE(std::string(e.what()).find("out of range"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("0x10000000000000000"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(v.value("12abc"), McuError);
+  EXPECT_THROW(v.value("$nothing"), McuError);
+}
