@@ -9,10 +9,11 @@
 // time: a hang (no response within 50 ms simulated), a crash, an exception of another kind, a
 // SystemC error report or a sanitizer report is a finding.
 //
-// Between inputs the platform keeps its state (firmware started by an input keeps running, a copy
-// engine keeps its registers); only the PCIe configuration is restored (the driver enumerates
-// again), so that BAR0 stays reachable. A finding is therefore reproduced by the input *after*
-// the inputs before it; libFuzzer's crash file holds the last input only.
+// Between inputs the platform keeps its state (registers keep their values, a copy an input
+// launched may still run); the PCIe configuration is restored (the driver enumerates again) so
+// that BAR0 stays reachable, and the microcontrollers are reset (UC_CTRL = RESET) so that firmware
+// an input started does not run on. A finding may therefore depend on the inputs before it;
+// libFuzzer's crash file holds the last input only.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 
 #include <systemc>
 
+#include "firmware/include/hetvp/mcu_regs.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/host/host_api.h"
 #include "models/pcie/tlp.h"
@@ -82,6 +84,15 @@ class FuzzMmioProgram : public HostProgram {
         }
       }
       drv.enumerate();  // BARs and the command register back, whatever the input wrote
+      // Microcontrollers an input started would keep running (and cost time in every later
+      // input): reset them. Errors here are the input's doing (e.g. PCIe state) and are fine.
+      for (uint32_t base : {gpu::kHubBase, gpu::kGpcBase, gpu::kGpcBase + gpu::kGpcStride, gpu::kGpcBase + 2 * gpu::kGpcStride,
+                            gpu::kGpcBase + 3 * gpu::kGpcStride}) {
+        try {
+          api.mmio_write32(drv.function().bar[0] + base + MCU_UC_CTRL, MCU_CTRL_RESET);
+        } catch (const HostError&) {
+        }
+      }
       g_pending = false;
       g_done = true;
     }
