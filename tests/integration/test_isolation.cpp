@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cinttypes>
+#include <cstdlib>
+#include <iostream>
 #include <cstdio>
 #include <sstream>
 #include <vector>
@@ -15,6 +17,7 @@
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "platform/simulation.h"
+#include "sw/coherence/runtime.h"
 #include "sw/driver/offload.h"
 
 using namespace hetvp;
@@ -185,10 +188,35 @@ class GuardMcuXfer : public HostProgram {
 };
 HETVP_REGISTER_PROGRAM("test_guard_mcu_xfer", GuardMcuXfer, "test: microcontroller xfers aimed at guard pages");
 
-std::string run(const char* workload, int& status) {
+// Compute units: `square` (C[i] = A[i]^2) with C placed so that its last 128 bytes lie in the guard
+// page after the shared arena (configs/coherence.yaml, arena 16 KiB). A kernel fault ends the run
+// (RunState::fail), so only the error is checked here, not the bytes.
+class GuardCompute : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = std::make_shared<Schema>();
+    s->group("rt", CoherenceRuntime::schema(), "coherence runtime");
+    return s;
+  }
+  int run(HostApi& api, const Params& args) override {
+    CoherenceRuntime rt(api, args, "guard", "64");
+    const uint64_t a = rt.alloc(8192), c = rt.alloc(8192);
+    const uint64_t c_va = rt.gva(c) + 8192 - 128, guard = rt.gva(c) + 8192;
+    api.log("compute guard page at GPU VA " + hexs(guard));
+    rt.launch("square", 1, 1, 64, 1,
+              {uint32_t(rt.gva(a)), uint32_t(rt.gva(a) >> 32), uint32_t(c_va), uint32_t(c_va >> 32), 64});
+    api.log("FAILED CHECK: the kernel storing into the guard page completed");
+    return 1;
+  }
+};
+HETVP_REGISTER_PROGRAM("test_guard_compute", GuardCompute, "test: a compute kernel storing past the shared arena");
+
+std::string run(const char* workload, int& status, const char* config = "default.yaml",
+                std::vector<std::string> overrides = {}) {
   RunOptions opt;
-  opt.config = test::config("default.yaml");
+  opt.config = test::config(config);
   opt.workload = workload;
+  opt.overrides = std::move(overrides);
   std::ostringstream out, err;
   status = run_platform(opt, out, err);
   return out.str() + err.str();
@@ -207,4 +235,18 @@ TEST(Isolation, McuXferFaultsAtGuardPagesAndTouchesNothingOutside) {
   const std::string log = run("test_guard_mcu_xfer", status);
   EXPECT_EQ(status, kExitOk) << log;
   EXPECT_EQ(log.find("FAILED CHECK"), std::string::npos) << log;
+}
+
+TEST(Isolation, ComputeKernelFaultsAtTheGuardPageAfterTheArena) {
+  int status = -1;
+  const std::string log = run("test_guard_compute", status, "coherence.yaml", {"workload.args.rt.arena=16 KiB"});
+  EXPECT_EQ(status, kExitSimFailure) << log;
+  EXPECT_EQ(log.find("FAILED CHECK"), std::string::npos) << log;
+  const size_t at = log.find("compute guard page at GPU VA ");
+  ASSERT_NE(at, std::string::npos) << log;
+  const std::string guard = log.substr(at + 29, log.find('\n', at) - at - 29);
+  EXPECT_NE(log.find("kernel 'square'"), std::string::npos) << log;
+  EXPECT_NE(log.find("store of"), std::string::npos) << log;
+  EXPECT_NE(log.find("at GPU VA " + guard), std::string::npos) << "the error names the guard page " << guard << "\n" << log;
+  if (std::getenv("HETVP_TEST_VERBOSE")) std::cout << log;
 }
