@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include "platform/program.h"
 #include "platform/registry.h"
@@ -67,12 +71,46 @@ void check_range(const YAML::Node& n, const ParamSpec& s, const std::string& pat
   }
 }
 
+// yaml-cpp 0.7's LoadAll never returns when a document starts with a token it cannot begin a
+// node with (a stray ',' at block level: ",\n" or a line ",# ..." after a comment block): the
+// parser reports a document without consuming the token, again and again, and memory grows
+// without bound (found by tests/fuzz/fuzz_yaml.cpp). This pass walks the documents with events
+// only and stops, naming the place, when a document starts where the previous one did.
+struct DocumentProgress : YAML::EventHandler {
+  std::optional<YAML::Mark> last, stuck;
+  void OnDocumentStart(const YAML::Mark& m) override {
+    if (last && last->pos == m.pos) stuck = m;
+    last = m;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+void check_documents_end(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentProgress p;
+  while (!p.stuck && parser.HandleNextDocument(p)) {
+  }
+  if (p.stuck)
+    throw ConfigError(name + ":" + std::to_string(p.stuck->line + 1) + ":" + std::to_string(p.stuck->column + 1) +
+                      ": YAML syntax error: unexpected '" + text.substr(std::min<size_t>(p.stuck->pos, text.size()), 1) +
+                      "' where a value should start");
+}
+
 Config parse(const std::string& text, const std::string& name) {
   Config c;
   c.file = name;
   g_current_file = name;
   std::vector<YAML::Node> docs;
   try {
+    check_documents_end(text, name);
     docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     throw ConfigError(name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
