@@ -4,6 +4,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -212,6 +213,39 @@ void guard_expansion(const std::string& text, const std::function<std::string(co
   }
 }
 
+// yaml-cpp 0.7's LoadAll never returns when a document starts with a token it cannot begin a
+// node with (a stray ',' at block level: ",\n" or a line ",# ..." after a comment block): the
+// parser reports a document without consuming the token, again and again, and memory grows
+// without bound (found by tests/fuzz/fuzz_yaml.cpp). This pass walks the documents with events
+// only and stops, naming the place, when a document starts where the previous one did.
+struct DocumentProgress : YAML::EventHandler {
+  std::optional<YAML::Mark> last, stuck;
+  void OnDocumentStart(const YAML::Mark& m) override {
+    if (last && last->pos == m.pos) stuck = m;
+    last = m;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+void check_documents_end(const std::string& text, const std::string& name) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentProgress p;
+  while (!p.stuck && parser.HandleNextDocument(p)) {
+  }
+  if (p.stuck)
+    throw ConfigError(name + ":" + std::to_string(p.stuck->line + 1) + ":" + std::to_string(p.stuck->column + 1) +
+                      ": YAML syntax error: unexpected '" + text.substr(std::min<size_t>(p.stuck->pos, text.size()), 1) +
+                      "' where a value should start");
+}
+
 Config parse(const std::string& text, const std::string& name) {
   Config c;
   c.file = name;
@@ -219,6 +253,11 @@ Config parse(const std::string& text, const std::string& name) {
   if (text.size() > ConfigLimits::kMaxBytes)
     throw ConfigError(name + ":1:1: the file is larger than " + std::to_string(ConfigLimits::kMaxBytes >> 10) +
                       " KiB, the most a configuration may be");
+  try {
+    check_documents_end(text, name);  // first: the other passes would loop on such a document too
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(name + ":" + mark_text(e.mark) + ": YAML syntax error: " + e.msg);
+  }
   guard_expansion(text, [&](const YAML::Mark& m) { return name + ":" + mark_text(m); });
   std::vector<YAML::Node> docs;
   try {

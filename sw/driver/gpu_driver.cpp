@@ -13,7 +13,7 @@ namespace hetvp::sw {
 using namespace hetvp::gpu;
 
 namespace {
-constexpr uint64_t kVramVaBase = 0x0100000000ull;    // VRAM buffers: VA = base + VRAM offset
+constexpr uint64_t kVramVaBase = 0x0100000000ull;    // VRAM buffers (each followed by an unmapped guard page)
 constexpr uint64_t kSysmemVaBase = 0x4000000000ull;  // host mappings
 constexpr uint64_t kPdBytes = 8ull << MMU_PD_INDEX_BITS;  // 128 KiB
 constexpr uint64_t kPtBytes = 8ull << MMU_PT_INDEX_BITS;  // 128 KiB, covers 64 MiB
@@ -144,6 +144,7 @@ void GpuDriver::open(unsigned index) {
   pd_ = 0;
   pt_next_ = kPdBytes;
   vram_next_ = kPageTableArea;
+  vram_va_next_ = kVramVaBase + kPageTableArea;
   sysmem_va_next_ = kSysmemVaBase;
   pde_.assign(1u << MMU_PD_INDEX_BITS, 0);
   reg_write(GPU_MMU_BASE + MMU_PD_BASE_LO, static_cast<uint32_t>(pd_));
@@ -186,8 +187,13 @@ GpuBuffer GpuDriver::alloc_vram(uint64_t size) {
   uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
   if (bytes == 0 || vram_next_ + bytes > vram_size_)
     throw HostError("alloc_vram: out of VRAM (asked " + std::to_string(size) + " bytes)");
-  GpuBuffer b{kVramVaBase + vram_next_, vram_next_, size, false};
+  // Physically contiguous (range invalidation cares), but in the GPU's virtual space every
+  // buffer is followed by an unmapped guard page, as host mappings are: an engine that runs off
+  // the end of one buffer faults instead of writing into the next one.
+  if (vram_va_next_ + bytes + kPage > kSysmemVaBase) throw HostError("alloc_vram: out of GPU virtual address space for VRAM");
+  GpuBuffer b{vram_va_next_, vram_next_, size, false};
   vram_next_ += bytes;
+  vram_va_next_ += bytes + kPage;
   map_pages(b.va, b.phys, bytes, false);
   return b;
 }

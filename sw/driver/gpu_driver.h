@@ -103,6 +103,7 @@ class GpuDriver {
   uint64_t pd_ = 0;                  // VRAM offset of the page directory
   uint64_t pt_next_ = 0;             // bump allocator for page tables (VRAM)
   uint64_t vram_next_ = 0;           // bump allocator for buffers (VRAM)
+  uint64_t vram_va_next_ = 0;        // bump allocator for their GPU VAs (a guard page after each)
   uint64_t sysmem_va_next_ = 0;      // bump allocator for host mappings (GPU VA)
   std::vector<uint64_t> pde_;        // PT VRAM offset per PD index (0 = none)
   uint64_t fence_host_ = 0;          // pinned words the copy engines write when done (one per engine)

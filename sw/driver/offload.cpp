@@ -64,7 +64,8 @@ void OffloadCopier::wait(const std::vector<OffloadTicket>& tickets) {
         throw HostError(t.mcu.name() + ": offloaded copy of " + std::to_string(t.size) + " bytes " + hex(t.src) + " -> " +
                         hex(t.dst) + " failed: firmware error " + std::to_string(err) + " after " +
                         std::to_string(mcu_.read(t.mcu, FW_ARG2)) + " bytes (xfer status " +
-                        hex(mcu_.read(t.mcu, FW_RESULT)) + ")");
+                        hex(mcu_.read(t.mcu, FW_RESULT)) + ", last xfer at GPU VA " +
+                        hex(mcu_.read(t.mcu, MCU_XFER_EXT_LO) | uint64_t(mcu_.read(t.mcu, MCU_XFER_EXT_HI)) << 32) + ")");
     }
     if (ack) gpu_.reg_write(GPU_PMC_BASE + PMC_INTR, ack);
     if (!irq && left > 0) {

@@ -13,6 +13,7 @@
 #include "firmware/common/mcu_map.h"
 #include "models/host/host_api.h"
 #include "platform/program.h"
+#include "sw/mcu/debug_script.h"
 #include "sw/mcu/mcu_driver.h"
 #include "platform/format.h"
 
@@ -221,42 +222,24 @@ class DebugProgram : public HostProgram {
     gpu.open(0);
     McuDriver mcu(api, gpu);
     McuBootOptions bo = McuBootOptions::from(args);
-    std::vector<std::string> lines;
+    std::string script;
     if (!args.string("script").empty()) {
       std::ifstream in(args.string("script"));
       if (!in) throw McuError("debug: cannot read script '" + args.string("script") + "'");
-      for (std::string l; std::getline(in, l);) lines.push_back(l);
+      std::stringstream all;
+      all << in.rdbuf();
+      script = all.str();
     }
-    std::stringstream cs(args.string("commands"));
-    for (std::string l; std::getline(cs, l, ';');) lines.push_back(l);
-    std::map<std::string, uint64_t> vars;
-    uint32_t last = 0;
+    const std::vector<std::string> lines = debug_script_lines(script, args.string("commands"));
+    DebugValues vals;
+    std::map<std::string, uint64_t>& vars = vals.vars;
+    uint32_t& last = vals.last;
     int errors = 0;
-    auto value = [&](const std::string& t) -> uint64_t {
-      if (t == "$last") return last;
-      if (!t.empty() && t[0] == '$') {
-        std::string n = t.substr(1);
-        int part = 0;  // $NAME.lo / $NAME.hi: the low / high 32 bits of a 64-bit value (GPU VAs)
-        if (n.size() > 3 && (n.compare(n.size() - 3, 3, ".lo") == 0 || n.compare(n.size() - 3, 3, ".hi") == 0)) {
-          part = n.back() == 'o' ? 1 : 2;
-          n.resize(n.size() - 3);
-        }
-        auto it = vars.find(n);
-        if (it != vars.end() && part) return part == 1 ? (it->second & 0xffffffffu) : (it->second >> 32);
-        if (it == vars.end()) throw McuError("debug: unknown variable " + t);
-        return it->second;
-      }
-      size_t pos = 0;
-      uint64_t v = std::stoull(t, &pos, 0);
-      if (pos != t.size()) throw McuError("debug: not a number: '" + t + "'");
-      return v;
-    };
+    auto value = [&](const std::string& t) -> uint64_t { return vals.value(t); };
     for (size_t ln = 0; ln < lines.size(); ++ln) {
-      std::string line = lines[ln];
-      if (auto h = line.find('#'); h != std::string::npos) line.erase(h);
-      std::stringstream ss(line);
-      std::vector<std::string> w;
-      for (std::string t; ss >> t;) w.push_back(t);
+      const DebugLine dl = parse_debug_line(lines[ln], ln + 1);
+      const std::string& line = dl.text;
+      const std::vector<std::string>& w = dl.words;
       if (w.empty()) continue;
       const std::string where = "debug:" + std::to_string(ln + 1) + ": ";
       auto need = [&](size_t n) {
@@ -375,7 +358,7 @@ class DebugProgram : public HostProgram {
           need(2);
           api.log("debug> " + w[1] + " is " + mcu.state(target(1)));
         } else if (op == "echo") {
-          api.log("debug> " + line.substr(line.find("echo") + 5));
+          api.log("debug> " + debug_echo_text(dl));
         } else if (op == "sleep") {
           need(2);
           api.sleep(sc_core::sc_time(double(value(w[1])), sc_core::SC_US));

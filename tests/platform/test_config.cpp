@@ -187,3 +187,17 @@ TEST(Config, OverrideCreatesAnAbsentReservedSection) {
   std::string no_sim = replace(kValid, "simulation:\n  seed: 7\n", "");
   EXPECT_EQ(error_of(no_sim, {"simulation.time_limit=1 ms"}), "");
 }
+
+// Found by fuzzing (tests/fuzz/fuzz_yaml.cpp): yaml-cpp 0.7's LoadAll never returned (and grew
+// without bound) for a document starting with a stray ','. Now a syntax error naming the place.
+TEST(Config, StrayCommaWhereADocumentStartsIsASyntaxErrorNotAHang) {
+  for (const char* text : {",\n", ", a\n", "# comment\n,# more\nb: 1\n", "a: 1\n---\n,\n"}) {
+    try {
+      hetvp::Config::load_string(text, "c.yaml");
+      FAIL() << "no error for '" << text << "'";
+    } catch (const hetvp::ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("c.yaml:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("YAML syntax error"), std::string::npos) << e.what();
+    }
+  }
+}

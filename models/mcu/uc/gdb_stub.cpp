@@ -1,5 +1,7 @@
 #include "models/mcu/uc/gdb_stub.h"
 
+#include "models/mcu/uc/gdb_protocol.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -22,15 +24,24 @@
 namespace hetvp::mcu {
 
 namespace {
-std::string hex32le(uint32_t v) {
-  std::string b = format("%02x%02x%02x%02x", v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24);
-  return b;
-}
-uint32_t parse_hex32le(const std::string& s, size_t pos) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= uint32_t(std::stoul(s.substr(pos + 2 * i, 2), nullptr, 16)) << (8 * i);
-  return v;
-}
+// The debugger's view of a microcontroller: its core and its debug memory path.
+class McuTarget : public gdb::Target {
+ public:
+  explicit McuTarget(Microcontroller& mcu) : mcu_(mcu), core_(mcu.core()) {}
+  uint32_t read_gpr(unsigned i) override { return core_.read_gpr(i); }
+  void write_gpr(unsigned i, uint32_t v) override { core_.write_gpr(i, v); }
+  uint32_t read_pc() override { return core_.read_pc(); }
+  void write_pc(uint32_t pc) override { core_.write_pc(pc); }
+  bool read_mem(uint32_t a, uint8_t* d, uint32_t n) override { return mcu_.debug_read(a, d, n); }
+  bool write_mem(uint32_t a, const uint8_t* s, uint32_t n) override { return mcu_.debug_write(a, s, n); }
+  void set_breakpoint(uint32_t a) override { core_.set_breakpoint(a); }
+  void clear_breakpoint(uint32_t a) override { core_.clear_breakpoint(a); }
+  bool trapped() override { return mcu_.state() == MCU_STATE_TRAPPED; }
+
+ private:
+  Microcontroller& mcu_;
+  CoreIf& core_;
+};
 }  // namespace
 
 GdbStub::GdbStub(const std::string& target, int port, double accept_timeout_s, double idle_timeout_s)
@@ -86,21 +97,10 @@ bool GdbStub::attach(Microcontroller&) {
 bool GdbStub::get_packet(std::string& out) {
   for (;;) {
     // Parse what we have: skip acks and stray bytes up to '$'.
-    size_t s = rx_.find('$');
-    if (s != std::string::npos) {
-      size_t h = rx_.find('#', s);
-      if (h != std::string::npos && h + 2 < rx_.size()) {
-        out = rx_.substr(s + 1, h - s - 1);
-        rx_.erase(0, h + 3);
-        ::send(fd_, "+", 1, MSG_NOSIGNAL);
-        return true;
-      }
-    } else if (rx_.find('\x03') != std::string::npos) {
-      rx_.clear();
-      out = "\x03";
+    bool ack = false;
+    if (gdb::extract_packet(rx_, out, ack)) {
+      if (ack) ::send(fd_, "+", 1, MSG_NOSIGNAL);
       return true;
-    } else {
-      rx_.clear();
     }
     pollfd p{fd_, POLLIN, 0};
     int r = ::poll(&p, 1, static_cast<int>(idle_timeout_ * 1000));
@@ -117,10 +117,7 @@ bool GdbStub::get_packet(std::string& out) {
 }
 
 void GdbStub::put_packet(const std::string& p) {
-  unsigned cs = 0;
-  for (unsigned char c : p) cs += c;
-  std::string tail = format("#%02x", cs & 0xff);
-  std::string pkt = "$" + p + tail;
+  const std::string pkt = gdb::frame(p);
   ::send(fd_, pkt.data(), pkt.size(), MSG_NOSIGNAL);
 }
 
@@ -149,6 +146,7 @@ void GdbStub::report_stop(Microcontroller& mcu, int signal) {
 
 void GdbStub::serve(Microcontroller& mcu) {
   CoreIf& core = mcu.core();
+  McuTarget target(mcu);
   std::string pkt;
   while (fd_ >= 0) {
     if (!get_packet(pkt)) {
@@ -156,93 +154,25 @@ void GdbStub::serve(Microcontroller& mcu) {
       break;
     }
     if (pkt == "\x03") continue;
-    const char c = pkt.empty() ? 0 : pkt[0];
-    try {
-      if (c == '?') {
-        put_packet(mcu.state() == MCU_STATE_TRAPPED ? "S04" : "S05");
-      } else if (pkt.rfind("qSupported", 0) == 0) {
-        put_packet("PacketSize=4000");
-      } else if (pkt == "qAttached") {
-        put_packet("1");
-      } else if (pkt == "qC") {
-        put_packet("QC1");
-      } else if (pkt == "qfThreadInfo") {
-        put_packet("m1");
-      } else if (pkt == "qsThreadInfo") {
-        put_packet("l");
-      } else if (c == 'H') {
-        put_packet("OK");
-      } else if (c == 'g') {
-        std::string r;
-        for (unsigned i = 0; i < 32; ++i) r += hex32le(core.read_gpr(i));
-        r += hex32le(core.read_pc());
-        put_packet(r);
-      } else if (c == 'G') {
-        if (pkt.size() < 1 + 33 * 8) { put_packet("E01"); continue; }
-        for (unsigned i = 1; i < 32; ++i) core.write_gpr(i, parse_hex32le(pkt, 1 + 8 * i));
-        core.write_pc(parse_hex32le(pkt, 1 + 8 * 32));
-        put_packet("OK");
-      } else if (c == 'p') {
-        unsigned n = std::stoul(pkt.substr(1), nullptr, 16);
-        if (n < 32) put_packet(hex32le(core.read_gpr(n)));
-        else if (n == 32) put_packet(hex32le(core.read_pc()));
-        else put_packet("E01");
-      } else if (c == 'P') {
-        size_t eq = pkt.find('=');
-        unsigned n = std::stoul(pkt.substr(1, eq - 1), nullptr, 16);
-        uint32_t v = parse_hex32le(pkt, eq + 1);
-        if (n < 32) { core.write_gpr(n, v); put_packet("OK"); }
-        else if (n == 32) { core.write_pc(v); put_packet("OK"); }
-        else put_packet("E01");
-      } else if (c == 'm') {
-        size_t comma = pkt.find(',');
-        uint32_t addr = std::stoul(pkt.substr(1, comma - 1), nullptr, 16);
-        uint32_t len = std::stoul(pkt.substr(comma + 1), nullptr, 16);
-        if (len > 0x1000) len = 0x1000;
-        std::vector<uint8_t> buf(len);
-        if (!mcu.debug_read(addr, buf.data(), len)) { put_packet("E01"); continue; }
-        std::string r;
-        char h[3];
-        for (uint8_t b : buf) { snprintf(h, sizeof h, "%02x", b); r += h; }
-        put_packet(r);
-      } else if (c == 'M') {
-        size_t comma = pkt.find(','), colon = pkt.find(':');
-        uint32_t addr = std::stoul(pkt.substr(1, comma - 1), nullptr, 16);
-        uint32_t len = std::stoul(pkt.substr(comma + 1, colon - comma - 1), nullptr, 16);
-        std::vector<uint8_t> buf(len);
-        for (uint32_t i = 0; i < len; ++i) buf[i] = uint8_t(std::stoul(pkt.substr(colon + 1 + 2 * i, 2), nullptr, 16));
-        put_packet(mcu.debug_write(addr, buf.data(), len) ? "OK" : "E01");
-      } else if (c == 'Z' || c == 'z') {
-        if (pkt.size() < 4 || pkt[1] != '0') { put_packet(""); continue; }
-        size_t c2 = pkt.find(',', 3);
-        uint32_t addr = std::stoul(pkt.substr(3, c2 - 3), nullptr, 16);
-        if (c == 'Z') core.set_breakpoint(addr);
-        else core.clear_breakpoint(addr);
-        put_packet("OK");
-      } else if (c == 's') {
-        if (pkt.size() > 1) core.write_pc(std::stoul(pkt.substr(1), nullptr, 16));
-        waiting_stop_ = true;
-        tlm::tlm_generic_payload gp;  // step through the model's control path (counts, trap recording)
-        uint32_t v = MCU_CTRL_STEP;
-        set_access(gp, tlm::TLM_WRITE_COMMAND, MCU_UC_CTRL, &v, 4);
-        if (mcu.state() == MCU_STATE_STOPPED) mcu.host_access(gp);
-        report_stop(mcu, mcu.state() == MCU_STATE_TRAPPED ? 4 : 5);
-      } else if (c == 'c') {
-        if (pkt.size() > 1) core.write_pc(std::stoul(pkt.substr(1), nullptr, 16));
-        waiting_stop_ = true;
-        if (mcu.state() != MCU_STATE_STOPPED) { report_stop(mcu, 4); continue; }
-        resume(mcu);
-        return;
-      } else if (c == 'k' || c == 'D') {
-        if (c == 'D') put_packet("OK");
-        core.clear_breakpoints();
-        close_conn();
-        break;
-      } else {
-        put_packet("");
-      }
-    } catch (const std::exception&) {
-      put_packet("E02");
+    const gdb::Outcome o = gdb::handle_packet(pkt, target);
+    if (o.send) put_packet(o.reply);
+    if (o.set_pc) core.write_pc(o.pc);
+    if (o.action == gdb::Outcome::step) {
+      waiting_stop_ = true;
+      tlm::tlm_generic_payload gp;  // step through the model's control path (counts, trap recording)
+      uint32_t v = MCU_CTRL_STEP;
+      set_access(gp, tlm::TLM_WRITE_COMMAND, MCU_UC_CTRL, &v, 4);
+      if (mcu.state() == MCU_STATE_STOPPED) mcu.host_access(gp);
+      report_stop(mcu, mcu.state() == MCU_STATE_TRAPPED ? 4 : 5);
+    } else if (o.action == gdb::Outcome::cont) {
+      waiting_stop_ = true;
+      if (mcu.state() != MCU_STATE_STOPPED) { report_stop(mcu, 4); continue; }
+      resume(mcu);
+      return;
+    } else if (o.action == gdb::Outcome::kill || o.action == gdb::Outcome::detach) {
+      core.clear_breakpoints();
+      close_conn();
+      break;
     }
   }
   // Detached: let a held core run on.
