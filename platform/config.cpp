@@ -238,7 +238,11 @@ void check_documents_end(const std::string& text, const std::string& name) {
   std::istringstream in(text);
   YAML::Parser parser(in);
   DocumentProgress p;
-  while (!p.stuck && parser.HandleNextDocument(p)) {
+  try {
+    while (!p.stuck && parser.HandleNextDocument(p)) {
+    }
+  } catch (const YAML::Exception&) {
+    return;  // a syntax error before any stuck document: the later passes report it, located
   }
   if (p.stuck)
     throw ConfigError(name + ":" + std::to_string(p.stuck->line + 1) + ":" + std::to_string(p.stuck->column + 1) +
@@ -253,11 +257,7 @@ Config parse(const std::string& text, const std::string& name) {
   if (text.size() > ConfigLimits::kMaxBytes)
     throw ConfigError(name + ":1:1: the file is larger than " + std::to_string(ConfigLimits::kMaxBytes >> 10) +
                       " KiB, the most a configuration may be");
-  try {
-    check_documents_end(text, name);  // first: the other passes would loop on such a document too
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(name + ":" + mark_text(e.mark) + ": YAML syntax error: " + e.msg);
-  }
+  check_documents_end(text, name);  // first: the other passes would loop on such a document too
   guard_expansion(text, [&](const YAML::Mark& m) { return name + ":" + mark_text(m); });
   std::vector<YAML::Node> docs;
   try {
