@@ -11,6 +11,7 @@
 #include <iostream>
 #include <cstdio>
 #include <sstream>
+#include <memory>
 #include <vector>
 
 #include "common/run_hetvp.h"
@@ -198,16 +199,24 @@ class GuardCompute : public HostProgram {
     s->group("rt", CoherenceRuntime::schema(), "coherence runtime");
     return s;
   }
+  // What lives across simulated time belongs to the program object, not to run()'s frame: the
+  // kernel's fault stops the simulation while run() is suspended in launch(), and the host CPU
+  // destroys the program at the end (a local would leak under LeakSanitizer).
   int run(HostApi& api, const Params& args) override {
-    CoherenceRuntime rt(api, args, "guard", "64");
+    rt_ = std::make_unique<CoherenceRuntime>(api, args, "guard", "64");
+    CoherenceRuntime& rt = *rt_;
     const uint64_t a = rt.alloc(8192), c = rt.alloc(8192);
     const uint64_t c_va = rt.gva(c) + 8192 - 128, guard = rt.gva(c) + 8192;
     api.log("compute guard page at GPU VA " + hexs(guard));
-    rt.launch("square", 1, 1, 64, 1,
-              {uint32_t(rt.gva(a)), uint32_t(rt.gva(a) >> 32), uint32_t(c_va), uint32_t(c_va >> 32), 64});
+    kernel_args_ = {uint32_t(rt.gva(a)), uint32_t(rt.gva(a) >> 32), uint32_t(c_va), uint32_t(c_va >> 32), 64};
+    rt.launch("square", 1, 1, 64, 1, kernel_args_);
     api.log("FAILED CHECK: the kernel storing into the guard page completed");
     return 1;
   }
+
+ private:
+  std::unique_ptr<CoherenceRuntime> rt_;
+  std::vector<uint32_t> kernel_args_;
 };
 HETVP_REGISTER_PROGRAM("test_guard_compute", GuardCompute, "test: a compute kernel storing past the shared arena");
 
