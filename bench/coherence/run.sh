@@ -20,6 +20,7 @@ run() {  # run NAME ARGS... -> sets WALL RSS (from /usr/bin/time) and leaves $OU
   WALL=$(cut -d' ' -f1 "$OUT/time.txt"); RSS=$(cut -d' ' -f2 "$OUT/time.txt")
 }
 
+if [ -z "$SWEEP_ONLY" ]; then  # SWEEP_ONLY=1: only the thesis-size sweep (sweep.csv)
 echo "workload,size,mode,probes,ticks,wall_s,max_rss_kib" > "$OUT/wall.csv"
 for mode in per_line range; do
   for n in 20000 40000 100000 200000 300000 600000 1200000; do
@@ -47,15 +48,20 @@ for mode in range per_line; do
   done
 done
 
+fi
+
 # The thesis' sizes (Misaki 2026 §4.1.3), both modes: probes and ticks per program run, with the
-# GPU controller's probe walk as configured (serial) and with the four TCPs checked in parallel.
-echo "workload,size,mode,walk,probes,ticks,lines_invalidated,tag_accesses" > "$OUT/sweep.csv"
+# GPU controller's probe walk as configured (serial) and with the four TCPs checked in parallel,
+# and each directory probe cost model (probe_timing: pipelined | serial_ack).
+echo "workload,size,mode,walk,timing,probes,ticks,lines_invalidated,tag_accesses" > "$OUT/sweep.csv"
 sweep() {  # workload label args...
   w=$1; label=$2; shift 2
-  for walk in serial parallel; do
-    for mode in per_line range; do
-      run --workload $w --set directory.mode=$mode --set gpu0.compute.probe_walk=$walk "$@"
-      echo "$w,$label,$mode,$walk,$(stat $OUT/last.json probes),$(stat $OUT/last.json ticks),$(stat $OUT/last.json lines_invalidated),$(stat $OUT/last.json tag_accesses)" >> "$OUT/sweep.csv"
+  for timing in pipelined serial_ack; do
+    for walk in serial parallel; do
+      for mode in per_line range; do
+        run --workload $w --set directory.mode=$mode --set gpu0.compute.probe_walk=$walk --set directory.probe_timing=$timing "$@"
+        echo "$w,$label,$mode,$walk,$timing,$(stat $OUT/last.json probes),$(stat $OUT/last.json ticks),$(stat $OUT/last.json lines_invalidated),$(stat $OUT/last.json tag_accesses)" >> "$OUT/sweep.csv"
+      done
     done
   done
 }
@@ -63,4 +69,5 @@ for n in 200 2000 20000 40000 100000 200000 300000; do sweep square $n --set wor
 for w in 16 32 64 128 256 384 512; do sweep matrix_transpose ${w}x$w --set workload.args.width=$w; done
 for w in 4 8 16 20 30 40 50; do sweep shfl2d ${w}x$w --set workload.args.width=$w; done
 
-cat "$OUT/wall.csv" "$OUT/engines.csv" "$OUT/sweep.csv"
+if [ -z "$SWEEP_ONLY" ]; then cat "$OUT/wall.csv" "$OUT/engines.csv"; fi
+cat "$OUT/sweep.csv"

@@ -81,6 +81,13 @@ uint64_t CacheArray::invalidate_all() {
   return n;
 }
 
+std::vector<CacheArray::Line*> CacheArray::valid_lines_in(uint64_t first, uint64_t end) {
+  std::vector<Line*> v;
+  for (auto& l : lines_)
+    if (l.valid && l.tag >= first && l.tag < end) v.push_back(&l);
+  return v;
+}
+
 uint64_t CacheArray::valid_count() const {
   uint64_t n = 0;
   for (auto& l : lines_) n += l.valid;
@@ -98,6 +105,10 @@ std::shared_ptr<Schema> Cache::schema() {
   s->freq("clock", std::string("2 GHz"), "cache clock (tag/data latencies are cycles of it)");
   s->integer("tag_cycles", 1, "cycles of one tag access (every lookup, every line of a range invalidation)").min(0);
   s->integer("data_cycles", 1, "cycles of a data array access on a hit").min(0);
+  s->choice("range_walk", {"per_line", "bounded"}, std::string("per_line"),
+            "range invalidation: per_line = one tag access per line of the range (the thesis, gem5); bounded = "
+            "min(range lines, cache lines): a range longer than the cache walks the cache's own tag entries instead "
+            "(not in the thesis or gem5; same lines invalidated)");
   return s;
 }
 
@@ -105,7 +116,8 @@ Cache::Cache(sc_core::sc_module_name n, const Params& p)
     : Component(n),
       array_(p.size("size"), p.u32("ways"), p.u32("line")),
       write_back_(p.string("write_policy") == "write_back"),
-      write_allocate_(p.boolean("write_allocate")) {
+      write_allocate_(p.boolean("write_allocate")),
+      bounded_walk_(p.string("range_walk") == "bounded") {
   const sc_core::sc_time cycle = p.period("clock");
   tag_time_ = cycle * static_cast<double>(p.integer("tag_cycles"));
   data_time_ = cycle * static_cast<double>(p.integer("data_cycles"));
@@ -273,6 +285,29 @@ void Cache::control(CacheCtl& c, sc_core::sc_time& delay) {
   // InvalidateRange / Lookup: one tag access per own line covering the byte range.
   const uint64_t lo = c.first_line * c.unit_bytes, hi = (c.first_line + c.count) * c.unit_bytes;
   if (hi <= lo) return;
+  const uint64_t first = lo / L, end = (hi + L - 1) / L, capacity = array_.sets() * array_.ways();
+  if (bounded_walk_ && end - first > capacity) {
+    // range_walk: bounded -- the range has more lines than the cache: walk the cache's tag entries
+    // (one access each) and drop the valid lines inside the range; the same lines as per_line.
+    c.tag_accesses += capacity;
+    ctl_tag_accesses_ += capacity;
+    delay += tag_time_ * static_cast<double>(capacity);
+    for (CacheArray::Line* l : array_.valid_lines_in(first, end)) {
+      if (c.op == CacheCtl::Lookup) {
+        ++c.invalidated;
+        continue;
+      }
+      if (l->dirty) {
+        if (!writeback(l, delay, nullptr, "invalidation")) return;
+        ++c.writebacks;
+      }
+      l->valid = false;
+      ++c.invalidated;
+      ++ctl_invalidated_;
+      c.digest += line_digest(id_, l->tag * L);
+    }
+    return;
+  }
   for (uint64_t la = lo / L; la * L < hi; ++la) {
     ++c.tag_accesses;
     ++ctl_tag_accesses_;

@@ -67,6 +67,7 @@ class CacheArray {
   void fill(Line* l, uint64_t line_addr, const uint8_t* data);
   std::vector<Line*> dirty_lines();
   uint64_t valid_count() const;
+  std::vector<Line*> valid_lines_in(uint64_t first_line, uint64_t end_line);  // valid lines with tag in [first, end)
 
  private:
   uint64_t line_, sets_, ways_;
@@ -111,6 +112,7 @@ class Cache : public Component {
 
   CacheArray array_;
   bool write_back_, write_allocate_;
+  bool bounded_walk_ = false;  // range_walk: bounded
   sc_core::sc_time tag_time_, data_time_;
   uint64_t id_;
   tlm::tlm_generic_payload gp_;

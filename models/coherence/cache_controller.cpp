@@ -1,5 +1,6 @@
 #include "models/coherence/cache_controller.h"
 
+#include <cmath>
 #include <cinttypes>
 #include <algorithm>
 #include <cstring>
@@ -254,12 +255,20 @@ void CacheController::send_history(sc_core::sc_time& delay) {
 void CacheController::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint64_t off = gp.get_address();
   const unsigned len = gp.get_data_length();
-  if (off == CC_PROBE && gp.is_write() && len == 16) {
+  if (off == CC_PROBE && gp.is_write() && (len == 16 || len == 24)) {
     uint64_t first;
     uint32_t count;
     std::memcpy(&first, gp.get_data_ptr(), 8);
     std::memcpy(&count, gp.get_data_ptr() + 8, 4);
+    // A 24-byte probe (directory probe_timing: serial_ack) asks for the walk time back, in ps, in
+    // bytes 16..23: the directory waits for the ack before its next probe.
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time start = now + delay > busy_until_ ? now + delay : busy_until_;
     probe(first, count, delay);
+    if (len == 24) {
+      const uint64_t walk_ps = busy_until_ > start ? static_cast<uint64_t>(std::llround((busy_until_ - start).to_seconds() * 1e12)) : 0;
+      std::memcpy(gp.get_data_ptr() + 16, &walk_ps, 8);
+    }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }

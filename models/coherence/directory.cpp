@@ -38,6 +38,16 @@ std::shared_ptr<Schema> Directory::schema() {
   s->freq("engine_clock", std::string("1 GHz"), "invalidation engine clock");
   s->freq("clock", std::string("2 GHz"), "directory clock (gem5 APU: ruby clock 500 ticks = 2 GHz)");
   s->integer("issue_cycles", 30, "directory cycles between two probes it issues (gem5 directory response 30)").min(0);
+  s->choice("probe_timing", {"pipelined", "serial_ack"}, std::string("pipelined"),
+            "pipelined: probes issued issue_cycles apart, receivers walk concurrently (hetvp's model); serial_ack: "
+            "gem5 APU chain, the directory waits for each ack: response + hops + receiver ack + walk + hops, then completion");
+  s->integer("response_cycles", 30, "serial_ack: directory cycles before each probe leaves (gem5 configs/ruby/GPU_VIPER.py "
+             "response_latency, src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm)").min(0);
+  s->time("hop_latency", std::string("0.5 ns"), "serial_ack: one router or link (gem5 src/mem/ruby/network/simple/: 1 cycle at 2 GHz)");
+  s->integer("hops", 4, "serial_ack: routers + links one way (gem5 configs/ruby/GPU_VIPER.py: main router + sub-router, 2 links)").min(0);
+  s->time("cpu_ack", std::string("0.5 ns"), "serial_ack: CPU core pair's ack delay after its walk (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-CorePair.sm issue_latency)");
+  s->time("gpu_ack", std::string("1.5 ns"), "serial_ack: TCC's ack delay after its walk, 1 GPU cycle + clock-edge alignment (gem5 src/mem/ruby/protocol/GPU_VIPER-TCC.sm)");
+  s->time("completion", std::string("0.5 ns"), "serial_ack: completion posted after the last ack (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm, 1 cycle)");
   s->time("cpu_hop", std::string("60 ns"), "one-way latency directory <-> CPU cache controller (gem5: 120 cycles at 2 GHz)");
   s->integer("test_skip_probe", -1, "TEST ONLY: drop probe number N (0-based over the run) — breaks coherence").min(-1);
   s->integer("test_fault_index", -1, "TEST ONLY: perturb engine output number N (see EngineParams)").min(-1);
@@ -70,6 +80,12 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n),
   }
   issue_ = p.period("clock") * static_cast<double>(p.integer("issue_cycles"));
   cpu_hop_ = p.time("cpu_hop");
+  serial_ack_ = p.string("probe_timing") == "serial_ack";
+  response_ = p.period("clock") * static_cast<double>(p.integer("response_cycles"));
+  net_ = p.time("hop_latency") * static_cast<double>(p.integer("hops"));
+  ack_[1] = p.time("cpu_ack");
+  ack_[2] = p.time("gpu_ack");
+  completion_ = p.time("completion");
   skip_probe_ = p.integer("test_skip_probe");
 
   SC_HAS_PROCESS(Directory);
@@ -214,6 +230,26 @@ void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
     fail("HISTORY", DIR_HISTORY, std::string("the ") + side_name(side) + " cache controller did not send its history");
 }
 
+// serial_ack (gem5 APU chain): each probe leaves response_ after the previous ack, crosses the
+// network (net_), the receiver walks its tags (the walk time it reports back in bytes 16..23 of
+// the probe message) and acks after ack_[target]; the ack crosses the network back.
+bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRange>& ranges, sc_core::sc_time& d, Sync& s) {
+  for (const LineRange& r : ranges) {
+    if (static_cast<long long>(probe_counter_++) == skip_probe_) continue;  // test fault: a lost probe
+    uint8_t msg[24] = {};
+    std::memcpy(msg, &r.first, 8);
+    std::memcpy(msg + 8, &r.count, 4);
+    d += response_;
+    sc_core::sc_time pd = d + net_;
+    if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 24, pd)) return false;
+    uint64_t walk_ps = 0;
+    std::memcpy(&walk_ps, msg + 16, 8);
+    ++s.probes;
+    d += net_ + sc_core::sc_time(static_cast<double>(walk_ps), sc_core::SC_PS) + ack_[target] + net_;
+  }
+  return true;
+}
+
 void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   if (!lock_owner_) return fail("INVALIDATE", DIR_INVALIDATE, "invalidation requested without holding the lock (0x40000000)");
   if (!hist_ready_[source])
@@ -232,6 +268,9 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   Sync s;
   s.target = source;  // 1: GPU caches (CPU history), 2: CPU caches
   s.history = hist_[source].size();
+  if (serial_ack_) {
+    if (!invalidate_serial_ack(target, ranges, d, s)) return;
+  } else {
   for (const LineRange& r : ranges) {
     if (static_cast<long long>(probe_counter_++) == skip_probe_) continue;  // test fault: a lost probe
     uint8_t msg[16] = {};
@@ -242,10 +281,18 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
     ++s.probes;
     d += issue_;
   }
+  }
   uint64_t done[4] = {};
-  // Completion: read PROBE_DONE (returns when the target's tag walks are done). With nothing to
-  // invalidate there is nothing to wait for: done once the engine has seen the empty history.
-  if (s.probes && !cc_access(target, tlm::TLM_READ_COMMAND, CC_PROBE_DONE, done, 32, d)) return;
+  if (!serial_ack_) {
+    // Completion: read PROBE_DONE (returns when the target's tag walks are done). With nothing to
+    // invalidate there is nothing to wait for: done once the engine has seen the empty history.
+    if (s.probes && !cc_access(target, tlm::TLM_READ_COMMAND, CC_PROBE_DONE, done, 32, d)) return;
+  } else if (s.probes) {
+    // The counters only: the chain above already timed every ack, so the read's own path is not charged.
+    sc_core::sc_time rd = d;
+    if (!cc_access(target, tlm::TLM_READ_COMMAND, CC_PROBE_DONE, done, 32, rd)) return;
+    d += completion_;
+  }
   s.invalidated = done[0];
   s.tags = done[1];
   s.digest = done[2];

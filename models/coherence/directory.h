@@ -76,6 +76,7 @@ class Directory : public Component {
   bool cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, void* data, unsigned len, sc_core::sc_time& delay);
   void history_request(unsigned side, sc_core::sc_time& delay);
   void invalidate(unsigned source, sc_core::sc_time& delay);
+  bool invalidate_serial_ack(unsigned target, const std::vector<LineRange>& ranges, sc_core::sc_time& d, Sync& s);
   // The engine runs in the directory's own thread (an RTL engine's signals have one writer).
   void engine_thread();
   std::vector<LineRange> run_engine(const std::vector<uint64_t>& lines, sc_core::sc_time& delay);
@@ -90,6 +91,8 @@ class Directory : public Component {
   std::string mode_;
   std::unique_ptr<InvalidationEngine> engine_;
   sc_core::sc_time issue_, cpu_hop_;
+  bool serial_ack_ = false;  // probe_timing
+  sc_core::sc_time response_, net_, ack_[3], completion_;
   long long skip_probe_;
   uint64_t probe_counter_ = 0;
   unsigned lock_owner_ = 0;  // 0 free, 1 CPU, 2 GPU

@@ -148,6 +148,44 @@ TEST(Cache, RangeInvalidateCountsOneTagAccessPerLine) {
   EXPECT_TRUE(ran);
 }
 
+// range_walk: per_line walks every line of the range; bounded walks at most the cache's own 64 tag
+// entries (4 KiB / 64 B) when the range is longer. Both drop the same lines (digest, write-back).
+void range_walk_case(const char* walk, uint64_t long_tags) {
+  bool ran = false;
+  Bench b(std::string("size: 4 KiB\nways: 4\nclock: 1 GHz\ntag_cycles: 4\nrange_walk: ") + walk, [&](TestInitiator& t, Bench& b) {
+    sc_core::sc_time d;
+    uint32_t v;
+    // inside the 200-line range 0x1000..0x4200: 0x1000, 0x1040, 0x3000, 0x41c0; outside: 0x0, 0x4200
+    for (uint64_t a : {0x1000ull, 0x1040ull, 0x3000ull, 0x41c0ull, 0x0ull, 0x4200ull}) ASSERT_EQ(t.read32(a, v, d), tlm::TLM_OK_RESPONSE);
+    ASSERT_EQ(t.write32(0x3000, 7, d), tlm::TLM_OK_RESPONSE);
+    CacheCtl shortr;  // 8 lines < 64: both walk the range
+    shortr.first_line = 0x8000 / 64;
+    shortr.count = 8;
+    sc_core::sc_time sd;
+    b.cache->control(shortr, sd);
+    EXPECT_EQ(shortr.tag_accesses, 8u);
+    EXPECT_EQ(sd, sc_core::sc_time(32, sc_core::SC_NS));
+    CacheCtl c;
+    c.first_line = 0x1000 / 64;
+    c.count = 200;
+    sc_core::sc_time id;
+    b.cache->control(c, id);
+    EXPECT_EQ(c.tag_accesses, long_tags);
+    EXPECT_EQ(c.invalidated, 4u);
+    EXPECT_EQ(c.writebacks, 1u);
+    const uint64_t cid = b.cache->id();
+    EXPECT_EQ(c.digest, line_digest(cid, 0x1000) + line_digest(cid, 0x1040) + line_digest(cid, 0x3000) + line_digest(cid, 0x41c0));
+    EXPECT_GE(id, sc_core::sc_time(4.0 * double(long_tags), sc_core::SC_NS));
+    EXPECT_EQ(b.mem_word(0x3000), 7u);
+    EXPECT_EQ(b.cache->array().valid_count(), 2u) << "0x0 and 0x4200 stay";
+    ran = true;
+  });
+  sc_core::sc_start();
+  EXPECT_TRUE(ran);
+}
+TEST(Cache, RangeWalkPerLineChecksEveryLineOfTheRange) { range_walk_case("per_line", 200); }
+TEST(Cache, RangeWalkBoundedChecksAtMostTheCachesLines) { range_walk_case("bounded", 64); }
+
 TEST(Cache, DebugAccessSeesCachedData) {
   bool ran = false;
   Bench b("size: 1 KiB\nways: 2", [&](TestInitiator& t, Bench&) {

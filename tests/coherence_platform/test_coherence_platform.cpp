@@ -154,6 +154,58 @@ TEST(CoherenceCost, EachLatencyAddsExactlyItsShare) {
   EXPECT_EQ(sync_at(o, 2, "ticks"), 2000);
 }
 
+// directory.probe_timing: serial_ack (the gem5 APU chain) charges per probe response + hops out +
+// the receiver's walk + its ack delay + hops back, and the completion once: change one term, and
+// each invalidation's ticks change by exactly that term x its probes (the completion: once).
+class SerialAckTerm : public ::testing::Test {
+ protected:
+  static const Out& base() {
+    static const Out o = run(args(""));
+    return o;
+  }
+  static std::string args(const std::string& more) {
+    return "--workload square --set workload.args.n=200 --set directory.mode=per_line "
+           "--set directory.probe_timing=serial_ack " + more;
+  }
+  // ticks(changed) - ticks(base) for syncs 0 (GPU caches probed) and 1 (CPU caches probed)
+  static void expect_delta(const std::string& set, double gpu_per_probe, double cpu_per_probe, double once = 0) {
+    const Out& o = base();
+    Out c = run(args(set));
+    ASSERT_EQ(o.status, 0) << o.err;
+    ASSERT_EQ(c.status, 0) << c.err;
+    for (unsigned i = 0; i < 2; ++i) {
+      const double probes = sync_at(o, i, "probes");
+      ASSERT_GT(probes, 0);
+      EXPECT_EQ(sync_at(c, i, "probes"), probes);
+      EXPECT_EQ(sync_at(c, i, "lines_invalidated"), sync_at(o, i, "lines_invalidated"));
+      EXPECT_EQ(sync_at(c, i, "ticks") - sync_at(o, i, "ticks"), (i == 0 ? gpu_per_probe : cpu_per_probe) * probes + once)
+          << set << ", sync " << i;
+    }
+  }
+};
+
+TEST_F(SerialAckTerm, ResponseLatency) {  // 30 -> 40 cycles at 2 GHz: 5 ns per probe
+  expect_delta("--set directory.response_cycles=40", 5000, 5000);
+}
+TEST_F(SerialAckTerm, HopLatency) {  // 0.5 -> 1.5 ns, 4 hops each way: 8 ns per probe
+  expect_delta("--set directory.hop_latency=1.5ns", 8000, 8000);
+}
+TEST_F(SerialAckTerm, HopCount) {  // 4 -> 6 hops each way at 0.5 ns: 2 ns per probe
+  expect_delta("--set directory.hops=6", 2000, 2000);
+}
+TEST_F(SerialAckTerm, GpuAckDelay) {  // 1.5 -> 4.5 ns: only the GPU side's probes
+  expect_delta("--set directory.gpu_ack=4.5ns", 3000, 0);
+}
+TEST_F(SerialAckTerm, CpuAckDelay) {  // 0.5 -> 2.5 ns: only the CPU side's probes
+  expect_delta("--set directory.cpu_ack=2.5ns", 0, 2000);
+}
+TEST_F(SerialAckTerm, CompletionOncePerInvalidation) {  // 0.5 -> 10.5 ns, once
+  expect_delta("--set directory.completion=10.5ns", 0, 0, 10000);
+}
+TEST_F(SerialAckTerm, ReceiverWalk) {  // the TCC's tag walk, 2 -> 4 cycles at 1 GHz: 2 ns per GPU probe
+  expect_delta("--set gpu0.compute.tcc.tag_cycles=4", 2000, 0);
+}
+
 TEST(CoherenceCost, ReplaysCostIssueCycles) {
   auto busy = [](unsigned replay_cycles) {
     Out o = run("--workload coalesce_probe --set workload.args.stride=128 --set workload.args.warps=4 "
