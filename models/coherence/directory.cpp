@@ -7,13 +7,13 @@
 
 #include "models/coherence/checker.h"
 #include "models/coherence/coherence_regs.h"
+#include "platform/format.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
 #if defined(HETVP_HAVE_RTL)
 #include "rtl/lockstep_invalidation_engine.h"
-#include "platform/format.h"
 #endif
 
 namespace hetvp::coherence {
