@@ -47,9 +47,9 @@ std::vector<Op> g_ops;
 bool g_pending = false, g_done = false, g_ready = false;
 uint64_t g_responses = 0, g_errors = 0;
 
-constexpr uint32_t kBlocks[] = {gpu::kPmcBase, gpu::kPtopBase, gpu::kMmuBase, gpu::kCopyBase, gpu::kCopyBase + gpu::kCopyStride,
-                                gpu::kHubBase, gpu::kGpcBase, gpu::kGpcBase + gpu::kGpcStride, gpu::kGpcBase + 2 * gpu::kGpcStride,
-                                gpu::kGpcBase + 3 * gpu::kGpcStride, gpu::kGpcBroadcastBase};
+constexpr uint32_t kBlocks[] = {GPU_PMC_BASE, GPU_PTOP_BASE, GPU_MMU_BASE, GPU_COPY_BASE, GPU_COPY_BASE + GPU_COPY_STRIDE,
+                                GPU_HUB_BASE, GPU_GPC_BASE, GPU_GPC_BASE + GPU_GPC_STRIDE, GPU_GPC_BASE + 2 * GPU_GPC_STRIDE,
+                                GPU_GPC_BASE + 3 * GPU_GPC_STRIDE, GPU_GPC_BCAST_BASE};
 constexpr unsigned kNumBlocks = sizeof kBlocks / sizeof kBlocks[0];
 
 class FuzzMmioProgram : public HostProgram {
@@ -86,8 +86,8 @@ class FuzzMmioProgram : public HostProgram {
       drv.enumerate();  // BARs and the command register back, whatever the input wrote
       // Microcontrollers an input started would keep running (and cost time in every later
       // input): reset them. Errors here are the input's doing (e.g. PCIe state) and are fine.
-      for (uint32_t base : {gpu::kHubBase, gpu::kGpcBase, gpu::kGpcBase + gpu::kGpcStride, gpu::kGpcBase + 2 * gpu::kGpcStride,
-                            gpu::kGpcBase + 3 * gpu::kGpcStride}) {
+      for (uint32_t base : {GPU_HUB_BASE, GPU_GPC_BASE, GPU_GPC_BASE + GPU_GPC_STRIDE, GPU_GPC_BASE + 2 * GPU_GPC_STRIDE,
+                            GPU_GPC_BASE + 3 * GPU_GPC_STRIDE}) {
         try {
           api.mmio_write32(drv.function().bar[0] + base + MCU_UC_CTRL, MCU_CTRL_RESET);
         } catch (const HostError&) {
