@@ -127,7 +127,8 @@ void Builder::bind_connections(Component* c, const YAML::Node& connect, const st
       all.insert(all.end(), irqs.begin(), irqs.end());
       std::string near = nearest_name(port, all);
       throw ConfigError(config_location(it->first) + ": " + p + ": '" + c->instance_name() + "' has no output port '" +
-                        port + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; its ports: " + join(all));
+                        port + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                        "; its ports: " + join(all));
     }
     bound_.insert({c, port});
   }
@@ -156,7 +157,8 @@ void Builder::terminate_open_ports() {
     for (auto& port : c->irq_out_ports()) {
       if (bound_.count({c, port})) continue;
       if (!c->is_optional(port))
-        throw ConfigError(config_location(where_[c]) + ": " + c->instance_name() + ": interrupt output '" + port + "' is not connected");
+        throw ConfigError(config_location(where_[c]) + ": " + c->instance_name() + ": interrupt output '" + port +
+                          "' is not connected");
       auto t = std::make_unique<OpenIrqTerminator>((c->instance_name() + "_" + port + "_open").c_str());
       c->bind_irq_out(port, t->in);
       terminators_.push_back(std::move(t));

@@ -7,14 +7,16 @@ namespace hetvp {
 sc_core::sc_time Calendar::reserve(sc_core::sc_time at, const sc_core::sc_time& len) {
   // Common case: at or after the last block (a stream, or an idle resource).
   if (busy_.empty() || at >= busy_.back().second) {
-    if (!busy_.empty() && busy_.back().second == at) busy_.back().second = at + len;
-    else busy_.emplace_back(at, at + len);
+    if (!busy_.empty() && busy_.back().second == at)
+      busy_.back().second = at + len;
+    else
+      busy_.emplace_back(at, at + len);
     return at;
   }
   // The first block that ends after `at` (ends are sorted too: the blocks are disjoint).
   auto next = std::upper_bound(busy_.begin(), busy_.end(), at,
                                [](const sc_core::sc_time& t, const auto& b) { return t < b.second; });
-  if (next->first <= at) at = next->second, ++next;  // `at` falls inside a block: start after it
+  if (next->first <= at) at = next->second, ++next;        // `at` falls inside a block: start after it
   while (next != busy_.end() && next->first < at + len) {  // too short a gap: try after the block
     at = next->second;
     ++next;

@@ -135,7 +135,9 @@ class ExpansionGuard : public YAML::EventHandler {
     int height;
   };
 
-  [[noreturn]] void fail(const YAML::Mark& m, const std::string& what) const { throw ConfigError(where_(m) + ": " + what); }
+  [[noreturn]] void fail(const YAML::Mark& m, const std::string& what) const {
+    throw ConfigError(where_(m) + ": " + what);
+  }
 
   void name_anchor(const YAML::Mark& m, YAML::anchor_t a) {
     if (!a) return;
@@ -246,8 +248,8 @@ void check_documents_end(const std::string& text, const std::string& name) {
   }
   if (p.stuck)
     throw ConfigError(name + ":" + std::to_string(p.stuck->line + 1) + ":" + std::to_string(p.stuck->column + 1) +
-                      ": YAML syntax error: unexpected '" + text.substr(std::min<size_t>(p.stuck->pos, text.size()), 1) +
-                      "' where a value should start");
+                      ": YAML syntax error: unexpected '" +
+                      text.substr(std::min<size_t>(p.stuck->pos, text.size()), 1) + "' where a value should start");
 }
 
 Config parse(const std::string& text, const std::string& name) {
@@ -270,8 +272,9 @@ Config parse(const std::string& text, const std::string& name) {
   // reading only the first would silently drop the rest of the file.
   for (size_t i = 1; i < docs.size(); ++i)
     if (docs[i] && !docs[i].IsNull())
-      fail(docs[i], "", "a second YAML document starts here; a configuration is one document "
-                        "(is this line indented less than the first key of the file?)");
+      fail(docs[i], "",
+           "a second YAML document starts here; a configuration is one document "
+           "(is this line indented less than the first key of the file?)");
   if (!docs.empty()) c.root = docs[0];
   if (!c.root || c.root.IsNull()) {
     const bool at_node = c.root && !c.root.Mark().is_null() && c.root.Mark().line >= 0;
@@ -417,7 +420,8 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
     if (!s) {
       if (schema.open) continue;
       std::string near = nearest_name(key, schema.names());
-      fail(it->first, path + "." + key, "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+      fail(it->first, path + "." + key,
+           "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
     const YAML::Node v = it->second;  // a copy: it-> yields a temporary proxy
     std::string p = path + "." + key;
@@ -431,17 +435,35 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
       for (size_t i = 0; i < v.size(); ++i) validate_node(v[i], *s->children, p + "[" + std::to_string(i) + "]");
       continue;
     }
-    if (!v.IsScalar()) fail(v, p, std::string("expected a ") + to_string(s->kind) + ", got a " + (v.IsMap() ? "map" : v.IsSequence() ? "list" : "null value"));
+    if (!v.IsScalar())
+      fail(v, p,
+           std::string("expected a ") + to_string(s->kind) + ", got a " +
+               (v.IsMap()        ? "map"
+                : v.IsSequence() ? "list"
+                                 : "null value"));
     const std::string& t = v.Scalar();
     try {
       switch (s->kind) {
-        case ParamKind::Int: check_range(v, *s, p, static_cast<double>(parse_int(t)), t); break;
-        case ParamKind::Double: check_range(v, *s, p, parse_double(t), t); break;
-        case ParamKind::Bool: parse_bool(t); break;
-        case ParamKind::String: break;
-        case ParamKind::Size: check_range(v, *s, p, static_cast<double>(parse_size(t)), t); break;
-        case ParamKind::Time: check_range(v, *s, p, parse_time(t).to_seconds(), t); break;
-        case ParamKind::Freq: check_range(v, *s, p, parse_freq(t), t); break;
+        case ParamKind::Int:
+          check_range(v, *s, p, static_cast<double>(parse_int(t)), t);
+          break;
+        case ParamKind::Double:
+          check_range(v, *s, p, parse_double(t), t);
+          break;
+        case ParamKind::Bool:
+          parse_bool(t);
+          break;
+        case ParamKind::String:
+          break;
+        case ParamKind::Size:
+          check_range(v, *s, p, static_cast<double>(parse_size(t)), t);
+          break;
+        case ParamKind::Time:
+          check_range(v, *s, p, parse_time(t).to_seconds(), t);
+          break;
+        case ParamKind::Freq:
+          check_range(v, *s, p, parse_freq(t), t);
+          break;
         case ParamKind::Enum:
           if (std::find(s->choices.begin(), s->choices.end(), t) == s->choices.end()) {
             std::string list;
@@ -450,7 +472,8 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
             fail(v, p, "'" + t + "' is not one of: " + list + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
           }
           break;
-        default: break;
+        default:
+          break;
       }
     } catch (const std::invalid_argument& e) {
       fail(v, p, std::string("expected a ") + to_string(s->kind) + ": " + e.what());
@@ -474,17 +497,19 @@ void Config::validate() const {
   const ProgramType* prog = ProgramRegistry::get().find(w.string("name"));
   if (!prog) {
     std::string near = nearest_name(w.string("name"), ProgramRegistry::get().names());
-    fail(w.has("name") ? w.node("name") : root, "workload.name",
-         "unknown workload '" + w.string("name") + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
-             "; known: " + [] {
-               std::string l;
-               for (auto& n : ProgramRegistry::get().names()) l += (l.empty() ? "" : ", ") + n;
-               return l;
-             }());
+    fail(
+        w.has("name") ? w.node("name") : root, "workload.name",
+        "unknown workload '" + w.string("name") + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+            "; known: " + [] {
+              std::string l;
+              for (auto& n : ProgramRegistry::get().names()) l += (l.empty() ? "" : ", ") + n;
+              return l;
+            }());
   }
   if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args");
   if (prog->validate)
-    prog->validate(Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(), "workload.args"));
+    prog->validate(
+        Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(), "workload.args"));
 
   bool cpu_found = false;
   for (auto it = r.begin(); it != r.end(); ++it) {
@@ -515,10 +540,12 @@ void Config::validate() const {
     full.group("connect", connect, "port bindings: port: instance[.port]");
     full.string("doc", std::string(""), "free text");
     validate_node(inst, full, name);
-    if (inst["connect"] && !inst["connect"].IsMap()) fail(inst["connect"], name + ".connect", "expected a map port: target");
+    if (inst["connect"] && !inst["connect"].IsMap())
+      fail(inst["connect"], name + ".connect", "expected a map port: target");
   }
   if (!cpu_found)
-    fail(w.has("cpu") ? w.node("cpu") : root, "workload.cpu", "no instance named '" + w.string("cpu") + "' runs the workload");
+    fail(w.has("cpu") ? w.node("cpu") : root, "workload.cpu",
+         "no instance named '" + w.string("cpu") + "' runs the workload");
 }
 
 }  // namespace hetvp

@@ -9,10 +9,18 @@ std::string JsonWriter::escape(const std::string& s) {
   std::string o = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\t': o += "\\t"; break;
+      case '"':
+        o += "\\\"";
+        break;
+      case '\\':
+        o += "\\\\";
+        break;
+      case '\n':
+        o += "\\n";
+        break;
+      case '\t':
+        o += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char b[8];
@@ -60,17 +68,36 @@ JsonWriter& JsonWriter::end_array() {
   out_ << "\n" << std::string(2 * depth_, ' ') << "]";
   return *this;
 }
-JsonWriter& JsonWriter::value(const std::string& k, uint64_t v) { key(k); out_ << v; return *this; }
-JsonWriter& JsonWriter::value(const std::string& k, int64_t v) { key(k); out_ << v; return *this; }
+JsonWriter& JsonWriter::value(const std::string& k, uint64_t v) {
+  key(k);
+  out_ << v;
+  return *this;
+}
+JsonWriter& JsonWriter::value(const std::string& k, int64_t v) {
+  key(k);
+  out_ << v;
+  return *this;
+}
 JsonWriter& JsonWriter::value(const std::string& k, double v) {
   key(k);
-  if (!std::isfinite(v)) { out_ << "null"; return *this; }
+  if (!std::isfinite(v)) {
+    out_ << "null";
+    return *this;
+  }
   char b[40];
   snprintf(b, sizeof b, "%.12g", v);
   out_ << b;
   return *this;
 }
-JsonWriter& JsonWriter::value(const std::string& k, bool v) { key(k); out_ << (v ? "true" : "false"); return *this; }
-JsonWriter& JsonWriter::value(const std::string& k, const std::string& v) { key(k); out_ << escape(v); return *this; }
+JsonWriter& JsonWriter::value(const std::string& k, bool v) {
+  key(k);
+  out_ << (v ? "true" : "false");
+  return *this;
+}
+JsonWriter& JsonWriter::value(const std::string& k, const std::string& v) {
+  key(k);
+  out_ << escape(v);
+  return *this;
+}
 
 }  // namespace hetvp

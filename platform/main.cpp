@@ -70,7 +70,8 @@ const char* kIssUsage =
     "usage: hetvp iss ELF [--max-instructions N] [--trace] [--no-dmi] [--strict-traps] [--trap-watchdog N]\n"
     "  runs an RV32IMC ELF on the bare ISS until it stores (code<<1)|1 to its `tohost` symbol\n"
     "  --strict-traps: a trap inside a trap handler stops the run (debugging aid; off: nested traps per the spec)\n"
-    "  --trap-watchdog N: stop when the same trap (mcause, mepc) repeats N times with no progress (default 1000, 0 = off)\n"
+    "  --trap-watchdog N: stop when the same trap (mcause, mepc) repeats N times with no progress (default 1000, 0 = "
+    "off)\n"
     "  exit status: the program's exit code; 1 when the simulator stops it (fatal trap, timeout, wfi deadlock),\n"
     "  2 for a usage error or an ELF that cannot be loaded\n";
 const char* kDebugUsage =
@@ -79,7 +80,8 @@ const char* kDebugUsage =
     "  registers and memory through the MMIO register blocks. Lines: boot | load T FILE | start|stop|cont|reset T |\n"
     "  step T [N] | wait T STATE [US] | cmd T NAME [DATA [ARG...]] [notify] | read T OFF | write T OFF V | regs T |\n"
     "  dump T OFF LEN | alloc NAME SIZE [vram|host] | set NAME V | expect V | state T | echo TEXT | sleep US\n"
-    "  (T = hub, gpcN, gpcs; values take $last, $NAME, $NAME.lo, $NAME.hi). docs/firmware.md. Exit status as `hetvp run`.\n";
+    "  (T = hub, gpcN, gpcs; values take $last, $NAME, $NAME.lo, $NAME.hi). docs/firmware.md. Exit status as `hetvp "
+    "run`.\n";
 
 int iss_command(const std::vector<std::string>& args) {
   hetvp::mcu::StandaloneOptions o;
@@ -158,13 +160,14 @@ int sc_main(int argc, char** argv) {
   }
   if (cmd == "stats-doc") {
     if (args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
-      std::cout << "usage: hetvp stats-doc [CONFIG]\n  prints every declared statistic (path, kind, unit, description) of one instance of\n"
+      std::cout << "usage: hetvp stats-doc [CONFIG]\n  prints every declared statistic (path, kind, unit, description) "
+                   "of one instance of\n"
                    "  each component type in CONFIG (default configs/coherence.yaml): docs/stats.md's tables\n";
       return 0;
     }
     if (args.size() > 2) return usage_error("stats-doc takes at most one CONFIG", kUsage);
-    return hetvp::stats_doc_platform(args.size() == 2 ? args[1] : std::string(HETVP_SOURCE_DIR) + "/configs/coherence.yaml",
-                                     std::cout, std::cerr);
+    return hetvp::stats_doc_platform(
+        args.size() == 2 ? args[1] : std::string(HETVP_SOURCE_DIR) + "/configs/coherence.yaml", std::cout, std::cerr);
   }
   if (cmd != "run" && cmd != "check") return usage_error("unknown command '" + cmd + "'", kUsage);
   const char* usage = cmd == "run" ? kRunUsage : kCheckUsage;
@@ -206,7 +209,8 @@ int sc_main(int argc, char** argv) {
     }
   }
   if (opt.config.empty()) return usage_error("no CONFIG file given", usage);
-  return cmd == "run" ? hetvp::run_platform(opt, std::cout, std::cerr) : hetvp::check_platform(opt, std::cout, std::cerr);
+  return cmd == "run" ? hetvp::run_platform(opt, std::cout, std::cerr)
+                      : hetvp::check_platform(opt, std::cout, std::cerr);
 }
 
 // SystemC's own main() prints a banner; hetvp's output is for its users, so start SystemC here.

@@ -11,17 +11,28 @@ namespace hetvp {
 
 const char* to_string(ParamKind k) {
   switch (k) {
-    case ParamKind::Int: return "integer";
-    case ParamKind::Double: return "number";
-    case ParamKind::Bool: return "boolean";
-    case ParamKind::String: return "string";
-    case ParamKind::Size: return "size (e.g. 4 KiB)";
-    case ParamKind::Time: return "time (e.g. 250 ns)";
-    case ParamKind::Freq: return "frequency (e.g. 1.4 GHz)";
-    case ParamKind::Enum: return "choice";
-    case ParamKind::Group: return "map";
-    case ParamKind::List: return "list";
-    case ParamKind::Any: return "value";
+    case ParamKind::Int:
+      return "integer";
+    case ParamKind::Double:
+      return "number";
+    case ParamKind::Bool:
+      return "boolean";
+    case ParamKind::String:
+      return "string";
+    case ParamKind::Size:
+      return "size (e.g. 4 KiB)";
+    case ParamKind::Time:
+      return "time (e.g. 250 ns)";
+    case ParamKind::Freq:
+      return "frequency (e.g. 1.4 GHz)";
+    case ParamKind::Enum:
+      return "choice";
+    case ParamKind::Group:
+      return "map";
+    case ParamKind::List:
+      return "list";
+    case ParamKind::Any:
+      return "value";
   }
   return "?";
 }
@@ -171,17 +182,26 @@ uint64_t parse_size(const std::string& text) {
   int64_t iv = 0;
   split_number(text, n, unit, is_int, iv);
   if (n < 0) throw std::invalid_argument("size '" + text + "' is negative");
-  static const std::map<std::string, double> units = {
-      {"", 1},           {"B", 1},           {"K", 1024.0},          {"KiB", 1024.0},
-      {"KB", 1000.0},    {"M", 1048576.0},   {"MiB", 1048576.0},     {"MB", 1e6},
-      {"G", 1073741824.0}, {"GiB", 1073741824.0}, {"GB", 1e9},        {"T", 1099511627776.0},
-      {"TiB", 1099511627776.0}};
+  static const std::map<std::string, double> units = {{"", 1},
+                                                      {"B", 1},
+                                                      {"K", 1024.0},
+                                                      {"KiB", 1024.0},
+                                                      {"KB", 1000.0},
+                                                      {"M", 1048576.0},
+                                                      {"MiB", 1048576.0},
+                                                      {"MB", 1e6},
+                                                      {"G", 1073741824.0},
+                                                      {"GiB", 1073741824.0},
+                                                      {"GB", 1e9},
+                                                      {"T", 1099511627776.0},
+                                                      {"TiB", 1099511627776.0}};
   auto it = units.find(unit);
   if (it == units.end()) throw std::invalid_argument("unknown size unit '" + unit + "' (use B, KiB, MiB, GiB)");
   if (unit.empty() && is_int) return static_cast<uint64_t>(iv);
   double v = n * it->second;
   if (v != std::floor(v)) throw std::invalid_argument("size '" + text + "' is not a whole number of bytes");
-  if (v >= 18446744073709551616.0) throw std::invalid_argument("size '" + text + "' is too large (at most 2^64 - 1 bytes)");
+  if (v >= 18446744073709551616.0)
+    throw std::invalid_argument("size '" + text + "' is too large (at most 2^64 - 1 bytes)");
   return static_cast<uint64_t>(v);
 }
 
@@ -196,9 +216,9 @@ sc_core::sc_time parse_time(const std::string& text) {
     if (n == 0) return sc_core::SC_ZERO_TIME;
     throw std::invalid_argument("time '" + text + "' needs a unit (ps, ns, us, ms, s)");
   }
-  static const std::map<std::string, sc_core::sc_time_unit> units = {
-      {"fs", sc_core::SC_FS}, {"ps", sc_core::SC_PS}, {"ns", sc_core::SC_NS},
-      {"us", sc_core::SC_US}, {"ms", sc_core::SC_MS}, {"s", sc_core::SC_SEC}};
+  static const std::map<std::string, sc_core::sc_time_unit> units = {{"fs", sc_core::SC_FS}, {"ps", sc_core::SC_PS},
+                                                                     {"ns", sc_core::SC_NS}, {"us", sc_core::SC_US},
+                                                                     {"ms", sc_core::SC_MS}, {"s", sc_core::SC_SEC}};
   auto it = units.find(unit);
   if (it == units.end()) throw std::invalid_argument("unknown time unit '" + unit + "' (use ps, ns, us, ms, s)");
   const double max_s = sc_core::sc_max_time().to_seconds();

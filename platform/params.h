@@ -29,9 +29,9 @@ struct ParamSpec {
   std::string doc;
   std::optional<std::string> default_text;  // YAML scalar text used when the key is absent
   bool required = false;
-  std::optional<double> min, max;            // numeric range (in base units: bytes, seconds, Hz)
-  std::vector<std::string> choices;          // Enum
-  std::shared_ptr<struct Schema> children;   // Group, List element
+  std::optional<double> min, max;           // numeric range (in base units: bytes, seconds, Hz)
+  std::vector<std::string> choices;         // Enum
+  std::shared_ptr<struct Schema> children;  // Group, List element
 };
 
 // A schema is an ordered list of parameter specs. Built fluently:
@@ -42,9 +42,20 @@ struct Schema {
 
   struct Ref {
     ParamSpec& spec;
-    Ref& range(double lo, double hi) { spec.min = lo; spec.max = hi; return *this; }
-    Ref& min(double lo) { spec.min = lo; return *this; }
-    Ref& required() { spec.required = true; spec.default_text.reset(); return *this; }
+    Ref& range(double lo, double hi) {
+      spec.min = lo;
+      spec.max = hi;
+      return *this;
+    }
+    Ref& min(double lo) {
+      spec.min = lo;
+      return *this;
+    }
+    Ref& required() {
+      spec.required = true;
+      spec.default_text.reset();
+      return *this;
+    }
   };
 
   Ref add(const std::string& name, ParamKind kind, std::optional<std::string> def, const std::string& doc);

@@ -55,14 +55,16 @@ template <class T>
 struct HasValidate<T, std::void_t<decltype(T::validate(std::declval<const Params&>()))>> : std::true_type {};
 template <class T>
 std::function<void(const Params&)> program_validator() {
-  if constexpr (HasValidate<T>::value) return [](const Params& p) { T::validate(p); };
-  else return nullptr;
+  if constexpr (HasValidate<T>::value)
+    return [](const Params& p) { T::validate(p); };
+  else
+    return nullptr;
 }
 }  // namespace detail
 
 }  // namespace hetvp
 
-#define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                                                    \
-  HETVP_REGISTER_ENTRY(::hetvp::ProgramType, NAME, DOC, [] { return CLASS::schema(); },            \
-                       [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }, \
-                       ::hetvp::detail::program_validator<CLASS>())
+#define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                       \
+  HETVP_REGISTER_ENTRY(                                                \
+      ::hetvp::ProgramType, NAME, DOC, [] { return CLASS::schema(); }, \
+      [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }, ::hetvp::detail::program_validator<CLASS>())

@@ -43,7 +43,7 @@ void RegisterBank::reset() {
 bool RegisterBank::reject(tlm::tlm_generic_payload& gp, tlm::tlm_response_status st, const std::string& why) {
   ++errors_;
   std::string buf = format(" (offset 0x%" PRIx64 ", %u bytes, by %s)", static_cast<uint64_t>(gp.get_address()),
-           gp.get_data_length(), initiator_of(gp));
+                           gp.get_data_length(), initiator_of(gp));
   SC_REPORT_WARNING("hetvp/registers", (block_ + ": " + why + buf).c_str());
   gp.set_response_status(st);
   return false;
@@ -58,15 +58,18 @@ bool RegisterBank::transport(tlm::tlm_generic_payload& gp, const sc_core::sc_tim
     return reject(gp, tlm::TLM_BURST_ERROR_RESPONSE, "registers take aligned 32-bit accesses only");
   auto it = regs_.find(static_cast<uint32_t>(off));
   if (it == regs_.end())
-    return reject(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE, gp.is_read() ? "read of an unmapped register" : "write to an unmapped register");
+    return reject(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE,
+                  gp.is_read() ? "read of an unmapped register" : "write to an unmapped register");
   Register& r = it->second;
   if (gp.is_read()) {
-    if (r.access == RegAccess::WO) return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "read of write-only register " + r.name);
+    if (r.access == RegAccess::WO)
+      return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "read of write-only register " + r.name);
     uint32_t v = r.on_read ? r.on_read(r) : r.value;
     if (!r.on_read && ctx_.initiator != owner_ && ctx_.arrival() < r.visible_at) v = r.before;
     std::memcpy(gp.get_data_ptr(), &v, 4);
   } else if (gp.is_write()) {
-    if (r.access == RegAccess::RO) return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "write to read-only register " + r.name);
+    if (r.access == RegAccess::RO)
+      return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "write to read-only register " + r.name);
     uint32_t v;
     std::memcpy(&v, gp.get_data_ptr(), 4);
     if (owner_ && ctx_.initiator == owner_ && delay > sc_core::SC_ZERO_TIME) {
@@ -100,8 +103,7 @@ bool RegisterBank::transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   static const bool off = getenv("HETVP_NOREADWAIT") != nullptr;
   if (!off && gp.is_read() && delay > sc_core::SC_ZERO_TIME) {
     const AccessInfo* info = gp.get_extension<AccessInfo>();
-    if ((!info || info->may_wait) &&
-        sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_) {
+    if ((!info || info->may_wait) && sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_) {
       sc_core::wait(delay);
       delay = sc_core::SC_ZERO_TIME;
     }

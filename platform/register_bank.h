@@ -37,15 +37,21 @@ struct Register {
   RegAccess access = RegAccess::RW;
   uint32_t reset = 0;
   uint32_t value = 0;
-  std::function<uint32_t(const Register&)> on_read;          // computes the value read (default: value)
-  std::function<void(Register&, uint32_t)> on_write;         // after the rule applied (value already updated)
+  std::function<uint32_t(const Register&)> on_read;   // computes the value read (default: value)
+  std::function<void(Register&, uint32_t)> on_write;  // after the rule applied (value already updated)
   // A write by the bank's owner that lies ahead of SystemC time (a core inside its burst) becomes
   // visible to others only at its arrival: until `visible_at` they read `before`.
   uint32_t before = 0;
   sc_core::sc_time visible_at = sc_core::SC_ZERO_TIME;
 
-  Register& read(std::function<uint32_t(const Register&)> f) { on_read = std::move(f); return *this; }
-  Register& write(std::function<void(Register&, uint32_t)> f) { on_write = std::move(f); return *this; }
+  Register& read(std::function<uint32_t(const Register&)> f) {
+    on_read = std::move(f);
+    return *this;
+  }
+  Register& write(std::function<void(Register&, uint32_t)> f) {
+    on_write = std::move(f);
+    return *this;
+  }
 };
 
 class RegisterBank {

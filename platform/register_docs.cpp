@@ -30,10 +30,14 @@ RegBlockDoc block(const char* title, const char* where, const RegSpec (&t)[N]) {
 
 const char* access_name(RegAccess a) {
   switch (a) {
-    case RegAccess::RO: return "RO";
-    case RegAccess::RW: return "RW";
-    case RegAccess::WO: return "WO";
-    case RegAccess::W1C: return "W1C";
+    case RegAccess::RO:
+      return "RO";
+    case RegAccess::RW:
+      return "RW";
+    case RegAccess::WO:
+      return "WO";
+    case RegAccess::W1C:
+      return "W1C";
   }
   return "?";
 }

@@ -16,7 +16,7 @@ struct RegSpec {
   const char* block;  // e.g. "COPY"
   const char* name;   // e.g. "LAUNCH" (an array: "ARG", expanded to ARG0..)
   uint32_t offset;
-  unsigned count;     // > 1: an array of consecutive 32-bit registers
+  unsigned count;  // > 1: an array of consecutive 32-bit registers
   RegAccess access;
   uint32_t reset;
   const char* doc;

@@ -34,7 +34,8 @@ class Registry {
     return r;
   }
   void add(Entry e) {
-    if (entries_.count(e.name)) throw std::logic_error(std::string("hetvp: ") + Entry::kKind + " '" + e.name + "' registered twice");
+    if (entries_.count(e.name))
+      throw std::logic_error(std::string("hetvp: ") + Entry::kKind + " '" + e.name + "' registered twice");
     std::string key = e.name;
     entries_.emplace(std::move(key), std::move(e));
   }
@@ -78,6 +79,7 @@ using ComponentRegistry = Registry<ComponentType>;
 #define HETVP_REGISTER_ENTRY(ENTRY_TYPE, ...) \
   static const ::hetvp::Registrar<ENTRY_TYPE> HETVP_CONCAT(hetvp_registrar_, __COUNTER__)(ENTRY_TYPE{__VA_ARGS__})
 
-#define HETVP_REGISTER_COMPONENT(TYPE_NAME, CLASS, DOC)                                     \
-  HETVP_REGISTER_ENTRY(::hetvp::ComponentType, TYPE_NAME, DOC, [] { return CLASS::schema(); }, \
-                       [](const char* n, const ::hetvp::Params& p) -> ::hetvp::Component* { return new CLASS(n, p); })
+#define HETVP_REGISTER_COMPONENT(TYPE_NAME, CLASS, DOC)                       \
+  HETVP_REGISTER_ENTRY(                                                       \
+      ::hetvp::ComponentType, TYPE_NAME, DOC, [] { return CLASS::schema(); }, \
+      [](const char* n, const ::hetvp::Params& p) -> ::hetvp::Component* { return new CLASS(n, p); })

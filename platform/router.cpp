@@ -42,7 +42,7 @@ void Router::map(const std::string& label, uint64_t base, uint64_t size, TargetS
   for (auto& e : entries_) {
     if (base < e.base + e.size && e.base < base + size) {
       std::string buf = format("[0x%" PRIx64 ", 0x%" PRIx64 ") overlaps [0x%" PRIx64 ", 0x%" PRIx64 ") of ", base,
-               base + size, e.base, e.base + e.size);
+                               base + size, e.base, e.base + e.size);
       throw ConfigError(label + ": " + name() + ": range " + buf + e.label);
     }
   }
@@ -52,8 +52,7 @@ void Router::map(const std::string& label, uint64_t base, uint64_t size, TargetS
 
 void Router::connect_phase(Builder& b) {
   auto list = params_.list("map");
-  if (list.empty())
-    throw ConfigError(params_.where("") + ": a router needs a 'map' with at least one entry");
+  if (list.empty()) throw ConfigError(params_.where("") + ": a router needs a 'map' with at least one entry");
   for (auto& e : list) {
     int repeat = static_cast<int>(e.integer("repeat"));
     for (int i = 0; i < repeat; ++i) {
@@ -72,8 +71,8 @@ void Router::end_of_elaboration() {
 
 const Router::Entry* Router::decode(uint64_t addr) const {
   // entries_ is sorted by base: the candidate is the last entry whose base <= addr.
-  auto it = std::upper_bound(entries_.begin(), entries_.end(), addr,
-                             [](uint64_t a, const Entry& e) { return a < e.base; });
+  auto it =
+      std::upper_bound(entries_.begin(), entries_.end(), addr, [](uint64_t a, const Entry& e) { return a < e.base; });
   if (it == entries_.begin()) return nullptr;
   --it;
   return addr - it->base < it->size ? &*it : nullptr;
@@ -86,7 +85,7 @@ void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   if (!e || addr + gp.get_data_length() - 1 - e->base >= e->size) {
     ++unmapped_;
     std::string buf = format("%s: access to unmapped address 0x%" PRIx64 " (%u bytes) by %s", name(), addr,
-             gp.get_data_length(), initiator_of(gp));
+                             gp.get_data_length(), initiator_of(gp));
     SC_REPORT_WARNING("hetvp/router", buf.c_str());
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;

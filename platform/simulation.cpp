@@ -137,12 +137,15 @@ int run_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) {
     if (end >= limit)
       problems.push_back("the workload did not finish within simulation.time_limit (" + fmt_time(limit) + ")");
     else
-      problems.push_back("deadlock: nothing left to simulate at " + fmt_time(end) + " and the workload has not finished");
+      problems.push_back("deadlock: nothing left to simulate at " + fmt_time(end) +
+                         " and the workload has not finished");
   }
-  if (!problems.empty()) status = kExitSimFailure;
+  if (!problems.empty())
+    status = kExitSimFailure;
   else if (rs.workload_code() != 0) {
     status = kExitSimFailure;
-    problems.push_back("workload '" + workload + "' reported failure (code " + std::to_string(rs.workload_code()) + ")");
+    problems.push_back("workload '" + workload + "' reported failure (code " + std::to_string(rs.workload_code()) +
+                       ")");
   }
 
   if (!opt.quiet) {

@@ -85,7 +85,7 @@ class StatGroup {
   struct Entry {
     std::string name, kind, unit, desc;
     std::function<void(JsonWriter&, const std::string&)> dump;  // a stat
-    StatGroup* child = nullptr;                                  // or a nested group
+    StatGroup* child = nullptr;                                 // or a nested group
     std::unique_ptr<StatGroup> owned;
     std::function<bool()> when;
   };

@@ -24,7 +24,7 @@ void Tracer::span(const std::string& track, const std::string& what, const sc_co
                   const sc_core::sc_time& duration) {
   if (!enabled_) return;
   std::string buf = format(",\"ph\":\"X\",\"pid\":1,\"ts\":%.6f,\"dur\":%.6f}", start.to_seconds() * 1e6,
-           duration.to_seconds() * 1e6);
+                           duration.to_seconds() * 1e6);
   events_ += first_ ? "\n" : ",\n";
   first_ = false;
   auto it = tracks_.find(track);

@@ -19,16 +19,20 @@ static std::string mismatch_message(uint64_t idx, uint64_t pos, const std::optio
                                     const std::optional<LineRange>& rtl, const sc_core::sc_time& when,
                                     uint64_t history) {
   std::ostringstream os;
-  os << "hetvp/lockstep: RTL and TLM invalidation engines differ at output #" << idx << " (input position "
-     << pos << ", history #" << history << ", time " << when << "): tlm=" << opt_str(tlm)
-     << " rtl=" << opt_str(rtl);
+  os << "hetvp/lockstep: RTL and TLM invalidation engines differ at output #" << idx << " (input position " << pos
+     << ", history #" << history << ", time " << when << "): tlm=" << opt_str(tlm) << " rtl=" << opt_str(rtl);
   return os.str();
 }
 
-LockstepMismatch::LockstepMismatch(uint64_t idx, uint64_t pos, std::optional<LineRange> t,
-                                   std::optional<LineRange> r, sc_core::sc_time w, uint64_t h)
+LockstepMismatch::LockstepMismatch(uint64_t idx, uint64_t pos, std::optional<LineRange> t, std::optional<LineRange> r,
+                                   sc_core::sc_time w, uint64_t h)
     : std::runtime_error(mismatch_message(idx, pos, t, r, w, h)),
-      output_index(idx), input_pos(pos), tlm(t), rtl(r), when(w), history(h) {}
+      output_index(idx),
+      input_pos(pos),
+      tlm(t),
+      rtl(r),
+      when(w),
+      history(h) {}
 
 static std::string timing_message(uint64_t h, uint64_t lines, uint64_t ranges, uint64_t tc, uint64_t rc,
                                   const sc_core::sc_time& when) {
@@ -42,7 +46,12 @@ static std::string timing_message(uint64_t h, uint64_t lines, uint64_t ranges, u
 LockstepTimingMismatch::LockstepTimingMismatch(uint64_t h, uint64_t n, uint64_t r, uint64_t tc, uint64_t rc,
                                                sc_core::sc_time w)
     : std::runtime_error(timing_message(h, n, r, tc, rc, w)),
-      history(h), lines(n), ranges(r), tlm_cycles(tc), rtl_cycles(rc), when(w) {}
+      history(h),
+      lines(n),
+      ranges(r),
+      tlm_cycles(tc),
+      rtl_cycles(rc),
+      when(w) {}
 
 LockstepInvalidationEngine::LockstepInvalidationEngine(const EngineParams& p, const char* name)
     : LockstepInvalidationEngine(p, name, RtlDutFactory{}) {}

@@ -17,11 +17,11 @@ class LockstepMismatch : public std::runtime_error {
  public:
   LockstepMismatch(uint64_t output_index, uint64_t input_pos, std::optional<coherence::LineRange> tlm,
                    std::optional<coherence::LineRange> rtl, sc_core::sc_time when, uint64_t history);
-  uint64_t output_index;                        // index of the first differing output (0-based)
-  uint64_t input_pos;                           // history position that caused it (RTL's, else TLM's)
-  std::optional<coherence::LineRange> tlm, rtl; // nullopt: that engine produced no such output
-  sc_core::sc_time when;                        // sc_time_stamp() at the comparison
-  uint64_t history;                             // 0-based number of the translate() call
+  uint64_t output_index;                         // index of the first differing output (0-based)
+  uint64_t input_pos;                            // history position that caused it (RTL's, else TLM's)
+  std::optional<coherence::LineRange> tlm, rtl;  // nullopt: that engine produced no such output
+  sc_core::sc_time when;                         // sc_time_stamp() at the comparison
+  uint64_t history;                              // 0-based number of the translate() call
 };
 
 // Thrown by LockstepInvalidationEngine::translate (timing policy Error, the default) when both
@@ -29,14 +29,14 @@ class LockstepMismatch : public std::runtime_error {
 // than the TLM's cycle model. what() starts with "hetvp/lockstep: " and names every field.
 class LockstepTimingMismatch : public std::runtime_error {
  public:
-  LockstepTimingMismatch(uint64_t history, uint64_t lines, uint64_t ranges, uint64_t tlm_cycles,
-                         uint64_t rtl_cycles, sc_core::sc_time when);
-  uint64_t history;      // 0-based number of the translate() call
-  uint64_t lines;        // history length (input beats; an empty history still takes one beat)
-  uint64_t ranges;       // ranges produced (identical in both engines)
-  uint64_t tlm_cycles;   // the TLM's cycle model for this history
-  uint64_t rtl_cycles;   // cycles the RTL took for this history
-  sc_core::sc_time when; // sc_time_stamp() at the comparison
+  LockstepTimingMismatch(uint64_t history, uint64_t lines, uint64_t ranges, uint64_t tlm_cycles, uint64_t rtl_cycles,
+                         sc_core::sc_time when);
+  uint64_t history;       // 0-based number of the translate() call
+  uint64_t lines;         // history length (input beats; an empty history still takes one beat)
+  uint64_t ranges;        // ranges produced (identical in both engines)
+  uint64_t tlm_cycles;    // the TLM's cycle model for this history
+  uint64_t rtl_cycles;    // cycles the RTL took for this history
+  sc_core::sc_time when;  // sc_time_stamp() at the comparison
 };
 
 // What a cycle-count difference does: Error stops the run (LockstepTimingMismatch), Warning
@@ -50,7 +50,7 @@ struct LockstepStats {
   uint64_t ranges_compared = 0;
   uint64_t tlm_cycles = 0;
   uint64_t rtl_cycles = 0;
-  uint64_t cycle_count_differences = 0;   // histories whose TLM cycle model != RTL cycles
+  uint64_t cycle_count_differences = 0;  // histories whose TLM cycle model != RTL cycles
 };
 
 // Construct during elaboration (it contains an RTL engine). The TLM engine gets the params as

@@ -23,14 +23,14 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module, RtlPorts {
   sc_core::sc_time period, half;
   bool timed;
   bool was_reset = false;
-  bool out_ready_val = true;   // value last written to out_ready
-  std::unique_ptr<sc_core::sc_module> dut;   // after the signals (RtlPorts): destroyed first
+  bool out_ready_val = true;                // value last written to out_ready
+  std::unique_ptr<sc_core::sc_module> dut;  // after the signals (RtlPorts): destroyed first
   sc_core::sc_trace_file* tf = nullptr;
 
   // Validates before any SystemC object is constructed.
   static const EngineParams& checked(const EngineParams& p, const char* name) {
     // (name is the sc_module_name being constructed)
-    const unsigned lb = p.line_bits();   // validates the rest
+    const unsigned lb = p.line_bits();  // validates the rest
     if (lb > kRtlAddrW || p.max_range > kRtlMaxLen || p.open_runs > kRtlRuns) {
       std::ostringstream os;
       os << "RtlInvalidationEngine '" << name << "': parameters exceed the Verilated RTL (line bits " << lb
@@ -42,7 +42,9 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module, RtlPorts {
   }
 
   Impl(const EngineParams& ep, sc_core::sc_module_name name, const RtlDutFactory& make_dut)
-      : ParamHolder{checked(ep, name)}, sc_core::sc_module(name), line_bits(ep.line_bits()),
+      : ParamHolder{checked(ep, name)},
+        sc_core::sc_module(name),
+        line_bits(ep.line_bits()),
         timed(!ep.vcd_file.empty()) {
     period = sc_core::sc_time(1.0 / p.clock_hz, sc_core::SC_SEC);
     half = period / 2;
@@ -95,11 +97,10 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module, RtlPorts {
 };
 
 RtlInvalidationEngine::RtlInvalidationEngine(const EngineParams& p, const char* name, RtlDutFactory dut)
-    : impl_(new Impl(p, name, dut)) {}   // const char* -> sc_module_name lives until Impl is built
+    : impl_(new Impl(p, name, dut)) {}  // const char* -> sc_module_name lives until Impl is built
 RtlInvalidationEngine::~RtlInvalidationEngine() = default;
 
-std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64_t>& lines,
-                                                        sc_core::sc_time& delay) {
+std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64_t>& lines, sc_core::sc_time& delay) {
   Impl& m = *impl_;
   sc_core::sc_process_handle h = sc_core::sc_get_current_process_handle();
   if (!h.valid() || h.proc_kind() != sc_core::SC_THREAD_PROC_)
@@ -108,12 +109,12 @@ std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64
   for (uint64_t i = 0; i < lines.size(); ++i) {
     if (lines[i] >= limit) {
       std::ostringstream os;
-      os << "RtlInvalidationEngine: line number 0x" << std::hex << lines[i] << " at history position "
-         << std::dec << i << " exceeds the line-number space (limit 0x" << std::hex << limit << ")";
+      os << "RtlInvalidationEngine: line number 0x" << std::hex << lines[i] << " at history position " << std::dec << i
+         << " exceeds the line-number space (limit 0x" << std::hex << limit << ")";
       throw std::out_of_range(os.str());
     }
   }
-  if (m.timed) {   // timed mode: synchronise, then spend real SystemC time
+  if (m.timed) {  // timed mode: synchronise, then spend real SystemC time
     sc_core::wait(delay);
     delay = sc_core::SC_ZERO_TIME;
   }
@@ -130,19 +131,19 @@ std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64
   const uint64_t n = lines.size();
   const uint64_t beats = n ? n : 1;
   std::vector<LineRange> out;
-  uint64_t i = 0;                      // next beat to present
+  uint64_t i = 0;  // next beat to present
   uint64_t cyc = 0;
-  uint64_t last_accepted = n;          // input accepted at the previous edge (n = none / flush)
-  uint64_t cur_pos = n;                // input_pos of the range in the output register
+  uint64_t last_accepted = n;  // input accepted at the previous edge (n = none / flush)
+  uint64_t cur_pos = n;        // input_pos of the range in the output register
   bool prev_ov = false, prev_hs = false;
   const uint64_t bp = backpressure_;
   const uint64_t guard = beats + m.p.open_runs + 64 + 4 * beats + (bp ? 2 * (beats + m.p.open_runs) : 0);
   for (;;) {
     // registered outputs of this cycle (settled after the previous edge)
     const bool ov = m.out_valid.read();
-    if (ov && (!prev_ov || prev_hs)) cur_pos = last_accepted;   // register (re)loaded at the last edge
+    if (ov && (!prev_ov || prev_hs)) cur_pos = last_accepted;  // register (re)loaded at the last edge
     const bool ordy = !(bp && cyc % bp == bp - 1);
-    if (ordy != m.out_ready_val) {     // test-only back-pressure: in_ready depends on out_ready
+    if (ordy != m.out_ready_val) {  // test-only back-pressure: in_ready depends on out_ready
       m.out_ready.write(ordy);
       m.out_ready_val = ordy;
       sc_core::wait(sc_core::SC_ZERO_TIME);
@@ -172,10 +173,10 @@ std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64
       last_accepted = n;
     }
     if (cyc > guard) {
-      m.was_reset = false;   // reset again before the next history
+      m.was_reset = false;  // reset again before the next history
       std::ostringstream os;
-      os << "RtlInvalidationEngine: no 'done' after " << cyc << " cycles for a history of " << n
-         << " lines (" << i << " accepted, " << out.size() << " ranges) at " << sc_core::sc_time_stamp();
+      os << "RtlInvalidationEngine: no 'done' after " << cyc << " cycles for a history of " << n << " lines (" << i
+         << " accepted, " << out.size() << " ranges) at " << sc_core::sc_time_stamp();
       throw std::runtime_error(os.str());
     }
   }

@@ -18,8 +18,8 @@ constexpr unsigned kRtlRuns = 8;
 // The signals between the wrapper and a Verilated range_inval_engine (sc_objects named
 // "<wrapper>.clk", ... — they are constructed inside the wrapper's module).
 struct RtlPorts {
-  sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"}, in_valid{"in_valid"}, in_ready{"in_ready"},
-      in_last{"in_last"}, in_empty{"in_empty"}, out_valid{"out_valid"}, out_ready{"out_ready"}, done{"done"};
+  sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"}, in_valid{"in_valid"}, in_ready{"in_ready"}, in_last{"in_last"},
+      in_empty{"in_empty"}, out_valid{"out_valid"}, out_ready{"out_ready"}, done{"done"};
   sc_core::sc_signal<uint32_t> cfg_runs{"cfg_runs"}, cfg_max_len{"cfg_max_len"}, out_count{"out_count"};
   sc_core::sc_signal<uint64_t> in_line{"in_line"}, out_first{"out_first"};
 };
@@ -50,8 +50,8 @@ std::unique_ptr<sc_core::sc_module> make_rtl_dut(const char* name, RtlPorts& s) 
 }
 
 struct RtlStats {
-  uint64_t cycles = 0;          // engine cycles spent on histories (what cycles() returns)
-  uint64_t reset_cycles = 0;    // cycles spent in reset (not in cycles())
+  uint64_t cycles = 0;        // engine cycles spent on histories (what cycles() returns)
+  uint64_t reset_cycles = 0;  // cycles spent in reset (not in cycles())
   uint64_t histories = 0;
   uint64_t inputs = 0;
   uint64_t ranges = 0;

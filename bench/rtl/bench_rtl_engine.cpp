@@ -28,11 +28,14 @@ struct Bench : sc_core::sc_module {
   std::unique_ptr<coherence::InvalidationEngine> tlm, rtl, lockstep, vcd;
   Bench(sc_core::sc_module_name n, int argc, char** argv) : sc_module(n) {
     for (int i = 1; i + 1 < argc; i += 2) {
-      if (!std::strcmp(argv[i], "--lines")) lines = std::strtoull(argv[i + 1], nullptr, 0);
-      else if (!std::strcmp(argv[i], "--reps")) reps = std::strtoull(argv[i + 1], nullptr, 0);
-      else if (!std::strcmp(argv[i], "--vcd-lines")) vcd_lines = std::strtoull(argv[i + 1], nullptr, 0);
+      if (!std::strcmp(argv[i], "--lines"))
+        lines = std::strtoull(argv[i + 1], nullptr, 0);
+      else if (!std::strcmp(argv[i], "--reps"))
+        reps = std::strtoull(argv[i + 1], nullptr, 0);
+      else if (!std::strcmp(argv[i], "--vcd-lines"))
+        vcd_lines = std::strtoull(argv[i + 1], nullptr, 0);
     }
-    EngineParams p;   // defaults: 64 B lines, max_range 256, 4 runs, 48-bit addresses, 1 GHz
+    EngineParams p;  // defaults: 64 B lines, max_range 256, 4 runs, 48-bit addresses, 1 GHz
     tlm = coherence::make_tlm_engine(p);
     rtl = rtl::make_rtl_engine(p, "rtl");
     lockstep = rtl::make_lockstep_engine(p, "lockstep");
@@ -42,9 +45,7 @@ struct Bench : sc_core::sc_module {
     SC_THREAD(run);
   }
 
-  static double secs(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double>(b - a).count();
-  }
+  static double secs(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
   void run() {
     // 1. RTL cycles per wall second, long random history
@@ -77,7 +78,10 @@ struct Bench : sc_core::sc_module {
       for (uint64_t a = 0; a < 3; ++a)
         for (uint64_t i = 0; i < 18750; ++i) h.push_back(0x100000 + a * 0x10000 + i);
       std::printf("square-like history: %zu lines, %llu repetitions\n", h.size(), (unsigned long long)reps);
-      struct E { const char* name; coherence::InvalidationEngine* e; };
+      struct E {
+        const char* name;
+        coherence::InvalidationEngine* e;
+      };
       for (E x : {E{"tlm", tlm.get()}, E{"rtl", rtl.get()}, E{"lockstep", lockstep.get()}}) {
         sc_core::sc_time d;
         size_t ranges = 0;

@@ -47,7 +47,8 @@ int sc_main(int argc, char** argv) {
   const std::vector<Scenario> scenarios = {
       {"iorw_htod_64MiB",
        {"workload.args.min_size=64MiB", "workload.args.max_size=64MiB", "workload.args.methods=iorw",
-        "workload.args.directions=htod", "workload.args.verify=false", "workload.args.driver.bar1_write_combining=false"},
+        "workload.args.directions=htod", "workload.args.verify=false",
+        "workload.args.driver.bar1_write_combining=false"},
        "uncached_stores"},
       {"dma_both_64MiB",
        {"workload.args.min_size=64MiB", "workload.args.max_size=64MiB", "workload.args.methods=dma",
@@ -91,7 +92,8 @@ int sc_main(int argc, char** argv) {
     double tx = *sc.counter ? json_number(ss.str(), sc.counter) : 0;
     char txs[64] = "-";
     if (tx > 0) std::snprintf(txs, sizeof txs, "%.2f M", tx / wall / 1e6);
-    std::printf("| %s | %.2f | %.3f | %.2f | %s | %.0f |\n", sc.name, wall, sim, sim / wall, txs, ru.ru_maxrss / 1024.0);
+    std::printf("| %s | %.2f | %.3f | %.2f | %s | %.0f |\n", sc.name, wall, sim, sim / wall, txs,
+                ru.ru_maxrss / 1024.0);
     std::fflush(stdout);
   }
   return 0;

@@ -7,8 +7,12 @@
 
 #include "mcu_map.h"
 
-#define CSR_READ(csr)                                                   \
-    ({ uint32_t v_; __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
+#define CSR_READ(csr)                              \
+  ({                                               \
+    uint32_t v_;                                   \
+    __asm__ volatile("csrr %0, " #csr : "=r"(v_)); \
+    v_;                                            \
+  })
 #define CSR_WRITE(csr, val) __asm__ volatile("csrw " #csr ", %0" ::"r"((uint32_t)(val)))
 #define CSR_SET(csr, val) __asm__ volatile("csrs " #csr ", %0" ::"r"((uint32_t)(val)))
 #define CSR_CLEAR(csr, val) __asm__ volatile("csrc " #csr ", %0" ::"r"((uint32_t)(val)))

@@ -1,5 +1,7 @@
 /* hetvp — the GPU microcontroller's local address map. Usable from firmware C and from C++.
  * See docs/iss.md. Do not change a value without changing the linker scripts and the model. */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_MCU_MAP_H
 #define HETVP_MCU_MAP_H
 

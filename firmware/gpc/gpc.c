@@ -4,23 +4,31 @@
 
 void fw_initialize(void) {
 #ifndef HETVP_FW_NO_INIT
-    mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | (mcu_reg_read(MCU_UC_ID) & 0xffu));
+  mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | (mcu_reg_read(MCU_UC_ID) & 0xffu));
 #endif
 }
 
 int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) {
-    switch (cmd) {
+  switch (cmd) {
     case FW_CMD_REG_READ: /* own register block only */
-        if (data & 3u || data >= MCU_REG_SIZE) { *error = FW_ERR_BAD_ARG; return 1; }
-        *result = mcu_reg_read(data);
+      if (data & 3u || data >= MCU_REG_SIZE) {
+        *error = FW_ERR_BAD_ARG;
         return 1;
+      }
+      *result = mcu_reg_read(data);
+      return 1;
     case FW_CMD_REG_WRITE:
-        if (data & 3u || data >= MCU_REG_SIZE) { *error = FW_ERR_BAD_ARG; return 1; }
-        mcu_reg_write(data, mcu_reg_read(FW_ARG0));
+      if (data & 3u || data >= MCU_REG_SIZE) {
+        *error = FW_ERR_BAD_ARG;
         return 1;
-    case FW_CMD_INFO: *result = mcu_reg_read(MCU_UC_ID) & 0xffu; return 1;
-    }
-    return 0;
+      }
+      mcu_reg_write(data, mcu_reg_read(FW_ARG0));
+      return 1;
+    case FW_CMD_INFO:
+      *result = mcu_reg_read(MCU_UC_ID) & 0xffu;
+      return 1;
+  }
+  return 0;
 }
 
 int main(void) { return fw_main(); }

@@ -6,34 +6,42 @@
 #include "hetvp/gpu_map.h"
 #include "hetvp/pmc.h"
 
-#define GPC_BLOCK(i) (GPU_GPC_BASE + (i) * GPU_GPC_STRIDE)
+#define GPC_BLOCK(i) (GPU_GPC_BASE + (i)*GPU_GPC_STRIDE)
 
 static uint32_t num_gpcs;
 
 void fw_initialize(void) {
-    num_gpcs = bar0_read(GPU_PTOP_BASE + PTOP_NUM_GPCS);
-    uint32_t nap = 1400; /* ~1 us at 1.4 GHz, doubling up to ~47 us: a GPC that is late costs few wakeups */
-    for (uint32_t i = 0; i < num_gpcs; ++i)
-        while (!(bar0_read(GPC_BLOCK(i) + MCU_STATUS0) & MCU_STATUS0_INIT_DONE)) {
-            fw_sleep_cycles(nap);
-            if (nap < 65536u) nap *= 2;
-        }
-    mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | num_gpcs);
+  num_gpcs = bar0_read(GPU_PTOP_BASE + PTOP_NUM_GPCS);
+  uint32_t nap = 1400; /* ~1 us at 1.4 GHz, doubling up to ~47 us: a GPC that is late costs few wakeups */
+  for (uint32_t i = 0; i < num_gpcs; ++i)
+    while (!(bar0_read(GPC_BLOCK(i) + MCU_STATUS0) & MCU_STATUS0_INIT_DONE)) {
+      fw_sleep_cycles(nap);
+      if (nap < 65536u) nap *= 2;
+    }
+  mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | num_gpcs);
 }
 
 int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) {
-    switch (cmd) {
+  switch (cmd) {
     case FW_CMD_REG_READ:
-        if (data & 3u || data >= MCU_BAR0_SIZE) { *error = FW_ERR_BAD_ARG; return 1; }
-        *result = bar0_read(data);
+      if (data & 3u || data >= MCU_BAR0_SIZE) {
+        *error = FW_ERR_BAD_ARG;
         return 1;
+      }
+      *result = bar0_read(data);
+      return 1;
     case FW_CMD_REG_WRITE:
-        if (data & 3u || data >= MCU_BAR0_SIZE) { *error = FW_ERR_BAD_ARG; return 1; }
-        bar0_write(data, mcu_reg_read(FW_ARG0));
+      if (data & 3u || data >= MCU_BAR0_SIZE) {
+        *error = FW_ERR_BAD_ARG;
         return 1;
-    case FW_CMD_INFO: *result = num_gpcs; return 1;
-    }
-    return 0;
+      }
+      bar0_write(data, mcu_reg_read(FW_ARG0));
+      return 1;
+    case FW_CMD_INFO:
+      *result = num_gpcs;
+      return 1;
+  }
+  return 0;
 }
 
 int main(void) { return fw_main(); }

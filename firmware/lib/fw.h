@@ -9,15 +9,15 @@
 #include "hetvp_rt.h"
 
 /* Provided by the image (hub.c / gpc.c). */
-void fw_initialize(void);                                   /* after the handler is installed */
+void fw_initialize(void); /* after the handler is installed */
 /* An image-specific command; return 1 if handled (result/error set), 0 if unknown. */
 int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error);
 
 /* Library. */
-int fw_main(void);                         /* the whole firmware: call from main() */
-void fw_sleep_cycles(uint32_t cycles);     /* sleep on the timer interrupt (no busy-polling) */
+int fw_main(void);                     /* the whole firmware: call from main() */
+void fw_sleep_cycles(uint32_t cycles); /* sleep on the timer interrupt (no busy-polling) */
 uint32_t fw_xfer(uint32_t ctrl, uint32_t ext_lo, uint32_t ext_hi, uint32_t dmem_off); /* -> XFER_STATUS */
-uint32_t fw_dmem_offset(const void* p);    /* data-memory offset of a DMEM object */
+uint32_t fw_dmem_offset(const void* p); /* data-memory offset of a DMEM object */
 /* Copies `size` bytes between GPU virtual addresses through data memory (copy.c); returns the
  * bytes copied, or on a fault sets *error = FW_ERR_XFER and returns the XFER_STATUS. */
 uint32_t fw_copy(uint64_t src, uint64_t dst, uint32_t size, uint32_t* error);

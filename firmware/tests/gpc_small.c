@@ -3,6 +3,6 @@
 static uint32_t counter = 5;
 static uint32_t scratch[16];
 int main(void) {
-    for (int i = 0; i < 16; ++i) scratch[i] = counter * i;
-    return (int)(scratch[15] - 75); /* 0 */
+  for (int i = 0; i < 16; ++i) scratch[i] = counter * i;
+  return (int)(scratch[15] - 75); /* 0 */
 }

@@ -2,6 +2,6 @@
 #include "hetvp_rt.h"
 static const uint32_t table[3000] = {1, 2, 3};
 int main(void) {
-    volatile uint32_t i = 2999;
-    return (int)table[i];
+  volatile uint32_t i = 2999;
+  return (int)table[i];
 }

@@ -2,7 +2,7 @@
 #include "hetvp_rt.h"
 uint8_t oversize_buffer[1900];
 int main(void) {
-    volatile uint8_t* p = oversize_buffer;
-    p[1899] = 1;
-    return p[1899] - 1;
+  volatile uint8_t* p = oversize_buffer;
+  p[1899] = 1;
+  return p[1899] - 1;
 }

@@ -2,6 +2,6 @@
  * trap naming the instruction and pc. */
 #include "hetvp_rt.h"
 int main(void) {
-    __asm__ volatile(".word 0xffffffff");
-    return 0;
+  __asm__ volatile(".word 0xffffffff");
+  return 0;
 }

@@ -27,7 +27,8 @@ static uint64_t fnv1a(const char* s) {
 // ------------------------------------------------------------------ CacheArray
 CacheArray::CacheArray(uint64_t size, unsigned ways, unsigned line) : line_(line), ways_(ways) {
   if (line == 0 || (line & (line - 1))) throw std::invalid_argument("cache line size must be a power of two");
-  if (ways == 0 || size % (uint64_t(ways) * line)) throw std::invalid_argument("cache size must be a multiple of ways * line");
+  if (ways == 0 || size % (uint64_t(ways) * line))
+    throw std::invalid_argument("cache size must be a multiple of ways * line");
   sets_ = size / (uint64_t(ways) * line);
   lines_.resize(sets_ * ways_);
   data_.resize(size);
@@ -150,16 +151,15 @@ bool Cache::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
   return true;
 }
 
-bool Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent,
-                      const char* why) {
+bool Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent, const char* why) {
   tlm::tlm_generic_payload dummy;
   const uint64_t addr = l->tag * array_.line();
   if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : dummy)) {
-    std::string buf = format("write-back (%s) of the dirty line at 0x%" PRIx64 " (%u B) through '", why, addr,
-             array_.line());
+    std::string buf =
+        format("write-back (%s) of the dirty line at 0x%" PRIx64 " (%u B) through '", why, addr, array_.line());
     RunState::get().fail(name(), buf + std::string(out.name()) + "' failed with " + gp_.get_response_string() +
                                      "; the line stays dirty");
-    return false;   // l->dirty stays set: never mark a line clean whose data did not arrive
+    return false;  // l->dirty stays set: never mark a line clean whose data did not arrive
   }
   ++writebacks_;
   l->dirty = false;
@@ -203,7 +203,7 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   CacheArray::Line* v = array_.victim(la);
   if (v->valid) {
     ++evictions_;
-    if (v->dirty && !writeback(v, delay, &parent, "eviction")) return false;   // parent carries the error
+    if (v->dirty && !writeback(v, delay, &parent, "eviction")) return false;  // parent carries the error
     v->valid = false;
   }
   std::vector<uint8_t> buf(L);
@@ -225,8 +225,7 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
 void Cache::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   AccessInfo* ai = gp.get_extension<AccessInfo>();
   gp.set_dmi_allowed(false);
-  if ((ai && ai->uncached) || gp.get_byte_enable_ptr() != nullptr ||
-      (!gp.is_read() && !gp.is_write())) {
+  if ((ai && ai->uncached) || gp.get_byte_enable_ptr() != nullptr || (!gp.is_read() && !gp.is_write())) {
     ++uncached_;
     out->b_transport(gp, delay);
     gp.set_dmi_allowed(false);
@@ -269,14 +268,14 @@ void Cache::control(CacheCtl& c, sc_core::sc_time& delay) {
   const unsigned L = array_.line();
   if (c.op == CacheCtl::FlushDirty) {
     for (CacheArray::Line* l : array_.dirty_lines()) {
-      if (!writeback(l, delay, nullptr, "flush")) return;   // the run has failed; the line stays dirty
+      if (!writeback(l, delay, nullptr, "flush")) return;  // the run has failed; the line stays dirty
       ++c.writebacks;
     }
     return;
   }
   if (c.op == CacheCtl::InvalidateAll) {  // flash invalidate (valid bits cleared at once)
     for (CacheArray::Line* l : array_.dirty_lines()) {
-      if (!writeback(l, delay, nullptr, "invalidation")) return;   // nothing is invalidated
+      if (!writeback(l, delay, nullptr, "invalidation")) return;  // nothing is invalidated
       ++c.writebacks;
     }
     c.invalidated += array_.invalidate_all();
@@ -318,7 +317,7 @@ void Cache::control(CacheCtl& c, sc_core::sc_time& delay) {
       continue;
     }
     if (l->dirty) {
-      if (!writeback(l, delay, nullptr, "invalidation")) return;   // the line stays valid and dirty
+      if (!writeback(l, delay, nullptr, "invalidation")) return;  // the line stays valid and dirty
       ++c.writebacks;
     }
     l->valid = false;
@@ -355,6 +354,7 @@ void Cache::declare_stats() {
              [this] { return array_.valid_count(); });
 }
 
-HETVP_REGISTER_COMPONENT("cache", Cache, "set-associative cache (LRU, write-back/through), DMI denied, range-invalidate control port");
+HETVP_REGISTER_COMPONENT("cache", Cache,
+                         "set-associative cache (LRU, write-back/through), DMI denied, range-invalidate control port");
 
 }  // namespace hetvp::cache

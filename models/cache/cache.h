@@ -35,12 +35,12 @@ namespace hetvp::cache {
 // Control request a cache controller sends to a cache's `ctl` socket.
 struct CacheCtl : tlm::tlm_extension<CacheCtl> {
   enum Op : uint8_t { InvalidateRange, FlushDirty, Lookup, InvalidateAll } op = InvalidateRange;
-  uint64_t first_line = 0;   // in units of `unit_bytes`
+  uint64_t first_line = 0;  // in units of `unit_bytes`
   uint64_t count = 0;
   unsigned unit_bytes = 64;
   // results
   uint64_t tag_accesses = 0, invalidated = 0, writebacks = 0;
-  uint64_t digest = 0;       // sum of mix(cache id, line address) over invalidated lines
+  uint64_t digest = 0;  // sum of mix(cache id, line address) over invalidated lines
   tlm::tlm_extension_base* clone() const override { return new CacheCtl(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const CacheCtl&>(e); }
 };
@@ -57,13 +57,13 @@ class CacheArray {
   unsigned ways() const { return ways_; }
   struct Line {
     bool valid = false, dirty = false;
-    uint64_t tag = 0;      // line address (addr / line)
+    uint64_t tag = 0;  // line address (addr / line)
     uint64_t lru = 0;
     uint8_t* data = nullptr;
   };
-  Line* find(uint64_t line_addr);                       // touches LRU on hit
-  Line* probe(uint64_t line_addr);                      // no LRU update
-  Line* victim(uint64_t line_addr);                     // the way to fill (invalid first, else LRU)
+  Line* find(uint64_t line_addr);    // touches LRU on hit
+  Line* probe(uint64_t line_addr);   // no LRU update
+  Line* victim(uint64_t line_addr);  // the way to fill (invalid first, else LRU)
   void fill(Line* l, uint64_t line_addr, const uint8_t* data);
   std::vector<Line*> dirty_lines();
   uint64_t valid_count() const;
@@ -80,7 +80,8 @@ class Cache : public Component {
  public:
   tlm_utils::multi_passthrough_target_socket<Cache> in{"in"};
   tlm_utils::simple_initiator_socket<Cache> out{"out"};
-  tlm_utils::multi_passthrough_target_socket<Cache, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND> ctl{"ctl"};
+  tlm_utils::multi_passthrough_target_socket<Cache, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>
+      ctl{"ctl"};
 
   Cache(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
@@ -95,7 +96,10 @@ class Cache : public Component {
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
-  bool get_dmi(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) { gp.set_dmi_allowed(false); return false; }
+  bool get_dmi(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) {
+    gp.set_dmi_allowed(false);
+    return false;
+  }
   void b_ctl(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_ctl(int, tlm::tlm_generic_payload&) { return 0; }
   void invalidate_dmi(sc_dt::uint64, sc_dt::uint64) {}

@@ -22,7 +22,8 @@ std::shared_ptr<Schema> CacheController::schema() {
   s->choice("side", {"host", "gpu"}, std::string("host"), "which processor this controller serves");
   s->integer("line", 64, "line size of the write history and probes (bytes)").range(16, 4096);
   s->integer("chunk_lines", 16, "line numbers per history chunk sent to the directory (8 B each)").range(1, 256);
-  s->integer("dir_base", static_cast<int64_t>(DIR_BASE), "address of the directory window on `dir` (CPU: physical)").min(0);
+  s->integer("dir_base", static_cast<int64_t>(DIR_BASE), "address of the directory window on `dir` (CPU: physical)")
+      .min(0);
   s->choice("history_order", {"store_order", "address_order"}, std::string("store_order"),
             "order the history is sent in: store_order = a FIFO of first writes (the thesis' controller "
             "keeps each written line's address as it is written); address_order = ascending line "
@@ -35,8 +36,7 @@ namespace {
 const RegSpec kCcRegs[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
 }  // namespace
 
-CacheController::CacheController(sc_core::sc_module_name n, const Params& p)
-    : Component(n), regs_(basename()) {
+CacheController::CacheController(sc_core::sc_module_name n, const Params& p) : Component(n), regs_(basename()) {
   const unsigned levels = p.u32("levels");
   for (unsigned i = 0; i < levels; ++i) stages_.push_back(i);
   side_ = p.string("side") == "gpu" ? Side::Gpu : Side::Host;
@@ -210,7 +210,7 @@ bool CacheController::dir_write(uint64_t offset, const void* data, unsigned len,
   dir->b_transport(dir_gp_, delay);
   if (!dir_gp_.is_response_ok()) {
     std::string buf = format("history write to the directory at 0x%" PRIx64 " failed: %s",
-             static_cast<uint64_t>(dir_gp_.get_address()), dir_gp_.get_response_string().c_str());
+                             static_cast<uint64_t>(dir_gp_.get_address()), dir_gp_.get_response_string().c_str());
     fail(buf);
     return false;
   }
@@ -220,7 +220,7 @@ bool CacheController::dir_write(uint64_t offset, const void* data, unsigned len,
 void CacheController::send_history(sc_core::sc_time& delay) {
   if (tracking_) {
     std::string buf = format("history requested while write tracking is still on (write 0 to 0x%" PRIx64 " first)",
-             uint64_t(DIR_BASE + (side_ == Side::Gpu ? DIR_GPU_TRACK : DIR_CPU_TRACK)));
+                             uint64_t(DIR_BASE + (side_ == Side::Gpu ? DIR_GPU_TRACK : DIR_CPU_TRACK)));
     return fail(buf);
   }
   ++histories_;
@@ -266,7 +266,8 @@ void CacheController::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
     const sc_core::sc_time start = now + delay > busy_until_ ? now + delay : busy_until_;
     probe(first, count, delay);
     if (len == 24) {
-      const uint64_t walk_ps = busy_until_ > start ? static_cast<uint64_t>(std::llround((busy_until_ - start).to_seconds() * 1e12)) : 0;
+      const uint64_t walk_ps =
+          busy_until_ > start ? static_cast<uint64_t>(std::llround((busy_until_ - start).to_seconds() * 1e12)) : 0;
       std::memcpy(gp.get_data_ptr() + 16, &walk_ps, 8);
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -329,7 +330,8 @@ void CacheController::declare_stats() {
       .value("register_errors", "count", "illegal register accesses", [this] { return regs_.errors(); });
 }
 
-HETVP_REGISTER_COMPONENT("cache_controller", CacheController,
-                         "a side's cache controller: write tracking, history to the directory, range-invalidate probes");
+HETVP_REGISTER_COMPONENT(
+    "cache_controller", CacheController,
+    "a side's cache controller: write tracking, history to the directory, range-invalidate probes");
 
 }  // namespace hetvp::coherence

@@ -55,9 +55,11 @@ class CacheController : public Component {
   // touches are written back if dirty and invalidated first). Leave it out to model a
   // non-coherent GPU (configs/coherence.yaml: the directory's invalidations do that job).
   tlm_utils::multi_passthrough_target_socket<CacheController, 32, tlm::tlm_base_protocol_types, 1,
-                                             sc_core::SC_ZERO_OR_MORE_BOUND> snoop_in{"snoop_in"};
+                                             sc_core::SC_ZERO_OR_MORE_BOUND>
+      snoop_in{"snoop_in"};
   tlm_utils::multi_passthrough_initiator_socket<CacheController, 32, tlm::tlm_base_protocol_types, 1,
-                                                sc_core::SC_ZERO_OR_MORE_BOUND> snoop_out{"snoop_out"};
+                                                sc_core::SC_ZERO_OR_MORE_BOUND>
+      snoop_out{"snoop_out"};
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<CacheController>>> level;
 
   // YAML: levels N, each its own stage (level0 = stage 0, ...).
@@ -74,7 +76,10 @@ class CacheController : public Component {
   void init(const Params& p);
   void b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_data(int id, tlm::tlm_generic_payload& gp);
-  bool dmi_data(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) { gp.set_dmi_allowed(false); return false; }
+  bool dmi_data(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) {
+    gp.set_dmi_allowed(false);
+    return false;
+  }
   void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void track_written(uint32_t v);
   void hist_req(uint32_t v);
@@ -86,8 +91,8 @@ class CacheController : public Component {
   unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
   void inval_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
 
-  bool to_pa(uint64_t addr, uint64_t& pa) const;   // false: not shared memory
-  uint64_t key_of(uint64_t addr) const;            // checker key
+  bool to_pa(uint64_t addr, uint64_t& pa) const;  // false: not shared memory
+  uint64_t key_of(uint64_t addr) const;           // checker key
   void probe(uint64_t first_pa_line, uint64_t count, sc_core::sc_time& delay);
   void send_history(sc_core::sc_time& delay);
   bool dir_write(uint64_t offset, const void* data, unsigned len, sc_core::sc_time& delay);
@@ -113,8 +118,8 @@ class CacheController : public Component {
   uint64_t acc_invalidated_ = 0, acc_tags_ = 0, acc_digest_ = 0, acc_probes_ = 0;
   AccessInfo* dir_info_ = new AccessInfo;
   tlm::tlm_generic_payload dir_gp_;
-  uint64_t tracked_stores_ = 0, history_sent_ = 0, histories_ = 0, probes_ = 0, tag_accesses_ = 0,
-           invalidated_ = 0, release_writebacks_ = 0, snoops_ = 0, snoop_invalidated_ = 0;
+  uint64_t tracked_stores_ = 0, history_sent_ = 0, histories_ = 0, probes_ = 0, tag_accesses_ = 0, invalidated_ = 0,
+           release_writebacks_ = 0, snoops_ = 0, snoop_invalidated_ = 0;
 };
 
 }  // namespace hetvp::coherence

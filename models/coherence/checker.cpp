@@ -43,7 +43,8 @@ bool Checker::load(uint64_t key, const uint8_t* data, unsigned len, const char* 
     if (violations_++) return false;  // the first violation is reported; the run is failing anyway
     char buf[256];
     snprintf(buf, sizeof buf,
-             "coherence violation: load by %s at address 0x%" PRIx64 " returned byte 0x%02x, the latest released value is 0x%02x",
+             "coherence violation: load by %s at address 0x%" PRIx64
+             " returned byte 0x%02x, the latest released value is 0x%02x",
              who, key + i, data[i], p.data[o]);
     RunState::get().fail("coherence checker", buf);
     return false;

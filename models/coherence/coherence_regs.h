@@ -5,4 +5,4 @@
 #include "firmware/include/hetvp/coherence.h"
 #include "firmware/include/hetvp/gpu_map.h"  // GPU_COMPUTE_BASE, GPU_CC_BASE (BAR0 positions)
 
-namespace hetvp::coherence {}  // the models and the runtime live here
+namespace hetvp::coherence {}  // namespace hetvp::coherence

@@ -40,18 +40,32 @@ std::shared_ptr<Schema> Directory::schema() {
   s->integer("issue_cycles", 30, "directory cycles between two probes it issues (gem5 directory response 30)").min(0);
   s->choice("probe_timing", {"pipelined", "serial_ack"}, std::string("pipelined"),
             "pipelined: probes issued issue_cycles apart, receivers walk concurrently (hetvp's model); serial_ack: "
-            "gem5 APU chain, the directory waits for each ack: response + hops + receiver ack + walk + hops, then completion");
-  s->integer("response_cycles", 30, "serial_ack: directory cycles before each probe leaves (gem5 configs/ruby/GPU_VIPER.py "
-             "response_latency, src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm)").min(0);
-  s->time("hop_latency", std::string("0.5 ns"), "serial_ack: one router or link (gem5 src/mem/ruby/network/simple/: 1 cycle at 2 GHz)");
-  s->integer("hops", 4, "serial_ack: routers + links one way (gem5 configs/ruby/GPU_VIPER.py: main router + sub-router, 2 links)").min(0);
-  s->time("cpu_ack", std::string("0.5 ns"), "serial_ack: CPU core pair's ack delay after its walk (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-CorePair.sm issue_latency)");
-  s->time("gpu_ack", std::string("1.5 ns"), "serial_ack: TCC's ack delay after its walk, 1 GPU cycle + clock-edge alignment (gem5 src/mem/ruby/protocol/GPU_VIPER-TCC.sm)");
-  s->time("completion", std::string("0.5 ns"), "serial_ack: completion posted after the last ack (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm, 1 cycle)");
-  s->time("cpu_hop", std::string("60 ns"), "one-way latency directory <-> CPU cache controller (gem5: 120 cycles at 2 GHz)");
+            "gem5 APU chain, the directory waits for each ack: response + hops + receiver ack + walk + hops, then "
+            "completion");
+  s->integer("response_cycles", 30,
+             "serial_ack: directory cycles before each probe leaves (gem5 configs/ruby/GPU_VIPER.py "
+             "response_latency, src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm)")
+      .min(0);
+  s->time("hop_latency", std::string("0.5 ns"),
+          "serial_ack: one router or link (gem5 src/mem/ruby/network/simple/: 1 cycle at 2 GHz)");
+  s->integer("hops", 4,
+             "serial_ack: routers + links one way (gem5 configs/ruby/GPU_VIPER.py: main router + sub-router, 2 links)")
+      .min(0);
+  s->time("cpu_ack", std::string("0.5 ns"),
+          "serial_ack: CPU core pair's ack delay after its walk (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-CorePair.sm "
+          "issue_latency)");
+  s->time("gpu_ack", std::string("1.5 ns"),
+          "serial_ack: TCC's ack delay after its walk, 1 GPU cycle + clock-edge alignment (gem5 "
+          "src/mem/ruby/protocol/GPU_VIPER-TCC.sm)");
+  s->time(
+      "completion", std::string("0.5 ns"),
+      "serial_ack: completion posted after the last ack (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm, 1 cycle)");
+  s->time("cpu_hop", std::string("60 ns"),
+          "one-way latency directory <-> CPU cache controller (gem5: 120 cycles at 2 GHz)");
   s->integer("test_skip_probe", -1, "TEST ONLY: drop probe number N (0-based over the run) — breaks coherence").min(-1);
   s->integer("test_fault_index", -1, "TEST ONLY: perturb engine output number N (see EngineParams)").min(-1);
-  s->string("vcd", std::string(""), "rtl/lockstep engine: VCD file name without .vcd (SystemC appends it; empty = none)");
+  s->string("vcd", std::string(""),
+            "rtl/lockstep engine: VCD file name without .vcd (SystemC appends it; empty = none)");
   return s;
 }
 
@@ -73,7 +87,8 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n),
     engine_ = make_invalidation_engine(p.string("engine"), ep, "inval_engine");
 #if defined(HETVP_HAVE_RTL)
     if (auto* ls = dynamic_cast<rtl::LockstepInvalidationEngine*>(engine_.get()))
-      ls->set_timing(p.string("lockstep_timing") == "warning" ? rtl::LockstepTiming::Warning : rtl::LockstepTiming::Error);
+      ls->set_timing(p.string("lockstep_timing") == "warning" ? rtl::LockstepTiming::Warning
+                                                              : rtl::LockstepTiming::Error);
 #endif
   } catch (const std::exception& e) {
     throw std::invalid_argument(p.where("engine") + ": " + e.what());
@@ -130,29 +145,42 @@ void Directory::bind_registers() {
 void Directory::lock_written(uint32_t v) {
   const unsigned who = side_index(cur_side_);
   if (v == 1) {
-    if (lock_owner_ == who) return fail("LOCK", DIR_LOCK, std::string("lock taken twice by the ") + side_name(who) + " without a release");
-    if (lock_owner_) return fail("LOCK", DIR_LOCK, std::string("write of 1 by the ") + side_name(who) + " while the " + side_name(lock_owner_) + " holds the lock (hetvp's lock fails instead of waiting)");
+    if (lock_owner_ == who)
+      return fail("LOCK", DIR_LOCK, std::string("lock taken twice by the ") + side_name(who) + " without a release");
+    if (lock_owner_)
+      return fail("LOCK", DIR_LOCK,
+                  std::string("write of 1 by the ") + side_name(who) + " while the " + side_name(lock_owner_) +
+                      " holds the lock (hetvp's lock fails instead of waiting)");
     lock_owner_ = who;
   } else if (v == 0) {
-    if (lock_owner_ != who) return fail("LOCK", DIR_LOCK, std::string("release by the ") + side_name(who) + " without an acquire" + (lock_owner_ ? std::string(" (held by the ") + side_name(lock_owner_) + ")" : std::string(" (lock is free)")));
+    if (lock_owner_ != who)
+      return fail("LOCK", DIR_LOCK,
+                  std::string("release by the ") + side_name(who) + " without an acquire" +
+                      (lock_owner_ ? std::string(" (held by the ") + side_name(lock_owner_) + ")"
+                                   : std::string(" (lock is free)")));
     // Algorithm 2 waits for "done" before unlocking: the other side may only acquire once
     // its caches hold no stale copy.
     if (inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ < inval_done_at_)
-      return fail("LOCK", DIR_LOCK, std::string("release by the ") + side_name(who) + " while its invalidation is still running (wait for INVAL_STATUS 0x40005004 = 1)");
+      return fail("LOCK", DIR_LOCK,
+                  std::string("release by the ") + side_name(who) +
+                      " while its invalidation is still running (wait for INVAL_STATUS 0x40005004 = 1)");
     lock_owner_ = 0;
   } else {
     fail("LOCK", DIR_LOCK, "bad value " + std::to_string(v) + " (1 take / 0 release)");
   }
 }
 void Directory::invalidate_written(uint32_t v) {
-  if (v != 1 && v != 2) return fail("INVALIDATE", DIR_INVALIDATE, "bad value " + std::to_string(v) + " (1 = invalidate GPU caches, 2 = CPU caches)");
+  if (v != 1 && v != 2)
+    return fail("INVALIDATE", DIR_INVALIDATE,
+                "bad value " + std::to_string(v) + " (1 = invalidate GPU caches, 2 = CPU caches)");
   invalidate(v, *cur_delay_);
 }
 uint32_t Directory::inval_status() const {
   return uint32_t(inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ >= inval_done_at_);
 }
 void Directory::history_written(uint32_t v) {
-  if (v != 1 && v != 2) return fail("HISTORY", DIR_HISTORY, "bad value " + std::to_string(v) + " (1 = from CPU, 2 = from GPU)");
+  if (v != 1 && v != 2)
+    return fail("HISTORY", DIR_HISTORY, "bad value " + std::to_string(v) + " (1 = from CPU, 2 = from GPU)");
   history_request(v, *cur_delay_);
 }
 uint32_t Directory::hist_status() const {
@@ -162,8 +190,9 @@ void Directory::hist_end(uint32_t v) {
   if (!receiving_) return fail("HIST_END", DIR_HIST_END, "end of history while no history is being received");
   const unsigned s = receiving_;
   if (v != hist_[s].size())
-    return fail("HIST_END", DIR_HIST_END, "history from the " + std::string(side_name(s)) + " announced " + std::to_string(v) +
-                                              " entries, " + std::to_string(hist_[s].size()) + " arrived");
+    return fail("HIST_END", DIR_HIST_END,
+                "history from the " + std::string(side_name(s)) + " announced " + std::to_string(v) + " entries, " +
+                    std::to_string(hist_[s].size()) + " arrived");
   hist_ready_[s] = true;
   hist_done_at_ = sc_core::sc_time_stamp() + *cur_delay_;
   receiving_ = 0;
@@ -202,14 +231,16 @@ bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, voi
   } else {
     const uint64_t base = (uint64_t(regs_.at(DIR_GPU_CC_HI).value) << 32) | regs_.at(DIR_GPU_CC_LO).value;
     if (!base) {
-      fail("GPU_CC_LO", DIR_GPU_CC_LO, "the GPU cache controller's address is not configured (the runtime writes BAR0 + 0x405000 here)");
+      fail("GPU_CC_LO", DIR_GPU_CC_LO,
+           "the GPU cache controller's address is not configured (the runtime writes BAR0 + 0x405000 here)");
       return false;
     }
     gp.set_address(base + off);
     host->b_transport(gp, delay);
   }
   if (!gp.is_response_ok()) {
-    std::string buf = format("%s cache controller register 0x%x: %s", side_name(side), off, gp.get_response_string().c_str());
+    std::string buf =
+        format("%s cache controller register 0x%x: %s", side_name(side), off, gp.get_response_string().c_str());
     RunState::get().fail(name(), buf);
     return false;
   }
@@ -218,7 +249,9 @@ bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, voi
 
 void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
   if (receiving_) return fail("HISTORY", DIR_HISTORY, "a history is already being received");
-  if (!lock_owner_) return fail("HISTORY", DIR_HISTORY, std::string("history from the ") + side_name(side) + " without holding the lock (0x40000000)");
+  if (!lock_owner_)
+    return fail("HISTORY", DIR_HISTORY,
+                std::string("history from the ") + side_name(side) + " without holding the lock (0x40000000)");
   receiving_ = side;
   hist_[side].clear();
   hist_ready_[side] = false;
@@ -233,7 +266,8 @@ void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
 // serial_ack (gem5 APU chain): each probe leaves response_ after the previous ack, crosses the
 // network (net_), the receiver walks its tags (the walk time it reports back in bytes 16..23 of
 // the probe message) and acks after ack_[target]; the ack crosses the network back.
-bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRange>& ranges, sc_core::sc_time& d, Sync& s) {
+bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRange>& ranges, sc_core::sc_time& d,
+                                      Sync& s) {
   for (const LineRange& r : ranges) {
     if (static_cast<long long>(probe_counter_++) == skip_probe_) continue;  // test fault: a lost probe
     uint8_t msg[24] = {};
@@ -251,10 +285,12 @@ bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRan
 }
 
 void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
-  if (!lock_owner_) return fail("INVALIDATE", DIR_INVALIDATE, "invalidation requested without holding the lock (0x40000000)");
+  if (!lock_owner_)
+    return fail("INVALIDATE", DIR_INVALIDATE, "invalidation requested without holding the lock (0x40000000)");
   if (!hist_ready_[source])
-    return fail("INVALIDATE", DIR_INVALIDATE, std::string("no complete history from the ") + side_name(source) +
-                                                  " (write " + std::to_string(source) + " to HISTORY 0x40006000 first)");
+    return fail("INVALIDATE", DIR_INVALIDATE,
+                std::string("no complete history from the ") + side_name(source) + " (write " + std::to_string(source) +
+                    " to HISTORY 0x40006000 first)");
   const unsigned target = source == 1 ? 2 : 1;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time t0 = now + delay;
@@ -271,16 +307,16 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   if (serial_ack_) {
     if (!invalidate_serial_ack(target, ranges, d, s)) return;
   } else {
-  for (const LineRange& r : ranges) {
-    if (static_cast<long long>(probe_counter_++) == skip_probe_) continue;  // test fault: a lost probe
-    uint8_t msg[16] = {};
-    std::memcpy(msg, &r.first, 8);
-    std::memcpy(msg + 8, &r.count, 4);
-    sc_core::sc_time pd = d;
-    if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 16, pd)) return;
-    ++s.probes;
-    d += issue_;
-  }
+    for (const LineRange& r : ranges) {
+      if (static_cast<long long>(probe_counter_++) == skip_probe_) continue;  // test fault: a lost probe
+      uint8_t msg[16] = {};
+      std::memcpy(msg, &r.first, 8);
+      std::memcpy(msg + 8, &r.count, 4);
+      sc_core::sc_time pd = d;
+      if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 16, pd)) return;
+      ++s.probes;
+      d += issue_;
+    }
   }
   uint64_t done[4] = {};
   if (!serial_ack_) {
@@ -343,7 +379,8 @@ void Directory::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   if (off >= DIR_HIST_DATA && off < DIR_HIST_DATA + DIR_HIST_DATA_SIZE && gp.is_write()) {
     const unsigned len = gp.get_data_length();
     if (!receiving_ || len % 8) {
-      fail("HIST_DATA", off, !receiving_ ? "history data while no history is being received" : "chunk length not a multiple of 8");
+      fail("HIST_DATA", off,
+           !receiving_ ? "history data while no history is being received" : "chunk length not a multiple of 8");
       gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
       return;
     }
@@ -359,8 +396,9 @@ void Directory::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   cur_side_ = ai ? ai->side : Side::Other;
   cur_delay_ = &delay;
   if (!regs_.transport(gp)) {
-    std::string buf = format("bad %s of %u bytes at directory address 0x%" PRIx64 " (by %s)", gp.is_read() ? "read" : "write",
-             gp.get_data_length(), uint64_t(DIR_BASE + off), initiator_of(gp));
+    std::string buf =
+        format("bad %s of %u bytes at directory address 0x%" PRIx64 " (by %s)", gp.is_read() ? "read" : "write",
+               gp.get_data_length(), uint64_t(DIR_BASE + off), initiator_of(gp));
     ++errors_;
     RunState::get().fail(name(), buf);
   }
@@ -381,7 +419,8 @@ void Directory::declare_stats() {
       .value("mode", "", "invalidation mode (per_line or range)", [this] { return mode_; })
       .value("engine", "", "invalidation engine (tlm, rtl, lockstep)", [this] { return std::string(engine_->kind()); })
       .value("engine_cycles", "cycles", "cycles the invalidation engine ran", [this] { return engine_->cycles(); })
-      .value("probes", "count", "invalidation probes sent, all synchronisations", [sum] { return sum(0, &Sync::probes); })
+      .value("probes", "count", "invalidation probes sent, all synchronisations",
+             [sum] { return sum(0, &Sync::probes); })
       .value("lines_invalidated", "lines", "lines invalidated, all synchronisations",
              [sum] { return sum(0, &Sync::invalidated); })
       .value("tag_accesses", "count", "tag lookups made by probes, all synchronisations",
@@ -391,14 +430,19 @@ void Directory::declare_stats() {
       .value("ns", "ns", "the same time in ns (ticks / 1000)", [sum] { return sum(0, &Sync::ticks) / 1000.0; })
       .value("invalidated_digest", "", "hex sum of every synchronisation's digest of invalidated lines",
              [sum, hex] { return hex(sum(0, &Sync::digest)); })
-      .value("checker_loads", "count", "loads the coherence checker verified", [] { return Checker::get().loads_checked(); })
-      .value("checker_violations", "count", "loads the checker found stale", [] { return Checker::get().violations(); });
+      .value("checker_loads", "count", "loads the coherence checker verified",
+             [] { return Checker::get().loads_checked(); })
+      .value("checker_violations", "count", "loads the checker found stale",
+             [] { return Checker::get().violations(); });
   const char* names[2] = {"to_gpu", "to_cpu"};
   for (unsigned k = 1; k <= 2; ++k)
     stats()
         .group(names[k - 1])
         .value("syncs", "count", "synchronisations invalidating this side's caches",
-               [this, k] { return uint64_t(std::count_if(syncs_.begin(), syncs_.end(), [k](const Sync& s) { return s.target == k; })); })
+               [this, k] {
+                 return uint64_t(
+                     std::count_if(syncs_.begin(), syncs_.end(), [k](const Sync& s) { return s.target == k; }));
+               })
         .value("history_lines", "lines", "history lines received", [sum, k] { return sum(k, &Sync::history); })
         .value("probes", "count", "invalidation probes sent", [sum, k] { return sum(k, &Sync::probes); })
         .value("lines_invalidated", "lines", "lines invalidated", [sum, k] { return sum(k, &Sync::invalidated); })
@@ -406,7 +450,8 @@ void Directory::declare_stats() {
         .value("ticks", "ps", "invalidation time (gem5 ticks at 1 THz)", [sum, k] { return sum(k, &Sync::ticks); })
         .value("ns", "ns", "the same time in ns (ticks / 1000)", [sum, k] { return sum(k, &Sync::ticks) / 1000.0; });
   stats()
-      .record("syncs", "", "one object per synchronisation, in order: target (gpu/cpu), history_lines, probes, "
+      .record("syncs", "",
+              "one object per synchronisation, in order: target (gpu/cpu), history_lines, probes, "
               "lines_invalidated, tag_accesses, ticks (ps), ns, digest (hex)",
               [this, hex](JsonWriter& w, const std::string& key) {
                 w.begin_array(key);

@@ -12,8 +12,7 @@ namespace hetvp::coherence {
 
 std::string to_string(const LineRange& r) {
   std::ostringstream os;
-  os << "{first=0x" << std::hex << r.first << std::dec << ", count=" << r.count
-     << ", input_pos=" << r.input_pos << "}";
+  os << "{first=0x" << std::hex << r.first << std::dec << ", count=" << r.count << ", input_pos=" << r.input_pos << "}";
   return os.str();
 }
 
@@ -40,8 +39,7 @@ void EngineParams::validate() const {
     throw std::invalid_argument("EngineParams.max_range must be in [1, 2^24], got " + std::to_string(max_range));
   if (open_runs == 0 || open_runs > 64)
     throw std::invalid_argument("EngineParams.open_runs must be in [1, 64], got " + std::to_string(open_runs));
-  if (!(clock_hz > 0))
-    throw std::invalid_argument("EngineParams.clock_hz must be > 0");
+  if (!(clock_hz > 0)) throw std::invalid_argument("EngineParams.clock_hz must be > 0");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -63,12 +61,12 @@ void RangeBuilder::emit_slot(unsigned s, uint64_t pos) {
 }
 
 void RangeBuilder::open_slot(unsigned s, uint64_t line) {
-  unsigned n = open_count();   // slot s is free here, so n = other open runs
+  unsigned n = open_count();  // slot s is free here, so n = other open runs
   Slot& e = slots_[s];
   e.valid = true;
   e.first = line;
   e.count = 1;
-  e.rank = n;                  // youngest
+  e.rank = n;  // youngest
 }
 
 unsigned RangeBuilder::push(uint64_t a, uint64_t pos) {
@@ -81,29 +79,29 @@ unsigned RangeBuilder::push(uint64_t a, uint64_t pos) {
   const unsigned n = unsigned(slots_.size());
   // Runs never overlap (a new or grown line is never inside another run), so at most one slot
   // matches each test below; no tie rules are needed for rules 1-3.
-  for (unsigned s = 0; s < n; ++s) {   // rule 1: duplicate
+  for (unsigned s = 0; s < n; ++s) {  // rule 1: duplicate
     const Slot& e = slots_[s];
     if (e.valid && a >= e.first && a < e.first + e.count) return 0;
   }
-  for (unsigned s = 0; s < n; ++s) {   // rules 2/3: extends a run (end computed without wrap)
+  for (unsigned s = 0; s < n; ++s) {  // rules 2/3: extends a run (end computed without wrap)
     Slot& e = slots_[s];
     if (e.valid && e.first + e.count == a) {
       if (e.count < max_range_) {
-        ++e.count;                     // rule 2: grow; keeps its age
+        ++e.count;  // rule 2: grow; keeps its age
         return 0;
       }
-      emit_slot(s, pos);               // rule 3: full -> emit, reuse the slot for (a,1), youngest
+      emit_slot(s, pos);  // rule 3: full -> emit, reuse the slot for (a,1), youngest
       open_slot(s, a);
       return 1;
     }
   }
-  for (unsigned s = 0; s < n; ++s) {   // rule 4a: lowest-numbered free slot
+  for (unsigned s = 0; s < n; ++s) {  // rule 4a: lowest-numbered free slot
     if (!slots_[s].valid) {
       open_slot(s, a);
       return 0;
     }
   }
-  for (unsigned s = 0; s < n; ++s) {   // rule 4b: evict the oldest (rank 0)
+  for (unsigned s = 0; s < n; ++s) {  // rule 4b: evict the oldest (rank 0)
     if (slots_[s].rank == 0) {
       emit_slot(s, pos);
       open_slot(s, a);

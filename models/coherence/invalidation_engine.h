@@ -20,28 +20,26 @@ struct LineRange {
   uint64_t first = 0;
   uint32_t count = 0;
   uint64_t input_pos = 0;
-  bool operator==(const LineRange& o) const {
-    return first == o.first && count == o.count && input_pos == o.input_pos;
-  }
+  bool operator==(const LineRange& o) const { return first == o.first && count == o.count && input_pos == o.input_pos; }
   bool operator!=(const LineRange& o) const { return !(*this == o); }
 };
 std::string to_string(const LineRange& r);
 
 struct EngineParams {
-  unsigned line_bytes = 64;   // power of two
-  unsigned max_range = 256;   // max lines per request (1 = per-line mode, the thesis' default)
-  unsigned open_runs = 4;     // run slots
-  unsigned addr_bits = 48;    // physical address width; line numbers have addr_bits-log2(line_bytes) bits
-  double clock_hz = 1e9;      // engine clock (TLM cycle model and RTL clock period)
+  unsigned line_bytes = 64;  // power of two
+  unsigned max_range = 256;  // max lines per request (1 = per-line mode, the thesis' default)
+  unsigned open_runs = 4;    // run slots
+  unsigned addr_bits = 48;   // physical address width; line numbers have addr_bits-log2(line_bytes) bits
+  double clock_hz = 1e9;     // engine clock (TLM cycle model and RTL clock period)
   // --- RTL wrapper only ---
-  std::string vcd_file;       // non-empty: dump a VCD of the RTL's ports (sc_trace) to this file name
-                              // (SystemC appends ".vcd"); the RTL then runs in timed mode (see docs/rtl.md)
+  std::string vcd_file;  // non-empty: dump a VCD of the RTL's ports (sc_trace) to this file name
+                         // (SystemC appends ".vcd"); the RTL then runs in timed mode (see docs/rtl.md)
   // --- test-only perturbation (TLM engine): corrupt output number test_fault_index (0-based,
   //     counted over the engine's lifetime) by adding 1 to its count. -1 = off.
   long long test_fault_index = -1;
 
-  unsigned line_bits() const;   // addr_bits - log2(line_bytes); throws std::invalid_argument if bad
-  void validate() const;        // throws std::invalid_argument naming the bad field
+  unsigned line_bits() const;  // addr_bits - log2(line_bytes); throws std::invalid_argument if bad
+  void validate() const;       // throws std::invalid_argument naming the bad field
 };
 
 // The pure algorithm (no SystemC time). push() one line at a time, finish() at end of history.
@@ -66,12 +64,12 @@ class RangeBuilder {
     bool valid = false;
     uint64_t first = 0;
     uint32_t count = 0;
-    unsigned rank = 0;   // age rank among valid slots: 0 = oldest (opened earliest)
+    unsigned rank = 0;  // age rank among valid slots: 0 = oldest (opened earliest)
   };
   void emit_slot(unsigned s, uint64_t pos);   // emit + free slot s, re-rank the others
   void open_slot(unsigned s, uint64_t line);  // open (line,1) in free slot s as the youngest run
   unsigned max_range_;
-  uint64_t line_limit_;   // 2^line_bits
+  uint64_t line_limit_;  // 2^line_bits
   std::vector<Slot> slots_;
   std::vector<LineRange> out_;
 };
@@ -84,7 +82,7 @@ class InvalidationEngine {
   // engine runs its clock in delta cycles, i.e. it needs a SystemC process context but does not
   // advance SystemC time itself). Adds the engine's processing time to `delay`.
   virtual std::vector<LineRange> translate(const std::vector<uint64_t>& lines, sc_core::sc_time& delay) = 0;
-  virtual uint64_t cycles() const = 0;   // engine cycles consumed so far (stats)
+  virtual uint64_t cycles() const = 0;  // engine cycles consumed so far (stats)
 };
 
 // The cycle count the TLM engine models for one history (equals the RTL's count with the

@@ -8,9 +8,12 @@ namespace hetvp::gpu {
 
 const char* to_string(AccessMode m) {
   switch (m) {
-    case AccessMode::CachingLoad: return "caching";
-    case AccessMode::NonCachingLoad: return "non-caching";
-    case AccessMode::Store: return "store";
+    case AccessMode::CachingLoad:
+      return "caching";
+    case AccessMode::NonCachingLoad:
+      return "non-caching";
+    case AccessMode::Store:
+      return "store";
   }
   return "?";
 }
@@ -38,7 +41,7 @@ CoalesceResult coalesce(const WarpRequest& req) {
 
   // Group the touched segments by 128 B block (4 segments per block).
   constexpr unsigned kSegsPerLine = kLineBytes / kSegmentBytes;
-  std::map<uint64_t, std::array<uint32_t, kSegsPerLine>> blocks;   // block -> lanes per segment (0 = untouched)
+  std::map<uint64_t, std::array<uint32_t, kSegsPerLine>> blocks;  // block -> lanes per segment (0 = untouched)
   for (const auto& [seg, lanes] : seg_lanes) blocks[seg / kSegsPerLine][seg % kSegsPerLine] |= lanes;
 
   for (const auto& [blk, segs] : blocks) {

@@ -11,34 +11,34 @@
 namespace hetvp::gpu {
 
 constexpr unsigned kWarpSize = 32;
-constexpr unsigned kLineBytes = 128;     // L2 line / caching-load unit
-constexpr unsigned kSegmentBytes = 32;   // L2 access segment
+constexpr unsigned kLineBytes = 128;    // L2 line / caching-load unit
+constexpr unsigned kSegmentBytes = 32;  // L2 access segment
 
 enum class AccessMode {
-  CachingLoad,      // one 128 B transaction per distinct 128 B-aligned block touched
-  NonCachingLoad,   // 32 B segments, grouped into aligned 128 B / 64 B / 32 B accesses
-  Store,            // same as NonCachingLoad
+  CachingLoad,     // one 128 B transaction per distinct 128 B-aligned block touched
+  NonCachingLoad,  // 32 B segments, grouped into aligned 128 B / 64 B / 32 B accesses
+  Store,           // same as NonCachingLoad
 };
 const char* to_string(AccessMode m);
 
 struct WarpRequest {
-  std::array<uint64_t, kWarpSize> addr{};   // byte address per lane
-  uint32_t active = 0xFFFFFFFFu;            // bit i = lane i participates
-  unsigned size = 4;                        // bytes per lane: 1, 2, 4, 8 or 16
+  std::array<uint64_t, kWarpSize> addr{};  // byte address per lane
+  uint32_t active = 0xFFFFFFFFu;           // bit i = lane i participates
+  unsigned size = 4;                       // bytes per lane: 1, 2, 4, 8 or 16
   AccessMode mode = AccessMode::CachingLoad;
 };
 
 struct MemTransaction {
-  uint64_t addr = 0;    // aligned to bytes
-  unsigned bytes = 0;   // 128, 64 or 32
-  uint32_t lanes = 0;   // lanes with at least one byte inside [addr, addr+bytes)
+  uint64_t addr = 0;   // aligned to bytes
+  unsigned bytes = 0;  // 128, 64 or 32
+  uint32_t lanes = 0;  // lanes with at least one byte inside [addr, addr+bytes)
   bool operator==(const MemTransaction& o) const { return addr == o.addr && bytes == o.bytes && lanes == o.lanes; }
 };
 
 struct CoalesceResult {
-  std::vector<MemTransaction> transactions;   // ascending address order; the first is the access, the rest replays
-  unsigned replays = 0;                       // transactions - 1 (0 when there are none)
-  uint64_t bytes = 0;                         // total bytes moved
+  std::vector<MemTransaction> transactions;  // ascending address order; the first is the access, the rest replays
+  unsigned replays = 0;                      // transactions - 1 (0 when there are none)
+  uint64_t bytes = 0;                        // total bytes moved
 };
 
 // Throws std::invalid_argument for a size other than 1/2/4/8/16.

@@ -25,10 +25,19 @@ const RegSpec kCopyRegs[] = {HETVP_REG_TABLE(HETVP_COPY_REGS)};
 
 CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned index)
     : Peripheral(n, kCopyRegs),
-      src_lo_(reg("SRC_LO")), src_hi_(reg("SRC_HI")), dst_lo_(reg("DST_LO")), dst_hi_(reg("DST_HI")),
-      length_(reg("LENGTH")), fence_lo_(reg("FENCE_LO")), fence_hi_(reg("FENCE_HI")),
-      fence_value_(reg("FENCE_VALUE")), status_(reg("STATUS")), error_lo_(reg("ERROR_LO")),
-      error_hi_(reg("ERROR_HI")), completed_(reg("COMPLETED")), intr_bit_(GPU_INTR_COPY(index)) {
+      src_lo_(reg("SRC_LO")),
+      src_hi_(reg("SRC_HI")),
+      dst_lo_(reg("DST_LO")),
+      dst_hi_(reg("DST_HI")),
+      length_(reg("LENGTH")),
+      fence_lo_(reg("FENCE_LO")),
+      fence_hi_(reg("FENCE_HI")),
+      fence_value_(reg("FENCE_VALUE")),
+      status_(reg("STATUS")),
+      error_lo_(reg("ERROR_LO")),
+      error_hi_(reg("ERROR_HI")),
+      completed_(reg("COMPLETED")),
+      intr_bit_(GPU_INTR_COPY(index)) {
   setup_ = p.time("setup");
   issue_cost_ = p.time("issue_cost");
   burst_ = static_cast<unsigned>(p.size("burst"));
@@ -160,7 +169,8 @@ void CopyEngine::declare_stats() {
   stats_.counter("copies", "count", "copies launched", copies_)
       .counter("bytes", "bytes", "bytes copied", bytes_)
       .counter("pieces", "count", "bursts the copies were split into", pieces_)
-      .counter("errors", "count", "launches refused (busy, zero length) and copies that failed (access or fence write)", errors_)
+      .counter("errors", "count", "launches refused (busy, zero length) and copies that failed (access or fence write)",
+               errors_)
       .time("busy_ns", "time spent copying", busy_time_)
       .value("register_errors", "count", "illegal register accesses", [this] { return bank_.errors(); });
 }

@@ -52,22 +52,25 @@ std::shared_ptr<Schema> Gpu::schema() {
   auto vram = Memory::schema();
   // VRAM defaults of a GTX 480: 1.5 GiB GDDR5, 177.4 GB/s.
   for (auto& spec : vram->specs) {
-    if (spec.name == "size") { spec.required = false; spec.default_text = "1536 MiB"; }
+    if (spec.name == "size") {
+      spec.required = false;
+      spec.default_text = "1536 MiB";
+    }
     if (spec.name == "latency") spec.default_text = "100 ns";
     if (spec.name == "bandwidth") spec.default_text = "177.4e9";
   }
   s->group("vram", vram, "the frame buffer (a memory: size, latency, write_latency, bandwidth)");
   s->group("pcie", gpu::HostInterface::schema(), "PCIe endpoint and host interface");
   s->group("mmu", gpu::GpuMmu::schema(), "GPU MMU");
-  s->integer("copy_engines", 2, "number of copy engines (registers at 0x104000 + n * 0x1000)").range(1, GPU_MAX_COPY_ENGINES);
+  s->integer("copy_engines", 2, "number of copy engines (registers at 0x104000 + n * 0x1000)")
+      .range(1, GPU_MAX_COPY_ENGINES);
   s->group("copy_engine", gpu::CopyEngine::schema(), "copy engine parameters (shared by every engine)");
   std::string all;
   for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) {
     s->group(key, b.schema(), b.doc);
     all += (all.empty() ? "" : ",") + key;
   }
-  s->string("blocks", all,
-            "on-chip blocks to build, comma-separated GPU block types (" + all + "); empty: none");
+  s->string("blocks", all, "on-chip blocks to build, comma-separated GPU block types (" + all + "); empty: none");
 
   return s;
 }

@@ -27,14 +27,14 @@ namespace hetvp::gpu {
 class GpuMmu;
 
 struct GpuContext {
-  std::string name;           // the gpu instance's hierarchical name (for messages)
-  unsigned num_gpcs = 0;      // gpu.gpcs
+  std::string name;       // the gpu instance's hierarchical name (for messages)
+  unsigned num_gpcs = 0;  // gpu.gpcs
   uint64_t vram_size = 0;
-  Router& bar0;               // map(label, offset, size, socket): registers the host (and HUB) reach
-  TargetSocketBase& gpu_va;   // bind a bus master's initiator socket here: GPU virtual addresses
-  TargetSocketBase& vram;     // physical VRAM (for blocks that must bypass the MMU)
-  IrqExport& intr;            // bind an IrqPort here; raise(bit) sets PMC_INTR bit `bit`
-  const Params& gpu_params;   // the whole gpu instance's YAML (read-only)
+  Router& bar0;              // map(label, offset, size, socket): registers the host (and HUB) reach
+  TargetSocketBase& gpu_va;  // bind a bus master's initiator socket here: GPU virtual addresses
+  TargetSocketBase& vram;    // physical VRAM (for blocks that must bypass the MMU)
+  IrqExport& intr;           // bind an IrqPort here; raise(bit) sets PMC_INTR bit `bit`
+  const Params& gpu_params;  // the whole gpu instance's YAML (read-only)
 };
 
 // A built block: keeps its modules alive and reports its statistics.

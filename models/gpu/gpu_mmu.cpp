@@ -21,9 +21,14 @@ const RegSpec kMmuRegs[] = {HETVP_REG_TABLE(HETVP_MMU_REGS)};
 }  // namespace
 
 GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
-    : Peripheral(n, kMmuRegs), pd_base_lo_(reg("PD_BASE_LO")), pd_base_hi_(reg("PD_BASE_HI")),
-      fault_status_(reg("FAULT_STATUS")), fault_addr_lo_(reg("FAULT_ADDR_LO")), fault_addr_hi_(reg("FAULT_ADDR_HI")),
-      fault_count_(reg("FAULT_COUNT")), vram_size_(vram_size) {
+    : Peripheral(n, kMmuRegs),
+      pd_base_lo_(reg("PD_BASE_LO")),
+      pd_base_hi_(reg("PD_BASE_HI")),
+      fault_status_(reg("FAULT_STATUS")),
+      fault_addr_lo_(reg("FAULT_ADDR_LO")),
+      fault_addr_hi_(reg("FAULT_ADDR_HI")),
+      fault_count_(reg("FAULT_COUNT")),
+      vram_size_(vram_size) {
   tlb_entries_ = p.u32("tlb_entries");
   tlb_hit_ = p.time("tlb_hit");
   in.register_b_transport(this, &GpuMmu::b_transport);
@@ -126,7 +131,7 @@ void GpuMmu::fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload&
   static const char* reasons[] = {"none", "no page directory entry", "no page table entry", "write to read-only page",
                                   "page outside VRAM"};
   std::string buf = format("%s: %s at GPU virtual address 0x%" PRIx64 " by %s: %s", name(),
-           gp.is_write() ? "write" : "read", va, initiator_of(gp), reasons[reason]);
+                           gp.is_write() ? "write" : "read", va, initiator_of(gp), reasons[reason]);
   SC_REPORT_WARNING("hetvp/gpu-mmu", buf.c_str());
   intr->raise(GPU_INTR_MMU_FAULT, delay);
 }
@@ -203,7 +208,6 @@ unsigned GpuMmu::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   gp.set_data_length(len);
   return total;
 }
-
 
 void GpuMmu::declare_stats() {
   stats_.set_name(basename());

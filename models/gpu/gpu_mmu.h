@@ -3,8 +3,8 @@
 // Page tables live in VRAM and are written by the driver (format in gpu_regs.h: two levels,
 // 4 KiB pages, 40-bit virtual addresses). A PTE maps a page to VRAM or to host memory across
 // PCIe. Translations are cached in a TLB (`tlb_entries`, fully associative, LRU); a miss walks
-// the tables with timed VRAM reads (one 64-byte line of PTEs per walk, all 8 entries cached). An access that spans pages is split. A missing or
-// read-only mapping is a fault: TLM_ADDRESS_ERROR_RESPONSE to the initiator, the fault
+// the tables with timed VRAM reads (one 64-byte line of PTEs per walk, all 8 entries cached). An access that spans
+// pages is split. A missing or read-only mapping is a fault: TLM_ADDRESS_ERROR_RESPONSE to the initiator, the fault
 // registers latch the address and reason, and PMC_INTR bit 1 is raised.
 //
 // Registers (firmware/include/hetvp/gpu_mmu.h, BAR0 GPU_MMU_BASE): PD_BASE_LO/HI, TLB_FLUSH, FAULT_STATUS,

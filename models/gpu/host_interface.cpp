@@ -104,9 +104,10 @@ void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
   int bar = cfg_.decode(gp.get_address(), offset);
   if (bar < 0) {
     ++refused_;
-    std::string buf = format("%s: memory request to 0x%" PRIx64 " by %s not claimed (%s)", name(),
-             static_cast<uint64_t>(gp.get_address()), initiator_of(gp),
-             cfg_.memory_enabled() ? "outside BAR0/BAR1" : "memory space disabled in the command register");
+    std::string buf =
+        format("%s: memory request to 0x%" PRIx64 " by %s not claimed (%s)", name(),
+               static_cast<uint64_t>(gp.get_address()), initiator_of(gp),
+               cfg_.memory_enabled() ? "outside BAR0/BAR1" : "memory space disabled in the command register");
     SC_REPORT_WARNING("hetvp/gpu", buf.c_str());
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
@@ -141,7 +142,7 @@ void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d
   if (!cfg_.bus_master()) {
     ++refused_;
     std::string buf = format("%s: DMA to host address 0x%" PRIx64 " by %s refused: bus mastering is disabled", name(),
-             static_cast<uint64_t>(gp.get_address()), initiator_of(gp));
+                             static_cast<uint64_t>(gp.get_address()), initiator_of(gp));
     SC_REPORT_WARNING("hetvp/gpu", buf.c_str());
     gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     return;
@@ -168,8 +169,7 @@ void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d
     ++dma_tlps_;
     upstream->b_transport(gp, d);
     if (!gp.is_response_ok()) break;
-    if (gp.is_write())
-      issue = d;  // next TLP follows on the wire
+    if (gp.is_write()) issue = d;  // next TLP follows on the wire
     if (d > done) done = d;
   }
   gp.set_address(addr);

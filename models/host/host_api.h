@@ -31,9 +31,9 @@ enum class Access { Cached, Uncached, WriteCombined };
 
 // What firmware tables (ACPI/device tree) would tell an OS about the machine.
 struct PlatformInfo {
-  uint64_t ecam_base = 0, ecam_size = 0;   // PCIe configuration space (ECAM)
-  uint64_t mmio_base = 0, mmio_size = 0;   // window the root complex forwards to PCIe
-  uint64_t msi_address = 0;                // where MSI writes land
+  uint64_t ecam_base = 0, ecam_size = 0;      // PCIe configuration space (ECAM)
+  uint64_t mmio_base = 0, mmio_size = 0;      // window the root complex forwards to PCIe
+  uint64_t msi_address = 0;                   // where MSI writes land
   uint64_t pinned_base = 0, pinned_size = 0;  // host DRAM the pinned allocator hands out
   double cpu_hz = 0;
 };
@@ -65,9 +65,9 @@ class HostApi {
   virtual void poke(uint64_t addr, const void* src, size_t len) = 0;
 
   // --- time ----------------------------------------------------------------------------
-  virtual sc_core::sc_time now() = 0;                        // this CPU's local time
-  virtual void spend(const sc_core::sc_time& t) = 0;         // the CPU is busy computing
-  virtual void sleep(const sc_core::sc_time& t) = 0;         // the CPU idles (others run)
+  virtual sc_core::sc_time now() = 0;                 // this CPU's local time
+  virtual void spend(const sc_core::sc_time& t) = 0;  // the CPU is busy computing
+  virtual void sleep(const sc_core::sc_time& t) = 0;  // the CPU idles (others run)
   // Waits for interrupt `vector`; false on timeout.
   virtual bool wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) = 0;
   // Polls a 32-bit word until (value & mask) == expect, sleeping `interval` between polls.
@@ -81,9 +81,9 @@ class HostApi {
 
   // --- environment -----------------------------------------------------------------------
   virtual const PlatformInfo& platform() const = 0;
-  virtual std::mt19937_64& rng() = 0;       // seeded from simulation.seed
-  virtual ResultTable& results() = 0;       // rows for --csv
-  virtual void log(const std::string& line) = 0;     // a line of the run's human summary
+  virtual std::mt19937_64& rng() = 0;                           // seeded from simulation.seed
+  virtual ResultTable& results() = 0;                           // rows for --csv
+  virtual void log(const std::string& line) = 0;                // a line of the run's human summary
   virtual void stat(const std::string& key, double value) = 0;  // a number for the stats JSON
   virtual const std::string& name() const = 0;
 };

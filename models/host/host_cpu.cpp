@@ -19,7 +19,8 @@ std::shared_ptr<Schema> HostCpu::schema() {
   s->freq("clock", std::string("3 GHz"), "core clock (informational for programs)");
   s->time("cached_access", std::string("1 ns"), "CPU cost of one cache-line-sized cached access served by DMI");
   s->time("uncached_store", std::string("25 ns"), "CPU cost of issuing one uncached (MMIO) store");
-  s->time("uncached_load", std::string("10 ns"), "CPU cost of issuing one uncached (MMIO) load, on top of the round trip");
+  s->time("uncached_load", std::string("10 ns"),
+          "CPU cost of issuing one uncached (MMIO) load, on top of the round trip");
   s->integer("mmio_width", 4, "bytes per uncached access (4 = 32-bit MMIO)").range(1, 8);
   s->time("write_combine_line", std::string("20 ns"),
           "CPU cost to fill and evict one 64-byte write-combining line (WriteCombined stores)");
@@ -108,10 +109,9 @@ bool HostCpu::try_dmi(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsign
 }
 
 void HostCpu::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
-  dmi_.erase(std::remove_if(dmi_.begin(), dmi_.end(),
-                            [&](const tlm::tlm_dmi& d) {
-                              return d.get_start_address() <= end && start <= d.get_end_address();
-                            }),
+  dmi_.erase(std::remove_if(
+                 dmi_.begin(), dmi_.end(),
+                 [&](const tlm::tlm_dmi& d) { return d.get_start_address() <= end && start <= d.get_end_address(); }),
              dmi_.end());
 }
 
@@ -132,9 +132,12 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   mem->b_transport(gp_, local);
   qk_.set(local);
   if (!gp_.is_response_ok()) {
-    std::string buf = format("%s %s of %u bytes at 0x%" PRIx64 " failed: %s",
-             a == Access::Cached ? "cached" : a == Access::Uncached ? "uncached" : "write-combined",
-             cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len, addr, gp_.get_response_string().c_str());
+    std::string buf =
+        format("%s %s of %u bytes at 0x%" PRIx64 " failed: %s",
+               a == Access::Cached     ? "cached"
+               : a == Access::Uncached ? "uncached"
+                                       : "write-combined",
+               cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len, addr, gp_.get_response_string().c_str());
     throw HostError(buf);
   }
   if (!uncached && use_dmi_ && gp_.is_dmi_allowed()) {
@@ -150,7 +153,10 @@ void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
   while (len > 0) {
     unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, unit - addr % unit));
     transport(tlm::TLM_READ_COMMAND, addr, p, n, a);
-    if (a == Access::Cached) ++loads_; else ++uncached_loads_;
+    if (a == Access::Cached)
+      ++loads_;
+    else
+      ++uncached_loads_;
     addr += n;
     p += n;
     len -= n;
@@ -163,9 +169,12 @@ void HostCpu::write(uint64_t addr, const void* src, size_t len, Access a) {
   while (len > 0) {
     unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, unit - addr % unit));
     transport(tlm::TLM_WRITE_COMMAND, addr, p, n, a);
-    if (a == Access::Cached) ++stores_;
-    else if (a == Access::Uncached) ++uncached_stores_;
-    else ++wc_lines_;
+    if (a == Access::Cached)
+      ++stores_;
+    else if (a == Access::Uncached)
+      ++uncached_stores_;
+    else
+      ++wc_lines_;
     addr += n;
     p += n;
     len -= n;
@@ -179,8 +188,8 @@ void HostCpu::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t l
     set_access(g, cmd, addr, data, n);
     unsigned done = mem->transport_dbg(g);
     if (done != n) {
-      std::string buf = format("debug %s of %u bytes at 0x%" PRIx64 " failed", cmd == tlm::TLM_READ_COMMAND ? "read" : "write",
-               n, addr);
+      std::string buf = format("debug %s of %u bytes at 0x%" PRIx64 " failed",
+                               cmd == tlm::TLM_READ_COMMAND ? "read" : "write", n, addr);
       throw HostError(buf);
     }
     addr += n;
@@ -188,7 +197,9 @@ void HostCpu::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t l
     len -= n;
   }
 }
-void HostCpu::peek(uint64_t addr, void* dst, size_t len) { debug(tlm::TLM_READ_COMMAND, addr, static_cast<uint8_t*>(dst), len); }
+void HostCpu::peek(uint64_t addr, void* dst, size_t len) {
+  debug(tlm::TLM_READ_COMMAND, addr, static_cast<uint8_t*>(dst), len);
+}
 void HostCpu::poke(uint64_t addr, const void* src, size_t len) {
   debug(tlm::TLM_WRITE_COMMAND, addr, const_cast<uint8_t*>(static_cast<const uint8_t*>(src)), len);
 }
@@ -256,7 +267,7 @@ uint64_t HostCpu::alloc_pinned(uint64_t size, uint64_t align) {
   uint64_t at = (cur + align - 1) & ~(align - 1);
   if (!fits(at)) {
     std::string buf = format("alloc_pinned: out of pinned memory (asked %" PRIu64 " bytes, pool %" PRIu64 " bytes)",
-             size, info_.pinned_size);
+                             size, info_.pinned_size);
     throw HostError(buf);
   }
   allocations_[at] = size;
@@ -282,7 +293,8 @@ void HostCpu::declare_stats() {
       .counter("dmi_accesses", "count", "accesses served through DMI", dmi_accesses_)
       .counter("interrupts", "count", "interrupts taken", irqs_)
       .time("busy_ns", "simulated time the CPU spent (HostApi::spend: accesses and compute)", busy_)
-      .record("program", "", "the workload's own results (only when it reported any): `name`, then each key it "
+      .record("program", "",
+              "the workload's own results (only when it reported any): `name`, then each key it "
               "reported with HostApi::stat, in key order",
               [this](JsonWriter& w, const std::string& key) {
                 w.begin_object(key);

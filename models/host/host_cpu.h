@@ -74,7 +74,7 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   tlm_utils::tlm_quantumkeeper qk_;
   tlm::tlm_generic_payload gp_;
   AccessInfo* info_ext_ = new AccessInfo;  // owned by the payload it is attached to
-  std::vector<tlm::tlm_dmi> dmi_;  // granted regions
+  std::vector<tlm::tlm_dmi> dmi_;          // granted regions
   std::mt19937_64 rng_;
   ResultTable results_;
   std::map<std::string, double> program_stats_;

@@ -17,33 +17,33 @@ namespace hetvp::mcu {
 // Return false = access fault (the core raises a load/store access fault).
 // extra_cycles: add the access latency in core cycles (0 if none); the core adds it to its cycle count.
 class BusIf {
-public:
-    virtual ~BusIf() = default;
-    virtual bool read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra_cycles) = 0;
-    virtual bool write(uint32_t addr, uint32_t size, uint32_t value, uint64_t& extra_cycles) = 0;
+ public:
+  virtual ~BusIf() = default;
+  virtual bool read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra_cycles) = 0;
+  virtual bool write(uint32_t addr, uint32_t size, uint32_t value, uint64_t& extra_cycles) = 0;
 };
 
 // A direct memory (IMEM/DMEM) the core reads/writes through a host pointer (the DMI fast path).
 // Code executes only from executable regions. The host buffer must outlive the core (or the region).
 struct MemRegion {
-    uint32_t base = 0;
-    uint32_t size = 0;       // bytes, multiple of 4, > 0
-    uint8_t* host = nullptr; // little-endian image of the memory
-    bool writable = true;
-    bool executable = false;
+  uint32_t base = 0;
+  uint32_t size = 0;        // bytes, multiple of 4, > 0
+  uint8_t* host = nullptr;  // little-endian image of the memory
+  bool writable = true;
+  bool executable = false;
 };
 
 struct RunResult {
-    enum class Reason {
-        budget,        // the cycle budget was used up (or the owner called request_stop())
-        wfi,           // the core executed wfi with no enabled interrupt pending; it sleeps
-        halted,        // the owner called halt() (e.g. firmware wrote the exit register)
-        trapped_fatal, // a fatal trap (see halt_reason()); the core stays stopped until reset()
-        breakpoint,    // pc hit a breakpoint, or ebreak with debug mode on; pc = that instruction
-    };
-    uint64_t cycles = 0;        // cycles executed in this call
-    uint64_t instructions = 0;  // instructions retired in this call
-    Reason reason = Reason::budget;
+  enum class Reason {
+    budget,         // the cycle budget was used up (or the owner called request_stop())
+    wfi,            // the core executed wfi with no enabled interrupt pending; it sleeps
+    halted,         // the owner called halt() (e.g. firmware wrote the exit register)
+    trapped_fatal,  // a fatal trap (see halt_reason()); the core stays stopped until reset()
+    breakpoint,     // pc hit a breakpoint, or ebreak with debug mode on; pc = that instruction
+  };
+  uint64_t cycles = 0;        // cycles executed in this call
+  uint64_t instructions = 0;  // instructions retired in this call
+  Reason reason = Reason::budget;
 };
 
 const char* to_string(RunResult::Reason r);
@@ -54,49 +54,49 @@ enum class IrqLine : unsigned { software = 3, timer = 7, external = 11 };
 enum class CoreState { running, sleeping /*wfi*/, halted, fatal };
 
 class CoreIf {
-public:
-    virtual ~CoreIf() = default;
+ public:
+  virtual ~CoreIf() = default;
 
-    virtual const char* isa() const = 0;                    // e.g. "rv32imc_zicsr"
+  virtual const char* isa() const = 0;  // e.g. "rv32imc_zicsr"
 
-    // --- set-up (before running) ---
-    virtual void add_region(const MemRegion& r) = 0;        // throws std::invalid_argument on overlap/bad size
-    virtual void clear_regions() = 0;
-    virtual void set_bus(BusIf* bus) = 0;                   // may be nullptr: every bus access faults
-    virtual void set_dmi(bool enabled) = 0;                 // false: loads/stores all go through BusIf
-    // Override per-class cycle costs, e.g. {{"div",20},{"load",3}}. Throws std::invalid_argument for
-    // an unknown class name (the message lists the valid names) or a cost of 0.
-    virtual void set_cycle_costs(const std::map<std::string, uint64_t>& overrides) = 0;
+  // --- set-up (before running) ---
+  virtual void add_region(const MemRegion& r) = 0;  // throws std::invalid_argument on overlap/bad size
+  virtual void clear_regions() = 0;
+  virtual void set_bus(BusIf* bus) = 0;    // may be nullptr: every bus access faults
+  virtual void set_dmi(bool enabled) = 0;  // false: loads/stores all go through BusIf
+  // Override per-class cycle costs, e.g. {{"div",20},{"load",3}}. Throws std::invalid_argument for
+  // an unknown class name (the message lists the valid names) or a cost of 0.
+  virtual void set_cycle_costs(const std::map<std::string, uint64_t>& overrides) = 0;
 
-    // --- execution ---
-    virtual void reset(uint32_t entry_pc) = 0;              // clears GPRs/CSRs/counters, state running
-    // Run until at least max_cycles cycles are spent (may overshoot by one instruction) or a stop
-    // reason occurs. Returns immediately with reason wfi/halted/trapped_fatal when in that state.
-    virtual RunResult run(uint64_t max_cycles) = 0;
-    virtual RunResult step() = 0;                           // exactly one instruction (or trap entry)
-    virtual void request_stop() = 0;                        // from a bus callback: end run() after this insn
-    virtual void halt(const std::string& why) = 0;          // from a bus callback or outside: state halted
-    virtual CoreState state() const = 0;
-    virtual const std::string& halt_reason() const = 0;     // "" when not halted/fatal
+  // --- execution ---
+  virtual void reset(uint32_t entry_pc) = 0;  // clears GPRs/CSRs/counters, state running
+  // Run until at least max_cycles cycles are spent (may overshoot by one instruction) or a stop
+  // reason occurs. Returns immediately with reason wfi/halted/trapped_fatal when in that state.
+  virtual RunResult run(uint64_t max_cycles) = 0;
+  virtual RunResult step() = 0;                   // exactly one instruction (or trap entry)
+  virtual void request_stop() = 0;                // from a bus callback: end run() after this insn
+  virtual void halt(const std::string& why) = 0;  // from a bus callback or outside: state halted
+  virtual CoreState state() const = 0;
+  virtual const std::string& halt_reason() const = 0;  // "" when not halted/fatal
 
-    // --- interrupts (level-sensitive) ---
-    virtual void set_irq(IrqLine line, bool level) = 0;
+  // --- interrupts (level-sensitive) ---
+  virtual void set_irq(IrqLine line, bool level) = 0;
 
-    // --- debugger / owner access ---
-    virtual uint32_t read_gpr(unsigned idx) const = 0;      // idx 0..31
-    virtual void write_gpr(unsigned idx, uint32_t value) = 0;
-    virtual uint32_t read_pc() const = 0;
-    virtual void write_pc(uint32_t pc) = 0;
-    virtual bool read_csr(uint32_t csr, uint32_t& value) const = 0; // false: no such CSR
-    virtual uint64_t instret() const = 0;
-    virtual uint64_t cycles() const = 0;
-    // Code memory was written from outside (host upload, DMA): drop decoded instructions there.
-    virtual void invalidate_code(uint32_t addr, uint32_t len) = 0;
-    virtual void set_breakpoint(uint32_t addr) = 0;
-    virtual void clear_breakpoint(uint32_t addr) = 0;
-    virtual void clear_breakpoints() = 0;
-    // Debug mode on: ebreak stops run() with reason breakpoint instead of trapping (cause 3).
-    virtual void set_debug_mode(bool on) = 0;
+  // --- debugger / owner access ---
+  virtual uint32_t read_gpr(unsigned idx) const = 0;  // idx 0..31
+  virtual void write_gpr(unsigned idx, uint32_t value) = 0;
+  virtual uint32_t read_pc() const = 0;
+  virtual void write_pc(uint32_t pc) = 0;
+  virtual bool read_csr(uint32_t csr, uint32_t& value) const = 0;  // false: no such CSR
+  virtual uint64_t instret() const = 0;
+  virtual uint64_t cycles() const = 0;
+  // Code memory was written from outside (host upload, DMA): drop decoded instructions there.
+  virtual void invalidate_code(uint32_t addr, uint32_t len) = 0;
+  virtual void set_breakpoint(uint32_t addr) = 0;
+  virtual void clear_breakpoint(uint32_t addr) = 0;
+  virtual void clear_breakpoints() = 0;
+  // Debug mode on: ebreak stops run() with reason breakpoint instead of trapping (cause 3).
+  virtual void set_debug_mode(bool on) = 0;
 };
 
 // Creates a core by ISA name: "rv32imc" (aliases "rv32", "rv32imc_zicsr") or "rv32im" (no C).
@@ -105,14 +105,19 @@ public:
 std::unique_ptr<CoreIf> make_core(const std::string& isa);
 
 inline const char* to_string(RunResult::Reason r) {
-    switch (r) {
-    case RunResult::Reason::budget: return "budget";
-    case RunResult::Reason::wfi: return "wfi";
-    case RunResult::Reason::halted: return "halted";
-    case RunResult::Reason::trapped_fatal: return "trapped-fatal";
-    case RunResult::Reason::breakpoint: return "breakpoint";
-    }
-    return "?";
+  switch (r) {
+    case RunResult::Reason::budget:
+      return "budget";
+    case RunResult::Reason::wfi:
+      return "wfi";
+    case RunResult::Reason::halted:
+      return "halted";
+    case RunResult::Reason::trapped_fatal:
+      return "trapped-fatal";
+    case RunResult::Reason::breakpoint:
+      return "breakpoint";
+  }
+  return "?";
 }
 
-} // namespace hetvp::mcu
+}  // namespace hetvp::mcu

@@ -94,9 +94,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   gp.set_dmi_allowed(dmi_);
 }
 
-unsigned Memory::transport_dbg(tlm::tlm_generic_payload& gp) {
-  return access(gp) ? gp.get_data_length() : 0;
-}
+unsigned Memory::transport_dbg(tlm::tlm_generic_payload& gp) { return access(gp) ? gp.get_data_length() : 0; }
 
 bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
   uint64_t addr = gp.get_address();

@@ -29,16 +29,26 @@ uint64_t Type0ConfigSpace::bar_address(unsigned slot) const {
 
 uint32_t Type0ConfigSpace::read32(unsigned reg) const {
   switch (reg & ~3u) {
-    case kCfgVendorDevice: return vendor_ | (uint32_t(device_) << 16);
-    case kCfgCommandStatus: return command_ | (0x0010u << 16);  // status: capabilities list
-    case kCfgClassRev: return class_code_ << 8 | 0xa1;
-    case kCfgHeaderType: return 0;  // header type 0, single function
-    case kCfgCapPointer: return kMsiCap;
-    case kMsiCap: return 0x05 | (uint32_t(msi_control_) << 16);  // cap id 5 (MSI), last in list
-    case kMsiCap + 4: return static_cast<uint32_t>(msi_address_);
-    case kMsiCap + 8: return static_cast<uint32_t>(msi_address_ >> 32);
-    case kMsiCap + 12: return msi_data_;
-    default: break;
+    case kCfgVendorDevice:
+      return vendor_ | (uint32_t(device_) << 16);
+    case kCfgCommandStatus:
+      return command_ | (0x0010u << 16);  // status: capabilities list
+    case kCfgClassRev:
+      return class_code_ << 8 | 0xa1;
+    case kCfgHeaderType:
+      return 0;  // header type 0, single function
+    case kCfgCapPointer:
+      return kMsiCap;
+    case kMsiCap:
+      return 0x05 | (uint32_t(msi_control_) << 16);  // cap id 5 (MSI), last in list
+    case kMsiCap + 4:
+      return static_cast<uint32_t>(msi_address_);
+    case kMsiCap + 8:
+      return static_cast<uint32_t>(msi_address_ >> 32);
+    case kMsiCap + 12:
+      return msi_data_;
+    default:
+      break;
   }
   unsigned r = reg & ~3u;
   if (r >= kCfgBar0 && r < kCfgBar0 + 24) return bar_regs_[(r - kCfgBar0) / 4];
@@ -72,9 +82,18 @@ void Type0ConfigSpace::write32(unsigned reg, uint32_t value, uint32_t mask) {
     msi_control_ = static_cast<uint16_t>((merge(uint32_t(msi_control_) << 16) >> 16) & 0x0071) | 0x0080;
     return;
   }
-  if (r == kMsiCap + 4) { msi_address_ = (msi_address_ & ~0xffffffffull) | (merge(static_cast<uint32_t>(msi_address_)) & ~3u); return; }
-  if (r == kMsiCap + 8) { msi_address_ = (msi_address_ & 0xffffffffull) | (uint64_t(merge(static_cast<uint32_t>(msi_address_ >> 32))) << 32); return; }
-  if (r == kMsiCap + 12) { msi_data_ = static_cast<uint16_t>(merge(msi_data_)); return; }
+  if (r == kMsiCap + 4) {
+    msi_address_ = (msi_address_ & ~0xffffffffull) | (merge(static_cast<uint32_t>(msi_address_)) & ~3u);
+    return;
+  }
+  if (r == kMsiCap + 8) {
+    msi_address_ = (msi_address_ & 0xffffffffull) | (uint64_t(merge(static_cast<uint32_t>(msi_address_ >> 32))) << 32);
+    return;
+  }
+  if (r == kMsiCap + 12) {
+    msi_data_ = static_cast<uint16_t>(merge(msi_data_));
+    return;
+  }
   // everything else is read-only
 }
 

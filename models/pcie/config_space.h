@@ -10,8 +10,8 @@
 namespace hetvp::pcie {
 
 struct BarSpec {
-  uint64_t size = 0;        // power of two, >= 16; 0 = BAR not implemented
-  bool is64 = false;        // takes this BAR slot and the next
+  uint64_t size = 0;  // power of two, >= 16; 0 = BAR not implemented
+  bool is64 = false;  // takes this BAR slot and the next
   bool prefetchable = false;
 };
 
@@ -37,10 +37,10 @@ class Type0ConfigSpace {
  private:
   uint16_t vendor_, device_;
   uint32_t class_code_;
-  std::vector<BarSpec> bars_;            // per BAR slot index (64-bit BARs take two slots)
-  std::array<uint32_t, 6> bar_regs_{};   // raw register values
+  std::vector<BarSpec> bars_;           // per BAR slot index (64-bit BARs take two slots)
+  std::array<uint32_t, 6> bar_regs_{};  // raw register values
   uint16_t command_ = 0;
-  uint16_t msi_control_ = 0x0080;        // 64-bit capable
+  uint16_t msi_control_ = 0x0080;  // 64-bit capable
   uint64_t msi_address_ = 0;
   uint16_t msi_data_ = 0;
 };

@@ -13,7 +13,8 @@ HETVP_REGISTER_COMPONENT("pcie_link", PcieLink, "PCIe link: per-direction shared
 
 std::shared_ptr<Schema> PcieLink::schema() {
   auto s = std::make_shared<Schema>();
-  s->integer("generation", 2, "PCIe generation: 1 (2.5 GT/s), 2 (5 GT/s), 3 (8 GT/s), 4 (16 GT/s), 5 (32 GT/s)").range(1, 5);
+  s->integer("generation", 2, "PCIe generation: 1 (2.5 GT/s), 2 (5 GT/s), 3 (8 GT/s), 4 (16 GT/s), 5 (32 GT/s)")
+      .range(1, 5);
   s->choice("lanes", {"1", "2", "4", "8", "16", "32"}, std::string("16"), "link width");
   s->time("latency", std::string("250 ns"), "one-way latency of a TLP (PHY, data link layer, switch-free)");
   s->choice("max_payload", {"128", "256", "512", "1024", "2048", "4096"}, std::string("128"),
@@ -91,9 +92,10 @@ void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payloa
   const bool posted = gp.is_write() && !config;  // configuration writes are non-posted
   if ((gp.is_write() && len > max_payload_) || (gp.is_read() && len > max_read_request_)) {
     ++protocol_errors_;
-    std::string buf = format("%s: %s of %u bytes at 0x%" PRIx64 " by %s exceeds %s (%u bytes)", name(),
-             gp.is_write() ? "write" : "read", len, addr, initiator_of(gp),
-             gp.is_write() ? "max_payload" : "max_read_request", gp.is_write() ? max_payload_ : max_read_request_);
+    std::string buf =
+        format("%s: %s of %u bytes at 0x%" PRIx64 " by %s exceeds %s (%u bytes)", name(),
+               gp.is_write() ? "write" : "read", len, addr, initiator_of(gp),
+               gp.is_write() ? "max_payload" : "max_read_request", gp.is_write() ? max_payload_ : max_read_request_);
     SC_REPORT_WARNING("hetvp/pcie", buf.c_str());
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
@@ -130,7 +132,8 @@ void PcieLink::declare_stats() {
         .counter("payload_bytes", "bytes", "data payload carried by those TLPs", d->payload_bytes)
         .counter("wire_bytes", "bytes", "bytes on the wire: payload + header + framing", d->wire_bytes)
         .time("busy_ns", "time this direction's wire was occupied", d->busy_time);
-  stats().counter("protocol_errors", "count", "requests longer than max_payload (writes) or max_read_request (reads), refused", protocol_errors_);
+  stats().counter("protocol_errors", "count",
+                  "requests longer than max_payload (writes) or max_read_request (reads), refused", protocol_errors_);
 }
 
 }  // namespace hetvp

@@ -61,23 +61,35 @@ bool RootComplex::RootPort::claims_memory(uint64_t addr) const {
 
 uint32_t RootComplex::RootPort::read32(unsigned reg, unsigned index) const {
   switch (reg & ~3u) {
-    case pcie::kCfgVendorDevice: return 0x8086u | (0x3420u << 16) | (index & 0);  // an X58-era root port
-    case pcie::kCfgCommandStatus: return command;
-    case pcie::kCfgClassRev: return 0x060400u << 8;  // PCI-to-PCI bridge
-    case pcie::kCfgHeaderType: return 0x01u << 16;   // Type 1
-    case pcie::kCfgBusNumbers: return primary | (uint32_t(secondary) << 8) | (uint32_t(subordinate) << 16);
-    case pcie::kCfgMemBaseLimit: return mem_base_limit;
-    case pcie::kCfgPrefBaseLimit: return pref_base_limit | 0x00010001;  // 64-bit prefetchable window
-    case pcie::kCfgPrefBaseUpper: return pref_base_upper;
-    case pcie::kCfgPrefLimitUpper: return pref_limit_upper;
-    default: return 0;
+    case pcie::kCfgVendorDevice:
+      return 0x8086u | (0x3420u << 16) | (index & 0);  // an X58-era root port
+    case pcie::kCfgCommandStatus:
+      return command;
+    case pcie::kCfgClassRev:
+      return 0x060400u << 8;  // PCI-to-PCI bridge
+    case pcie::kCfgHeaderType:
+      return 0x01u << 16;  // Type 1
+    case pcie::kCfgBusNumbers:
+      return primary | (uint32_t(secondary) << 8) | (uint32_t(subordinate) << 16);
+    case pcie::kCfgMemBaseLimit:
+      return mem_base_limit;
+    case pcie::kCfgPrefBaseLimit:
+      return pref_base_limit | 0x00010001;  // 64-bit prefetchable window
+    case pcie::kCfgPrefBaseUpper:
+      return pref_base_upper;
+    case pcie::kCfgPrefLimitUpper:
+      return pref_limit_upper;
+    default:
+      return 0;
   }
 }
 
 void RootComplex::RootPort::write32(unsigned reg, uint32_t v, uint32_t mask) {
   auto merge = [&](uint32_t old) { return (old & ~mask) | (v & mask); };
   switch (reg & ~3u) {
-    case pcie::kCfgCommandStatus: command = static_cast<uint16_t>(merge(command) & 0x0547); break;
+    case pcie::kCfgCommandStatus:
+      command = static_cast<uint16_t>(merge(command) & 0x0547);
+      break;
     case pcie::kCfgBusNumbers: {
       uint32_t b = merge(primary | (uint32_t(secondary) << 8) | (uint32_t(subordinate) << 16));
       primary = b & 0xff;
@@ -85,17 +97,27 @@ void RootComplex::RootPort::write32(unsigned reg, uint32_t v, uint32_t mask) {
       subordinate = b >> 16 & 0xff;
       break;
     }
-    case pcie::kCfgMemBaseLimit: mem_base_limit = merge(mem_base_limit) & 0xfff0fff0; break;
-    case pcie::kCfgPrefBaseLimit: pref_base_limit = merge(pref_base_limit) & 0xfff0fff0; break;
-    case pcie::kCfgPrefBaseUpper: pref_base_upper = merge(pref_base_upper); break;
-    case pcie::kCfgPrefLimitUpper: pref_limit_upper = merge(pref_limit_upper); break;
-    default: break;  // read-only
+    case pcie::kCfgMemBaseLimit:
+      mem_base_limit = merge(mem_base_limit) & 0xfff0fff0;
+      break;
+    case pcie::kCfgPrefBaseLimit:
+      pref_base_limit = merge(pref_base_limit) & 0xfff0fff0;
+      break;
+    case pcie::kCfgPrefBaseUpper:
+      pref_base_upper = merge(pref_base_upper);
+      break;
+    case pcie::kCfgPrefLimitUpper:
+      pref_limit_upper = merge(pref_limit_upper);
+      break;
+    default:
+      break;  // read-only
   }
 }
 
 int RootComplex::port_for_bus(unsigned bus) const {
   for (size_t i = 0; i < ports_.size(); ++i)
-    if (ports_[i].secondary != 0 && bus >= ports_[i].secondary && bus <= ports_[i].subordinate) return static_cast<int>(i);
+    if (ports_[i].secondary != 0 && bus >= ports_[i].secondary && bus <= ports_[i].subordinate)
+      return static_cast<int>(i);
   return -1;
 }
 
@@ -158,7 +180,7 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   if (p < 0) {
     ++unclaimed_;
     std::string buf = format("%s: no root port claims address 0x%" PRIx64 " (access by %s; is the device enumerated?)",
-             name(), static_cast<uint64_t>(gp.get_address()), initiator_of(gp));
+                             name(), static_cast<uint64_t>(gp.get_address()), initiator_of(gp));
     SC_REPORT_WARNING("hetvp/pcie", buf.c_str());
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;

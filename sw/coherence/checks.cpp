@@ -113,7 +113,8 @@ class CoalesceProbe : public HostProgram {
     const uint32_t stride = args.u32("stride"), warps = args.u32("warps");
     const uint64_t buf = rt.alloc(uint64_t(warps) * 32 * stride + 4096);
     rt.launch("coalesce_probe", warps, 1, 32, 1, {uint32_t(rt.gva(buf)), uint32_t(rt.gva(buf) >> 32), stride});
-    std::string line = format("coalesce_probe: %u warps, stride %u B, buffer GPU VA 0x%" PRIx64, warps, stride, rt.gva(buf));
+    std::string line =
+        format("coalesce_probe: %u warps, stride %u B, buffer GPU VA 0x%" PRIx64, warps, stride, rt.gva(buf));
     api.log(line);
     api.stat("buffer_va", static_cast<double>(rt.gva(buf)));
     return 0;
@@ -123,6 +124,7 @@ class CoalesceProbe : public HostProgram {
 }  // namespace
 
 HETVP_REGISTER_PROGRAM("coh_bad", CohBad, "coherence test: a protocol misuse that must fail the run clearly");
-HETVP_REGISTER_PROGRAM("coalesce_probe", CoalesceProbe, "coherence test: one kernel with a given lane stride (coalescer counts)");
+HETVP_REGISTER_PROGRAM("coalesce_probe", CoalesceProbe,
+                       "coherence test: one kernel with a given lane stride (coalescer counts)");
 
 }  // namespace hetvp::sw

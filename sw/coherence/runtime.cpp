@@ -19,7 +19,8 @@ std::shared_ptr<Schema> CoherenceRuntime::schema() {
   return s;
 }
 
-CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::string& workload, const std::string& size)
+CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::string& workload,
+                                   const std::string& size)
     : api_(api), drv_(api, DriverOptions::from(args.group("rt").group("driver"))), workload_(workload), size_(size) {
   Params rt = args.group("rt");
   poll_ = rt.time("poll");
@@ -50,8 +51,8 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::
 uint64_t CoherenceRuntime::alloc(uint64_t bytes) {
   bytes = (bytes + 4095) & ~uint64_t(4095);
   if (arena_next_ + bytes > arena_size_)
-    throw HostError("shared arena exhausted: " + std::to_string(arena_next_ + bytes) + " > " + std::to_string(arena_size_) +
-                    " bytes (raise args.rt.arena)");
+    throw HostError("shared arena exhausted: " + std::to_string(arena_next_ + bytes) + " > " +
+                    std::to_string(arena_size_) + " bytes (raise args.rt.arena)");
   uint64_t a = arena_pa_ + arena_next_;
   arena_next_ += bytes;
   return a;
@@ -78,10 +79,12 @@ void CoherenceRuntime::record(const char* phase) {
   probes_total_ += probes;
   ticks_total_ += ticks;
   std::string line = format("sync %u %-11s -> %s caches: %u history lines, %u probes, %u tag accesses, %s ns",
-           dir_read(DIR_STAT_SYNCS), phase, dir_read(DIR_STAT_TARGET) == 1 ? "GPU" : "CPU", dir_read(DIR_STAT_HISTORY), probes,
-           dir_read(DIR_STAT_TAGS), ns.c_str());
-  if (syncs_ <= 12) api_.log(line);
-  else if (syncs_ == 13) api_.log("(further synchronisations: see --csv and the stats JSON)");
+                            dir_read(DIR_STAT_SYNCS), phase, dir_read(DIR_STAT_TARGET) == 1 ? "GPU" : "CPU",
+                            dir_read(DIR_STAT_HISTORY), probes, dir_read(DIR_STAT_TAGS), ns.c_str());
+  if (syncs_ <= 12)
+    api_.log(line);
+  else if (syncs_ == 13)
+    api_.log("(further synchronisations: see --csv and the stats JSON)");
   api_.stat("probes_total", static_cast<double>(probes_total_));
   api_.stat("ticks_total", static_cast<double>(ticks_total_));
 }

@@ -126,14 +126,16 @@ int report(HostApi& api, const std::string& what, size_t total, const Mismatches
 // One round of the thesis' Algorithm 2: the CPU writes `input` to IN under acquire/release,
 // the GPU runs `kernel` (args: IN, OUT, `last_arg`) between its acquire and release kernels,
 // the CPU reads OUT back under acquire/release. Returns what the CPU read.
-std::vector<float> algorithm2(HostApi& api, CoherenceRuntime& rt, uint64_t in, uint64_t out, const std::vector<float>& input,
-                              const char* kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by, uint32_t last_arg) {
+std::vector<float> algorithm2(HostApi& api, CoherenceRuntime& rt, uint64_t in, uint64_t out,
+                              const std::vector<float>& input, const char* kernel, uint32_t gx, uint32_t gy,
+                              uint32_t bx, uint32_t by, uint32_t last_arg) {
   rt.cpu_acquire();
   put_floats(api, in, input);
   rt.cpu_release();
   rt.gpu_acquire();
-  rt.launch(kernel, gx, gy, bx, by,
-            {uint32_t(rt.gva(in)), uint32_t(rt.gva(in) >> 32), uint32_t(rt.gva(out)), uint32_t(rt.gva(out) >> 32), last_arg});
+  rt.launch(
+      kernel, gx, gy, bx, by,
+      {uint32_t(rt.gva(in)), uint32_t(rt.gva(in) >> 32), uint32_t(rt.gva(out)), uint32_t(rt.gva(out) >> 32), last_arg});
   rt.gpu_release();
   rt.cpu_acquire();
   std::vector<float> result = get_floats(api, out, input.size());
@@ -181,7 +183,8 @@ class Transpose : public HostProgram {
       std::vector<float> a(n);
       for (uint64_t i = 0; i < n; ++i) a[i] = static_cast<float>((i * 7 + it) % 4093);
       const auto o = algorithm2(api, rt, IN, OUT, a, "matrix_transpose", (W + 3) / 4, (W + 3) / 4, 4, 4, W);
-      rc |= report(api, "matrix_transpose " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
+      rc |=
+          report(api, "matrix_transpose " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
     }
     return rc;
   }

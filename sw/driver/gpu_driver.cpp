@@ -13,11 +13,11 @@ namespace hetvp::sw {
 using namespace hetvp::gpu;
 
 namespace {
-constexpr uint64_t kVramVaBase = 0x0100000000ull;    // VRAM buffers (each followed by an unmapped guard page)
-constexpr uint64_t kSysmemVaBase = 0x4000000000ull;  // host mappings
+constexpr uint64_t kVramVaBase = 0x0100000000ull;         // VRAM buffers (each followed by an unmapped guard page)
+constexpr uint64_t kSysmemVaBase = 0x4000000000ull;       // host mappings
 constexpr uint64_t kPdBytes = 8ull << MMU_PD_INDEX_BITS;  // 128 KiB
 constexpr uint64_t kPtBytes = 8ull << MMU_PT_INDEX_BITS;  // 128 KiB, covers 64 MiB
-constexpr uint64_t kPageTableArea = 16ull << 20;     // VRAM [0, 16 MiB) holds PD and PTs
+constexpr uint64_t kPageTableArea = 16ull << 20;          // VRAM [0, 16 MiB) holds PD and PTs
 constexpr uint64_t kPage = 1ull << MMU_PAGE_SHIFT;
 
 }  // namespace
@@ -108,10 +108,14 @@ std::vector<PcieFunction> GpuDriver::enumerate() {
       if (is64) ++b;
     }
     // Open the bridge windows onto what the device decodes, then enable decoding and mastering.
-    if (mem_hi) cfg_write(0, dev, pcie::kCfgMemBaseLimit, uint32_t(mem_lo >> 16 & 0xfff0) | uint32_t(mem_hi >> 16 & 0xfff0) << 16);
-    else cfg_write(0, dev, pcie::kCfgMemBaseLimit, 0x0000fff0);  // closed
+    if (mem_hi)
+      cfg_write(0, dev, pcie::kCfgMemBaseLimit,
+                uint32_t(mem_lo >> 16 & 0xfff0) | uint32_t(mem_hi >> 16 & 0xfff0) << 16);
+    else
+      cfg_write(0, dev, pcie::kCfgMemBaseLimit, 0x0000fff0);  // closed
     if (pref_hi) {
-      cfg_write(0, dev, pcie::kCfgPrefBaseLimit, uint32_t(pref_lo >> 16 & 0xfff0) | uint32_t(pref_hi >> 16 & 0xfff0) << 16);
+      cfg_write(0, dev, pcie::kCfgPrefBaseLimit,
+                uint32_t(pref_lo >> 16 & 0xfff0) | uint32_t(pref_hi >> 16 & 0xfff0) << 16);
       cfg_write(0, dev, pcie::kCfgPrefBaseUpper, static_cast<uint32_t>(pref_lo >> 32));
       cfg_write(0, dev, pcie::kCfgPrefLimitUpper, static_cast<uint32_t>(pref_hi >> 32));
     } else {
@@ -137,7 +141,8 @@ void GpuDriver::open(unsigned index) {
   fn_ = gpus[index];
   open_ = true;
   uint32_t boot0 = reg_read(GPU_PMC_BASE + PMC_BOOT_0);
-  if (boot0 != PMC_BOOT_0_GF100) throw HostError("GPU " + std::to_string(index) + ": unexpected PMC_BOOT_0 " + hex(boot0));
+  if (boot0 != PMC_BOOT_0_GF100)
+    throw HostError("GPU " + std::to_string(index) + ": unexpected PMC_BOOT_0 " + hex(boot0));
   num_gpcs_ = reg_read(GPU_PTOP_BASE + PTOP_NUM_GPCS);
   vram_size_ = uint64_t(reg_read(GPU_PTOP_BASE + PTOP_VRAM_MIB)) << 20;
   // Page directory at VRAM 0; page tables follow inside the page-table area.
@@ -190,7 +195,8 @@ GpuBuffer GpuDriver::alloc_vram(uint64_t size) {
   // Physically contiguous (range invalidation cares), but in the GPU's virtual space every
   // buffer is followed by an unmapped guard page, as host mappings are: an engine that runs off
   // the end of one buffer faults instead of writing into the next one.
-  if (vram_va_next_ + bytes + kPage > kSysmemVaBase) throw HostError("alloc_vram: out of GPU virtual address space for VRAM");
+  if (vram_va_next_ + bytes + kPage > kSysmemVaBase)
+    throw HostError("alloc_vram: out of GPU virtual address space for VRAM");
   GpuBuffer b{vram_va_next_, vram_next_, size, false};
   vram_next_ += bytes;
   vram_va_next_ += bytes + kPage;
@@ -210,18 +216,25 @@ GpuBuffer GpuDriver::map_host(uint64_t host_phys, uint64_t size) {
 
 uint64_t GpuDriver::bar1_address(const GpuBuffer& b, uint64_t offset) const {
   if (b.sysmem) throw HostError("bar1_address of a host buffer");
-  if (b.phys + offset >= fn_.bar_size[1]) throw HostError("VRAM offset " + hex(b.phys + offset) + " is outside the BAR1 aperture");
+  if (b.phys + offset >= fn_.bar_size[1])
+    throw HostError("VRAM offset " + hex(b.phys + offset) + " is outside the BAR1 aperture");
   return fn_.bar[1] + b.phys + offset;
 }
 
-void GpuDriver::vram_peek(uint64_t vram_offset, void* dst, uint64_t size) { api_.peek(fn_.bar[1] + vram_offset, dst, size); }
-void GpuDriver::vram_poke(uint64_t vram_offset, const void* src, uint64_t size) { api_.poke(fn_.bar[1] + vram_offset, src, size); }
+void GpuDriver::vram_peek(uint64_t vram_offset, void* dst, uint64_t size) {
+  api_.peek(fn_.bar[1] + vram_offset, dst, size);
+}
+void GpuDriver::vram_poke(uint64_t vram_offset, const void* src, uint64_t size) {
+  api_.poke(fn_.bar[1] + vram_offset, src, size);
+}
 
 // ---------------------------------------------------------------- copies
 DmaTicket GpuDriver::start_dma(unsigned engine, const GpuBuffer& src, const GpuBuffer& dst, uint64_t size) {
   if (engine >= copy_engines_)
-    throw HostError("copy engine " + std::to_string(engine) + " does not exist (the GPU has " + std::to_string(copy_engines_) + ")");
-  if (size == 0 || size > 0xffffffffull) throw HostError("start_dma: size " + std::to_string(size) + " out of range 1..4 GiB-1");
+    throw HostError("copy engine " + std::to_string(engine) + " does not exist (the GPU has " +
+                    std::to_string(copy_engines_) + ")");
+  if (size == 0 || size > 0xffffffffull)
+    throw HostError("start_dma: size " + std::to_string(size) + " out of range 1..4 GiB-1");
   const uint32_t base = GPU_COPY_BASE + engine * GPU_COPY_STRIDE;
   DmaTicket t{engine, ++fence_seq_[engine], size};
   const uint64_t fence_va = fence_buf_.va + 4 * engine;
@@ -233,7 +246,8 @@ DmaTicket GpuDriver::start_dma(unsigned engine, const GpuBuffer& src, const GpuB
   reg_write(base + COPY_FENCE_LO, static_cast<uint32_t>(fence_va));
   reg_write(base + COPY_FENCE_HI, static_cast<uint32_t>(fence_va >> 32));
   reg_write(base + COPY_FENCE_VALUE, t.seq);
-  reg_write(base + COPY_LAUNCH, COPY_LAUNCH_GO | COPY_LAUNCH_FENCE | (opt_.interrupt_completion ? uint32_t(COPY_LAUNCH_INTR) : 0u));
+  reg_write(base + COPY_LAUNCH,
+            COPY_LAUNCH_GO | COPY_LAUNCH_FENCE | (opt_.interrupt_completion ? uint32_t(COPY_LAUNCH_INTR) : 0u));
   return t;
 }
 
@@ -263,7 +277,8 @@ void GpuDriver::wait_dma(const DmaTicket& t) {
   if (st & COPY_STATUS_ERROR)
     throw HostError("copy engine " + std::to_string(t.engine) + " error " + std::to_string(COPY_STATUS_CODE(st)) +
                     " at GPU address " + hex(ea) + " (copy of " + std::to_string(t.size) + " bytes)");
-  throw HostError("copy engine " + std::to_string(t.engine) + " did not complete within copy_timeout (status " + hex(st) + ")");
+  throw HostError("copy engine " + std::to_string(t.engine) + " did not complete within copy_timeout (status " +
+                  hex(st) + ")");
 }
 
 void GpuDriver::copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t size, unsigned engine) {
@@ -296,7 +311,8 @@ void GpuDriver::copy_iorw(Direction d, const GpuBuffer& host, const GpuBuffer& d
 
 void GpuDriver::copy(CopyMethod m, Direction d, const GpuBuffer& host, const GpuBuffer& dev, uint64_t size) {
   if (!open_) throw HostError("copy before open");
-  if (size > host.size || size > dev.size) throw HostError("copy of " + std::to_string(size) + " bytes overruns a buffer");
+  if (size > host.size || size > dev.size)
+    throw HostError("copy of " + std::to_string(size) + " bytes overruns a buffer");
   api_.spend(opt_.api_call);
   if (m == CopyMethod::Iorw)
     copy_iorw(d, host, dev, size);

@@ -13,20 +13,21 @@
 namespace hetvp::sw {
 
 struct DriverOptions {
-  sc_core::sc_time api_call = sc_core::sc_time(5, sc_core::SC_US);  // software cost of one API call
+  sc_core::sc_time api_call = sc_core::sc_time(5, sc_core::SC_US);         // software cost of one API call
   sc_core::sc_time poll_interval = sc_core::sc_time(100, sc_core::SC_NS);  // fence polling period
   sc_core::sc_time copy_timeout = sc_core::sc_time(1, sc_core::SC_SEC);    // a copy that takes longer failed
   unsigned msi_vector = 0x41;
   bool interrupt_completion = false;  // wait for the copy engine's MSI instead of polling the fence
   bool bar1_write_combining = false;  // map BAR1 write-combining: IORW stores leave as 64-byte lines
-  static std::shared_ptr<Schema> schema();  // keys: api_call, poll_interval, copy_timeout, completion, bar1_write_combining
+  static std::shared_ptr<Schema>
+  schema();  // keys: api_call, poll_interval, copy_timeout, completion, bar1_write_combining
   static DriverOptions from(const Params& p);
 };
 
 // A region of GPU virtual address space and what backs it.
 struct GpuBuffer {
-  uint64_t va = 0;     // GPU virtual address
-  uint64_t phys = 0;   // VRAM offset, or host physical address for host memory
+  uint64_t va = 0;    // GPU virtual address
+  uint64_t phys = 0;  // VRAM offset, or host physical address for host memory
   uint64_t size = 0;
   bool sysmem = false;
 };
@@ -100,13 +101,13 @@ class GpuDriver {
   bool open_ = false;
   unsigned num_gpcs_ = 0;
   uint64_t vram_size_ = 0;
-  uint64_t pd_ = 0;                  // VRAM offset of the page directory
-  uint64_t pt_next_ = 0;             // bump allocator for page tables (VRAM)
-  uint64_t vram_next_ = 0;           // bump allocator for buffers (VRAM)
-  uint64_t vram_va_next_ = 0;        // bump allocator for their GPU VAs (a guard page after each)
-  uint64_t sysmem_va_next_ = 0;      // bump allocator for host mappings (GPU VA)
-  std::vector<uint64_t> pde_;        // PT VRAM offset per PD index (0 = none)
-  uint64_t fence_host_ = 0;          // pinned words the copy engines write when done (one per engine)
+  uint64_t pd_ = 0;              // VRAM offset of the page directory
+  uint64_t pt_next_ = 0;         // bump allocator for page tables (VRAM)
+  uint64_t vram_next_ = 0;       // bump allocator for buffers (VRAM)
+  uint64_t vram_va_next_ = 0;    // bump allocator for their GPU VAs (a guard page after each)
+  uint64_t sysmem_va_next_ = 0;  // bump allocator for host mappings (GPU VA)
+  std::vector<uint64_t> pde_;    // PT VRAM offset per PD index (0 = none)
+  uint64_t fence_host_ = 0;      // pinned words the copy engines write when done (one per engine)
   GpuBuffer fence_buf_;
   uint32_t fence_seq_[8] = {};
   unsigned copy_engines_ = 0;

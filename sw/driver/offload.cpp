@@ -7,8 +7,7 @@
 
 namespace hetvp::sw {
 
-namespace {
-}  // namespace
+namespace {}  // namespace
 
 OffloadCopier::OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, DriverOptions opt)
     : api_(api), gpu_(gpu), mcu_(mcu), opt_(opt) {}
@@ -61,11 +60,12 @@ void OffloadCopier::wait(const std::vector<OffloadTicket>& tickets) {
       --left;
       const uint32_t err = mcu_.read(t.mcu, FW_ERROR);
       if (err != FW_ERR_OK)
-        throw HostError(t.mcu.name() + ": offloaded copy of " + std::to_string(t.size) + " bytes " + hex(t.src) + " -> " +
-                        hex(t.dst) + " failed: firmware error " + std::to_string(err) + " after " +
+        throw HostError(t.mcu.name() + ": offloaded copy of " + std::to_string(t.size) + " bytes " + hex(t.src) +
+                        " -> " + hex(t.dst) + " failed: firmware error " + std::to_string(err) + " after " +
                         std::to_string(mcu_.read(t.mcu, FW_ARG2)) + " bytes (xfer status " +
                         hex(mcu_.read(t.mcu, FW_RESULT)) + ", last xfer at GPU VA " +
-                        hex(mcu_.read(t.mcu, MCU_XFER_EXT_LO) | uint64_t(mcu_.read(t.mcu, MCU_XFER_EXT_HI)) << 32) + ")");
+                        hex(mcu_.read(t.mcu, MCU_XFER_EXT_LO) | uint64_t(mcu_.read(t.mcu, MCU_XFER_EXT_HI)) << 32) +
+                        ")");
     }
     if (ack) gpu_.reg_write(GPU_PMC_BASE + PMC_INTR, ack);
     if (!irq && left > 0) {

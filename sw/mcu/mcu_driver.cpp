@@ -19,10 +19,12 @@ struct Cmd {
   const char* name;
   uint32_t num;
 };
-const Cmd kCommands[] = {{"echo", FW_CMD_ECHO},         {"ping", FW_CMD_ECHO},         {"reg_read", FW_CMD_REG_READ},
-                         {"reg_write", FW_CMD_REG_WRITE}, {"ctx_save", FW_CMD_CTX_SAVE}, {"ctx_load", FW_CMD_CTX_LOAD},
-                         {"ctx_fill", FW_CMD_CTX_FILL}, {"ctx_hash", FW_CMD_CTX_HASH}, {"xfer", FW_CMD_XFER},
-                         {"trap", FW_CMD_TRAP},         {"info", FW_CMD_INFO},         {"copy", FW_CMD_COPY},
+const Cmd kCommands[] = {{"echo", FW_CMD_ECHO},         {"ping", FW_CMD_ECHO},
+                         {"reg_read", FW_CMD_REG_READ}, {"reg_write", FW_CMD_REG_WRITE},
+                         {"ctx_save", FW_CMD_CTX_SAVE}, {"ctx_load", FW_CMD_CTX_LOAD},
+                         {"ctx_fill", FW_CMD_CTX_FILL}, {"ctx_hash", FW_CMD_CTX_HASH},
+                         {"xfer", FW_CMD_XFER},         {"trap", FW_CMD_TRAP},
+                         {"info", FW_CMD_INFO},         {"copy", FW_CMD_COPY},
                          {"exit", FW_CMD_EXIT}};
 }  // namespace
 
@@ -121,7 +123,8 @@ McuDriver::McuDriver(HostApi& api, GpuDriver& gpu) : api_(api), gpu_(gpu) {}
 uint32_t McuDriver::read(const McuId& m, uint32_t off) { return gpu_.reg_read(m.base() + off); }
 void McuDriver::write(const McuId& m, uint32_t off, uint32_t v) { gpu_.reg_write(m.base() + off, v); }
 
-void McuDriver::upload(const McuId& m, uint32_t index_reg, uint32_t port, uint32_t addr, const std::vector<uint8_t>& bytes) {
+void McuDriver::upload(const McuId& m, uint32_t index_reg, uint32_t port, uint32_t addr,
+                       const std::vector<uint8_t>& bytes) {
   write(m, index_reg, addr | MCU_INDEX_AINCW);
   for (size_t i = 0; i < bytes.size(); i += 4) {
     uint32_t w = 0;
@@ -157,7 +160,8 @@ void McuDriver::load(const McuId& m, const ElfImage& img) {
              img.name().c_str(), data->vaddr, data->memsz, who.c_str(), data_size, MCU_DMEM_BASE);
     throw McuError(b);
   }
-  if (img.entry() >= code_size) throw McuError(img.name() + ": entry point " + hex(img.entry(), 8) + " outside the code memory");
+  if (img.entry() >= code_size)
+    throw McuError(img.name() + ": entry point " + hex(img.entry(), 8) + " outside the code memory");
   const uint32_t st = read(m, MCU_UC_CTRL) & MCU_STATE_MASK;
   if (st == MCU_STATE_RUNNING || st == MCU_STATE_SLEEPING)
     throw McuError("cannot load " + img.name() + " into " + m.name() + ": its core is " + mcu_state_name(st) +
@@ -228,8 +232,8 @@ McuBootReport McuDriver::boot(const McuBootOptions& opt) {
       if (!(s0 & MCU_STATUS0_INIT_DONE))
         missing += (missing.empty() ? "" : ", ") + g.name() + " (" + state(g) + ")" + image_note(g);
     }
-    std::string msg = "microcontroller boot: the HUB did not report init-done within " + opt.timeout.to_string() +
-                      " after start; ";
+    std::string msg =
+        "microcontroller boot: the HUB did not report init-done within " + opt.timeout.to_string() + " after start; ";
     msg += missing.empty() ? "every GPC reported init" : "GPC(s) that never reported init: " + missing;
     msg += "; HUB " + state(McuId::hub()) + image_note(McuId::hub());
     throw McuError(msg);
@@ -252,8 +256,9 @@ McuResult McuDriver::command(const McuId& m, uint32_t cmd, uint32_t data, const 
   // Wait for STATUS1 to change (poll32 compares a masked value: poll for seq + 1).
   bool ok = api_.poll32(s1, 0xffffffffu, seq + 1, sc_core::sc_time(200, sc_core::SC_NS), timeout, Access::Uncached);
   if (!ok) {
-    throw McuError(m.name() + ": firmware command " + std::string(fw_command_name(cmd)) + " (" + std::to_string(cmd & 0xff) +
-                   ") not completed within " + timeout.to_string() + "; core " + state(m) + image_note(m));
+    throw McuError(m.name() + ": firmware command " + std::string(fw_command_name(cmd)) + " (" +
+                   std::to_string(cmd & 0xff) + ") not completed within " + timeout.to_string() + "; core " + state(m) +
+                   image_note(m));
   }
   r.result = read(m, FW_RESULT);
   r.error = read(m, FW_ERROR);
@@ -265,8 +270,8 @@ std::string McuDriver::state(const McuId& m) {
   const uint32_t c = read(m, MCU_UC_CTRL);
   std::string s = mcu_state_name(c);
   if ((c & MCU_STATE_MASK) == MCU_STATE_TRAPPED) {
-    std::string b = format(" (mcause %u at pc 0x%08x, mtval 0x%08x)", read(m, MCU_UC_TRAP_CAUSE), read(m, MCU_UC_TRAP_PC),
-             read(m, MCU_UC_TRAP_VAL));
+    std::string b = format(" (mcause %u at pc 0x%08x, mtval 0x%08x)", read(m, MCU_UC_TRAP_CAUSE),
+                           read(m, MCU_UC_TRAP_PC), read(m, MCU_UC_TRAP_VAL));
     s += b;
   } else if ((c & MCU_STATE_MASK) == MCU_STATE_HALTED) {
     s += " (exit code " + std::to_string(read(m, MCU_UC_EXIT)) + ")";

@@ -38,11 +38,11 @@ struct McuId {
 
 // Where the firmware comes from and how long to wait. Workload args (schema()).
 struct McuBootOptions {
-  std::string firmware_dir;   // default: the build tree's firmware folder (HETVP_FIRMWARE_DIR)
-  std::string hub_firmware;   // default: firmware_dir/hub.elf
-  std::string gpc_firmware;   // default: firmware_dir/gpc.elf
-  std::string gpc_override;   // "N:path": after the broadcast upload, GPC N gets this image instead
-  sc_core::sc_time timeout = sc_core::sc_time(10, sc_core::SC_MS);       // for the init-done handshake
+  std::string firmware_dir;  // default: the build tree's firmware folder (HETVP_FIRMWARE_DIR)
+  std::string hub_firmware;  // default: firmware_dir/hub.elf
+  std::string gpc_firmware;  // default: firmware_dir/gpc.elf
+  std::string gpc_override;  // "N:path": after the broadcast upload, GPC N gets this image instead
+  sc_core::sc_time timeout = sc_core::sc_time(10, sc_core::SC_MS);  // for the init-done handshake
   sc_core::sc_time poll_interval = sc_core::sc_time(1, sc_core::SC_US);
   static std::shared_ptr<Schema> schema();
   static McuBootOptions from(const Params& p);
@@ -89,8 +89,8 @@ class McuDriver {
                     sc_core::sc_time timeout = sc_core::sc_time(10, sc_core::SC_MS));
 
   // Debug access.
-  std::string state(const McuId& m);                 // "running", "trapped (mcause 2 at pc 0x...)", ...
-  uint32_t gpr(const McuId& m, unsigned n);          // n 0..31, 32 = pc
+  std::string state(const McuId& m);         // "running", "trapped (mcause 2 at pc 0x...)", ...
+  uint32_t gpr(const McuId& m, unsigned n);  // n 0..31, 32 = pc
   std::vector<uint8_t> read_dmem(const McuId& m, uint32_t off, uint32_t len);  // stops/continues a running core
   void stop(const McuId& m);
   void cont(const McuId& m);
@@ -100,7 +100,7 @@ class McuDriver {
   std::string image_note(const McuId& m) const;  // " (image FILE)" when this driver loaded it, else ""
   HostApi& api_;
   GpuDriver& gpu_;
-  std::map<std::string, std::string> images_;    // McuId::name() -> the file loaded ("gpcs": broadcast)
+  std::map<std::string, std::string> images_;  // McuId::name() -> the file loaded ("gpcs": broadcast)
 };
 
 // The one call for other workloads (boot, transfer, ...): boots HUB + GPCs of an opened GPU,

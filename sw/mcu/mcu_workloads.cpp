@@ -29,7 +29,6 @@ std::shared_ptr<Schema> boot_schema() {
 
 double us(const sc_core::sc_time& t) { return t.to_seconds() * 1e6; }
 
-
 double cpu_seconds() {
   timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -44,7 +43,8 @@ class McuBootProgram : public HostProgram {
   static std::shared_ptr<Schema> schema() {
     auto s = boot_schema();
     s->boolean("ping", true, "after boot, send an echo command to every microcontroller and report its latency");
-    s->time("idle", std::string("0"), "then idle this long with every microcontroller asleep (host CPU cost is reported)");
+    s->time("idle", std::string("0"),
+            "then idle this long with every microcontroller asleep (host CPU cost is reported)");
     return s;
   }
   int run(HostApi& api, const Params& args) override {
@@ -73,7 +73,8 @@ class McuBootProgram : public HostProgram {
         }
         worst = std::max(worst, us(res.latency));
       }
-      std::string b = format("microcontrollers: echo answered by HUB + %u GPCs (slowest round trip %.3f us)", r.gpcs, worst);
+      std::string b =
+          format("microcontrollers: echo answered by HUB + %u GPCs (slowest round trip %.3f us)", r.gpcs, worst);
       api.log(b);
       api.stat("mcu_echo_worst_us", worst);
     }
@@ -82,7 +83,8 @@ class McuBootProgram : public HostProgram {
       const double c0 = cpu_seconds();
       api.sleep(idle);
       const double c1 = cpu_seconds();
-      std::string b = format("microcontrollers: idle %.3f s simulated cost %.3f ms host CPU", idle.to_seconds(), (c1 - c0) * 1e3);
+      std::string b =
+          format("microcontrollers: idle %.3f s simulated cost %.3f ms host CPU", idle.to_seconds(), (c1 - c0) * 1e3);
       api.log(b);
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -142,14 +144,16 @@ class McuContextProgram : public HostProgram {
       const std::vector<uint8_t> dst_mem = mcu.read_dmem(dst, area_off, area_size);
       bool regs_same = true;
       for (unsigned k = 0; k < FW_CTXREG_COUNT; ++k) regs_same &= mcu.read(dst, FW_CTXREG(k)) == src_regs[k];
-      const bool ok = save.error == 0 && load.error == 0 && hash.result == fill.result && dst_mem == src_mem && regs_same;
+      const bool ok =
+          save.error == 0 && load.error == 0 && hash.result == fill.result && dst_mem == src_mem && regs_same;
       char b[320];
       snprintf(b, sizeof b,
                "context %s -> %s via %s: save %u B in %.3f us, load %.3f us, hash %s vs %s, data memory %s, "
                "context registers %s: %s",
-               src.name().c_str(), dst.name().c_str(), pass ? "host memory (PCIe)" : "VRAM", save.result, us(save.latency),
-               us(load.latency), hex(fill.result, 8).c_str(), hex(hash.result, 8).c_str(),
-               dst_mem == src_mem ? "identical" : "DIFFERENT", regs_same ? "identical" : "DIFFERENT", ok ? "OK" : "FAILED");
+               src.name().c_str(), dst.name().c_str(), pass ? "host memory (PCIe)" : "VRAM", save.result,
+               us(save.latency), us(load.latency), hex(fill.result, 8).c_str(), hex(hash.result, 8).c_str(),
+               dst_mem == src_mem ? "identical" : "DIFFERENT", regs_same ? "identical" : "DIFFERENT",
+               ok ? "OK" : "FAILED");
       api.log(b);
       api.stat(std::string("ctx_save_us_") + (pass ? "host" : "vram"), us(save.latency));
       api.stat(std::string("ctx_load_us_") + (pass ? "host" : "vram"), us(load.latency));
@@ -192,21 +196,23 @@ class McuBenchProgram : public HostProgram {
     uint64_t instr = 0;
     for (auto& m : ts) {
       const uint64_t a = gpu.function().bar[0] + m.base() + MCU_UC_CTRL;
-      if (!api.poll32(a, MCU_STATE_MASK, MCU_STATE_HALTED, sc_core::sc_time(100, sc_core::SC_US), sc_core::sc_time(100, sc_core::SC_SEC),
-                      Access::Uncached))
+      if (!api.poll32(a, MCU_STATE_MASK, MCU_STATE_HALTED, sc_core::sc_time(100, sc_core::SC_US),
+                      sc_core::sc_time(100, sc_core::SC_SEC), Access::Uncached))
         throw McuError(m.name() + ": benchmark did not finish; core " + mcu.state(m));
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
     for (auto& m : ts) instr += (uint64_t(mcu.read(m, MCU_UC_INSTRET_HI)) << 32) | mcu.read(m, MCU_UC_INSTRET_LO);
-    std::string b = format("mcu_bench: %zu microcontroller(s), %" PRIu64 " instructions, %.3f ms simulated, %.3f s wall, %.1f MIPS",
-             ts.size(), instr, (api.now() - t0).to_seconds() * 1e3, wall, instr / wall / 1e6);
+    std::string b =
+        format("mcu_bench: %zu microcontroller(s), %" PRIu64 " instructions, %.3f ms simulated, %.3f s wall, %.1f MIPS",
+               ts.size(), instr, (api.now() - t0).to_seconds() * 1e3, wall, instr / wall / 1e6);
     api.log(b);
     // (MIPS is wall-clock dependent: logged, not a stat, so stats stay deterministic)
     api.stat("mcu_bench_instructions", double(instr));
     return 0;
   }
 };
-HETVP_REGISTER_PROGRAM("mcu_bench", McuBenchProgram, "CPU-bound firmware on HUB (or HUB + GPCs): ISS speed in the model");
+HETVP_REGISTER_PROGRAM("mcu_bench", McuBenchProgram,
+                       "CPU-bound firmware on HUB (or HUB + GPCs): ISS speed in the model");
 
 // --------------------------------------------------------------------------------------------- debug
 class DebugProgram : public HostProgram {
@@ -253,10 +259,14 @@ class DebugProgram : public HostProgram {
         } else if (op == "load") {
           need(3);
           mcu.load_file(target(1), w[2]);
-          api.log("debug> loaded " + w[2] + " into " + w[1] + " (entry " + hex(mcu.read(target(1), MCU_UC_ENTRY), 8) + ")");
+          api.log("debug> loaded " + w[2] + " into " + w[1] + " (entry " + hex(mcu.read(target(1), MCU_UC_ENTRY), 8) +
+                  ")");
         } else if (op == "start" || op == "stop" || op == "cont" || op == "reset") {
           need(2);
-          const uint32_t v = op == "start" ? MCU_CTRL_START : op == "stop" ? MCU_CTRL_STOP : op == "cont" ? MCU_CTRL_CONT : MCU_CTRL_RESET;
+          const uint32_t v = op == "start"  ? MCU_CTRL_START
+                             : op == "stop" ? MCU_CTRL_STOP
+                             : op == "cont" ? MCU_CTRL_CONT
+                                            : MCU_CTRL_RESET;
           mcu.write(target(1), MCU_UC_CTRL, v);
           api.log("debug> " + op + " " + w[1]);
         } else if (op == "step") {
@@ -266,11 +276,13 @@ class DebugProgram : public HostProgram {
           api.log("debug> step " + w[1] + ": pc " + hex(mcu.gpr(target(1), 32), 8));
         } else if (op == "wait") {  // wait TARGET STATE [TIMEOUT_US]
           need(3);
-          const std::map<std::string, uint32_t> st{{"idle", 0}, {"running", 1}, {"sleeping", 2}, {"halted", 3}, {"trapped", 4}, {"stopped", 5}};
+          const std::map<std::string, uint32_t> st{{"idle", 0},   {"running", 1}, {"sleeping", 2},
+                                                   {"halted", 3}, {"trapped", 4}, {"stopped", 5}};
           if (!st.count(w[2])) throw McuError(where + "unknown state " + w[2]);
           const uint64_t a = gpu.function().bar[0] + target(1).base() + MCU_UC_CTRL;
           const double to = w.size() > 3 ? double(value(w[3])) : 10000.0;
-          if (!api.poll32(a, MCU_STATE_MASK, st.at(w[2]), sc_core::sc_time(1, sc_core::SC_US), sc_core::sc_time(to, sc_core::SC_US), Access::Uncached))
+          if (!api.poll32(a, MCU_STATE_MASK, st.at(w[2]), sc_core::sc_time(1, sc_core::SC_US),
+                          sc_core::sc_time(to, sc_core::SC_US), Access::Uncached))
             throw McuError(where + w[1] + " did not reach state " + w[2] + "; it is " + mcu.state(target(1)));
           api.log("debug> " + w[1] + " is " + mcu.state(target(1)));
         } else if (op == "cmd") {
@@ -283,7 +295,7 @@ class DebugProgram : public HostProgram {
           McuResult r = mcu.command(target(1), c, data, a);
           last = r.result;
           std::string b = format("debug> %s %s(%s): result 0x%08x error %u (%.3f us)", w[1].c_str(), fw_command_name(c),
-                   hex(data, 8).c_str(), r.result, r.error, us(r.latency));
+                                 hex(data, 8).c_str(), r.result, r.error, us(r.latency));
           api.log(b);
           if (r.error) ++errors;
         } else if (op == "read") {
@@ -298,18 +310,22 @@ class DebugProgram : public HostProgram {
           need(2);
           const McuId m = target(1);
           const std::pair<const char*, uint32_t> rs[] = {
-              {"IRQSTAT", MCU_IRQSTAT}, {"IRQMASK", MCU_IRQMASK}, {"UC_CTRL", MCU_UC_CTRL}, {"UC_ENTRY", MCU_UC_ENTRY},
-              {"UC_CAPS", MCU_UC_CAPS}, {"UC_EXIT", MCU_UC_EXIT}, {"TRAP_PC", MCU_UC_TRAP_PC}, {"TRAP_CAUSE", MCU_UC_TRAP_CAUSE},
-              {"TRAP_VAL", MCU_UC_TRAP_VAL}, {"INSTRET", MCU_UC_INSTRET_LO}, {"CYCLES", MCU_UC_CYCLES_LO},
-              {"XFER_STATUS", MCU_XFER_STATUS}, {"XFER_COUNT", MCU_XFER_COUNT}, {"XFER_FAULTS", MCU_XFER_FAULTS},
-              {"METHOD_DATA", MCU_METHOD_DATA}, {"METHOD_CMD", MCU_METHOD_CMD}, {"STATUS0", MCU_STATUS0}, {"STATUS1", MCU_STATUS1}};
+              {"IRQSTAT", MCU_IRQSTAT},       {"IRQMASK", MCU_IRQMASK},          {"UC_CTRL", MCU_UC_CTRL},
+              {"UC_ENTRY", MCU_UC_ENTRY},     {"UC_CAPS", MCU_UC_CAPS},          {"UC_EXIT", MCU_UC_EXIT},
+              {"TRAP_PC", MCU_UC_TRAP_PC},    {"TRAP_CAUSE", MCU_UC_TRAP_CAUSE}, {"TRAP_VAL", MCU_UC_TRAP_VAL},
+              {"INSTRET", MCU_UC_INSTRET_LO}, {"CYCLES", MCU_UC_CYCLES_LO},      {"XFER_STATUS", MCU_XFER_STATUS},
+              {"XFER_COUNT", MCU_XFER_COUNT}, {"XFER_FAULTS", MCU_XFER_FAULTS},  {"METHOD_DATA", MCU_METHOD_DATA},
+              {"METHOD_CMD", MCU_METHOD_CMD}, {"STATUS0", MCU_STATUS0},          {"STATUS1", MCU_STATUS1}};
           api.log("debug> registers of " + m.name() + " (" + mcu.state(m) + "):");
           std::string row;
           int k = 0;
           for (auto& [n, o] : rs) {
             std::string b = format("  %-11s %08x", n, mcu.read(m, o));
             row += b;
-            if (++k % 4 == 0) { api.log(row); row.clear(); }
+            if (++k % 4 == 0) {
+              api.log(row);
+              row.clear();
+            }
           }
           for (unsigned i = 0; i < 4; ++i) {
             std::string b = format("  MAILBOX%-4u%08x", i, mcu.read(m, MCU_MAILBOX_N(i)));
@@ -320,7 +336,10 @@ class DebugProgram : public HostProgram {
           for (unsigned i = 0; i <= 32; ++i) {
             std::string b = format("  %-4s %08x", i == 32 ? "pc" : ("x" + std::to_string(i)).c_str(), mcu.gpr(m, i));
             row += b;
-            if (i % 8 == 7 || i == 32) { api.log(row); row.clear(); }
+            if (i % 8 == 7 || i == 32) {
+              api.log(row);
+              row.clear();
+            }
           }
         } else if (op == "dump") {  // dump TARGET OFFSET LEN: data memory through DATA_INDEX/DATA
           need(4);
@@ -329,18 +348,21 @@ class DebugProgram : public HostProgram {
           for (uint32_t i = 0; i < bytes.size(); i += 16) {
             char b[96];
             int n = snprintf(b, sizeof b, "debug> %s dmem+%04x:", w[1].c_str(), off + i);
-            for (uint32_t k = i; k < i + 16 && k < bytes.size(); ++k) n += snprintf(b + n, sizeof b - n, " %02x", bytes[k]);
+            for (uint32_t k = i; k < i + 16 && k < bytes.size(); ++k)
+              n += snprintf(b + n, sizeof b - n, " %02x", bytes[k]);
             api.log(b);
           }
         } else if (op == "alloc") {  // alloc NAME SIZE [vram|host]
           need(3);
           const uint64_t size = value(w[2]);
           GpuBuffer buf;
-          if (w.size() > 3 && w[3] == "host") buf = gpu.map_host(api.alloc_pinned(size), size);
-          else buf = gpu.alloc_vram(size);
+          if (w.size() > 3 && w[3] == "host")
+            buf = gpu.map_host(api.alloc_pinned(size), size);
+          else
+            buf = gpu.alloc_vram(size);
           vars[w[1]] = buf.va;
           std::string b = format("debug> $%s = GPU VA 0x%" PRIx64 " (%" PRIu64 " B %s)", w[1].c_str(), buf.va, size,
-                   buf.sysmem ? "host memory" : "VRAM");
+                                 buf.sysmem ? "host memory" : "VRAM");
           api.log(b);
         } else if (op == "set") {
           need(3);
@@ -363,9 +385,10 @@ class DebugProgram : public HostProgram {
           need(2);
           api.sleep(sc_core::sc_time(double(value(w[1])), sc_core::SC_US));
         } else {
-          throw McuError(where + "unknown debug command '" + op +
-                         "' (boot, load, start, stop, cont, reset, step, wait, cmd, read, write, regs, dump, alloc, set, "
-                         "expect, state, echo, sleep)");
+          throw McuError(
+              where + "unknown debug command '" + op +
+              "' (boot, load, start, stop, cont, reset, step, wait, cmd, read, write, regs, dump, alloc, set, "
+              "expect, state, echo, sleep)");
         }
       } catch (const HostError& e) {
         api.log(where + "error: " + e.what());
@@ -382,6 +405,7 @@ class DebugProgram : public HostProgram {
     return errors ? 1 : 0;
   }
 };
-HETVP_REGISTER_PROGRAM("debug", DebugProgram, "microcontroller debug tool: load, start, commands, register and memory dumps");
+HETVP_REGISTER_PROGRAM("debug", DebugProgram,
+                       "microcontroller debug tool: load, start, commands, register and memory dumps");
 
 }  // namespace hetvp::sw

@@ -33,9 +33,9 @@ class BootProgram : public HostProgram {
       snprintf(line, sizeof line,
                "gpu%u: %04x:%04x on bus %u, BAR0 0x%" PRIx64 " (%" PRIu64 " MiB), BAR1 0x%" PRIx64 " (%" PRIu64
                " MiB), %u GPCs, %" PRIu64 " MiB VRAM, open at %.3f us",
-               i, gpus[i].vendor, gpus[i].device_id, gpus[i].bus, drv.function().bar[0], drv.function().bar_size[0] >> 20,
-               drv.function().bar[1], drv.function().bar_size[1] >> 20, drv.num_gpcs(), drv.vram_size() >> 20,
-               api.now().to_seconds() * 1e6);
+               i, gpus[i].vendor, gpus[i].device_id, gpus[i].bus, drv.function().bar[0],
+               drv.function().bar_size[0] >> 20, drv.function().bar[1], drv.function().bar_size[1] >> 20,
+               drv.num_gpcs(), drv.vram_size() >> 20, api.now().to_seconds() * 1e6);
       api.log(line);
       api.stat("gpu" + std::to_string(i) + "_gpcs", drv.num_gpcs());
       if (args.boolean("microcontrollers")) boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));

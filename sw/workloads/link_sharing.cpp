@@ -53,7 +53,8 @@ class LinkSharingProgram : public HostProgram {
       for (size_t i = 0; i < jobs.size(); ++i) {
         std::string ns = format("%.1f", done[i]);
         api.results().add_row({scenario, std::to_string(jobs[i].first), dir_name(jobs[i].second), ns});
-        std::string line = format("%-9s engine %u %s: %10.3f us", scenario, jobs[i].first, dir_name(jobs[i].second), done[i] / 1e3);
+        std::string line =
+            format("%-9s engine %u %s: %10.3f us", scenario, jobs[i].first, dir_name(jobs[i].second), done[i] / 1e3);
         api.log(line);
       }
     };

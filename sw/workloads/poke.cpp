@@ -81,8 +81,8 @@ class DmaProgram : public HostProgram {
       return (st & COPY_STATUS_ERROR) ? 1 : 0;
     }
     drv.wait_dma(drv.start_dma(a.u32("engine"), src, dst, size));
-    std::string line = format("dma: %" PRIu64 " bytes 0x%" PRIx64 " -> 0x%" PRIx64 " done at %.3f us", size, src.va, dst.va,
-             api.now().to_seconds() * 1e6);
+    std::string line = format("dma: %" PRIu64 " bytes 0x%" PRIx64 " -> 0x%" PRIx64 " done at %.3f us", size, src.va,
+                              dst.va, api.now().to_seconds() * 1e6);
     api.log(line);
     return 0;
   }
@@ -133,7 +133,7 @@ class OffloadProgram : public HostProgram {
     const sc_core::sc_time t0 = api.now();
     copier.copy(who, src, dst, size);
     std::string line = format("offload: %s copied %" PRIu64 " bytes 0x%" PRIx64 " -> 0x%" PRIx64 " in %.3f us",
-             a.string("mcu").c_str(), size, src, dst, (api.now() - t0).to_seconds() * 1e6);
+                              a.string("mcu").c_str(), size, src, dst, (api.now() - t0).to_seconds() * 1e6);
     api.log(line);
     return 0;
   }
@@ -141,6 +141,7 @@ class OffloadProgram : public HostProgram {
 
 HETVP_REGISTER_PROGRAM("mmio", MmioProgram, "one load or store at a host physical address (debugging)");
 HETVP_REGISTER_PROGRAM("dma", DmaProgram, "one copy-engine copy, optionally between raw GPU addresses (debugging)");
-HETVP_REGISTER_PROGRAM("offload", OffloadProgram, "one microcontroller-offloaded copy, optionally between raw GPU addresses (debugging)");
+HETVP_REGISTER_PROGRAM("offload", OffloadProgram,
+                       "one microcontroller-offloaded copy, optionally between raw GPU addresses (debugging)");
 
 }  // namespace hetvp::sw

@@ -26,8 +26,8 @@ namespace hetvp::sw {
 
 namespace {
 constexpr uint64_t kChunk = 1ull << 20;
-constexpr uint64_t kLead = 256;   // bytes before each copy's source/destination in its slot (256: aligned by default)
-constexpr uint64_t kGuard = 16;   // marker bytes on each side of a destination that must survive
+constexpr uint64_t kLead = 256;  // bytes before each copy's source/destination in its slot (256: aligned by default)
+constexpr uint64_t kGuard = 16;  // marker bytes on each side of a destination that must survive
 constexpr uint8_t kMarker = 0xA5;
 // Deterministic, position- and salt-dependent bytes, so a misplaced or stale byte shows.
 void make_pattern(std::vector<uint8_t>& out, uint64_t first, uint64_t n, uint32_t salt) {
@@ -74,12 +74,14 @@ class TransferProgram : public HostProgram {
     s->size("min_size", std::string("4"), "smallest copy").min(1);
     s->size("max_size", std::string("64 MiB"), "largest copy").min(1);
     s->integer("factor", 4, "size step: each size is the previous times this").range(2, 1024);
-    s->string("methods", std::string("dma,iorw"),
-              "comma-separated: dma, iorw, hub, gpc1, gpc4, and pairs A+B (two transfers; overlapped when A is offloaded)");
+    s->string(
+        "methods", std::string("dma,iorw"),
+        "comma-separated: dma, iorw, hub, gpc1, gpc4, and pairs A+B (two transfers; overlapped when A is offloaded)");
     s->string("directions", std::string("htod,dtoh"), "comma-separated directions: htod, dtoh");
     s->integer("repeats", 1, "copies timed per point (the mean is reported)").range(1, 1000);
     s->boolean("verify", true, "check every copied byte, and that nothing around the destination changed");
-    s->size("src_offset", std::string("0"), "byte offset of every source inside its (page-aligned) buffer").range(0, 48);
+    s->size("src_offset", std::string("0"), "byte offset of every source inside its (page-aligned) buffer")
+        .range(0, 48);
     s->size("dst_offset", std::string("0"), "byte offset of every destination inside its buffer").range(0, 48);
     s->integer("gpu", 0, "which GPU").range(0, 31);
     s->group("driver", DriverOptions::schema(), "driver options");
@@ -101,9 +103,12 @@ class TransferProgram : public HostProgram {
   static std::vector<Direction> parse_directions(const Params& args) {
     std::vector<Direction> dirs;
     for (auto& d : split(args.string("directions"), ',')) {
-      if (d == "htod") dirs.push_back(Direction::HostToDevice);
-      else if (d == "dtoh") dirs.push_back(Direction::DeviceToHost);
-      else throw HostError("transfer: unknown direction '" + d + "' (htod, dtoh)");
+      if (d == "htod")
+        dirs.push_back(Direction::HostToDevice);
+      else if (d == "dtoh")
+        dirs.push_back(Direction::DeviceToHost);
+      else
+        throw HostError("transfer: unknown direction '" + d + "' (htod, dtoh)");
     }
     return dirs;
   }
@@ -139,8 +144,10 @@ class TransferProgram : public HostProgram {
     GpuDriver& drv = drv_.emplace(api, dopt);
     drv.open(args.u32("gpu"));
     McuDriver& mcu = mcu_.emplace(api, drv);
-    if (args.boolean("microcontrollers")) boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
-    else if (any_offload) throw HostError("transfer: offloaded methods need microcontrollers: true");
+    if (args.boolean("microcontrollers"))
+      boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
+    else if (any_offload)
+      throw HostError("transfer: offloaded methods need microcontrollers: true");
     for (auto& m : methods)
       for (Kind k : m.parts)
         if (k == Kind::Gpc4 && drv.num_gpcs() < 4)
@@ -183,14 +190,22 @@ class TransferProgram : public HostProgram {
       const uint64_t src = d == Direction::HostToDevice ? h.va : v.va;
       const uint64_t dst = d == Direction::HostToDevice ? v.va : h.va;
       switch (k) {
-        case Kind::Dma: drv.copy(CopyMethod::Dma, d, h, v, size); return {};
-        case Kind::Iorw: drv.copy(CopyMethod::Iorw, d, h, v, size); return {};
-        default: break;
+        case Kind::Dma:
+          drv.copy(CopyMethod::Dma, d, h, v, size);
+          return {};
+        case Kind::Iorw:
+          drv.copy(CopyMethod::Iorw, d, h, v, size);
+          return {};
+        default:
+          break;
       }
       std::vector<McuId>& who = who_;
-      if (k == Kind::Hub) who = {McuId::hub()};
-      else if (k == Kind::Gpc1) who = {McuId::gpc_n(0)};
-      else who = {McuId::gpc_n(0), McuId::gpc_n(1), McuId::gpc_n(2), McuId::gpc_n(3)};
+      if (k == Kind::Hub)
+        who = {McuId::hub()};
+      else if (k == Kind::Gpc1)
+        who = {McuId::gpc_n(0)};
+      else
+        who = {McuId::gpc_n(0), McuId::gpc_n(1), McuId::gpc_n(2), McuId::gpc_n(3)};
       if (!async) {
         offload.copy(who, src, dst, size);
         return {};
@@ -201,12 +216,14 @@ class TransferProgram : public HostProgram {
 
     // Untimed access to either side (host memory directly, VRAM through BAR1), 1 MiB at a time.
     auto side_io = [&](bool host_side, bool write, uint64_t off, uint8_t* p, uint64_t n) {
-      if (host_side) write ? api.poke(host.phys + off, p, n) : api.peek(host.phys + off, p, n);
-      else write ? drv.vram_poke(dev.phys + off, p, n) : drv.vram_peek(dev.phys + off, p, n);
+      if (host_side)
+        write ? api.poke(host.phys + off, p, n) : api.peek(host.phys + off, p, n);
+      else
+        write ? drv.vram_poke(dev.phys + off, p, n) : drv.vram_peek(dev.phys + off, p, n);
     };
 
     api.results().set_columns({"method", "direction", "size_bytes", "time_ns", "bandwidth_MBps"});
-    std::vector<uint8_t>& buf = buf_, &got = got_;
+    std::vector<uint8_t>&buf = buf_, &got = got_;
     buf.assign(kChunk, 0);
     unsigned mismatches = 0, points = 0;
     uint32_t salt = 1;
@@ -266,10 +283,11 @@ class TransferProgram : public HostProgram {
                 const int64_t rel = static_cast<int64_t>(off + at) - static_cast<int64_t>(kGuard);
                 char line[240];
                 snprintf(line, sizeof line,
-                         "transfer: %s %s of %" PRIu64 " bytes (copy %u): byte %" PRId64 " %s is 0x%02x, expected 0x%02x",
+                         "transfer: %s %s of %" PRIu64 " bytes (copy %u): byte %" PRId64
+                         " %s is 0x%02x, expected 0x%02x",
                          m.name.c_str(), to_string(d), size, c, rel,
-                         rel < 0 || rel >= static_cast<int64_t>(size) ? "(outside the copy: clobbered)" : "",
-                         got[at], want[at]);
+                         rel < 0 || rel >= static_cast<int64_t>(size) ? "(outside the copy: clobbered)" : "", got[at],
+                         want[at]);
                 api.log(line);
                 ++mismatches;
                 break;
@@ -284,7 +302,7 @@ class TransferProgram : public HostProgram {
           ++points;
           if (size == hi || size * args.u64("factor") > hi) {
             std::string line = format("%-9s %s %8" PRIu64 " KiB: %12.3f us  %9.1f MB/s", m.name.c_str(), to_string(d),
-                     size >> 10, ns / 1e3, moved / ns * 1e3);
+                                      size >> 10, ns / 1e3, moved / ns * 1e3);
             api.log(line);
           }
         }

@@ -21,9 +21,9 @@ TEST(CacheArray, HitMissAndLruEviction) {
   EXPECT_EQ(a.sets(), 2u);
   uint8_t line[64] = {};
   EXPECT_EQ(a.find(0), nullptr);
-  a.fill(a.victim(0), 0, line);   // set 0
-  a.fill(a.victim(2), 2, line);   // set 0
-  ASSERT_NE(a.find(0), nullptr);  // 0 is now most recent
+  a.fill(a.victim(0), 0, line);       // set 0
+  a.fill(a.victim(2), 2, line);       // set 0
+  ASSERT_NE(a.find(0), nullptr);      // 0 is now most recent
   CacheArray::Line* v = a.victim(4);  // set 0 full: LRU is line 2
   EXPECT_EQ(v->tag, 2u);
   a.fill(v, 4, line);
@@ -152,34 +152,37 @@ TEST(Cache, RangeInvalidateCountsOneTagAccessPerLine) {
 // entries (4 KiB / 64 B) when the range is longer. Both drop the same lines (digest, write-back).
 void range_walk_case(const char* walk, uint64_t long_tags) {
   bool ran = false;
-  Bench b(std::string("size: 4 KiB\nways: 4\nclock: 1 GHz\ntag_cycles: 4\nrange_walk: ") + walk, [&](TestInitiator& t, Bench& b) {
-    sc_core::sc_time d;
-    uint32_t v;
-    // inside the 200-line range 0x1000..0x4200: 0x1000, 0x1040, 0x3000, 0x41c0; outside: 0x0, 0x4200
-    for (uint64_t a : {0x1000ull, 0x1040ull, 0x3000ull, 0x41c0ull, 0x0ull, 0x4200ull}) ASSERT_EQ(t.read32(a, v, d), tlm::TLM_OK_RESPONSE);
-    ASSERT_EQ(t.write32(0x3000, 7, d), tlm::TLM_OK_RESPONSE);
-    CacheCtl shortr;  // 8 lines < 64: both walk the range
-    shortr.first_line = 0x8000 / 64;
-    shortr.count = 8;
-    sc_core::sc_time sd;
-    b.cache->control(shortr, sd);
-    EXPECT_EQ(shortr.tag_accesses, 8u);
-    EXPECT_EQ(sd, sc_core::sc_time(32, sc_core::SC_NS));
-    CacheCtl c;
-    c.first_line = 0x1000 / 64;
-    c.count = 200;
-    sc_core::sc_time id;
-    b.cache->control(c, id);
-    EXPECT_EQ(c.tag_accesses, long_tags);
-    EXPECT_EQ(c.invalidated, 4u);
-    EXPECT_EQ(c.writebacks, 1u);
-    const uint64_t cid = b.cache->id();
-    EXPECT_EQ(c.digest, line_digest(cid, 0x1000) + line_digest(cid, 0x1040) + line_digest(cid, 0x3000) + line_digest(cid, 0x41c0));
-    EXPECT_GE(id, sc_core::sc_time(4.0 * double(long_tags), sc_core::SC_NS));
-    EXPECT_EQ(b.mem_word(0x3000), 7u);
-    EXPECT_EQ(b.cache->array().valid_count(), 2u) << "0x0 and 0x4200 stay";
-    ran = true;
-  });
+  Bench b(std::string("size: 4 KiB\nways: 4\nclock: 1 GHz\ntag_cycles: 4\nrange_walk: ") + walk,
+          [&](TestInitiator& t, Bench& b) {
+            sc_core::sc_time d;
+            uint32_t v;
+            // inside the 200-line range 0x1000..0x4200: 0x1000, 0x1040, 0x3000, 0x41c0; outside: 0x0, 0x4200
+            for (uint64_t a : {0x1000ull, 0x1040ull, 0x3000ull, 0x41c0ull, 0x0ull, 0x4200ull})
+              ASSERT_EQ(t.read32(a, v, d), tlm::TLM_OK_RESPONSE);
+            ASSERT_EQ(t.write32(0x3000, 7, d), tlm::TLM_OK_RESPONSE);
+            CacheCtl shortr;  // 8 lines < 64: both walk the range
+            shortr.first_line = 0x8000 / 64;
+            shortr.count = 8;
+            sc_core::sc_time sd;
+            b.cache->control(shortr, sd);
+            EXPECT_EQ(shortr.tag_accesses, 8u);
+            EXPECT_EQ(sd, sc_core::sc_time(32, sc_core::SC_NS));
+            CacheCtl c;
+            c.first_line = 0x1000 / 64;
+            c.count = 200;
+            sc_core::sc_time id;
+            b.cache->control(c, id);
+            EXPECT_EQ(c.tag_accesses, long_tags);
+            EXPECT_EQ(c.invalidated, 4u);
+            EXPECT_EQ(c.writebacks, 1u);
+            const uint64_t cid = b.cache->id();
+            EXPECT_EQ(c.digest, line_digest(cid, 0x1000) + line_digest(cid, 0x1040) + line_digest(cid, 0x3000) +
+                                    line_digest(cid, 0x41c0));
+            EXPECT_GE(id, sc_core::sc_time(4.0 * double(long_tags), sc_core::SC_NS));
+            EXPECT_EQ(b.mem_word(0x3000), 7u);
+            EXPECT_EQ(b.cache->array().valid_count(), 2u) << "0x0 and 0x4200 stay";
+            ran = true;
+          });
   sc_core::sc_start();
   EXPECT_TRUE(ran);
 }
@@ -226,8 +229,10 @@ struct RefusingMemory : sc_core::sc_module {
       return;
     }
     for (unsigned i = 0; i < gp.get_data_length(); ++i) {
-      if (gp.is_write()) bytes[gp.get_address() + i] = gp.get_data_ptr()[i];
-      else gp.get_data_ptr()[i] = bytes.count(gp.get_address() + i) ? bytes[gp.get_address() + i] : 0;
+      if (gp.is_write())
+        bytes[gp.get_address() + i] = gp.get_data_ptr()[i];
+      else
+        gp.get_data_ptr()[i] = bytes.count(gp.get_address() + i) ? bytes[gp.get_address() + i] : 0;
     }
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
@@ -396,7 +401,8 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
   bool ran = false;
   const bool sorted = GetParam() == "address_order";
   auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB\nlatency: 50 ns", Memory::schema()));
-  auto l1 = std::make_unique<Cache>("l1", params_from("size: 4 KiB\nways: 4\nclock: 2 GHz\ntag_cycles: 1", Cache::schema()));
+  auto l1 =
+      std::make_unique<Cache>("l1", params_from("size: 4 KiB\nways: 4\nclock: 2 GHz\ntag_cycles: 1", Cache::schema()));
   auto cc = std::make_unique<CacheController>(
       "cc", params_from(std::string("levels: 1\nchunk_lines: 2") + (sorted ? "\nhistory_order: address_order" : ""),
                         CacheController::schema()));
@@ -406,7 +412,8 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
     sc_core::sc_time d;
     auto reg = [&](uint32_t off, uint32_t v) { ASSERT_EQ(ctl->write32(off, v, d), tlm::TLM_OK_RESPONSE); };
     reg(CC_TRACK, 1);
-    for (uint64_t a : {0x2000ull, 0x1040ull, 0x1000ull, 0x1044ull, 0x2010ull}) ASSERT_EQ(t.write32(a, 0x55, d), tlm::TLM_OK_RESPONSE);
+    for (uint64_t a : {0x2000ull, 0x1040ull, 0x1000ull, 0x1044ull, 0x2010ull})
+      ASSERT_EQ(t.write32(a, 0x55, d), tlm::TLM_OK_RESPONSE);
     uint32_t count = 0;
     ASSERT_EQ(ctl->read32(CC_HIST_COUNT, count, d), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(count, 3u) << "each line once";
@@ -503,9 +510,10 @@ TEST(CacheController, ProbeIsClippedToTheSharedWindow) {
   using namespace hetvp::coherence;
   bool ran = false;
   auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
-  auto l1 = std::make_unique<Cache>("l1", params_from("size: 4 KiB\nways: 4\nclock: 1 GHz\ntag_cycles: 4", Cache::schema()));
-  auto cc = std::make_unique<CacheController>("cc", params_from("", CacheController::schema()), std::vector<unsigned>{0},
-                                              hetvp::Side::Gpu);
+  auto l1 =
+      std::make_unique<Cache>("l1", params_from("size: 4 KiB\nways: 4\nclock: 1 GHz\ntag_cycles: 4", Cache::schema()));
+  auto cc = std::make_unique<CacheController>("cc", params_from("", CacheController::schema()),
+                                              std::vector<unsigned>{0}, hetvp::Side::Gpu);
   auto dirm = std::make_unique<FakeDirectory>("dir");
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});
   auto gpu = std::make_unique<TestInitiator>("gpu", [&](TestInitiator& t) {

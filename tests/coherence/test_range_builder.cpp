@@ -10,8 +10,8 @@
 #include <set>
 
 using namespace hetvp::coherence;
-using hetvp::test::DirectedCase;
 using hetvp::test::directed_cases;
+using hetvp::test::DirectedCase;
 
 namespace {
 
@@ -91,9 +91,8 @@ TEST(EngineRangeBuilder, PerLineModeOneRequestPerDistinctLine) {
 // after its position; no line outside the inputs is ever requested; open runs never overlap
 // (so emitted ranges at the same time never overlap).
 TEST(EngineRangeBuilder, RandomHistoryProperties) {
-  const std::vector<EngineParams> ps = {hetvp::test::params(), hetvp::test::params(1),
-                                        hetvp::test::params(8, 2), hetvp::test::params(3, 1),
-                                        hetvp::test::params(256, 8)};
+  const std::vector<EngineParams> ps = {hetvp::test::params(), hetvp::test::params(1), hetvp::test::params(8, 2),
+                                        hetvp::test::params(3, 1), hetvp::test::params(256, 8)};
   for (uint32_t seed = 1; seed <= 4; ++seed) {
     for (const auto& p : ps) {
       const auto h = hetvp::test::random_history(seed, 4000, 5000);
@@ -123,7 +122,7 @@ TEST(EngineRangeBuilder, IncrementalPushReportsEmissions) {
   EXPECT_EQ(b.push(0, 0), 0u);
   EXPECT_EQ(b.push(1, 1), 0u);
   EXPECT_EQ(b.open_count(), 1u);
-  EXPECT_EQ(b.push(9, 2), 1u);   // evicts [0,2)
+  EXPECT_EQ(b.push(9, 2), 1u);  // evicts [0,2)
   EXPECT_EQ(b.finish(3), 1u);
   EXPECT_EQ(b.open_count(), 0u);
   const std::vector<LineRange> want = {{0, 2, 2}, {9, 1, 3}};
@@ -142,7 +141,7 @@ TEST(TlmEngine, TranslateMatchesRangeBuilderAndAddsModelledTime) {
   EXPECT_EQ(d, sc_core::sc_time(15, sc_core::SC_NS));
   sc_core::sc_time d2 = sc_core::SC_ZERO_TIME;
   EXPECT_TRUE(e->translate({}, d2).empty());
-  EXPECT_EQ(e->cycles(), 12u);   // empty history: 1 flush beat + 1
+  EXPECT_EQ(e->cycles(), 12u);  // empty history: 1 flush beat + 1
   EXPECT_EQ(d2, sc_core::sc_time(2, sc_core::SC_NS));
 }
 
@@ -151,17 +150,17 @@ TEST(TlmEngine, ClockParameterScalesTime) {
   p.clock_hz = 500e6;
   auto e = make_tlm_engine(p);
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  e->translate(hetvp::test::iota(0, 99), d);   // 99 + 1 + 1 = 101 cycles at 2 ns
+  e->translate(hetvp::test::iota(0, 99), d);  // 99 + 1 + 1 = 101 cycles at 2 ns
   EXPECT_EQ(e->cycles(), 101u);
   EXPECT_EQ(d, sc_core::sc_time(202, sc_core::SC_NS));
 }
 
 TEST(TlmEngine, TestFaultCorruptsExactlyTheNthOutput) {
   EngineParams p = hetvp::test::params(4);
-  p.test_fault_index = 3;   // counted over the engine's lifetime
+  p.test_fault_index = 3;  // counted over the engine's lifetime
   auto e = make_tlm_engine(p);
   sc_core::sc_time d;
-  auto a = e->translate(hetvp::test::iota(0, 10), d);   // outputs #0..#2 clean
+  auto a = e->translate(hetvp::test::iota(0, 10), d);  // outputs #0..#2 clean
   auto clean = RangeBuilder::run(hetvp::test::params(4), hetvp::test::iota(0, 10));
   EXPECT_EQ(a, clean);
   auto b = e->translate(hetvp::test::iota(100, 8), d);  // outputs #3, #4: #3 corrupted

@@ -43,5 +43,6 @@ TEST(ResultChecks, TransposedChecksEveryCornerAndNamesTheFirst) {
     EXPECT_EQ(m.want, good[bad]);
   }
   EXPECT_GT(check_transposed(in, in, W).count, 0u) << "an untransposed matrix is wrong";
-  EXPECT_EQ(check_transposed(in, std::vector<float>(good.begin(), good.end() - 1), W).count, 1u) << "a missing result is wrong";
+  EXPECT_EQ(check_transposed(in, std::vector<float>(good.begin(), good.end() - 1), W).count, 1u)
+      << "a missing result is wrong";
 }

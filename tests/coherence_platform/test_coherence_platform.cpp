@@ -140,7 +140,8 @@ TEST(CoherenceShapes, ParallelProbeWalkMakesGpuRangesCheaper) {
 // (13 lines of C) one probe to the CPU, the final CPU release has an empty history.
 TEST(CoherenceCost, EachLatencyAddsExactlyItsShare) {
   const std::string base = "--workload square --set workload.args.n=200";
-  Out o = run(base), tcc = run(base + " --set gpu0.compute.tcc.tag_cycles=4"), hop = run(base + " --set directory.cpu_hop=0ns");
+  Out o = run(base), tcc = run(base + " --set gpu0.compute.tcc.tag_cycles=4"),
+      hop = run(base + " --set directory.cpu_hop=0ns");
   ASSERT_EQ(o.status, 0) << o.err;
   ASSERT_EQ(tcc.status, 0) << tcc.err;
   ASSERT_EQ(hop.status, 0) << hop.err;
@@ -165,7 +166,8 @@ class SerialAckTerm : public ::testing::Test {
   }
   static std::string args(const std::string& more) {
     return "--workload square --set workload.args.n=200 --set directory.mode=per_line "
-           "--set directory.probe_timing=serial_ack " + more;
+           "--set directory.probe_timing=serial_ack " +
+           more;
   }
   // ticks(changed) - ticks(base) for syncs 0 (GPU caches probed) and 1 (CPU caches probed)
   static void expect_delta(const std::string& set, double gpu_per_probe, double cpu_per_probe, double once = 0) {
@@ -178,7 +180,8 @@ class SerialAckTerm : public ::testing::Test {
       ASSERT_GT(probes, 0);
       EXPECT_EQ(sync_at(c, i, "probes"), probes);
       EXPECT_EQ(sync_at(c, i, "lines_invalidated"), sync_at(o, i, "lines_invalidated"));
-      EXPECT_EQ(sync_at(c, i, "ticks") - sync_at(o, i, "ticks"), (i == 0 ? gpu_per_probe : cpu_per_probe) * probes + once)
+      EXPECT_EQ(sync_at(c, i, "ticks") - sync_at(o, i, "ticks"),
+                (i == 0 ? gpu_per_probe : cpu_per_probe) * probes + once)
           << set << ", sync " << i;
     }
   }
@@ -208,8 +211,10 @@ TEST_F(SerialAckTerm, ReceiverWalk) {  // the TCC's tag walk, 2 -> 4 cycles at 1
 
 TEST(CoherenceCost, ReplaysCostIssueCycles) {
   auto busy = [](unsigned replay_cycles) {
-    Out o = run("--workload coalesce_probe --set workload.args.stride=128 --set workload.args.warps=4 "
-                "--set gpu0.compute.coalescer=non_caching --set gpu0.compute.replay_cycles=" + std::to_string(replay_cycles));
+    Out o =
+        run("--workload coalesce_probe --set workload.args.stride=128 --set workload.args.warps=4 "
+            "--set gpu0.compute.coalescer=non_caching --set gpu0.compute.replay_cycles=" +
+            std::to_string(replay_cycles));
     EXPECT_EQ(o.status, 0) << o.err;
     EXPECT_EQ(num(o.stats, {"compute", "load_replays"}), 4 * 31);
     return num(o.stats, {"compute", "busy_ns"});
@@ -226,8 +231,9 @@ TEST(CoherenceCost, ReplaysCostIssueCycles) {
 // of the second iteration's GPU release: the CPU, which read C in the first iteration, keeps 256
 // stale lines of it.
 TEST(CoherenceWorkloads, LostProbeMakesSquareReportWrongResults) {
-  Out o = run("--workload square --set workload.args.n=20000 --set workload.args.iterations=3 "
-              "--set directory.test_skip_probe=15 --set directory.mode=range");
+  Out o =
+      run("--workload square --set workload.args.n=20000 --set workload.args.iterations=3 "
+          "--set directory.test_skip_probe=15 --set directory.mode=range");
   EXPECT_EQ(o.status, 1);
   EXPECT_NE((o.out + o.err).find("workload 'square' reported failure"), std::string::npos) << o.out << o.err;
   EXPECT_EQ(sync_at(o, 3, "probes"), 5);
@@ -243,7 +249,9 @@ TEST(CoherenceEquivalence, PerLineAndRangeInvalidateTheSameLines) {
     Out rg = run(common + " --set directory.mode=range");
     ASSERT_EQ(pl.status, 0) << w << pl.err;
     ASSERT_EQ(rg.status, 0) << w << rg.err;
-    EXPECT_EQ(json_at(pl.stats, {"directory", "invalidated_digest"}), json_at(rg.stats, {"directory", "invalidated_digest"})) << w;
+    EXPECT_EQ(json_at(pl.stats, {"directory", "invalidated_digest"}),
+              json_at(rg.stats, {"directory", "invalidated_digest"}))
+        << w;
     EXPECT_EQ(dir(pl, "lines_invalidated"), dir(rg, "lines_invalidated")) << w;
     EXPECT_GE(dir(pl, "probes"), dir(rg, "probes")) << w;
   }
@@ -258,14 +266,17 @@ TEST(CoherenceDeterminism, SameSeedSameStatsOtherSeedOtherPrograms) {
   ASSERT_EQ(c.status, 0) << c.err;
   EXPECT_GT(a.stats.size(), 1000u);
   EXPECT_EQ(a.stats, b.stats);
-  EXPECT_NE(json_at(a.stats, {"directory", "invalidated_digest"}), json_at(c.stats, {"directory", "invalidated_digest"}));
+  EXPECT_NE(json_at(a.stats, {"directory", "invalidated_digest"}),
+            json_at(c.stats, {"directory", "invalidated_digest"}));
 }
 
 // --- the coherence checker ----------------------------------------------------------------------
 TEST(CoherenceChecker, ThousandRandomDrfProgramsHaveNoViolations) {
   for (std::string mode : {"range", "per_line"}) {
-    Out o = run("--workload coh_random --set workload.args.programs=1000 --set cpu_cc.checker=true "
-                "--set gpu0.compute.controller.checker=true --set directory.mode=" + mode);
+    Out o =
+        run("--workload coh_random --set workload.args.programs=1000 --set cpu_cc.checker=true "
+            "--set gpu0.compute.controller.checker=true --set directory.mode=" +
+            mode);
     ASSERT_EQ(o.status, 0) << o.out << o.err;
     EXPECT_EQ(dir(o, "checker_violations"), 0);
     EXPECT_GT(dir(o, "checker_loads"), 100000);
@@ -277,8 +288,9 @@ TEST(CoherenceChecker, ThousandRandomDrfProgramsHaveNoViolations) {
 // units wrote in the same launch (TCPs are not coherent within a kernel; only the bytes lanes use
 // must be current).
 TEST(CoherenceChecker, RandomProgramsOnSeveralBlocksPerUnit) {
-  Out o = run("--workload coh_random --set workload.args.programs=50 --set workload.args.max_words=4096 "
-              "--set cpu_cc.checker=true --set gpu0.compute.controller.checker=true");
+  Out o =
+      run("--workload coh_random --set workload.args.programs=50 --set workload.args.max_words=4096 "
+          "--set cpu_cc.checker=true --set gpu0.compute.controller.checker=true");
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   EXPECT_EQ(dir(o, "checker_violations"), 0);
   EXPECT_GT(dir(o, "lines_invalidated"), 0);
@@ -287,7 +299,8 @@ TEST(CoherenceChecker, RandomProgramsOnSeveralBlocksPerUnit) {
 TEST(CoherenceChecker, WorkloadsWithCheckerOn) {
   for (std::string w : {"square --set workload.args.n=5000", "matrix_transpose --set workload.args.width=48",
                         "shfl2d --set workload.args.width=20"}) {
-    Out o = run("--workload " + w + " --set workload.args.iterations=3 --set cpu_cc.checker=true "
+    Out o = run("--workload " + w +
+                " --set workload.args.iterations=3 --set cpu_cc.checker=true "
                 "--set gpu0.compute.controller.checker=true");
     ASSERT_EQ(o.status, 0) << w << o.out << o.err;
     EXPECT_EQ(dir(o, "checker_violations"), 0) << w;
@@ -296,8 +309,10 @@ TEST(CoherenceChecker, WorkloadsWithCheckerOn) {
 
 TEST(CoherenceChecker, BrokenInvalidationIsCaught) {
   for (std::string mode : {"range", "per_line"}) {
-    Out o = run("--workload coh_random --set workload.args.programs=50 --set cpu_cc.checker=true "
-                "--set gpu0.compute.controller.checker=true --set directory.test_skip_probe=5 --set directory.mode=" + mode);
+    Out o =
+        run("--workload coh_random --set workload.args.programs=50 --set cpu_cc.checker=true "
+            "--set gpu0.compute.controller.checker=true --set directory.test_skip_probe=5 --set directory.mode=" +
+            mode);
     EXPECT_EQ(o.status, 1) << mode;
     EXPECT_NE((o.out + o.err).find("coherence violation"), std::string::npos) << o.out << o.err;
   }
@@ -391,7 +406,8 @@ TEST(CoherenceEngine, RtlAndLockstepGiveTheSameProbesAndLines) {
         ASSERT_EQ(o.status, 0) << e << o.out << o.err;
         EXPECT_EQ(dir(o, "probes"), dir(t, "probes")) << w << " " << e;
         EXPECT_EQ(dir(o, "lines_invalidated"), dir(t, "lines_invalidated")) << w << " " << e;
-        EXPECT_EQ(json_at(o.stats, {"directory", "invalidated_digest"}), json_at(t.stats, {"directory", "invalidated_digest"}));
+        EXPECT_EQ(json_at(o.stats, {"directory", "invalidated_digest"}),
+                  json_at(t.stats, {"directory", "invalidated_digest"}));
         EXPECT_EQ(dir(o, "engine_cycles"), dir(t, "engine_cycles")) << w << " " << e;
       }
     }
@@ -399,7 +415,9 @@ TEST(CoherenceEngine, RtlAndLockstepGiveTheSameProbesAndLines) {
 
 TEST(CoherenceEngine, PerturbedEngineFailsTheLockstepRun) {
   if (!rtl_available()) GTEST_SKIP() << "hetvp built without Verilator";
-  Out o = run("--workload square --set workload.args.n=3000 --set directory.engine=lockstep --set directory.test_fault_index=1");
+  Out o =
+      run("--workload square --set workload.args.n=3000 --set directory.engine=lockstep --set "
+          "directory.test_fault_index=1");
   EXPECT_EQ(o.status, 1);
   EXPECT_NE((o.out + o.err).find("input position"), std::string::npos) << o.out << o.err;
   EXPECT_NE((o.out + o.err).find("differ"), std::string::npos);
@@ -451,7 +469,8 @@ TEST(CacheTopology, TransferRunsWithCpuCachesAndIoSnoop) {
   y = replace_once(y, "connect: {host: host_bus, down0:", "connect: {host: cpu_cc.snoop_in, down0:");
   std::string cfg = write_file("cached_default.yaml", y);
   std::string stats = scratch() + "/cached.json";
-  RunResult r = run_hetvp("run " + cfg + " --quiet --workload transfer --set workload.args.max_size=256KiB --stats " + stats);
+  RunResult r =
+      run_hetvp("run " + cfg + " --quiet --workload transfer --set workload.args.max_size=256KiB --stats " + stats);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   std::string s = read_file(stats);
   EXPECT_GT(num(s, {"cpu_cc", "snoops"}), 0);

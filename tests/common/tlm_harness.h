@@ -21,7 +21,8 @@ struct TestInitiator : sc_core::sc_module {
   std::function<void(TestInitiator&)> body;
   AccessInfo* info = new AccessInfo;
 
-  TestInitiator(sc_core::sc_module_name n, std::function<void(TestInitiator&)> b) : sc_core::sc_module(n), body(std::move(b)) {
+  TestInitiator(sc_core::sc_module_name n, std::function<void(TestInitiator&)> b)
+      : sc_core::sc_module(n), body(std::move(b)) {
     info->initiator = "test";
     SC_HAS_PROCESS(TestInitiator);
     SC_THREAD(run);
@@ -30,7 +31,8 @@ struct TestInitiator : sc_core::sc_module {
   void run() { body(*this); }
 
   // One timed access at local offset `delay`; returns the response status, updates delay.
-  tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, sc_core::sc_time& delay) {
+  tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len,
+                                  sc_core::sc_time& delay) {
     tlm::tlm_generic_payload gp;
     set_access(gp, cmd, addr, data, len);
     gp.set_extension(info);
@@ -47,7 +49,8 @@ struct TestInitiator : sc_core::sc_module {
 };
 
 // Params for a component from a YAML snippet, validated against its schema.
-inline Params params_from(const std::string& yaml, std::shared_ptr<const Schema> schema, const std::string& path = "test") {
+inline Params params_from(const std::string& yaml, std::shared_ptr<const Schema> schema,
+                          const std::string& path = "test") {
   return Params(YAML::Load(yaml), std::move(schema), path);
 }
 

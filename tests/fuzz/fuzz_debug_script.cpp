@@ -21,10 +21,10 @@ using namespace hetvp::sw;
 
 namespace {
 // Words each command needs (including itself), as the debug program's need(): 0 = unknown command.
-const std::map<std::string, size_t> kNeed{
-    {"boot", 1},  {"load", 3},  {"start", 2}, {"stop", 2},   {"cont", 2}, {"reset", 2}, {"step", 2},
-    {"wait", 3},  {"cmd", 3},   {"read", 3},  {"write", 4},  {"regs", 2}, {"dump", 4},  {"alloc", 3},
-    {"set", 3},   {"expect", 2}, {"state", 2}, {"echo", 1},  {"sleep", 2}};
+const std::map<std::string, size_t> kNeed{{"boot", 1},   {"load", 3},  {"start", 2}, {"stop", 2},  {"cont", 2},
+                                          {"reset", 2},  {"step", 2},  {"wait", 3},  {"cmd", 3},   {"read", 3},
+                                          {"write", 4},  {"regs", 2},  {"dump", 4},  {"alloc", 3}, {"set", 3},
+                                          {"expect", 2}, {"state", 2}, {"echo", 1},  {"sleep", 2}};
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -12,8 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     hetvp::ElfImage img = hetvp::ElfImage::from_bytes(data, size, "fuzz.elf");
     uint64_t total = 0;
     for (const auto& s : img.segments()) {
-      if (s.data.size() > s.memsz) std::abort();   // file bytes never exceed the memory image
-      if (s.data.size() > size) std::abort();      // nor the input they came from
+      if (s.data.size() > s.memsz) std::abort();  // file bytes never exceed the memory image
+      if (s.data.size() > size) std::abort();     // nor the input they came from
       total += s.memsz;
       (void)s.executable();
     }

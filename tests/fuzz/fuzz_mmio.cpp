@@ -47,9 +47,17 @@ std::vector<Op> g_ops;
 bool g_pending = false, g_done = false, g_ready = false;
 uint64_t g_responses = 0, g_errors = 0;
 
-constexpr uint32_t kBlocks[] = {GPU_PMC_BASE, GPU_PTOP_BASE, GPU_MMU_BASE, GPU_COPY_BASE, GPU_COPY_BASE + GPU_COPY_STRIDE,
-                                GPU_HUB_BASE, GPU_GPC_BASE, GPU_GPC_BASE + GPU_GPC_STRIDE, GPU_GPC_BASE + 2 * GPU_GPC_STRIDE,
-                                GPU_GPC_BASE + 3 * GPU_GPC_STRIDE, GPU_GPC_BCAST_BASE};
+constexpr uint32_t kBlocks[] = {GPU_PMC_BASE,
+                                GPU_PTOP_BASE,
+                                GPU_MMU_BASE,
+                                GPU_COPY_BASE,
+                                GPU_COPY_BASE + GPU_COPY_STRIDE,
+                                GPU_HUB_BASE,
+                                GPU_GPC_BASE,
+                                GPU_GPC_BASE + GPU_GPC_STRIDE,
+                                GPU_GPC_BASE + 2 * GPU_GPC_STRIDE,
+                                GPU_GPC_BASE + 3 * GPU_GPC_STRIDE,
+                                GPU_GPC_BCAST_BASE};
 constexpr unsigned kNumBlocks = sizeof kBlocks / sizeof kBlocks[0];
 
 class FuzzMmioProgram : public HostProgram {
@@ -69,13 +77,17 @@ class FuzzMmioProgram : public HostProgram {
           if (target == kNumBlocks + 1) {  // configuration space, dword registers
             const unsigned reg = op.offset & 0xffc;
             const uint64_t a = api.platform().ecam_base + pcie::ecam_offset(fn.bus, fn.device, 0, reg);
-            if (write) api.mmio_write32(a, op.value);
-            else (void)api.mmio_read32(a);
+            if (write)
+              api.mmio_write32(a, op.value);
+            else
+              (void)api.mmio_read32(a);
           } else {
             const uint32_t off = target == kNumBlocks ? (op.offset & 0xfffffc) % uint32_t(fn.bar_size[0])
                                                       : kBlocks[target] + (op.offset & 0xffc);
-            if (write) api.mmio_write32(fn.bar[0] + off, op.value);
-            else (void)api.mmio_read32(fn.bar[0] + off);
+            if (write)
+              api.mmio_write32(fn.bar[0] + off, op.value);
+            else
+              (void)api.mmio_read32(fn.bar[0] + off);
           }
           ++g_responses;
         } catch (const HostError&) {
@@ -86,8 +98,8 @@ class FuzzMmioProgram : public HostProgram {
       drv.enumerate();  // BARs and the command register back, whatever the input wrote
       // Microcontrollers an input started would keep running (and cost time in every later
       // input): reset them. Errors here are the input's doing (e.g. PCIe state) and are fine.
-      for (uint32_t base : {GPU_HUB_BASE, GPU_GPC_BASE, GPU_GPC_BASE + GPU_GPC_STRIDE, GPU_GPC_BASE + 2 * GPU_GPC_STRIDE,
-                            GPU_GPC_BASE + 3 * GPU_GPC_STRIDE}) {
+      for (uint32_t base : {GPU_HUB_BASE, GPU_GPC_BASE, GPU_GPC_BASE + GPU_GPC_STRIDE,
+                            GPU_GPC_BASE + 2 * GPU_GPC_STRIDE, GPU_GPC_BASE + 3 * GPU_GPC_STRIDE}) {
         try {
           api.mmio_write32(drv.function().bar[0] + base + MCU_UC_CTRL, MCU_CTRL_RESET);
         } catch (const HostError&) {

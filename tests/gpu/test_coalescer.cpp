@@ -41,7 +41,7 @@ TEST(Coalescer, OneBlockAnyPermutationIsOneAccess) {
 TEST(Coalescer, FullyScatteredIs32Accesses) {
   for (AccessMode m : kAllModes) {
     WarpRequest r = req(m);
-    for (unsigned l = 0; l < 32; ++l) r.addr[l] = 0x10000 + (31 - l) * 1024 + 8;   // 32 different 128 B blocks
+    for (unsigned l = 0; l < 32; ++l) r.addr[l] = 0x10000 + (31 - l) * 1024 + 8;  // 32 different 128 B blocks
     const auto c = coalesce(r);
     ASSERT_EQ(c.transactions.size(), 32u) << to_string(m);
     EXPECT_EQ(c.replays, 31u);
@@ -58,8 +58,8 @@ TEST(Coalescer, FullyScatteredIs32Accesses) {
 TEST(Coalescer, InactiveLanesIgnored) {
   for (AccessMode m : kAllModes) {
     WarpRequest r = req(m);
-    for (unsigned l = 0; l < 32; ++l) r.addr[l] = 0x10000 + l * 4096;   // all scattered...
-    r.active = (1u << 3) | (1u << 17);                                   // ...but only two lanes active
+    for (unsigned l = 0; l < 32; ++l) r.addr[l] = 0x10000 + l * 4096;  // all scattered...
+    r.active = (1u << 3) | (1u << 17);                                 // ...but only two lanes active
     auto c = coalesce(r);
     ASSERT_EQ(c.transactions.size(), 2u);
     EXPECT_EQ(c.transactions[0].lanes, 1u << 3);
@@ -261,12 +261,12 @@ TEST(Coalescer, TwoLanesStoringSameAddressShareOneTransaction) {
 
 TEST(Coalescer, OneAndTwoByteAccessesAndBadSize) {
   WarpRequest r = req(AccessMode::NonCachingLoad, 1);
-  for (unsigned l = 0; l < 32; ++l) r.addr[l] = 0x5000 + l;   // 32 B: one segment
+  for (unsigned l = 0; l < 32; ++l) r.addr[l] = 0x5000 + l;  // 32 B: one segment
   auto c = coalesce(r);
   ASSERT_EQ(c.transactions.size(), 1u);
   EXPECT_EQ(c.transactions[0], (MemTransaction{0x5000, 32, 0xFFFFFFFFu}));
   r.size = 2;
-  for (unsigned l = 0; l < 32; ++l) r.addr[l] = 0x5000 + 2 * l;   // 64 B aligned: 2-segment
+  for (unsigned l = 0; l < 32; ++l) r.addr[l] = 0x5000 + 2 * l;  // 64 B aligned: 2-segment
   c = coalesce(r);
   ASSERT_EQ(c.transactions.size(), 1u);
   EXPECT_EQ(c.transactions[0].bytes, 64u);

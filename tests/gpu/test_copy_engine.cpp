@@ -10,8 +10,8 @@
 using namespace hetvp;
 using namespace hetvp::gpu;
 using namespace hetvp::test;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 // A copy engine (no setup, 100 ns per 512-byte piece) on a zero-latency memory.
@@ -49,7 +49,8 @@ TEST(CopyEngine, PiecesGoOutIssueCostApartAndALaunchWhileBusyIsRefused) {
   });
   regs.socket.bind(ce.regs);
   sc_core::sc_start();
-  EXPECT_EQ(status_busy, COPY_STATUS_BUSY | COPY_STATUS_FAILED(COPY_ERR_BUSY)) << "still busy, with the refused launch's error";
+  EXPECT_EQ(status_busy, COPY_STATUS_BUSY | COPY_STATUS_FAILED(COPY_ERR_BUSY))
+      << "still busy, with the refused launch's error";
   // 4096 B in 512 B pieces: 8 pieces issued 100 ns apart, the last at 700 ns; the engine reports
   // completion by the end of that piece's issue slot (800 ns, seen by the 1 ns poll at 800-801 ns).
   EXPECT_GE(done, sc_time(800, SC_NS));

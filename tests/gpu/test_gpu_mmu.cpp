@@ -104,9 +104,9 @@ TEST(GpuMmu, ReadOnlyAndMissingPagesFault) {
   TestInitiator t("t", [&](TestInitiator& t) {
     sc_core::sc_time d;
     uint32_t v = 0;
-    rd = t.read32(MmuBench::kVa + 0x2000, v, d);      // reading a read-only page is fine
-    ro = t.write32(MmuBench::kVa + 0x2000, 1, d);     // writing it is not
-    miss = t.write32(MmuBench::kVa + 0x8000, 1, d);   // no PTE
+    rd = t.read32(MmuBench::kVa + 0x2000, v, d);     // reading a read-only page is fine
+    ro = t.write32(MmuBench::kVa + 0x2000, 1, d);    // writing it is not
+    miss = t.write32(MmuBench::kVa + 0x8000, 1, d);  // no PTE
   });
   t.socket.bind(b.mmu.in);
   b.regs_body = [&](TestInitiator& r) {
@@ -134,15 +134,15 @@ TEST(GpuMmu, StaleTranslationIsUsedUntilTlbFlushOrPageDirectoryChange) {
   uint32_t first = 0, stale = 0, flushed = 0, new_pd = 0;
   TestInitiator t("t", [&](TestInitiator& t) {
     sc_core::sc_time d;
-    t.read32(MmuBench::kVa, first, d);                // walks: kVa -> 0x300000, now in the TLB
-    b.map(MmuBench::kPt, MmuBench::kVa, 0x100000);    // the driver remaps the page...
-    t.read32(MmuBench::kVa, stale, d);                // ...without flushing: the TLB still says 0x300000
+    t.read32(MmuBench::kVa, first, d);              // walks: kVa -> 0x300000, now in the TLB
+    b.map(MmuBench::kPt, MmuBench::kVa, 0x100000);  // the driver remaps the page...
+    t.read32(MmuBench::kVa, stale, d);              // ...without flushing: the TLB still says 0x300000
     b.regs.write32(MMU_TLB_FLUSH, 1, d);
     t.read32(MmuBench::kVa, flushed, d);
     // A second page directory at 0x40000, its table at 0x60000 mapping kVa -> 0x200000.
     b.map_table(0x40000, MmuBench::kVa, 0x60000);
     b.map(0x60000, MmuBench::kVa, 0x200000);
-    b.regs.write32(MMU_PD_BASE_LO, 0x40000, d);         // switching page directories flushes the TLB
+    b.regs.write32(MMU_PD_BASE_LO, 0x40000, d);  // switching page directories flushes the TLB
     t.read32(MmuBench::kVa, new_pd, d);
   });
   t.socket.bind(b.mmu.in);

@@ -24,7 +24,8 @@ TEST(Cli, CheckValidatesWithoutSimulating) {
   RunResult ok = run_hetvp("check " + config("default.yaml"));
   EXPECT_EQ(ok.status, 0) << ok.err;
   EXPECT_NE(ok.out.find("OK"), std::string::npos);
-  std::string bad = write_file("bad.yaml", read_file(config("default.yaml")) + "\nextra:\n  type: memory\n  sise: 1 MiB\n");
+  std::string bad =
+      write_file("bad.yaml", read_file(config("default.yaml")) + "\nextra:\n  type: memory\n  sise: 1 MiB\n");
   RunResult r = run_hetvp("check " + bad);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("bad.yaml:"), std::string::npos) << r.err;
@@ -32,7 +33,8 @@ TEST(Cli, CheckValidatesWithoutSimulating) {
 }
 
 TEST(Cli, ConfigErrorsNeverReachTheSimulation) {
-  std::string bad = write_file("range.yaml", read_file(config("default.yaml")) + "\nextra: {type: memory, size: 1 MiB}\n");
+  std::string bad =
+      write_file("range.yaml", read_file(config("default.yaml")) + "\nextra: {type: memory, size: 1 MiB}\n");
   RunResult r = run_hetvp("run " + bad);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("extra: target port 'in' is not connected"), std::string::npos) << r.err;
@@ -55,8 +57,7 @@ TEST(Cli, ConfigErrorsNeverReachTheSimulation) {
 
 TEST(Cli, StatsAreByteIdenticalForTheSameInputs) {
   std::string a = scratch() + "/a.json", b = scratch() + "/b.json";
-  std::string args = "run " + config("default.yaml") +
-                     " --set workload.args.max_size=256KiB --quiet --stats ";
+  std::string args = "run " + config("default.yaml") + " --set workload.args.max_size=256KiB --quiet --stats ";
   ASSERT_EQ(run_hetvp(args + a).status, 0);
   ASSERT_EQ(run_hetvp(args + b).status, 0);
   std::string sa = read_file(a), sb = read_file(b);
@@ -81,13 +82,13 @@ TEST(Cli, BarAccessBeforeEnumerationIsRefused) {
 TEST(Cli, IllegalRegisterAccessIsAnError) {
   // PMC_BOOT_0 is read-only: the write is refused by the GPU's register bank.
   RunResult r = run_hetvp("run " + config("default.yaml") +
-                " --workload mmio --set workload.args.enumerate=true --set workload.args.address=0x80000000"
-                " --set workload.args.op=write --set workload.args.value=1");
+                          " --workload mmio --set workload.args.enumerate=true --set workload.args.address=0x80000000"
+                          " --set workload.args.op=write --set workload.args.value=1");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("pmc: write to read-only register BOOT_0"), std::string::npos) << r.err;
   // A hole in the copy engine's block.
   RunResult h = run_hetvp("run " + config("default.yaml") +
-                " --workload mmio --set workload.args.enumerate=true --set workload.args.address=0x801040F0");
+                          " --workload mmio --set workload.args.enumerate=true --set workload.args.address=0x801040F0");
   EXPECT_EQ(h.status, 1);
   EXPECT_NE(h.err.find("copy0: read of an unmapped register"), std::string::npos) << h.err;
 }
@@ -113,7 +114,8 @@ TEST(Cli, TimeLimitEndsARunClearly) {
 
 TEST(Cli, TraceIsAChromeTraceFile) {
   std::string t = scratch() + "/trace.json";
-  RunResult r = run_hetvp("run " + config("default.yaml") + " --set workload.args.max_size=64KiB --set workload.args.methods=dma --quiet --trace " + t);
+  RunResult r = run_hetvp("run " + config("default.yaml") +
+                          " --set workload.args.max_size=64KiB --set workload.args.methods=dma --quiet --trace " + t);
   EXPECT_EQ(r.status, 0) << r.err;
   std::string s = read_file(t);
   EXPECT_EQ(s.rfind("{\"traceEvents\":[", 0), 0u);

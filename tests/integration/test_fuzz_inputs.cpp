@@ -28,7 +28,9 @@ using Rng = std::mt19937;
 // rng() % n rather than std::uniform_int_distribution: the same mutants with every standard library.
 size_t pick(Rng& rng, size_t n) { return n ? rng() % n : 0; }
 template <class T>
-const T& pick_of(Rng& rng, const std::vector<T>& v) { return v[pick(rng, v.size())]; }
+const T& pick_of(Rng& rng, const std::vector<T>& v) {
+  return v[pick(rng, v.size())];
+}
 
 bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 bool verbose() { return std::getenv("HETVP_FUZZ_VERBOSE") != nullptr; }
@@ -136,10 +138,19 @@ Mutant mutate_yaml(const std::string& text, int kind, Rng& rng) {
       break;
     }
     case 2: {  // replace a scalar value by something wrong
-      static const std::vector<std::string> wrong = {
-          "-1",   "-250 ns", "1e30", "1e30 GiB", "1e30 s", "1e30 GHz", "",     "not_a_value", "[1, 2]", "{a: 1}",
-          "0",    "0 ns",    "0 Hz", "99999999999999999999", "nan",    "inf",  "-inf",        "0x",     "~",
-          "true", "1.5",     "4 parsecs", "1e-30 s", "0x8000000000000000", "''"};
+      static const std::vector<std::string> wrong = {"-1",      "-250 ns",
+                                                     "1e30",    "1e30 GiB",
+                                                     "1e30 s",  "1e30 GHz",
+                                                     "",        "not_a_value",
+                                                     "[1, 2]",  "{a: 1}",
+                                                     "0",       "0 ns",
+                                                     "0 Hz",    "99999999999999999999",
+                                                     "nan",     "inf",
+                                                     "-inf",    "0x",
+                                                     "~",       "true",
+                                                     "1.5",     "4 parsecs",
+                                                     "1e-30 s", "0x8000000000000000",
+                                                     "''"};
       const KeyValue& k = pick_of(rng, scalars);
       const std::string& v = pick_of(rng, wrong);
       m.what = "value '" + lines[k.line].substr(k.val_pos, k.val_len) + "' -> '" + v + "' in " + at(k.line);
@@ -150,9 +161,16 @@ Mutant mutate_yaml(const std::string& text, int kind, Rng& rng) {
       const KeyValue& k = pick_of(rng, kvs);
       std::string key = lines[k.line].substr(k.key_pos, k.key_len), renamed;
       switch (pick(rng, 4)) {
-        case 0: renamed = key + "x"; break;
-        case 1: renamed = key.size() > 1 ? key.substr(1) : key + key; break;
-        case 2: renamed = key; for (auto& c : renamed) c = char(std::toupper(static_cast<unsigned char>(c))); break;
+        case 0:
+          renamed = key + "x";
+          break;
+        case 1:
+          renamed = key.size() > 1 ? key.substr(1) : key + key;
+          break;
+        case 2:
+          renamed = key;
+          for (auto& c : renamed) c = char(std::toupper(static_cast<unsigned char>(c)));
+          break;
         default: {
           const KeyValue& o = pick_of(rng, kvs);
           renamed = lines[o.line].substr(o.key_pos, o.key_len);
@@ -216,7 +234,8 @@ Mutant mutate_yaml(const std::string& text, int kind, Rng& rng) {
         lines.push_back("lol: " + v);
       } else {
         const KeyValue& k = pick_of(rng, scalars);
-        m.what = "value '" + lines[k.line].substr(k.val_pos, k.val_len) + "' -> alias bomb (" + shape + ") in " + at(k.line);
+        m.what =
+            "value '" + lines[k.line].substr(k.val_pos, k.val_len) + "' -> alias bomb (" + shape + ") in " + at(k.line);
         lines[k.line].replace(k.val_pos, k.val_len, v);
       }
       break;
@@ -302,8 +321,7 @@ TEST(FuzzYamlFound, EachAttackIsRefusedQuicklyNamingWhere) {
   const std::vector<Case> cases = {
       {"self-reference", original + "tag_cycles: &a [*a]\n", ":" + next + ":17: alias '*a'"},
       {"alias bomb", original + "lol: " + alias_bomb(9, 8) + "\n", ":" + next + ":"},
-      {"deep nesting", original + "deep: " + std::string(3000, '[') + std::string(3000, ']') + "\n",
-       ":" + next + ":"},
+      {"deep nesting", original + "deep: " + std::string(3000, '[') + std::string(3000, ']') + "\n", ":" + next + ":"},
       {"empty", "", ":1:1: the configuration is empty"},
       {"comments only", "# nothing\n", ":1:1: the configuration is empty"},
       {"target nobody connects", original + "lonely: {type: memory, size: 1 MiB}\n",
@@ -424,8 +442,8 @@ ImageMutant mutate_image(const std::vector<uint8_t>& good, int kind, Rng& rng) {
       break;
     }
     case 7: {  // a loadable segment placed outside the microcontroller's memories
-      static const std::vector<uint32_t> addrs = {0x80000000u, 0xfffff000u, 0x00110000u, 0x00020000u, 0x00008000u,
-                                                  0x0000fffcu, 0x01000000u};
+      static const std::vector<uint32_t> addrs = {0x80000000u, 0xfffff000u, 0x00110000u, 0x00020000u,
+                                                  0x00008000u, 0x0000fffcu, 0x01000000u};
       uint32_t a = pick_of(rng, addrs);
       poke(b, ph + offsetof(Elf32_Phdr, p_vaddr), a);
       poke(b, ph + offsetof(Elf32_Phdr, p_paddr), a);
@@ -434,19 +452,41 @@ ImageMutant mutate_image(const std::vector<uint8_t>& good, int kind, Rng& rng) {
     }
     case 8: {  // sizes and offsets of a segment
       switch (pick(rng, 4)) {
-        case 0: poke(b, ph + offsetof(Elf32_Phdr, p_memsz), uint32_t(0x7fffffff)); m.what = seg + ": p_memsz 2 GiB"; break;
-        case 1: poke(b, ph + offsetof(Elf32_Phdr, p_memsz), uint32_t(0xfffffff0)); m.what = seg + ": p_memsz wraps"; break;
-        case 2: poke(b, ph + offsetof(Elf32_Phdr, p_filesz), uint32_t(0x100000)); m.what = seg + ": p_filesz 1 MiB"; break;
-        default: poke(b, ph + offsetof(Elf32_Phdr, p_offset), uint32_t(good.size())); m.what = seg + ": p_offset at EOF";
+        case 0:
+          poke(b, ph + offsetof(Elf32_Phdr, p_memsz), uint32_t(0x7fffffff));
+          m.what = seg + ": p_memsz 2 GiB";
+          break;
+        case 1:
+          poke(b, ph + offsetof(Elf32_Phdr, p_memsz), uint32_t(0xfffffff0));
+          m.what = seg + ": p_memsz wraps";
+          break;
+        case 2:
+          poke(b, ph + offsetof(Elf32_Phdr, p_filesz), uint32_t(0x100000));
+          m.what = seg + ": p_filesz 1 MiB";
+          break;
+        default:
+          poke(b, ph + offsetof(Elf32_Phdr, p_offset), uint32_t(good.size()));
+          m.what = seg + ": p_offset at EOF";
       }
       break;
     }
     case 9: {  // the program header table itself
       switch (pick(rng, 4)) {
-        case 0: poke(b, offsetof(Elf32_Ehdr, e_phoff), uint32_t(0xfffffff0)); m.what = "e_phoff past EOF"; break;
-        case 1: poke(b, offsetof(Elf32_Ehdr, e_phnum), uint16_t(0)); m.what = "e_phnum 0"; break;
-        case 2: poke(b, offsetof(Elf32_Ehdr, e_phnum), uint16_t(0xffff)); m.what = "e_phnum 65535"; break;
-        default: poke(b, offsetof(Elf32_Ehdr, e_phentsize), uint16_t(8)); m.what = "e_phentsize 8";
+        case 0:
+          poke(b, offsetof(Elf32_Ehdr, e_phoff), uint32_t(0xfffffff0));
+          m.what = "e_phoff past EOF";
+          break;
+        case 1:
+          poke(b, offsetof(Elf32_Ehdr, e_phnum), uint16_t(0));
+          m.what = "e_phnum 0";
+          break;
+        case 2:
+          poke(b, offsetof(Elf32_Ehdr, e_phnum), uint16_t(0xffff));
+          m.what = "e_phnum 65535";
+          break;
+        default:
+          poke(b, offsetof(Elf32_Ehdr, e_phentsize), uint16_t(8));
+          m.what = "e_phentsize 8";
       }
       break;
     }
@@ -459,9 +499,18 @@ ImageMutant mutate_image(const std::vector<uint8_t>& good, int kind, Rng& rng) {
     }
     case 11: {  // the section headers (only the symbol table is read)
       switch (pick(rng, 4)) {
-        case 0: poke(b, offsetof(Elf32_Ehdr, e_shoff), uint32_t(0xffffff00)); m.what = "e_shoff past EOF"; break;
-        case 1: poke(b, offsetof(Elf32_Ehdr, e_shnum), uint16_t(0xffff)); m.what = "e_shnum 65535"; break;
-        case 2: poke(b, offsetof(Elf32_Ehdr, e_shentsize), uint16_t(1)); m.what = "e_shentsize 1"; break;
+        case 0:
+          poke(b, offsetof(Elf32_Ehdr, e_shoff), uint32_t(0xffffff00));
+          m.what = "e_shoff past EOF";
+          break;
+        case 1:
+          poke(b, offsetof(Elf32_Ehdr, e_shnum), uint16_t(0xffff));
+          m.what = "e_shnum 65535";
+          break;
+        case 2:
+          poke(b, offsetof(Elf32_Ehdr, e_shentsize), uint16_t(1));
+          m.what = "e_shentsize 1";
+          break;
         default: {  // every section header's sh_entsize/sh_link scrambled
           for (unsigned k = 0; k < eh.e_shnum; ++k) {
             size_t off = eh.e_shoff + size_t(k) * eh.e_shentsize;
@@ -529,17 +578,22 @@ TEST_P(FuzzImage, CorruptionsAreRefusedNamingTheFile) {
     expect_no_crash(iss, what + " (iss)");
     // The firmware is not a standalone program: in the bare ISS even the intact image traps on its
     // first access to the register block (status 1). A corrupt one may exit with any code.
-    if (m.must_fail) EXPECT_TRUE(iss.status == 1 || iss.status == 2) << what << "\niss status " << iss.status << iss.err;
+    if (m.must_fail)
+      EXPECT_TRUE(iss.status == 1 || iss.status == 2) << what << "\niss status " << iss.status << iss.err;
     if (iss.status != 0) EXPECT_TRUE(has(iss.err, "hetvp iss: " + file + ": ")) << what << "\n" << iss.err;
 
-    const RunResult boot = run_hetvp("run " + config("default.yaml") + " --quiet --workload mcu_boot --set workload.args." +
-                                         c.workload + "=" + file + " --set workload.args.boot_timeout=1ms",
-                                     kTimeout);
+    const RunResult boot =
+        run_hetvp("run " + config("default.yaml") + " --quiet --workload mcu_boot --set workload.args." + c.workload +
+                      "=" + file + " --set workload.args.boot_timeout=1ms",
+                  kTimeout);
     if (verbose()) std::printf("[%s] boot -> %d %s\n", what.c_str(), boot.status, first_line(boot.err).c_str());
     expect_no_crash(boot, what + " (boot)");
-    if (m.must_fail) EXPECT_TRUE(boot.status == 1 || boot.status == 2) << what << "\nboot status " << boot.status;
-    else EXPECT_LE(boot.status, 2) << what;
-    if (boot.status != 0) EXPECT_TRUE(has(boot.err, file)) << what << "\nthe failure does not name the image:\n" << boot.err;
+    if (m.must_fail)
+      EXPECT_TRUE(boot.status == 1 || boot.status == 2) << what << "\nboot status " << boot.status;
+    else
+      EXPECT_LE(boot.status, 2) << what;
+    if (boot.status != 0)
+      EXPECT_TRUE(has(boot.err, file)) << what << "\nthe failure does not name the image:\n" << boot.err;
   }
 }
 

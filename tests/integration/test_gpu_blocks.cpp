@@ -20,7 +20,8 @@ TEST(GpuBlocks, WithoutMicrocontrollersTransferRunsDmaAndIorw) {
   std::string stats = scratch() + "/no_mcu.json";
   RunResult r = run_hetvp("run " + with_blocks("no_mcu.yaml", "compute") +
                           " --set workload.args.microcontrollers=false --set workload.args.methods=dma,iorw"
-                          " --set workload.args.max_size=16KiB --stats " + stats);
+                          " --set workload.args.max_size=16KiB --stats " +
+                          stats);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("0 data mismatches"), std::string::npos) << r.out;
   std::string s = read_file(stats);
@@ -30,7 +31,8 @@ TEST(GpuBlocks, WithoutMicrocontrollersTransferRunsDmaAndIorw) {
 
 TEST(GpuBlocks, WithoutComputeBootRuns) {
   std::string stats = scratch() + "/no_compute.json";
-  RunResult r = run_hetvp("run " + with_blocks("no_compute.yaml", "microcontrollers") + " --workload boot --stats " + stats);
+  RunResult r =
+      run_hetvp("run " + with_blocks("no_compute.yaml", "microcontrollers") + " --workload boot --stats " + stats);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("init-done"), std::string::npos) << r.out;
   std::string s = read_file(stats);

@@ -99,11 +99,15 @@ class GuardCopyEngine : public HostProgram {
       }
       api.log("copy engine -> host guard: " + err);
       c.expect(err.find("copy engine 0") != std::string::npos, "the host-side error names copy engine 0");
-      c.expect(err.find(hexs(cv.host.va + kPage)) != std::string::npos, "it names the guard page address " + hexs(cv.host.va + kPage));
+      c.expect(err.find(hexs(cv.host.va + kPage)) != std::string::npos,
+               "it names the guard page address " + hexs(cv.host.va + kPage));
       c.expect(host_bytes_not(api, cv.pinned, kPage, kMarker) == 0, "the page before the mapping is unchanged");
-      c.expect(host_bytes_not(api, cv.pinned + 2 * kPage, kPage, kMarker) == 0, "the page after the mapping is unchanged");
-      c.expect(host_bytes_not(api, cv.pinned + kPage, kPage - 256, kMarker) == 0, "the mapped page before the target is unchanged");
-      c.expect(host_bytes_not(api, cv.pinned + 2 * kPage - 256, 256, kData) == 0, "the mapped part of the copy arrived");
+      c.expect(host_bytes_not(api, cv.pinned + 2 * kPage, kPage, kMarker) == 0,
+               "the page after the mapping is unchanged");
+      c.expect(host_bytes_not(api, cv.pinned + kPage, kPage - 256, kMarker) == 0,
+               "the mapped page before the target is unchanged");
+      c.expect(host_bytes_not(api, cv.pinned + 2 * kPage - 256, 256, kData) == 0,
+               "the mapped part of the copy arrived");
     }
     // 2. host -> VRAM, 512 bytes starting 256 bytes before the end of V1: V2 (the next
     //    allocation) must not be reached through V1's end. The source is not the marker.
@@ -122,7 +126,8 @@ class GuardCopyEngine : public HostProgram {
       }
       api.log("copy engine -> VRAM guard: " + err);
       c.expect(err.find("copy engine 0") != std::string::npos, "the VRAM-side error names copy engine 0");
-      c.expect(err.find(hexs(cv.v1.va + kPage)) != std::string::npos, "it names the guard page address " + hexs(cv.v1.va + kPage));
+      c.expect(err.find(hexs(cv.v1.va + kPage)) != std::string::npos,
+               "it names the guard page address " + hexs(cv.v1.va + kPage));
       c.expect(vram_bytes_not(drv, cv.v2.phys, kPage, kMarker) == 0, "the next VRAM allocation is unchanged");
     }
     // 3. A read from the guard page: nothing is written at all.
@@ -137,7 +142,8 @@ class GuardCopyEngine : public HostProgram {
         err = e.what();
       }
       api.log("copy engine <- host guard: " + err);
-      c.expect(err.find(hexs(cv.host.va + kPage)) != std::string::npos, "the source fault names the guard page address");
+      c.expect(err.find(hexs(cv.host.va + kPage)) != std::string::npos,
+               "the source fault names the guard page address");
       c.expect(vram_bytes_not(drv, cv.v2.phys, kPage, kMarker) == 0, "the destination is unchanged");
     }
     return c.failed ? 1 : 0;
@@ -168,8 +174,10 @@ class GuardMcuXfer : public HostProgram {
     for (const Case& k : cases) {
       if (k.m.kind == McuId::Gpc) {  // the host page was checked: now a source that is not the marker
         c.expect(host_bytes_not(api, cv.pinned, kPage, kMarker) == 0, "the page before the host mapping is unchanged");
-        c.expect(host_bytes_not(api, cv.pinned + 2 * kPage, kPage, kMarker) == 0, "the page after the host mapping is unchanged");
-        c.expect(host_bytes_not(api, cv.pinned + kPage, kPage - 256, kMarker) == 0, "the mapped page before the target is unchanged");
+        c.expect(host_bytes_not(api, cv.pinned + 2 * kPage, kPage, kMarker) == 0,
+                 "the page after the host mapping is unchanged");
+        c.expect(host_bytes_not(api, cv.pinned + kPage, kPage - 256, kMarker) == 0,
+                 "the mapped page before the target is unchanged");
         const std::vector<uint8_t> other(kPage, 0x22);
         api.poke(cv.pinned + kPage, other.data(), kPage);
       }
@@ -181,7 +189,8 @@ class GuardMcuXfer : public HostProgram {
       }
       api.log(std::string(k.what) + ": " + err);
       c.expect(err.rfind(k.m.name() + ":", 0) == 0, std::string(k.what) + ": the error names " + k.m.name());
-      c.expect(err.find(hexs(k.guard)) != std::string::npos, std::string(k.what) + ": it names the guard address " + hexs(k.guard));
+      c.expect(err.find(hexs(k.guard)) != std::string::npos,
+               std::string(k.what) + ": it names the guard address " + hexs(k.guard));
     }
     c.expect(vram_bytes_not(drv, cv.v2.phys, kPage, kMarker) == 0, "the next VRAM allocation is unchanged");
     return c.failed ? 1 : 0;
@@ -256,6 +265,7 @@ TEST(Isolation, ComputeKernelFaultsAtTheGuardPageAfterTheArena) {
   const std::string guard = log.substr(at + 29, log.find('\n', at) - at - 29);
   EXPECT_NE(log.find("kernel 'square'"), std::string::npos) << log;
   EXPECT_NE(log.find("store of"), std::string::npos) << log;
-  EXPECT_NE(log.find("at GPU VA " + guard), std::string::npos) << "the error names the guard page " << guard << "\n" << log;
+  EXPECT_NE(log.find("at GPU VA " + guard), std::string::npos) << "the error names the guard page " << guard << "\n"
+                                                               << log;
   if (std::getenv("HETVP_TEST_VERBOSE")) std::cout << log;
 }

@@ -20,7 +20,8 @@ long run_dma(const std::string& max_payload) {
   std::string out = scratch() + "/mp" + max_payload + ".json";
   RunResult r = run_hetvp("run " + config("default.yaml") +
                           " --set workload.args.max_size=64KiB --set workload.args.methods=dma --quiet"
-                          " --set pcie0.max_payload=" + max_payload + " --stats " + out);
+                          " --set pcie0.max_payload=" +
+                          max_payload + " --stats " + out);
   EXPECT_EQ(r.status, 0) << r.err;
   return dma_tlps(out);
 }

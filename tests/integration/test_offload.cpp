@@ -34,7 +34,8 @@ const Sweep& default_sweep() {
     RunResult r = run_hetvp("run " + config("default.yaml") + " --quiet --csv " + csv);
     EXPECT_EQ(r.status, 0) << r.err;
     auto rows = read_csv(csv);
-    for (size_t i = 1; i < rows.size(); ++i) s.t[rows[i][1]][std::stoull(rows[i][2])][rows[i][0]] = std::stod(rows[i][3]);
+    for (size_t i = 1; i < rows.size(); ++i)
+      s.t[rows[i][1]][std::stoull(rows[i][2])][rows[i][0]] = std::stod(rows[i][3]);
     return s;
   }();
   return s;
@@ -44,7 +45,8 @@ const Sweep& default_sweep() {
 TEST(Offload, HostToDeviceIorwFastestUpTo64KbThenDma) {
   const Sweep& s = default_sweep();
   for (uint64_t size = 4; size <= (64 << 10); size *= 2) EXPECT_EQ(s.fastest("HtoD", size, false), "IORW") << size;
-  for (uint64_t size = 256 << 10; size <= (4 << 20); size *= 2) EXPECT_EQ(s.fastest("HtoD", size, false), "DMA") << size;
+  for (uint64_t size = 256 << 10; size <= (4 << 20); size *= 2)
+    EXPECT_EQ(s.fastest("HtoD", size, false), "DMA") << size;
   // The crossover lies within one power of two of 128 KB (here between 64 KB and 256 KB).
 }
 
@@ -62,7 +64,8 @@ TEST(Offload, DeviceToHostHubFastestFrom256BTo4KbThenDmaFrom16Kb) {
 TEST(Offload, HubBeatsGpc1AndGpc4WinsOnlyWhenLarge) {
   const Sweep& s = default_sweep();
   for (const char* d : {"HtoD", "DtoH"}) {
-    for (uint64_t size = 4096; size <= (4 << 20); size *= 2) EXPECT_LT(s.at(d, size, "HUB"), s.at(d, size, "GPC1")) << d << size;
+    for (uint64_t size = 4096; size <= (4 << 20); size *= 2)
+      EXPECT_LT(s.at(d, size, "HUB"), s.at(d, size, "GPC1")) << d << size;
     EXPECT_GT(s.at(d, 256, "GPC4"), s.at(d, 256, "GPC1")) << d << ": commanding four costs more than it saves";
     EXPECT_LT(s.at(d, 4 << 20, "GPC4"), s.at(d, 4 << 20, "GPC1")) << d << ": parallel transfers win";
   }
@@ -99,7 +102,8 @@ TEST(Offload, OddSizesAndAlignmentsAreCopiedByteForByte) {
 }
 
 TEST(Offload, Gpc4NeedsFourGpcs) {
-  RunResult r = run_hetvp("run " + config("default.yaml") + " --quiet --set gpu0.gpcs=2 --set workload.args.max_size=64");
+  RunResult r =
+      run_hetvp("run " + config("default.yaml") + " --quiet --set gpu0.gpcs=2 --set workload.args.max_size=64");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("method GPC4 needs four GPC microcontrollers; GPU 0 has 2"), std::string::npos) << r.err;
 }
@@ -108,8 +112,10 @@ TEST(Offload, BadRequestsAreRefusedOrReported) {
   const std::string base = "run " + config("default.yaml") + " --workload offload ";
   RunResult unmapped = run_hetvp(base + "--set workload.args.dst=0x7700000000");
   EXPECT_EQ(unmapped.status, 1);
-  EXPECT_NE(unmapped.err.find("hub: offloaded copy of 4096 bytes 0x4000002000 -> 0x7700000000 failed: firmware error 2"),
-            std::string::npos) << unmapped.err;
+  EXPECT_NE(
+      unmapped.err.find("hub: offloaded copy of 4096 bytes 0x4000002000 -> 0x7700000000 failed: firmware error 2"),
+      std::string::npos)
+      << unmapped.err;
   RunResult zero = run_hetvp(base + "--set workload.args.size=0");
   EXPECT_EQ(zero.status, 1);
   EXPECT_NE(zero.err.find("offloaded copy of zero bytes"), std::string::npos) << zero.err;
@@ -117,7 +123,8 @@ TEST(Offload, BadRequestsAreRefusedOrReported) {
   EXPECT_EQ(overlap.status, 1);
   EXPECT_NE(overlap.err.find("overlap"), std::string::npos) << overlap.err;
   // The microcontroller faults mid-copy: the second half of the source is not mapped.
-  RunResult mid = run_hetvp(base + "--set workload.args.mcu=gpc1 --set workload.args.size=16KiB --set workload.args.map=8KiB");
+  RunResult mid =
+      run_hetvp(base + "--set workload.args.mcu=gpc1 --set workload.args.size=16KiB --set workload.args.map=8KiB");
   EXPECT_EQ(mid.status, 1);
   EXPECT_NE(mid.err.find("gpc1: offloaded copy of 16384 bytes"), std::string::npos) << mid.err;
   EXPECT_NE(mid.err.find("after 8192 bytes"), std::string::npos) << mid.err;

@@ -34,8 +34,10 @@ TEST(RtlVcd, LockstepMismatchStopsTheRunAndLeavesTheVcd) {
   const std::string vcd = scratch() + "/mismatch";
   RunResult r = run_hetvp("run " + config("coherence.yaml") +
                           " --workload square --set directory.engine=lockstep --set directory.test_fault_index=0"
-                          " --set directory.vcd=" + vcd);
+                          " --set directory.vcd=" +
+                          vcd);
   EXPECT_EQ(r.status, 1);
-  EXPECT_NE(r.err.find("RTL and TLM invalidation engines differ at output #0 (input position"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("RTL and TLM invalidation engines differ at output #0 (input position"), std::string::npos)
+      << r.err;
   EXPECT_NE(read_file(vcd + ".vcd").find("$enddefinitions"), std::string::npos);
 }

@@ -17,7 +17,8 @@ using Times = std::map<std::tuple<std::string, std::string, uint64_t>, double>;
 Times run_transfer(const std::string& extra, const std::string& cfg = "default.yaml") {
   static int n = 0;
   std::string csv = scratch() + "/t" + std::to_string(n++) + ".csv";
-  RunResult r = run_hetvp("run " + config(cfg) + " --quiet --set workload.args.methods=dma,iorw --csv " + csv + " " + extra);
+  RunResult r =
+      run_hetvp("run " + config(cfg) + " --quiet --set workload.args.methods=dma,iorw --csv " + csv + " " + extra);
   EXPECT_EQ(r.status, 0) << r.err;
   Times t;
   auto rows = read_csv(csv);
@@ -27,7 +28,8 @@ Times run_transfer(const std::string& extra, const std::string& cfg = "default.y
 }  // namespace
 
 TEST(Transfer, HostToDeviceIorwWinsSmallDmaWinsLarge) {
-  Times t = run_transfer("--set workload.args.max_size=16MiB --set workload.args.factor=4 --set workload.args.directions=htod");
+  Times t = run_transfer(
+      "--set workload.args.max_size=16MiB --set workload.args.factor=4 --set workload.args.directions=htod");
   // (Where exactly they cross is calibration: docs/calibration.md, tests/integration/test_offload.cpp.)
   for (uint64_t s : {4ull, 64ull, 1024ull, 16384ull})
     EXPECT_LT((t[{"IORW", "HtoD", s}]), (t[{"DMA", "HtoD", s}])) << "size " << s;
@@ -36,7 +38,9 @@ TEST(Transfer, HostToDeviceIorwWinsSmallDmaWinsLarge) {
 }
 
 TEST(Transfer, DeviceToHostIorwPaysARoundTripPerRead) {
-  Times t = run_transfer("--set workload.args.max_size=64KiB --set workload.args.factor=4 --set workload.args.directions=dtoh --set workload.args.methods=iorw");
+  Times t = run_transfer(
+      "--set workload.args.max_size=64KiB --set workload.args.factor=4 --set workload.args.directions=dtoh --set "
+      "workload.args.methods=iorw");
   // 16 KiB more = 4096 more 32-bit reads: each a non-posted round trip of ~1.7 us
   // (link latency both ways + the GPU's BAR1 read path).
   double per_read = ((t[{"IORW", "DtoH", 65536}]) - (t[{"IORW", "DtoH", 16384}])) / (12288.0);
@@ -47,7 +51,8 @@ TEST(Transfer, DeviceToHostIorwPaysARoundTripPerRead) {
 }
 
 TEST(Transfer, LargeDmaReachesLinkPayloadBandwidth) {
-  Times t = run_transfer("--set workload.args.min_size=64MiB --set workload.args.max_size=64MiB --set workload.args.methods=dma");
+  Times t = run_transfer(
+      "--set workload.args.min_size=64MiB --set workload.args.max_size=64MiB --set workload.args.methods=dma");
   // gen2 x16: 8e9 B/s after 8b/10b; a 128-byte TLP carries 128 of 148 wire bytes (12 header + 8
   // framing): the payload bandwidth is 6.92e9 B/s.
   const double payload_bw = 8e9 * 128.0 / 148.0;
@@ -60,8 +65,9 @@ TEST(Transfer, LargeDmaReachesLinkPayloadBandwidth) {
 
 TEST(Transfer, InterruptCompletionGivesTheSameData) {
   std::string stats = scratch() + "/irq.json";
-  RunResult r = run_hetvp("run " + config("default.yaml") + " --quiet --set workload.args.max_size=64KiB --set workload.args.methods=dma" +
-                " --set workload.args.driver.completion=interrupt --set workload.args.factor=4 --stats " + stats);
+  RunResult r = run_hetvp(
+      "run " + config("default.yaml") + " --quiet --set workload.args.max_size=64KiB --set workload.args.methods=dma" +
+      " --set workload.args.driver.completion=interrupt --set workload.args.factor=4 --stats " + stats);
   EXPECT_EQ(r.status, 0) << r.err;
   std::string s = read_file(stats);
   EXPECT_TRUE(std::regex_search(s, std::regex("\"msis\": 16[,\\n}]"))) << "one MSI per copy (8 sizes x 2 directions)";
@@ -86,20 +92,24 @@ TEST(Transfer, SameDirectionSharesTheLinkOppositeDoesNot) {
 
 TEST(Transfer, CopyEngineReadsInFlightSetItsSpeed) {
   // 32 reads in flight hide the link's round trip; one at a time pays it for every 512 bytes.
-  Times many = run_transfer("--set workload.args.min_size=1MiB --set workload.args.max_size=1MiB --set workload.args.methods=dma"
-                            " --set workload.args.directions=htod");
-  Times one = run_transfer("--set workload.args.min_size=1MiB --set workload.args.max_size=1MiB --set workload.args.methods=dma"
-                           " --set workload.args.directions=htod --set gpu0.copy_engine.outstanding=1");
+  Times many = run_transfer(
+      "--set workload.args.min_size=1MiB --set workload.args.max_size=1MiB --set workload.args.methods=dma"
+      " --set workload.args.directions=htod");
+  Times one = run_transfer(
+      "--set workload.args.min_size=1MiB --set workload.args.max_size=1MiB --set workload.args.methods=dma"
+      " --set workload.args.directions=htod --set gpu0.copy_engine.outstanding=1");
   EXPECT_GT((one[{"DMA", "HtoD", 1ull << 20}]), 5 * (many[{"DMA", "HtoD", 1ull << 20}]));
 }
 
 TEST(Transfer, LargeBurstsAreSplitIntoPipelinedReadRequests) {
   // A 2 KiB piece is four 512-byte read requests issued back to back by the endpoint: about as
   // fast as four 512-byte pieces (serialised requests would lose a round trip each).
-  Times b512 = run_transfer("--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma"
-                            " --set workload.args.directions=htod");
-  Times b2k = run_transfer("--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma"
-                           " --set workload.args.directions=htod --set gpu0.copy_engine.burst=2048");
+  Times b512 = run_transfer(
+      "--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma"
+      " --set workload.args.directions=htod");
+  Times b2k = run_transfer(
+      "--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma"
+      " --set workload.args.directions=htod --set gpu0.copy_engine.burst=2048");
   EXPECT_NEAR((b2k[{"DMA", "HtoD", 16ull << 20}]) / (b512[{"DMA", "HtoD", 16ull << 20}]), 1.0, 0.05);
 }
 
@@ -112,8 +122,9 @@ TEST(Topology, TwoGpusBehindOneRootComplexFromYamlAlone) {
   // Copies to the second GPU work too, and really go to it.
   std::string stats = scratch() + "/two.json";
   RunResult t = run_hetvp("run " + config("two_gpus.yaml") +
-                " --workload transfer --set workload.args.gpu=1 --set workload.args.max_size=1MiB"
-                " --set workload.args.methods=dma --stats " + stats);
+                          " --workload transfer --set workload.args.gpu=1 --set workload.args.max_size=1MiB"
+                          " --set workload.args.methods=dma --stats " +
+                          stats);
   EXPECT_EQ(t.status, 0) << t.err;
   std::string j = read_file(stats);
   std::smatch m0, m1;
@@ -124,15 +135,18 @@ TEST(Topology, TwoGpusBehindOneRootComplexFromYamlAlone) {
 }
 
 TEST(Topology, Gen3x8LinkFromYamlAlone) {
-  Times g3 = run_transfer("--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma",
-                          "gen3_x8.yaml");
-  Times g2 = run_transfer("--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma");
+  Times g3 = run_transfer(
+      "--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma",
+      "gen3_x8.yaml");
+  Times g2 = run_transfer(
+      "--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma");
   // gen3 x8 with 256-byte payloads carries 7.88e9*256/276 = 7.31e9 B/s of payload vs 6.92e9.
   double ratio = (g2[{"DMA", "HtoD", 16ull << 20}]) / (g3[{"DMA", "HtoD", 16ull << 20}]);
   EXPECT_GT(ratio, 1.03);
   EXPECT_LT(ratio, 1.10);
   // The same link with --set instead of a file: x8 gen2 halves the bandwidth.
-  Times x8 = run_transfer("--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma"
-                          " --set pcie0.lanes=8");
+  Times x8 = run_transfer(
+      "--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma"
+      " --set pcie0.lanes=8");
   EXPECT_NEAR((x8[{"DMA", "HtoD", 16ull << 20}]) / (g2[{"DMA", "HtoD", 16ull << 20}]), 2.0, 0.1);
 }

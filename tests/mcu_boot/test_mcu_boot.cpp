@@ -30,12 +30,13 @@ double mcu_stat(const std::string& json, const std::string& mcu, const std::stri
 TEST(McuBoot, DefaultConfigBootsHubAndFourGpcsWithTimes) {
   auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --stats " + scratch() + "/boot.json");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(HUB \+ 4 GPCs booted: upload [0-9.]+ us .* init-done at [0-9.]+ us)")))
+  EXPECT_TRUE(
+      std::regex_search(r.out, std::regex(R"(HUB \+ 4 GPCs booted: upload [0-9.]+ us .* init-done at [0-9.]+ us)")))
       << r.out;
   EXPECT_TRUE(has(r.out, "echo answered by HUB + 4 GPCs")) << r.out;
   const std::string j = read_file(scratch() + "/boot.json");
   EXPECT_GT(mcu_stat(j, "hub", "instructions"), 100);
-  EXPECT_GE(mcu_stat(j, "gpc3", "wakeups"), 1);   // woke from wfi on the method interrupt
+  EXPECT_GE(mcu_stat(j, "gpc3", "wakeups"), 1);  // woke from wfi on the method interrupt
   EXPECT_GE(mcu_stat(j, "gpc3", "commands"), 1);
   EXPECT_GT(mcu_stat(j, "gpc3", "sleep_ns"), 0);
   EXPECT_GT(mcu_stat(j, "hub", "bar0_accesses"), 4);  // PTOP + every GPC's status scratch
@@ -54,13 +55,15 @@ INSTANTIATE_TEST_SUITE_P(Counts, McuBootGpcs, ::testing::Values(1, 8, 16));
 // The driver sizes firmware against UC_CAPS (256-byte units; data in 8 bits): the largest sizes
 // the schema allows must be reported exactly, and larger ones refused before the simulation.
 TEST(McuBoot, LargestMemoriesAreReportedAndBoot) {
-  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set gpu0.microcontrollers.hub.data_size=65280 "
+  auto r = run_hetvp("run " + cfg() +
+                     " --workload mcu_boot --set gpu0.microcontrollers.hub.data_size=65280 "
                      "--set gpu0.microcontrollers.hub.code_size=64KiB --set gpu0.microcontrollers.gpc.data_size=65280 "
                      "--set gpu0.microcontrollers.gpc.code_size=64KiB");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "echo answered by HUB + 4 GPCs")) << r.out;
   // UC_CAPS = code >> 8 (bits 0-8) | data >> 8 (bits 9-16): HUB 16 KiB / 65,280 B, GPC 64 KiB / 2 KiB.
-  auto caps = run_hetvp("debug " + cfg() + " --set gpu0.microcontrollers.hub.data_size=65280 "
+  auto caps = run_hetvp("debug " + cfg() +
+                        " --set gpu0.microcontrollers.hub.data_size=65280 "
                         "--set gpu0.microcontrollers.gpc.code_size=64KiB --commands 'read hub 0x108; read gpc0 0x108'");
   ASSERT_EQ(caps.status, 0) << caps.out << caps.err;
   EXPECT_TRUE(has(caps.out, "hub[0x00000108] = 0x0001fe40")) << caps.out;
@@ -100,8 +103,9 @@ TEST(McuContext, SavedContextLoadsBitIdenticalIntoAnotherGpc) {
   // The workload logs one line per pass (gpc0 -> gpc1 via VRAM, gpc0 -> gpc2 via host memory);
   // each must report the 512 B image saved, the loading GPC's hash equal to the filled one, and
   // both comparisons identical. Exactly these two lines, in this order.
-  const std::regex line(R"(context gpc0 -> (gpc[0-9]+) via (VRAM|host memory \(PCIe\)): save ([0-9]+) B in [0-9.]+ us, )"
-                        R"(load [0-9.]+ us, hash (0x[0-9a-f]+) vs (0x[0-9a-f]+), data memory (\w+), context registers (\w+): (\w+))");
+  const std::regex line(
+      R"(context gpc0 -> (gpc[0-9]+) via (VRAM|host memory \(PCIe\)): save ([0-9]+) B in [0-9.]+ us, )"
+      R"(load [0-9.]+ us, hash (0x[0-9a-f]+) vs (0x[0-9a-f]+), data memory (\w+), context registers (\w+): (\w+))");
   std::vector<std::smatch> passes(std::sregex_iterator(r.out.begin(), r.out.end(), line), std::sregex_iterator());
   ASSERT_EQ(passes.size(), 2u) << r.out;
   const char* want_dst[2] = {"gpc1", "gpc2"};
@@ -133,8 +137,10 @@ TEST(McuFirmware, ImagesFitTheirMemories) {
   for (auto* img : {&hub, &gpc}) {
     const bool is_hub = img == &hub;
     for (auto& s : img->segments()) {
-      if (s.executable()) EXPECT_LE(s.vaddr + s.memsz, is_hub ? 16384u : 8192u) << img->name();
-      else EXPECT_LE(s.vaddr - 0x10000 + s.memsz, is_hub ? 4096u : 2048u) << img->name();
+      if (s.executable())
+        EXPECT_LE(s.vaddr + s.memsz, is_hub ? 16384u : 8192u) << img->name();
+      else
+        EXPECT_LE(s.vaddr - 0x10000 + s.memsz, is_hub ? 4096u : 2048u) << img->name();
     }
     EXPECT_TRUE(img->symbol("ihbody")) << "the interrupt handler";
     EXPECT_TRUE(img->symbol("fw_main"));
@@ -145,26 +151,34 @@ TEST(McuFirmware, ImagesFitTheirMemories) {
 TEST(McuBadInput, ImageTooLargeForCodeMemoryIsRefusedAtLoad) {
   auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set gpu0.microcontrollers.gpc.code_size=1KiB");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(std::regex_search(r.err + r.out, std::regex(R"(gpc\.elf: code segment at 0x0 of [0-9]+ bytes does not fit the GPCs' code memory \(IMEM, 1024 bytes)")))
+  EXPECT_TRUE(std::regex_search(
+      r.err + r.out,
+      std::regex(
+          R"(gpc\.elf: code segment at 0x0 of [0-9]+ bytes does not fit the GPCs' code memory \(IMEM, 1024 bytes)")))
       << r.out << r.err;
 }
 
 TEST(McuBadInput, ImageTooLargeForDataMemoryIsRefusedAtLoad) {
   auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set gpu0.microcontrollers.hub.data_size=1KiB");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(std::regex_search(r.err + r.out, std::regex(R"(hub\.elf: data segment .* does not fit the HUB's data memory \(DMEM, 1024 bytes)")))
+  EXPECT_TRUE(std::regex_search(
+      r.err + r.out, std::regex(R"(hub\.elf: data segment .* does not fit the HUB's data memory \(DMEM, 1024 bytes)")))
       << r.out << r.err;
 }
 
 TEST(McuBadInput, CorruptElfIsRefused) {
-  std::string bad = write_file("corrupt.elf", std::string("\x7f" "ELF\x01\x01\x01", 7) + std::string(40, '\xff'));
+  std::string bad = write_file("corrupt.elf", std::string("\x7f"
+                                                          "ELF\x01\x01\x01",
+                                                          7) +
+                                                  std::string(40, '\xff'));
   auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set workload.args.gpc_firmware=" + bad);
   EXPECT_EQ(r.status, 1);
   EXPECT_TRUE(has(r.err + r.out, "firmware image rejected: " + bad)) << r.out << r.err;
 }
 
 TEST(McuBadInput, UploadPortWriteWhileRunningIsRefused) {
-  auto r = run_hetvp("debug " + cfg() + " --commands 'boot; write gpc1 0x184 0x1234; write hub 0x1c4 1; cmd gpc1 ping 9; expect 9'");
+  auto r = run_hetvp("debug " + cfg() +
+                     " --commands 'boot; write gpc1 0x184 0x1234; write hub 0x1c4 1; cmd gpc1 ping 9; expect 9'");
   EXPECT_EQ(r.status, 1);  // the two refused writes count as errors of the script
   EXPECT_TRUE(has(r.err, "gpu0.gpc1: CODE upload port used while the core runs")) << r.err;
   EXPECT_TRUE(has(r.err, "gpu0.hub: DATA upload port used while the core runs")) << r.err;
@@ -174,7 +188,9 @@ TEST(McuBadInput, UploadPortWriteWhileRunningIsRefused) {
 }
 
 TEST(McuBadInput, IllegalInstructionTrapIsVisibleAndTheSimulatorCarriesOn) {
-  auto r = run_hetvp("debug " + cfg() + " --commands 'boot; cmd gpc2 trap; state gpc2; read gpc2 0x100; read gpc2 0x114; cmd gpc3 ping 7; expect 7'");
+  auto r = run_hetvp(
+      "debug " + cfg() +
+      " --commands 'boot; cmd gpc2 trap; state gpc2; read gpc2 0x100; read gpc2 0x114; cmd gpc3 ping 7; expect 7'");
   EXPECT_EQ(r.status, 1);  // the trap command never completes: one script error
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(gpc2 is trapped \(mcause 2 at pc 0x[0-9a-f]{8})"))) << r.out;
   EXPECT_TRUE(has(r.out, "gpc2[0x00000100] = 0x00000214")) << r.out;  // TRAPPED, started, cause 2
@@ -184,11 +200,12 @@ TEST(McuBadInput, IllegalInstructionTrapIsVisibleAndTheSimulatorCarriesOn) {
 }
 
 TEST(McuBadInput, IllegalXferSizeAlignmentAddressFault) {
-  auto r = run_hetvp("debug " + cfg() +
-                     " --commands 'boot; cmd gpc0 xfer 2 0 0 0; expect 0x102; cmd gpc0 xfer 9 0 0 0; expect 0x102; "
-                     "cmd gpc0 xfer 8 0x10 0 0; expect 0x202; cmd gpc0 xfer 3 0 0 0x800; expect 0x302; "
-                     "cmd gpc0 xfer 8 0 0xff 0; expect 0x402; read gpc0 0x210; expect 0x402; read gpc0 0x218; expect 5; "
-                     "alloc buf 4096; cmd gpc0 xfer 0x18 $buf.lo $buf.hi 0; expect 0; read gpc0 0x214; expect 1'");
+  auto r =
+      run_hetvp("debug " + cfg() +
+                " --commands 'boot; cmd gpc0 xfer 2 0 0 0; expect 0x102; cmd gpc0 xfer 9 0 0 0; expect 0x102; "
+                "cmd gpc0 xfer 8 0x10 0 0; expect 0x202; cmd gpc0 xfer 3 0 0 0x800; expect 0x302; "
+                "cmd gpc0 xfer 8 0 0xff 0; expect 0x402; read gpc0 0x210; expect 0x402; read gpc0 0x218; expect 5; "
+                "alloc buf 4096; cmd gpc0 xfer 0x18 $buf.lo $buf.hi 0; expect 0; read gpc0 0x214; expect 1'");
   // the five faulting commands report FW_ERR_XFER (script errors), everything else passes
   EXPECT_TRUE(has(r.out, "5 error(s)")) << r.out;
   // Every one of the script's 9 expects passes (its 5 cmd lines fail, the expects after them see
@@ -201,45 +218,55 @@ TEST(McuBadInput, IllegalXferSizeAlignmentAddressFault) {
   // the five faulting xfers each answer FW_ERR_XFER (2) with XFER_STATUS as the result, the legal one 0
   EXPECT_EQ(count(std::regex(R"(gpc0 xfer\(0x[0-9a-f]{8}\): result 0x00000[1-4]02 error 2 )")), 5) << r.out;
   EXPECT_EQ(count(std::regex(R"(gpc0 xfer\(0x00000018\): result 0x00000000 error 0 )")), 1) << r.out;
-  for (const char* e : {"expect 0x00000102: ok", "expect 0x00000202: ok", "expect 0x00000302: ok", "expect 0x00000402: ok",
-                        "expect 0x00000005: ok", "expect 0x00000000: ok", "expect 0x00000001: ok"})
+  for (const char* e :
+       {"expect 0x00000102: ok", "expect 0x00000202: ok", "expect 0x00000302: ok", "expect 0x00000402: ok",
+        "expect 0x00000005: ok", "expect 0x00000000: ok", "expect 0x00000001: ok"})
     EXPECT_TRUE(has(r.out, e)) << e << "\n" << r.out;
   EXPECT_FALSE(has(r.out, "expected")) << r.out;
 }
 
 TEST(McuBadInput, GpcThatNeverReportsInitTimesOutNamingIt) {
-  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set workload.args.gpc_override=2:" + fw("gpc_noinit.elf") +
-                     " --set workload.args.boot_timeout=2ms");
+  auto r =
+      run_hetvp("run " + cfg() + " --workload mcu_boot --set workload.args.gpc_override=2:" + fw("gpc_noinit.elf") +
+                " --set workload.args.boot_timeout=2ms");
   EXPECT_EQ(r.status, 1);
-  EXPECT_TRUE(has(r.err + r.out, "the HUB did not report init-done within 2 ms after start; GPC(s) that never reported init: gpc2 (sleeping) (image " + fw("gpc_noinit.elf") + ")"))
+  EXPECT_TRUE(has(r.err + r.out,
+                  "the HUB did not report init-done within 2 ms after start; GPC(s) that never reported init: gpc2 "
+                  "(sleeping) (image " +
+                      fw("gpc_noinit.elf") + ")"))
       << r.out << r.err;
   EXPECT_FALSE(has(r.err + r.out, "gpc1 (")) << r.out << r.err;
 }
 
 // ---- the debug tool ----------------------------------------------------------------------------
 TEST(McuDebugTool, ScriptLoadsStartsCommandsAndDumps) {
-  std::string script = write_file("dbg.txt",
-                                  "# load firmware by hand, start it, talk to it, look inside\n"
-                                  "load gpcs " + fw("gpc.elf") + "\n"
-                                  "load hub " + fw("hub.elf") + "\n"
-                                  "start gpcs\n"
-                                  "start hub\n"
-                                  "wait hub sleeping\n"
-                                  "sleep 200\n"  // the HUB naps between looks at the GPC init flags
-                                  "read hub 0x800\n"
-                                  "expect 0x80000004\n"
-                                  "cmd gpc1 ping 0x1234\n"
-                                  "expect 0x1234\n"
-                                  "cmd gpc1 ctx_fill 7\n"
-                                  "regs gpc1\n"
-                                  "dump gpc1 0x100 32\n"
-                                  "stop gpc1\n"
-                                  "step gpc1 3\n"
-                                  "cont gpc1\n"
-                                  "cmd hub reg_read 0x502800\n"  // GPC0's status scratch through the HUB's BAR0 window
-                                  "expect 0x80000000\n"
-                                  "cmd gpc1 exit 5\n"
-                                  "state gpc1\n");
+  std::string script =
+      write_file("dbg.txt",
+                 "# load firmware by hand, start it, talk to it, look inside\n"
+                 "load gpcs " +
+                     fw("gpc.elf") +
+                     "\n"
+                     "load hub " +
+                     fw("hub.elf") +
+                     "\n"
+                     "start gpcs\n"
+                     "start hub\n"
+                     "wait hub sleeping\n"
+                     "sleep 200\n"  // the HUB naps between looks at the GPC init flags
+                     "read hub 0x800\n"
+                     "expect 0x80000004\n"
+                     "cmd gpc1 ping 0x1234\n"
+                     "expect 0x1234\n"
+                     "cmd gpc1 ctx_fill 7\n"
+                     "regs gpc1\n"
+                     "dump gpc1 0x100 32\n"
+                     "stop gpc1\n"
+                     "step gpc1 3\n"
+                     "cont gpc1\n"
+                     "cmd hub reg_read 0x502800\n"  // GPC0's status scratch through the HUB's BAR0 window
+                     "expect 0x80000000\n"
+                     "cmd gpc1 exit 5\n"
+                     "state gpc1\n");
   auto r = run_hetvp("debug " + cfg() + " --script " + script);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(has(r.out, "loaded " + fw("gpc.elf") + " into gpcs (entry 0x00000000)")) << r.out;
@@ -296,7 +323,8 @@ TEST(McuIss, HugeSegmentIsALoadErrorNotAnAllocation) {  // found by the fuzz tes
 
 // ---- idle cost and sleeping --------------------------------------------------------------------
 TEST(McuIdle, OneSimulatedSecondIdleIsReported) {
-  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set workload.args.idle=1s --stats " + scratch() + "/idle.json");
+  auto r = run_hetvp("run " + cfg() + " --workload mcu_boot --set workload.args.idle=1s --stats " + scratch() +
+                     "/idle.json");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(idle 1\.000 s simulated cost [0-9.]+ ms host CPU)"))) << r.out;
   const std::string j = read_file(scratch() + "/idle.json");
@@ -308,6 +336,7 @@ TEST(McuTrace, TimelineHasRunSleepCommandAndXferSpans) {
   auto r = run_hetvp("run " + cfg() + " --workload mcu_context -q --trace " + scratch() + "/t.json");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   const std::string t = read_file(scratch() + "/t.json");
-  for (const char* s : {"\"gpu0.gpc0.cmd\"", "\"gpu0.gpc0.xfer\"", "\"cmd 4\"", "\"store 256 B\"", "\"load 256 B\"", "\"sleep\"", "\"run\""})
+  for (const char* s : {"\"gpu0.gpc0.cmd\"", "\"gpu0.gpc0.xfer\"", "\"cmd 4\"", "\"store 256 B\"", "\"load 256 B\"",
+                        "\"sleep\"", "\"run\""})
     EXPECT_NE(t.find(s), std::string::npos) << s;
 }

@@ -165,7 +165,8 @@ TEST(McuGdbStub, RspSessionOnGpc1) {
   Child c({binary_dir() + "/hetvp", "run", config("default.yaml"), "--workload", "mcu_boot", "--set",
            "gpu0.microcontrollers.gdb.target=gpc1", "--set", "gpu0.microcontrollers.gdb.accept_timeout=20"});
   std::smatch m;
-  ASSERT_TRUE(c.wait_err(std::regex(R"(gdb stub for gpu0\.gpc1 listening on 127\.0\.0\.1:(\d+))"), m, 20000)) << c.err_text();
+  ASSERT_TRUE(c.wait_err(std::regex(R"(gdb stub for gpu0\.gpc1 listening on 127\.0\.0\.1:(\d+))"), m, 20000))
+      << c.err_text();
   Rsp g(std::stoi(m[1]));
   ASSERT_TRUE(g.ok());
   EXPECT_EQ(g.cmd("qSupported:swbreak+"), "PacketSize=4000");
@@ -205,7 +206,8 @@ TEST(McuGdbStub, NoDebuggerMeansTheRunGoesOnAfterTheTimeout) {
            "gpu0.microcontrollers.gdb.target=hub", "--set", "gpu0.microcontrollers.gdb.accept_timeout=0.2"});
   std::string out;
   EXPECT_EQ(c.wait_exit(60000, out), 0) << out << c.err_text();
-  EXPECT_NE(c.err_text().find("no debugger connected within 0.2 s; running without it"), std::string::npos) << c.err_text();
+  EXPECT_NE(c.err_text().find("no debugger connected within 0.2 s; running without it"), std::string::npos)
+      << c.err_text();
 }
 
 TEST(McuGdbStub, BadTargetIsAConfigError) {

@@ -21,8 +21,8 @@
 using namespace hetvp;
 using namespace hetvp::test;
 using sc_core::SC_NS;
-using sc_core::SC_US;
 using sc_core::sc_time;
+using sc_core::SC_US;
 
 namespace {
 
@@ -36,8 +36,10 @@ struct Mem : sc_core::sc_module {
     const uint64_t a = gp.get_address();
     if (a < 0x1000 || a + gp.get_data_length() > 0x2000) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     uint8_t* p = &bytes[a - 0x1000];
-    if (gp.is_read()) std::memcpy(gp.get_data_ptr(), p, gp.get_data_length());
-    else std::memcpy(p, gp.get_data_ptr(), gp.get_data_length());
+    if (gp.is_read())
+      std::memcpy(gp.get_data_ptr(), p, gp.get_data_length());
+    else
+      std::memcpy(p, gp.get_data_ptr(), gp.get_data_length());
     d += sc_time(100, SC_NS);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
@@ -294,7 +296,7 @@ TEST(McuModel, HostInterruptTrapAndDebugPort) {
 
 TEST(McuModel, TimerFiresEveryTimerCyclesFromWhenItWasArmed) {
   mcu::McuConfig c = Bench::gpc3();
-  c.clock_hz = 1e9;  // 100 cycles = 100 ns
+  c.clock_hz = 1e9;                 // 100 cycles = 100 ns
   std::vector<uint32_t> timer_bit;  // IRQSTAT & TIMER at 99.5, 100.5, 199.5, 200.5 ns
   uint32_t ctrl = 0;
   bool done = false;
@@ -328,7 +330,7 @@ TEST(McuModel, CoreWritingMethodCmdDoesNotInterruptItself) {
   bool done = false;
   Bench b([&](TestInitiator& h) {
     run_program(h, {a::lui(5, MCU_REG_BASE), a::sw(0, 5, MCU_METHOD_CMD),  // METHOD_CMD = 0
-                    a::addi(6, 0, 1), a::sw(6, 5, MCU_UC_EXIT),             // exit(1): HALTED
+                    a::addi(6, 0, 1), a::sw(6, 5, MCU_UC_EXIT),            // exit(1): HALTED
                     a::jal(0, 0)});
     sc_core::wait(1, SC_US);
     state = rd(h, MCU_UC_CTRL) & MCU_STATE_MASK;
@@ -406,8 +408,10 @@ TEST(McuModel, TrapLoopInFirmwareIsStoppedByTheWatchdog) {
   EXPECT_EQ(pc, 0x24u);
   EXPECT_EQ(instret, 2u + 50u);  // set-up, then the handler's addi once per entry (ecall + 49 faults)
   ASSERT_EQ(g_warnings.size(), 1u);
-  EXPECT_NE(g_warnings[0].find("trap loop: illegal instruction 0xffffffff at pc 0x00000024 (mcause 0x00000002) taken 50 times"),
-            std::string::npos) << g_warnings[0];
+  EXPECT_NE(g_warnings[0].find(
+                "trap loop: illegal instruction 0xffffffff at pc 0x00000024 (mcause 0x00000002) taken 50 times"),
+            std::string::npos)
+      << g_warnings[0];
 }
 
 TEST(McuModel, StrictTrapsStopsAtTheFirstFaultInAHandler) {
@@ -434,6 +438,7 @@ TEST(McuModel, StrictTrapsStopsAtTheFirstFaultInAHandler) {
   EXPECT_EQ(pc, 0x24u);
   EXPECT_EQ(instret, 3u);
   ASSERT_EQ(g_warnings.size(), 1u);
-  EXPECT_NE(g_warnings[0].find("fault in trap handler: illegal instruction 0xffffffff at pc 0x00000024"), std::string::npos)
+  EXPECT_NE(g_warnings[0].find("fault in trap handler: illegal instruction 0xffffffff at pc 0x00000024"),
+            std::string::npos)
       << g_warnings[0];
 }

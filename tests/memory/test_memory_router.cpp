@@ -10,8 +10,8 @@
 
 using namespace hetvp;
 using namespace hetvp::test;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 // Asks the target behind `t` for a DMI pointer to `addr`; returns whether it was granted.
@@ -106,7 +106,7 @@ TEST(Router, DecodesTranslatesAndRejectsUnmapped) {
   EXPECT_EQ(via_bus, 77u);
   EXPECT_EQ(hole, tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(straddle, tlm::TLM_ADDRESS_ERROR_RESPONSE);  // runs off the end of a's range
-  EXPECT_EQ(d, sc_time(4, SC_NS));                         // two routed accesses at 2 ns each
+  EXPECT_EQ(d, sc_time(4, SC_NS));                       // two routed accesses at 2 ns each
   // 0x40000010 reached b (a 1 MiB memory) as offset 0x10: without translation it would be out of range.
 }
 
@@ -167,10 +167,10 @@ TEST(RegisterBank, EnforcesAccessRules) {
   v = 0x5;
   acc(tlm::TLM_WRITE_COMMAND, 0xc, v);
   acc(tlm::TLM_READ_COMMAND, 0xc, v);
-  EXPECT_EQ(v, 0xau);  // write-1-to-clear
-  EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, 0x10, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);    // hole
-  EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, 0x2, v), tlm::TLM_BURST_ERROR_RESPONSE);       // misaligned
-  EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, 0x0, v, 2), tlm::TLM_BURST_ERROR_RESPONSE);    // not 32-bit
+  EXPECT_EQ(v, 0xau);                                                               // write-1-to-clear
+  EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, 0x10, v), tlm::TLM_ADDRESS_ERROR_RESPONSE);  // hole
+  EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, 0x2, v), tlm::TLM_BURST_ERROR_RESPONSE);     // misaligned
+  EXPECT_EQ(acc(tlm::TLM_READ_COMMAND, 0x0, v, 2), tlm::TLM_BURST_ERROR_RESPONSE);  // not 32-bit
   EXPECT_EQ(bank.errors(), 5u);
 }
 

@@ -17,8 +17,8 @@
 
 using namespace hetvp;
 using namespace hetvp::test;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 // Gen2 x16: 8e9 bytes/s after 8b/10b. A 128-byte write TLP with a 3DW header and 8 bytes of
@@ -177,8 +177,8 @@ TEST(PcieLink, OversizedRequestsAreProtocolErrors) {
   TestInitiator host("host", [&](TestInitiator& t) {
     uint8_t data[1024] = {};
     sc_time d;
-    w = t.access(tlm::TLM_WRITE_COMMAND, 0, data, 256, d);   // > max_payload 128
-    r = t.access(tlm::TLM_READ_COMMAND, 0, data, 1024, d);   // > max_read_request 512
+    w = t.access(tlm::TLM_WRITE_COMMAND, 0, data, 256, d);  // > max_payload 128
+    r = t.access(tlm::TLM_READ_COMMAND, 0, data, 1024, d);  // > max_read_request 512
   });
   host.socket.bind(b.link.down_in);
   TestInitiator dev("dev", [](TestInitiator&) {});
@@ -324,12 +324,12 @@ TEST(RootComplex, RootPortDecodesItsWindowOnlyDeviceZeroAndGatesDmaOnBusMaster) 
   TestInitiator device("device", [&](TestInitiator& t) {
     sc_time d;
     auto port_cfg = [&](unsigned reg, uint32_t v) { ecam.write32(pcie::ecam_offset(0, 0, 0, reg), v, d); };
-    port_cfg(pcie::kCfgBusNumbers, (1u << 8) | (1u << 16));           // secondary = subordinate = 1
-    port_cfg(pcie::kCfgMemBaseLimit, 0x8000u | (0x80f0u << 16));       // [0x8000_0000, 0x80FF_FFFF]
-    port_cfg(pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable);         // no bus mastering yet
+    port_cfg(pcie::kCfgBusNumbers, (1u << 8) | (1u << 16));       // secondary = subordinate = 1
+    port_cfg(pcie::kCfgMemBaseLimit, 0x8000u | (0x80f0u << 16));  // [0x8000_0000, 0x80FF_FFFF]
+    port_cfg(pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable);    // no bus mastering yet
     uint32_t v = 0;
-    window_end = mmio.read32(0x80FFFFFC, v, d);                        // the last word under the limit
-    ecam.read32(pcie::ecam_offset(1, 1, 0, 0), dev1_id, d);            // below a root port only device 0 exists
+    window_end = mmio.read32(0x80FFFFFC, v, d);              // the last word under the limit
+    ecam.read32(pcie::ecam_offset(1, 1, 0, 0), dev1_id, d);  // below a root port only device 0 exists
     dma_off = t.write32(0x1000, 7, d);
     port_cfg(pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable | pcie::kCmdBusMaster);
     dma_on = t.write32(0x1000, 7, d);

@@ -32,15 +32,17 @@ TEST(Builder, OverlappingRangesNameBothEntries) {
 }
 
 TEST(Builder, UnknownTargetInstance) {
-  std::string e = build_error(std::string(kHead) + "bus:\n  type: router\n  map:\n    - {to: rma, base: 0, size: 1 MiB}\n" +
-                              "ram: {type: memory, size: 1 MiB}\n");
+  std::string e =
+      build_error(std::string(kHead) + "bus:\n  type: router\n  map:\n    - {to: rma, base: 0, size: 1 MiB}\n" +
+                  "ram: {type: memory, size: 1 MiB}\n");
   EXPECT_NE(e.find("no instance named 'rma'"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'ram'"), std::string::npos) << e;
 }
 
 TEST(Builder, UnknownPortListsTheRealOnes) {
-  std::string e = build_error(std::string("workload: {name: boot}\ncpu:\n  type: host_cpu\n  connect: {memory: ram}\n") +
-                              "ram: {type: memory, size: 1 MiB}\n");
+  std::string e =
+      build_error(std::string("workload: {name: boot}\ncpu:\n  type: host_cpu\n  connect: {memory: ram}\n") +
+                  "ram: {type: memory, size: 1 MiB}\n");
   EXPECT_NE(e.find("has no output port 'memory'"), std::string::npos) << e;
   EXPECT_NE(e.find("did you mean 'mem'"), std::string::npos) << e;
 }
@@ -52,23 +54,26 @@ TEST(Builder, RequiredPortLeftOpen) {
 }
 
 TEST(Builder, TargetNobodyReaches) {
-  std::string e = build_error(std::string(kHead) + "bus:\n  type: router\n  map:\n    - {to: ram, base: 0, size: 1 MiB}\n" +
-                              "ram: {type: memory, size: 1 MiB}\nlonely: {type: memory, size: 1 MiB}\n");
+  std::string e =
+      build_error(std::string(kHead) + "bus:\n  type: router\n  map:\n    - {to: ram, base: 0, size: 1 MiB}\n" +
+                  "ram: {type: memory, size: 1 MiB}\nlonely: {type: memory, size: 1 MiB}\n");
   EXPECT_NE(e.find("lonely: target port 'in' is not connected"), std::string::npos) << e;
   EXPECT_NE(e.find("b.yaml:10:1: lonely: "), std::string::npos) << e;
 }
 
 TEST(Builder, OpenPortOfAnArrayElementNamesTheArray) {
-  std::string e = build_error(std::string(kHead) + "bus:\n  type: router\n  map:\n    - {to: ram, base: 0, size: 1 MiB}\n" +
-                              "ram: {type: memory, size: 1 MiB}\nspare:\n  type: memory\n  size: 1 MiB\n  count: 2\n");
+  std::string e =
+      build_error(std::string(kHead) + "bus:\n  type: router\n  map:\n    - {to: ram, base: 0, size: 1 MiB}\n" +
+                  "ram: {type: memory, size: 1 MiB}\nspare:\n  type: memory\n  size: 1 MiB\n  count: 2\n");
   EXPECT_NE(e.find("b.yaml:10:1: spare_0: target port 'in' is not connected"), std::string::npos) << e;
 }
 
 TEST(Builder, ArraysAndRepeatedMapEntries) {
-  Config c = Config::load_string(std::string(kHead) +
-                                     "bus:\n  type: router\n  map:\n    - {to: 'bank_{i}', base: 0, size: 1 MiB, repeat: 3, stride: 1 MiB}\n"
-                                     "bank: {type: memory, size: 1 MiB, count: 3}\n",
-                                 "b.yaml");
+  Config c = Config::load_string(
+      std::string(kHead) +
+          "bus:\n  type: router\n  map:\n    - {to: 'bank_{i}', base: 0, size: 1 MiB, repeat: 3, stride: 1 MiB}\n"
+          "bank: {type: memory, size: 1 MiB, count: 3}\n",
+      "b.yaml");
   Builder b(c);
   b.build();
   EXPECT_NE(b.find("bank_0"), nullptr);

@@ -5,8 +5,8 @@
 #include "platform/calendar.h"
 
 using hetvp::Calendar;
-using sc_core::sc_time;
 using sc_core::SC_NS;
+using sc_core::sc_time;
 
 namespace {
 sc_time ns(double v) { return sc_time(v, SC_NS); }
@@ -24,10 +24,10 @@ TEST(Calendar, AnEarlierRequestMadeLaterTakesTheEarlierFreeSlot) {
 TEST(Calendar, AGapTooShortIsSkippedAndAdjacentBlocksMerge) {
   Calendar c;
   c.reserve(ns(0), ns(10));
-  c.reserve(ns(15), ns(10));                      // [0,10) [15,25)
-  EXPECT_EQ(c.reserve(ns(5), ns(8)), ns(25));     // the 5 ns gap is too short: after [15,25)
-  EXPECT_EQ(c.blocks(), 2u);                      // [0,10) [15,33)
-  EXPECT_EQ(c.reserve(ns(10), ns(5)), ns(10));    // fills the gap exactly: everything merges
+  c.reserve(ns(15), ns(10));                    // [0,10) [15,25)
+  EXPECT_EQ(c.reserve(ns(5), ns(8)), ns(25));   // the 5 ns gap is too short: after [15,25)
+  EXPECT_EQ(c.blocks(), 2u);                    // [0,10) [15,33)
+  EXPECT_EQ(c.reserve(ns(10), ns(5)), ns(10));  // fills the gap exactly: everything merges
   EXPECT_EQ(c.blocks(), 1u);
   EXPECT_EQ(c.busy_until(), ns(33));
 }

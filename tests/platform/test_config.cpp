@@ -72,8 +72,7 @@ TEST(Config, ValueOutOfRange) {
 }
 
 TEST(Config, ValuesBelowTheMinimumAreOutOfRange) {
-  std::string width =
-      error_of(replace(kValid, "  connect: {mem: bus}\n", "  connect: {mem: bus}\n  mmio_width: 0\n"));
+  std::string width = error_of(replace(kValid, "  connect: {mem: bus}\n", "  connect: {mem: bus}\n  mmio_width: 0\n"));
   EXPECT_NE(width.find("cpu.mmio_width"), std::string::npos) << width;
   EXPECT_NE(width.find("out of range [1, 8]"), std::string::npos) << width;
   std::string size = error_of(replace(kValid, "  size: 64 MiB\n", "  size: 0\n"));  // a size of nothing
@@ -152,7 +151,7 @@ TEST(Config, WorkloadArgumentsValidatedAgainstTheProgram) {
 TEST(Config, NonFiniteAndHugeValuesAreRefusedNamingThem) {
   std::string nan = error_of(replace(kValid, "  size: 64 MiB\n", "  size: 64 MiB\n  bandwidth: nan\n"));
   EXPECT_NE(nan.find("test.yaml:15:14: ram.bandwidth"), std::string::npos) << nan;
-  EXPECT_NE(nan.find("'nan' is not a finite number"), std::string::npos) << nan;  // was "stoll"
+  EXPECT_NE(nan.find("'nan' is not a finite number"), std::string::npos) << nan;      // was "stoll"
   std::string big = error_of(replace(kValid, "  size: 64 MiB\n", "  size: 1e19\n"));  // was std::bad_alloc
   EXPECT_NE(big.find("ram.size: value 1e19 is out of range"), std::string::npos) << big;
   std::string slow = error_of(replace(kValid, "  size: 64 MiB\n", "  size: 64 MiB\n  latency: 1e30 s\n"));
@@ -177,7 +176,8 @@ TEST(Config, EmptyInstanceName) {
 TEST(Config, ProgramArgumentListsAreCheckedBeforeTheSimulation) {
   std::string e = error_of(replace(kValid, "name: boot", "name: transfer\n  args: {directions: \"htod,sideways\"}"));
   EXPECT_NE(e.find("test.yaml:5:22 (workload.args.directions): transfer: unknown direction 'sideways'"),
-            std::string::npos) << e;
+            std::string::npos)
+      << e;
   std::string set = error_of(replace(kValid, "name: boot", "name: transfer"), {"workload.args.methods=dma,dam"});
   EXPECT_NE(set.find("test.yaml (--set workload.args.methods): transfer: unknown method 'dam'"), std::string::npos)
       << set;

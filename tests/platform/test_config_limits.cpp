@@ -39,8 +39,8 @@ ram:
 )";
 
 struct Outcome {
-  std::string error;      // the ConfigError's text, "" when the configuration was accepted
-  std::string abnormal;   // "killed by signal N", "timed out", ... when the child did not answer
+  std::string error;     // the ConfigError's text, "" when the configuration was accepted
+  std::string abnormal;  // "killed by signal N", "timed out", ... when the child did not answer
   double seconds = 0;
 };
 
@@ -102,10 +102,14 @@ Outcome load_in_child(const std::string& text, const std::vector<std::string>& o
   waitpid(pid, &status, 0);
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (o.abnormal.empty()) {
-    if (WIFSIGNALED(status)) o.abnormal = "killed by signal " + std::to_string(WTERMSIG(status));
-    else if (got.empty()) o.abnormal = "exited with status " + std::to_string(WEXITSTATUS(status)) + " and no answer";
-    else if (got[0] == 'X') o.abnormal = "a non-configuration exception: " + got.substr(1);
-    else if (got[0] == 'E') o.error = got.substr(1);
+    if (WIFSIGNALED(status))
+      o.abnormal = "killed by signal " + std::to_string(WTERMSIG(status));
+    else if (got.empty())
+      o.abnormal = "exited with status " + std::to_string(WEXITSTATUS(status)) + " and no answer";
+    else if (got[0] == 'X')
+      o.abnormal = "a non-configuration exception: " + got.substr(1);
+    else if (got[0] == 'E')
+      o.error = got.substr(1);
   }
   return o;
 }
@@ -190,7 +194,8 @@ TEST(ConfigLimits, AliasThatExpandsTooDeepIsRefused) {
   // Each anchor nests the previous one a level deeper: 70 levels after expansion, 2 in the text.
   std::string y = kValid;
   y += "d0: &d0 [x]\n";
-  for (int i = 1; i < 70; ++i) y += "d" + std::to_string(i) + ": &d" + std::to_string(i) + " [*d" + std::to_string(i - 1) + "]\n";
+  for (int i = 1; i < 70; ++i)
+    y += "d" + std::to_string(i) + ": &d" + std::to_string(i) + " [*d" + std::to_string(i - 1) + "]\n";
   Outcome o = load_in_child(y);
   ASSERT_EQ(o.abnormal, "");
   EXPECT_TRUE(has(o.error, "expands to maps and lists nested deeper than 64 levels")) << o.error;

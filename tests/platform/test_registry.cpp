@@ -16,7 +16,8 @@ struct Fruit {
   int weight = 0;
 };
 HETVP_REGISTER_ENTRY(Fruit, "pear", 3);
-HETVP_REGISTER_ENTRY(Fruit, "apple", 2); HETVP_REGISTER_ENTRY(Fruit, "fig", 1);  // two on one line
+HETVP_REGISTER_ENTRY(Fruit, "apple", 2);
+HETVP_REGISTER_ENTRY(Fruit, "fig", 1);  // two on one line
 }  // namespace
 
 TEST(Registry, EntriesInNameOrderAndFound) {

@@ -30,8 +30,13 @@ std::string dump(const std::vector<LineRange>& v) {
 }
 
 std::vector<EngineParams> random_configs() {
-  return {test::params(), test::params(1), test::params(8, 2), test::params(3, 1), test::params(256, 8),
-          test::params(65536, 4), test::params(16, 3, 32, 128),
+  return {test::params(),
+          test::params(1),
+          test::params(8, 2),
+          test::params(3, 1),
+          test::params(256, 8),
+          test::params(65536, 4),
+          test::params(16, 3, 32, 128),
           test::params(16, 3, 16, 64) /* 10-bit line space, used in full: runs end at the top */};
 }
 
@@ -92,14 +97,15 @@ TEST_P(RtlEngineDirected, MatchesHandWrittenExpectation) {
   std::vector<LineRange> got;
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   const sc_core::sc_time t0 = sc_core::sc_time_stamp();
-  const uint64_t c0 = e.cycles();   // cumulative over the engine's life (other tests may use it)
+  const uint64_t c0 = e.cycles();  // cumulative over the engine's life (other tests may use it)
   w.runner.run([&] { got = e.translate(c->lines, d); });
   EXPECT_EQ(got, c->expected) << "got:\n" << dump(got) << "expected:\n" << dump(c->expected);
   // the RTL took exactly the cycles the TLM engine models; time is added to the caller's offset
   const uint64_t want_cycles = coherence::tlm_cycles_for(c->lines.size(), flushed(c->expected, c->lines.size()));
   EXPECT_EQ(e.cycles() - c0, want_cycles);
   EXPECT_EQ(d, sc_core::sc_time(double(want_cycles), sc_core::SC_NS));
-  EXPECT_LT(sc_core::sc_time_stamp() - t0, sc_core::sc_time(2, sc_core::SC_US));   // no SystemC time spent beyond polling
+  EXPECT_LT(sc_core::sc_time_stamp() - t0,
+            sc_core::sc_time(2, sc_core::SC_US));  // no SystemC time spent beyond polling
   // a second translate of the same history on the same (now idle) engine gives the same result
   std::vector<LineRange> again;
   w.runner.run([&] { again = e.translate(c->lines, d); });
@@ -174,7 +180,7 @@ TEST(RtlEngine, LineOutsideSpaceThrows) {
   auto& e = *w.directed.at("one_line");
   sc_core::sc_time d;
   EXPECT_THROW(w.runner.run([&] { e.translate({1, uint64_t(1) << 42}, d); }), std::out_of_range);
-  std::vector<LineRange> got;   // the engine is still usable afterwards
+  std::vector<LineRange> got;  // the engine is still usable afterwards
   w.runner.run([&] { got = e.translate({5}, d); });
   EXPECT_EQ(got, (std::vector<LineRange>{{5, 1, 1}}));
 }
@@ -271,8 +277,7 @@ TEST(Lockstep, PerturbedTlmIsCaughtWithInputPosition) {
     const std::string what = m.what();
     EXPECT_EQ(what.rfind("hetvp/lockstep: ", 0), 0u) << what;
     EXPECT_NE(what.find("output #" + std::to_string(kFaultIndex)), std::string::npos) << what;
-    EXPECT_NE(what.find("input position " + std::to_string(clean[kFaultIndex].input_pos)), std::string::npos)
-        << what;
+    EXPECT_NE(what.find("input position " + std::to_string(clean[kFaultIndex].input_pos)), std::string::npos) << what;
   }
   EXPECT_TRUE(caught);
 }

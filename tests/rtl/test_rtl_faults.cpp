@@ -34,7 +34,8 @@ struct World {
                                               rtl::make_rtl_dut<Vrange_inval_engine_fault1>};
   rtl::LockstepInvalidationEngine dropped{test::params(), "lockstep_fault2",
                                           rtl::make_rtl_dut<Vrange_inval_engine_fault2>};
-  rtl::LockstepInvalidationEngine late{test::params(), "lockstep_fault3", rtl::make_rtl_dut<Vrange_inval_engine_fault3>};
+  rtl::LockstepInvalidationEngine late{test::params(), "lockstep_fault3",
+                                       rtl::make_rtl_dut<Vrange_inval_engine_fault3>};
   rtl::LockstepInvalidationEngine late_relaxed{test::params(), "lockstep_fault3_relaxed",
                                                rtl::make_rtl_dut<Vrange_inval_engine_fault3>};
   World() { late_relaxed.set_timing(rtl::LockstepTiming::Warning); }

@@ -1,5 +1,7 @@
 /* hetvp — the register protocol of the CPU–GPU coherence (SPEC §7, Misaki 2026 ch. 3): the
  * directory's window and a cache controller's block. Values as in the thesis. */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_COHERENCE_H
 #define HETVP_COHERENCE_H
 

@@ -1,4 +1,6 @@
 /* hetvp — the compute front end's registers (hetvp's design; gpu_map.h GPU_COMPUTE_BASE). */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_COMPUTE_H
 #define HETVP_COMPUTE_H
 

@@ -1,6 +1,8 @@
 /* hetvp — a copy engine's registers (Fermi PCOPY positions, hetvp's registers; gpu_map.h
  * GPU_COPY_BASE + n * GPU_COPY_STRIDE). The driver writes SRC, DST, LENGTH, optionally the FENCE
  * address and value, then LAUNCH; the engine copies and reports in STATUS, ERROR and COMPLETED. */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_COPY_ENGINE_H
 #define HETVP_COPY_ENGINE_H
 

@@ -1,6 +1,8 @@
 /* hetvp — the GPU's BAR0 map: where each register block sits, and the PMC_INTR bit of every
  * interrupt source. Positions after NVIDIA Fermi (envytools/nouveau) where the block exists
  * there; the rest is hetvp's (docs/registers.md is generated from these headers). */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_GPU_MAP_H
 #define HETVP_GPU_MAP_H
 

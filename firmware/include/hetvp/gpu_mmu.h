@@ -1,5 +1,7 @@
 /* hetvp — the GPU MMU's registers and page-table format (hetvp's design; gpu_map.h GPU_MMU_BASE).
  * 40-bit GPU virtual addresses, 4 KiB pages, two levels in VRAM. */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_GPU_MMU_H
 #define HETVP_GPU_MMU_H
 

@@ -6,6 +6,8 @@
  *
  * Layout after the Falcon register block (envytools) where SPEC §5 names a register; the rest is
  * hetvp's own design. All registers are 32 bit, aligned 32-bit accesses only. */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_MCU_REGS_H
 #define HETVP_MCU_REGS_H
 

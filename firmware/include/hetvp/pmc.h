@@ -1,4 +1,6 @@
 /* hetvp — PMC (identity, interrupts) and PTOP (topology): Fermi positions (gpu_map.h). */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_PMC_H
 #define HETVP_PMC_H
 

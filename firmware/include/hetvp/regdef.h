@@ -14,6 +14,8 @@
  *   platform/register_table.h              -> the model's RegisterBank adds the table and binds
  *                                              behaviour to register names;
  *   `hetvp registers`                       -> docs/registers.md (a test checks it is current). */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_REGDEF_H
 #define HETVP_REGDEF_H
 

@@ -71,8 +71,10 @@ std::shared_ptr<Schema> block_schema() {
             "tag access after the other (one probe port; the thesis' accounting adds every cache's tag "
             "time); parallel = all TCPs at once, then the TCC");
   // GPU caches: TCP write-through/no-allocate (as GCN's vector L1), TCC write-back.
-  s->group("tcp", cache_schema("16 KiB", 4, 4, "write_through", false), "per-unit L1 (gem5 APU: tag access 4 cycles at 1 GHz)");
-  s->group("tcc", cache_schema("256 KiB", 16, 2, "write_back", true), "shared L2 (gem5 APU: tag access 2 cycles at 1 GHz)");
+  s->group("tcp", cache_schema("16 KiB", 4, 4, "write_through", false),
+           "per-unit L1 (gem5 APU: tag access 4 cycles at 1 GHz)");
+  s->group("tcc", cache_schema("256 KiB", 16, 2, "write_back", true),
+           "shared L2 (gem5 APU: tag access 2 cycles at 1 GHz)");
   auto cc = coherence::CacheController::schema();
   s->group("controller", cc, "GPU cache controller (levels/side/dir_base are set by the block)");
   return s;
@@ -171,7 +173,8 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
         .counter("warps", "count", "warps executed", warps_)
         .counter("alu_instructions", "count", "ALU instructions executed (per warp)", alu_instr_);
     stats_.group("coalescer")
-        .value("mode", "", "coalescer mode (caching or non_caching)", [this] { return caching_ ? "caching" : "non_caching"; })
+        .value("mode", "", "coalescer mode (caching or non_caching)",
+               [this] { return caching_ ? "caching" : "non_caching"; })
         .counter("load_instructions", "count", "warp load instructions", loads_)
         .counter("store_instructions", "count", "warp store instructions", stores_)
         .counter("load_transactions", "count", "memory transactions issued for loads", load_tx_)
@@ -199,8 +202,8 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
     cursor = now + d;
     if (!gp_.is_response_ok()) {
       std::string buf = format("kernel '%s': %s %s of %u bytes at GPU VA 0x%" PRIx64 " failed: %s", kname_.c_str(),
-               uncached ? "uncached" : "cached", cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len, addr,
-               gp_.get_response_string().c_str());
+                               uncached ? "uncached" : "cached", cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len,
+                               addr, gp_.get_response_string().c_str());
       kernel_error(3, buf);
       return false;
     }
@@ -217,7 +220,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
     for (unsigned l = 0; l < kLanes; ++l)
       if ((mask >> l & 1) && addr[l] % size) {
         std::string buf = format("kernel '%s': lane %u %s at misaligned address 0x%" PRIx64, kname_.c_str(), l,
-                 store ? "store" : "load", addr[l]);
+                                 store ? "store" : "load", addr[l]);
         return kernel_error(4, buf);
       }
     CoalesceResult r = coalesce(req);
@@ -392,7 +395,8 @@ void ComputeUnitExec::error(const std::string& why) { blk->kernel_error(4, why);
 
 }  // namespace
 
-HETVP_REGISTER_GPU_BLOCK("compute", "compute units (SIMT warps, coalescer), TCP/TCC caches and the GPU cache controller",
+HETVP_REGISTER_GPU_BLOCK("compute",
+                         "compute units (SIMT warps, coalescer), TCP/TCC caches and the GPU cache controller",
                          block_schema, [](GpuContext& ctx, const Params& p) -> std::unique_ptr<GpuBlock> {
                            return std::make_unique<ComputeBlock>("compute", ctx, p);
                          });

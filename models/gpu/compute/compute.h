@@ -20,4 +20,3 @@
 
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/gpu_map.h"
-

@@ -35,7 +35,8 @@ class WarpExec {
  public:
   virtual ~WarpExec() = default;
   // A warp memory instruction: addresses per lane, `size` bytes per lane, lanes in `mask`.
-  virtual void mem(bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size, uint8_t* data /*32*size*/) = 0;
+  virtual void mem(bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
+                   uint8_t* data /*32*size*/) = 0;
   virtual void alu(unsigned n) = 0;
   virtual void uncached(bool store, uint64_t va, uint32_t& value) = 0;
   virtual void idle_cycles(unsigned n) = 0;

@@ -7,13 +7,13 @@
 namespace hetvp::mcu {
 
 std::unique_ptr<CoreIf> make_core(const std::string& isa) {
-    if (isa == "rv32imc" || isa == "rv32" || isa == "rv32imc_zicsr") return std::make_unique<rv32::Rv32Core>();
-    if (isa == "rv32im" || isa == "rv32im_zicsr") {
-        auto c = std::make_unique<rv32::Rv32Core>();
-        c->set_compressed(false);
-        return c;
-    }
-    throw std::invalid_argument("unknown microcontroller core ISA '" + isa + "'; valid: rv32imc, rv32im");
+  if (isa == "rv32imc" || isa == "rv32" || isa == "rv32imc_zicsr") return std::make_unique<rv32::Rv32Core>();
+  if (isa == "rv32im" || isa == "rv32im_zicsr") {
+    auto c = std::make_unique<rv32::Rv32Core>();
+    c->set_compressed(false);
+    return c;
+  }
+  throw std::invalid_argument("unknown microcontroller core ISA '" + isa + "'; valid: rv32imc, rv32im");
 }
 
-} // namespace hetvp::mcu
+}  // namespace hetvp::mcu

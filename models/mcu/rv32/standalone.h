@@ -9,26 +9,26 @@
 namespace hetvp::mcu {
 
 struct StandaloneOptions {
-    uint64_t max_instructions = 2'000'000'000ull; // then the run times out (kStandaloneTimeout)
-    bool trace = false;                           // one log line per executed instruction
-    bool dmi = true;                              // false: every load/store goes through the bus path
-    uint32_t stack_size = 64 * 1024;              // stack region below __stack_top, or after the image
-    std::map<std::string, uint64_t> cycle_costs;  // cycle-class overrides, e.g. {"div", 20}
-    bool strict_traps = false;                    // a trap inside a trap handler is fatal (debugging aid)
-    uint32_t trap_watchdog = 1000;                // same trap N times with no progress stops the run; 0 = off
+  uint64_t max_instructions = 2'000'000'000ull;  // then the run times out (kStandaloneTimeout)
+  bool trace = false;                            // one log line per executed instruction
+  bool dmi = true;                               // false: every load/store goes through the bus path
+  uint32_t stack_size = 64 * 1024;               // stack region below __stack_top, or after the image
+  std::map<std::string, uint64_t> cycle_costs;   // cycle-class overrides, e.g. {"div", 20}
+  bool strict_traps = false;                     // a trap inside a trap handler is fatal (debugging aid)
+  uint32_t trap_watchdog = 1000;                 // same trap N times with no progress stops the run; 0 = off
 };
 
 struct StandaloneStats {
-    uint64_t instructions = 0;
-    uint64_t cycles = 0;
-    double seconds = 0;
+  uint64_t instructions = 0;
+  uint64_t cycles = 0;
+  double seconds = 0;
 };
 
 // Return codes other than the program's own exit code (which is tohost >> 1, 0..2^31-1):
-constexpr int kStandaloneTimeout = -1;   // max_instructions reached without an exit
-constexpr int kStandaloneFatal = -2;     // fatal trap (log names it), or unsupported tohost command
-constexpr int kStandaloneLoadError = -3; // bad ELF, no `tohost` symbol, overlapping segments
-constexpr int kStandaloneDeadlock = -4;  // wfi with no interrupt source: the program can never wake
+constexpr int kStandaloneTimeout = -1;    // max_instructions reached without an exit
+constexpr int kStandaloneFatal = -2;      // fatal trap (log names it), or unsupported tohost command
+constexpr int kStandaloneLoadError = -3;  // bad ELF, no `tohost` symbol, overlapping segments
+constexpr int kStandaloneDeadlock = -4;   // wfi with no interrupt source: the program can never wake
 // The memory a program's segments and stack may need (a corrupt size is a load error, not 4 GiB).
 constexpr uint64_t kStandaloneMaxMemory = 64ull << 20;
 
@@ -39,4 +39,4 @@ constexpr uint64_t kStandaloneMaxMemory = 64ull << 20;
 int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt, std::ostream& log,
                        StandaloneStats* stats = nullptr);
 
-} // namespace hetvp::mcu
+}  // namespace hetvp::mcu

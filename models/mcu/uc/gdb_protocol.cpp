@@ -77,16 +77,22 @@ Outcome handle_packet(const std::string& pkt, Target& t) {
       o.reply = "OK";
     } else if (c == 'p') {
       unsigned n = std::stoul(pkt.substr(1), nullptr, 16);
-      if (n < 32) o.reply = hex32le(t.read_gpr(n));
-      else if (n == 32) o.reply = hex32le(t.read_pc());
-      else o.reply = "E01";
+      if (n < 32)
+        o.reply = hex32le(t.read_gpr(n));
+      else if (n == 32)
+        o.reply = hex32le(t.read_pc());
+      else
+        o.reply = "E01";
     } else if (c == 'P') {
       size_t eq = pkt.find('=');
       unsigned n = std::stoul(pkt.substr(1, eq - 1), nullptr, 16);
       uint32_t v = parse_hex32le(pkt, eq + 1);
-      if (n < 32) t.write_gpr(n, v), o.reply = "OK";
-      else if (n == 32) t.write_pc(v), o.reply = "OK";
-      else o.reply = "E01";
+      if (n < 32)
+        t.write_gpr(n, v), o.reply = "OK";
+      else if (n == 32)
+        t.write_pc(v), o.reply = "OK";
+      else
+        o.reply = "E01";
     } else if (c == 'm') {
       size_t comma = pkt.find(',');
       uint32_t addr = std::stoul(pkt.substr(1, comma - 1), nullptr, 16);
@@ -95,7 +101,10 @@ Outcome handle_packet(const std::string& pkt, Target& t) {
       std::vector<uint8_t> buf(len);
       if (!t.read_mem(addr, buf.data(), len)) return o.reply = "E01", o;
       char h[3];
-      for (uint8_t b : buf) { snprintf(h, sizeof h, "%02x", b); o.reply += h; }
+      for (uint8_t b : buf) {
+        snprintf(h, sizeof h, "%02x", b);
+        o.reply += h;
+      }
     } else if (c == 'M') {
       size_t comma = pkt.find(','), colon = pkt.find(':');
       uint32_t addr = std::stoul(pkt.substr(1, comma - 1), nullptr, 16);
@@ -110,8 +119,10 @@ Outcome handle_packet(const std::string& pkt, Target& t) {
       if (pkt.size() < 4 || pkt[1] != '0') return o.reply = "", o;
       size_t c2 = pkt.find(',', 3);
       uint32_t addr = std::stoul(pkt.substr(3, c2 - 3), nullptr, 16);
-      if (c == 'Z') t.set_breakpoint(addr);
-      else t.clear_breakpoint(addr);
+      if (c == 'Z')
+        t.set_breakpoint(addr);
+      else
+        t.clear_breakpoint(addr);
       o.reply = "OK";
     } else if (c == 's' || c == 'c') {
       if (pkt.size() > 1) o.set_pc = true, o.pc = std::stoul(pkt.substr(1), nullptr, 16);

@@ -166,7 +166,10 @@ void GdbStub::serve(Microcontroller& mcu) {
       report_stop(mcu, mcu.state() == MCU_STATE_TRAPPED ? 4 : 5);
     } else if (o.action == gdb::Outcome::cont) {
       waiting_stop_ = true;
-      if (mcu.state() != MCU_STATE_STOPPED) { report_stop(mcu, 4); continue; }
+      if (mcu.state() != MCU_STATE_STOPPED) {
+        report_stop(mcu, 4);
+        continue;
+      }
       resume(mcu);
       return;
     } else if (o.action == gdb::Outcome::kill || o.action == gdb::Outcome::detach) {

@@ -18,10 +18,10 @@ class GdbStub {
   ~GdbStub();
   int port() const { return port_; }
   bool want_attach_on_start() const { return !tried_attach_; }
-  bool attach(Microcontroller& mcu);      // waits for a connection; true = connected (core held)
+  bool attach(Microcontroller& mcu);  // waits for a connection; true = connected (core held)
   bool connected() const { return fd_ >= 0; }
-  void serve(Microcontroller& mcu);       // process packets until continue/step-off/detach
-  bool poll_break();                      // Ctrl-C arrived while running?
+  void serve(Microcontroller& mcu);                    // process packets until continue/step-off/detach
+  bool poll_break();                                   // Ctrl-C arrived while running?
   void report_stop(Microcontroller& mcu, int signal);  // the core stopped while GDB waited for it
 
  private:

@@ -20,21 +20,24 @@ std::shared_ptr<Schema> mcu_schema(bool hub) {
   // in the faster hub/shader domain (GTX 480 shader clock 1401 MHz). SPEC §5 only says "HUB higher
   // than GPC"; the calibration issue may refine both (docs/mcu.md).
   s->freq("clock", std::string(hub ? "1.4 GHz" : "700 MHz"), "microcontroller core clock");
-  s->size("code_size", std::string(hub ? "16 KiB" : "8 KiB"), "code memory (IMEM) bytes (SPEC §5: HUB 16,384, GPC 8,192)")
+  s->size("code_size", std::string(hub ? "16 KiB" : "8 KiB"),
+          "code memory (IMEM) bytes (SPEC §5: HUB 16,384, GPC 8,192)")
       .range(256, 64 * 1024);  // IMEM ends where DMEM starts (0x10000)
   // UC_CAPS reports data size >> 8 in 8 bits (SPEC §5): at most 255 x 256 B.
   s->size("data_size", std::string(hub ? "4 KiB" : "2 KiB"), "data memory (DMEM) bytes (SPEC §5: HUB 4,096, GPC 2,048)")
       .range(256, 255 * 256);
   s->string("core", std::string("rv32imc"), "core ISA (make_core): rv32imc or rv32im");
   s->any("cycle_costs", "per-class cycle costs, e.g. {div: 20, load: 3} (docs/iss.md)");
-  s->boolean("dmi", true, "direct memory access for the core's loads/stores (false: every access through the bus path)");
+  s->boolean("dmi", true,
+             "direct memory access for the core's loads/stores (false: every access through the bus path)");
   s->integer("reg_cycles", 2, "core cycles of one access to its own register block").range(0, 1000);
   s->boolean("strict_traps", false,
              "debugging aid: a synchronous exception inside a trap handler (before mret) stops the core as a fatal "
              "trap; false (default) = nested traps as in the RISC-V privileged spec (docs/iss.md)");
   s->integer("trap_watchdog", 1000,
              "stop the core when the same trap (mcause, mepc) is taken this many times in a row with no progress "
-             "(docs/iss.md); 0 = off").range(0, 0xffffffffLL);
+             "(docs/iss.md); 0 = off")
+      .range(0, 0xffffffffLL);
   return s;
 }
 
@@ -68,7 +71,8 @@ McuConfig config_from(const Params& p, bool hub, unsigned index) {
   c.trap_watchdog = p.u32("trap_watchdog");
   YAML::Node cc = p.node("cycle_costs");
   if (cc && cc.IsMap())
-    for (auto it = cc.begin(); it != cc.end(); ++it) c.cycle_costs[it->first.as<std::string>()] = it->second.as<uint64_t>();
+    for (auto it = cc.begin(); it != cc.end(); ++it)
+      c.cycle_costs[it->first.as<std::string>()] = it->second.as<uint64_t>();
   if (!hub) {
     // A GPC reaches the topology registers and every GPC block (its own and its peers'), not
     // the host-facing units (PMC, MMU, copy engines) nor the HUB.
@@ -81,7 +85,8 @@ McuConfig config_from(const Params& p, bool hub, unsigned index) {
 class Broadcast : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Broadcast> in{"in"};
-  explicit Broadcast(sc_core::sc_module_name n, std::vector<Microcontroller*> gpcs) : sc_core::sc_module(n), gpcs_(std::move(gpcs)) {
+  explicit Broadcast(sc_core::sc_module_name n, std::vector<Microcontroller*> gpcs)
+      : sc_core::sc_module(n), gpcs_(std::move(gpcs)) {
     in.register_b_transport(this, &Broadcast::b_transport);
   }
   uint64_t writes = 0, reads = 0;
@@ -112,7 +117,8 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
     wire(ctx, *hub_, GPU_HUB_BASE);
     std::vector<Microcontroller*> raw;
     for (unsigned i = 0; i < ctx.num_gpcs; ++i) {
-      gpcs_.push_back(std::make_unique<Microcontroller>(("gpc" + std::to_string(i)).c_str(), config_from(p.group("gpc"), false, i)));
+      gpcs_.push_back(std::make_unique<Microcontroller>(("gpc" + std::to_string(i)).c_str(),
+                                                        config_from(p.group("gpc"), false, i)));
       wire(ctx, *gpcs_.back(), GPU_GPC_BASE + i * GPU_GPC_STRIDE);
       raw.push_back(gpcs_.back().get());
     }
@@ -133,7 +139,9 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
     }
     stats_.add("hub", hub_->stats());
     for (auto& m : gpcs_) stats_.add(m->stats());
-    stats_.counter("broadcast_writes", "count", "writes to the GPC broadcast window (each goes to every GPC)", bcast_->writes)
+    stats_
+        .counter("broadcast_writes", "count", "writes to the GPC broadcast window (each goes to every GPC)",
+                 bcast_->writes)
         .counter("broadcast_reads", "count", "reads from the GPC broadcast window (served by GPC 0)", bcast_->reads);
   }
   void dump_stats(JsonWriter& w) const override { stats_.dump(w); }

@@ -64,7 +64,6 @@ void Microcontroller::init_payloads() {
   core_info_->uncached = true;
   core_info_->side = Side::Gpu;
   core_gp_.set_extension(core_info_);
-
 }
 
 void Microcontroller::bind_registers() {
@@ -155,17 +154,21 @@ uint32_t Microcontroller::dbg_data() const {
 }
 void Microcontroller::dbg_data_written(uint32_t v) {
   const uint32_t i = regs_.at(MCU_DBG_INDEX).value;
-  if (i < 32) core_->write_gpr(i, v);
-  else if (i == 32) core_->write_pc(v);
+  if (i < 32)
+    core_->write_gpr(i, v);
+  else if (i == 32)
+    core_->write_pc(v);
 }
 void Microcontroller::xfer_fault(uint32_t ctrl, uint32_t code) {
-  if (code != MCU_XFER_ERR_BUSY) xfer_status_->value = MCU_XFER_FAULT | (code << 8);
-  else xfer_status_->value |= MCU_XFER_FAULT | (code << 8);
+  if (code != MCU_XFER_ERR_BUSY)
+    xfer_status_->value = MCU_XFER_FAULT | (code << 8);
+  else
+    xfer_status_->value |= MCU_XFER_FAULT | (code << 8);
   ++xfer_faults_;
   regs_.at(MCU_XFER_FAULTS).value++;
   std::string buf = format("%s: xfer refused (code %u): ctrl 0x%x, ext 0x%" PRIx64 ", dmem 0x%x", name(), code, ctrl,
-           (uint64_t(regs_.at(MCU_XFER_EXT_HI).value) << 32) | regs_.at(MCU_XFER_EXT_LO).value,
-           regs_.at(MCU_XFER_DMEM).value);
+                           (uint64_t(regs_.at(MCU_XFER_EXT_HI).value) << 32) | regs_.at(MCU_XFER_EXT_LO).value,
+                           regs_.at(MCU_XFER_DMEM).value);
   SC_REPORT_INFO("hetvp/mcu", buf.c_str());
   set_irq_bits(MCU_IRQ_XFER);  // the firmware waiting for "done" learns about the fault too
 }
@@ -238,7 +241,7 @@ bool Microcontroller::upload_allowed() const {
 bool Microcontroller::refuse(tlm::tlm_generic_payload& gp, const std::string& why) {
   ++refused_;
   std::string buf = format(" (offset 0x%" PRIx64 ", by %s, core %s)", uint64_t(gp.get_address()), initiator_of(gp),
-           mcu_state_name(state_));
+                           mcu_state_name(state_));
   SC_REPORT_WARNING("hetvp/mcu", (std::string(name()) + ": " + why + buf).c_str());
   gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
   return false;
@@ -319,39 +322,47 @@ void Microcontroller::access(tlm::tlm_generic_payload& gp, From from, sc_core::s
     if (off == MCU_CODE || off == MCU_DATA) {
       const bool code = off == MCU_CODE;
       if (!upload_allowed())
-        return void(refuse(gp, std::string(code ? "CODE" : "DATA") + " upload port used while the core runs (stop or reset it first)"));
+        return void(refuse(gp, std::string(code ? "CODE" : "DATA") +
+                                   " upload port used while the core runs (stop or reset it first)"));
       Register& idx = regs_.at(code ? MCU_CODE_INDEX : MCU_DATA_INDEX);
       const uint32_t a = idx.value & MCU_INDEX_ADDR_MASK & ~3u;
       const uint32_t size = code ? cfg_.code_size : cfg_.data_size;
       if (a >= size) {
         std::string buf = format("%s index 0x%x is outside the %s memory (%u bytes)", code ? "CODE" : "DATA", a,
-                 code ? "code" : "data", size);
+                                 code ? "code" : "data", size);
         return void(refuse(gp, buf));
       }
       uint8_t* mem = code ? imem_.data() : dmem_.data();
       if (rd) {
         std::memcpy(gp.get_data_ptr(), mem + a, 4);
-        if (idx.value & MCU_INDEX_AINCR) idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
+        if (idx.value & MCU_INDEX_AINCR)
+          idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
       } else {
         std::memcpy(mem + a, gp.get_data_ptr(), 4);
         if (code) core_->invalidate_code(MCU_IMEM_BASE + a, 4);
-        if (idx.value & MCU_INDEX_AINCW) idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
+        if (idx.value & MCU_INDEX_AINCW)
+          idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
       }
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
       return;
     }
-    if (!rd && from == From::Host && off == MCU_UC_EXIT) return void(refuse(gp, "UC_EXIT is written by the firmware only"));
+    if (!rd && from == From::Host && off == MCU_UC_EXIT)
+      return void(refuse(gp, "UC_EXIT is written by the firmware only"));
     // in_run_: the access comes from this very core, e.g. the HUB through its BAR0 window.
     if (!rd && (from == From::Core || in_run_) && off == MCU_UC_CTRL)
       return void(refuse(gp, "the core cannot write its own UC_CTRL"));
     if (!rd && off == MCU_DBG_DATA && !upload_allowed())
       return void(refuse(gp, "DBG_DATA written while the core runs (stop it first)"));
   }
-  if (from == From::Host) regs_.transport(gp, delay);  // a read may catch up to its arrival
-  else regs_.transport(gp, static_cast<const sc_core::sc_time&>(delay));  // the core never waits
+  if (from == From::Host)
+    regs_.transport(gp, delay);  // a read may catch up to its arrival
+  else
+    regs_.transport(gp, static_cast<const sc_core::sc_time&>(delay));  // the core never waits
 }
 
-void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, From::Host, delay); }
+void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  access(gp, From::Host, delay);
+}
 
 void Microcontroller::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, From::Host, delay); }
 
@@ -414,8 +425,10 @@ bool Microcontroller::write(uint32_t addr, uint32_t size, uint32_t value, uint64
 bool Microcontroller::debug_read(uint32_t addr, uint8_t* dst, uint32_t len) {
   for (uint32_t i = 0; i < len; ++i) {
     const uint32_t a = addr + i;
-    if (uint32_t(a - MCU_IMEM_BASE) < cfg_.code_size) dst[i] = imem_[a - MCU_IMEM_BASE];
-    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size) dst[i] = dmem_[a - MCU_DMEM_BASE];
+    if (uint32_t(a - MCU_IMEM_BASE) < cfg_.code_size)
+      dst[i] = imem_[a - MCU_IMEM_BASE];
+    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size)
+      dst[i] = dmem_[a - MCU_DMEM_BASE];
     else if (a >= MCU_REG_BASE && a < MCU_REG_BASE + MCU_REG_SIZE) {
       const uint32_t off = (a - MCU_REG_BASE) & ~3u;
       uint32_t v = 0;
@@ -428,7 +441,8 @@ bool Microcontroller::debug_read(uint32_t addr, uint8_t* dst, uint32_t len) {
         regs_.debug(gp);
       }
       dst[i] = uint8_t(v >> (8 * (a & 3)));
-    } else return false;
+    } else
+      return false;
   }
   return true;
 }
@@ -436,9 +450,12 @@ bool Microcontroller::debug_read(uint32_t addr, uint8_t* dst, uint32_t len) {
 bool Microcontroller::debug_write(uint32_t addr, const uint8_t* src, uint32_t len) {
   for (uint32_t i = 0; i < len; ++i) {
     const uint32_t a = addr + i;
-    if (uint32_t(a - MCU_IMEM_BASE) < cfg_.code_size) imem_[a - MCU_IMEM_BASE] = src[i];
-    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size) dmem_[a - MCU_DMEM_BASE] = src[i];
-    else return false;
+    if (uint32_t(a - MCU_IMEM_BASE) < cfg_.code_size)
+      imem_[a - MCU_IMEM_BASE] = src[i];
+    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size)
+      dmem_[a - MCU_DMEM_BASE] = src[i];
+    else
+      return false;
   }
   if (addr < cfg_.code_size) core_->invalidate_code(addr & ~1u, len + 2);
   return true;
@@ -469,7 +486,7 @@ void Microcontroller::xfer_thread() {
     xfer_started_ = true;
     xfer_done_at_ = start + d;
     if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
-        xfer_busy_ = false;
+    xfer_busy_ = false;
     if (xfer_gp_.is_response_ok()) {
       xfer_status_->value = 0;
       ++xfers_;
@@ -480,14 +497,16 @@ void Microcontroller::xfer_thread() {
       xfer_status_->value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
       ++xfer_faults_;
       regs_.at(MCU_XFER_FAULTS).value++;
-      std::string buf = format("%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(),
-               xfer_store_ ? "store" : "load", xfer_len_, xfer_ext_, xfer_gp_.get_response_string().c_str());
+      std::string buf =
+          format("%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(), xfer_store_ ? "store" : "load",
+                 xfer_len_, xfer_ext_, xfer_gp_.get_response_string().c_str());
       SC_REPORT_INFO("hetvp/mcu", buf.c_str());
     }
     xfer_time_ += sc_core::sc_time_stamp() - start;
     if (Tracer::get().enabled())
-      Tracer::get().span(std::string(name()) + ".xfer", std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B",
-                         start, sc_core::sc_time_stamp() - start);
+      Tracer::get().span(std::string(name()) + ".xfer",
+                         std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B", start,
+                         sc_core::sc_time_stamp() - start);
     RunState::get().progress();
     set_irq_bits(MCU_IRQ_XFER);
   }
@@ -522,7 +541,8 @@ void Microcontroller::thread() {
       const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
       uint64_t budget = static_cast<uint64_t>(q * cfg_.clock_hz);
       if (horizon > now && horizon != sc_core::sc_max_time())
-        budget = std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - now).to_seconds() * cfg_.clock_hz)));
+        budget =
+            std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - now).to_seconds() * cfg_.clock_hz)));
       if (budget == 0) budget = 1;
       in_run_ = true;
       run_start_cycles_ = core_->cycles();
@@ -534,7 +554,8 @@ void Microcontroller::thread() {
       const sc_core::sc_time t = cycles_to_time(r.cycles);
       run_time_ += t;
       switch (r.reason) {
-        case RunResult::Reason::budget: break;
+        case RunResult::Reason::budget:
+          break;
         case RunResult::Reason::wfi:
           if (state_ == MCU_STATE_RUNNING) state_ = MCU_STATE_SLEEPING;
           break;
@@ -553,13 +574,16 @@ void Microcontroller::thread() {
           break;
       }
       wake_pending = false;
-      if (Tracer::get().enabled() && t > sc_core::SC_ZERO_TIME) Tracer::get().span(name(), "run", sc_core::sc_time_stamp(), t);
+      if (Tracer::get().enabled() && t > sc_core::SC_ZERO_TIME)
+        Tracer::get().span(name(), "run", sc_core::sc_time_stamp(), t);
       if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's cycles at the MCU clock
       RunState::get().progress();
       // An interrupt raised while the burst's time passed must not be missed by a wfi sleep.
-      if (state_ == MCU_STATE_SLEEPING && irq_line_ && core_->state() != CoreState::sleeping) state_ = MCU_STATE_RUNNING;
+      if (state_ == MCU_STATE_SLEEPING && irq_line_ && core_->state() != CoreState::sleeping)
+        state_ = MCU_STATE_RUNNING;
       if (state_ == MCU_STATE_SLEEPING && irq_line_) wake_pending = true;
-      if (gdb_ && state_ != MCU_STATE_RUNNING && state_ != MCU_STATE_SLEEPING) gdb_->report_stop(*this, state_ == MCU_STATE_STOPPED ? 5 : (state_ == MCU_STATE_TRAPPED ? 4 : 0));
+      if (gdb_ && state_ != MCU_STATE_RUNNING && state_ != MCU_STATE_SLEEPING)
+        gdb_->report_stop(*this, state_ == MCU_STATE_STOPPED ? 5 : (state_ == MCU_STATE_TRAPPED ? 4 : 0));
       continue;
     }
     if (state_ == MCU_STATE_SLEEPING) {
@@ -572,7 +596,8 @@ void Microcontroller::thread() {
       sleep_since_ = sc_core::sc_time_stamp();
       sc_core::wait(wake_ev_ | ctrl_ev_);
       sleep_time_ += sc_core::sc_time_stamp() - sleep_since_;
-      if (Tracer::get().enabled()) Tracer::get().span(name(), "sleep", sleep_since_, sc_core::sc_time_stamp() - sleep_since_);
+      if (Tracer::get().enabled())
+        Tracer::get().span(name(), "sleep", sleep_since_, sc_core::sc_time_stamp() - sleep_since_);
       if (state_ == MCU_STATE_SLEEPING) {
         state_ = MCU_STATE_RUNNING;
         ++wakeups_;
@@ -617,7 +642,8 @@ void Microcontroller::declare_stats() {
       .counter("traps", "count", "traps taken by the core", traps_)
       .counter("refused_accesses", "count", "core accesses refused (outside its windows)", refused_)
       .value("register_errors", "count", "illegal register-block accesses", [this] { return regs_.errors(); })
-      .value("exit_code", "", "exit code written to MCU_UC_EXIT (only when halted)", [this] { return uint64_t(exit_code_); })
+      .value("exit_code", "", "exit code written to MCU_UC_EXIT (only when halted)",
+             [this] { return uint64_t(exit_code_); })
       .when([this] { return state_ == MCU_STATE_HALTED; })
       .value("halt_reason", "", "why the core halted (only when it did, for a reason)", [this] { return halt_why_; })
       .when([this] { return !halt_why_.empty(); });

@@ -26,26 +26,26 @@ class GdbStub;
 
 struct McuConfig {
   bool hub = false;
-  unsigned index = 0;            // GPC index (0 for the HUB)
-  unsigned host_intr_bit = 0;    // PMC_INTR bit raised by HOST_INTR
+  unsigned index = 0;          // GPC index (0 for the HUB)
+  unsigned host_intr_bit = 0;  // PMC_INTR bit raised by HOST_INTR
   double clock_hz = 700e6;
   uint32_t code_size = 8192, data_size = 2048;
   std::string core = "rv32imc";
   std::map<std::string, uint64_t> cycle_costs;
   bool dmi = true;
-  bool strict_traps = false;     // RV32 core: a trap inside a trap handler is fatal (debugging aid)
-  uint32_t trap_watchdog = 1000; // RV32 core: same trap N times with no progress is fatal (0 = off)
-  unsigned reg_cycles = 2;       // core access to its own register block
+  bool strict_traps = false;                  // RV32 core: a trap inside a trap handler is fatal (debugging aid)
+  uint32_t trap_watchdog = 1000;              // RV32 core: same trap N times with no progress is fatal (0 = off)
+  unsigned reg_cycles = 2;                    // core access to its own register block
   uint32_t bar0_lo = 0, bar0_hi = 0x1000000;  // BAR0 offsets the core may reach [lo, hi)
   std::vector<std::pair<uint32_t, uint32_t>> bar0_allow;  // GPC: allowed ranges (empty = all)
 };
 
 class Microcontroller : public sc_core::sc_module, public BusIf {
  public:
-  tlm_utils::simple_target_socket<Microcontroller> regs{"regs"};      // host side (BAR0 window)
-  tlm_utils::simple_initiator_socket<Microcontroller> xfer{"xfer"};   // GPU virtual addresses (MMU)
-  tlm_utils::simple_initiator_socket<Microcontroller> bar0{"bar0"};   // the core's BAR0 window
-  IrqPort intr{"intr"};                                               // PMC_INTR
+  tlm_utils::simple_target_socket<Microcontroller> regs{"regs"};     // host side (BAR0 window)
+  tlm_utils::simple_initiator_socket<Microcontroller> xfer{"xfer"};  // GPU virtual addresses (MMU)
+  tlm_utils::simple_initiator_socket<Microcontroller> bar0{"bar0"};  // the core's BAR0 window
+  IrqPort intr{"intr"};                                              // PMC_INTR
 
   Microcontroller(sc_core::sc_module_name name, const McuConfig& cfg);
   ~Microcontroller() override;
@@ -91,7 +91,9 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   void update_irq_line();
   void record_trap(uint32_t pc, uint32_t cause, uint32_t val, const std::string& why);
   void control(uint32_t v, From from);
-  sc_core::sc_time cycles_to_time(uint64_t c) const { return sc_core::sc_time(double(c) / cfg_.clock_hz, sc_core::SC_SEC); }
+  sc_core::sc_time cycles_to_time(uint64_t c) const {
+    return sc_core::sc_time(double(c) / cfg_.clock_hz, sc_core::SC_SEC);
+  }
   sc_core::sc_time core_offset() const;
   void init_payloads();   // the xfer, BAR0-window and own-register payloads with their AccessInfo
   void bind_registers();  // the register table and the behaviour bound to its names
@@ -119,14 +121,15 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   void timer_ctrl(uint32_t v);
   void method_cmd(uint32_t v);
   void status1(uint32_t v);
-  sc_core::sc_time next_own_event() const;  // absolute; sc_max_time() when nothing is scheduled  // the core's local time ahead of SystemC time (inside run())
+  sc_core::sc_time next_own_event() const;  // absolute; sc_max_time() when nothing is scheduled  // the core's local
+                                            // time ahead of SystemC time (inside run())
 
   McuConfig cfg_;
   std::unique_ptr<CoreIf> core_;
   std::vector<uint8_t> imem_, dmem_;
   RegisterBank regs_;
   Register *irqstat_ = nullptr, *irqmask_ = nullptr, *xfer_status_ = nullptr;  // set once the table is added
-  unsigned state_ = 0;  // MCU_STATE_*
+  unsigned state_ = 0;                                                         // MCU_STATE_*
   bool started_ = false;
   bool in_run_ = false;
   uint64_t run_start_cycles_ = 0;
@@ -158,7 +161,7 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   bool cmd_open_ = false;
   uint32_t cmd_word_ = 0;
   sc_core::sc_time cmd_start_;  // when the current sleep began (state SLEEPING)
-  StatGroup stats_;  // last: keeps the hot members' layout as it was
+  StatGroup stats_;             // last: keeps the hot members' layout as it was
 };
 
 }  // namespace hetvp::mcu

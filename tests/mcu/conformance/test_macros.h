@@ -11,6 +11,8 @@
  *
  * Written for hetvp in the style of the standard RISC-V test suites (riscv-tests' TEST_* idea);
  * no code is taken from them. */
+/* Hand-aligned tables, also included by assembly: never reformatted. */
+/* clang-format off */
 #ifndef HETVP_CONF_TEST_MACROS_H
 #define HETVP_CONF_TEST_MACROS_H
 
