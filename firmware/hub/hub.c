@@ -2,6 +2,7 @@
  * GPC's init flag (status scratch bit 31 of its block, through the BAR0 window; sleeping on the
  * timer between looks), sets its own, then serves commands (docs/firmware.md). */
 #include "fw.h"
+#include "coherence_fw.h"
 
 #include "hetvp/gpu_map.h"
 #include "hetvp/pmc.h"
@@ -39,6 +40,12 @@ int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) 
       return 1;
     case FW_CMD_INFO:
       *result = num_gpcs;
+      return 1;
+    case FW_CMD_COH_ACQUIRE:
+      *result = fw_coh_acquire((uint64_t)(mcu_reg_read(FW_ARG0) & 0xffu) << 32 | data, error);
+      return 1;
+    case FW_CMD_COH_RELEASE:
+      *result = fw_coh_release((uint64_t)(mcu_reg_read(FW_ARG0) & 0xffu) << 32 | data, error);
       return 1;
   }
   return 0;

@@ -15,6 +15,10 @@ std::shared_ptr<Schema> CoherenceRuntime::schema() {
   auto s = std::make_shared<Schema>();
   s->size("arena", std::string("8 MiB"), "shared (pinned, host-mapped) memory arena");
   s->time("poll", std::string("1 us"), "polling interval for directory status / kernel completion");
+  s->choice("gpu_sync", {"kernel", "hub"}, std::string("kernel"),
+            "who does the GPU's acquire/release: one-lane kernels, or the HUB microcontroller's firmware "
+            "(one method write; boots the microcontrollers first)");
+  s->group("mcu", McuBootOptions::schema(), "microcontroller boot options (gpu_sync: hub)");
   s->group("driver", DriverOptions::schema(), "driver options");
   return s;
 }
@@ -44,6 +48,19 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::
   cc(CC_WIN_VA_LO, arena_va_);
   cc(CC_WIN_PA_LO, arena_pa_);
   cc(CC_WIN_SIZE_LO, arena_size_);
+  if (rt.string("gpu_sync") == "hub") {
+    hub_sync_ = true;
+    mcu_ = std::make_unique<McuDriver>(api_, drv_);
+    try {
+      boot_microcontrollers(api_, drv_, McuBootOptions::from(rt.group("mcu")));
+    } catch (const McuError& e) {
+      throw HostError(std::string("rt.gpu_sync: hub: ") + e.what());
+    } catch (const HostError& e) {
+      throw HostError(std::string("rt.gpu_sync: hub: booting the microcontrollers failed (does the GPU have them? "
+                                  "gpu blocks): ") +
+                      e.what());
+    }
+  }
   api_.results().set_columns({"workload", "size", "sync", "phase", "target", "history_lines", "probes",
                               "lines_invalidated", "tag_accesses", "ticks", "ns"});
 }
@@ -105,12 +122,57 @@ void CoherenceRuntime::cpu_release() {
 }
 
 void CoherenceRuntime::gpu_acquire() {
-  launch("__coh_gpu_acquire", 1, 1, 1, 1, {static_cast<uint32_t>(dir_va_), static_cast<uint32_t>(dir_va_ >> 32)});
+  const sc_core::sc_time t0 = api_.now();
+  if (hub_sync_)
+    hub_command(FW_CMD_COH_ACQUIRE, "acquire");
+  else
+    launch("__coh_gpu_acquire", 1, 1, 1, 1, {static_cast<uint32_t>(dir_va_), static_cast<uint32_t>(dir_va_ >> 32)});
+  account("gpu_acquire", t0);
 }
 
 void CoherenceRuntime::gpu_release() {
-  launch("__coh_gpu_release", 1, 1, 1, 1, {static_cast<uint32_t>(dir_va_), static_cast<uint32_t>(dir_va_ >> 32)});
+  const sc_core::sc_time t0 = api_.now();
+  if (hub_sync_)
+    hub_command(FW_CMD_COH_RELEASE, "release");
+  else
+    launch("__coh_gpu_release", 1, 1, 1, 1, {static_cast<uint32_t>(dir_va_), static_cast<uint32_t>(dir_va_ >> 32)});
+  account("gpu_release", t0);
   record("gpu_release");
+}
+
+// One command to the HUB firmware, the directory window's GPU VA as its argument. A firmware
+// error (an xfer fault, a poll that timed out) fails the workload with what the firmware said.
+void CoherenceRuntime::hub_command(uint32_t cmd, const char* what) {
+  McuResult r;
+  try {
+    r = mcu_->command(McuId::hub(), cmd, static_cast<uint32_t>(dir_va_), {static_cast<uint32_t>(dir_va_ >> 32)},
+                      sc_core::sc_time(1, sc_core::SC_SEC));
+  } catch (const McuError& e) {
+    throw HostError(std::string("GPU ") + what + " on the HUB: " + e.what());
+  }
+  if (r.error == FW_ERR_XFER)
+    throw HostError(std::string("GPU ") + what + " on the HUB: a directory access faulted (XFER_STATUS " +
+                    hex(r.result) + ")");
+  if (r.error == FW_ERR_TIMEOUT)
+    throw HostError(std::string("GPU ") + what + " on the HUB: directory status register " + hex(r.result) +
+                    " never became 1");
+  if (r.error != FW_ERR_OK)
+    throw HostError(std::string("GPU ") + what + " on the HUB: firmware error " + std::to_string(r.error));
+}
+
+// The hand-over latency as the host sees it: from the call until the GPU holds the lock
+// (acquire) or has handed it back (release). Means in the stats JSON.
+void CoherenceRuntime::account(const char* phase, sc_core::sc_time begin) {
+  const double ns = (api_.now() - begin).to_seconds() * 1e9;
+  if (std::string(phase) == "gpu_acquire") {
+    acquire_ns_ += ns;
+    ++acquires_;
+    api_.stat("gpu_acquire_ns_mean", acquire_ns_ / acquires_);
+  } else {
+    release_ns_ += ns;
+    ++releases_;
+    api_.stat("gpu_release_ns_mean", release_ns_ / releases_);
+  }
 }
 
 void CoherenceRuntime::launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,

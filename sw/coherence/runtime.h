@@ -7,8 +7,10 @@
 //   rt.gpu_acquire(); rt.launch("square", grid, block, {...}); rt.gpu_release();
 //
 // CPU_ACQUIRE: LOCK=1; CPU tracking (0x40008000)=1. CPU_RELEASE: tracking=0; HISTORY=1 (wait
-// HIST_STATUS); INVALIDATE=1 (wait INVAL_STATUS); LOCK=0. GPU_ACQUIRE / GPU_RELEASE are kernels
-// (`__coh_gpu_acquire`, `__coh_gpu_release`) doing the same with 2 from the GPU, across PCIe.
+// HIST_STATUS); INVALIDATE=1 (wait INVAL_STATUS); LOCK=0. GPU_ACQUIRE / GPU_RELEASE do the same
+// with 2 from the GPU, across PCIe, by `rt.gpu_sync`: `kernel` launches the one-lane kernels
+// `__coh_gpu_acquire` / `__coh_gpu_release`; `hub` boots the microcontrollers and sends the HUB
+// firmware one command (FW_CMD_COH_ACQUIRE / _RELEASE, firmware/lib/coh.c).
 // After every invalidation one row per synchronisation goes to the results table (CSV).
 #pragma once
 
@@ -18,12 +20,13 @@
 
 #include "models/host/host_api.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/mcu/mcu_driver.h"
 
 namespace hetvp::sw {
 
 class CoherenceRuntime {
  public:
-  static std::shared_ptr<Schema> schema();  // keys: arena, poll, driver
+  static std::shared_ptr<Schema> schema();  // keys: arena, poll, gpu_sync, mcu, driver
   CoherenceRuntime(HostApi& api, const Params& args, const std::string& workload, const std::string& size_label);
 
   uint64_t alloc(uint64_t bytes);  // page-aligned host physical address inside the shared arena
@@ -44,6 +47,8 @@ class CoherenceRuntime {
   uint32_t dir_read(uint32_t off);
   void wait_dir(uint32_t off, const char* what);
   void record(const char* phase);
+  void hub_command(uint32_t cmd, const char* what);
+  void account(const char* phase, sc_core::sc_time begin);  // hand-over latency stats
   uint64_t probes_total_ = 0, ticks_total_ = 0;
 
   HostApi& api_;
@@ -52,6 +57,10 @@ class CoherenceRuntime {
   uint64_t arena_pa_ = 0, arena_va_ = 0, arena_size_ = 0, arena_next_ = 0, dir_va_ = 0;
   sc_core::sc_time poll_;
   unsigned syncs_ = 0;
+  bool hub_sync_ = false;
+  std::unique_ptr<McuDriver> mcu_;  // gpu_sync: hub
+  unsigned acquires_ = 0, releases_ = 0;
+  double acquire_ns_ = 0, release_ns_ = 0;
 };
 
 }  // namespace hetvp::sw

@@ -95,11 +95,17 @@ HETVP_REGISTER_KERNEL("matrix_transpose", k_transpose);
 HETVP_REGISTER_KERNEL("shfl2d", k_shfl2d);
 HETVP_REGISTER_KERNEL("coh_random", k_random);
 
-std::shared_ptr<Schema> base_schema() {
+// The keys every coherence workload has; `samples`: the HIP samples' (square, matrix_transpose,
+// 2dshfl) host_copies option too.
+std::shared_ptr<Schema> base_schema(bool samples = true) {
   auto s = std::make_shared<Schema>();
   s->group("rt", CoherenceRuntime::schema(), "coherence runtime");
   s->integer("iterations", 1, "how many times the Algorithm 2 sequence runs (>1: caches hold old data)").range(1, 1000);
   s->integer("block", 256, "threads per block (1-D kernels)").range(32, 1024);
+  if (samples)
+    s->boolean("host_copies", false,
+               "keep host copies of the input and output, as the HIP samples do, and copy them with "
+               "the CPU (hipMemcpy on an APU): the copies' lines are written, so tracked, too");
   return s;
 }
 
@@ -123,14 +129,49 @@ int report(HostApi& api, const std::string& what, size_t total, const Mismatches
   return 0;
 }
 
+// The shared buffers of one workload: what the kernel reads and writes, and (host_copies) the
+// host arrays the HIP samples keep beside them (0 when not kept).
+struct Buffers {
+  uint64_t in = 0, out = 0, in_host = 0, out_host = 0, reference = 0;
+  // `cpu_reference`: the sample also computes the expected result on the CPU into a host array
+  // (the transposes' matrixTransposeCPUReference).
+  static Buffers alloc(CoherenceRuntime& rt, const Params& args, uint64_t bytes, bool cpu_reference = false) {
+    Buffers b;
+    b.in = rt.alloc(bytes);
+    b.out = rt.alloc(bytes);
+    if (args.boolean("host_copies")) {
+      b.in_host = rt.alloc(bytes);
+      b.out_host = rt.alloc(bytes);
+      if (cpu_reference) b.reference = rt.alloc(bytes);
+    }
+    return b;
+  }
+};
+
+// The CPU's reference result of the transposes: out[y*W + x] = in[x*W + y].
+std::vector<float> transposed(const std::vector<float>& in, uint64_t W) {
+  std::vector<float> t(in.size());
+  for (uint64_t y = 0; y < W; ++y)
+    for (uint64_t x = 0; x < W; ++x) t[y * W + x] = in[x * W + y];
+  return t;
+}
+
 // One round of the thesis' Algorithm 2: the CPU writes `input` to IN under acquire/release,
 // the GPU runs `kernel` (args: IN, OUT, `last_arg`) between its acquire and release kernels,
-// the CPU reads OUT back under acquire/release. Returns what the CPU read.
-std::vector<float> algorithm2(HostApi& api, CoherenceRuntime& rt, uint64_t in, uint64_t out,
-                              const std::vector<float>& input, const char* kernel, uint32_t gx, uint32_t gy,
-                              uint32_t bx, uint32_t by, uint32_t last_arg) {
+// the CPU reads OUT back under acquire/release. Returns what the CPU read. With host copies the
+// CPU writes the host input array and copies it into IN (hipMemcpy host-to-device), and copies
+// OUT into the host output array (device-to-host) before reading that.
+std::vector<float> algorithm2(HostApi& api, CoherenceRuntime& rt, const Buffers& buf, const std::vector<float>& input,
+                              const char* kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by, uint32_t last_arg,
+                              const std::vector<float>& expected = {}) {
+  const uint64_t in = buf.in, out = buf.out;
   rt.cpu_acquire();
-  put_floats(api, in, input);
+  if (buf.in_host) {
+    put_floats(api, buf.in_host, input);
+    put_floats(api, in, get_floats(api, buf.in_host, input.size()));
+  } else {
+    put_floats(api, in, input);
+  }
   rt.cpu_release();
   rt.gpu_acquire();
   rt.launch(
@@ -139,6 +180,11 @@ std::vector<float> algorithm2(HostApi& api, CoherenceRuntime& rt, uint64_t in, u
   rt.gpu_release();
   rt.cpu_acquire();
   std::vector<float> result = get_floats(api, out, input.size());
+  if (buf.out_host) {
+    put_floats(api, buf.out_host, result);
+    result = get_floats(api, buf.out_host, input.size());
+  }
+  if (buf.reference) put_floats(api, buf.reference, expected);
   rt.cpu_release();
   return result;
 }
@@ -153,13 +199,13 @@ class Square : public HostProgram {
   int run(HostApi& api, const Params& args) override {
     const uint32_t n = args.u32("n");
     CoherenceRuntime rt(api, args, "square", std::to_string(n));
-    const uint64_t A = rt.alloc(uint64_t(n) * 4), C = rt.alloc(uint64_t(n) * 4);
+    const Buffers buf = Buffers::alloc(rt, args, uint64_t(n) * 4);
     const uint32_t block = args.u32("block");
     int rc = 0;
     for (int64_t it = 0; it < args.integer("iterations"); ++it) {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>((i + it) % 1000) * 0.5f + 1.0f;
-      const auto c = algorithm2(api, rt, A, C, a, "square", (n + block - 1) / block, 1, block, 1, n);
+      const auto c = algorithm2(api, rt, buf, a, "square", (n + block - 1) / block, 1, block, 1, n);
       rc |= report(api, "square N=" + std::to_string(n), n, check_squared(a, c));
     }
     return rc;
@@ -177,12 +223,13 @@ class Transpose : public HostProgram {
     const uint32_t W = args.u32("width");
     const uint64_t n = uint64_t(W) * W;
     CoherenceRuntime rt(api, args, "matrix_transpose", std::to_string(W) + "x" + std::to_string(W));
-    const uint64_t IN = rt.alloc(n * 4), OUT = rt.alloc(n * 4);
+    const Buffers buf = Buffers::alloc(rt, args, n * 4, true);
     int rc = 0;
     for (int64_t it = 0; it < args.integer("iterations"); ++it) {
       std::vector<float> a(n);
       for (uint64_t i = 0; i < n; ++i) a[i] = static_cast<float>((i * 7 + it) % 4093);
-      const auto o = algorithm2(api, rt, IN, OUT, a, "matrix_transpose", (W + 3) / 4, (W + 3) / 4, 4, 4, W);
+      const auto o =
+          algorithm2(api, rt, buf, a, "matrix_transpose", (W + 3) / 4, (W + 3) / 4, 4, 4, W, transposed(a, W));
       rc |=
           report(api, "matrix_transpose " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
     }
@@ -202,12 +249,12 @@ class Shfl2d : public HostProgram {
     const uint32_t n = W * W;
     const uint32_t rows = std::min<uint32_t>(W, 1024 / W);  // block = W x rows threads (W <= 1024 by the schema)
     CoherenceRuntime rt(api, args, "2dshfl", std::to_string(W) + "x" + std::to_string(W));
-    const uint64_t IN = rt.alloc(uint64_t(n) * 4), OUT = rt.alloc(uint64_t(n) * 4);
+    const Buffers buf = Buffers::alloc(rt, args, uint64_t(n) * 4, true);
     int rc = 0;
     for (int64_t it = 0; it < args.integer("iterations"); ++it) {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>(i + 100 * it);
-      const auto o = algorithm2(api, rt, IN, OUT, a, "shfl2d", 1, (W + rows - 1) / rows, W, rows, W);
+      const auto o = algorithm2(api, rt, buf, a, "shfl2d", 1, (W + rows - 1) / rows, W, rows, W, transposed(a, W));
       rc |= report(api, "2dshfl " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
     }
     return rc;
@@ -222,7 +269,7 @@ class Shfl2d : public HostProgram {
 class CohRandom : public HostProgram {
  public:
   static std::shared_ptr<Schema> schema() {
-    auto s = base_schema();
+    auto s = base_schema(false);
     s->integer("programs", 100, "random programs").range(1, 1000000);
     s->integer("rounds", 2, "CPU/GPU hand-overs per program").range(1, 100);
     s->integer("max_words", 512, "largest shared buffer (32-bit words)").range(32, 1 << 20);

@@ -19,12 +19,20 @@ struct Cmd {
   const char* name;
   uint32_t num;
 };
-const Cmd kCommands[] = {{"echo", FW_CMD_ECHO},         {"ping", FW_CMD_ECHO},
-                         {"reg_read", FW_CMD_REG_READ}, {"reg_write", FW_CMD_REG_WRITE},
-                         {"ctx_save", FW_CMD_CTX_SAVE}, {"ctx_load", FW_CMD_CTX_LOAD},
-                         {"ctx_fill", FW_CMD_CTX_FILL}, {"ctx_hash", FW_CMD_CTX_HASH},
-                         {"xfer", FW_CMD_XFER},         {"trap", FW_CMD_TRAP},
-                         {"info", FW_CMD_INFO},         {"copy", FW_CMD_COPY},
+const Cmd kCommands[] = {{"echo", FW_CMD_ECHO},
+                         {"ping", FW_CMD_ECHO},
+                         {"reg_read", FW_CMD_REG_READ},
+                         {"reg_write", FW_CMD_REG_WRITE},
+                         {"ctx_save", FW_CMD_CTX_SAVE},
+                         {"ctx_load", FW_CMD_CTX_LOAD},
+                         {"ctx_fill", FW_CMD_CTX_FILL},
+                         {"ctx_hash", FW_CMD_CTX_HASH},
+                         {"xfer", FW_CMD_XFER},
+                         {"trap", FW_CMD_TRAP},
+                         {"info", FW_CMD_INFO},
+                         {"copy", FW_CMD_COPY},
+                         {"coh_acquire", FW_CMD_COH_ACQUIRE},
+                         {"coh_release", FW_CMD_COH_RELEASE},
                          {"exit", FW_CMD_EXIT}};
 }  // namespace
 

@@ -94,10 +94,10 @@ class McuDriver {
   std::vector<uint8_t> read_dmem(const McuId& m, uint32_t off, uint32_t len);  // stops/continues a running core
   void stop(const McuId& m);
   void cont(const McuId& m);
+  std::string image_note(const McuId& m) const;  // " (image FILE)" when this driver loaded it, else ""
 
  private:
   void upload(const McuId& m, uint32_t index_reg, uint32_t port, uint32_t addr, const std::vector<uint8_t>& bytes);
-  std::string image_note(const McuId& m) const;  // " (image FILE)" when this driver loaded it, else ""
   HostApi& api_;
   GpuDriver& gpu_;
   std::map<std::string, std::string> images_;  // McuId::name() -> the file loaded ("gpcs": broadcast)

@@ -66,11 +66,10 @@ class McuBootProgram : public HostProgram {
       for (auto& m : all) {
         const uint32_t v = 0x5a000000u | (m.kind == McuId::Hub ? 0xffu : m.gpc);
         McuResult res = mcu.command(m, FW_CMD_ECHO, v);
-        if (res.result != v || res.error != FW_ERR_OK) {
-          api.log("mcu_boot: " + m.name() + " answered echo " + hex(v, 8) + " with " + hex(res.result, 8) + " error " +
-                  std::to_string(res.error));
-          return 1;
-        }
+        // A wrong answer is the firmware's fault: fail naming the image, like every boot error.
+        if (res.result != v || res.error != FW_ERR_OK)
+          throw McuError(m.name() + " answered echo " + hex(v, 8) + " with " + hex(res.result, 8) + " error " +
+                         std::to_string(res.error) + mcu.image_note(m));
         worst = std::max(worst, us(res.latency));
       }
       std::string b =

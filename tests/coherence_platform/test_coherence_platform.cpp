@@ -476,3 +476,87 @@ TEST(CacheTopology, TransferRunsWithCpuCachesAndIoSnoop) {
   EXPECT_GT(num(s, {"cpu_cc", "snoops"}), 0);
   EXPECT_GT(num(s, {"l1", "reads"}), 0) << "the CPU's cached accesses go through the caches";
 }
+
+// --- the GPU's acquire/release offloaded to the HUB microcontroller (rt.gpu_sync: hub) ----------
+// The HUB firmware performs the kernels' register protocol, so the histories and probes are the
+// same and the checker sees no stale load. The GPU-side invalidations differ, and must: every
+// kernel launch flash-invalidates the TCPs (compute.tcp_invalidate_on_launch), so with kernel
+// sync the release kernel empties them before the directory's probes arrive; with HUB sync the
+// probes find the TCP copies themselves (docs/coherence.md, "GPU sync on the HUB").
+unsigned count_of(const std::string& text, const std::string& what) {
+  unsigned n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(CoherenceHubSync, RandomDrfProgramsHaveNoViolations) {
+  const std::string common =
+      "--workload coh_random --set workload.args.programs=1000 --set cpu_cc.checker=true "
+      "--set gpu0.compute.controller.checker=true --set workload.args.rt.gpu_sync=";
+  Out hub = run(common + "hub");
+  ASSERT_EQ(hub.status, 0) << hub.out << hub.err;
+  EXPECT_EQ(dir(hub, "checker_violations"), 0);
+  EXPECT_GT(dir(hub, "checker_loads"), 100000);
+  EXPECT_GT(dir(hub, "lines_invalidated"), 0);
+  Out kernel = run(common + "kernel");
+  ASSERT_EQ(kernel.status, 0) << kernel.err;
+  EXPECT_EQ(dir(hub, "syncs"), dir(kernel, "syncs"));
+  EXPECT_EQ(dir(hub, "probes"), dir(kernel, "probes"));
+  // Every GPU acquire and every GPU release (a synchronisation targeting the CPU) was one HUB
+  // command, and the HUB ran no other.
+  const unsigned gpu_releases = count_of(hub.stats, "\"target\": \"cpu\"");
+  EXPECT_GT(gpu_releases, 1000u);
+  EXPECT_EQ(num(hub.stats, {"gpu0", "microcontrollers", "hub", "commands"}), 2.0 * gpu_releases);
+}
+
+TEST(CoherenceHubSync, WorkloadsPassTheirChecksAndProbesFindTheTcpCopies) {
+  for (std::string w : {"square --set workload.args.n=5000", "matrix_transpose --set workload.args.width=48",
+                        "shfl2d --set workload.args.width=20"}) {
+    const std::string common = "--workload " + w +
+                               " --set workload.args.iterations=3 --set cpu_cc.checker=true "
+                               "--set gpu0.compute.controller.checker=true --set workload.args.rt.gpu_sync=";
+    Out hub = run(common + "hub"), kernel = run(common + "kernel");
+    ASSERT_EQ(hub.status, 0) << w << hub.out << hub.err;
+    ASSERT_EQ(kernel.status, 0) << w << kernel.err;
+    EXPECT_EQ(dir(hub, "checker_violations"), 0) << w;
+    EXPECT_EQ(dir(hub, "probes"), dir(kernel, "probes")) << w;
+    EXPECT_EQ(dir(hub, "history_lines"), dir(kernel, "history_lines")) << w;
+    // Only the workload's own kernels flash the TCPs now, so the probes invalidate more.
+    EXPECT_LT(num(hub.stats, {"gpu0", "tcp_lines_flash_invalidated"}),
+              num(kernel.stats, {"gpu0", "tcp_lines_flash_invalidated"}))
+        << w;
+    EXPECT_GT(dir(hub, "lines_invalidated"), dir(kernel, "lines_invalidated")) << w;
+    EXPECT_GT(num(hub.stats, {"gpu_release_ns_mean"}), 0) << w;
+    EXPECT_LT(num(hub.stats, {"gpu_acquire_ns_mean"}), num(kernel.stats, {"gpu_acquire_ns_mean"})) << w;
+  }
+}
+
+TEST(CoherenceHubSync, NeedsMicrocontrollers) {
+  Out o = run(
+      "--workload square --set workload.args.n=1000 --set workload.args.rt.gpu_sync=hub "
+      "--set gpu0.blocks=compute");
+  EXPECT_EQ(o.status, 1);
+  EXPECT_NE((o.out + o.err).find("rt.gpu_sync: hub: booting the microcontrollers failed"), std::string::npos)
+      << o.out << o.err;
+}
+
+// --- host copies (workload.args.host_copies): the HIP samples' host arrays ------------------------
+// square writes A_h and copies it to A (hipMemcpy), copies C back into C_h: 4 arrays tracked
+// instead of 2; the transposes also write the CPU reference: 5 instead of 2. Per-line probes are
+// one per line written, so exactly 2x and 2.5x (buffers are whole lines).
+TEST(CoherenceHostCopies, HipSamplesHostArraysMultiplyThePerLineProbes) {
+  const struct {
+    std::string w;
+    double factor;
+  } cases[] = {{"square --set workload.args.n=20000", 2.0},
+               {"matrix_transpose --set workload.args.width=64", 2.5},
+               {"shfl2d --set workload.args.width=32", 2.5}};
+  for (const auto& c : cases) {
+    const std::string common = "--workload " + c.w + " --set directory.mode=per_line --set workload.args.host_copies=";
+    Out plain = run(common + "false"), copies = run(common + "true");
+    ASSERT_EQ(plain.status, 0) << c.w << plain.err;
+    ASSERT_EQ(copies.status, 0) << c.w << copies.out << copies.err;
+    EXPECT_EQ(dir(copies, "probes"), c.factor * dir(plain, "probes")) << c.w;
+    EXPECT_GT(dir(copies, "ns"), dir(plain, "ns")) << c.w;
+  }
+}

@@ -234,8 +234,14 @@ TEST(McuModel, XferMovesDataAndFaultsAreVisible) {
       sc_core::wait(1, SC_US);
       return rd(h, MCU_XFER_STATUS);
     };
+    // The smallest transfer, 4 bytes (a register of a device mapped into GPU VA space): aligned to
+    // 4, not 8, on both sides. It stores DMEM 0x404 (word 1 of the fill above) to VA 0x1204.
+    wr(h, MCU_IRQSCLR, MCU_IRQ_ALL);
+    EXPECT_EQ(fault_of(2 | MCU_XFER_DIR_STORE, 0x1204, 0x404), 0u);
+    EXPECT_EQ(b.mem.bytes[0x204], 1);
+    EXPECT_EQ(b.mem.bytes[0x208], 0);  // nothing beyond the 4 bytes
     EXPECT_EQ(fault_of(9, 0x1000, 0), MCU_XFER_FAULT | (MCU_XFER_ERR_SIZE << 8));
-    EXPECT_EQ(fault_of(2, 0x1000, 0), MCU_XFER_FAULT | (MCU_XFER_ERR_SIZE << 8));
+    EXPECT_EQ(fault_of(1, 0x1000, 0), MCU_XFER_FAULT | (MCU_XFER_ERR_SIZE << 8));
     EXPECT_EQ(fault_of(4, 0x1008, 0), MCU_XFER_FAULT | (MCU_XFER_ERR_ALIGN << 8));
     EXPECT_EQ(fault_of(4, 0x1000, 4), MCU_XFER_FAULT | (MCU_XFER_ERR_ALIGN << 8));
     EXPECT_EQ(fault_of(3, 0x1000, 2048), MCU_XFER_FAULT | (MCU_XFER_ERR_DMEM << 8));
@@ -246,8 +252,8 @@ TEST(McuModel, XferMovesDataAndFaultsAreVisible) {
     EXPECT_EQ(rd(h, MCU_XFER_STATUS) & 0xff02u, MCU_XFER_FAULT | (MCU_XFER_ERR_BUSY << 8));
     sc_core::wait(1, SC_US);
     EXPECT_EQ(rd(h, MCU_XFER_FAULTS), 7u);
-    EXPECT_EQ(rd(h, MCU_XFER_COUNT), 3u);
-    EXPECT_EQ(rd(h, MCU_XFER_BYTES), 3u * 256);
+    EXPECT_EQ(rd(h, MCU_XFER_COUNT), 4u);
+    EXPECT_EQ(rd(h, MCU_XFER_BYTES), 3u * 256 + 4);
     done = true;
     sc_core::sc_stop();
   });

@@ -54,7 +54,7 @@
     X(MCU, CODE, 0x184, 1, RW, 0, "code memory word at CODE_INDEX")                                   \
     X(MCU, DATA_INDEX, 0x1C0, 1, RW, 0, "byte offset in data memory; same bits")                       \
     X(MCU, DATA, 0x1C4, 1, RW, 0, "data memory word at DATA_INDEX")                                    \
-    /* xfer DMA: 2^n bytes (3 <= n <= 8) between data memory and a GPU virtual address */             \
+    /* xfer DMA: 2^n bytes (2 <= n <= 8) between data memory and a GPU virtual address */             \
     X(MCU, XFER_EXT_LO, 0x200, 1, RW, 0, "external GPU virtual address, bits 31:0")                   \
     X(MCU, XFER_EXT_HI, 0x204, 1, RW, 0, "bits 39:32 (a start with bits above 7 set faults: ERR_BUS)") \
     X(MCU, XFER_DMEM, 0x208, 1, RW, 0, "data-memory byte offset (0 = MCU_DMEM_BASE)")                 \
@@ -128,7 +128,7 @@ static inline const char* mcu_state_name(unsigned state) {
 #define MCU_XFER_BUSY MCUR_U(0x1)
 #define MCU_XFER_FAULT MCUR_U(0x2)
 #define MCU_XFER_ERR_NONE 0u
-#define MCU_XFER_ERR_SIZE 1u      /* n outside 3..8 */
+#define MCU_XFER_ERR_SIZE 1u      /* n outside 2..8 */
 #define MCU_XFER_ERR_ALIGN 2u     /* external address or data offset not aligned to the size */
 #define MCU_XFER_ERR_DMEM 3u      /* data-memory range outside the data memory */
 #define MCU_XFER_ERR_BUS 4u       /* the GPU bus refused it (MMU fault, unmapped, bad target) */
@@ -166,12 +166,17 @@ static inline const char* mcu_state_name(unsigned state) {
 #define FW_CMD_COPY 11u     /* offloaded copy (firmware/lib/copy.c): data = bytes, ARG0 = source VA bits 31:0,
                                ARG1 = destination VA bits 31:0, ARG2 = source bits 39:32 | destination bits 39:32 << 8;
                                result = bytes copied; on FW_ERR_XFER result = XFER_STATUS, ARG2 = bytes done */
+#define FW_CMD_COH_ACQUIRE 12u /* (HUB) the GPU's coherence acquire (firmware/lib/coh.c): data = GPU VA of the
+                                  directory window bits 31:0, ARG0 = bits 39:32 */
+#define FW_CMD_COH_RELEASE 13u /* (HUB) the GPU's release: history, INVALIDATE, wait, unlock; same arguments;
+                                  on FW_ERR_TIMEOUT result = the status register that never became 1 */
 #define FW_CMD_EXIT 15u     /* leave the main loop; main returns `data` (crt0 halts, UC_EXIT = data) */
 #define FW_ERR_OK 0u
 #define FW_ERR_UNKNOWN_CMD 1u
 #define FW_ERR_XFER 2u         /* an xfer of the command faulted: ARG.. unchanged, result = XFER_STATUS */
 #define FW_ERR_BAD_CONTEXT 3u
 #define FW_ERR_BAD_ARG 4u
+#define FW_ERR_TIMEOUT 5u      /* a poll of the command did not see its condition in time */
 #define FW_CTX_MAGIC MCUR_U(0x43545848) /* "HXTC" */
 #define FW_CTX_HEADER 256u              /* bytes: magic, version, id, area size, 8 context registers */
 

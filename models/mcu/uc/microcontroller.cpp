@@ -175,7 +175,7 @@ void Microcontroller::xfer_fault(uint32_t ctrl, uint32_t code) {
 void Microcontroller::xfer_ctrl(uint32_t v) {
   if (xfer_busy_) return xfer_fault(v, MCU_XFER_ERR_BUSY);
   const unsigned n = v & 0xf;
-  if (n < 3 || n > 8) return xfer_fault(v, MCU_XFER_ERR_SIZE);
+  if (n < 2 || n > 8) return xfer_fault(v, MCU_XFER_ERR_SIZE);
   const uint32_t len = 1u << n;
   const uint32_t ext_hi = regs_.at(MCU_XFER_EXT_HI).value;
   if (ext_hi > 0xff) return xfer_fault(v, MCU_XFER_ERR_BUS);  // beyond the 40-bit GPU address space
