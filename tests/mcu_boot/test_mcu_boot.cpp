@@ -202,7 +202,7 @@ TEST(McuBadInput, IllegalInstructionTrapIsVisibleAndTheSimulatorCarriesOn) {
 TEST(McuBadInput, IllegalXferSizeAlignmentAddressFault) {
   auto r =
       run_hetvp("debug " + cfg() +
-                " --commands 'boot; cmd gpc0 xfer 2 0 0 0; expect 0x102; cmd gpc0 xfer 9 0 0 0; expect 0x102; "
+                " --commands 'boot; cmd gpc0 xfer 1 0 0 0; expect 0x102; cmd gpc0 xfer 9 0 0 0; expect 0x102; "
                 "cmd gpc0 xfer 8 0x10 0 0; expect 0x202; cmd gpc0 xfer 3 0 0 0x800; expect 0x302; "
                 "cmd gpc0 xfer 8 0 0xff 0; expect 0x402; read gpc0 0x210; expect 0x402; read gpc0 0x218; expect 5; "
                 "alloc buf 4096; cmd gpc0 xfer 0x18 $buf.lo $buf.hi 0; expect 0; read gpc0 0x214; expect 1'");
