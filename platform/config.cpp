@@ -418,6 +418,8 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
     std::string key = it->first.Scalar();
     const ParamSpec* s = schema.find(key);
     if (!s) {
+      for (const auto& [old_key, where] : schema.moved)
+        if (old_key == key) fail(it->first, path + "." + key, "'" + key + "' is no longer set here: " + where);
       if (schema.open) continue;
       std::string near = nearest_name(key, schema.names());
       fail(it->first, path + "." + key,

@@ -39,6 +39,9 @@ struct ParamSpec {
 struct Schema {
   std::vector<ParamSpec> specs;
   bool open = false;  // accept keys not declared (used for free-form maps)
+  // Keys that used to be here: key -> where it went. Using one is a located error saying so.
+  std::vector<std::pair<std::string, std::string>> moved;
+  void moved_to(const std::string& key, const std::string& where) { moved.emplace_back(key, where); }
 
   struct Ref {
     ParamSpec& spec;

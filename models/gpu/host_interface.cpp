@@ -21,6 +21,8 @@ std::shared_ptr<Schema> HostInterface::schema() {
           "time a BAR1 read spends inside the GPU (host interface -> frame buffer -> completion)");
   s->time("bar1_write_latency", std::string("20 ns"), "time a BAR1 write spends inside the GPU");
   // max_payload / max_read_request are the link's (pcie_link), learnt in end_of_elaboration().
+  for (const char* k : {"max_payload", "max_read_request"})
+    s->moved_to(k, std::string("it is the PCIe link's parameter (e.g. pcie0.") + k + "), which both ends use");
   return s;
 }
 

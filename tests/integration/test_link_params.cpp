@@ -40,7 +40,10 @@ TEST(LinkParams, TheEndpointHasNoKeysOfItsOwn) {
   for (const char* key : {"max_payload", "max_read_request"}) {
     RunResult r = run_hetvp("check " + config("default.yaml") + " --set gpu0.pcie." + key + "=256");
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find(std::string("unknown key '") + key + "'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(std::string("'") + key +
+                         "' is no longer set here: it is the PCIe link's parameter (e.g. pcie0." + key + ")"),
+              std::string::npos)
+        << r.err;
   }
   // Said in the file: a located error.
   std::string s = read_file(config("gen3_x8.yaml"));
@@ -50,4 +53,5 @@ TEST(LinkParams, TheEndpointHasNoKeysOfItsOwn) {
   RunResult r = run_hetvp("check " + bad);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("old_key.yaml:74:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gpu0.pcie.max_payload: 'max_payload' is no longer set here"), std::string::npos) << r.err;
 }
