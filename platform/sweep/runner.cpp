@@ -132,6 +132,7 @@ Job spawn(const std::string& exe, const std::vector<std::string>& args, const st
   if (j.pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed sweep leaves no orphan writing into a point
     if (getppid() != parent) _exit(127);
+    setpgid(0, 0);  // Ctrl-C reaches the sweep only, which stops its points without recording them
     int in = open("/dev/null", O_RDONLY);
     int out = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (in >= 0) dup2(in, 0);
@@ -245,6 +246,10 @@ bool run_local(const std::vector<Todo>& todo, int jobs, double timeout_s, size_t
       auto it = running.find(pid);
       if (it == running.end()) continue;
       reaped = true;
+      if (g_stop) {  // stopped by the interruption: not a result
+        running.erase(it);
+        continue;
+      }
       double wall = std::chrono::duration<double>(Clock::now() - it->second.start).count();
       Status s = finish(it->second, ws, wall);
       ++done;
@@ -265,7 +270,7 @@ bool run_local(const std::vector<Todo>& todo, int jobs, double timeout_s, size_t
     }
   }
   if (g_stop) {
-    for (auto& [pid, j] : running) kill(pid, SIGKILL);
+    for (auto& [pid, j] : running) kill(pid, SIGKILL);  // their point directories get no status
     for (auto& [pid, j] : running) waitpid(pid, nullptr, 0);
     if (progress)
       std::cerr << (tty ? "\n" : "") << "sweep: interrupted; running points were stopped and will run again\n";
