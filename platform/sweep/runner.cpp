@@ -36,7 +36,7 @@ const char* kUsage =
     "  --out DIR             where points and results.csv go (required)\n"
     "  --backend local|slurm local: processes on this machine (default); slurm: one sbatch job array\n"
     "  -j N                  local: points run at once (default: the number of CPUs)\n"
-    "  --timeout TIME        wall-clock limit of one point, e.g. '10 min' (overrides the file's timeout)\n"
+    "  --timeout TIME        wall-clock limit of one point, e.g. '600 s' (overrides the file's timeout)\n"
     "  --retry-failed        run failed, crashed and timed-out points again\n"
     "  --dry-run             validate every point and list them (done or pending); run nothing\n"
     "  --no-wait             slurm: submit and return; `hetvp sweep SPEC --out DIR --merge-only` merges later\n"
@@ -738,14 +738,14 @@ int command(const std::vector<std::string>& args) {
         try {
           timeout_s = parse_time(v).to_seconds();
         } catch (const std::exception& e) {
-          throw std::invalid_argument("--timeout needs a time such as '10 min': " + std::string(e.what()));
+          throw std::invalid_argument("--timeout needs a time such as '600 s': " + std::string(e.what()));
         }
       } else if (a == "--wait-timeout") {
         const std::string v = val();
         try {
           fl.wait_timeout_s = parse_time(v).to_seconds();
         } catch (const std::exception& e) {
-          throw std::invalid_argument("--wait-timeout needs a time such as '1 h': " + std::string(e.what()));
+          throw std::invalid_argument("--wait-timeout needs a time such as '3600 s': " + std::string(e.what()));
         }
       } else if (a == "--poll") {
         const std::string v = val();

@@ -121,7 +121,7 @@ Spec load_spec(const std::string& path) {
       s.set.push_back(p + "=" + value_text(it->second, "set." + p));
     }
   }
-  if (r["axes"]) {
+  auto add_axes = [&]() {
     if (!r["axes"].IsMap()) fail(r["axes"], "axes", "expected a map PATH: [values]");
     for (auto it = r["axes"].begin(); it != r["axes"].end(); ++it) {
       check_path(it->first, "axes");
@@ -130,8 +130,8 @@ Spec load_spec(const std::string& path) {
       d.values.push_back(axis_values(it->second, "axes." + it->first.Scalar()));
       s.dims.push_back(d);
     }
-  }
-  if (r["zip"]) {  // one group (a map) or several (a list of maps)
+  };
+  auto add_zip = [&]() {  // one group (a map) or several (a list of maps)
     std::vector<YAML::Node> groups;
     if (r["zip"].IsMap())
       groups.push_back(r["zip"]);
@@ -157,8 +157,8 @@ Spec load_spec(const std::string& path) {
       }
       s.dims.push_back(d);
     }
-  }
-  if (r["seeds"]) {
+  };
+  auto add_seeds = [&]() {
     Dimension d;
     d.paths.push_back("simulation.seed");
     d.values.push_back(axis_values(r["seeds"], "seeds"));
@@ -171,6 +171,13 @@ Spec load_spec(const std::string& path) {
       }
     }
     s.dims.push_back(d);
+  };
+  // Dimensions in the order the file gives them: the first varies slowest, the last fastest.
+  for (auto it = r.begin(); it != r.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    if (k == "axes") add_axes();
+    if (k == "zip") add_zip();
+    if (k == "seeds") add_seeds();
   }
   // Two dimensions on one path would override each other silently.
   std::set<std::string> seen;
@@ -210,7 +217,7 @@ Spec load_spec(const std::string& path) {
       if (!r["timeout"].IsScalar()) throw std::invalid_argument("not a scalar");
       s.timeout_s = parse_time(r["timeout"].Scalar()).to_seconds();
     } catch (const std::exception& e) {
-      fail(r["timeout"], "timeout", std::string("expected a time, e.g. 10 min: ") + e.what());
+      fail(r["timeout"], "timeout", std::string("expected a time, e.g. 600 s: ") + e.what());
     }
   }
   if (r["slurm"]) {

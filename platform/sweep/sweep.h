@@ -37,7 +37,7 @@ struct Spec {
   std::string base;              // absolute path of the base configuration
   std::string workload;          // fixed workload (empty: the config's)
   std::vector<std::string> set;  // fixed overrides PATH=VALUE
-  std::vector<Dimension> dims;   // axes, then zip groups, then seeds (innermost)
+  std::vector<Dimension> dims;   // axes, zip groups, seeds, in file order (the last varies fastest)
   bool keep_stats = true, keep_csv = true;
   std::vector<std::string> columns;  // stats copied into results.csv: "instance.stat[.sub]"
   double timeout_s = 0;              // per point wall-clock limit (0: none)
