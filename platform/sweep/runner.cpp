@@ -556,6 +556,20 @@ int task_command(const std::vector<std::string>& args) {
 
 // ---- plot --------------------------------------------------------------------------------
 
+// A cell as a number: plain, or a size ("4 KiB", bytes), a frequency ("1.4 GHz", Hz) or a time
+// ("250 ns", seconds), the way sweep values are written.
+bool number(const std::string& t, double& v) {
+  for (int k = 0; k < 4; ++k) try {
+      v = k == 0   ? parse_double(t)
+          : k == 1 ? double(parse_size(t))
+          : k == 2 ? parse_freq(t)
+                   : parse_time(t).to_seconds();
+      return true;
+    } catch (const std::exception&) {
+    }
+  return false;
+}
+
 int plot_command(const std::vector<std::string>& args) {
   const char* usage =
       "usage: hetvp sweep plot DIR --x COLUMN --y COLUMN [--series COLUMN] [--where COLUMN=VALUE]...\n"
@@ -635,22 +649,11 @@ int plot_command(const std::vector<std::string>& args) {
       bool keep = true;
       for (auto& [c, v] : w) keep = keep && cells[size_t(c)] == v;
       if (!keep || cells[size_t(xi)].empty() || cells[size_t(yi)].empty()) continue;
-      double xv, yv;
-      try {
-        xv = parse_double(cells[size_t(xi)]);
-      } catch (const std::exception&) {
-        try {
-          xv = double(parse_size(cells[size_t(xi)]));
-        } catch (const std::exception&) {
-          throw ConfigError(csv + ":" + std::to_string(ln) + ": " + x + " = '" + cells[size_t(xi)] +
-                            "' is not a number");
-        }
-      }
-      try {
-        yv = parse_double(cells[size_t(yi)]);
-      } catch (const std::exception&) {
+      double xv = 0, yv = 0;
+      if (!number(cells[size_t(xi)], xv))
+        throw ConfigError(csv + ":" + std::to_string(ln) + ": " + x + " = '" + cells[size_t(xi)] + "' is not a number");
+      if (!number(cells[size_t(yi)], yv))
         throw ConfigError(csv + ":" + std::to_string(ln) + ": " + y + " = '" + cells[size_t(yi)] + "' is not a number");
-      }
       const std::string s = si < 0 ? y : series + "=" + cells[size_t(si)];
       if (!lines.count(s)) order.push_back(s);
       lines[s].emplace_back(xv, yv);
@@ -675,7 +678,7 @@ int plot_command(const std::vector<std::string>& args) {
   if (output.empty()) output = dir + "/plot.png";
   const std::string dat = dir + "/plot.dat", gp = dir + "/plot.gp";
   std::ostringstream d, g;
-  g << "set terminal pngcairo size 900,600\nset output " << shell_quote(output) << "\n";
+  g << "set terminal pngcairo size 900,600 noenhanced\nset output " << shell_quote(output) << "\n";
   g << "set xlabel " << shell_quote(x) << "\nset ylabel " << shell_quote(y) << "\nset key outside right\nset grid\n";
   if (logx) g << "set logscale x\n";
   if (logy) g << "set logscale y\n";
