@@ -3,6 +3,7 @@
 //   hetvp run CONFIG [--workload NAME] [--set PATH=VALUE]... [--stats F.json] [--csv F.csv] [--trace F]
 //   hetvp check CONFIG [--set PATH=VALUE]...
 //   hetvp list
+//   hetvp sweep SPEC.yaml --out DIR [--backend local|slurm] [-j N] [--dry-run]   (platform/sweep)
 // Exit status: 0 success, 1 the simulated system failed, 2 usage or configuration error.
 #include <cstring>
 #include <iostream>
@@ -17,6 +18,7 @@
 #include "platform/registry.h"
 #include "platform/simulation.h"
 #include "platform/stats_doc.h"
+#include "platform/sweep/sweep.h"
 
 namespace {
 
@@ -32,6 +34,7 @@ const char* kUsage =
     "  registers      print the register tables of every block (docs/registers.md), from firmware/include/hetvp\n"
     "  stats-doc [CONFIG]  print every declared statistic (unit, description) of each component type in CONFIG\n"
     "                 (default configs/coherence.yaml) as docs/stats.md's tables\n"
+    "  sweep SPEC     run a grid of configurations (local processes or a Slurm job array), merge, plot\n"
     "\n"
     "`hetvp COMMAND --help` describes a command's options.\n"
     "exit status: 0 success, 1 the simulated system reported a failure, 2 usage or configuration error\n";
@@ -132,6 +135,7 @@ int sc_main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return usage_error("no command given", kUsage);
   if (args[0] == "iss") return iss_command(args);
+  if (args[0] == "sweep") return hetvp::sweep::command(args);
   if (args[0] == "debug") {  // = run CONFIG --workload debug --set workload.args.script=FILE ...
     std::vector<std::string> r{"run", "--workload", "debug"};
     for (size_t i = 1; i < args.size(); ++i) {

@@ -1,0 +1,891 @@
+// `hetvp sweep`: the local and Slurm backends, the merge into results.csv and the plot (sweep.h).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "platform/config.h"
+#include "platform/format.h"
+#include "platform/params.h"
+#include "platform/simulation.h"
+#include "platform/sweep/sweep.h"
+
+namespace hetvp::sweep {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* kUsage =
+    "usage: hetvp sweep SPEC.yaml --out DIR [options]\n"
+    "       hetvp sweep plot DIR --x COLUMN --y COLUMN [--series COLUMN] [--where COLUMN=VALUE]... [--output F.png]\n"
+    "  runs every point of the sweep file's grid as one `hetvp run` into DIR/points/<hash>/ and merges\n"
+    "  them into DIR/results.csv; finished points are never run again (resume by running it again)\n"
+    "  --out DIR             where points and results.csv go (required)\n"
+    "  --backend local|slurm local: processes on this machine (default); slurm: one sbatch job array\n"
+    "  -j N                  local: points run at once (default: the number of CPUs)\n"
+    "  --timeout TIME        wall-clock limit of one point, e.g. '600 s' (overrides the file's timeout)\n"
+    "  --retry-failed        run failed, crashed and timed-out points again\n"
+    "  --dry-run             validate every point and list them (done or pending); run nothing\n"
+    "  --no-wait             slurm: submit and return; `hetvp sweep SPEC --out DIR --merge-only` merges later\n"
+    "  --merge-only          run nothing, merge what is finished into results.csv\n"
+    "  --poll SECONDS        slurm: how often squeue is asked (default 2)\n"
+    "  --wait-timeout TIME   slurm: give up waiting after TIME (default: none)\n"
+    "  --partition P, --time T, --max-parallel M: override the file's slurm section\n"
+    "exit status: 0 every point passed, 1 some point failed, 2 usage or sweep-file error, 130 interrupted\n";
+
+volatile sig_atomic_t g_stop = 0;
+void on_signal(int) { g_stop = 1; }
+
+std::string self_exe() {
+  if (const char* e = getenv("HETVP_SWEEP_EXE"); e && *e) return e;  // tests: a stand-in program
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "hetvp";
+  buf[n] = 0;
+  return buf;
+}
+
+std::string abs_path(const std::string& p) {
+  char buf[PATH_MAX];
+  if (realpath(p.c_str(), buf)) return buf;
+  return p;
+}
+
+bool exists(const std::string& p) { return access(p.c_str(), F_OK) == 0; }
+
+bool make_dirs(const std::string& p) {
+  std::string cur;
+  std::stringstream ss(p);
+  if (!p.empty() && p[0] == '/') cur = "/";
+  for (std::string part; std::getline(ss, part, '/');) {
+    if (part.empty()) continue;
+    cur += part + "/";
+    if (mkdir(cur.c_str(), 0777) != 0 && errno != EEXIST) return false;
+  }
+  return true;
+}
+
+std::string read_text(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+void write_atomic(const std::string& p, const std::string& text) {
+  const std::string tmp = p + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+  }
+  rename(tmp.c_str(), p.c_str());
+}
+
+// The finished state of a point: "ok", "failed", "crashed", "timeout" ("" when not finished).
+struct Status {
+  std::string state, reason;
+};
+Status read_status(const std::string& dir) {
+  Status s;
+  std::ifstream f(dir + "/status");
+  for (std::string line; std::getline(f, line);) {
+    if (line.rfind("state: ", 0) == 0) s.state = line.substr(7);
+    if (line.rfind("reason: ", 0) == 0) s.reason = line.substr(8);
+  }
+  return s;
+}
+
+// One point being run: a child process writing into its point directory.
+struct Job {
+  pid_t pid = -1;
+  std::string dir;
+  Clock::time_point start;
+  bool timed_out = false;
+};
+
+Job spawn(const std::string& exe, const std::vector<std::string>& args, const std::string& dir) {
+  Job j;
+  j.dir = dir;
+  unlink((dir + "/status").c_str());
+  std::vector<std::string> argv{exe};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  const std::string err = dir + "/stderr.log";
+  const pid_t parent = getpid();
+  j.start = Clock::now();
+  j.pid = fork();
+  if (j.pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed sweep leaves no orphan writing into a point
+    if (getppid() != parent) _exit(127);
+    setpgid(0, 0);  // Ctrl-C reaches the sweep only, which stops its points without recording them
+    int in = open("/dev/null", O_RDONLY);
+    int out = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (in >= 0) dup2(in, 0);
+    if (out >= 0) {
+      dup2(out, 1);
+      dup2(out, 2);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, nullptr);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  return j;
+}
+
+// Records how a point ended: status (written last), stderr tail.
+Status finish(const Job& j, int wstatus, double wall_s) {
+  Status s;
+  int code = -1;
+  if (j.timed_out) {
+    s = {"timeout", format("killed after %.1f s (the sweep's timeout)", wall_s)};
+  } else if (WIFSIGNALED(wstatus)) {
+    s = {"crashed", format("killed by signal %d (%s)", WTERMSIG(wstatus), strsignal(WTERMSIG(wstatus)))};
+  } else {
+    code = WEXITSTATUS(wstatus);
+    if (code == 0)
+      s = {"ok", "exit 0"};
+    else if (code == 127)
+      s = {"failed", "exit 127 (the program could not be started)"};
+    else
+      s = {"failed",
+           format("exit %d (%s)", code, code == 1 ? "the simulated system failed" : "usage or configuration error")};
+  }
+  // Keep the last 4 KiB of the point's output, from a line start.
+  std::string log = read_text(j.dir + "/stderr.log");
+  if (log.size() > 4096) {
+    log = log.substr(log.size() - 4096);
+    auto nl = log.find('\n');
+    if (nl != std::string::npos) log = log.substr(nl + 1);
+  }
+  write_atomic(j.dir + "/stderr.tail", log);
+  unlink((j.dir + "/stderr.log").c_str());
+  if (s.state != "ok") {  // the reason names the first FAILED/error line
+    std::istringstream ls(log);
+    for (std::string line; std::getline(ls, line);)
+      if (line.rfind("FAILED: ", 0) == 0 || line.rfind("error: ", 0) == 0) {
+        s.reason += ": " + line;
+        break;
+      }
+  }
+  write_atomic(j.dir + "/status", "state: " + s.state + "\nexit_code: " + std::to_string(code) +
+                                      "\nreason: " + s.reason + "\nwall_s: " + format("%.3f", wall_s) + "\n");
+  return s;
+}
+
+std::string fmt_duration(double s) {
+  long t = long(s + 0.5);
+  if (t >= 3600) return format("%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+  return format("%ld:%02ld", t / 60, t % 60);
+}
+
+// Runs `todo` (point directories with their run args) with at most `jobs` at once. Returns
+// false when interrupted (SIGINT/SIGTERM): running points are killed and left unfinished.
+struct Todo {
+  std::string dir;
+  std::vector<std::string> args;
+};
+bool run_local(const std::vector<Todo>& todo, int jobs, double timeout_s, size_t already_done, size_t total,
+               bool progress) {
+  const std::string exe = self_exe();
+  std::map<pid_t, Job> running;
+  size_t next = 0, done = 0, failed = 0;
+  const auto t0 = Clock::now();
+  auto last_print = t0 - std::chrono::seconds(10);
+  const bool tty = isatty(2);
+  auto print = [&](bool force) {
+    if (!progress) return;
+    auto now = Clock::now();
+    if (!force && !tty && now - last_print < std::chrono::seconds(2)) return;
+    last_print = now;
+    double el = std::chrono::duration<double>(now - t0).count();
+    size_t left = todo.size() - done;
+    std::string eta = done ? fmt_duration(el / double(done) * double(left)) : "?";
+    std::cerr << (tty ? "\r" : "") << "sweep: " << already_done + done << "/" << total << " done, " << failed
+              << " failed, " << running.size() << " running, elapsed " << fmt_duration(el) << ", ETA " << eta
+              << (tty ? "   " : "\n") << std::flush;
+  };
+  sigset_t chld;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  while ((next < todo.size() || !running.empty())) {
+    if (g_stop) break;
+    while (next < todo.size() && int(running.size()) < jobs && !g_stop) {
+      Job j = spawn(exe, todo[next].args, todo[next].dir);
+      if (j.pid < 0) {
+        std::cerr << "sweep: fork failed: " << strerror(errno) << "\n";
+        g_stop = 1;
+        break;
+      }
+      running[j.pid] = j;
+      ++next;
+    }
+    bool reaped = false;
+    for (;;) {
+      int ws = 0;
+      pid_t pid = waitpid(-1, &ws, WNOHANG);
+      if (pid <= 0) break;
+      auto it = running.find(pid);
+      if (it == running.end()) continue;
+      reaped = true;
+      if (g_stop) {  // stopped by the interruption: not a result
+        running.erase(it);
+        continue;
+      }
+      double wall = std::chrono::duration<double>(Clock::now() - it->second.start).count();
+      Status s = finish(it->second, ws, wall);
+      ++done;
+      if (s.state != "ok") ++failed;
+      running.erase(it);
+    }
+    if (timeout_s > 0)
+      for (auto& [pid, j] : running)
+        if (!j.timed_out && std::chrono::duration<double>(Clock::now() - j.start).count() > timeout_s) {
+          j.timed_out = true;
+          kill(pid, SIGKILL);
+        }
+    print(reaped && done == todo.size());
+    print(false);
+    if (!reaped && !running.empty()) {
+      timespec ts{0, 20 * 1000 * 1000};
+      sigtimedwait(&chld, nullptr, &ts);  // SIGCHLD is blocked: wakes as soon as a child ends
+    }
+  }
+  if (g_stop) {
+    for (auto& [pid, j] : running) kill(pid, SIGKILL);  // their point directories get no status
+    for (auto& [pid, j] : running) waitpid(pid, nullptr, 0);
+    if (progress)
+      std::cerr << (tty ? "\n" : "") << "sweep: interrupted; running points were stopped and will run again\n";
+    return false;
+  }
+  if (progress && tty) std::cerr << "\n";
+  return true;
+}
+
+// ---- merge -------------------------------------------------------------------------------
+
+std::vector<std::string> split_csv_line(const std::string& l) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool q = false;
+  for (size_t i = 0; i < l.size(); ++i) {
+    char c = l[i];
+    if (q) {
+      if (c == '"' && i + 1 < l.size() && l[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"') {
+        q = false;
+      } else {
+        cur += c;
+      }
+    } else if (c == '"') {
+      q = true;
+    } else if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+std::string csv_cell(const std::string& v) {
+  if (v.find_first_of(",\"\n") == std::string::npos) return v;
+  std::string q = "\"";
+  for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// The statistic at "instance.stat[.sub]" of a stats JSON (JSON is YAML), as text.
+std::string stat_value(const YAML::Node& root, const std::string& path) {
+  YAML::Node n = root["components"];
+  std::stringstream ss(path);
+  for (std::string k; std::getline(ss, k, '.');) {
+    if (!n || !n.IsMap()) return "";
+    const YAML::Node& cn = n;  // a const lookup: a missing key adds nothing
+    n.reset(cn[k]);            // rebind (operator= would overwrite the node's content)
+  }
+  return n && n.IsScalar() ? n.Scalar() : "";
+}
+
+// Writes DIR/results.csv; returns the number of unfinished points.
+size_t merge(const Spec& spec, const std::vector<Point>& points, const std::string& out) {
+  std::vector<std::string> axis_cols;
+  if (!points.empty())
+    for (auto& av : points[0].axis_values) axis_cols.push_back(av.first);
+  struct Rows {
+    std::vector<std::string> cols;
+    std::vector<std::vector<std::string>> rows;
+  };
+  std::vector<std::string> wl_cols;  // union of the workloads' columns, first seen first
+  std::map<std::string, Rows> tables;
+  size_t unfinished = 0;
+  for (auto& p : points) {
+    if (tables.count(p.hash)) continue;
+    Rows t;
+    std::ifstream f(out + "/points/" + p.hash + "/results.csv");
+    std::string line;
+    if (spec.keep_csv && std::getline(f, line) && !line.empty()) {  // a workload without a table: "\n"
+      t.cols = split_csv_line(line);
+      for (auto& c : t.cols)
+        if (std::find(wl_cols.begin(), wl_cols.end(), c) == wl_cols.end()) wl_cols.push_back(c);
+      while (std::getline(f, line))
+        if (!line.empty()) t.rows.push_back(split_csv_line(line));
+    }
+    tables[p.hash] = t;
+  }
+  std::ostringstream o;
+  std::vector<std::string> header = axis_cols;
+  header.push_back("status");
+  header.insert(header.end(), spec.columns.begin(), spec.columns.end());
+  for (auto& c : wl_cols)  // a workload column named like an axis would be ambiguous
+    header.push_back(std::find(header.begin(), header.end(), c) == header.end() ? c : "result." + c);
+  for (size_t i = 0; i < header.size(); ++i) o << (i ? "," : "") << csv_cell(header[i]);
+  o << "\n";
+  for (auto& p : points) {
+    const std::string dir = out + "/points/" + p.hash;
+    Status st = read_status(dir);
+    if (st.state.empty()) {
+      ++unfinished;
+      st.state = "pending";
+    }
+    std::vector<std::string> prefix;
+    for (auto& av : p.axis_values) prefix.push_back(av.second);
+    prefix.push_back(st.state);
+    if (!spec.columns.empty()) {
+      YAML::Node js;
+      if (st.state == "ok") try {
+          js = YAML::LoadFile(dir + "/stats.json");
+        } catch (const std::exception&) {
+        }
+      for (auto& c : spec.columns) prefix.push_back(js ? stat_value(js, c) : "");
+    }
+    const Rows& t = tables[p.hash];
+    auto emit = [&](const std::vector<std::string>* row) {
+      std::vector<std::string> cells = prefix;
+      for (auto& c : wl_cols) {
+        std::string v;
+        if (row && st.state == "ok")
+          for (size_t i = 0; i < t.cols.size() && i < row->size(); ++i)
+            if (t.cols[i] == c) v = (*row)[i];
+        cells.push_back(v);
+      }
+      for (size_t i = 0; i < cells.size(); ++i) o << (i ? "," : "") << csv_cell(cells[i]);
+      o << "\n";
+    };
+    if (st.state != "ok" || t.rows.empty())
+      emit(nullptr);
+    else
+      for (auto& r : t.rows) emit(&r);
+  }
+  write_atomic(out + "/results.csv", o.str());
+  return unfinished;
+}
+
+// ---- slurm -------------------------------------------------------------------------------
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs a command, returns its exit status and stdout.
+int capture(const std::vector<std::string>& argv, std::string& out) {
+  int fd[2];
+  if (pipe(fd) != 0) return -1;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd[1], 1);
+    close(fd[0]);
+    close(fd[1]);
+    std::vector<char*> a;
+    for (auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+    a.push_back(nullptr);
+    execvp(a[0], a.data());
+    _exit(127);
+  }
+  close(fd[1]);
+  out.clear();
+  char buf[4096];
+  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;) out.append(buf, size_t(n));
+  close(fd[0]);
+  int ws = 0;
+  waitpid(pid, &ws, 0);
+  return WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+}
+
+struct SlurmFlags {
+  bool wait = true;
+  double poll_s = 2, wait_timeout_s = 0;
+};
+
+// Writes DIR/slurm/sweep.sbatch and the task list, submits, waits. Returns false on an error.
+bool run_slurm(const Spec& spec, const std::vector<Todo>& todo, const std::string& out, double timeout_s,
+               const SlurmFlags& fl) {
+  const std::string sdir = out + "/slurm";
+  make_dirs(sdir);
+  std::string tasks;
+  for (auto& t : todo) tasks += t.dir + "\n";
+  write_atomic(sdir + "/tasks", tasks);
+  for (auto& t : todo) {  // the task reads its `hetvp run` arguments from its point directory
+    std::string a;
+    for (auto& s : t.args) a += s + "\n";
+    write_atomic(t.dir + "/command", a);
+  }
+  const SlurmOptions& so = spec.slurm;
+  std::ostringstream sh;
+  sh << "#!/bin/sh\n# hetvp sweep " << spec.file << ": one array task per unfinished point (" << todo.size() << ")\n";
+  sh << "#SBATCH --job-name=hetvp-sweep\n";
+  sh << "#SBATCH --array=0-" << todo.size() - 1 << (so.max_parallel > 0 ? "%" + std::to_string(so.max_parallel) : "")
+     << "\n";
+  sh << "#SBATCH --output=" << sdir << "/task-%a.out\n";
+  sh << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=" << so.cpus_per_task << "\n";
+  if (!so.partition.empty()) sh << "#SBATCH --partition=" << so.partition << "\n";
+  if (!so.time.empty()) sh << "#SBATCH --time=" << so.time << "\n";
+  if (!so.mem.empty()) sh << "#SBATCH --mem=" << so.mem << "\n";
+  if (!so.account.empty()) sh << "#SBATCH --account=" << so.account << "\n";
+  for (auto& l : so.sbatch) sh << "#SBATCH " << l << "\n";
+  for (auto& l : so.setup) sh << l << "\n";
+  sh << "exec " << shell_quote(self_exe()) << " sweep task " << shell_quote(sdir + "/tasks")
+     << " \"$SLURM_ARRAY_TASK_ID\"" << (timeout_s > 0 ? " --timeout " + format("%.3fs", timeout_s) : "") << "\n";
+  const std::string script = sdir + "/sweep.sbatch";
+  write_atomic(script, sh.str());
+  std::string o;
+  int rc = capture({"sbatch", "--parsable", script}, o);
+  if (rc != 0) {
+    std::cerr << "sweep: sbatch " << script << " failed (exit " << rc << "); is Slurm installed and SLURM_CONF set?\n";
+    return false;
+  }
+  const std::string job = o.substr(0, o.find_first_of(";\n"));
+  write_atomic(sdir + "/job", job + "\n");
+  std::cerr << "sweep: submitted job array " << job << " (" << todo.size() << " tasks, " << script << ")\n";
+  if (!fl.wait) return true;
+  const auto t0 = Clock::now();
+  std::string last;
+  for (;;) {
+    if (g_stop) {
+      std::cerr << "sweep: interrupted; job " << job << " keeps running (scancel " << job << " to stop it)\n";
+      return false;
+    }
+    rc = capture({"squeue", "-h", "-j", job, "-o", "%T"}, o);
+    std::map<std::string, int> states;
+    std::istringstream ls(o);
+    for (std::string l; std::getline(ls, l);)
+      if (!l.empty()) ++states[l];
+    if (rc == 0 && states.empty()) break;  // the job has left the queue
+    std::string shown;
+    for (auto& [s, n] : states) shown += (shown.empty() ? "" : ", ") + std::to_string(n) + " " + s;
+    size_t done = 0;
+    for (auto& t : todo) done += exists(t.dir + "/status");
+    shown = std::to_string(done) + "/" + std::to_string(todo.size()) +
+            " points done; queue: " + (rc == 0 ? shown : "squeue failed");
+    if (shown != last) std::cerr << "sweep: job " << job << ": " << shown << "\n";
+    last = shown;
+    double el = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (fl.wait_timeout_s > 0 && el > fl.wait_timeout_s) {
+      std::cerr << "sweep: gave up waiting for job " << job << " after " << fmt_duration(el) << "\n";
+      return false;
+    }
+    usleep(useconds_t(fl.poll_s * 1e6));
+  }
+  // A task that ended without writing its status (killed by Slurm: time limit, node failure).
+  for (size_t k = 0; k < todo.size(); ++k)
+    if (!exists(todo[k].dir + "/status"))
+      write_atomic(todo[k].dir + "/status",
+                   "state: failed\nexit_code: -1\nreason: the Slurm task ended without a result (see " + sdir +
+                       "/task-" + std::to_string(k) + ".out)\nwall_s: 0\n");
+  return true;
+}
+
+// `hetvp sweep task TASKS K [--timeout T]`: array task K runs the K-th point of TASKS.
+int task_command(const std::vector<std::string>& args) {
+  if (args.size() < 4) {
+    std::cerr << "usage: hetvp sweep task TASKS-FILE INDEX [--timeout TIME] (run by the Slurm array script)\n";
+    return kExitUsage;
+  }
+  double timeout_s = 0;
+  if (args.size() >= 6 && args[4] == "--timeout") timeout_s = parse_time(args[5]).to_seconds();
+  std::ifstream f(args[2]);
+  std::vector<std::string> dirs;
+  for (std::string l; std::getline(f, l);)
+    if (!l.empty()) dirs.push_back(l);
+  size_t k = 0;
+  try {
+    k = std::stoul(args[3]);
+  } catch (const std::exception&) {
+    k = dirs.size();
+  }
+  if (k >= dirs.size()) {
+    std::cerr << "sweep task: index " << args[3] << " is not in " << args[2] << " (" << dirs.size() << " tasks)\n";
+    return kExitUsage;
+  }
+  if (exists(dirs[k] + "/status")) return 0;  // finished meanwhile
+  std::vector<std::string> run;
+  std::ifstream c(dirs[k] + "/command");
+  for (std::string l; std::getline(c, l);) run.push_back(l);
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  sigset_t chld;
+  sigemptyset(&chld);
+  sigaddset(&chld, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &chld, nullptr);
+  return run_local({{dirs[k], run}}, 1, timeout_s, 0, 1, false) ? 0 : 130;
+}
+
+// ---- plot --------------------------------------------------------------------------------
+
+// A cell as a number: plain, or a size ("4 KiB", bytes), a frequency ("1.4 GHz", Hz) or a time
+// ("250 ns", seconds), the way sweep values are written.
+bool number(const std::string& t, double& v) {
+  for (int k = 0; k < 4; ++k) try {
+      v = k == 0   ? parse_double(t)
+          : k == 1 ? double(parse_size(t))
+          : k == 2 ? parse_freq(t)
+                   : parse_time(t).to_seconds();
+      return true;
+    } catch (const std::exception&) {
+    }
+  return false;
+}
+
+int plot_command(const std::vector<std::string>& args) {
+  const char* usage =
+      "usage: hetvp sweep plot DIR --x COLUMN --y COLUMN [--series COLUMN] [--where COLUMN=VALUE]...\n"
+      "                       [--output FILE.png] [--logx] [--logy]\n"
+      "  draws DIR/results.csv with gnuplot: one line per value of --series; rows whose other columns\n"
+      "  differ must be told apart with --where (default output DIR/plot.png)\n";
+  std::string dir, x, y, series, output;
+  std::vector<std::pair<std::string, std::string>> where;
+  bool logx = false, logy = false;
+  for (size_t i = 2; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto val = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+      return args[++i];
+    };
+    try {
+      if (a == "--help" || a == "-h") {
+        std::cout << usage;
+        return 0;
+      } else if (a == "--x")
+        x = val();
+      else if (a == "--y")
+        y = val();
+      else if (a == "--series")
+        series = val();
+      else if (a == "--output")
+        output = val();
+      else if (a == "--logx")
+        logx = true;
+      else if (a == "--logy")
+        logy = true;
+      else if (a == "--where") {
+        std::string w = val();
+        auto eq = w.find('=');
+        if (eq == std::string::npos) throw std::invalid_argument("--where needs COLUMN=VALUE");
+        where.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+      } else if (!a.empty() && a[0] == '-')
+        throw std::invalid_argument("unknown option '" + a + "'");
+      else if (dir.empty())
+        dir = a;
+      else
+        throw std::invalid_argument("unexpected argument '" + a + "'");
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "error: " << e.what() << "\n" << usage;
+      return kExitUsage;
+    }
+  }
+  if (dir.empty() || x.empty() || y.empty()) {
+    std::cerr << "error: plot needs DIR, --x and --y\n" << usage;
+    return kExitUsage;
+  }
+  const std::string csv = dir + "/results.csv";
+  std::ifstream f(csv);
+  std::string line;
+  if (!f || !std::getline(f, line)) {
+    std::cerr << "error: " << csv << ": cannot read (run the sweep first)\n";
+    return kExitUsage;
+  }
+  const auto cols = split_csv_line(line);
+  auto col = [&](const std::string& name) -> int {
+    auto it = std::find(cols.begin(), cols.end(), name);
+    if (it != cols.end()) return int(it - cols.begin());
+    std::string near = nearest_name(name, cols), all;
+    for (auto& c : cols) all += (all.empty() ? "" : ", ") + c;
+    throw ConfigError(csv + ":1: no column '" + name + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                      "; columns: " + all);
+  };
+  std::map<std::string, std::vector<std::pair<double, double>>> lines;
+  std::vector<std::string> order;
+  try {
+    int xi = col(x), yi = col(y), si = series.empty() ? -1 : col(series);
+    std::vector<std::pair<int, std::string>> w;
+    for (auto& [c, v] : where) w.emplace_back(col(c), v);
+    for (int ln = 2; std::getline(f, line); ++ln) {
+      auto cells = split_csv_line(line);
+      if (int(cells.size()) != int(cols.size())) continue;
+      bool keep = true;
+      for (auto& [c, v] : w) keep = keep && cells[size_t(c)] == v;
+      if (!keep || cells[size_t(xi)].empty() || cells[size_t(yi)].empty()) continue;
+      double xv = 0, yv = 0;
+      if (!number(cells[size_t(xi)], xv))
+        throw ConfigError(csv + ":" + std::to_string(ln) + ": " + x + " = '" + cells[size_t(xi)] + "' is not a number");
+      if (!number(cells[size_t(yi)], yv))
+        throw ConfigError(csv + ":" + std::to_string(ln) + ": " + y + " = '" + cells[size_t(yi)] + "' is not a number");
+      const std::string s = si < 0 ? y : series + "=" + cells[size_t(si)];
+      if (!lines.count(s)) order.push_back(s);
+      lines[s].emplace_back(xv, yv);
+    }
+  } catch (const ConfigError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (lines.empty()) {
+    std::cerr << "error: " << csv << ": no row has numbers in both " << x << " and " << y << "\n";
+    return kExitUsage;
+  }
+  for (auto& [s, pts] : lines) {
+    std::sort(pts.begin(), pts.end());
+    for (size_t i = 1; i < pts.size(); ++i)
+      if (pts[i].first == pts[i - 1].first) {
+        std::cerr << "warning: several rows of line '" << s << "' share " << x << " = " << pts[i].first
+                  << ": another column varies too (add --series or --where)\n";
+        break;
+      }
+  }
+  if (output.empty()) output = dir + "/plot.png";
+  const std::string dat = dir + "/plot.dat", gp = dir + "/plot.gp";
+  std::ostringstream d, g;
+  g << "set terminal pngcairo size 900,600 noenhanced\nset output " << shell_quote(output) << "\n";
+  g << "set xlabel " << shell_quote(x) << "\nset ylabel " << shell_quote(y) << "\nset key outside right\nset grid\n";
+  if (logx) g << "set logscale x\n";
+  if (logy) g << "set logscale y\n";
+  g << "plot ";
+  for (size_t i = 0; i < order.size(); ++i) {
+    for (auto& [xv, yv] : lines[order[i]]) d << format("%.17g %.17g\n", xv, yv);
+    d << "\n\n";
+    g << (i ? ", " : "") << shell_quote(dat) << " index " << i << " with linespoints title " << shell_quote(order[i]);
+  }
+  g << "\n";
+  write_atomic(dat, d.str());
+  write_atomic(gp, g.str());
+  std::string o;
+  int rc = capture({"gnuplot", gp}, o);
+  if (rc != 0) {
+    std::cerr << "error: gnuplot " << gp << " failed (exit " << rc << "; is gnuplot installed?)\n";
+    return kExitSimFailure;
+  }
+  std::cout << "wrote " << output << " (" << order.size() << " line" << (order.size() == 1 ? "" : "s") << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+int command(const std::vector<std::string>& args) {
+  if (args.size() >= 2 && args[1] == "plot") return plot_command(args);
+  if (args.size() >= 2 && args[1] == "task") return task_command(args);
+  std::string spec_file, out, backend = "local";
+  int jobs = int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  bool dry = false, retry = false, merge_only = false;
+  double timeout_s = -1;
+  SlurmFlags fl;
+  std::string partition, time, max_parallel;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto val = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+      return args[++i];
+    };
+    try {
+      if (a == "--help" || a == "-h") {
+        std::cout << kUsage;
+        return 0;
+      } else if (a == "--out" || a == "-o")
+        out = val();
+      else if (a == "--backend") {
+        backend = val();
+        if (backend != "local" && backend != "slurm")
+          throw std::invalid_argument("--backend is local or slurm, not '" + backend + "'");
+      } else if (a == "-j" || a == "--jobs" || (a.rfind("-j", 0) == 0 && a.size() > 2)) {
+        const std::string v = a.size() > 2 && a[1] == 'j' ? a.substr(2) : val();
+        try {
+          jobs = std::stoi(v);
+        } catch (const std::exception&) {
+          jobs = 0;
+        }
+        if (jobs < 1 || jobs > 4096) throw std::invalid_argument("-j needs a number 1..4096, not '" + v + "'");
+      } else if (a == "--timeout") {
+        const std::string v = val();
+        try {
+          timeout_s = parse_time(v).to_seconds();
+        } catch (const std::exception& e) {
+          throw std::invalid_argument("--timeout needs a time such as '600 s': " + std::string(e.what()));
+        }
+      } else if (a == "--wait-timeout") {
+        const std::string v = val();
+        try {
+          fl.wait_timeout_s = parse_time(v).to_seconds();
+        } catch (const std::exception& e) {
+          throw std::invalid_argument("--wait-timeout needs a time such as '3600 s': " + std::string(e.what()));
+        }
+      } else if (a == "--poll") {
+        const std::string v = val();
+        try {
+          fl.poll_s = parse_double(v);
+        } catch (const std::exception&) {
+          fl.poll_s = -1;
+        }
+        if (!(fl.poll_s > 0)) throw std::invalid_argument("--poll needs a positive number of seconds");
+      } else if (a == "--dry-run")
+        dry = true;
+      else if (a == "--retry-failed")
+        retry = true;
+      else if (a == "--merge-only")
+        merge_only = true;
+      else if (a == "--no-wait")
+        fl.wait = false;
+      else if (a == "--partition")
+        partition = val();
+      else if (a == "--time")
+        time = val();
+      else if (a == "--max-parallel")
+        max_parallel = val();
+      else if (!a.empty() && a[0] == '-')
+        throw std::invalid_argument("unknown option '" + a + "'");
+      else if (spec_file.empty())
+        spec_file = a;
+      else
+        throw std::invalid_argument("unexpected argument '" + a + "'");
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "error: " << e.what() << "\n" << kUsage;
+      return kExitUsage;
+    }
+  }
+  if (spec_file.empty()) {
+    std::cerr << "error: no sweep file given\n" << kUsage;
+    return kExitUsage;
+  }
+  if (out.empty()) {
+    std::cerr << "error: --out DIR is required\n" << kUsage;
+    return kExitUsage;
+  }
+  Spec spec;
+  std::vector<Point> points;
+  try {
+    spec = load_spec(spec_file);
+    if (!partition.empty()) spec.slurm.partition = partition;
+    if (!time.empty()) spec.slurm.time = time;
+    if (!max_parallel.empty()) {
+      try {
+        spec.slurm.max_parallel = std::stoi(max_parallel);
+      } catch (const std::exception&) {
+        throw ConfigError("--max-parallel needs a number, not '" + max_parallel + "'");
+      }
+    }
+    if (timeout_s >= 0) spec.timeout_s = timeout_s;
+    points = expand(spec);
+  } catch (const ConfigError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (!dry && !make_dirs(out + "/points")) {
+    std::cerr << "error: cannot create " << out << "/points: " << strerror(errno) << "\n";
+    return kExitUsage;
+  }
+  out = abs_path(out);
+  // Unique points (two grid cells may resolve to the same configuration), in grid order.
+  std::vector<Todo> todo;
+  std::set<std::string> seen;
+  size_t done = 0, unique = 0;
+  for (auto& p : points) {
+    if (!seen.insert(p.hash).second) continue;
+    ++unique;
+    const std::string dir = out + "/points/" + p.hash;
+    Status st = read_status(dir);
+    if (!st.state.empty() && (st.state == "ok" || !retry)) {
+      ++done;
+      continue;
+    }
+    todo.push_back({dir, run_args(spec, p, dir)});
+    if (dry) continue;
+    make_dirs(dir);
+    std::ostringstream pt;  // what the point is, for people reading the tree
+    pt << "# hetvp sweep " << spec.file << ", point " << p.index << "\nbase: " << spec.base << "\n";
+    if (!p.workload.empty()) pt << "workload: " << p.workload << "\n";
+    pt << "set:\n";
+    for (auto& s : p.sets) pt << "  - " << csv_cell(s) << "\n";
+    write_atomic(dir + "/point.yaml", pt.str());
+  }
+  if (dry) {
+    std::cout << "sweep " << spec.file << ": " << points.size() << " points (" << unique << " distinct), " << done
+              << " finished, " << todo.size() << " to run; every point's configuration is valid\n";
+    std::set<std::string> pending;
+    for (auto& t : todo) pending.insert(t.dir.substr(t.dir.rfind('/') + 1));
+    for (auto& p : points) {
+      std::cout << "  " << p.index << " " << p.hash << " " << (pending.count(p.hash) ? "pending " : "finished");
+      for (auto& av : p.axis_values) std::cout << " " << av.first << "=" << av.second;
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  bool completed = true;
+  if (!merge_only && !todo.empty()) {
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, nullptr);
+    if (backend == "local") {
+      std::cerr << "sweep: " << points.size() << " points, " << done << " already finished, running " << todo.size()
+                << " with -j " << jobs << "\n";
+      completed = run_local(todo, jobs, spec.timeout_s, done, unique, true);
+    } else {
+      completed = run_slurm(spec, todo, out, spec.timeout_s, fl);
+      if (!fl.wait && completed) return 0;
+    }
+  }
+  const size_t unfinished = merge(spec, points, out);
+  size_t failed = 0;
+  std::set<std::string> shown;
+  for (auto& p : points) {
+    if (!shown.insert(p.hash).second) continue;
+    Status st = read_status(out + "/points/" + p.hash);
+    if (st.state.empty() || st.state == "ok") continue;
+    if (++failed <= 10) {
+      std::string vals;
+      for (auto& av : p.axis_values) vals += (vals.empty() ? "" : " ") + av.first + "=" + av.second;
+      std::cerr << "sweep: point " << p.index << " (" << vals << ") " << st.state << ": " << st.reason << " [" << out
+                << "/points/" << p.hash << "]\n";
+    }
+  }
+  std::cerr << "sweep: " << unique - unfinished << "/" << unique << " points finished, " << failed
+            << " failed; merged into " << out << "/results.csv\n";
+  if (g_stop) return 130;
+  if (!completed) return backend == "slurm" ? kExitSimFailure : 130;
+  return failed || unfinished ? kExitSimFailure : kExitOk;
+}
+
+}  // namespace hetvp::sweep
