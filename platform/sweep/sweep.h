@@ -1,6 +1,6 @@
 // `hetvp sweep`: a grid of configurations (a YAML sweep file), run point by point as `hetvp run`
 // processes on this machine (-j N) or as a Slurm job array, resumable, merged into one CSV and
-// plotted with gnuplot. docs/sweep.md describes the file and the commands.
+// plotted with gnuplot. docs/sweeps.md describes the file and the commands.
 //
 // A point is one resolved configuration: the base config, the sweep's fixed overrides and one
 // value of every axis. It lives in OUT/points/<hash of the resolved YAML>/ and is finished once
