@@ -13,6 +13,8 @@
 #include <systemc>
 
 #include "models/mcu/rv32/standalone.h"
+#include "platform/config.h"
+#include "platform/format.h"
 #include "platform/program.h"
 #include "platform/register_table.h"
 #include "platform/registry.h"
@@ -28,7 +30,9 @@ const char* kUsage =
     "commands:\n"
     "  run CONFIG     build the platform described by CONFIG (YAML), boot it and run its workload\n"
     "  check CONFIG   validate CONFIG and build the platform without simulating\n"
-    "  list           list component types and host programs (workloads)\n"
+    "  list [TYPE]    list component types and host programs (workloads); with TYPE, every parameter\n"
+    "                 of that type or program: kind, default, range, description\n"
+    "  --version      print hetvp's version\n"
     "  iss ELF        run an RV32 program on the bare ISS (standalone mode); exit status = its exit code\n"
     "  debug CONFIG   the microcontroller debug tool: run a debug script on the booted platform\n"
     "  registers      print the register tables of every block (docs/registers.md), from firmware/include/hetvp\n"
@@ -58,7 +62,49 @@ int usage_error(const std::string& msg, const char* usage) {
   return hetvp::kExitUsage;
 }
 
-int list_command() {
+// One line per parameter of `schema` (groups and list elements indented below their key): the
+// same facts the config loader validates against, so this can never disagree with it.
+void print_schema(const hetvp::Schema& schema, const std::string& indent) {
+  for (const auto& s : schema.specs) {
+    std::string line = indent + s.name + " (" + hetvp::to_string(s.kind);
+    if (!s.choices.empty()) {
+      line += ":";
+      for (size_t i = 0; i < s.choices.size(); ++i) line += (i ? "|" : " ") + s.choices[i];
+    }
+    line += ")";
+    if (s.required)
+      line += " required";
+    else if (s.default_text)
+      line += " default " + (s.default_text->empty() ? std::string("\"\"") : *s.default_text);
+    if (s.min || s.max)
+      line += " range " + (s.min ? hetvp::format("%g", *s.min) : std::string("")) + ".." +
+              (s.max ? hetvp::format("%g", *s.max) : std::string(""));
+    std::cout << line << " — " << s.doc << "\n";
+    if (s.children) print_schema(*s.children, indent + "  ");
+  }
+}
+
+int list_command(const std::vector<std::string>& args) {
+  if (args.size() == 2) {  // hetvp list TYPE: a component type's or a host program's parameters
+    const std::string& t = args[1];
+    if (auto* c = hetvp::ComponentRegistry::get().find(t)) {
+      std::cout << "component type " << t << " — " << c->doc << "\nparameters (ranges in base units: bytes, s, Hz):\n";
+      print_schema(*c->schema(), "  ");
+      return 0;
+    }
+    if (auto* p = hetvp::ProgramRegistry::get().find(t)) {
+      std::cout << "host program " << t << " — " << p->doc << "\narguments (workload.args; ranges in base units):\n";
+      print_schema(*p->schema(), "  ");
+      return 0;
+    }
+    std::vector<std::string> all = hetvp::ComponentRegistry::get().names();
+    for (auto& n : hetvp::ProgramRegistry::get().names()) all.push_back(n);
+    const std::string near = hetvp::nearest_name(t, all);
+    return usage_error("no component type or host program '" + t + "'" +
+                           (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; `hetvp list` names them",
+                       kUsage);
+  }
+  if (args.size() > 2) return usage_error("list takes at most one TYPE", kUsage);
   std::cout << "component types:\n";
   for (auto& n : hetvp::ComponentRegistry::get().names())
     std::cout << "  " << n << " — " << hetvp::ComponentRegistry::get().find(n)->doc << "\n";
@@ -157,7 +203,11 @@ int sc_main(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  if (cmd == "list") return list_command();
+  if (cmd == "list") return list_command(args);
+  if (cmd == "--version" || cmd == "version") {
+    std::cout << "hetvp " << HETVP_VERSION << " (" << HETVP_GIT_DESCRIBE << ")\n";
+    return 0;
+  }
   if (cmd == "registers") {
     std::cout << hetvp::registers_markdown();
     return 0;

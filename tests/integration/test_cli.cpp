@@ -121,3 +121,26 @@ TEST(Cli, TraceIsAChromeTraceFile) {
   EXPECT_EQ(s.rfind("{\"traceEvents\":[", 0), 0u);
   EXPECT_NE(s.find("\"ph\":\"X\""), std::string::npos);
 }
+
+// `hetvp list TYPE` prints the schema the loader validates against: every parameter with its
+// kind, default and range, nested groups indented.
+TEST(Cli, ListTypeDescribesEveryParameter) {
+  RunResult r = run_hetvp("list pcie_link");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("component type pcie_link"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  lanes (choice: 1|2|4|8|16|32) default 16 — link width"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  generation (integer) default 2 range 1..5 — "), std::string::npos) << r.out;
+  r = run_hetvp("list square");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("    gpu_sync (choice: kernel|hub) default kernel — "), std::string::npos) << r.out;
+  r = run_hetvp("list squre");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("no component type or host program 'squre' (did you mean 'square'?)"), std::string::npos)
+      << r.err;
+}
+
+TEST(Cli, VersionNamesTheProjectVersion) {
+  RunResult r = run_hetvp("--version");
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.out.rfind("hetvp 0.2.0 (", 0), 0u) << r.out;
+}
