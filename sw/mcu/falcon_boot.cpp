@@ -16,7 +16,17 @@ bool falcon_microcontrollers(GpuDriver& gpu) { return (gpu.reg_read(GPU_HUB_BASE
 
 namespace {
 // nvkm_falcon_load_dmem / load_imem as gf100_gr_init_fw uses them on a v3 Falcon.
-void upload(GpuDriver& gpu, uint32_t base, const mcu::falcon::NouveauImage& im) {
+void upload(GpuDriver& gpu, uint32_t base, const mcu::falcon::NouveauImage& im, const char* what) {
+  const uint32_t caps = gpu.reg_read(base + FCTX_UC_CAPS);
+  const uint32_t code = (caps & 0x1ff) << 8, data = ((caps >> 9) & 0xff) << 8;
+  if (im.code_words * 4 > code || im.data_words * 4 > data) {
+    char b[200];
+    std::snprintf(b, sizeof b,
+                  "nouveau %s image (code 0x%zx, data 0x%zx bytes) does not fit the Falcon at 0x%06x "
+                  "(UC_CAPS: code 0x%x, data 0x%x bytes)",
+                  what, im.code_words * 4, im.data_words * 4, base, code, data);
+    throw McuError(b);
+  }
   gpu.reg_write(base + FCTX_DATA_INDEX, 0x01000000);  // address 0, auto-increment on write
   for (size_t i = 0; i < im.data_words; ++i) gpu.reg_write(base + FCTX_DATA, im.data[i]);
   gpu.reg_write(base + FCTX_CODE_INDEX, 0x01000000);
@@ -51,7 +61,8 @@ void csdata(GpuDriver& gpu, uint32_t falcon, uint32_t starstar, uint32_t base, c
 
 std::string FalconBootReport::summary() const {
   char b[200];
-  std::snprintf(b, sizeof b, "nouveau GF100 firmware: init-done at %.3f us (upload %.3f us), context size %u bytes (0x%x)",
+  std::snprintf(b, sizeof b,
+                "nouveau GF100 firmware: init-done at %.3f us (upload %.3f us), context size %u bytes (0x%x)",
                 init_done_us, upload_us, context_size, context_size);
   return b;
 }
@@ -62,8 +73,8 @@ FalconBootReport boot_nouveau(HostApi& api, GpuDriver& gpu, const sc_core::sc_ti
   FalconBootReport r;
   const double t0 = api.now().to_seconds();
   // 1. upload: HUB image, GPC image to every GPC at once
-  upload(gpu, GPU_HUB_BASE, fw.hub);
-  upload(gpu, GPU_GPC_BCAST_BASE, fw.gpc);
+  upload(gpu, GPU_HUB_BASE, fw.hub, "HUB");
+  upload(gpu, GPU_GPC_BCAST_BASE, fw.gpc, "GPC");
   // register lists: HUB (base 0x400000), GPC (0x418000, list at D[0]), TPC (0x419800, list at D[4])
   csdata(gpu, GPU_HUB_BASE, 0x000, 0x400000, {{PGRAPH_HANDSHAKE_4170, 1}, {PGRAPH_UNK_408A14, 1}});
   csdata(gpu, GPU_GPC_BCAST_BASE, 0x000, 0x418000, {{GPU_GPC_BCAST_BASE + FCTX_UNK86C, 1}});
@@ -81,9 +92,8 @@ FalconBootReport boot_nouveau(HostApi& api, GpuDriver& gpu, const sc_core::sc_ti
       std::string gpcs;
       for (unsigned i = 0; i < gpu.num_gpcs(); ++i) {
         const uint32_t base = GPU_GPC_BASE + i * GPU_GPC_STRIDE;
-        gpcs += " gpc" + std::to_string(i) + ((gpu.reg_read(base + FCTX_CC_SCRATCH) & FCTX_CC_SCRATCH0_INIT_DONE)
-                                                  ? " init-done"
-                                                  : " not done");
+        gpcs += " gpc" + std::to_string(i) +
+                ((gpu.reg_read(base + FCTX_CC_SCRATCH) & FCTX_CC_SCRATCH0_INIT_DONE) ? " init-done" : " not done");
       }
       throw McuError("nouveau boot: the HUB Falcon stopped before init-done (the simulator's warning says why);" +
                      gpcs);

@@ -18,6 +18,8 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
   core_.add_region(MemRegion{0, cfg_.data_size, data_.data(), true, false});
   core_.set_bus(this);
   core_.set_xfer(this);
+  // Code pages hold no translation until the host uploads them with a tag (CODE_VIRT_ADDR).
+  for (uint32_t pg = 0; pg < cfg_.code_size / 0x100; ++pg) core_.set_tlb(pg, 0, 0);
   regs.register_b_transport(this, &Ctxctl::b_transport);
   SC_HAS_PROCESS(Ctxctl);
   SC_THREAD(thread);
@@ -66,25 +68,51 @@ bool Ctxctl::io_read(uint32_t off, unsigned idx, uint32_t& v) {
     return true;
   }
   switch (off) {
-    case FCTX_INTR: v = intr_; return true;
-    case FCTX_INTR_MODE: v = intr_mode_; return true;
-    case FCTX_INTR_EN: v = intr_en_; return true;
-    case FCTX_INTR_ROUTE: v = intr_route_; return true;
-    case FCTX_SCRATCH: v = scratch_[0]; return true;
-    case FCTX_SCRATCH + 4: v = scratch_[1]; return true;
-    case FCTX_ACCESS: v = access_; return true;
+    case FCTX_INTR:
+      v = intr_;
+      return true;
+    case FCTX_INTR_MODE:
+      v = intr_mode_;
+      return true;
+    case FCTX_INTR_EN:
+      v = intr_en_;
+      return true;
+    case FCTX_INTR_ROUTE:
+      v = intr_route_;
+      return true;
+    case FCTX_SCRATCH:
+      v = scratch_[0];
+      return true;
+    case FCTX_SCRATCH + 4:
+      v = scratch_[1];
+      return true;
+    case FCTX_ACCESS:
+      v = access_;
+      return true;
     case FCTX_UC_CTRL: {
       const CoreState s = core_.state();
       v = (!started_ || s == CoreState::halted || s == CoreState::fatal) ? FCTX_UC_CTRL_STOPPED : 0;
       if (started_ && s == CoreState::sleeping) v |= FCTX_UC_CTRL_SLEEPING;
       return true;
     }
-    case FCTX_UC_ENTRY: v = entry_; return true;
-    case FCTX_UC_CAPS: v = (cfg_.code_size >> 8) | (cfg_.data_size >> 8) << 9; return true;
-    case FCTX_UC_BLOCK_ON_FIFO: v = block_on_fifo_; return true;
-    case FCTX_UC_CAPS2: v = 3; return true;
-    case FCTX_CODE_INDEX: v = code_index_; return true;
-    case FCTX_DATA_INDEX: v = data_index_; return true;
+    case FCTX_UC_ENTRY:
+      v = entry_;
+      return true;
+    case FCTX_UC_CAPS:
+      v = (cfg_.code_size >> 8) | (cfg_.data_size >> 8) << 9;
+      return true;
+    case FCTX_UC_BLOCK_ON_FIFO:
+      v = block_on_fifo_;
+      return true;
+    case FCTX_UC_CAPS2:
+      v = 3;
+      return true;
+    case FCTX_CODE_INDEX:
+      v = code_index_;
+      return true;
+    case FCTX_DATA_INDEX:
+      v = data_index_;
+      return true;
     case FCTX_CODE: {
       const uint32_t a = code_index_ & 0xfffc;
       v = 0;
@@ -99,10 +127,18 @@ bool Ctxctl::io_read(uint32_t off, unsigned idx, uint32_t& v) {
       if (data_index_ & (1u << 25)) data_index_ = (data_index_ & ~0xfffcu) | ((a + 4) & 0xfffc);
       return true;
     }
-    case FCTX_SIGNAL: v = 0x40; return true;  // bridge done; strand (bit 2) and mmctx (bit 5) never busy
-    case FCTX_IROUTE: v = iroute_[idx]; return true;
-    case FCTX_BAR_MASK0: v = bar_mask_[0]; return true;
-    case FCTX_BAR_MASK1: v = bar_mask_[1]; return true;
+    case FCTX_SIGNAL:
+      v = 0x40;
+      return true;  // bridge done; strand (bit 2) and mmctx (bit 5) never busy
+    case FCTX_IROUTE:
+      v = iroute_[idx];
+      return true;
+    case FCTX_BAR_MASK0:
+      v = bar_mask_[0];
+      return true;
+    case FCTX_BAR_MASK1:
+      v = bar_mask_[1];
+      return true;
     case FCTX_GPC_ROP_COUNT:
       if (!cfg_.hub) return false;
       v = (cfg_.gpcs & 0x1f) | (cfg_.rops & 0x1f) << 16;
@@ -115,27 +151,60 @@ bool Ctxctl::io_read(uint32_t off, unsigned idx, uint32_t& v) {
       if (cfg_.hub) return false;
       v = cfg_.index;
       return true;
-    case FCTX_MMCTX_SAVE_SWBASE: v = mmctx_[0]; return true;
-    case FCTX_MMCTX_LOAD_SWBASE: v = mmctx_[1]; return true;
-    case FCTX_MMCTX_LOAD_COUNT: v = mmctx_[2]; return true;
-    case FCTX_MMIO_BASE: v = mmio_base_; return true;
-    case FCTX_MMIO_CTRL: v = mmio_ctrl_; return true;
-    case FCTX_MMIO_RDVAL: v = rdval_; return true;
-    case FCTX_MMIO_WRVAL: v = wrval_; return true;
-    case FCTX_UNK86C: v = unk86c_; return true;
-    case FCTX_STRANDS_CNT: v = cfg_.strands; return true;
-    case FCTX_STRAND_SAVE_SWBASE: v = strand_save_[idx]; return true;
-    case FCTX_STRAND_LOAD_SWBASE: v = strand_load_[idx]; return true;
+    case FCTX_MMCTX_SAVE_SWBASE:
+      v = mmctx_[0];
+      return true;
+    case FCTX_MMCTX_LOAD_SWBASE:
+      v = mmctx_[1];
+      return true;
+    case FCTX_MMCTX_LOAD_COUNT:
+      v = mmctx_[2];
+      return true;
+    case FCTX_MMIO_BASE:
+      v = mmio_base_;
+      return true;
+    case FCTX_MMIO_CTRL:
+      v = mmio_ctrl_;
+      return true;
+    case FCTX_MMIO_RDVAL:
+      v = rdval_;
+      return true;
+    case FCTX_MMIO_WRVAL:
+      v = wrval_;
+      return true;
+    case FCTX_UNK86C:
+      v = unk86c_;
+      return true;
+    case FCTX_STRANDS_CNT:
+      v = cfg_.strands;
+      return true;
+    case FCTX_STRAND_SAVE_SWBASE:
+      v = strand_save_[idx];
+      return true;
+    case FCTX_STRAND_LOAD_SWBASE:
+      v = strand_load_[idx];
+      return true;
     case FCTX_STRAND_SIZE:
       if (idx >= cfg_.strands) return false;
       v = cfg_.strand_words;
       return true;
-    case FCTX_STRAND_DATA: v = strand_data_; return true;
-    case FCTX_STRAND_SELECT: v = strand_select_; return true;
-    case FCTX_STRAND_CMD: v = strand_cmd_; return true;
-    case FCTX_STRAND_FILTER: v = strand_filter_; return true;
-    case FCTX_INTR_UP_EN: v = intr_up_en_; return true;
-    default: return false;
+    case FCTX_STRAND_DATA:
+      v = strand_data_;
+      return true;
+    case FCTX_STRAND_SELECT:
+      v = strand_select_;
+      return true;
+    case FCTX_STRAND_CMD:
+      v = strand_cmd_;
+      return true;
+    case FCTX_STRAND_FILTER:
+      v = strand_filter_;
+      return true;
+    case FCTX_INTR_UP_EN:
+      v = intr_up_en_;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -153,20 +222,53 @@ bool Ctxctl::io_write(uint32_t off, unsigned idx, uint32_t v) {
     return true;
   }
   switch (off) {
-    case FCTX_INTR_SET: intr_ |= v & 0xffff; update_lines(); return true;
-    case FCTX_INTR_CLEAR: intr_ &= ~v; update_lines(); return true;
-    case FCTX_INTR_MODE: intr_mode_ = v; return true;
-    case FCTX_INTR_EN_SET: intr_en_ |= v & 0xffff; update_lines(); return true;
-    case FCTX_INTR_EN_CLR: intr_en_ &= ~v; update_lines(); return true;
-    case FCTX_INTR_ROUTE: intr_route_ = v; update_lines(); return true;
-    case FCTX_SCRATCH: scratch_[0] = v; return true;
-    case FCTX_SCRATCH + 4: scratch_[1] = v; return true;
-    case FCTX_ACCESS: access_ = v; return true;
-    case FCTX_UC_ENTRY: entry_ = v; return true;
-    case FCTX_UC_BLOCK_ON_FIFO: block_on_fifo_ = v; return true;
-    case FCTX_CODE_INDEX: code_index_ = v; return true;
-    case FCTX_DATA_INDEX: data_index_ = v; return true;
-    case FCTX_CODE_VIRT_ADDR: core_.set_tlb((code_index_ & 0xffff) >> 8, v, 1); return true;
+    case FCTX_INTR_SET:
+      intr_ |= v & 0xffff;
+      update_lines();
+      return true;
+    case FCTX_INTR_CLEAR:
+      intr_ &= ~v;
+      update_lines();
+      return true;
+    case FCTX_INTR_MODE:
+      intr_mode_ = v;
+      return true;
+    case FCTX_INTR_EN_SET:
+      intr_en_ |= v & 0xffff;
+      update_lines();
+      return true;
+    case FCTX_INTR_EN_CLR:
+      intr_en_ &= ~v;
+      update_lines();
+      return true;
+    case FCTX_INTR_ROUTE:
+      intr_route_ = v;
+      update_lines();
+      return true;
+    case FCTX_SCRATCH:
+      scratch_[0] = v;
+      return true;
+    case FCTX_SCRATCH + 4:
+      scratch_[1] = v;
+      return true;
+    case FCTX_ACCESS:
+      access_ = v;
+      return true;
+    case FCTX_UC_ENTRY:
+      entry_ = v;
+      return true;
+    case FCTX_UC_BLOCK_ON_FIFO:
+      block_on_fifo_ = v;
+      return true;
+    case FCTX_CODE_INDEX:
+      code_index_ = v;
+      return true;
+    case FCTX_DATA_INDEX:
+      data_index_ = v;
+      return true;
+    case FCTX_CODE_VIRT_ADDR:
+      core_.set_tlb((code_index_ & 0xffff) >> 8, v, 1);
+      return true;
     case FCTX_CODE: {
       const uint32_t a = code_index_ & 0xfffc;
       if (a + 4 <= code_.size()) std::memcpy(&code_[a], &v, 4);
@@ -180,24 +282,58 @@ bool Ctxctl::io_write(uint32_t off, unsigned idx, uint32_t v) {
       if (data_index_ & (1u << 24)) data_index_ = (data_index_ & ~0xfffcu) | ((a + 4) & 0xfffc);
       return true;
     }
-    case FCTX_IROUTE: iroute_[idx] = v; return true;
-    case FCTX_BAR_MASK0: bar_mask_[0] = v; return true;
-    case FCTX_BAR_MASK1: bar_mask_[1] = v; return true;
-    case FCTX_MMCTX_SAVE_SWBASE: mmctx_[0] = v; return true;
-    case FCTX_MMCTX_LOAD_SWBASE: mmctx_[1] = v; return true;
-    case FCTX_MMCTX_LOAD_COUNT: mmctx_[2] = v; return true;
-    case FCTX_MMIO_BASE: mmio_base_ = v; return true;
-    case FCTX_MMIO_CTRL: return bridge(v);
-    case FCTX_MMIO_WRVAL: wrval_ = v; return true;
-    case FCTX_UNK86C: unk86c_ = v; return true;
-    case FCTX_STRAND_SAVE_SWBASE: strand_save_[idx] = v; return true;
-    case FCTX_STRAND_LOAD_SWBASE: strand_load_[idx] = v; return true;
-    case FCTX_STRAND_DATA: strand_data_ = v; return true;
-    case FCTX_STRAND_SELECT: strand_select_ = v; return true;
-    case FCTX_STRAND_CMD: strand_cmd_ = v; return true;  // completes at once
-    case FCTX_STRAND_FILTER: strand_filter_ = v; return true;
-    case FCTX_INTR_UP_EN: intr_up_en_ = v; return true;
-    default: return false;
+    case FCTX_IROUTE:
+      iroute_[idx] = v;
+      return true;
+    case FCTX_BAR_MASK0:
+      bar_mask_[0] = v;
+      return true;
+    case FCTX_BAR_MASK1:
+      bar_mask_[1] = v;
+      return true;
+    case FCTX_MMCTX_SAVE_SWBASE:
+      mmctx_[0] = v;
+      return true;
+    case FCTX_MMCTX_LOAD_SWBASE:
+      mmctx_[1] = v;
+      return true;
+    case FCTX_MMCTX_LOAD_COUNT:
+      mmctx_[2] = v;
+      return true;
+    case FCTX_MMIO_BASE:
+      mmio_base_ = v;
+      return true;
+    case FCTX_MMIO_CTRL:
+      return bridge(v);
+    case FCTX_MMIO_WRVAL:
+      wrval_ = v;
+      return true;
+    case FCTX_UNK86C:
+      unk86c_ = v;
+      return true;
+    case FCTX_STRAND_SAVE_SWBASE:
+      strand_save_[idx] = v;
+      return true;
+    case FCTX_STRAND_LOAD_SWBASE:
+      strand_load_[idx] = v;
+      return true;
+    case FCTX_STRAND_DATA:
+      strand_data_ = v;
+      return true;
+    case FCTX_STRAND_SELECT:
+      strand_select_ = v;
+      return true;
+    case FCTX_STRAND_CMD:
+      strand_cmd_ = v;
+      return true;  // completes at once
+    case FCTX_STRAND_FILTER:
+      strand_filter_ = v;
+      return true;
+    case FCTX_INTR_UP_EN:
+      intr_up_en_ = v;
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -241,10 +377,11 @@ bool Ctxctl::watch_poll(uint32_t key, uint32_t value) {
   if (cfg_.poll_watchdog == 0) return true;
   if (key == poll_key_ && value == poll_value_) {
     if (++poll_count_ >= cfg_.poll_watchdog) {
-      stop_core(format("%s at pc 0x%04x polled %s 0x%06x %llu times without progress (value 0x%08x): stopped by the "
-                       "poll watchdog (gpu0.microcontrollers.poll_watchdog)",
-                       cfg_.path.c_str(), core_.read_pc(), (key & 0x80000000u) ? "register" : "I/O register",
-                       (key & 0x80000000u) ? (key & 0x7fffffffu) : key, (unsigned long long)poll_count_, value));
+      stop_core(
+          format("%s at pc 0x%04x polled %s 0x%06x %llu times without progress (value 0x%08x): stopped by the "
+                 "poll watchdog (gpu0.microcontrollers.poll_watchdog)",
+                 cfg_.path.c_str(), core_.read_pc(), (key & 0x80000000u) ? "register" : "I/O register",
+                 (key & 0x80000000u) ? (key & 0x7fffffffu) : key, (unsigned long long)poll_count_, value));
       return false;
     }
     return true;
@@ -287,9 +424,10 @@ bool Ctxctl::write(uint32_t addr, uint32_t, uint32_t v, uint64_t& extra) {
 }
 
 bool Ctxctl::xfer(const XferRequest& r, std::string& error) {
-  error = format("xfer (port %u, base 0x%x, offset 0x%x, %u bytes) not modelled on the context controller "
-                 "(context switching is out of scope, docs/falcon.md)",
-                 r.port, r.ext_base, r.ext_offset, r.bytes);
+  error = format(
+      "xfer (port %u, base 0x%x, offset 0x%x, %u bytes) not modelled on the context controller "
+      "(context switching is out of scope, docs/falcon.md)",
+      r.port, r.ext_base, r.ext_offset, r.bytes);
   failed_ = true;
   failure_ = cfg_.path + ": " + error;
   return false;

@@ -33,7 +33,7 @@ struct CtxctlConfig {
 
 class Ctxctl : public sc_core::sc_module, public BusIf, public XferIf {
  public:
-  tlm_utils::simple_target_socket<Ctxctl> regs{"regs"};    // host side (BAR0 window)
+  tlm_utils::simple_target_socket<Ctxctl> regs{"regs"};     // host side (BAR0 window)
   tlm_utils::simple_initiator_socket<Ctxctl> bar0{"bar0"};  // the MMIO bridge's master port
 
   Ctxctl(sc_core::sc_module_name name, const CtxctlConfig& cfg);
@@ -71,8 +71,7 @@ class Ctxctl : public sc_core::sc_module, public BusIf, public XferIf {
   // I/O state
   uint32_t intr_ = 0, intr_en_ = 0, intr_mode_ = 0xfc04, intr_route_ = 0, scratch_[2] = {}, access_ = 0;
   uint32_t entry_ = 0, block_on_fifo_ = 0, code_index_ = 0, data_index_ = 0;
-  uint32_t iroute_[64] = {}, bar_mask_[2] = {}, mmctx_[3] = {}, mmio_base_ = 0, mmio_ctrl_ = 0, rdval_ = 0,
-           wrval_ = 0;
+  uint32_t iroute_[64] = {}, bar_mask_[2] = {}, mmctx_[3] = {}, mmio_base_ = 0, mmio_ctrl_ = 0, rdval_ = 0, wrval_ = 0;
   uint32_t cc_scratch_[8] = {}, unk86c_ = 0, strand_save_[64] = {}, strand_load_[64] = {}, strand_data_ = 0,
            strand_select_ = 0, strand_cmd_ = 0, strand_filter_ = 0, intr_up_en_ = 0;
   bool started_ = false, failed_ = false;

@@ -16,7 +16,8 @@ namespace {
 class FalconBroadcast : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<FalconBroadcast> in{"in"};
-  FalconBroadcast(sc_core::sc_module_name n, std::vector<Ctxctl*> gpcs) : sc_core::sc_module(n), gpcs_(std::move(gpcs)) {
+  FalconBroadcast(sc_core::sc_module_name n, std::vector<Ctxctl*> gpcs)
+      : sc_core::sc_module(n), gpcs_(std::move(gpcs)) {
     in.register_b_transport(this, &FalconBroadcast::b_transport);
   }
   uint64_t writes = 0, reads = 0;
@@ -156,8 +157,7 @@ void add_falcon_schema(Schema& s) {
   s.integer("rops", 6, "Falcon/nouveau: ROP count the HUB reads at 0x409604 bits 16-20 (GTX 480: 6)").range(0, 31);
   s.integer("tpcs", 4, "Falcon/nouveau: TPCs per GPC, read by the GPC firmware at UNITS 0x608").range(1, 31);
   s.integer("strands", 1, "Falcon/nouveau: STRANDS_CNT 0x880 (context strands per controller)").range(1, 63);
-  s.integer("strand_words", 0x40, "Falcon/nouveau: each strand's STRAND_SIZE 0x910 (context words)")
-      .range(0, 0xffffff);
+  s.integer("strand_words", 0x40, "Falcon/nouveau: each strand's STRAND_SIZE 0x910 (context words)").range(0, 0xffffff);
   s.boolean("trace", false, "Falcon core: print every instruction, disassembled, on stderr (slow)");
 }
 

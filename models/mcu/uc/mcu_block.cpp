@@ -174,8 +174,9 @@ std::unique_ptr<gpu::GpuBlock> create_block(gpu::GpuContext& ctx, const Params& 
   const std::string core = p.string("core");
   const std::string fw = p.string("firmware");
   if (core == "falcon" && fw != "nouveau")
-    throw ConfigError(p.where("firmware") +
-                      ": core falcon runs nouveau's fuc3 firmware; set firmware: nouveau (hetvp's firmware is RV32 code)");
+    throw ConfigError(
+        p.where("firmware") +
+        ": core falcon runs nouveau's fuc3 firmware; set firmware: nouveau (hetvp's firmware is RV32 code)");
   if (core == "rv32" && fw != "hetvp")
     throw ConfigError(p.where("firmware") + ": nouveau's firmware is Falcon code; set core: falcon to run it");
   if (core == "falcon") return falcon::make_falcon_block(ctx, p);
