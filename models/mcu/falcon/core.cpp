@@ -19,6 +19,57 @@ constexpr unsigned kVirtPages = 256;  // 64 KiB of virtual code space
 constexpr uint32_t kMask[3] = {0xffu, 0xffffu, 0xffffffffu};
 constexpr uint32_t kSign[3] = {0x80u, 0x8000u, 0x80000000u};
 constexpr unsigned kBits[3] = {8, 16, 32};
+// add/adc/sub/sbb (arith.rst): carry = carry out (add) or borrow (sub), overflow from the sign bits.
+template <bool kSub, bool kCarryIn>
+inline void addsub(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_t& flags) {
+  const unsigned sz = i.sz;
+  const uint32_t m = kMask[sz], sign = kSign[sz];
+  const uint32_t a = r[i.b] & m, b = src2 & m;
+  const uint32_t cin = kCarryIn ? ((flags >> 8) & 1) : 0;
+  const uint64_t res = kSub ? uint64_t(a) - b - cin : uint64_t(a) + b + cin;
+  const bool carry = (res >> kBits[sz]) & 1;
+  const uint32_t v = static_cast<uint32_t>(res) & m;
+  const bool sa = a & sign, sb = b & sign, sr = v & sign;
+  const bool ovf = kSub ? (sa != sb && sa != sr) : (sa == sb && sa != sr);
+  flags = (flags & ~(FL_C | FL_O | FL_S | FL_Z)) | (carry ? FL_C : 0) | (ovf ? FL_O : 0) | (sr ? FL_S : 0) |
+          (v == 0 ? FL_Z : 0);
+  r[i.a] = (r[i.a] & ~m) | v;
+}
+
+// shl/shr/sar/shlc/shrc (arith.rst "Shifts"): K = 0 shl, 1 shr, 2 sar, 3 shlc, 4 shrc
+template <int K>
+inline void shift(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_t& flags) {
+  const unsigned sz = i.sz, bits = kBits[sz];
+  const uint32_t a = r[i.b] & kMask[sz];
+  const unsigned n = src2 & (bits - 1);
+  const uint32_t cin = (flags >> 8) & 1;
+  uint32_t res;
+  bool c = false;
+  if (K == 0 || K == 3) {
+    res = static_cast<uint32_t>(static_cast<uint64_t>(a) << n);
+    if (n) {
+      if (K == 3) res |= cin << (n - 1);
+      c = (a >> (bits - n)) & 1;
+    }
+  } else {
+    res = a >> n;
+    if (n) {
+      if (K == 4) res |= cin << (bits - n);
+      if (K == 2 && (a & kSign[sz])) res |= static_cast<uint32_t>(~0ull << (bits - n));
+      c = (a >> (n - 1)) & 1;
+    }
+  }
+  res &= kMask[sz];
+  flags =
+      (flags & ~(FL_C | FL_O | FL_S | FL_Z)) | (c ? FL_C : 0) | ((res & kSign[sz]) ? FL_S : 0) | (res == 0 ? FL_Z : 0);
+  r[i.a] = (r[i.a] & ~kMask[sz]) | res;
+}
+// and/or/xor (v3): c = o = 0, s and z from the result
+inline void logic(uint32_t* __restrict r, const Insn& i, uint32_t v, uint32_t& flags) {
+  r[i.a] = v;
+  flags = (flags & ~(FL_C | FL_O | FL_S | FL_Z)) | ((v & 0x80000000u) ? FL_S : 0) | (v == 0 ? FL_Z : 0);
+}
+
 }  // namespace
 
 const std::vector<std::string>& cycle_class_names() {
@@ -369,7 +420,7 @@ RunResult FalconCore::run(uint64_t max_cycles) {
 #undef HETVP_FALCON_LABEL
   };
 
-  uint32_t* const r = r_;
+  uint32_t* __restrict const r = r_;  // GPRs never alias pc_, flags_ or the decode cache
   Insn* const dc = dcache_.data();
   const Insn* i = nullptr;
   uint32_t s2 = 0;
@@ -507,63 +558,32 @@ l_CMP : {
   NEXT();
 }
 l_ADD:
+  addsub<false, false>(r, *i, SRC2(), flags_);
+  NEXT();
 l_ADC:
+  addsub<false, true>(r, *i, SRC2(), flags_);
+  NEXT();
 l_SUB:
-l_SBB : {
-  const unsigned sz = i->sz;
-  const uint64_t a = r[i->b] & kMask[sz], b = SRC2() & kMask[sz];
-  const uint64_t cin = (i->op == OP_ADC || i->op == OP_SBB) ? ((flags_ >> 8) & 1) : 0;
-  uint64_t res;
-  bool carry, ovf;
-  const bool sa = a & kSign[sz], sb = b & kSign[sz];
-  if (i->op == OP_ADD || i->op == OP_ADC) {
-    res = a + b + cin;
-    carry = (res >> kBits[sz]) & 1;
-    const bool sr = res & kSign[sz];
-    ovf = sa == sb && sa != sr;
-  } else {
-    res = a - b - cin;
-    carry = (res >> kBits[sz]) & 1;  // borrow
-    const bool sr = res & kSign[sz];
-    ovf = sa != sb && sa != sr;
-  }
-  const uint32_t v = static_cast<uint32_t>(res) & kMask[sz];
-  flags_ = (flags_ & ~(FL_C | FL_O | FL_S | FL_Z)) | (carry ? FL_C : 0) | (ovf ? FL_O : 0) |
-           ((v & kSign[sz]) ? FL_S : 0) | (v == 0 ? FL_Z : 0);
-  WRITE_SZ(i->a, v, sz);
+  addsub<true, false>(r, *i, SRC2(), flags_);
   NEXT();
-}
+l_SBB:
+  addsub<true, true>(r, *i, SRC2(), flags_);
+  NEXT();
 l_SHL:
-l_SHR:
-l_SAR:
-l_SHLC:
-l_SHRC : {
-  const unsigned sz = i->sz, bits = kBits[sz];
-  const uint32_t a = r[i->b] & kMask[sz];
-  const unsigned n = SRC2() & (bits - 1);
-  const uint32_t cin = (flags_ >> 8) & 1;
-  uint32_t res;
-  bool c = false;
-  if (i->op == OP_SHL || i->op == OP_SHLC) {
-    res = static_cast<uint32_t>(static_cast<uint64_t>(a) << n);
-    if (n) {
-      if (i->op == OP_SHLC) res |= cin << (n - 1);
-      c = (a >> (bits - n)) & 1;
-    }
-  } else {
-    res = a >> n;
-    if (n) {
-      if (i->op == OP_SHRC) res |= cin << (bits - n);
-      if (i->op == OP_SAR && (a & kSign[sz])) res |= static_cast<uint32_t>(~0ull << (bits - n));
-      c = (a >> (n - 1)) & 1;
-    }
-  }
-  res &= kMask[sz];
-  flags_ =
-      (flags_ & ~(FL_C | FL_O | FL_S | FL_Z)) | (c ? FL_C : 0) | ((res & kSign[sz]) ? FL_S : 0) | (res == 0 ? FL_Z : 0);
-  WRITE_SZ(i->a, res, sz);
+  shift<0>(r, *i, SRC2(), flags_);
   NEXT();
-}
+l_SHR:
+  shift<1>(r, *i, SRC2(), flags_);
+  NEXT();
+l_SAR:
+  shift<2>(r, *i, SRC2(), flags_);
+  NEXT();
+l_SHLC:
+  shift<3>(r, *i, SRC2(), flags_);
+  NEXT();
+l_SHRC:
+  shift<4>(r, *i, SRC2(), flags_);
+  NEXT();
 l_NOT:
 l_NEG:
 l_HSWAP : {
@@ -637,14 +657,14 @@ l_INS : {
   NEXT();
 }
 l_AND:
-l_OR:
-l_XOR : {
-  const uint32_t a = r[i->b], b = SRC2();
-  const uint32_t v = i->op == OP_AND ? (a & b) : i->op == OP_OR ? (a | b) : (a ^ b);
-  r[i->a] = v;
-  flags_ = (flags_ & ~(FL_C | FL_O | FL_S | FL_Z)) | ((v & 0x80000000u) ? FL_S : 0) | (v == 0 ? FL_Z : 0);
+  logic(r, *i, r[i->b] & SRC2(), flags_);
   NEXT();
-}
+l_OR:
+  logic(r, *i, r[i->b] | SRC2(), flags_);
+  NEXT();
+l_XOR:
+  logic(r, *i, r[i->b] ^ SRC2(), flags_);
+  NEXT();
 l_XBIT : {
   const uint32_t v = (r[i->b] >> (SRC2() & 0x1f)) & 1;
   r[i->a] = v;
