@@ -72,3 +72,13 @@ TEST(FalconBoot, ImageLargerThanTheSegmentIsRefusedByTheDriver) {
       std::string::npos)
       << r.out << r.err;
 }
+
+TEST(FalconBoot, TraceDisassemblesEveryInstruction) {
+  const auto& fw = hetvp::mcu::falcon::nouveau_gf100();
+  if (!fw.available) GTEST_SKIP() << fw.reason;
+  auto r = run_hetvp(boot("--set gpu0.gpcs=1 --set gpu0.microcontrollers.trace=true"), 120);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  // hubgf100's first instruction (f5 0e 9b 03) and the GPC's (f5 0e a1 03), as envydis prints them.
+  EXPECT_NE(r.err.find("gpu0.hub 0000: bra 0x39b\n"), std::string::npos) << r.err.substr(0, 400);
+  EXPECT_NE(r.err.find("gpu0.gpc0 0000: bra 0x3a1\n"), std::string::npos) << r.err.substr(0, 400);
+}
