@@ -428,8 +428,6 @@ bool Ctxctl::xfer(const XferRequest& r, std::string& error) {
       "xfer (port %u, base 0x%x, offset 0x%x, %u bytes) not modelled on the context controller "
       "(context switching is out of scope, docs/falcon.md)",
       r.port, r.ext_base, r.ext_offset, r.bytes);
-  failed_ = true;
-  failure_ = cfg_.path + ": " + error;
   return false;
 }
 
@@ -513,7 +511,7 @@ void Ctxctl::thread() {
     const sc_core::sc_time t = sc_core::sc_time(double(r.cycles) / cfg_.clock_hz, sc_core::SC_SEC) + bridge_delay_;
     if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);
     RunState::get().progress();
-    if (core_.state() == CoreState::sleeping) sc_core::wait(wake_ev_);
+    if (core_.state() == CoreState::sleeping) sc_core::wait(wake_ev_ | start_ev_);
   }
 }
 

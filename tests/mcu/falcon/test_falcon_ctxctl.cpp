@@ -177,3 +177,18 @@ TEST(FalconCtxctl, IllegalOpcodeStopsWithBytesAndPc) {
   EXPECT_NE(d.core().halt_reason().find("illegal opcode (bytes f8 0c 00 00) at pc 0x0002"), std::string::npos)
       << d.core().halt_reason();
 }
+
+TEST(FalconCtxctl, XferIsRefusedWithTheTransferNamed) {
+  Ctxctl c("fctx_xfer", gpc_cfg("gpu0.gpc3"));
+  std::vector<uint8_t> p;
+  li(p, 1, 0x40);
+  li(p, 2, 0x00020100);                   // local 0x100, size 2 (16 bytes)
+  p.insert(p.end(), {0xfa, 0x12, 0x05});  // xdld $r1 $r2
+  p.insert(p.end(), {0xf8, 0x02});
+  upload_and_start(c, p);
+  EXPECT_EQ(c.core().run(1000).reason, RunResult::Reason::trapped_fatal);
+  EXPECT_NE(c.core().halt_reason().find("xdld at pc 0x0010: xfer (port 0, base 0x0, offset 0x40, 16 bytes) not "
+                                        "modelled on the context controller"),
+            std::string::npos)
+      << c.core().halt_reason();
+}
