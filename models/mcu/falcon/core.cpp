@@ -20,9 +20,8 @@ constexpr uint32_t kMask[3] = {0xffu, 0xffffu, 0xffffffffu};
 constexpr uint32_t kSign[3] = {0x80u, 0x8000u, 0x80000000u};
 constexpr unsigned kBits[3] = {8, 16, 32};
 // add/adc/sub/sbb (arith.rst): carry = carry out (add) or borrow (sub), overflow from the sign bits.
-template <bool kSub, bool kCarryIn>
-inline void addsub(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_t& flags) {
-  const unsigned sz = i.sz;
+template <bool kSub, bool kCarryIn, unsigned sz>
+inline void addsub_sz(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_t& flags) {
   const uint32_t m = kMask[sz], sign = kSign[sz];
   const uint32_t a = r[i.b] & m, b = src2 & m;
   const uint32_t cin = kCarryIn ? ((flags >> 8) & 1) : 0;
@@ -35,11 +34,20 @@ inline void addsub(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_
           (v == 0 ? FL_Z : 0);
   r[i.a] = (r[i.a] & ~m) | v;
 }
+template <bool kSub, bool kCarryIn>
+inline void addsub(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_t& flags) {
+  if (i.sz == 2)
+    addsub_sz<kSub, kCarryIn, 2>(r, i, src2, flags);
+  else if (i.sz == 1)
+    addsub_sz<kSub, kCarryIn, 1>(r, i, src2, flags);
+  else
+    addsub_sz<kSub, kCarryIn, 0>(r, i, src2, flags);
+}
 
 // shl/shr/sar/shlc/shrc (arith.rst "Shifts"): K = 0 shl, 1 shr, 2 sar, 3 shlc, 4 shrc
-template <int K>
-inline void shift(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_t& flags) {
-  const unsigned sz = i.sz, bits = kBits[sz];
+template <int K, unsigned sz>
+inline void shift_sz(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_t& flags) {
+  constexpr unsigned bits = kBits[sz];
   const uint32_t a = r[i.b] & kMask[sz];
   const unsigned n = src2 & (bits - 1);
   const uint32_t cin = (flags >> 8) & 1;
@@ -63,6 +71,15 @@ inline void shift(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_t
   flags =
       (flags & ~(FL_C | FL_O | FL_S | FL_Z)) | (c ? FL_C : 0) | ((res & kSign[sz]) ? FL_S : 0) | (res == 0 ? FL_Z : 0);
   r[i.a] = (r[i.a] & ~kMask[sz]) | res;
+}
+template <int K>
+inline void shift(uint32_t* __restrict r, const Insn& i, uint32_t src2, uint32_t& flags) {
+  if (i.sz == 2)
+    shift_sz<K, 2>(r, i, src2, flags);
+  else if (i.sz == 1)
+    shift_sz<K, 1>(r, i, src2, flags);
+  else
+    shift_sz<K, 0>(r, i, src2, flags);
 }
 // and/or/xor (v3): c = o = 0, s and z from the result
 inline void logic(uint32_t* __restrict r, const Insn& i, uint32_t v, uint32_t& flags) {
@@ -523,11 +540,22 @@ l_INVALID : {
 }
 
 l_ST : {
-  const uint32_t idx = SRC2();
-  if (!st(i->sz, r[i->b] + (idx << i->sz), r[i->a])) goto out;
+  const uint32_t addr = r[i->b] + (SRC2() << i->sz);
+  if (HETVP_LIKELY(i->sz == 2 && !(addr & 3) && addr < data_size_)) {
+    std::memcpy(data_ + addr, &r[i->a], 4);
+    NEXT();
+  }
+  if (!st(i->sz, addr, r[i->a])) goto out;
   NEXT();
 }
 l_LD : {
+  if (HETVP_LIKELY(i->sz == 2)) {
+    const uint32_t addr = r[i->b] + (SRC2() << 2);
+    if (HETVP_LIKELY(addr < data_size_)) {
+      std::memcpy(&r[i->a], data_ + (addr & ~3u), 4);
+      NEXT();
+    }
+  }
   bool ok = true;
   const uint32_t v = ld(i->sz, r[i->b] + (SRC2() << i->sz), ok);
   if (!ok) goto out;
