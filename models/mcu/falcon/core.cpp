@@ -714,6 +714,10 @@ l_MOD : {
 }
 l_IORD:
 l_IORDS : {
+  if (sync_io_ && cycles_ - c0 > i->cost) {  // act at the I/O's own time: end the burst before it
+    cycles_ -= i->cost;
+    goto out;
+  }
   const uint32_t addr = r[i->b] + (SRC2() << 2);
   uint32_t v = 0;
   uint64_t extra = 0;
@@ -728,6 +732,10 @@ l_IORDS : {
 }
 l_IOWR:
 l_IOWRS : {
+  if (sync_io_ && cycles_ - c0 > i->cost) {  // act at the I/O's own time: end the burst before it
+    cycles_ -= i->cost;
+    goto out;
+  }
   const uint32_t addr = r[i->b] + (i->imm << 2);
   uint64_t extra = 0;
   if (!bus_ || !bus_->write(addr, 4, r[i->a], extra)) {

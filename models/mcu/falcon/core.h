@@ -117,6 +117,9 @@ class FalconCore final : public CoreIf {
 
   // Falcon specifics
   void set_xfer(XferIf* x) { xfer_ = x; }
+  // With it on, run() ends before an iord/iowr that is not the burst's first instruction, so the
+  // owner can bring its time up to the access first (I/O happens at its own time, whatever the quantum).
+  void set_sync_io(bool on) { sync_io_ = on; }
   void write_sr(unsigned sr, uint32_t value);
   uint32_t flags() const { return flags_; }
   uint32_t sp() const { return r_[16]; }
@@ -147,6 +150,7 @@ class FalconCore final : public CoreIf {
   uint32_t r_[17] = {};  // $r0..$r15, [16] = $sp
   uint32_t pc_ = 0, flags_ = 0, iv0_ = 0, iv1_ = 0, tv_ = 0, xcbase_ = 0, xdbase_ = 0, xtargets_ = 0, tstatus_ = 0;
   bool tv_written_ = false;
+  bool sync_io_ = false;
   uint32_t lines_ = 0;  // bit 0 = vector 0 line, bit 1 = vector 1 line
   uint64_t cycles_ = 0, instret_ = 0, limit_ = 0;
   CoreState state_ = CoreState::running;

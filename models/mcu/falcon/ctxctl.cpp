@@ -18,6 +18,7 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
   core_.add_region(MemRegion{0, cfg_.data_size, data_.data(), true, false});
   core_.set_bus(this);
   core_.set_xfer(this);
+  core_.set_sync_io(true);  // every I/O access at its own time: results do not depend on the quantum
   // Code pages hold no translation until the host uploads them with a tag (CODE_VIRT_ADDR).
   for (uint32_t pg = 0; pg < cfg_.code_size / 0x100; ++pg) core_.set_tlb(pg, 0, 0);
   regs.register_b_transport(this, &Ctxctl::b_transport);

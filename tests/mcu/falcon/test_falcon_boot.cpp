@@ -82,3 +82,25 @@ TEST(FalconBoot, TraceDisassemblesEveryInstruction) {
   EXPECT_NE(r.err.find("gpu0.hub 0000: bra 0x39b\n"), std::string::npos) << r.err.substr(0, 400);
   EXPECT_NE(r.err.find("gpu0.gpc0 0000: bra 0x3a1\n"), std::string::npos) << r.err.substr(0, 400);
 }
+
+TEST(FalconBoot, InitDoneTimeAndStatsDoNotDependOnTheQuantum) {
+  const auto& fw = hetvp::mcu::falcon::nouveau_gf100();
+  if (!fw.available) GTEST_SKIP() << fw.reason;
+  std::string first_line, first_stats;
+  for (const char* q : {"100ns", "1us", "100us"}) {
+    const std::string stats = scratch() + "/falcon_q_" + q + ".json";
+    auto r = run_hetvp(boot(std::string("--set simulation.quantum=") + q + " --stats " + stats), 120);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("init-done at [0-9.]+ us")));
+    std::string s = read_file(stats);
+    s = std::regex_replace(s, std::regex("\"(wall|host)[a-z_]*\": [0-9.e+-]+"), "");  // host-time figures
+    if (first_line.empty()) {
+      first_line = m[0];
+      first_stats = s;
+    } else {
+      EXPECT_EQ(m[0], first_line) << "quantum " << q;
+      EXPECT_EQ(s, first_stats) << "quantum " << q;
+    }
+  }
+}

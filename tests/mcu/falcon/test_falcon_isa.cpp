@@ -461,3 +461,21 @@ TEST(FalconIsa, CycleClassesValidated) {
   EXPECT_THROW(c.set_cycle_costs({{"div", 0}}), std::invalid_argument);
   EXPECT_NO_THROW(c.set_cycle_costs({{"div", 20}}));
 }
+
+TEST(FalconIsa, SyncIoEndsTheBurstBeforeAnIoAccess) {
+  Sim s;
+  s.li(1, 0x1000).b({0xcf, 0x12, 0x00});  // iord $r2 I[$r1] after 8 bytes of li
+  s.b({0xf8, 0x02});
+  std::memcpy(s.code.data(), s.p.data(), s.p.size());
+  s.core.invalidate_code(0, 0x1000);
+  s.core.reset(0);
+  s.core.set_sync_io(true);
+  RunResult r = s.core.run(1000);
+  EXPECT_EQ(r.reason, RunResult::Reason::budget);
+  EXPECT_EQ(r.instructions, 2u);  // the two li halves, not the iord
+  EXPECT_EQ(s.core.read_pc(), 8u);
+  EXPECT_TRUE(s.bus.reads.empty());
+  r = s.core.run(1000);  // the iord is now the burst's first instruction
+  EXPECT_EQ(r.reason, RunResult::Reason::halted);
+  EXPECT_EQ(s.bus.reads.size(), 1u);
+}
