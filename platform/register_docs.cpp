@@ -6,6 +6,7 @@
 #include "firmware/include/hetvp/coherence.h"
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/copy_engine.h"
+#include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_mmu.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "firmware/include/hetvp/pmc.h"
@@ -22,6 +23,8 @@ const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
 const RegSpec kMcu[] = {HETVP_REG_TABLE(HETVP_MCU_REGS)};
 const RegSpec kDir[] = {HETVP_REG_TABLE(HETVP_DIR_REGS)};
 const RegSpec kCc[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
+const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
+const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 
 template <size_t N>
 RegBlockDoc block(const char* title, const char* where, const RegSpec (&t)[N]) {
@@ -55,6 +58,12 @@ const std::vector<RegBlockDoc>& register_blocks() {
             "BAR0 0x409000 (HUB), 0x502000 + n·0x8000 (GPC n), 0x41a000 (GPC broadcast); the core sees it at "
             "MCU_REG_BASE 0x20000; docs/mcu.md describes the behaviour",
             kMcu),
+      block("GF100 context controller, Falcon core (firmware/include/hetvp/falcon_ctxctl_regs.h)",
+            "the same windows when gpu0.microcontrollers.core is falcon; the Falcon core sees offset X at I/O address "
+            "(X & 0xffc) << 6 | index << 2; docs/falcon.md describes the behaviour",
+            kFctx),
+      block("PGRAPH registers of the nouveau boot (firmware/include/hetvp/falcon_ctxctl_regs.h)",
+            "BAR0 addresses, served by the Falcon microcontroller block", kPgraphBoot),
       block("coherence directory (firmware/include/hetvp/coherence.h)",
             "host physical 0x40000000 (configs/coherence.yaml); plus the history-data port DIR_HIST_DATA 0x6800 "
             "(writes of up to 0x800 bytes of 64-bit line numbers)",

@@ -6,6 +6,7 @@
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/mcu/falcon_boot.h"
 #include "sw/mcu/mcu_driver.h"
 
 namespace hetvp::sw {
@@ -38,7 +39,13 @@ class BootProgram : public HostProgram {
                drv.num_gpcs(), drv.vram_size() >> 20, api.now().to_seconds() * 1e6);
       api.log(line);
       api.stat("gpu" + std::to_string(i) + "_gpcs", drv.num_gpcs());
-      if (args.boolean("microcontrollers")) boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
+      if (args.boolean("microcontrollers")) {
+        const McuBootOptions mo = McuBootOptions::from(args.group("mcu"));
+        if (falcon_microcontrollers(drv))  // Falcon context controllers: nouveau's firmware (docs/falcon.md)
+          boot_nouveau(api, drv, mo.timeout);
+        else
+          boot_microcontrollers(api, drv, mo);
+      }
     }
     api.stat("gpus", static_cast<double>(gpus.size()));
     return 0;

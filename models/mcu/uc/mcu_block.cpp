@@ -7,8 +7,10 @@
 
 #include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_regs.h"
+#include "models/mcu/falcon/falcon_block.h"
 #include "models/mcu/uc/gdb_stub.h"
 #include "models/mcu/uc/microcontroller.h"
+#include "platform/config.h"
 
 namespace hetvp::mcu {
 
@@ -51,6 +53,12 @@ std::shared_ptr<Schema> block_schema() {
   g->real("accept_timeout", 30.0, "seconds of wall time to wait for GDB when the target starts").range(0, 3600);
   g->real("idle_timeout", 60.0, "seconds of wall time a silent debugger may hold the core").range(0.1, 36000);
   s->group("gdb", g, "GDB remote stub (docs/mcu.md)");
+  s->choice("core", {"rv32", "falcon"}, std::string("rv32"),
+            "core of the HUB and GPC microcontrollers: rv32 (hetvp's register block, docs/mcu.md) or falcon "
+            "(GF100 context controllers, docs/falcon.md)");
+  s->choice("firmware", {"hetvp", "nouveau"}, std::string("hetvp"),
+            "firmware the boot uploads: hetvp (RV32 ELF, core rv32) or nouveau (GF100 fuc3, core falcon)");
+  falcon::add_falcon_schema(*s);
   return s;
 }
 
@@ -162,9 +170,20 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
 
 }  // namespace
 
+std::unique_ptr<gpu::GpuBlock> create_block(gpu::GpuContext& ctx, const Params& p) {
+  const std::string core = p.string("core");
+  const std::string fw = p.string("firmware");
+  if (core == "falcon" && fw != "nouveau")
+    throw ConfigError(
+        p.where("firmware") +
+        ": core falcon runs nouveau's fuc3 firmware; set firmware: nouveau (hetvp's firmware is RV32 code)");
+  if (core == "rv32" && fw != "hetvp")
+    throw ConfigError(p.where("firmware") + ": nouveau's firmware is Falcon code; set core: falcon to run it");
+  if (core == "falcon") return falcon::make_falcon_block(ctx, p);
+  return std::make_unique<McuBlock>(ctx, p);
+}
+
 HETVP_REGISTER_GPU_BLOCK("microcontrollers", "HUB and GPC microcontrollers (RV32 core, register block, xfer DMA)",
-                         block_schema, [](gpu::GpuContext& ctx, const Params& p) -> std::unique_ptr<gpu::GpuBlock> {
-                           return std::make_unique<McuBlock>(ctx, p);
-                         });
+                         block_schema, create_block);
 
 }  // namespace hetvp::mcu

@@ -1,0 +1,83 @@
+/* hetvp — the GF100 graphics context controller (Falcon v3 core) register block, used when
+ * gpu0.microcontrollers.core is falcon (models/mcu/falcon/ctxctl.cpp). A separate table from
+ * mcu_regs.h, selected by the core type: the same 0x1000 BAR0 windows (HUB 0x409000, GPC n 0x502000 +
+ * n * 0x8000, GPC broadcast 0x41a000) carry this layout instead. Here 0x10c is UC_BLOCK_ON_FIFO (nouveau
+ * writes 0 to it before a start), not hetvp's UC_EXIT.
+ *
+ * Offsets are the host view; the Falcon core reaches the same register at I/O address
+ * (offset & 0xffc) << 6 | index << 2 (indexed registers use the index, e.g. the per-strand ones).
+ * Sources: envytools docs/hw/falcon/{io,intr,proc,vm}.rst, docs/hw/graph/fermi/ctxctl/, and the
+ * register names in nouveau's gr/fuc/macros.fuc (docs/falcon.md lists each register's source). */
+/* Hand-aligned tables: never reformatted. */
+/* clang-format off */
+#ifndef HETVP_FALCON_CTXCTL_REGS_H
+#define HETVP_FALCON_CTXCTL_REGS_H
+
+#include "regdef.h"
+
+#define HETVP_FCTX_REGS(X)                                                                             \
+    X(FCTX, INTR_SET, 0x000, 1, WO, 0, "write 1s: trigger interrupt lines (Falcon INTR_SET)")            \
+    X(FCTX, INTR_CLEAR, 0x004, 1, WO, 0, "write 1s: acknowledge interrupt lines")                         \
+    X(FCTX, INTR, 0x008, 1, RO, 0, "pending interrupt lines")                                             \
+    X(FCTX, INTR_MODE, 0x00C, 1, RW, 0xfc04, "edge (0) / level (1) per line (stored)")                     \
+    X(FCTX, INTR_EN_SET, 0x010, 1, WO, 0, "write 1s: enable lines")                                       \
+    X(FCTX, INTR_EN_CLR, 0x014, 1, WO, 0, "write 1s: disable lines")                                      \
+    X(FCTX, INTR_EN, 0x018, 1, RO, 0, "enabled lines")                                                    \
+    X(FCTX, INTR_ROUTE, 0x01C, 1, RW, 0, "per line: bits i and 16+i select vector 0, host, vector 1")     \
+    X(FCTX, SCRATCH, 0x040, 2, RW, 0, "scratch registers 0 and 1")                                         \
+    X(FCTX, ACCESS, 0x048, 1, RW, 0, "FIFO access enable (stored)")                                        \
+    X(FCTX, UC_CTRL, 0x100, 1, RW, 0x10, "write 2: start at UC_ENTRY; read: bit 4 stopped, bit 5 sleeping") \
+    X(FCTX, UC_ENTRY, 0x104, 1, RW, 0, "start pc")                                                        \
+    X(FCTX, UC_CAPS, 0x108, 1, RO, 0, "code size >> 8 in bits 0-8, data size >> 8 in bits 9-16")          \
+    X(FCTX, UC_BLOCK_ON_FIFO, 0x10C, 1, RW, 0, "stored (nouveau writes 0 before a start)")                \
+    X(FCTX, UC_CAPS2, 0x12C, 1, RO, 3, "bits 0-3: Falcon version (3); hetvp's driver probes the core type here") \
+    X(FCTX, CODE_INDEX, 0x180, 1, RW, 0, "code byte address; bit 24 auto-increment on write, 25 on read") \
+    X(FCTX, CODE, 0x184, 1, RW, 0, "code word at CODE_INDEX")                                              \
+    X(FCTX, CODE_VIRT_ADDR, 0x188, 1, RW, 0, "write: virtual page tag of the page at CODE_INDEX (TLB)")   \
+    X(FCTX, DATA_INDEX, 0x1C0, 1, RW, 0, "data byte address; bit 24 auto-increment on write, 25 on read") \
+    X(FCTX, DATA, 0x1C4, 1, RW, 0, "data word at DATA_INDEX")                                              \
+    X(FCTX, SIGNAL, 0x400, 1, RO, 0x40, "bit 6: MMIO bridge done; bit 2 strand and bit 5 mmctx busy (never)") \
+    X(FCTX, IROUTE, 0x404, 1, RW, 0, "indexed (0..63): interrupt source routing (stored)")                \
+    X(FCTX, BAR_MASK0, 0x40C, 1, RW, 0, "barrier request mask (stored)")                                  \
+    X(FCTX, BAR_MASK1, 0x410, 1, RW, 0, "barrier request mask (stored)")                                  \
+    X(FCTX, GPC_ROP_COUNT, 0x604, 1, RO, 0, "HUB: GPC count in bits 0-4, ROP count in bits 16-20")         \
+    X(FCTX, UNITS, 0x608, 1, RO, 0, "GPC: TPC count in bits 0-4")                                          \
+    X(FCTX, MYINDEX, 0x618, 1, RO, 0, "GPC: its index")                                                    \
+    X(FCTX, MMCTX_SAVE_SWBASE, 0x700, 1, RW, 0, "stored (context save engine not modelled)")             \
+    X(FCTX, MMCTX_LOAD_SWBASE, 0x704, 1, RW, 0, "stored")                                                 \
+    X(FCTX, MMIO_BASE, 0x724, 1, RW, 0, "MMIO bridge base, added when MMIO_CTRL bit 0 is set")            \
+    X(FCTX, MMIO_CTRL, 0x728, 1, RW, 0, "bits 2-25 address, 30 write, 31 pending (self-clearing)")        \
+    X(FCTX, MMIO_RDVAL, 0x72C, 1, RO, 0, "value of the last bridge read")                                 \
+    X(FCTX, MMIO_WRVAL, 0x730, 1, RW, 0, "value for the next bridge write")                               \
+    X(FCTX, MMCTX_LOAD_COUNT, 0x74C, 1, RW, 0, "stored")                                                  \
+    X(FCTX, CC_SCRATCH, 0x800, 8, RW, 0, "status scratch: [0] bit 31 = init done, [1] = context size")     \
+    X(FCTX, CC_SCRATCH_SET, 0x820, 8, WO, 0, "write 1s: set bits of CC_SCRATCH[n]")                       \
+    X(FCTX, CC_SCRATCH_CLR, 0x840, 8, WO, 0, "write 1s: clear bits of CC_SCRATCH[n]")                     \
+    X(FCTX, UNK86C, 0x86C, 1, RW, 0, "stored (ctx_86c handshake value)")                                   \
+    X(FCTX, STRANDS_CNT, 0x880, 1, RO, 1, "number of strands (YAML strands)")                              \
+    X(FCTX, STRAND_SAVE_SWBASE, 0x908, 1, RW, 0, "indexed by strand: save base (stored)")                  \
+    X(FCTX, STRAND_LOAD_SWBASE, 0x90C, 1, RW, 0, "indexed by strand: load base (stored)")                  \
+    X(FCTX, STRAND_SIZE, 0x910, 1, RO, 0, "indexed by strand: words (YAML strand_words)")                 \
+    X(FCTX, STRAND_DATA, 0x918, 1, RW, 0, "stored")                                                        \
+    X(FCTX, STRAND_SELECT, 0x91C, 1, RW, 0, "stored")                                                      \
+    X(FCTX, STRAND_CMD, 0x928, 1, RW, 0, "a write completes at once (SIGNAL bit 2 stays clear)")          \
+    X(FCTX, STRAND_FILTER, 0x93C, 1, RW, 0, "stored")                                                      \
+    X(FCTX, INTR_UP_EN, 0xC24, 1, RW, 0, "stored")
+HETVP_REG_OFFSETS(HETVP_FCTX_REGS)
+
+/* PGRAPH registers outside the ctxctl windows that nouveau's HUB firmware touches during boot,
+ * served by the falcon block (offsets are BAR0 addresses). */
+#define HETVP_PGRAPH_BOOT_REGS(X)                                                                      \
+    X(PGRAPH, HANDSHAKE_4170, 0x404170, 1, RW, 0, "bit 4 = request (self-clearing: the unit is always ready)") \
+    X(PGRAPH, UNK_408A14, 0x408A14, 1, RW, 0, "stored (ctx_86c)")
+HETVP_REG_OFFSETS(HETVP_PGRAPH_BOOT_REGS)
+
+#define FCTX_UC_CTRL_START 0x2u
+#define FCTX_UC_CTRL_STOPPED 0x10u
+#define FCTX_UC_CTRL_SLEEPING 0x20u
+#define FCTX_MMIO_CTRL_PENDING 0x80000000u
+#define FCTX_MMIO_CTRL_WRITE 0x40000000u
+#define FCTX_MMIO_CTRL_BASE_ENABLE 0x1u
+#define FCTX_CC_SCRATCH0_INIT_DONE 0x80000000u
+
+#endif

@@ -1,0 +1,114 @@
+// hetvp — boot of nouveau's GF100 graphics firmware on the Falcon context controllers.
+#include "sw/mcu/falcon_boot.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "firmware/include/hetvp/falcon_ctxctl_regs.h"
+#include "firmware/include/hetvp/gpu_map.h"
+#include "models/host/host_api.h"
+#include "models/mcu/falcon/nouveau_fw.h"
+#include "sw/mcu/mcu_driver.h"
+
+namespace hetvp::sw {
+
+bool falcon_microcontrollers(GpuDriver& gpu) { return (gpu.reg_read(GPU_HUB_BASE + FCTX_UC_CAPS2) & 0xf) == 3; }
+
+namespace {
+// nvkm_falcon_load_dmem / load_imem as gf100_gr_init_fw uses them on a v3 Falcon.
+void upload(GpuDriver& gpu, uint32_t base, const mcu::falcon::NouveauImage& im, const char* what) {
+  const uint32_t caps = gpu.reg_read(base + FCTX_UC_CAPS);
+  const uint32_t code = (caps & 0x1ff) << 8, data = ((caps >> 9) & 0xff) << 8;
+  if (im.code_words * 4 > code || im.data_words * 4 > data) {
+    char b[200];
+    std::snprintf(b, sizeof b,
+                  "nouveau %s image (code 0x%zx, data 0x%zx bytes) does not fit the Falcon at 0x%06x "
+                  "(UC_CAPS: code 0x%x, data 0x%x bytes)",
+                  what, im.code_words * 4, im.data_words * 4, base, code, data);
+    throw McuError(b);
+  }
+  gpu.reg_write(base + FCTX_DATA_INDEX, 0x01000000);  // address 0, auto-increment on write
+  for (size_t i = 0; i < im.data_words; ++i) gpu.reg_write(base + FCTX_DATA, im.data[i]);
+  gpu.reg_write(base + FCTX_CODE_INDEX, 0x01000000);
+  for (size_t i = 0; i < im.code_words; ++i) {
+    if ((i & 0x3f) == 0) gpu.reg_write(base + FCTX_CODE_VIRT_ADDR, static_cast<uint32_t>(i >> 6));
+    gpu.reg_write(base + FCTX_CODE, im.code[i]);
+  }
+}
+
+// gf100_gr_init_csdata's list format, written from its description: the list of registers the
+// context switch saves is appended after the list the firmware image already holds (its head/tail
+// words at `starstar`): runs of consecutive words as (count - 1) << 26 | (address - base), then the
+// new tail. hetvp's lists name the PGRAPH words it models (docs/falcon.md); nouveau's own lists
+// (ctxgf100.c) describe the real chip's registers, which hetvp does not have.
+struct Run {
+  uint32_t addr, count;
+};
+void csdata(GpuDriver& gpu, uint32_t falcon, uint32_t starstar, uint32_t base, const std::vector<Run>& runs) {
+  gpu.reg_write(falcon + FCTX_DATA_INDEX, 0x02000000 + starstar);  // read auto-increment
+  uint32_t star = gpu.reg_read(falcon + FCTX_DATA);
+  const uint32_t temp = gpu.reg_read(falcon + FCTX_DATA);
+  if (temp > star) star = temp;
+  gpu.reg_write(falcon + FCTX_DATA_INDEX, 0x01000000 + star);
+  for (const Run& r : runs) {
+    gpu.reg_write(falcon + FCTX_DATA, (r.count - 1) << 26 | (r.addr - base));
+    star += 4;
+  }
+  gpu.reg_write(falcon + FCTX_DATA_INDEX, 0x01000004 + starstar);
+  gpu.reg_write(falcon + FCTX_DATA, star);
+}
+}  // namespace
+
+std::string FalconBootReport::summary() const {
+  char b[200];
+  std::snprintf(b, sizeof b,
+                "nouveau GF100 firmware: init-done at %.3f us (upload %.3f us), context size %u bytes (0x%x)",
+                init_done_us, upload_us, context_size, context_size);
+  return b;
+}
+
+FalconBootReport boot_nouveau(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout) {
+  const auto& fw = mcu::falcon::nouveau_gf100();
+  if (!fw.available) throw McuError(fw.reason);
+  FalconBootReport r;
+  const double t0 = api.now().to_seconds();
+  // 1. upload: HUB image, GPC image to every GPC at once
+  upload(gpu, GPU_HUB_BASE, fw.hub, "HUB");
+  upload(gpu, GPU_GPC_BCAST_BASE, fw.gpc, "GPC");
+  // register lists: HUB (base 0x400000), GPC (0x418000, list at D[0]), TPC (0x419800, list at D[4])
+  csdata(gpu, GPU_HUB_BASE, 0x000, 0x400000, {{PGRAPH_HANDSHAKE_4170, 1}, {PGRAPH_UNK_408A14, 1}});
+  csdata(gpu, GPU_GPC_BCAST_BASE, 0x000, 0x418000, {{GPU_GPC_BCAST_BASE + FCTX_UNK86C, 1}});
+  csdata(gpu, GPU_GPC_BCAST_BASE, 0x004, 0x419800, {{0x419800, 1}});
+  r.upload_us = (api.now().to_seconds() - t0) * 1e6;
+  // 2. start the HUB; its firmware starts the GPCs
+  gpu.reg_write(GPU_HUB_BASE + FCTX_UC_BLOCK_ON_FIFO, 0);
+  gpu.reg_write(GPU_HUB_BASE + FCTX_UC_CTRL, FCTX_UC_CTRL_START);
+  // 3. poll 0x409800 bit 31
+  const sc_core::sc_time interval(1, sc_core::SC_US);
+  const sc_core::sc_time start = api.now();
+  for (unsigned n = 0;; ++n) {
+    if (gpu.reg_read(GPU_HUB_BASE + FCTX_CC_SCRATCH) & FCTX_CC_SCRATCH0_INIT_DONE) break;
+    if ((n & 15) == 15 && (gpu.reg_read(GPU_HUB_BASE + FCTX_UC_CTRL) & FCTX_UC_CTRL_STOPPED)) {
+      std::string gpcs;
+      for (unsigned i = 0; i < gpu.num_gpcs(); ++i) {
+        const uint32_t base = GPU_GPC_BASE + i * GPU_GPC_STRIDE;
+        gpcs += " gpc" + std::to_string(i) +
+                ((gpu.reg_read(base + FCTX_CC_SCRATCH) & FCTX_CC_SCRATCH0_INIT_DONE) ? " init-done" : " not done");
+      }
+      throw McuError("nouveau boot: the HUB Falcon stopped before init-done (the simulator's warning says why);" +
+                     gpcs);
+    }
+    if (api.now() - start > timeout)
+      throw McuError("nouveau boot: no init-done at 0x409800 bit 31 within " + timeout.to_string());
+    api.sleep(interval);
+  }
+  // 4. the context size
+  r.context_size = gpu.reg_read(GPU_HUB_BASE + FCTX_CC_SCRATCH + 4);
+  r.init_done_us = (api.now().to_seconds() - t0) * 1e6;
+  api.log(r.summary());
+  api.stat("nouveau_context_size", r.context_size);
+  api.stat("mcu_init_done_us", r.init_done_us);
+  return r;
+}
+
+}  // namespace hetvp::sw
