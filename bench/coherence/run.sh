@@ -52,22 +52,24 @@ fi
 
 # The thesis' sizes (Misaki 2026 §4.1.3), both modes: probes and ticks per program run, with the
 # GPU controller's probe walk as configured (serial) and with the four TCPs checked in parallel,
-# and each directory probe cost model (probe_timing: pipelined | serial_ack).
-echo "workload,size,mode,walk,timing,probes,ticks,lines_invalidated,tag_accesses" > "$OUT/sweep.csv"
-sweep() {  # workload label args...
-  w=$1; label=$2; shift 2
-  for timing in pipelined serial_ack; do
-    for walk in serial parallel; do
-      for mode in per_line range; do
-        run --workload $w --set directory.mode=$mode --set gpu0.compute.probe_walk=$walk --set directory.probe_timing=$timing "$@"
-        echo "$w,$label,$mode,$walk,$timing,$(stat $OUT/last.json probes),$(stat $OUT/last.json ticks),$(stat $OUT/last.json lines_invalidated),$(stat $OUT/last.json tag_accesses)" >> "$OUT/sweep.csv"
-      done
-    done
-  done
-}
-for n in 200 2000 20000 40000 100000 200000 300000; do sweep square $n --set workload.args.n=$n; done
-for w in 16 32 64 128 256 384 512; do sweep matrix_transpose ${w}x$w --set workload.args.width=$w; done
-for w in 4 8 16 20 30 40 50; do sweep shfl2d ${w}x$w --set workload.args.width=$w; done
+# and each directory probe cost model (probe_timing: pipelined | serial_ack). The grid is
+# configs/sweeps/coherence.yaml, run by `hetvp sweep` (both cores, resumable); its results.csv is
+# rewritten in this script's sweep.csv columns (the same rows, in the same order).
+rm -rf "$OUT/sweep"
+"$HETVP" sweep configs/sweeps/coherence.yaml --out "$OUT/sweep" -j 2 > "$OUT/sweep.log" 2>&1 || {
+  echo "coherence sweep failed (see $OUT/sweep.log)" >&2; exit 1; }
+python3 - "$OUT/sweep/results.csv" > "$OUT/sweep.csv" <<'PY'
+import csv, sys
+print("workload,size,mode,walk,timing,probes,ticks,lines_invalidated,tag_accesses")
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["status"] != "ok":
+        sys.exit("point failed: " + str(r))
+    v = r["workload.args"].strip("{} ").split(":")[1].strip()
+    size = v if r["workload"] == "square" else v + "x" + v
+    print(",".join([r["workload"], size, r["directory.mode"], r["gpu0.compute.probe_walk"],
+                    r["directory.probe_timing"], r["directory.probes"], r["directory.ticks"],
+                    r["directory.lines_invalidated"], r["directory.tag_accesses"]]))
+PY
 
 if [ -z "$SWEEP_ONLY" ]; then cat "$OUT/wall.csv" "$OUT/engines.csv"; fi
 cat "$OUT/sweep.csv"
