@@ -33,7 +33,9 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::
   GpuBuffer d = drv_.map_host(DIR_BASE, DIR_WINDOW);
   dir_va_ = d.va;
   // Directory: where the GPU cache controller is (BAR0 + PTOP_CC_BASE, across PCIe).
+  // Where the compute blocks sit in BAR0 (PTOP), read here, before anything is measured.
   const uint32_t cc_base = drv_.block_base(PTOP_CC_BASE, "GPU cache controller (compute block)");
+  drv_.block_base(PTOP_COMPUTE_BASE, "compute front end");
   const uint64_t gpu_cc = drv_.function().bar[0] + cc_base;
   dir_write(DIR_GPU_CC_LO, static_cast<uint32_t>(gpu_cc));
   dir_write(DIR_GPU_CC_HI, static_cast<uint32_t>(gpu_cc >> 32));

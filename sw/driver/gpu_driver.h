@@ -84,8 +84,9 @@ class GpuDriver {
   void wait_dma(const DmaTicket& t);
   unsigned copy_engines() const { return copy_engines_; }
   // Where a block's registers sit in BAR0: the configuration places them, PTOP says where
-  // (pmc.h PTOP_COPY_BASE, PTOP_COMPUTE_BASE, PTOP_CC_BASE). Read once, on first use (a BAR0
-  // read); a block the GPU does not have is a HostError naming `what`.
+  // (pmc.h PTOP_COPY_BASE, PTOP_COMPUTE_BASE, PTOP_CC_BASE). Read once (a BAR0 read: open()
+  // reads the copy engines', the coherence runtime the compute block's, before anything is
+  // measured); a block the GPU does not have is a HostError naming `what`.
   uint32_t block_base(uint32_t ptop_reg, const char* what);
 
   // Debug access to VRAM through the BAR1 aperture (untimed).
