@@ -9,6 +9,7 @@
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_mmu.h"
 #include "firmware/include/hetvp/mcu_regs.h"
+#include "firmware/include/hetvp/pcie_config.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "platform/register_table.h"
 
@@ -25,6 +26,7 @@ const RegSpec kDir[] = {HETVP_REG_TABLE(HETVP_DIR_REGS)};
 const RegSpec kCc[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
 const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
+const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
 
 template <size_t N>
 RegBlockDoc block(const char* title, const char* where, const RegSpec (&t)[N]) {
@@ -51,9 +53,11 @@ const std::vector<RegBlockDoc>& register_blocks() {
       block("PMC (firmware/include/hetvp/pmc.h)", "BAR0 0x000000, Fermi", kPmc),
       block("PTOP (firmware/include/hetvp/pmc.h)", "BAR0 0x022400, Fermi position", kPtop),
       block("GPU MMU (firmware/include/hetvp/gpu_mmu.h)", "BAR0 0x100000, hetvp", kMmu),
-      block("copy engine n (firmware/include/hetvp/copy_engine.h)", "BAR0 0x104000 + n·0x1000, Fermi PCOPY position",
+      block("copy engine n (firmware/include/hetvp/copy_engine.h)",
+            "BAR0 gpu.copy_engine.bar0 (default 0x104000, Fermi PCOPY position) + n·0x1000; PTOP_COPY_BASE says where",
             kCopy),
-      block("compute front end (firmware/include/hetvp/compute.h)", "BAR0 0x404000, hetvp", kCompute),
+      block("compute front end (firmware/include/hetvp/compute.h)",
+            "BAR0 gpu.compute.bar0 (default 0x404000, hetvp); PTOP_COMPUTE_BASE says where", kCompute),
       block("HUB / GPC microcontroller (firmware/include/hetvp/mcu_regs.h)",
             "BAR0 0x409000 (HUB), 0x502000 + n·0x8000 (GPC n), 0x41a000 (GPC broadcast); the core sees it at "
             "MCU_REG_BASE 0x20000; docs/mcu.md describes the behaviour",
@@ -69,9 +73,13 @@ const std::vector<RegBlockDoc>& register_blocks() {
             "(writes of up to 0x800 bytes of 64-bit line numbers)",
             kDir),
       block("coherence cache controller (firmware/include/hetvp/coherence.h)",
-            "CPU: the directory's cpu_cc port; GPU: BAR0 0x405000; plus the probe ports CC_PROBE 0x40 (16-byte write) "
+            "CPU: the directory's cpu_cc port; GPU: BAR0 gpu.compute.cc_bar0 (default 0x405000, PTOP_CC_BASE); plus "
+            "the probe ports CC_PROBE 0x40 (16-byte write) "
             "and CC_PROBE_DONE 0x50 (32-byte read)",
             kCc),
+      block("PCIe configuration space (firmware/include/hetvp/pcie_config.h)",
+            "the GPU endpoint's Type 0 header and MSI capability, reached by configuration requests (ECAM), not BAR0",
+            kPciCfg),
   };
   return blocks;
 }

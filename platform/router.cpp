@@ -46,8 +46,21 @@ void Router::map(const std::string& label, uint64_t base, uint64_t size, TargetS
       throw ConfigError(label + ": " + name() + ": range " + buf + e.label);
     }
   }
+  check_limit(label, base, size);
   out.bind(target);
   entries_.push_back({label, base, size, next_out_++, absolute});
+}
+
+void Router::limit(uint64_t size, const std::string& what) {
+  limit_ = size;
+  limit_what_ = what;
+  for (auto& e : entries_) check_limit(e.label, e.base, e.size);
+}
+
+void Router::check_limit(const std::string& label, uint64_t base, uint64_t size) const {
+  if (limit_ == 0 || (base < limit_ && size <= limit_ - base)) return;
+  throw ConfigError(label + ": " + name() + ": range " + format("[0x%" PRIx64 ", 0x%" PRIx64 ")", base, base + size) +
+                    " lies outside " + limit_what_ + " " + format("[0x0, 0x%" PRIx64 ")", limit_));
 }
 
 void Router::connect_phase(Builder& b) {

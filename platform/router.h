@@ -32,7 +32,11 @@ class Router : public Component {
   static std::shared_ptr<Schema> schema();
 
   // Adds a mapping programmatically (composite components build internal routers this way).
+  // Overlapping ranges, or a range beyond limit(), are a ConfigError naming both labels and ranges.
   void map(const std::string& label, uint64_t base, uint64_t size, TargetSocketBase& target, bool absolute = false);
+  // Every range must lie inside [0, size); `what` names that space in the error (e.g. "BAR0 of
+  // 16 MiB (gpu0.pcie.bar0_size)"). Checked for ranges mapped before and after.
+  void limit(uint64_t size, const std::string& what);
 
   void connect_phase(Builder& b) override;
   void end_of_elaboration() override;
@@ -53,7 +57,10 @@ class Router : public Component {
 
   Params params_;
   sc_core::sc_time latency_;
+  void check_limit(const std::string& label, uint64_t base, uint64_t size) const;
   std::vector<Entry> entries_;  // sorted by base after elaboration
+  uint64_t limit_ = 0;          // 0: the whole address space
+  std::string limit_what_;
   unsigned next_out_ = 0;
   uint64_t transactions_ = 0, unmapped_ = 0, dmi_grants_ = 0;
 };

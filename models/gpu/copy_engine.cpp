@@ -3,7 +3,10 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_regs.h"
+#include "platform/config.h"
+#include "platform/format.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
 #include "platform/payload.h"
@@ -174,5 +177,55 @@ void CopyEngine::declare_stats() {
       .time("busy_ns", "time spent copying", busy_time_)
       .value("register_errors", "count", "illegal register accesses", [this] { return bank_.errors(); });
 }
+
+// ---- the copy engines as a GPU block (gpu_block.h) ----------------------------------------------
+namespace {
+
+std::shared_ptr<Schema> copy_block_schema() {
+  auto s = CopyEngine::schema();
+  s->integer("bar0", GPU_COPY_BASE,
+             "BAR0 offset of engine 0's registers (engine n at + n * 0x1000; software reads it in PTOP_COPY_BASE)")
+      .range(GPU_WINDOW_PMC, 0xffffffffll);
+  return s;
+}
+
+// gpu.copy_engines engines sharing the group's parameters, at bar0 + n * GPU_COPY_STRIDE.
+class CopyEngineBlock : public GpuBlock {
+ public:
+  CopyEngineBlock(GpuContext& ctx, const Params& p) {
+    const unsigned n = ctx.gpu_params.u32("copy_engines");
+    const uint64_t base = p.u64("bar0");
+    if (base % GPU_COPY_STRIDE)
+      throw ConfigError(p.where("bar0") + ": " + hex(base) + " is not a multiple of the window size " +
+                        hex(GPU_COPY_STRIDE));
+    for (unsigned i = 0; i < n; ++i) {
+      engines_.push_back(std::make_unique<CopyEngine>(("copy" + std::to_string(i)).c_str(), p, i));
+      CopyEngine& e = *engines_.back();
+      e.mem.bind(ctx.gpu_va);
+      e.intr.bind(ctx.intr);
+      ctx.map_window(p, "bar0", e.basename(), base + i * GPU_COPY_STRIDE, GPU_WINDOW_COPY, e.regs);
+    }
+    ctx.topology("NUM_COPY", n);
+    ctx.topology("COPY_BASE", static_cast<uint32_t>(base));
+  }
+  // copy0, copy1, ... directly under the GPU, as before the engines were a block.
+  bool add_stats(StatGroup& gpu) override {
+    for (auto& e : engines_) gpu.add(e->stats());
+    return true;
+  }
+
+ private:
+  std::vector<std::unique_ptr<CopyEngine>> engines_;
+};
+
+}  // namespace
+
+HETVP_REGISTER_ENTRY(
+    GpuBlockType, "copy_engine", "copy engines (host<->device DMA; gpu.copy_engines of them, parameters shared)",
+    copy_block_schema,
+    [](GpuContext& ctx, const Params& p) -> std::unique_ptr<GpuBlock> {
+      return std::make_unique<CopyEngineBlock>(ctx, p);
+    },
+    -1);
 
 }  // namespace hetvp::gpu

@@ -1,10 +1,12 @@
 #include "models/gpu/gpu.h"
 
+#include <algorithm>
 #include <set>
 
 #include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_regs.h"
 #include "platform/config.h"
+#include "platform/format.h"
 #include "platform/registry.h"
 
 namespace hetvp {
@@ -42,6 +44,7 @@ std::vector<const gpu::GpuBlockType*> selected_blocks(const Params& p) {
   std::vector<const gpu::GpuBlockType*> v;
   for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries())
     if (want.count(key)) v.push_back(&b);
+  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->build_order < b->build_order; });
   return v;
 }
 }  // namespace
@@ -62,9 +65,10 @@ std::shared_ptr<Schema> Gpu::schema() {
   s->group("vram", vram, "the frame buffer (a memory: size, latency, write_latency, bandwidth)");
   s->group("pcie", gpu::HostInterface::schema(), "PCIe endpoint and host interface");
   s->group("mmu", gpu::GpuMmu::schema(), "GPU MMU");
-  s->integer("copy_engines", 2, "number of copy engines (registers at 0x104000 + n * 0x1000)")
+  s->integer("copy_engines", 2,
+             "number of copy engines when the copy_engine block is built (registers at copy_engine.bar0 + n * "
+             "0x1000)")
       .range(1, GPU_MAX_COPY_ENGINES);
-  s->group("copy_engine", gpu::CopyEngine::schema(), "copy engine parameters (shared by every engine)");
   std::string all;
   for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) {
     s->group(key, b.schema(), b.doc);
@@ -81,10 +85,8 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
   const uint64_t vram_size = vram_->size();
   vram_bus_ = std::make_unique<Router>("vram_bus", empty_router_params(std::string(name()) + ".vram_bus"));
   bar0_ = std::make_unique<Router>("bar0", empty_router_params(std::string(name()) + ".bar0"));
-  hostif_ = std::make_unique<gpu::HostInterface>("hostif", sub(p, "pcie"), num_gpcs_, vram_size, p.u32("copy_engines"));
+  hostif_ = std::make_unique<gpu::HostInterface>("hostif", sub(p, "pcie"), num_gpcs_, vram_size);
   mmu_ = std::make_unique<gpu::GpuMmu>("mmu", sub(p, "mmu"), vram_size);
-  for (unsigned i = 0; i < p.u32("copy_engines"); ++i)
-    copy_.push_back(std::make_unique<gpu::CopyEngine>(("copy" + std::to_string(i)).c_str(), sub(p, "copy_engine"), i));
 
   const std::string me = name();
   vram_bus_->map(me + ".vram", 0, vram_size, vram_->in);
@@ -92,27 +94,37 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
   mmu_->vram.bind(vram_bus_->in);
   mmu_->sysmem.bind(hostif_->dma);
   hostif_->bar0.bind(bar0_->in);
-  bar0_->map(me + ".pmc", GPU_PMC_BASE, GPU_WINDOW_PMC, hostif_->pmc);
-  bar0_->map(me + ".ptop", GPU_PTOP_BASE, GPU_WINDOW_PTOP, hostif_->ptop);
-  bar0_->map(me + ".mmu", GPU_MMU_BASE, GPU_WINDOW_MMU, mmu_->regs);
+  bar0_->limit(hostif_->bar0_size(), "BAR0 of " + hex(hostif_->bar0_size()) + " (" + p.where("pcie.bar0_size") + ")");
+  bar0_->map(me + ".pmc (fixed)", GPU_PMC_BASE, GPU_WINDOW_PMC, hostif_->pmc);
+  bar0_->map(me + ".ptop (fixed)", GPU_PTOP_BASE, GPU_WINDOW_PTOP, hostif_->ptop);
+  bar0_->map(me + ".mmu (fixed)", GPU_MMU_BASE, GPU_WINDOW_MMU, mmu_->regs);
   mmu_->intr.bind(hostif_->intr);
-  for (unsigned i = 0; i < copy_.size(); ++i) {
-    copy_[i]->mem.bind(mmu_->in);
-    copy_[i]->intr.bind(hostif_->intr);
-    bar0_->map(me + "." + copy_[i]->basename(), GPU_COPY_BASE + i * GPU_COPY_STRIDE, GPU_WINDOW_COPY, copy_[i]->regs);
-  }
 
-  // On-chip blocks registered by other models (microcontrollers, compute units).
-  gpu::GpuContext ctx{me, num_gpcs_, vram_size, *bar0_, mmu_->in, vram_bus_->in, hostif_->intr, p};
-  for (auto* b : selected_blocks(p)) blocks_.emplace_back(b->name, b->create(ctx, p.group(b->name)));
+  // On-chip blocks (copy engines, microcontrollers, compute units), as `blocks` lists them.
+  gpu::GpuContext ctx{me,
+                      num_gpcs_,
+                      vram_size,
+                      *bar0_,
+                      mmu_->in,
+                      vram_bus_->in,
+                      hostif_->intr,
+                      p,
+                      [this](const std::string& reg, uint32_t v) { hostif_->set_topology(reg, v); }};
+  auto selected = selected_blocks(p);
+  if (p.has("copy_engines") &&
+      std::none_of(selected.begin(), selected.end(), [](auto* b) { return b->name == "copy_engine"; }))
+    throw ConfigError(p.where("copy_engines") + ": " + p.path() +
+                      ".copy_engines is set, but the copy_engine block is not built (not in " + p.where("blocks") +
+                      ")");
+  for (auto* b : selected) blocks_.emplace_back(b->name, b->create(ctx, p.group(b->name)));
 
   expose_target("pcie", hostif_->pcie);
   expose_initiator("upstream", hostif_->upstream);
 
   // Statistics: the sub-blocks' declared groups, nested in this order.
   stats().add("hostif", hostif_->stats()).add("vram", vram_->stats()).add("mmu", mmu_->stats());
-  for (auto& c : copy_) stats().add(c->stats());
   for (auto& [key, b] : blocks_) {
+    if (b->add_stats(stats())) continue;
     if (auto* h = dynamic_cast<HasStats*>(b.get())) {
       stats().add(key, h->stat_group());
     } else {

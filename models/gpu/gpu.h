@@ -1,15 +1,16 @@
 // A Fermi-class GPU as one YAML instance (`type: gpu`). Its blocks and their wiring:
 //
-//   link ──pcie──> HostInterface ──bar0──> bar0 router ──> PMC, PTOP, MMU regs, copy0 regs,
-//                        │                                 HUB/GPC microcontrollers (later)
+//   link ──pcie──> HostInterface ──bar0──> bar0 router ──> PMC, PTOP, MMU regs, and the
+//                        │                                 blocks' windows (copy engines, ...)
 //                        └──bar1──> vram bus ──> VRAM
 //   CopyEngine[n] ──mem──> MMU ──vram──> vram bus
 //                          └─sysmem─> HostInterface.dma ──upstream──> link (to the host)
 //
-// Other on-chip blocks (microcontrollers, compute) plug in through gpu_block.h.
-// YAML groups configure each block: `vram` (a memory: size, latency, bandwidth), `pcie`
-// (BAR sizes, latencies, TLP sizes), `mmu`, `copy_engine`; `gpcs` is the GPC count,
-// `copy_engines` how many copy engines (Fermi has two).
+// The on-chip blocks (copy engines, microcontrollers, compute) plug in through gpu_block.h and
+// are built as `blocks` lists them, each at the BAR0 position its group's `bar0` says.
+// YAML groups configure each part: `vram` (a memory: size, latency, bandwidth), `pcie`
+// (BAR sizes, latencies), `mmu`, and one group per block (`copy_engine`, `compute`,
+// `microcontrollers`); `gpcs` is the GPC count, `copy_engines` how many copy engines (Fermi has two).
 //
 // Ports: target `pcie` (from the link's down_out), initiator `upstream` (to the link's up_in).
 #pragma once
@@ -17,7 +18,6 @@
 #include <memory>
 #include <vector>
 
-#include "models/gpu/copy_engine.h"
 #include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_mmu.h"
 #include "models/gpu/host_interface.h"
@@ -41,7 +41,6 @@ class Gpu : public Component {
   std::unique_ptr<Router> vram_bus_, bar0_;
   std::unique_ptr<gpu::HostInterface> hostif_;
   std::unique_ptr<gpu::GpuMmu> mmu_;
-  std::vector<std::unique_ptr<gpu::CopyEngine>> copy_;
   std::vector<std::pair<std::string, std::unique_ptr<gpu::GpuBlock>>> blocks_;  // see gpu_block.h
 };
 

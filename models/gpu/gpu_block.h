@@ -1,12 +1,17 @@
-// Extension point of the GPU composite: on-chip blocks (the HUB/GPC microcontrollers, the
-// compute units and their caches) register here; a `gpu` instance builds those its `blocks`
-// key names (default: every registered block).
+// Extension point of the GPU composite: on-chip blocks (the copy engines, the HUB/GPC
+// microcontrollers, the compute units and their caches) register here; a `gpu` instance builds
+// those its `blocks` key names (default: every registered block). The GPU core (PMC, PTOP, MMU,
+// host interface, VRAM) is always there.
 //
 // A block type declares a YAML group (its parameters under the gpu instance, e.g.
 // `gpu0.microcontrollers`) and a factory. The factory receives a GpuContext: the GPU's
 // internal buses, to which it maps its registers (BAR0 router), binds its bus masters (GPU
 // virtual addresses through the MMU) and connects its interrupts (PMC_INTR bits). A block
 // never reaches into another block: it only uses these sockets and ports.
+//
+// BAR0 windows are configuration: a block reads its position from its group (`bar0`, default
+// the gpu_map.h position), maps it with map_window() (which names the YAML key in any overlap or
+// out-of-BAR0 error) and reports it in PTOP (topology()) when software must find it there.
 #pragma once
 
 #include <functional>
@@ -21,6 +26,7 @@
 #include "platform/params.h"
 #include "platform/registry.h"
 #include "platform/router.h"
+#include "platform/stats.h"
 
 namespace hetvp::gpu {
 
@@ -35,12 +41,27 @@ struct GpuContext {
   TargetSocketBase& vram;    // physical VRAM (for blocks that must bypass the MMU)
   IrqExport& intr;           // bind an IrqPort here; raise(bit) sets PMC_INTR bit `bit`
   const Params& gpu_params;  // the whole gpu instance's YAML (read-only)
+  // Sets a PTOP register (pmc.h, by name without the PTOP_ prefix): what software reads to find
+  // the block (e.g. "COPY_BASE").
+  std::function<void(const std::string& ptop_reg, uint32_t value)> topology;
+
+  // Maps `target` at BAR0 [base, base + size); `group`.`key` is the YAML key that placed it and
+  // `label` the block (e.g. "copy0"): an overlap or a window outside BAR0 is a ConfigError that
+  // says both, with the ranges.
+  void map_window(const Params& group, const std::string& key, const std::string& label, uint64_t base, uint64_t size,
+                  TargetSocketBase& target) const {
+    const std::string where = group.has(key) ? group.where(key) : group.path() + "." + key + " (default)";
+    bar0.map(where + ", block " + name + "." + label, base, size, target);
+  }
 };
 
 // A built block: keeps its modules alive and reports its statistics.
 class GpuBlock {
  public:
   virtual ~GpuBlock() = default;
+  // Nests the block's statistics into the GPU's group; false: the GPU nests them under the
+  // block's key (its HasStats group, or dump_stats()).
+  virtual bool add_stats(StatGroup& /*gpu*/) { return false; }
   virtual void dump_stats(JsonWriter&) const {}
   virtual void end_of_run() {}
 };
@@ -53,6 +74,9 @@ struct GpuBlockType {
   // Builds the block inside the GPU module (called from the Gpu constructor, so new
   // sc_modules become children of the gpu instance).
   std::function<std::unique_ptr<GpuBlock>(GpuContext&, const Params& group)> create;
+  // Blocks are built in (build_order, name) order; the copy engines (-1) come first, as when the
+  // GPU built them itself, so that module and process order did not change.
+  int build_order = 0;
 };
 
 // Iterated in name order (not registration order, which depends on link order).

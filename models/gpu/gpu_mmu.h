@@ -29,7 +29,10 @@ namespace hetvp::gpu {
 
 class GpuMmu : public Peripheral {
  public:
-  tlm_utils::multi_passthrough_target_socket<GpuMmu> in{"in"};  // GPU virtual addresses
+  // GPU virtual addresses, from every bus master the GPU's blocks have (none when it has no blocks).
+  tlm_utils::multi_passthrough_target_socket<GpuMmu, 32, tlm::tlm_base_protocol_types, 0,
+                                             sc_core::SC_ZERO_OR_MORE_BOUND>
+      in{"in"};
   tlm_utils::simple_initiator_socket<GpuMmu> vram{"vram"};      // VRAM physical
   tlm_utils::simple_initiator_socket<GpuMmu> sysmem{"sysmem"};  // host physical, via PCIe
   IrqPort intr{"intr"};

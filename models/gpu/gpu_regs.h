@@ -8,13 +8,14 @@
 #include "firmware/include/hetvp/copy_engine.h"
 #include "firmware/include/hetvp/gpu_map.h"
 #include "firmware/include/hetvp/gpu_mmu.h"
+#include "firmware/include/hetvp/pcie_config.h"
 #include "firmware/include/hetvp/pmc.h"
 
 namespace hetvp::gpu {
 
-// ---- PCIe identity ----------------------------------------------------------------------------
-constexpr uint16_t kVendorNvidia = 0x10de;
-constexpr uint16_t kDeviceGtx480 = 0x06c0;
-constexpr uint32_t kClassVga = 0x030000;
+// ---- PCIe identity (pcie_config.h) -----------------------------------------------------------
+constexpr uint16_t kVendorNvidia = PCICFG_VENDOR_NVIDIA;
+constexpr uint16_t kDeviceGtx480 = PCICFG_DEVICE_GTX480;
+constexpr uint32_t kClassVga = PCICFG_CLASS_VGA;
 
 }  // namespace hetvp::gpu

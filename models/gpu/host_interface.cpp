@@ -48,11 +48,11 @@ void HostInterface::end_of_elaboration() {
   max_read_request_ = q.max_read_request;
 }
 
-HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigned num_gpcs, uint64_t vram_size,
-                             unsigned num_copy_engines)
+HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigned num_gpcs, uint64_t vram_size)
     : sc_core::sc_module(n),
       cfg_(kVendorNvidia, kDeviceGtx480, kClassVga,
            {pcie::BarSpec{p.size("bar0_size"), false, false}, pcie::BarSpec{p.size("bar1_size"), true, true}}) {
+  bar0_size_ = p.size("bar0_size");
   bar0_latency_ = p.time("bar0_latency");
   bar1_read_latency_ = p.time("bar1_read_latency");
   bar1_write_latency_ = p.time("bar1_write_latency");
@@ -76,7 +76,7 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   add_table(ptop_regs_, kPtopRegs);
   ptop_regs_.set_reset("NUM_GPCS", num_gpcs);
   ptop_regs_.set_reset("VRAM_MIB", static_cast<uint32_t>(vram_size >> 20));
-  ptop_regs_.set_reset("NUM_COPY", num_copy_engines);
+  // NUM_COPY and the *_BASE registers: set by the blocks that exist (set_topology); 0 otherwise.
 
   msi_info_->initiator = "gpu.msi";
   msi_gp_.set_extension(msi_info_);

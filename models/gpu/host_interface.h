@@ -40,8 +40,11 @@ class HostInterface : public sc_core::sc_module, public IrqIf {
   tlm_utils::simple_target_socket<HostInterface> ptop{"ptop"};  // BAR0 0x022400
   IrqExport intr{"intr"};
 
-  HostInterface(sc_core::sc_module_name name, const Params& p, unsigned num_gpcs, uint64_t vram_size,
-                unsigned num_copy_engines);
+  HostInterface(sc_core::sc_module_name name, const Params& p, unsigned num_gpcs, uint64_t vram_size);
+  // Sets a PTOP register (pmc.h name without the prefix) that depends on the GPU's composition
+  // (where a block sits, how many copy engines there are); the GPU's blocks call it while built.
+  void set_topology(const std::string& reg, uint32_t value) { ptop_regs_.set_reset(reg, value); }
+  uint64_t bar0_size() const { return bar0_size_; }
   static std::shared_ptr<Schema> schema();
 
   void raise(unsigned bit, const sc_core::sc_time& delay) override;
@@ -63,6 +66,7 @@ class HostInterface : public sc_core::sc_module, public IrqIf {
   RegisterBank pmc_regs_{"pmc"}, ptop_regs_{"ptop"};
   ArrivalQueue pmc_arrivals_{"pmc_arrivals"};  // PMC writes (interrupt acknowledge) act at arrival
   sc_core::sc_time bar0_latency_, bar1_read_latency_, bar1_write_latency_;
+  uint64_t bar0_size_;
   static constexpr unsigned kMaxPayloadSupported = 512;  // Device Capabilities (GF100)
   void end_of_elaboration() override;
   unsigned max_payload_ = 128, max_read_request_ = 512;  // PCIe reset values until the link answers

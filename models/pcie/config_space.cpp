@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "firmware/include/hetvp/pcie_config.h"
 #include "models/pcie/tlp.h"
 
 namespace hetvp::pcie {
@@ -18,52 +19,53 @@ Type0ConfigSpace::Type0ConfigSpace(uint16_t vendor, uint16_t device, uint32_t cl
     slot += b.is64 ? 2 : 1;
   }
   for (unsigned i = 0; i < 6; ++i)
-    if (bars_[i].size) bar_regs_[i] = (bars_[i].is64 ? 0x4u : 0u) | (bars_[i].prefetchable ? 0x8u : 0u);
+    if (bars_[i].size)
+      bar_regs_[i] = (bars_[i].is64 ? PCICFG_BAR_64BIT : 0u) | (bars_[i].prefetchable ? PCICFG_BAR_PREFETCH : 0u);
 }
 
 uint64_t Type0ConfigSpace::bar_address(unsigned slot) const {
-  uint64_t a = bar_regs_[slot] & ~0xfull;
+  uint64_t a = bar_regs_[slot] & ~uint64_t(PCICFG_BAR_FLAGS);
   if (bars_[slot].is64) a |= uint64_t(bar_regs_[slot + 1]) << 32;
   return a;
 }
 
 uint32_t Type0ConfigSpace::read32(unsigned reg) const {
   switch (reg & ~3u) {
-    case kCfgVendorDevice:
+    case PCICFG_ID:
       return vendor_ | (uint32_t(device_) << 16);
-    case kCfgCommandStatus:
-      return command_ | (0x0010u << 16);  // status: capabilities list
-    case kCfgClassRev:
-      return class_code_ << 8 | 0xa1;
-    case kCfgHeaderType:
+    case PCICFG_COMMAND:
+      return command_ | PCICFG_STATUS_CAP_LIST;
+    case PCICFG_CLASS_REV:
+      return class_code_ << PCICFG_CLASS_REV_CLASS_SHIFT | PCICFG_REVISION;
+    case PCICFG_HEADER:
       return 0;  // header type 0, single function
-    case kCfgCapPointer:
-      return kMsiCap;
-    case kMsiCap:
-      return 0x05 | (uint32_t(msi_control_) << 16);  // cap id 5 (MSI), last in list
-    case kMsiCap + 4:
+    case PCICFG_CAP_PTR:
+      return PCICFG_MSI_CAP;
+    case PCICFG_MSI_CAP:
+      return PCICFG_MSI_CAP_ID | (uint32_t(msi_control_) << 16);  // last in the list
+    case PCICFG_MSI_ADDR_LO:
       return static_cast<uint32_t>(msi_address_);
-    case kMsiCap + 8:
+    case PCICFG_MSI_ADDR_HI:
       return static_cast<uint32_t>(msi_address_ >> 32);
-    case kMsiCap + 12:
+    case PCICFG_MSI_DATA:
       return msi_data_;
     default:
       break;
   }
   unsigned r = reg & ~3u;
-  if (r >= kCfgBar0 && r < kCfgBar0 + 24) return bar_regs_[(r - kCfgBar0) / 4];
+  if (r >= PCICFG_BAR && r < PCICFG_BAR + 24) return bar_regs_[(r - PCICFG_BAR) / 4];
   return 0;
 }
 
 void Type0ConfigSpace::write32(unsigned reg, uint32_t value, uint32_t mask) {
   unsigned r = reg & ~3u;
   auto merge = [&](uint32_t old) { return (old & ~mask) | (value & mask); };
-  if (r == kCfgCommandStatus) {
-    command_ = static_cast<uint16_t>(merge(command_) & 0x0546);  // IO/mem/master/parity/SERR/INTx-disable
+  if (r == PCICFG_COMMAND) {
+    command_ = static_cast<uint16_t>(merge(command_) & PCICFG_COMMAND_WRITABLE);
     return;
   }
-  if (r >= kCfgBar0 && r < kCfgBar0 + 24) {
-    unsigned slot = (r - kCfgBar0) / 4;
+  if (r >= PCICFG_BAR && r < PCICFG_BAR + 24) {
+    unsigned slot = (r - PCICFG_BAR) / 4;
     uint32_t v = merge(bar_regs_[slot]);
     // The upper half of a 64-bit BAR: size mask applies to bits 63:32.
     if (slot > 0 && bars_[slot - 1].is64 && !bars_[slot].size) {
@@ -74,23 +76,25 @@ void Type0ConfigSpace::write32(unsigned reg, uint32_t value, uint32_t mask) {
     }
     const BarSpec& b = bars_[slot];
     if (!b.size) return;  // unimplemented BAR reads as zero
-    uint32_t flags = bar_regs_[slot] & 0xf;
-    bar_regs_[slot] = (v & static_cast<uint32_t>(~(b.size - 1)) & ~0xfu) | flags;
+    uint32_t flags = bar_regs_[slot] & PCICFG_BAR_FLAGS;
+    bar_regs_[slot] = (v & static_cast<uint32_t>(~(b.size - 1)) & ~PCICFG_BAR_FLAGS) | flags;
     return;
   }
-  if (r == kMsiCap) {
-    msi_control_ = static_cast<uint16_t>((merge(uint32_t(msi_control_) << 16) >> 16) & 0x0071) | 0x0080;
+  if (r == PCICFG_MSI_CAP) {
+    msi_control_ = static_cast<uint16_t>((merge(uint32_t(msi_control_) << 16) >> 16) & PCICFG_MSI_CONTROL_WRITABLE) |
+                   (PCICFG_MSI_64BIT >> 16);
     return;
   }
-  if (r == kMsiCap + 4) {
-    msi_address_ = (msi_address_ & ~0xffffffffull) | (merge(static_cast<uint32_t>(msi_address_)) & ~3u);
+  if (r == PCICFG_MSI_ADDR_LO) {
+    msi_address_ =
+        (msi_address_ & ~0xffffffffull) | (merge(static_cast<uint32_t>(msi_address_)) & ~PCICFG_MSI_ADDR_ALIGN);
     return;
   }
-  if (r == kMsiCap + 8) {
+  if (r == PCICFG_MSI_ADDR_HI) {
     msi_address_ = (msi_address_ & 0xffffffffull) | (uint64_t(merge(static_cast<uint32_t>(msi_address_ >> 32))) << 32);
     return;
   }
-  if (r == kMsiCap + 12) {
+  if (r == PCICFG_MSI_DATA) {
     msi_data_ = static_cast<uint16_t>(merge(msi_data_));
     return;
   }

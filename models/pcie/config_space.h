@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "firmware/include/hetvp/pcie_config.h"
+
 namespace hetvp::pcie {
 
 struct BarSpec {
@@ -22,17 +24,17 @@ class Type0ConfigSpace {
   uint32_t read32(unsigned reg) const;
   void write32(unsigned reg, uint32_t value, uint32_t byte_mask = 0xffffffff);
 
-  bool memory_enabled() const { return command_ & 0x2; }
-  bool bus_master() const { return command_ & 0x4; }
+  bool memory_enabled() const { return command_ & PCICFG_COMMAND_MEMORY; }
+  bool bus_master() const { return command_ & PCICFG_COMMAND_MASTER; }
   // Which BAR slot decodes `addr`, and the offset inside it; -1 if none or memory decoding is off.
   int decode(uint64_t addr, uint64_t& offset) const;
   uint64_t bar_address(unsigned bar) const;
 
-  bool msi_enabled() const { return msi_control_ & 1; }
+  bool msi_enabled() const { return msi_control_ & (PCICFG_MSI_ENABLE >> 16); }
   uint64_t msi_address() const { return msi_address_; }
   uint16_t msi_data() const { return msi_data_; }
 
-  static constexpr unsigned kMsiCap = 0x50;
+  static constexpr unsigned kMsiCap = PCICFG_MSI_CAP;
 
  private:
   uint16_t vendor_, device_;
@@ -40,7 +42,7 @@ class Type0ConfigSpace {
   std::vector<BarSpec> bars_;           // per BAR slot index (64-bit BARs take two slots)
   std::array<uint32_t, 6> bar_regs_{};  // raw register values
   uint16_t command_ = 0;
-  uint16_t msi_control_ = 0x0080;  // 64-bit capable
+  uint16_t msi_control_ = PCICFG_MSI_64BIT >> 16;
   uint64_t msi_address_ = 0;
   uint16_t msi_data_ = 0;
 };

@@ -5,6 +5,8 @@
 
 #include <tlm>
 
+#include "firmware/include/hetvp/pcie_config.h"
+
 namespace hetvp::pcie {
 
 // Marks a generic payload as a configuration request (Type 0 once it crosses a link); memory
@@ -35,20 +37,22 @@ inline uint64_t ecam_offset(unsigned bus, unsigned dev, unsigned fn, unsigned re
   return (uint64_t(bus) << 20) | (uint64_t(dev) << 15) | (uint64_t(fn) << 12) | reg;
 }
 
-// Standard configuration-space register offsets used by hetvp.
+// Configuration-space registers of a Type 1 header (the root complex's ports): the Type 0
+// header the GPU implements is firmware/include/hetvp/pcie_config.h (PCICFG_*), whose first
+// registers both header types share.
 enum : unsigned {
-  kCfgVendorDevice = 0x00,
-  kCfgCommandStatus = 0x04,
-  kCfgClassRev = 0x08,
-  kCfgHeaderType = 0x0c,  // byte 2 of this dword
-  kCfgBar0 = 0x10,
+  kCfgVendorDevice = PCICFG_ID,
+  kCfgCommandStatus = PCICFG_COMMAND,
+  kCfgClassRev = PCICFG_CLASS_REV,
+  kCfgHeaderType = PCICFG_HEADER,  // byte 2 of this dword
+  kCfgBar0 = PCICFG_BAR,
   kCfgBusNumbers = 0x18,  // type 1: primary, secondary, subordinate
   kCfgMemBaseLimit = 0x20,
   kCfgPrefBaseLimit = 0x24,
   kCfgPrefBaseUpper = 0x28,
   kCfgPrefLimitUpper = 0x2c,
-  kCfgCapPointer = 0x34,
+  kCfgCapPointer = PCICFG_CAP_PTR,
 };
-enum : uint32_t { kCmdMemoryEnable = 1u << 1, kCmdBusMaster = 1u << 2 };
+enum : uint32_t { kCmdMemoryEnable = PCICFG_COMMAND_MEMORY, kCmdBusMaster = PCICFG_COMMAND_MASTER };
 
 }  // namespace hetvp::pcie

@@ -5,6 +5,7 @@
 #include "models/coherence/coherence_regs.h"
 #include "models/gpu/compute/compute.h"
 #include "models/gpu/compute/kernel.h"
+#include "models/gpu/gpu_regs.h"
 #include "platform/format.h"
 
 namespace hetvp::sw {
@@ -35,14 +36,17 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::
   arena_va_ = b.va;
   GpuBuffer d = drv_.map_host(DIR_BASE, DIR_WINDOW);
   dir_va_ = d.va;
-  // Directory: where the GPU cache controller is (BAR0 + 0x405000, across PCIe).
-  const uint64_t gpu_cc = drv_.function().bar[0] + GPU_CC_BASE;
+  // Directory: where the GPU cache controller is (BAR0 + PTOP_CC_BASE, across PCIe).
+  // Where the compute blocks sit in BAR0 (PTOP), read here, before anything is measured.
+  const uint32_t cc_base = drv_.block_base(PTOP_CC_BASE, "GPU cache controller (compute block)");
+  drv_.block_base(PTOP_COMPUTE_BASE, "compute front end");
+  const uint64_t gpu_cc = drv_.function().bar[0] + cc_base;
   dir_write(DIR_GPU_CC_LO, static_cast<uint32_t>(gpu_cc));
   dir_write(DIR_GPU_CC_HI, static_cast<uint32_t>(gpu_cc >> 32));
   // GPU cache controller: the directory window's GPU VA and the shared arena's UVA window.
   auto cc = [&](uint32_t off, uint64_t v) {
-    drv_.reg_write(GPU_CC_BASE + off, static_cast<uint32_t>(v));
-    drv_.reg_write(GPU_CC_BASE + off + 4, static_cast<uint32_t>(v >> 32));
+    drv_.reg_write(cc_base + off, static_cast<uint32_t>(v));
+    drv_.reg_write(cc_base + off + 4, static_cast<uint32_t>(v >> 32));
   };
   cc(CC_DIR_LO, dir_va_);
   cc(CC_WIN_VA_LO, arena_va_);
@@ -178,7 +182,7 @@ void CoherenceRuntime::account(const char* phase, sc_core::sc_time begin) {
 void CoherenceRuntime::launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
                               const std::vector<uint32_t>& args) {
   using namespace hetvp::gpu;
-  const uint32_t base = GPU_COMPUTE_BASE;
+  const uint32_t base = drv_.block_base(PTOP_COMPUTE_BASE, "compute front end");
   const uint32_t done_before = drv_.reg_read(base + CMP_COMPLETED);
   drv_.reg_write(base + CMP_KERNEL, kernel_id(kernel));
   drv_.reg_write(base + CMP_GRID_X, gx);

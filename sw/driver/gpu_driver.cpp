@@ -64,27 +64,27 @@ std::vector<PcieFunction> GpuDriver::enumerate() {
   unsigned next_bus = 1;
   auto align = [](uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); };
   for (unsigned dev = 0; dev < 32; ++dev) {
-    uint32_t id = cfg_read(0, dev, pcie::kCfgVendorDevice);
-    if ((id & 0xffff) == 0xffff) continue;
-    if (((cfg_read(0, dev, pcie::kCfgHeaderType) >> 16) & 0x7f) != 1) continue;  // not a bridge
+    uint32_t id = cfg_read(0, dev, PCICFG_ID);
+    if (PCICFG_ID_VENDOR(id) == 0xffff) continue;
+    if (PCICFG_HEADER_TYPE(cfg_read(0, dev, PCICFG_HEADER)) != PCICFG_HEADER_TYPE_BRIDGE) continue;
     unsigned bus = next_bus++;
     cfg_write(0, dev, pcie::kCfgBusNumbers, 0 | (bus << 8) | (bus << 16));
-    uint32_t eid = cfg_read(bus, 0, pcie::kCfgVendorDevice);
-    if ((eid & 0xffff) == 0xffff) continue;  // empty slot
+    uint32_t eid = cfg_read(bus, 0, PCICFG_ID);
+    if (PCICFG_ID_VENDOR(eid) == 0xffff) continue;  // empty slot
     PcieFunction f;
     f.bus = bus;
-    f.vendor = eid & 0xffff;
-    f.device_id = eid >> 16;
+    f.vendor = PCICFG_ID_VENDOR(eid);
+    f.device_id = PCICFG_ID_DEVICE(eid);
     // Size and place every BAR: write all-ones, read back the size mask.
     uint64_t mem_lo = ~0ull, mem_hi = 0, pref_lo = ~0ull, pref_hi = 0;
     for (unsigned b = 0; b < 6; ++b) {
-      unsigned reg = pcie::kCfgBar0 + 4 * b;
+      unsigned reg = PCICFG_BAR + 4 * b;
       uint32_t orig = cfg_read(bus, 0, reg);
       cfg_write(bus, 0, reg, 0xffffffff);
       uint32_t lo = cfg_read(bus, 0, reg);
       if (lo == 0) continue;
-      bool is64 = (orig & 0x6) == 0x4, pref = orig & 0x8;
-      uint64_t mask = lo & ~0xfull;
+      bool is64 = (orig & PCICFG_BAR_TYPE_MASK) == PCICFG_BAR_64BIT, pref = orig & PCICFG_BAR_PREFETCH;
+      uint64_t mask = lo & ~uint64_t(PCICFG_BAR_FLAGS);
       if (is64) {
         cfg_write(bus, 0, reg + 4, 0xffffffff);
         mask |= uint64_t(cfg_read(bus, 0, reg + 4)) << 32;
@@ -123,12 +123,11 @@ std::vector<PcieFunction> GpuDriver::enumerate() {
     }
     cfg_write(0, dev, pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable | pcie::kCmdBusMaster);
     // MSI: address and data, then enable.
-    const unsigned msi = 0x50;
-    cfg_write(bus, 0, msi + 4, static_cast<uint32_t>(pi.msi_address));
-    cfg_write(bus, 0, msi + 8, static_cast<uint32_t>(pi.msi_address >> 32));
-    cfg_write(bus, 0, msi + 12, opt_.msi_vector);
-    cfg_write(bus, 0, msi, cfg_read(bus, 0, msi) | (1u << 16));
-    cfg_write(bus, 0, pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable | pcie::kCmdBusMaster);
+    cfg_write(bus, 0, PCICFG_MSI_ADDR_LO, static_cast<uint32_t>(pi.msi_address));
+    cfg_write(bus, 0, PCICFG_MSI_ADDR_HI, static_cast<uint32_t>(pi.msi_address >> 32));
+    cfg_write(bus, 0, PCICFG_MSI_DATA, opt_.msi_vector);
+    cfg_write(bus, 0, PCICFG_MSI_CAP, cfg_read(bus, 0, PCICFG_MSI_CAP) | PCICFG_MSI_ENABLE);
+    cfg_write(bus, 0, PCICFG_COMMAND, PCICFG_COMMAND_MEMORY | PCICFG_COMMAND_MASTER);
     if (f.vendor == kVendorNvidia) found.push_back(f);
   }
   return found;
@@ -156,9 +155,23 @@ void GpuDriver::open(unsigned index) {
   reg_write(GPU_MMU_BASE + MMU_PD_BASE_HI, static_cast<uint32_t>(pd_ >> 32));
   reg_write(GPU_PMC_BASE + PMC_INTR_EN, 0xffffffff);
   copy_engines_ = reg_read(GPU_PTOP_BASE + PTOP_NUM_COPY);
+  // Where the copy engines are, read now so that no measured copy pays for it.
+  if (copy_engines_) block_base(PTOP_COPY_BASE, "copy engines");
   // A pinned word the copy engine writes on completion.
   fence_host_ = api_.alloc_pinned(kPage, kPage);
   fence_buf_ = map_host(fence_host_, kPage);
+}
+
+uint32_t GpuDriver::block_base(uint32_t ptop_reg, const char* what) {
+  if (!open_) throw HostError(std::string("block_base(") + what + ") before open");
+  for (auto& [reg, base] : block_base_)
+    if (reg == ptop_reg) return base;
+  const uint32_t base = reg_read(GPU_PTOP_BASE + ptop_reg);
+  if (base == 0)
+    throw HostError(std::string("the GPU on bus ") + std::to_string(fn_.bus) + " has no " + what + " (BAR0 " +
+                    hex(GPU_PTOP_BASE + ptop_reg) + " in PTOP reads 0: the block is not in the config's gpu blocks)");
+  block_base_.emplace_back(ptop_reg, base);
+  return base;
 }
 
 uint32_t GpuDriver::reg_read(uint32_t offset) { return api_.mmio_read32(fn_.bar[0] + offset); }
@@ -232,10 +245,10 @@ void GpuDriver::vram_poke(uint64_t vram_offset, const void* src, uint64_t size) 
 DmaTicket GpuDriver::start_dma(unsigned engine, const GpuBuffer& src, const GpuBuffer& dst, uint64_t size) {
   if (engine >= copy_engines_)
     throw HostError("copy engine " + std::to_string(engine) + " does not exist (the GPU has " +
-                    std::to_string(copy_engines_) + ")");
+                    std::to_string(copy_engines_) + (copy_engines_ ? ")" : "; add copy_engine to gpu blocks)"));
   if (size == 0 || size > 0xffffffffull)
     throw HostError("start_dma: size " + std::to_string(size) + " out of range 1..4 GiB-1");
-  const uint32_t base = GPU_COPY_BASE + engine * GPU_COPY_STRIDE;
+  const uint32_t base = block_base(PTOP_COPY_BASE, "copy engines") + engine * GPU_COPY_STRIDE;
   DmaTicket t{engine, ++fence_seq_[engine], size};
   const uint64_t fence_va = fence_buf_.va + 4 * engine;
   reg_write(base + COPY_SRC_LO, static_cast<uint32_t>(src.va));
@@ -256,7 +269,7 @@ bool GpuDriver::dma_done(const DmaTicket& t) {
 }
 
 void GpuDriver::wait_dma(const DmaTicket& t) {
-  const uint32_t base = GPU_COPY_BASE + t.engine * GPU_COPY_STRIDE;
+  const uint32_t base = block_base(PTOP_COPY_BASE, "copy engines") + t.engine * GPU_COPY_STRIDE;
   bool done;
   if (opt_.interrupt_completion) {
     // The MSI says "something happened"; PMC_INTR says what. Acknowledge our bit.

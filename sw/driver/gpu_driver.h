@@ -83,6 +83,11 @@ class GpuDriver {
   bool dma_done(const DmaTicket& t);
   void wait_dma(const DmaTicket& t);
   unsigned copy_engines() const { return copy_engines_; }
+  // Where a block's registers sit in BAR0: the configuration places them, PTOP says where
+  // (pmc.h PTOP_COPY_BASE, PTOP_COMPUTE_BASE, PTOP_CC_BASE). Read once (a BAR0 read: open()
+  // reads the copy engines', the coherence runtime the compute block's, before anything is
+  // measured); a block the GPU does not have is a HostError naming `what`.
+  uint32_t block_base(uint32_t ptop_reg, const char* what);
 
   // Debug access to VRAM through the BAR1 aperture (untimed).
   void vram_peek(uint64_t vram_offset, void* dst, uint64_t size);
@@ -111,6 +116,7 @@ class GpuDriver {
   GpuBuffer fence_buf_;
   uint32_t fence_seq_[8] = {};
   unsigned copy_engines_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> block_base_;  // (PTOP register, value) read so far
 };
 
 }  // namespace hetvp::sw

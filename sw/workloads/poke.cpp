@@ -70,7 +70,7 @@ class DmaProgram : public HostProgram {
     if (a.integer("src") >= 0) src.va = a.u64("src");
     if (a.integer("dst") >= 0) dst.va = a.u64("dst");
     // Zero length goes to the hardware unchecked, to show what the engine says.
-    const uint32_t base = gpu_copy_base(a.u32("engine"));
+    const uint32_t base = drv.block_base(PTOP_COPY_BASE, "copy engines") + a.u32("engine") * GPU_COPY_STRIDE;
     if (size == 0) {
       drv.reg_write(base + COPY_LENGTH, 0);
       drv.reg_write(base + COPY_LAUNCH, COPY_LAUNCH_GO);
@@ -86,9 +86,6 @@ class DmaProgram : public HostProgram {
     api.log(line);
     return 0;
   }
-
- private:
-  static uint32_t gpu_copy_base(unsigned engine) { return GPU_COPY_BASE + engine * GPU_COPY_STRIDE; }
 };
 
 // `offload`: one offloaded copy by a chosen microcontroller, host buffer -> VRAM buffer (or the

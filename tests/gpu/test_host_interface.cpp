@@ -41,7 +41,7 @@ struct WriteRecorder : sc_core::sc_module {
 // recorders; `host` (running host_body) sends configuration requests, `dma`, `pmc` and `ptop` reach
 // the GPU-side targets.
 struct HostInterfaceBench {
-  HostInterface hi{"hi", params_from("{}", HostInterface::schema()), 4, 64u << 20, 2};
+  HostInterface hi{"hi", params_from("{}", HostInterface::schema()), 4, 64u << 20};
   WriteRecorder upstream{"upstream"}, bar0{"bar0"}, bar1{"bar1"};
   TestInitiator dma{"dma", [](TestInitiator&) {}}, pmc{"pmc", [](TestInitiator&) {}},
       ptop{"ptop", [](TestInitiator&) {}};
@@ -87,12 +87,11 @@ TEST(HostInterface, DmaIsRefusedWithoutBusMastering) {
 
 TEST(HostInterface, MsiOncePerRisingEnabledSourceAndWhenAPendingSourceIsEnabled) {
   HostInterfaceBench b;
-  constexpr unsigned kMsi = pcie::Type0ConfigSpace::kMsiCap;
   std::vector<size_t> msis;  // MSIs sent so far, after each step
   b.host_body = [&] {
-    b.config_write(kMsi + 4, 0xfee00000);  // MSI address
-    b.config_write(kMsi + 12, 0x41);       // MSI data
-    b.config_write(kMsi, 1u << 16);        // MSI enable
+    b.config_write(PCICFG_MSI_ADDR_LO, 0xfee00000);
+    b.config_write(PCICFG_MSI_DATA, 0x41);
+    b.config_write(PCICFG_MSI_CAP, PCICFG_MSI_ENABLE);
     b.config_write(pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable | pcie::kCmdBusMaster);
     sc_time d;
     b.pmc.write32(PMC_INTR_EN, 1u << GPU_INTR_COPY0, d);

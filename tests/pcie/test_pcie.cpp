@@ -3,6 +3,7 @@
 // (window decode, device 0 only, bus-master gating).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 
 #include <tlm_utils/simple_target_socket.h>
@@ -14,6 +15,7 @@
 #include "models/pcie/pcie_link.h"
 #include "models/pcie/root_complex.h"
 #include "models/pcie/tlp.h"
+#include "platform/register_table.h"
 
 using namespace hetvp;
 using namespace hetvp::test;
@@ -190,20 +192,21 @@ TEST(PcieLink, OversizedRequestsAreProtocolErrors) {
 }
 
 TEST(PcieConfigSpace, BarSizingByWritingAllOnes) {
-  pcie::Type0ConfigSpace cs(0x10de, 0x06c0, 0x030000, {{16u << 20, false, false}, {256u << 20, true, true}});
-  EXPECT_EQ(cs.read32(0), 0x06c010deu);
-  cs.write32(0x10, 0xffffffff);
-  EXPECT_EQ(cs.read32(0x10), 0xff000000u);  // 16 MiB, 32-bit, non-prefetchable
-  cs.write32(0x14, 0xffffffff);
-  cs.write32(0x18, 0xffffffff);
-  EXPECT_EQ(cs.read32(0x14), 0xf000000cu);  // 256 MiB, 64-bit, prefetchable
-  EXPECT_EQ(cs.read32(0x18), 0xffffffffu);
-  cs.write32(0x10, 0x80000000);
-  cs.write32(0x14, 0x90000000);
-  cs.write32(0x18, 0);
+  pcie::Type0ConfigSpace cs(PCICFG_VENDOR_NVIDIA, PCICFG_DEVICE_GTX480, PCICFG_CLASS_VGA,
+                            {{16u << 20, false, false}, {256u << 20, true, true}});
+  EXPECT_EQ(cs.read32(PCICFG_ID), 0x06c010deu);  // the GTX 480's IDs, as lspci shows them
+  cs.write32(PCICFG_BAR, 0xffffffff);
+  EXPECT_EQ(cs.read32(PCICFG_BAR), 0xff000000u);  // 16 MiB, 32-bit, non-prefetchable
+  cs.write32(PCICFG_BAR + 4, 0xffffffff);
+  cs.write32(PCICFG_BAR + 8, 0xffffffff);
+  EXPECT_EQ(cs.read32(PCICFG_BAR + 4), 0xf0000000u | PCICFG_BAR_64BIT | PCICFG_BAR_PREFETCH);  // 256 MiB
+  EXPECT_EQ(cs.read32(PCICFG_BAR + 8), 0xffffffffu);
+  cs.write32(PCICFG_BAR, 0x80000000);
+  cs.write32(PCICFG_BAR + 4, 0x90000000);
+  cs.write32(PCICFG_BAR + 8, 0);
   uint64_t off = 0;
   EXPECT_EQ(cs.decode(0x80001000, off), -1);  // memory decoding is off until the command register says so
-  cs.write32(0x04, 0x6);
+  cs.write32(PCICFG_COMMAND, PCICFG_COMMAND_MEMORY | PCICFG_COMMAND_MASTER);
   EXPECT_EQ(cs.decode(0x80001000, off), 0);
   EXPECT_EQ(off, 0x1000u);
   EXPECT_EQ(cs.decode(0x90000010, off), 1);
@@ -212,17 +215,30 @@ TEST(PcieConfigSpace, BarSizingByWritingAllOnes) {
 }
 
 TEST(PcieConfigSpace, MsiCapability) {
-  pcie::Type0ConfigSpace cs(0x10de, 0x06c0, 0x030000, {{16u << 20, false, false}});
-  EXPECT_EQ(cs.read32(0x34) & 0xff, pcie::Type0ConfigSpace::kMsiCap);
-  unsigned cap = pcie::Type0ConfigSpace::kMsiCap;
-  EXPECT_EQ(cs.read32(cap) & 0xff, 0x05u);
-  cs.write32(cap + 4, 0xfee00000);
-  cs.write32(cap + 12, 0x41);
+  pcie::Type0ConfigSpace cs(PCICFG_VENDOR_NVIDIA, PCICFG_DEVICE_GTX480, PCICFG_CLASS_VGA, {{16u << 20, false, false}});
+  EXPECT_EQ(cs.read32(PCICFG_CAP_PTR) & 0xff, unsigned(PCICFG_MSI_CAP));
+  EXPECT_EQ(cs.read32(PCICFG_MSI_CAP) & 0xff, PCICFG_MSI_CAP_ID);
+  cs.write32(PCICFG_MSI_ADDR_LO, 0xfee00000);
+  cs.write32(PCICFG_MSI_DATA, 0x41);
   EXPECT_FALSE(cs.msi_enabled());
-  cs.write32(cap, 1u << 16);
+  cs.write32(PCICFG_MSI_CAP, PCICFG_MSI_ENABLE);
   EXPECT_TRUE(cs.msi_enabled());
   EXPECT_EQ(cs.msi_address(), 0xfee00000u);
   EXPECT_EQ(cs.msi_data(), 0x41);
+}
+
+// Every register of pcie_config.h reads its table reset value from a fresh GPU configuration
+// space (the BARs as the flags of the GPU's BAR layout: BAR0 32-bit, BAR1 64-bit prefetchable).
+TEST(PcieConfigSpace, ResetValuesAreTheTables) {
+  const hetvp::RegSpec table[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
+  pcie::Type0ConfigSpace cs(PCICFG_VENDOR_NVIDIA, PCICFG_DEVICE_GTX480, PCICFG_CLASS_VGA,
+                            {{16u << 20, false, false}, {256u << 20, true, true}});
+  const uint32_t bar_flags[6] = {0, PCICFG_BAR_64BIT | PCICFG_BAR_PREFETCH, 0, 0, 0, 0};
+  for (const hetvp::RegSpec& r : table)
+    for (unsigned k = 0; k < std::max(1u, r.count); ++k)
+      EXPECT_EQ(cs.read32(r.offset + 4 * k), r.count > 1 ? r.reset | bar_flags[k] : r.reset) << r.name << k;
+  // Registers outside the table read as zero.
+  for (unsigned reg : {0x2cu, 0x30u, 0x3cu, 0x40u, 0x60u, 0xffcu}) EXPECT_EQ(cs.read32(reg), 0u) << std::hex << reg;
 }
 
 namespace {

@@ -9,17 +9,19 @@
 #define GPU_PMC_BASE 0x000000u       /* Fermi PMC: identity, interrupts (pmc.h) */
 #define GPU_PTOP_BASE 0x022400u      /* Fermi PTOP position: topology (pmc.h) */
 #define GPU_MMU_BASE 0x100000u       /* hetvp GPU MMU (gpu_mmu.h) */
-#define GPU_COPY_BASE 0x104000u      /* copy engine n at GPU_COPY_BASE + n * GPU_COPY_STRIDE (copy_engine.h) */
+#define GPU_COPY_BASE 0x104000u      /* default of gpu.copy_engine.bar0: engine n at + n * GPU_COPY_STRIDE (copy_engine.h) */
 #define GPU_COPY_STRIDE 0x1000u
 #define GPU_MAX_COPY_ENGINES 2
-#define GPU_COMPUTE_BASE 0x404000u   /* hetvp compute front end (compute.h) */
-#define GPU_CC_BASE 0x405000u        /* GPU-side coherence cache controller */
+#define GPU_COMPUTE_BASE 0x404000u   /* default of gpu.compute.bar0: compute front end (compute.h) */
+#define GPU_CC_BASE 0x405000u        /* default of gpu.compute.cc_bar0: GPU-side coherence cache controller */
 #define GPU_HUB_BASE 0x409000u       /* Fermi HUB microcontroller (mcu_regs.h) */
 #define GPU_GPC_BCAST_BASE 0x41a000u /* Fermi GPC broadcast: a write reaches every GPC */
 #define GPU_GPC_BASE 0x502000u       /* Fermi GPC n microcontroller at GPU_GPC_BASE + n * GPU_GPC_STRIDE */
 #define GPU_GPC_STRIDE 0x8000u
 #define GPU_MCU_WINDOW 0x1000u
-/* BAR0 window sizes of the other blocks */
+/* BAR0 window sizes of the other blocks. The copy engine, compute and cache-controller positions
+ * above are defaults: the configuration may move them, and software reads where they are from
+ * PTOP (pmc.h PTOP_COPY_BASE, PTOP_COMPUTE_BASE, PTOP_CC_BASE). */
 #define GPU_WINDOW_PMC 0x1000u
 #define GPU_WINDOW_PTOP 0x100u
 #define GPU_WINDOW_MMU 0x1000u

@@ -16,7 +16,13 @@ HETVP_REG_OFFSETS(HETVP_PMC_REGS)
 #define HETVP_PTOP_REGS(X)                                                                         \
     X(PTOP, NUM_GPCS, 0x30, 1, RO, 0, "number of GPCs (absolute 0x022430, as on Fermi)")          \
     X(PTOP, VRAM_MIB, 0x34, 1, RO, 0, "VRAM size in MiB")                                         \
-    X(PTOP, NUM_COPY, 0x38, 1, RO, 0, "number of copy engines")
+    X(PTOP, NUM_COPY, 0x38, 1, RO, 0, "number of copy engines (0: the GPU has none)")              \
+    X(PTOP, COPY_BASE, 0x3c, 1, RO, 0, "BAR0 offset of copy engine 0 (engine n at + n * GPU_COPY_STRIDE); 0: none") \
+    X(PTOP, COMPUTE_BASE, 0x40, 1, RO, 0, "BAR0 offset of the compute front end; 0: no compute block") \
+    X(PTOP, CC_BASE, 0x44, 1, RO, 0, "BAR0 offset of the GPU cache controller; 0: no compute block")
 HETVP_REG_OFFSETS(HETVP_PTOP_REGS)
+/* Block positions are configuration (gpu.<block>.bar0 in YAML): software reads them here. PMC
+ * owns BAR0 offset 0, so 0 means "not present". PMC and PTOP themselves stay at their Fermi
+ * positions (gpu_map.h); the microcontrollers' windows are fixed too (their firmware uses them). */
 
 #endif

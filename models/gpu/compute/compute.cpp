@@ -13,6 +13,7 @@
 #include "models/gpu/compute/kernel.h"
 #include "models/gpu/gpu_block.h"
 #include "platform/access_info.h"
+#include "platform/config.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
 #include "platform/run_state.h"
@@ -77,6 +78,10 @@ std::shared_ptr<Schema> block_schema() {
            "shared L2 (gem5 APU: tag access 2 cycles at 1 GHz)");
   auto cc = coherence::CacheController::schema();
   s->group("controller", cc, "GPU cache controller (levels/side/dir_base are set by the block)");
+  s->integer("bar0", GPU_COMPUTE_BASE, "BAR0 offset of the compute front end's registers (PTOP_COMPUTE_BASE)")
+      .range(GPU_WINDOW_PMC, 0xffffffffll);
+  s->integer("cc_bar0", GPU_CC_BASE, "BAR0 offset of the GPU cache controller's registers (PTOP_CC_BASE)")
+      .range(GPU_WINDOW_PMC, 0xffffffffll);
   return s;
 }
 
@@ -110,8 +115,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
     launch_cost_ = p.time("launch");
     tcp_flash_ = p.boolean("tcp_invalidate_on_launch");
     build_caches(ctx, p);
-    ctx.bar0.map(ctx.name + ".compute", GPU_COMPUTE_BASE, GPU_WINDOW_COMPUTE, regs);
-    ctx.bar0.map(ctx.name + ".gpu_cc", GPU_CC_BASE, GPU_WINDOW_CC, cc_->regs);
+    map_windows(ctx, p);
     intr.bind(ctx.intr);
     info_->initiator = name();
     info_->side = Side::Gpu;
@@ -124,6 +128,22 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
     declare_stats();
     SC_HAS_PROCESS(ComputeBlock);
     SC_THREAD(run);
+  }
+
+  // The BAR0 windows of the front end and the cache controller, where the group's keys put them;
+  // PTOP tells software where that is.
+  void map_windows(GpuContext& ctx, const Params& p) {
+    for (const char* key : {"bar0", "cc_bar0"}) {
+      const uint64_t base = p.u64(key);
+      if (base % GPU_WINDOW_COMPUTE)
+        throw ConfigError(p.where(key) + ": " + hex(base) + " is not a multiple of the window size " +
+                          hex(GPU_WINDOW_COMPUTE));
+    }
+    static_assert(GPU_WINDOW_COMPUTE == GPU_WINDOW_CC, "one alignment check for both windows");
+    ctx.map_window(p, "bar0", "compute", p.u64("bar0"), GPU_WINDOW_COMPUTE, regs);
+    ctx.map_window(p, "cc_bar0", "gpu_cc", p.u64("cc_bar0"), GPU_WINDOW_CC, cc_->regs);
+    ctx.topology("COMPUTE_BASE", p.u32("bar0"));
+    ctx.topology("CC_BASE", p.u32("cc_bar0"));
   }
 
   // The CU -> TCP -> TCC -> GPU VA data path and the GPU cache controller that probes those caches.
