@@ -114,12 +114,13 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
     replay_ = cycle_ * static_cast<double>(p.integer("replay_cycles"));
     launch_cost_ = p.time("launch");
     tcp_flash_ = p.boolean("tcp_invalidate_on_launch");
-    build_caches(ctx, p);
-    map_windows(ctx, p);
-    intr.bind(ctx.intr);
+    // The payload owns its extension from here on, also when a configuration error below throws.
     info_->initiator = name();
     info_->side = Side::Gpu;
     gp_.set_extension(info_);
+    build_caches(ctx, p);
+    map_windows(ctx, p);
+    intr.bind(ctx.intr);
 
     regs.register_b_transport(this, &ComputeBlock::b_regs);
     regs.register_transport_dbg(this, &ComputeBlock::dbg_regs);
