@@ -227,6 +227,7 @@ int sc_main(int argc, char** argv) {
   const char* usage = cmd == "run" ? kRunUsage : kCheckUsage;
 
   hetvp::RunOptions opt;
+  opt.version = std::string(HETVP_VERSION) + " (" + HETVP_GIT_DESCRIBE + ")";
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&](const char* what) -> std::string {

@@ -165,7 +165,12 @@ int run_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) {
     JsonWriter w(f);
     w.begin_object();
     w.begin_object("run");
+    // What produced these numbers: the version, the file and every --set, in command-line order.
+    w.value("hetvp", opt.version);
     w.value("config", opt.config);
+    w.begin_array("overrides");
+    for (const auto& o : opt.overrides) w.value("", o);
+    w.end_array();
     w.value("workload", workload);
     w.value("seed", seed);
     w.value("simulated_ns", end.to_seconds() * 1e9);

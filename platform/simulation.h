@@ -16,6 +16,7 @@ struct RunOptions {
   std::string csv_path;                // workload results table
   std::string trace_path;              // Chrome trace-event timeline
   bool quiet = false;
+  std::string version;  // "0.2.0 (git describe)": recorded in the stats' run section
 };
 
 enum ExitStatus { kExitOk = 0, kExitSimFailure = 1, kExitUsage = 2 };

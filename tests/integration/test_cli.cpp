@@ -144,3 +144,20 @@ TEST(Cli, VersionNamesTheProjectVersion) {
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.out.rfind("hetvp 0.2.0 (", 0), 0u) << r.out;
 }
+
+// The stats' run section says what produced the numbers: version, config and every --set.
+TEST(Cli, StatsRecordVersionConfigAndOverrides) {
+  const std::string stats = scratch() + "/run_record.json";
+  RunResult r = run_hetvp("run " + config("default.yaml") +
+                          " --quiet --workload boot --set pcie0.lanes=8 --set simulation.seed=3 --stats " + stats);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string s = read_file(stats);
+  EXPECT_NE(s.find("\"hetvp\": \"0.2.0 ("), std::string::npos) << s.substr(0, 400);
+  const size_t o = s.find("\"overrides\": ["), a = s.find("\"pcie0.lanes=8\"", o),
+               b = s.find("\"simulation.seed=3\"", a);
+  EXPECT_NE(o, std::string::npos) << s.substr(0, 400);
+  EXPECT_NE(a, std::string::npos) << s.substr(0, 400);
+  EXPECT_NE(b, std::string::npos) << "both --set lines, in command-line order\n" << s.substr(0, 400);
+  EXPECT_LT(b, s.find("\"workload\"")) << s.substr(0, 400);
+  EXPECT_NE(s.find("\"seed\": 3"), std::string::npos) << s.substr(0, 400);
+}
