@@ -17,6 +17,7 @@
 #define CSR_SET(csr, val) __asm__ volatile("csrs " #csr ", %0" ::"r"((uint32_t)(val)))
 #define CSR_CLEAR(csr, val) __asm__ volatile("csrc " #csr ", %0" ::"r"((uint32_t)(val)))
 
+#define MCAUSE_INTERRUPT (1u << 31) /* mcause: set for an interrupt, clear for an exception */
 #define MSTATUS_MIE (1u << 3)
 #define MIE_MSIE (1u << 3)
 #define MIE_MTIE (1u << 7)

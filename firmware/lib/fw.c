@@ -19,7 +19,7 @@ static uint32_t ctx_area[FW_CTX_BYTES / 4] __attribute__((aligned(256)));
 /* ---- ihbody: the interrupt handler ------------------------------------------------------------ */
 void __attribute__((interrupt("machine"), aligned(4))) ihbody(void) {
   uint32_t cause = CSR_READ(mcause);
-  if (!(cause & 0x80000000u)) {
+  if (!(cause & MCAUSE_INTERRUPT)) {
     /* A synchronous exception in firmware: report it (the model records mepc/mcause/mtval,
      * UC_CTRL reads TRAPPED, the host sees it) and stop. */
     mcu_reg_write(MCU_UC_FW_TRAP, cause);
