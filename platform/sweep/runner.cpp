@@ -197,13 +197,13 @@ std::string fmt_duration(double s) {
   return format("%ld:%02ld", t / 60, t % 60);
 }
 
-// Runs `todo` (point directories with their run args) with at most `jobs` at once. Returns
+// Runs `to_run` (point directories with their run args) with at most `jobs` at once. Returns
 // false when interrupted (SIGINT/SIGTERM): running points are killed and left unfinished.
-struct Todo {
+struct PointRun {
   std::string dir;
   std::vector<std::string> args;
 };
-bool run_local(const std::vector<Todo>& todo, int jobs, double timeout_s, size_t already_done, size_t total,
+bool run_local(const std::vector<PointRun>& to_run, int jobs, double timeout_s, size_t already_done, size_t total,
                bool progress) {
   const std::string exe = self_exe();
   std::map<pid_t, Job> running;
@@ -217,7 +217,7 @@ bool run_local(const std::vector<Todo>& todo, int jobs, double timeout_s, size_t
     if (!force && !tty && now - last_print < std::chrono::seconds(2)) return;
     last_print = now;
     double el = std::chrono::duration<double>(now - t0).count();
-    size_t left = todo.size() - done;
+    size_t left = to_run.size() - done;
     std::string eta = done ? fmt_duration(el / double(done) * double(left)) : "?";
     std::cerr << (tty ? "\r" : "") << "sweep: " << already_done + done << "/" << total << " done, " << failed
               << " failed, " << running.size() << " running, elapsed " << fmt_duration(el) << ", ETA " << eta
@@ -226,10 +226,10 @@ bool run_local(const std::vector<Todo>& todo, int jobs, double timeout_s, size_t
   sigset_t chld;
   sigemptyset(&chld);
   sigaddset(&chld, SIGCHLD);
-  while ((next < todo.size() || !running.empty())) {
+  while ((next < to_run.size() || !running.empty())) {
     if (g_stop) break;
-    while (next < todo.size() && int(running.size()) < jobs && !g_stop) {
-      Job j = spawn(exe, todo[next].args, todo[next].dir);
+    while (next < to_run.size() && int(running.size()) < jobs && !g_stop) {
+      Job j = spawn(exe, to_run[next].args, to_run[next].dir);
       if (j.pid < 0) {
         std::cerr << "sweep: fork failed: " << strerror(errno) << "\n";
         g_stop = 1;
@@ -262,7 +262,7 @@ bool run_local(const std::vector<Todo>& todo, int jobs, double timeout_s, size_t
           j.timed_out = true;
           kill(pid, SIGKILL);
         }
-    print(reaped && done == todo.size());
+    print(reaped && done == to_run.size());
     print(false);
     if (!reaped && !running.empty()) {
       timespec ts{0, 20 * 1000 * 1000};
@@ -442,23 +442,23 @@ struct SlurmFlags {
 };
 
 // Writes DIR/slurm/sweep.sbatch and the task list, submits, waits. Returns false on an error.
-bool run_slurm(const Spec& spec, const std::vector<Todo>& todo, const std::string& out, double timeout_s,
+bool run_slurm(const Spec& spec, const std::vector<PointRun>& to_run, const std::string& out, double timeout_s,
                const SlurmFlags& fl) {
   const std::string sdir = out + "/slurm";
   make_dirs(sdir);
   std::string tasks;
-  for (auto& t : todo) tasks += t.dir + "\n";
+  for (auto& t : to_run) tasks += t.dir + "\n";
   write_atomic(sdir + "/tasks", tasks);
-  for (auto& t : todo) {  // the task reads its `hetvp run` arguments from its point directory
+  for (auto& t : to_run) {  // the task reads its `hetvp run` arguments from its point directory
     std::string a;
     for (auto& s : t.args) a += s + "\n";
     write_atomic(t.dir + "/command", a);
   }
   const SlurmOptions& so = spec.slurm;
   std::ostringstream sh;
-  sh << "#!/bin/sh\n# hetvp sweep " << spec.file << ": one array task per unfinished point (" << todo.size() << ")\n";
+  sh << "#!/bin/sh\n# hetvp sweep " << spec.file << ": one array task per unfinished point (" << to_run.size() << ")\n";
   sh << "#SBATCH --job-name=hetvp-sweep\n";
-  sh << "#SBATCH --array=0-" << todo.size() - 1 << (so.max_parallel > 0 ? "%" + std::to_string(so.max_parallel) : "")
+  sh << "#SBATCH --array=0-" << to_run.size() - 1 << (so.max_parallel > 0 ? "%" + std::to_string(so.max_parallel) : "")
      << "\n";
   sh << "#SBATCH --output=" << sdir << "/task-%a.out\n";
   sh << "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=" << so.cpus_per_task << "\n";
@@ -480,7 +480,7 @@ bool run_slurm(const Spec& spec, const std::vector<Todo>& todo, const std::strin
   }
   const std::string job = o.substr(0, o.find_first_of(";\n"));
   write_atomic(sdir + "/job", job + "\n");
-  std::cerr << "sweep: submitted job array " << job << " (" << todo.size() << " tasks, " << script << ")\n";
+  std::cerr << "sweep: submitted job array " << job << " (" << to_run.size() << " tasks, " << script << ")\n";
   if (!fl.wait) return true;
   const auto t0 = Clock::now();
   std::string last;
@@ -498,8 +498,8 @@ bool run_slurm(const Spec& spec, const std::vector<Todo>& todo, const std::strin
     std::string shown;
     for (auto& [s, n] : states) shown += (shown.empty() ? "" : ", ") + std::to_string(n) + " " + s;
     size_t done = 0;
-    for (auto& t : todo) done += exists(t.dir + "/status");
-    shown = std::to_string(done) + "/" + std::to_string(todo.size()) +
+    for (auto& t : to_run) done += exists(t.dir + "/status");
+    shown = std::to_string(done) + "/" + std::to_string(to_run.size()) +
             " points done; queue: " + (rc == 0 ? shown : "squeue failed");
     if (shown != last) std::cerr << "sweep: job " << job << ": " << shown << "\n";
     last = shown;
@@ -511,9 +511,9 @@ bool run_slurm(const Spec& spec, const std::vector<Todo>& todo, const std::strin
     usleep(useconds_t(fl.poll_s * 1e6));
   }
   // A task that ended without writing its status (killed by Slurm: time limit, node failure).
-  for (size_t k = 0; k < todo.size(); ++k)
-    if (!exists(todo[k].dir + "/status"))
-      write_atomic(todo[k].dir + "/status",
+  for (size_t k = 0; k < to_run.size(); ++k)
+    if (!exists(to_run[k].dir + "/status"))
+      write_atomic(to_run[k].dir + "/status",
                    "state: failed\nexit_code: -1\nreason: the Slurm task ended without a result (see " + sdir +
                        "/task-" + std::to_string(k) + ".out)\nwall_s: 0\n");
   return true;
@@ -816,7 +816,7 @@ int command(const std::vector<std::string>& args) {
   }
   out = abs_path(out);
   // Unique points (two grid cells may resolve to the same configuration), in grid order.
-  std::vector<Todo> todo;
+  std::vector<PointRun> to_run;
   std::set<std::string> seen;
   size_t done = 0, unique = 0;
   for (auto& p : points) {
@@ -828,7 +828,7 @@ int command(const std::vector<std::string>& args) {
       ++done;
       continue;
     }
-    todo.push_back({dir, run_args(spec, p, dir)});
+    to_run.push_back({dir, run_args(spec, p, dir)});
     if (dry) continue;
     make_dirs(dir);
     std::ostringstream pt;  // what the point is, for people reading the tree
@@ -840,9 +840,9 @@ int command(const std::vector<std::string>& args) {
   }
   if (dry) {
     std::cout << "sweep " << spec.file << ": " << points.size() << " points (" << unique << " distinct), " << done
-              << " finished, " << todo.size() << " to run; every point's configuration is valid\n";
+              << " finished, " << to_run.size() << " to run; every point's configuration is valid\n";
     std::set<std::string> pending;
-    for (auto& t : todo) pending.insert(t.dir.substr(t.dir.rfind('/') + 1));
+    for (auto& t : to_run) pending.insert(t.dir.substr(t.dir.rfind('/') + 1));
     for (auto& p : points) {
       std::cout << "  " << p.index << " " << p.hash << " " << (pending.count(p.hash) ? "pending " : "finished");
       for (auto& av : p.axis_values) std::cout << " " << av.first << "=" << av.second;
@@ -851,7 +851,7 @@ int command(const std::vector<std::string>& args) {
     return 0;
   }
   bool completed = true;
-  if (!merge_only && !todo.empty()) {
+  if (!merge_only && !to_run.empty()) {
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     sigset_t chld;
@@ -859,11 +859,11 @@ int command(const std::vector<std::string>& args) {
     sigaddset(&chld, SIGCHLD);
     sigprocmask(SIG_BLOCK, &chld, nullptr);
     if (backend == "local") {
-      std::cerr << "sweep: " << points.size() << " points, " << done << " already finished, running " << todo.size()
+      std::cerr << "sweep: " << points.size() << " points, " << done << " already finished, running " << to_run.size()
                 << " with -j " << jobs << "\n";
-      completed = run_local(todo, jobs, spec.timeout_s, done, unique, true);
+      completed = run_local(to_run, jobs, spec.timeout_s, done, unique, true);
     } else {
-      completed = run_slurm(spec, todo, out, spec.timeout_s, fl);
+      completed = run_slurm(spec, to_run, out, spec.timeout_s, fl);
       if (!fl.wait && completed) return 0;
     }
   }
