@@ -1,11 +1,25 @@
 // A register-bearing model: owns its target socket `regs`, its RegisterBank (filled from the
 // block's table in firmware/include/hetvp, see regdef.h there) and the timing rules every
 // access follows (RegisterBank::transport): a read catches up to its arrival time, and a write
-// that starts work sees its arrival in access().delay. A model binds behaviour to register names
+// that starts work sees its arrival in this_access().delay. A model binds behaviour to register names
 // with member functions, e.g.
 //     on_write("LAUNCH", &CopyEngine::launch);     // void CopyEngine::launch(uint32_t value)
 // and keeps references to the registers it reads or sets (Register& status_ = reg("STATUS")).
+//
+// What a 32-bit register table cannot express is declared beside it, also by name:
+//   * on_port(name, offset, size, &T::f): accesses inside [offset, offset + size) go to
+//     `bool T::f(gp, delay)` first (a bulk data window, a 16-byte probe, an upload port with an
+//     auto-incrementing index, a who-may-write rule); it returns false to let the table serve it.
+//   * bad_access(gp, why): a model for which a broken register rule ends the run overrides it.
+//   * read_timing(ReadTiming::AsIssued): reads are served as of SystemC time (see register_bank.h).
+//
+// The module base is a parameter: a top-level YAML component derives from
+// PeripheralOf<Component>, a block inside the GPU from Peripheral (= PeripheralOf<sc_module>).
 #pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
 
 #include <tlm_utils/simple_target_socket.h>
 
@@ -13,18 +27,19 @@
 
 namespace hetvp {
 
-class Peripheral : public sc_core::sc_module {
+template <class Base = sc_core::sc_module>
+class PeripheralOf : public Base {
  public:
-  tlm_utils::simple_target_socket<Peripheral> regs{"regs"};
+  tlm_utils::simple_target_socket<PeripheralOf> regs{"regs"};
 
   const RegisterBank& bank() const { return bank_; }
 
  protected:
   template <size_t N>
-  Peripheral(sc_core::sc_module_name name, const RegSpec (&table)[N]) : sc_core::sc_module(name), bank_(basename()) {
+  PeripheralOf(sc_core::sc_module_name name, const RegSpec (&table)[N]) : Base(name), bank_(this->basename()) {
     add_table(bank_, table);
-    regs.register_b_transport(this, &Peripheral::b_transport);
-    regs.register_transport_dbg(this, &Peripheral::transport_dbg);
+    regs.register_b_transport(this, &PeripheralOf::b_transport);
+    regs.register_transport_dbg(this, &PeripheralOf::transport_dbg);
   }
 
   Register& reg(const char* name) { return bank_.named(name); }
@@ -36,14 +51,46 @@ class Peripheral : public sc_core::sc_module {
   void on_read(const char* name, uint32_t (T::*f)() const) {
     bank_.on_read(name, static_cast<const T*>(this), f);
   }
-  // The access being served: who made it and its delay to arrival (inside a callback).
-  const AccessContext& access() const { return bank_.context(); }
+  template <class T>
+  void on_port(const char* name, uint32_t offset, uint32_t size,
+               bool (T::*f)(tlm::tlm_generic_payload&, sc_core::sc_time&)) {
+    T* self = static_cast<T*>(this);
+    ports_.push_back({name, offset, size,
+                      [self, f](tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { return (self->*f)(gp, d); }});
+  }
+  void read_timing(ReadTiming t) { reads_ = t; }
+  // A register access the table refused (already answered with an error response and a warning).
+  virtual void bad_access(const tlm::tlm_generic_payload&) {}
+
+  // Serves one access as b_transport does (ports, then the table), with its own read timing:
+  // for a model whose own core reaches its registers without the socket.
+  void serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, ReadTiming reads) {
+    const uint64_t off = gp.get_address();
+    for (Port& p : ports_)
+      if (off >= p.offset && off - p.offset < p.size && p.serve(gp, delay)) return;
+    if (!bank_.transport(gp, delay, reads)) bad_access(gp);
+  }
+
+  // The access being served: who made it, its side and its delay to arrival (inside a callback);
+  // a callback that blocks its caller adds the time to this_access().delay.
+  AccessContext& this_access() { return bank_.context(); }
+  const AccessContext& this_access() const { return bank_.context(); }
 
   RegisterBank bank_;
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { bank_.transport(gp, delay); }
+  struct Port {
+    const char* name;
+    uint32_t offset, size;
+    std::function<bool(tlm::tlm_generic_payload&, sc_core::sc_time&)> serve;
+  };
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { serve(gp, delay, reads_); }
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return bank_.debug(gp); }
+
+  std::vector<Port> ports_;
+  ReadTiming reads_ = ReadTiming::CatchUp;
 };
+
+using Peripheral = PeripheralOf<>;
 
 }  // namespace hetvp

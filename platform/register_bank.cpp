@@ -50,9 +50,27 @@ bool RegisterBank::reject(tlm::tlm_generic_payload& gp, tlm::tlm_response_status
 }
 
 bool RegisterBank::transport(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
-  ctx_.initiator = initiator_of(gp);
-  ctx_.delay = delay;
-  ctx_.debug = false;
+  sc_core::sc_time d = delay;
+  return serve(gp, d);
+}
+
+bool RegisterBank::serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  // This access's context lives here; a nested access (a callback whose work writes back into
+  // this block) gets its own, so a reference to this one's delay stays valid and unaliased.
+  AccessContext mine;
+  const AccessInfo* info = gp.get_extension<AccessInfo>();
+  mine.initiator = info ? info->initiator : "unknown initiator";
+  mine.delay = delay;
+  mine.side = info ? info->side : Side::Other;
+  AccessContext* outer = ctx_;
+  ctx_ = &mine;
+  const bool ok = rules(gp, delay);
+  ctx_ = outer;
+  delay = mine.delay;
+  return ok;
+}
+
+bool RegisterBank::rules(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
   uint64_t off = gp.get_address();
   if (gp.get_data_length() != 4 || (off & 3) || gp.get_byte_enable_ptr())
     return reject(gp, tlm::TLM_BURST_ERROR_RESPONSE, "registers take aligned 32-bit accesses only");
@@ -65,23 +83,25 @@ bool RegisterBank::transport(tlm::tlm_generic_payload& gp, const sc_core::sc_tim
     if (r.access == RegAccess::WO)
       return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "read of write-only register " + r.name);
     uint32_t v = r.on_read ? r.on_read(r) : r.value;
-    if (!r.on_read && ctx_.initiator != owner_ && ctx_.arrival() < r.visible_at) v = r.before;
+    if (!r.on_read && ctx_->initiator != owner_ && ctx_->arrival() < r.visible_at) v = r.before;
     std::memcpy(gp.get_data_ptr(), &v, 4);
   } else if (gp.is_write()) {
     if (r.access == RegAccess::RO)
       return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "write to read-only register " + r.name);
     uint32_t v;
     std::memcpy(&v, gp.get_data_ptr(), 4);
-    if (owner_ && ctx_.initiator == owner_ && delay > sc_core::SC_ZERO_TIME) {
+    if (owner_ && ctx_->initiator == owner_ && delay > sc_core::SC_ZERO_TIME) {
       if (sc_core::sc_time_stamp() >= r.visible_at) r.before = r.value;  // the last write is visible by now
-      r.visible_at = ctx_.arrival();
+      r.visible_at = ctx_->arrival();
     }
     if (arrivals_ && delay > sc_core::SC_ZERO_TIME) {
-      AccessContext at_arrival = ctx_;
+      AccessContext at_arrival = *ctx_;
       at_arrival.delay = sc_core::SC_ZERO_TIME;
-      arrivals_->at(delay, [this, &r, v, at_arrival] {
-        ctx_ = at_arrival;
+      arrivals_->at(delay, [this, &r, v, at_arrival]() mutable {
+        AccessContext* outer = ctx_;
+        ctx_ = &at_arrival;
         apply_write(r, v);
+        ctx_ = outer;
       });
     } else {
       apply_write(r, v);
@@ -99,16 +119,15 @@ void RegisterBank::apply_write(Register& r, uint32_t v) {
   if (r.on_write) r.on_write(r, v);
 }
 
-bool RegisterBank::transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  static const bool off = getenv("HETVP_NOREADWAIT") != nullptr;
-  if (!off && gp.is_read() && delay > sc_core::SC_ZERO_TIME) {
+bool RegisterBank::transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, ReadTiming reads) {
+  if (reads == ReadTiming::CatchUp && gp.is_read() && delay > sc_core::SC_ZERO_TIME) {
     const AccessInfo* info = gp.get_extension<AccessInfo>();
     if ((!info || info->may_wait) && sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_) {
       sc_core::wait(delay);
       delay = sc_core::SC_ZERO_TIME;
     }
   }
-  return transport(gp, static_cast<const sc_core::sc_time&>(delay));
+  return serve(gp, delay);
 }
 
 unsigned RegisterBank::debug(tlm::tlm_generic_payload& gp) {

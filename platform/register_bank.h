@@ -14,6 +14,8 @@
 #include <systemc>
 #include <tlm>
 
+#include "platform/access_info.h"
+
 namespace hetvp {
 
 class ArrivalQueue;
@@ -22,14 +24,22 @@ class ArrivalQueue;
 // relative to SystemC's current time (the caller's local time plus the path's latency). A
 // callback that starts work (a doorbell, a launch, a command) acts at `arrival()`, never at
 // the current SystemC time, so that what a model measures does not depend on the quantum.
+// A callback whose register blocks its caller (a read that returns when work is done) adds the
+// time it blocks to `delay`: the bank hands it back to the caller's b_transport.
 struct AccessContext {
   const char* initiator = "?";
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   bool debug = false;
+  Side side = Side::Other;  // the issuing processor side (AccessInfo::side)
   sc_core::sc_time arrival() const { return sc_core::sc_time_stamp() + delay; }
 };
 
 enum class RegAccess { RO, RW, WO, W1C };
+
+// When a read is served: CatchUp waits until the access's arrival time first (when the caller
+// is a thread that allows it, AccessInfo::may_wait), AsIssued serves it at SystemC's current
+// time with the delay only annotated (blocks whose timing was calibrated that way).
+enum class ReadTiming { CatchUp, AsIssued };
 
 struct Register {
   std::string name;
@@ -57,6 +67,8 @@ struct Register {
 class RegisterBank {
  public:
   explicit RegisterBank(std::string block) : block_(std::move(block)) {}
+  RegisterBank(const RegisterBank&) = delete;  // callbacks and contexts point into it
+  RegisterBank& operator=(const RegisterBank&) = delete;
 
   Register& add(const std::string& name, uint32_t offset, RegAccess access, uint32_t reset = 0);
   Register& at(uint32_t offset);
@@ -91,12 +103,15 @@ class RegisterBank {
   // `delay`, which becomes zero), so a poll sees the register as of the poller's own time, not
   // as of SystemC's (a decoupled initiator runs up to a quantum ahead). It waits only when the
   // caller is a thread that allows it (AccessInfo::may_wait).
-  bool transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  // Callbacks may add to context().delay (time the access blocks), which comes back in `delay`.
+  bool transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, ReadTiming reads = ReadTiming::CatchUp);
   // With a queue, a write whose arrival lies ahead (delay > 0) takes effect at its arrival,
   // value and callback alike (an interrupt acknowledge, say): it is checked and answered now.
   void set_arrival_queue(ArrivalQueue* q) { arrivals_ = q; }
-  // The access being served (valid inside a callback).
-  const AccessContext& context() const { return ctx_; }
+  // The access being served (valid inside a callback; a nested access to the same bank, e.g. a
+  // callback whose work writes back into this block, has its own and restores the outer one).
+  const AccessContext& context() const { return *ctx_; }
+  AccessContext& context() { return *ctx_; }
   // Untimed debug access: no side effects on read, writes go straight to `value`.
   unsigned debug(tlm::tlm_generic_payload& gp);
 
@@ -108,10 +123,13 @@ class RegisterBank {
   std::string block_;
   std::map<uint32_t, Register> regs_;
   uint64_t errors_ = 0;
-  AccessContext ctx_;
+  AccessContext idle_;             // the context outside any access
+  AccessContext* ctx_ = &idle_;    // the access being served (RegisterBank::serve's own)
   ArrivalQueue* arrivals_ = nullptr;
   const char* owner_ = nullptr;
   void apply_write(Register& r, uint32_t v);
+  bool serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  bool rules(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
 };
 
 }  // namespace hetvp

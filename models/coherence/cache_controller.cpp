@@ -36,7 +36,7 @@ namespace {
 const RegSpec kCcRegs[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
 }  // namespace
 
-CacheController::CacheController(sc_core::sc_module_name n, const Params& p) : Component(n), regs_(basename()) {
+CacheController::CacheController(sc_core::sc_module_name n, const Params& p) : PeripheralOf<Component>(n, kCcRegs) {
   const unsigned levels = p.u32("levels");
   for (unsigned i = 0; i < levels; ++i) stages_.push_back(i);
   side_ = p.string("side") == "gpu" ? Side::Gpu : Side::Host;
@@ -44,7 +44,7 @@ CacheController::CacheController(sc_core::sc_module_name n, const Params& p) : C
 }
 
 CacheController::CacheController(sc_core::sc_module_name n, const Params& p, std::vector<unsigned> stages, Side side)
-    : Component(n), regs_(basename()), stages_(std::move(stages)), side_(side) {
+    : PeripheralOf<Component>(n, kCcRegs), stages_(std::move(stages)), side_(side) {
   window_ = true;
   init(p);
 }
@@ -64,8 +64,6 @@ void CacheController::init(const Params& p) {
   in.register_transport_dbg(this, &CacheController::dbg_data);
   in.register_get_direct_mem_ptr(this, &CacheController::dmi_data);
   out.register_invalidate_direct_mem_ptr(this, &CacheController::inval_dmi);
-  regs.register_b_transport(this, &CacheController::b_regs);
-  regs.register_transport_dbg(this, &CacheController::dbg_regs);
   dir_info_->initiator = name();
   dir_info_->uncached = true;
   dir_info_->side = side_;
@@ -80,15 +78,17 @@ void CacheController::init(const Params& p) {
   expose_target("snoop_in", snoop_in, true);
   expose_initiator("snoop_out", snoop_out, true);
 
-  add_table(regs_, kCcRegs);
+  read_timing(ReadTiming::AsIssued);  // a PROBE_DONE read blocks on its own (probe_done_port)
+  on_port("PROBE", CC_PROBE, 4, &CacheController::probe_port);
+  on_port("PROBE_DONE", CC_PROBE_DONE, 4, &CacheController::probe_done_port);
   const uint64_t dir_base = p.u64("dir_base");
-  regs_.set_reset("DIR_LO", static_cast<uint32_t>(dir_base));
-  regs_.set_reset("DIR_HI", static_cast<uint32_t>(dir_base >> 32));
-  regs_.on_write("TRACK", this, &CacheController::track_written);
-  regs_.on_write("HIST_REQ", this, &CacheController::hist_req);
-  regs_.on_write("HIST_CONFIRM", this, &CacheController::hist_confirm);
-  regs_.on_read("HIST_COUNT", this, &CacheController::hist_count);
-  regs_.reset();
+  bank_.set_reset("DIR_LO", static_cast<uint32_t>(dir_base));
+  bank_.set_reset("DIR_HI", static_cast<uint32_t>(dir_base >> 32));
+  on_write("TRACK", &CacheController::track_written);
+  on_write("HIST_REQ", &CacheController::hist_req);
+  on_write("HIST_CONFIRM", &CacheController::hist_confirm);
+  on_read("HIST_COUNT", &CacheController::hist_count);
+  bank_.reset();
   declare_stats();
 }
 
@@ -96,14 +96,14 @@ void CacheController::init(const Params& p) {
 void CacheController::track_written(uint32_t v) {
   if (v > 1) {
     fail("bad value " + std::to_string(v) + " written to TRACK (1 start / 0 stop)");
-    regs_.at(CC_TRACK).value = tracking_;
+    bank_.at(CC_TRACK).value = tracking_;
     return;
   }
   tracking_ = v == 1;
 }
 void CacheController::hist_req(uint32_t v) {
   if (v != 1) return fail("bad value " + std::to_string(v) + " written to HIST_REQ");
-  send_history(now_delay_);
+  send_history(this_access().delay);
 }
 void CacheController::hist_confirm(uint32_t v) {
   if (v != 1) return fail("bad value " + std::to_string(v) + " written to HIST_CONFIRM");
@@ -252,41 +252,39 @@ void CacheController::send_history(sc_core::sc_time& delay) {
   dir_write(DIR_HIST_END, &total, 4, delay);
 }
 
-void CacheController::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  const uint64_t off = gp.get_address();
+// A probe from the directory: first line (8 B) and count (4 B); a 24-byte probe (directory
+// probe_timing: serial_ack) asks for the walk time back, in ps, in bytes 16..23: the directory
+// waits for the ack before its next probe. Other lengths fall through to the table (an error).
+bool CacheController::probe_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const unsigned len = gp.get_data_length();
-  if (off == CC_PROBE && gp.is_write() && (len == 16 || len == 24)) {
-    uint64_t first;
-    uint32_t count;
-    std::memcpy(&first, gp.get_data_ptr(), 8);
-    std::memcpy(&count, gp.get_data_ptr() + 8, 4);
-    // A 24-byte probe (directory probe_timing: serial_ack) asks for the walk time back, in ps, in
-    // bytes 16..23: the directory waits for the ack before its next probe.
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const sc_core::sc_time start = now + delay > busy_until_ ? now + delay : busy_until_;
-    probe(first, count, delay);
-    if (len == 24) {
-      const uint64_t walk_ps =
-          busy_until_ > start ? static_cast<uint64_t>(std::llround((busy_until_ - start).to_seconds() * 1e12)) : 0;
-      std::memcpy(gp.get_data_ptr() + 16, &walk_ps, 8);
-    }
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
+  if (!gp.is_write() || (len != 16 && len != 24)) return false;
+  uint64_t first;
+  uint32_t count;
+  std::memcpy(&first, gp.get_data_ptr(), 8);
+  std::memcpy(&count, gp.get_data_ptr() + 8, 4);
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time start = now + delay > busy_until_ ? now + delay : busy_until_;
+  probe(first, count, delay);
+  if (len == 24) {
+    const uint64_t walk_ps =
+        busy_until_ > start ? static_cast<uint64_t>(std::llround((busy_until_ - start).to_seconds() * 1e12)) : 0;
+    std::memcpy(gp.get_data_ptr() + 16, &walk_ps, 8);
   }
-  if (off == CC_PROBE_DONE && gp.is_read() && len == 32) {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    if (busy_until_ > now + delay) delay = busy_until_ - now;
-    uint64_t v[4] = {acc_invalidated_, acc_tags_, acc_digest_, acc_probes_};
-    std::memcpy(gp.get_data_ptr(), v, 32);
-    acc_invalidated_ = acc_tags_ = acc_digest_ = acc_probes_ = 0;
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
-  }
-  sc_core::sc_time saved = now_delay_;
-  now_delay_ = delay;
-  regs_.transport(gp);
-  delay = now_delay_;
-  now_delay_ = saved;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+// PROBE_DONE: returns when the probes' walks are done, with their totals (invalidated lines,
+// tags walked, digest, probes) since the last read.
+bool CacheController::probe_done_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (!gp.is_read() || gp.get_data_length() != 32) return false;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (busy_until_ > now + delay) delay = busy_until_ - now;
+  uint64_t v[4] = {acc_invalidated_, acc_tags_, acc_digest_, acc_probes_};
+  std::memcpy(gp.get_data_ptr(), v, 32);
+  acc_invalidated_ = acc_tags_ = acc_digest_ = acc_probes_ = 0;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
 }
 
 void CacheController::b_snoop(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -327,7 +325,7 @@ void CacheController::declare_stats() {
       .counter("lines_invalidated", "lines", "lines invalidated by probes", invalidated_)
       .counter("snoops", "count", "snoop requests forwarded to the caches", snoops_)
       .counter("snoop_invalidated", "lines", "lines invalidated by snoops", snoop_invalidated_)
-      .value("register_errors", "count", "illegal register accesses", [this] { return regs_.errors(); });
+      .value("register_errors", "count", "illegal register accesses", [this] { return bank_.errors(); });
 }
 
 HETVP_REGISTER_COMPONENT(

@@ -40,15 +40,14 @@
 
 #include "platform/access_info.h"
 #include "platform/component.h"
-#include "platform/register_bank.h"
+#include "platform/peripheral.h"
 
 namespace hetvp::coherence {
 
-class CacheController : public Component {
+class CacheController : public PeripheralOf<Component> {
  public:
   tlm_utils::multi_passthrough_target_socket<CacheController> in{"in"};
   tlm_utils::multi_passthrough_initiator_socket<CacheController> out{"out"};
-  tlm_utils::simple_target_socket<CacheController> regs{"regs"};
   tlm_utils::simple_initiator_socket<CacheController> dir{"dir"};
   // Optional I/O snoop: put it between the root complex and the host bus (rc.host -> snoop_in,
   // snoop_out -> host_bus) and device DMA stays coherent with this side's caches (lines a DMA
@@ -80,7 +79,8 @@ class CacheController : public Component {
     gp.set_dmi_allowed(false);
     return false;
   }
-  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  bool probe_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);       // PROBE: 16/24-byte writes
+  bool probe_done_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // PROBE_DONE: 32-byte reads
   void track_written(uint32_t v);
   void hist_req(uint32_t v);
   void hist_confirm(uint32_t v);
@@ -88,7 +88,6 @@ class CacheController : public Component {
   void b_snoop(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_snoop(int, tlm::tlm_generic_payload& gp) { return snoop_out->transport_dbg(gp); }
   void snoop_inval_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
-  unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
   void inval_dmi(int, sc_dt::uint64, sc_dt::uint64) {}
 
   bool to_pa(uint64_t addr, uint64_t& pa) const;  // false: not shared memory
@@ -97,12 +96,8 @@ class CacheController : public Component {
   void send_history(sc_core::sc_time& delay);
   bool dir_write(uint64_t offset, const void* data, unsigned len, sc_core::sc_time& delay);
   void fail(const std::string& why);
-  uint64_t reg64(uint32_t lo) const { return (uint64_t(regs_.at_const(lo + 4)) << 32) | regs_.at_const(lo); }
+  uint64_t reg64(uint32_t lo) const { return (uint64_t(bank_.at(lo + 4).value) << 32) | bank_.at(lo).value; }
 
-  struct RegsView : RegisterBank {
-    using RegisterBank::RegisterBank;
-    uint32_t at_const(uint32_t off) const { return registers().at(off).value; }
-  } regs_;
   std::vector<unsigned> stages_;
   unsigned num_stages_ = 1;
   Side side_ = Side::Host;
@@ -113,7 +108,6 @@ class CacheController : public Component {
   std::vector<uint64_t> history_;
   std::unordered_set<uint64_t> recorded_;
   sc_core::sc_time busy_until_;
-  sc_core::sc_time now_delay_;  // delay of the register access being served
   // probe accumulators since the last PROBE_DONE
   uint64_t acc_invalidated_ = 0, acc_tags_ = 0, acc_digest_ = 0, acc_probes_ = 0;
   AccessInfo* dir_info_ = new AccessInfo;

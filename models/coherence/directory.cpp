@@ -73,7 +73,7 @@ namespace {
 const RegSpec kDirRegs[] = {HETVP_REG_TABLE(HETVP_DIR_REGS)};
 }  // namespace
 
-Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n), regs_(basename()) {
+Directory::Directory(sc_core::sc_module_name n, const Params& p) : PeripheralOf<Component>(n, kDirRegs) {
   mode_ = p.string("mode");
   EngineParams ep;
   ep.line_bytes = p.u32("line");
@@ -105,8 +105,6 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n),
 
   SC_HAS_PROCESS(Directory);
   SC_THREAD(engine_thread);
-  regs.register_b_transport(this, &Directory::b_regs);
-  regs.register_transport_dbg(this, &Directory::dbg_regs);
   expose_target("regs", regs);
   expose_initiator("cpu_cc", cpu_cc);
   expose_initiator("host", host);
@@ -116,17 +114,20 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : Component(n),
 }
 
 void Directory::bind_registers() {
-  add_table(regs_, kDirRegs);
-  regs_.on_read("LOCK", this, &Directory::lock_owner);
-  regs_.on_write("LOCK", this, &Directory::lock_written);
-  regs_.on_write("INVALIDATE", this, &Directory::invalidate_written);
-  regs_.on_read("INVAL_STATUS", this, &Directory::inval_status);
-  regs_.on_write("HISTORY", this, &Directory::history_written);
-  regs_.on_read("HIST_STATUS", this, &Directory::hist_status);
-  regs_.on_write("HIST_END", this, &Directory::hist_end);
-  regs_.on_write("CPU_TRACK", this, &Directory::cpu_track);
-  regs_.on_write("GPU_TRACK", this, &Directory::gpu_track);
-  regs_.on_read("STAT_SYNCS", this, &Directory::stat_syncs);
+  // Reads are served as of SystemC time (the thesis' polls were calibrated that way); a
+  // callback's this_access().delay is the access's delay, and blocking work adds to it.
+  read_timing(ReadTiming::AsIssued);
+  on_port("HIST_DATA", DIR_HIST_DATA, DIR_HIST_DATA_SIZE, &Directory::hist_data);
+  on_read("LOCK", &Directory::lock_owner);
+  on_write("LOCK", &Directory::lock_written);
+  on_write("INVALIDATE", &Directory::invalidate_written);
+  on_read("INVAL_STATUS", &Directory::inval_status);
+  on_write("HISTORY", &Directory::history_written);
+  on_read("HIST_STATUS", &Directory::hist_status);
+  on_write("HIST_END", &Directory::hist_end);
+  on_write("CPU_TRACK", &Directory::cpu_track);
+  on_write("GPU_TRACK", &Directory::gpu_track);
+  on_read("STAT_SYNCS", &Directory::stat_syncs);
   // The last synchronisation's figures (0 before the first).
   using Field = uint32_t (*)(const Sync&);
   const std::pair<const char*, Field> last_sync[] = {
@@ -138,12 +139,12 @@ void Directory::bind_registers() {
       {"STAT_TICKS_HI", [](const Sync& s) { return uint32_t(s.ticks >> 32); }},
       {"STAT_TARGET", [](const Sync& s) { return uint32_t(s.target); }}};
   for (auto [reg, field] : last_sync)
-    regs_.named(reg).read([this, f = field](const Register&) { return syncs_.empty() ? 0u : f(syncs_.back()); });
+    bank_.named(reg).read([this, f = field](const Register&) { return syncs_.empty() ? 0u : f(syncs_.back()); });
 }
 
-// ---- register behaviour (bound by name in bind_registers); *cur_delay_ is the access's delay
+// ---- register behaviour (bound by name in bind_registers); this_access() is the access served
 void Directory::lock_written(uint32_t v) {
-  const unsigned who = side_index(cur_side_);
+  const unsigned who = side_index(this_access().side);
   if (v == 1) {
     if (lock_owner_ == who)
       return fail("LOCK", DIR_LOCK, std::string("lock taken twice by the ") + side_name(who) + " without a release");
@@ -160,7 +161,7 @@ void Directory::lock_written(uint32_t v) {
                                    : std::string(" (lock is free)")));
     // Algorithm 2 waits for "done" before unlocking: the other side may only acquire once
     // its caches hold no stale copy.
-    if (inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ < inval_done_at_)
+    if (inval_requested_ && sc_core::sc_time_stamp() + this_access().delay < inval_done_at_)
       return fail("LOCK", DIR_LOCK,
                   std::string("release by the ") + side_name(who) +
                       " while its invalidation is still running (wait for INVAL_STATUS 0x40005004 = 1)");
@@ -173,18 +174,18 @@ void Directory::invalidate_written(uint32_t v) {
   if (v != 1 && v != 2)
     return fail("INVALIDATE", DIR_INVALIDATE,
                 "bad value " + std::to_string(v) + " (1 = invalidate GPU caches, 2 = CPU caches)");
-  invalidate(v, *cur_delay_);
+  invalidate(v, this_access().delay);
 }
 uint32_t Directory::inval_status() const {
-  return uint32_t(inval_requested_ && sc_core::sc_time_stamp() + *cur_delay_ >= inval_done_at_);
+  return uint32_t(inval_requested_ && sc_core::sc_time_stamp() + this_access().delay >= inval_done_at_);
 }
 void Directory::history_written(uint32_t v) {
   if (v != 1 && v != 2)
     return fail("HISTORY", DIR_HISTORY, "bad value " + std::to_string(v) + " (1 = from CPU, 2 = from GPU)");
-  history_request(v, *cur_delay_);
+  history_request(v, this_access().delay);
 }
 uint32_t Directory::hist_status() const {
-  return uint32_t(hist_requested_ && !receiving_ && sc_core::sc_time_stamp() + *cur_delay_ >= hist_done_at_);
+  return uint32_t(hist_requested_ && !receiving_ && sc_core::sc_time_stamp() + this_access().delay >= hist_done_at_);
 }
 void Directory::hist_end(uint32_t v) {
   if (!receiving_) return fail("HIST_END", DIR_HIST_END, "end of history while no history is being received");
@@ -194,19 +195,19 @@ void Directory::hist_end(uint32_t v) {
                 "history from the " + std::string(side_name(s)) + " announced " + std::to_string(v) + " entries, " +
                     std::to_string(hist_[s].size()) + " arrived");
   hist_ready_[s] = true;
-  hist_done_at_ = sc_core::sc_time_stamp() + *cur_delay_;
+  hist_done_at_ = sc_core::sc_time_stamp() + this_access().delay;
   receiving_ = 0;
   uint32_t one = 1;
-  sc_core::sc_time d = *cur_delay_;
+  sc_core::sc_time d = this_access().delay;
   cc_access(s, tlm::TLM_WRITE_COMMAND, CC_HIST_CONFIRM, &one, 4, d);
 }
 void Directory::cpu_track(uint32_t v) {
   if (v > 1) return fail("CPU_TRACK", DIR_CPU_TRACK, "bad value " + std::to_string(v) + " (1 start / 0 stop)");
-  cc_access(1, tlm::TLM_WRITE_COMMAND, CC_TRACK, &v, 4, *cur_delay_);
+  cc_access(1, tlm::TLM_WRITE_COMMAND, CC_TRACK, &v, 4, this_access().delay);
 }
 void Directory::gpu_track(uint32_t v) {
   if (v > 1) return fail("GPU_TRACK", DIR_GPU_TRACK, "bad value " + std::to_string(v) + " (1 start / 0 stop)");
-  cc_access(2, tlm::TLM_WRITE_COMMAND, CC_TRACK, &v, 4, *cur_delay_);
+  cc_access(2, tlm::TLM_WRITE_COMMAND, CC_TRACK, &v, 4, this_access().delay);
 }
 
 void Directory::fail(const std::string& reg, uint64_t off, const std::string& why) {
@@ -229,7 +230,7 @@ bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, voi
     cpu_cc->b_transport(gp, d);
     if (cmd == tlm::TLM_READ_COMMAND) delay = d + cpu_hop_;  // writes are posted
   } else {
-    const uint64_t base = (uint64_t(regs_.at(DIR_GPU_CC_HI).value) << 32) | regs_.at(DIR_GPU_CC_LO).value;
+    const uint64_t base = (uint64_t(bank_.at(DIR_GPU_CC_HI).value) << 32) | bank_.at(DIR_GPU_CC_LO).value;
     if (!base) {
       fail("GPU_CC_LO", DIR_GPU_CC_LO,
            "the GPU cache controller's address is not configured (the runtime writes BAR0 + 0x405000 here)");
@@ -373,37 +374,31 @@ std::vector<LineRange> Directory::run_engine(const std::vector<uint64_t>& lines,
   return std::move(engine_out_);
 }
 
-void Directory::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+// HIST_DATA: a cache controller's history chunks (8-byte line addresses), written in bulk.
+bool Directory::hist_data(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  if (!gp.is_write()) return false;  // the table refuses it
   const uint64_t off = gp.get_address();
-  AccessInfo* ai = gp.get_extension<AccessInfo>();
-  if (off >= DIR_HIST_DATA && off < DIR_HIST_DATA + DIR_HIST_DATA_SIZE && gp.is_write()) {
-    const unsigned len = gp.get_data_length();
-    if (!receiving_ || len % 8) {
-      fail("HIST_DATA", off,
-           !receiving_ ? "history data while no history is being received" : "chunk length not a multiple of 8");
-      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
-    }
-    auto& h = hist_[receiving_];
-    const size_t n0 = h.size();
-    h.resize(n0 + len / 8);
-    std::memcpy(&h[n0], gp.get_data_ptr(), len);
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
+  const unsigned len = gp.get_data_length();
+  if (!receiving_ || len % 8) {
+    fail("HIST_DATA", off,
+         !receiving_ ? "history data while no history is being received" : "chunk length not a multiple of 8");
+    gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return true;
   }
-  Side saved_side = cur_side_;
-  sc_core::sc_time* saved_delay = cur_delay_;
-  cur_side_ = ai ? ai->side : Side::Other;
-  cur_delay_ = &delay;
-  if (!regs_.transport(gp)) {
-    std::string buf =
-        format("bad %s of %u bytes at directory address 0x%" PRIx64 " (by %s)", gp.is_read() ? "read" : "write",
-               gp.get_data_length(), uint64_t(DIR_BASE + off), initiator_of(gp));
-    ++errors_;
-    RunState::get().fail(name(), buf);
-  }
-  cur_side_ = saved_side;
-  cur_delay_ = saved_delay;
+  auto& h = hist_[receiving_];
+  const size_t n0 = h.size();
+  h.resize(n0 + len / 8);
+  std::memcpy(&h[n0], gp.get_data_ptr(), len);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+void Directory::bad_access(const tlm::tlm_generic_payload& gp) {
+  std::string buf =
+      format("bad %s of %u bytes at directory address 0x%" PRIx64 " (by %s)", gp.is_read() ? "read" : "write",
+             gp.get_data_length(), uint64_t(DIR_BASE + gp.get_address()), initiator_of(gp));
+  ++errors_;
+  RunState::get().fail(name(), buf);
 }
 
 void Directory::declare_stats() {

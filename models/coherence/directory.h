@@ -25,7 +25,7 @@
 //   complete history of the source side.
 // * TRACK forwarding: 0x8000 -> CPU controller TRACK, 0x10000 -> GPU controller TRACK.
 //
-// Ports: target `regs`; initiators `cpu_cc`, `host`.
+// Ports: target `regs` (Peripheral); initiators `cpu_cc`, `host`.
 #pragma once
 
 #include <memory>
@@ -37,13 +37,12 @@
 #include "models/coherence/invalidation_engine.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
-#include "platform/register_bank.h"
+#include "platform/peripheral.h"
 
 namespace hetvp::coherence {
 
-class Directory : public Component {
+class Directory : public PeripheralOf<Component> {
  public:
-  tlm_utils::simple_target_socket<Directory> regs{"regs"};
   tlm_utils::simple_initiator_socket<Directory> cpu_cc{"cpu_cc"};
   tlm_utils::simple_initiator_socket<Directory> host{"host"};
 
@@ -58,8 +57,9 @@ class Directory : public Component {
 
  private:
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
-  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void bind_registers();  // the register table and the behaviour bound to its names
+  void bind_registers();  // behaviour bound to the names of coherence_regs.h's table
+  bool hist_data(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // the history window
+  void bad_access(const tlm::tlm_generic_payload& gp) override;           // ends the run
   uint32_t lock_owner() const { return lock_owner_; }
   void lock_written(uint32_t v);
   void invalidate_written(uint32_t v);
@@ -70,7 +70,6 @@ class Directory : public Component {
   void cpu_track(uint32_t v);
   void gpu_track(uint32_t v);
   uint32_t stat_syncs() const { return uint32_t(syncs_.size()); }
-  unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
   void fail(const std::string& reg, uint64_t off, const std::string& why);
   // An access to a cache controller's register block: side 1 = CPU, 2 = GPU.
   bool cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, void* data, unsigned len, sc_core::sc_time& delay);
@@ -87,7 +86,6 @@ class Directory : public Component {
   std::string engine_error_;
   bool engine_busy_ = false;
 
-  RegisterBank regs_;
   std::string mode_;
   std::unique_ptr<InvalidationEngine> engine_;
   sc_core::sc_time issue_, cpu_hop_;
@@ -96,8 +94,6 @@ class Directory : public Component {
   long long skip_probe_;
   uint64_t probe_counter_ = 0;
   unsigned lock_owner_ = 0;  // 0 free, 1 CPU, 2 GPU
-  Side cur_side_ = Side::Other;
-  sc_core::sc_time* cur_delay_ = nullptr;
   // history being received / received, per side (index 1 CPU, 2 GPU)
   unsigned receiving_ = 0;
   std::vector<uint64_t> hist_[3];

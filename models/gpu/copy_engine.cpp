@@ -70,7 +70,7 @@ void CopyEngine::launch(uint32_t v) {
   busy_ = true;
   launch_flags_ = v;
   status_.value = COPY_STATUS_BUSY;
-  launch_.notify(Peripheral::access().delay);  // the copy starts when the doorbell arrives
+  launch_.notify(this_access().delay);  // the copy starts when the doorbell arrives
 }
 
 bool CopyEngine::access(tlm::tlm_command cmd, uint64_t va, uint8_t* data, unsigned len, sc_core::sc_time at,

@@ -26,11 +26,6 @@ std::shared_ptr<Schema> HostInterface::schema() {
   return s;
 }
 
-namespace {
-const RegSpec kPmcRegs[] = {HETVP_REG_TABLE(HETVP_PMC_REGS)};
-const RegSpec kPtopRegs[] = {HETVP_REG_TABLE(HETVP_PTOP_REGS)};
-}  // namespace
-
 // TLP size limits: the link's (asked through `upstream`, see pcie::LinkQuery), the payload
 // capped at what the device supports (Device Capabilities Max_Payload_Size_Supported). With
 // nothing answering (a test harness in place of a link) the PCIe reset values 128/512 stay.
@@ -50,6 +45,8 @@ void HostInterface::end_of_elaboration() {
 
 HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigned num_gpcs, uint64_t vram_size)
     : sc_core::sc_module(n),
+      pmc_("pmc", [this](const sc_core::sc_time& d) { send_msi(d); }),
+      ptop_("ptop", num_gpcs, vram_size),
       cfg_(kVendorNvidia, kDeviceGtx480, kClassVga,
            {pcie::BarSpec{p.size("bar0_size"), false, false}, pcie::BarSpec{p.size("bar1_size"), true, true}}) {
   bar0_size_ = p.size("bar0_size");
@@ -60,23 +57,7 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   pcie.register_transport_dbg(this, &HostInterface::dbg_pcie);
   dma.register_b_transport(this, &HostInterface::b_dma);
   dma.register_transport_dbg(this, &HostInterface::dbg_dma);
-  pmc.register_b_transport(this, &HostInterface::b_pmc);
-  ptop.register_b_transport(this, &HostInterface::b_ptop);
-  intr.bind(*this);
-
-  // PMC: identity and interrupt status/enable. An acknowledge clears PMC_INTR when it arrives:
-  // cleared early, it could miss (or swallow) an interrupt raised meanwhile.
-  pmc_regs_.set_arrival_queue(&pmc_arrivals_);
-  add_table(pmc_regs_, kPmcRegs);
-  pmc_regs_.named("INTR_EN").write([this](Register& r, uint32_t) {
-    // Enabling a source that is already pending interrupts at once.
-    if (pmc_regs_.at(PMC_INTR).value & r.value) send_msi(pmc_regs_.context().delay);
-  });
-  // PTOP: what the driver and the HUB firmware read to learn the topology.
-  add_table(ptop_regs_, kPtopRegs);
-  ptop_regs_.set_reset("NUM_GPCS", num_gpcs);
-  ptop_regs_.set_reset("VRAM_MIB", static_cast<uint32_t>(vram_size >> 20));
-  // NUM_COPY and the *_BASE registers: set by the blocks that exist (set_topology); 0 otherwise.
+  intr.bind(pmc_);
 
   msi_info_->initiator = "gpu.msi";
   msi_gp_.set_extension(msi_info_);
@@ -183,21 +164,6 @@ void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d
 
 unsigned HostInterface::dbg_dma(int, tlm::tlm_generic_payload& gp) { return upstream->transport_dbg(gp); }
 
-void HostInterface::b_pmc(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { pmc_regs_.transport(gp, delay); }
-void HostInterface::b_ptop(tlm::tlm_generic_payload& gp, sc_core::sc_time&) { ptop_regs_.transport(gp); }
-
-void HostInterface::raise(unsigned bit, const sc_core::sc_time& delay) {
-  // The bit becomes pending when the interrupt is raised, not when the raiser called (a core
-  // inside its burst calls up to a quantum early).
-  pmc_arrivals_.at(delay, [this, bit] {
-    Register& status = pmc_regs_.at(PMC_INTR);
-    uint32_t mask = 1u << bit;
-    bool was_pending = status.value & mask;
-    status.value |= mask;
-    if (!was_pending && (pmc_regs_.at(PMC_INTR_EN).value & mask)) send_msi(sc_core::SC_ZERO_TIME);
-  });
-}
-
 void HostInterface::send_msi(const sc_core::sc_time& delay) {
   if (!cfg_.msi_enabled() || !cfg_.bus_master()) return;  // the driver polls PMC_INTR instead
   ++msis_;
@@ -217,7 +183,7 @@ void HostInterface::declare_stats() {
       .counter("msis", "count", "MSI writes sent upstream", msis_)
       .counter("refused", "count", "accesses refused (BAR disabled, bus mastering off, out of range)", refused_)
       .value("register_errors", "count", "illegal PMC and PTOP register accesses",
-             [this] { return pmc_regs_.errors() + ptop_regs_.errors(); });
+             [this] { return pmc_.errors() + ptop_.errors(); });
 }
 
 }  // namespace hetvp::gpu

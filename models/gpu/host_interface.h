@@ -10,8 +10,8 @@
 // through `upstream`; refused while bus mastering is disabled. The two limits are the link's
 // parameters (pcie_link max_payload/max_read_request), asked for through `upstream` at end of
 // elaboration (pcie::LinkQuery), max_payload capped at kMaxPayloadSupported.
-// Interrupts: GPU-internal sources raise bits of PMC_INTR through `intr` (IrqIf, vector = bit);
-// an enabled bit sends one MSI. The PMC and PTOP registers (gpu_regs.h) live here.
+// Interrupts: GPU-internal sources raise bits of PMC_INTR through `intr` (the PMC, pmc.h); an
+// enabled bit sends one MSI. The PMC and PTOP register blocks (pmc.h) are this module's children.
 #pragma once
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -24,30 +24,33 @@
 #include "platform/json.h"
 #include "platform/stats.h"
 #include "platform/params.h"
-#include "platform/arrival_queue.h"
-#include "platform/register_bank.h"
+#include "models/gpu/pmc.h"
 
 namespace hetvp::gpu {
 
-class HostInterface : public sc_core::sc_module, public IrqIf {
+class HostInterface : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<HostInterface> pcie{"pcie"};
   tlm_utils::simple_initiator_socket<HostInterface> upstream{"upstream"};
   tlm_utils::multi_passthrough_target_socket<HostInterface> dma{"dma"};
   tlm_utils::simple_initiator_socket<HostInterface> bar0{"bar0"};
   tlm_utils::simple_initiator_socket<HostInterface> bar1{"bar1"};
-  tlm_utils::simple_target_socket<HostInterface> pmc{"pmc"};    // BAR0 0x000000
-  tlm_utils::simple_target_socket<HostInterface> ptop{"ptop"};  // BAR0 0x022400
   IrqExport intr{"intr"};
+ private:
+  Pmc pmc_;
+  Ptop ptop_;
+
+ public:
+  decltype(pmc_.regs)& pmc = pmc_.regs;     // BAR0 0x000000
+  decltype(ptop_.regs)& ptop = ptop_.regs;  // BAR0 0x022400
 
   HostInterface(sc_core::sc_module_name name, const Params& p, unsigned num_gpcs, uint64_t vram_size);
   // Sets a PTOP register (pmc.h name without the prefix) that depends on the GPU's composition
   // (where a block sits, how many copy engines there are); the GPU's blocks call it while built.
-  void set_topology(const std::string& reg, uint32_t value) { ptop_regs_.set_reset(reg, value); }
+  void set_topology(const std::string& reg, uint32_t value) { ptop_.set_topology(reg, value); }
   uint64_t bar0_size() const { return bar0_size_; }
   static std::shared_ptr<Schema> schema();
 
-  void raise(unsigned bit, const sc_core::sc_time& delay) override;
   // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
   StatGroup& stats() { return stats_; }
   void dump_stats(JsonWriter& w) const { stats_.dump(w); }
@@ -58,13 +61,9 @@ class HostInterface : public sc_core::sc_module, public IrqIf {
   unsigned dbg_pcie(tlm::tlm_generic_payload& gp);
   void b_dma(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_dma(int id, tlm::tlm_generic_payload& gp);
-  void b_pmc(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void b_ptop(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void send_msi(const sc_core::sc_time& delay);
 
   pcie::Type0ConfigSpace cfg_;
-  RegisterBank pmc_regs_{"pmc"}, ptop_regs_{"ptop"};
-  ArrivalQueue pmc_arrivals_{"pmc_arrivals"};  // PMC writes (interrupt acknowledge) act at arrival
   sc_core::sc_time bar0_latency_, bar1_read_latency_, bar1_write_latency_;
   uint64_t bar0_size_;
   static constexpr unsigned kMaxPayloadSupported = 512;  // Device Capabilities (GF100)

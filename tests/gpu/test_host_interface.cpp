@@ -95,13 +95,13 @@ TEST(HostInterface, MsiOncePerRisingEnabledSourceAndWhenAPendingSourceIsEnabled)
     b.config_write(pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable | pcie::kCmdBusMaster);
     sc_time d;
     b.pmc.write32(PMC_INTR_EN, 1u << GPU_INTR_COPY0, d);
-    b.hi.raise(GPU_INTR_COPY0, d);
-    b.hi.raise(GPU_INTR_COPY0, d);  // still pending: no second MSI
+    b.hi.intr->raise(GPU_INTR_COPY0, d);
+    b.hi.intr->raise(GPU_INTR_COPY0, d);  // still pending: no second MSI
     msis.push_back(b.upstream.writes.size());
     b.pmc.write32(PMC_INTR, 1u << GPU_INTR_COPY0, d);  // acknowledge (W1C): the next raise is a new edge
-    b.hi.raise(GPU_INTR_COPY0, d);
+    b.hi.intr->raise(GPU_INTR_COPY0, d);
     msis.push_back(b.upstream.writes.size());
-    b.hi.raise(GPU_INTR_COPY1, d);  // pending, but not enabled
+    b.hi.intr->raise(GPU_INTR_COPY1, d);  // pending, but not enabled
     msis.push_back(b.upstream.writes.size());
     b.pmc.write32(PMC_INTR_EN, (1u << GPU_INTR_COPY0) | (1u << GPU_INTR_COPY1), d);
     msis.push_back(b.upstream.writes.size());
@@ -127,7 +127,7 @@ TEST(HostInterface, InterruptBitsOfSixteenGpcsAndComputeAreDistinct) {
     sc_time d;
     for (unsigned bit : sources) {
       ASSERT_LT(bit, 32u);
-      b.hi.raise(bit, d);
+      b.hi.intr->raise(bit, d);
       uint32_t v = 0;
       b.pmc.read32(PMC_INTR, v, d);
       seen.push_back(v);

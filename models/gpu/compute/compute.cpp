@@ -15,7 +15,7 @@
 #include "platform/access_info.h"
 #include "platform/config.h"
 #include "platform/payload.h"
-#include "platform/register_table.h"
+#include "platform/peripheral.h"
 #include "platform/run_state.h"
 #include "platform/format.h"
 
@@ -99,13 +99,12 @@ class ComputeUnitExec : public WarpExec {
   void error(const std::string& why) override;
 };
 
-class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module {
+class ComputeBlock : public GpuBlock, public HasStats, public Peripheral {
  public:
-  tlm_utils::simple_target_socket<ComputeBlock> regs{"regs"};
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<ComputeBlock>>> port;
   IrqPort intr{"intr"};
 
-  ComputeBlock(sc_core::sc_module_name n, GpuContext& ctx, const Params& p) : sc_core::sc_module(n), regs_(basename()) {
+  ComputeBlock(sc_core::sc_module_name n, GpuContext& ctx, const Params& p) : Peripheral(n, kComputeRegs) {
     units_ = p.u32("units");
     cycle_ = p.period("clock");
     caching_ = p.string("coalescer") == "caching";
@@ -122,10 +121,10 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
     map_windows(ctx, p);
     intr.bind(ctx.intr);
 
-    regs.register_b_transport(this, &ComputeBlock::b_regs);
-    regs.register_transport_dbg(this, &ComputeBlock::dbg_regs);
-    add_table(regs_, kComputeRegs);
-    regs_.on_write("LAUNCH", this, &ComputeBlock::launch);
+    // Reads are served as of SystemC time (no catch-up): the coherence runtime's polls keep the
+    // first wave's timing.
+    read_timing(ReadTiming::AsIssued);
+    on_write("LAUNCH", &ComputeBlock::launch);
     declare_stats();
     SC_HAS_PROCESS(ComputeBlock);
     SC_THREAD(run);
@@ -181,9 +180,9 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
     }
     running_ = true;
     launch_flags_ = v;
-    regs_.at(CMP_STATUS).value = CMP_STATUS_BUSY;
-    launch_at_ = regs_.context().arrival();
-    go_.notify(regs_.context().delay);
+    bank_.at(CMP_STATUS).value = CMP_STATUS_BUSY;
+    launch_at_ = this_access().arrival();
+    go_.notify(this_access().delay);
   }
 
   void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
@@ -321,12 +320,6 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
   }
 
  private:
-  // Reads are served as of SystemC time (no catch-up): the coherence runtime's polls keep the
-  // first wave's timing.
-  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-    regs_.transport(gp, static_cast<const sc_core::sc_time&>(delay));
-  }
-  unsigned dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
 
   void run() {
     for (;;) {
@@ -334,11 +327,11 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
       const sc_core::sc_time start = sc_core::sc_time_stamp();
       error_ = 0;
       ++kernels_;
-      const uint32_t id = regs_.at(CMP_KERNEL).value;
-      const Dim2 grid{regs_.at(CMP_GRID_X).value, regs_.at(CMP_GRID_Y).value};
-      const Dim2 block{regs_.at(CMP_BLOCK_X).value, regs_.at(CMP_BLOCK_Y).value};
+      const uint32_t id = bank_.at(CMP_KERNEL).value;
+      const Dim2 grid{bank_.at(CMP_GRID_X).value, bank_.at(CMP_GRID_Y).value};
+      const Dim2 block{bank_.at(CMP_BLOCK_X).value, bank_.at(CMP_BLOCK_Y).value};
       uint32_t args[CMP_ARGS + 1] = {};
-      for (unsigned i = 0; i < CMP_ARGS; ++i) args[i] = regs_.at(CMP_ARG + 4 * i).value;
+      for (unsigned i = 0; i < CMP_ARGS; ++i) args[i] = bank_.at(CMP_ARG + 4 * i).value;
       const KernelFn* fn = find_kernel(id, &kname_);
       if (!fn) {
         std::string buf = format("LAUNCH of unknown kernel id 0x%08x (KERNEL, BAR0 0x404000)", id);
@@ -376,16 +369,15 @@ class ComputeBlock : public GpuBlock, public HasStats, public sc_core::sc_module
       for (auto& e : exec_) end = std::max(end, e.cursor);
       if (end > sc_core::sc_time_stamp()) sc_core::wait(end - sc_core::sc_time_stamp());
       busy_time_ += sc_core::sc_time_stamp() - start;
-      regs_.at(CMP_ERROR).value = error_;
-      regs_.at(CMP_STATUS).value = error_ ? 2 : 0;
-      regs_.at(CMP_COMPLETED).value++;
+      bank_.at(CMP_ERROR).value = error_;
+      bank_.at(CMP_STATUS).value = error_ ? 2 : 0;
+      bank_.at(CMP_COMPLETED).value++;
       running_ = false;
       RunState::get().progress();
       if (launch_flags_ & 2) intr->raise(GPU_INTR_COMPUTE, sc_core::SC_ZERO_TIME);
     }
   }
 
-  RegisterBank regs_;
   unsigned units_;
   sc_core::sc_time cycle_, alu_, issue_, replay_, launch_cost_, launch_at_;
   bool caching_, tcp_flash_ = true;

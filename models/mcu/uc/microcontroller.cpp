@@ -21,7 +21,7 @@ const RegSpec kMcuRegs[] = {HETVP_REG_TABLE(HETVP_MCU_REGS)};
 }  // namespace
 
 Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg)
-    : sc_core::sc_module(n), cfg_(cfg), regs_(name()) {
+    : Peripheral(n, kMcuRegs), cfg_(cfg) {
   core_ = make_core(cfg_.core);
   if (!cfg_.cycle_costs.empty()) core_->set_cycle_costs(cfg_.cycle_costs);
   imem_.assign(cfg_.code_size, 0);
@@ -36,8 +36,6 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
     rv->set_trap_watchdog(cfg_.trap_watchdog);
   }
 
-  regs.register_b_transport(this, &Microcontroller::b_regs);
-  regs.register_transport_dbg(this, &Microcontroller::dbg_regs);
   init_payloads();
   bind_registers();
   SC_HAS_PROCESS(Microcontroller);
@@ -70,45 +68,49 @@ void Microcontroller::bind_registers() {
   // Declared in mcu_regs.h's table; behaviour bound by name (the handlers below). What the core
   // writes inside its burst (STATUS0, a mailbox) is seen by the host and the other cores only
   // when the core's local time reaches it.
-  add_table(regs_, kMcuRegs);
-  regs_.set_owner(core_info_->initiator);
-  regs_.set_reset("UC_CAPS", ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
-  regs_.set_reset("UC_ID", (cfg_.index & 0xff) | (cfg_.hub ? 0x100u : 0u));
-  regs_.set_reset("UC_CLOCK_KHZ", uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
-  irqstat_ = &regs_.named("IRQSTAT");
-  irqmask_ = &regs_.named("IRQMASK");
-  xfer_status_ = &regs_.named("XFER_STATUS");
+  bank_.set_owner(core_info_->initiator);
+  on_port("CODE", MCU_CODE, 4, &Microcontroller::upload_port);
+  on_port("DATA", MCU_DATA, 4, &Microcontroller::upload_port);
+  on_port("UC_EXIT", MCU_UC_EXIT, 4, &Microcontroller::write_rules);
+  on_port("UC_CTRL", MCU_UC_CTRL, 4, &Microcontroller::write_rules);
+  on_port("DBG_DATA", MCU_DBG_DATA, 4, &Microcontroller::write_rules);
+  bank_.set_reset("UC_CAPS", ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
+  bank_.set_reset("UC_ID", (cfg_.index & 0xff) | (cfg_.hub ? 0x100u : 0u));
+  bank_.set_reset("UC_CLOCK_KHZ", uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
+  irqstat_ = &bank_.named("IRQSTAT");
+  irqmask_ = &bank_.named("IRQMASK");
+  xfer_status_ = &bank_.named("XFER_STATUS");
   using M = Microcontroller;
-  regs_.on_write("IRQSSET", this, &M::irqsset);
-  regs_.on_write("IRQSCLR", this, &M::irqsclr);
-  regs_.on_write("IRQMSET", this, &M::irqmset);
-  regs_.on_write("IRQMCLR", this, &M::irqmclr);
-  regs_.on_write("HOST_INTR", this, &M::host_intr);
-  regs_.on_read("UC_CTRL", this, &M::uc_ctrl);
-  regs_.on_write("UC_CTRL", this, &M::uc_ctrl_written);
-  regs_.on_write("UC_EXIT", this, &M::uc_exit);
-  regs_.on_read("UC_TRAP_PC", this, &M::trap_pc);
-  regs_.on_read("UC_TRAP_CAUSE", this, &M::trap_cause);
-  regs_.on_read("UC_TRAP_VAL", this, &M::trap_val);
-  regs_.on_write("UC_FW_TRAP", this, &M::fw_trap);
-  regs_.on_read("UC_INSTRET_LO", this, &M::instret_lo);
-  regs_.on_read("UC_INSTRET_HI", this, &M::instret_hi);
-  regs_.on_read("UC_CYCLES_LO", this, &M::cycles_lo);
-  regs_.on_read("UC_CYCLES_HI", this, &M::cycles_hi);
-  regs_.on_read("DBG_DATA", this, &M::dbg_data);
-  regs_.on_write("DBG_DATA", this, &M::dbg_data_written);
-  regs_.on_write("XFER_CTRL", this, &M::xfer_ctrl);
-  regs_.on_write("TIMER_CTRL", this, &M::timer_ctrl);
-  regs_.on_write("METHOD_CMD", this, &M::method_cmd);
-  regs_.on_write("STATUS1", this, &M::status1);
+  on_write("IRQSSET", &M::irqsset);
+  on_write("IRQSCLR", &M::irqsclr);
+  on_write("IRQMSET", &M::irqmset);
+  on_write("IRQMCLR", &M::irqmclr);
+  on_write("HOST_INTR", &M::host_intr);
+  on_read("UC_CTRL", &M::uc_ctrl);
+  on_write("UC_CTRL", &M::uc_ctrl_written);
+  on_write("UC_EXIT", &M::uc_exit);
+  on_read("UC_TRAP_PC", &M::trap_pc);
+  on_read("UC_TRAP_CAUSE", &M::trap_cause);
+  on_read("UC_TRAP_VAL", &M::trap_val);
+  on_write("UC_FW_TRAP", &M::fw_trap);
+  on_read("UC_INSTRET_LO", &M::instret_lo);
+  on_read("UC_INSTRET_HI", &M::instret_hi);
+  on_read("UC_CYCLES_LO", &M::cycles_lo);
+  on_read("UC_CYCLES_HI", &M::cycles_hi);
+  on_read("DBG_DATA", &M::dbg_data);
+  on_write("DBG_DATA", &M::dbg_data_written);
+  on_write("XFER_CTRL", &M::xfer_ctrl);
+  on_write("TIMER_CTRL", &M::timer_ctrl);
+  on_write("METHOD_CMD", &M::method_cmd);
+  on_write("STATUS1", &M::status1);
 }
 
 // ---- register behaviour (bound by name in the constructor). Writes that start work act at the
-// access's arrival time (regs_.context().delay): for the core that is its local time inside the
+// access's arrival time (this_access().delay): for the core that is its local time inside the
 // current burst, for the host the link's arrival.
 void Microcontroller::irqsset(uint32_t v) {
   if (from_core()) return set_irq_bits(v & MCU_IRQ_ALL);  // the core sees its own write at once
-  arrivals_.at(regs_.context().delay, [this, v] { set_irq_bits(v & MCU_IRQ_ALL); });
+  arrivals_.at(this_access().delay, [this, v] { set_irq_bits(v & MCU_IRQ_ALL); });
 }
 void Microcontroller::irqsclr(uint32_t v) {
   irqstat_->value &= ~v;
@@ -124,8 +126,8 @@ void Microcontroller::irqmclr(uint32_t v) {
 }
 void Microcontroller::host_intr(uint32_t) {
   ++host_intrs_;
-  regs_.at(MCU_HOST_INTR_COUNT).value++;
-  intr->raise(cfg_.host_intr_bit, regs_.context().delay);
+  bank_.at(MCU_HOST_INTR_COUNT).value++;
+  intr->raise(cfg_.host_intr_bit, this_access().delay);
 }
 uint32_t Microcontroller::uc_ctrl() const {
   uint32_t v = state_ | (started_ ? MCU_CTRL_STARTED : 0);
@@ -149,11 +151,11 @@ void Microcontroller::fw_trap(uint32_t) {
   core_->halt(buf);
 }
 uint32_t Microcontroller::dbg_data() const {
-  const uint32_t i = regs_.at(MCU_DBG_INDEX).value;
+  const uint32_t i = bank_.at(MCU_DBG_INDEX).value;
   return i < 32 ? core_->read_gpr(i) : i == 32 ? core_->read_pc() : 0u;
 }
 void Microcontroller::dbg_data_written(uint32_t v) {
-  const uint32_t i = regs_.at(MCU_DBG_INDEX).value;
+  const uint32_t i = bank_.at(MCU_DBG_INDEX).value;
   if (i < 32)
     core_->write_gpr(i, v);
   else if (i == 32)
@@ -165,10 +167,10 @@ void Microcontroller::xfer_fault(uint32_t ctrl, uint32_t code) {
   else
     xfer_status_->value |= MCU_XFER_FAULT | (code << 8);
   ++xfer_faults_;
-  regs_.at(MCU_XFER_FAULTS).value++;
+  bank_.at(MCU_XFER_FAULTS).value++;
   std::string buf = format("%s: xfer refused (code %u): ctrl 0x%x, ext 0x%" PRIx64 ", dmem 0x%x", name(), code, ctrl,
-                           (uint64_t(regs_.at(MCU_XFER_EXT_HI).value) << 32) | regs_.at(MCU_XFER_EXT_LO).value,
-                           regs_.at(MCU_XFER_DMEM).value);
+                           (uint64_t(bank_.at(MCU_XFER_EXT_HI).value) << 32) | bank_.at(MCU_XFER_EXT_LO).value,
+                           bank_.at(MCU_XFER_DMEM).value);
   SC_REPORT_INFO("hetvp/mcu", buf.c_str());
   set_irq_bits(MCU_IRQ_XFER);  // the firmware waiting for "done" learns about the fault too
 }
@@ -177,42 +179,42 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
   const unsigned n = v & 0xf;
   if (n < 2 || n > 8) return xfer_fault(v, MCU_XFER_ERR_SIZE);
   const uint32_t len = 1u << n;
-  const uint32_t ext_hi = regs_.at(MCU_XFER_EXT_HI).value;
+  const uint32_t ext_hi = bank_.at(MCU_XFER_EXT_HI).value;
   if (ext_hi > 0xff) return xfer_fault(v, MCU_XFER_ERR_BUS);  // beyond the 40-bit GPU address space
-  const uint64_t ext = (uint64_t(ext_hi) << 32) | regs_.at(MCU_XFER_EXT_LO).value;
-  const uint32_t dm = regs_.at(MCU_XFER_DMEM).value;
+  const uint64_t ext = (uint64_t(ext_hi) << 32) | bank_.at(MCU_XFER_EXT_LO).value;
+  const uint32_t dm = bank_.at(MCU_XFER_DMEM).value;
   if ((ext & (len - 1)) || (dm & (len - 1))) return xfer_fault(v, MCU_XFER_ERR_ALIGN);
   if (dm >= cfg_.data_size || cfg_.data_size - dm < len) return xfer_fault(v, MCU_XFER_ERR_DMEM);
   xfer_busy_ = true;
   xfer_started_ = false;
-  xfer_start_at_ = regs_.context().arrival();
+  xfer_start_at_ = this_access().arrival();
   xfer_ext_ = ext;
   xfer_dmem_ = dm;
   xfer_len_ = len;
   xfer_store_ = (v & MCU_XFER_DIR_STORE) != 0;
   xfer_status_->value = MCU_XFER_BUSY;
-  xfer_ev_.notify(regs_.context().delay);
+  xfer_ev_.notify(this_access().delay);
   if (from_core()) core_->request_stop();  // the next burst must end when the xfer does
 }
 void Microcontroller::timer_ctrl(uint32_t v) {
   timer_ev_.cancel();
   timer_due_ = sc_core::sc_max_time();
   if (v & 1) {
-    uint64_t c = regs_.at(MCU_TIMER_CYCLES).value;
+    uint64_t c = bank_.at(MCU_TIMER_CYCLES).value;
     if (c == 0) c = 1;
-    timer_ev_.notify(cycles_to_time(c) + regs_.context().delay);
-    timer_due_ = regs_.context().arrival() + cycles_to_time(c);
+    timer_ev_.notify(cycles_to_time(c) + this_access().delay);
+    timer_due_ = this_access().arrival() + cycles_to_time(c);
     if (from_core()) core_->request_stop();  // the next burst must end when the timer fires
   }
-  regs_.at(MCU_TIMER_CTRL).value = v & 3;
+  bank_.at(MCU_TIMER_CTRL).value = v & 3;
 }
 void Microcontroller::method_cmd(uint32_t v) {
   if (from_core()) return;
   ++commands_;
   cmd_open_ = true;
   cmd_word_ = v;
-  cmd_start_ = regs_.context().arrival();
-  arrivals_.at(regs_.context().delay, [this] { set_irq_bits(MCU_IRQ_METHOD); });
+  cmd_start_ = this_access().arrival();
+  arrivals_.at(this_access().delay, [this] { set_irq_bits(MCU_IRQ_METHOD); });
 }
 void Microcontroller::status1(uint32_t) {
   // The basic firmware acknowledges a command here: close its span on the timeline.
@@ -220,7 +222,7 @@ void Microcontroller::status1(uint32_t) {
   cmd_open_ = false;
   Tracer& tr = Tracer::get();
   if (tr.enabled()) {
-    const sc_core::sc_time end = regs_.context().arrival();
+    const sc_core::sc_time end = this_access().arrival();
     tr.span(std::string(name()) + ".cmd", "cmd " + std::to_string(cmd_word_ & 0xff), cmd_start_,
             end > cmd_start_ ? end - cmd_start_ : sc_core::SC_ZERO_TIME);
   }
@@ -278,13 +280,13 @@ void Microcontroller::control(uint32_t v, From from) {
   if (from == From::Core) return;  // the core cannot start/stop itself (documented)
   // The core starts, stops and resumes when the write arrives; its state changes now, which
   // only this module's thread (waiting on ctrl_ev_) acts on.
-  const sc_core::sc_time at = regs_.context().delay;
+  const sc_core::sc_time at = this_access().delay;
   if (v & MCU_CTRL_RESET) {
     state_ = MCU_STATE_IDLE;
     ctrl_ev_.notify(at);
   }
   if (v & MCU_CTRL_START) {
-    core_->reset(regs_.at(MCU_UC_ENTRY).value);
+    core_->reset(bank_.at(MCU_UC_ENTRY).value);
     core_->set_irq(IrqLine::external, irq_line_);
     state_ = MCU_STATE_RUNNING;
     started_ = true;
@@ -314,59 +316,49 @@ void Microcontroller::control(uint32_t v, From from) {
   }
 }
 
-void Microcontroller::access(tlm::tlm_generic_payload& gp, From from, sc_core::sc_time& delay) {
+// CODE / DATA: the upload ports, through CODE_INDEX / DATA_INDEX (auto-increment on read or
+// write as the index asks). Only while the core is stopped or in reset.
+bool Microcontroller::upload_port(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
   const uint32_t off = static_cast<uint32_t>(gp.get_address());
-  const bool rd = gp.is_read();
-  if (gp.get_data_length() == 4 && !(off & 3) && !gp.get_byte_enable_ptr()) {
-    // Ports with side effects the register bank cannot express.
-    if (off == MCU_CODE || off == MCU_DATA) {
-      const bool code = off == MCU_CODE;
-      if (!upload_allowed())
-        return void(refuse(gp, std::string(code ? "CODE" : "DATA") +
-                                   " upload port used while the core runs (stop or reset it first)"));
-      Register& idx = regs_.at(code ? MCU_CODE_INDEX : MCU_DATA_INDEX);
-      const uint32_t a = idx.value & MCU_INDEX_ADDR_MASK & ~3u;
-      const uint32_t size = code ? cfg_.code_size : cfg_.data_size;
-      if (a >= size) {
-        std::string buf = format("%s index 0x%x is outside the %s memory (%u bytes)", code ? "CODE" : "DATA", a,
-                                 code ? "code" : "data", size);
-        return void(refuse(gp, buf));
-      }
-      uint8_t* mem = code ? imem_.data() : dmem_.data();
-      if (rd) {
-        std::memcpy(gp.get_data_ptr(), mem + a, 4);
-        if (idx.value & MCU_INDEX_AINCR)
-          idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
-      } else {
-        std::memcpy(mem + a, gp.get_data_ptr(), 4);
-        if (code) core_->invalidate_code(MCU_IMEM_BASE + a, 4);
-        if (idx.value & MCU_INDEX_AINCW)
-          idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
-      }
-      gp.set_response_status(tlm::TLM_OK_RESPONSE);
-      return;
-    }
-    if (!rd && from == From::Host && off == MCU_UC_EXIT)
-      return void(refuse(gp, "UC_EXIT is written by the firmware only"));
-    // in_run_: the access comes from this very core, e.g. the HUB through its BAR0 window.
-    if (!rd && (from == From::Core || in_run_) && off == MCU_UC_CTRL)
-      return void(refuse(gp, "the core cannot write its own UC_CTRL"));
-    if (!rd && off == MCU_DBG_DATA && !upload_allowed())
-      return void(refuse(gp, "DBG_DATA written while the core runs (stop it first)"));
+  if (gp.get_data_length() != 4 || (off & 3) || gp.get_byte_enable_ptr()) return false;  // the table refuses it
+  const bool code = off == MCU_CODE;
+  if (!upload_allowed())
+    return !refuse(gp, std::string(code ? "CODE" : "DATA") +
+                           " upload port used while the core runs (stop or reset it first)");
+  Register& idx = bank_.at(code ? MCU_CODE_INDEX : MCU_DATA_INDEX);
+  const uint32_t a = idx.value & MCU_INDEX_ADDR_MASK & ~3u;
+  const uint32_t size = code ? cfg_.code_size : cfg_.data_size;
+  if (a >= size)
+    return !refuse(gp, format("%s index 0x%x is outside the %s memory (%u bytes)", code ? "CODE" : "DATA", a,
+                              code ? "code" : "data", size));
+  uint8_t* mem = code ? imem_.data() : dmem_.data();
+  if (gp.is_read()) {
+    std::memcpy(gp.get_data_ptr(), mem + a, 4);
+    if (idx.value & MCU_INDEX_AINCR) idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
+  } else {
+    std::memcpy(mem + a, gp.get_data_ptr(), 4);
+    if (code) core_->invalidate_code(MCU_IMEM_BASE + a, 4);
+    if (idx.value & MCU_INDEX_AINCW) idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
   }
-  if (from == From::Host)
-    regs_.transport(gp, delay);  // a read may catch up to its arrival
-  else
-    regs_.transport(gp, static_cast<const sc_core::sc_time&>(delay));  // the core never waits
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
+}
+
+// Who may write what: true (refused) or false (the table serves the access).
+bool Microcontroller::write_rules(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  const uint32_t off = static_cast<uint32_t>(gp.get_address());
+  if (!gp.is_write() || gp.get_data_length() != 4 || gp.get_byte_enable_ptr()) return false;
+  const bool core = std::strcmp(initiator_of(gp), core_info_->initiator) == 0;
+  if (off == MCU_UC_EXIT && !core) return !refuse(gp, "UC_EXIT is written by the firmware only");
+  // in_run_: the access comes from this very core, e.g. the HUB through its BAR0 window.
+  if (off == MCU_UC_CTRL && (core || in_run_)) return !refuse(gp, "the core cannot write its own UC_CTRL");
+  if (off == MCU_DBG_DATA && !upload_allowed()) return !refuse(gp, "DBG_DATA written while the core runs (stop it first)");
+  return false;
 }
 
 void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  access(gp, From::Host, delay);
+  serve(gp, delay, ReadTiming::CatchUp);  // a read may catch up to its arrival
 }
-
-void Microcontroller::b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { access(gp, From::Host, delay); }
-
-unsigned Microcontroller::dbg_regs(tlm::tlm_generic_payload& gp) { return regs_.debug(gp); }
 
 // The core's accesses outside its direct memories: its own register block and the BAR0 window.
 // Returns 1 handled ok, 0 handled with an access fault, -1 not an I/O address.
@@ -375,7 +367,7 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
     if (size != 4) return 0;
     set_access(core_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
     sc_core::sc_time at = core_offset();
-    access(core_gp_, From::Core, at);
+    serve(core_gp_, at, ReadTiming::AsIssued);  // the core never waits
     extra = cfg_.reg_cycles;
     return core_gp_.is_response_ok() ? 1 : 0;
   }
@@ -432,13 +424,13 @@ bool Microcontroller::debug_read(uint32_t addr, uint8_t* dst, uint32_t len) {
     else if (a >= MCU_REG_BASE && a < MCU_REG_BASE + MCU_REG_SIZE) {
       const uint32_t off = (a - MCU_REG_BASE) & ~3u;
       uint32_t v = 0;
-      if (regs_.has(off)) {
+      if (bank_.has(off)) {
         tlm::tlm_generic_payload gp;
         gp.set_command(tlm::TLM_READ_COMMAND);
         gp.set_address(off);
         gp.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
         gp.set_data_length(4);
-        regs_.debug(gp);
+        bank_.debug(gp);
       }
       dst[i] = uint8_t(v >> (8 * (a & 3)));
     } else
@@ -462,11 +454,11 @@ bool Microcontroller::debug_write(uint32_t addr, const uint8_t* src, uint32_t le
 }
 
 void Microcontroller::timer_method() {
-  Register& ctrl = regs_.at(MCU_TIMER_CTRL);
+  Register& ctrl = bank_.at(MCU_TIMER_CTRL);
   if (!(ctrl.value & 1)) return;
   set_irq_bits(MCU_IRQ_TIMER);
   if (ctrl.value & 2) {
-    uint64_t c = regs_.at(MCU_TIMER_CYCLES).value;
+    uint64_t c = bank_.at(MCU_TIMER_CYCLES).value;
     timer_ev_.notify(cycles_to_time(c ? c : 1));
     timer_due_ = sc_core::sc_time_stamp() + cycles_to_time(c ? c : 1);
   } else {
@@ -491,12 +483,12 @@ void Microcontroller::xfer_thread() {
       xfer_status_->value = 0;
       ++xfers_;
       xfer_bytes_ += xfer_len_;
-      regs_.at(MCU_XFER_COUNT).value++;
-      regs_.at(MCU_XFER_BYTES).value += xfer_len_;
+      bank_.at(MCU_XFER_COUNT).value++;
+      bank_.at(MCU_XFER_BYTES).value += xfer_len_;
     } else {
       xfer_status_->value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
       ++xfer_faults_;
-      regs_.at(MCU_XFER_FAULTS).value++;
+      bank_.at(MCU_XFER_FAULTS).value++;
       std::string buf =
           format("%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(), xfer_store_ ? "store" : "load",
                  xfer_len_, xfer_ext_, xfer_gp_.get_response_string().c_str());
@@ -641,7 +633,7 @@ void Microcontroller::declare_stats() {
       .counter("bar0_accesses", "count", "accesses by the core to the GPU's BAR0", bar0_accesses_)
       .counter("traps", "count", "traps taken by the core", traps_)
       .counter("refused_accesses", "count", "core accesses refused (outside its windows)", refused_)
-      .value("register_errors", "count", "illegal register-block accesses", [this] { return regs_.errors(); })
+      .value("register_errors", "count", "illegal register-block accesses", [this] { return bank_.errors(); })
       .value("exit_code", "", "exit code written to MCU_UC_EXIT (only when halted)",
              [this] { return uint64_t(exit_code_); })
       .when([this] { return state_ == MCU_STATE_HALTED; })

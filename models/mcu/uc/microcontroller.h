@@ -18,7 +18,7 @@
 #include "platform/json.h"
 #include "platform/stats.h"
 #include "platform/params.h"
-#include "platform/register_bank.h"
+#include "platform/peripheral.h"
 
 namespace hetvp::mcu {
 
@@ -40,9 +40,10 @@ struct McuConfig {
   std::vector<std::pair<uint32_t, uint32_t>> bar0_allow;  // GPC: allowed ranges (empty = all)
 };
 
-class Microcontroller : public sc_core::sc_module, public BusIf {
+// The register block is a Peripheral: `regs` (host side, BAR0 window) and the core's own
+// accesses (io_access) are served by the same table and ports.
+class Microcontroller : public Peripheral, public BusIf {
  public:
-  tlm_utils::simple_target_socket<Microcontroller> regs{"regs"};     // host side (BAR0 window)
   tlm_utils::simple_initiator_socket<Microcontroller> xfer{"xfer"};  // GPU virtual addresses (MMU)
   tlm_utils::simple_initiator_socket<Microcontroller> bar0{"bar0"};  // the core's BAR0 window
   IrqPort intr{"intr"};                                              // PMC_INTR
@@ -80,11 +81,12 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   void thread();
   void xfer_thread();
   void timer_method();
-  void access(tlm::tlm_generic_payload& gp, From from, sc_core::sc_time& delay);
   // The access being served comes from this core (directly, or through its own BAR0 window).
-  bool from_core() const { return regs_.context().initiator == core_info_->initiator; }
-  void b_regs(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned dbg_regs(tlm::tlm_generic_payload& gp);
+  bool from_core() const { return this_access().initiator == core_info_->initiator; }
+  // Ports beside the table: the CODE/DATA upload ports (auto-incrementing index) and the rules
+  // on who may write UC_EXIT, UC_CTRL and DBG_DATA.
+  bool upload_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  bool write_rules(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   bool refuse(tlm::tlm_generic_payload& gp, const std::string& why);
   bool upload_allowed() const;
   void set_irq_bits(uint32_t bits);
@@ -127,7 +129,6 @@ class Microcontroller : public sc_core::sc_module, public BusIf {
   McuConfig cfg_;
   std::unique_ptr<CoreIf> core_;
   std::vector<uint8_t> imem_, dmem_;
-  RegisterBank regs_;
   Register *irqstat_ = nullptr, *irqmask_ = nullptr, *xfer_status_ = nullptr;  // set once the table is added
   unsigned state_ = 0;                                                         // MCU_STATE_*
   bool started_ = false;
