@@ -2,7 +2,7 @@
  * The image is linked so .data is already in place in DMEM (the driver uploads it): no copy loop.
  * Halt convention on return from main(ret): tohost = (ret << 1) | 1; *(MCU_REG_BASE + MCU_UC_EXIT)
  * = ret; mstatus.MIE = 0; wfi forever. See docs/iss.md. */
-#include "mcu_map.h"
+#include "hetvp/mcu_map.h"
 #include "hetvp/mcu_regs.h"
 
     .section .text.init, "ax"

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mcu_map.h"
+#include "hetvp/mcu_map.h"
 
 #define CSR_READ(csr)                              \
   ({                                               \

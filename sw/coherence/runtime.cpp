@@ -131,7 +131,7 @@ void CoherenceRuntime::gpu_acquire() {
     hub_command(FW_CMD_COH_ACQUIRE, "acquire");
   else
     launch("__coh_gpu_acquire", 1, 1, 1, 1, {static_cast<uint32_t>(dir_va_), static_cast<uint32_t>(dir_va_ >> 32)});
-  account("gpu_acquire", t0);
+  account(acquire_, t0);
 }
 
 void CoherenceRuntime::gpu_release() {
@@ -140,7 +140,7 @@ void CoherenceRuntime::gpu_release() {
     hub_command(FW_CMD_COH_RELEASE, "release");
   else
     launch("__coh_gpu_release", 1, 1, 1, 1, {static_cast<uint32_t>(dir_va_), static_cast<uint32_t>(dir_va_ >> 32)});
-  account("gpu_release", t0);
+  account(release_, t0);
   record("gpu_release");
 }
 
@@ -166,17 +166,10 @@ void CoherenceRuntime::hub_command(uint32_t cmd, const char* what) {
 
 // The hand-over latency as the host sees it: from the call until the GPU holds the lock
 // (acquire) or has handed it back (release). Means in the stats JSON.
-void CoherenceRuntime::account(const char* phase, sc_core::sc_time begin) {
-  const double ns = (api_.now() - begin).to_seconds() * 1e9;
-  if (std::string(phase) == "gpu_acquire") {
-    acquire_ns_ += ns;
-    ++acquires_;
-    api_.stat("gpu_acquire_ns_mean", acquire_ns_ / acquires_);
-  } else {
-    release_ns_ += ns;
-    ++releases_;
-    api_.stat("gpu_release_ns_mean", release_ns_ / releases_);
-  }
+void CoherenceRuntime::account(HandOver& h, sc_core::sc_time begin) {
+  h.total_ns += (api_.now() - begin).to_seconds() * 1e9;
+  ++h.count;
+  api_.stat(h.stat, h.total_ns / h.count);
 }
 
 void CoherenceRuntime::launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,

@@ -48,7 +48,12 @@ class CoherenceRuntime {
   void wait_dir(uint32_t off, const char* what);
   void record(const char* phase);
   void hub_command(uint32_t cmd, const char* what);
-  void account(const char* phase, sc_core::sc_time begin);  // hand-over latency stats
+  struct HandOver {  // one hand-over direction's latency: its stat and running mean
+    const char* stat;
+    double total_ns = 0;
+    unsigned count = 0;
+  };
+  void account(HandOver& h, sc_core::sc_time begin);
   uint64_t probes_total_ = 0, ticks_total_ = 0;
 
   HostApi& api_;
@@ -59,8 +64,7 @@ class CoherenceRuntime {
   unsigned syncs_ = 0;
   bool hub_sync_ = false;
   std::unique_ptr<McuDriver> mcu_;  // gpu_sync: hub
-  unsigned acquires_ = 0, releases_ = 0;
-  double acquire_ns_ = 0, release_ns_ = 0;
+  HandOver acquire_{"gpu_acquire_ns_mean"}, release_{"gpu_release_ns_mean"};
 };
 
 }  // namespace hetvp::sw

@@ -3,7 +3,7 @@
 #include <cinttypes>
 #include <cstdio>
 
-#include "firmware/common/mcu_map.h"
+#include "firmware/include/hetvp/mcu_map.h"
 #include "models/gpu/gpu_regs.h"
 #include "platform/format.h"
 

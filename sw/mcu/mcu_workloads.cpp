@@ -10,7 +10,7 @@
 #include <map>
 #include <sstream>
 
-#include "firmware/common/mcu_map.h"
+#include "firmware/include/hetvp/mcu_map.h"
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "sw/mcu/debug_script.h"

@@ -1,5 +1,5 @@
 // hetvp tests — C programs built with hetvp_add_firmware, run on the ISS (standalone and MCU map).
-#include "firmware/common/mcu_map.h"
+#include "firmware/include/hetvp/mcu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "models/mcu/rv32/core.h"
 #include "models/mcu/rv32/standalone.h"

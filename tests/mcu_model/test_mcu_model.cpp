@@ -11,7 +11,7 @@
 
 #include "common/run_hetvp.h"
 #include "common/tlm_harness.h"
-#include "firmware/common/mcu_map.h"
+#include "firmware/include/hetvp/mcu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "mcu/rv32_asm.h"
 #include "models/gpu/gpu_regs.h"

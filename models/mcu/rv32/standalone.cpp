@@ -1,7 +1,7 @@
 // hetvp — standalone ISS runner (HTIF tohost exit, debug console).
 #include "models/mcu/rv32/standalone.h"
 
-#include "firmware/common/mcu_map.h"
+#include "firmware/include/hetvp/mcu_map.h"
 #include "models/mcu/rv32/core.h"
 #include "platform/elf_image.h"
 #include "platform/format.h"

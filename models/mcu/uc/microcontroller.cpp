@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "firmware/common/mcu_map.h"
+#include "firmware/include/hetvp/mcu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "models/mcu/rv32/core.h"
 #include "models/mcu/uc/gdb_stub.h"
