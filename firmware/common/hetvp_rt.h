@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "hetvp/mcu_map.h"
+#include "hetvp/mcu_regs.h"
 
 #define CSR_READ(csr)                              \
   ({                                               \
@@ -32,6 +33,9 @@ static inline void mmio_write32(uint32_t addr, uint32_t v) { *(volatile uint32_t
 /* register of the microcontroller's own block / of GPU BAR0 */
 static inline uint32_t mcu_reg_read(uint32_t off) { return mmio_read32(MCU_REG_BASE + off); }
 static inline void mcu_reg_write(uint32_t off, uint32_t v) { mmio_write32(MCU_REG_BASE + off, v); }
+/* Core cycles per microsecond, from the clock the block reports (UC_CLOCK_KHZ): sleeps and poll
+ * periods in time, whatever gpu0.microcontrollers.*.clock says. */
+static inline uint32_t cycles_per_us(void) { return mcu_reg_read(MCU_UC_CLOCK_KHZ) / 1000u; }
 static inline uint32_t bar0_read(uint32_t off) { return mmio_read32(MCU_BAR0_BASE + off); }
 static inline void bar0_write(uint32_t off, uint32_t v) { mmio_write32(MCU_BAR0_BASE + off, v); }
 

@@ -1,5 +1,5 @@
-/* hetvp — HUB firmware: counts the GPCs (PTOP NUM_GPCS through the BAR0 window), waits for every
- * GPC's init flag (status scratch bit 31 of its block, through the BAR0 window; sleeping on the
+/* hetvp — HUB firmware: reads the topology (PTOP NUM_GPCS and where the GPC windows are, through
+ * the BAR0 window), waits for every GPC's init flag (status scratch bit 31 of its block, through the BAR0 window; sleeping on the
  * timer between looks), sets its own, then serves commands (docs/firmware.md). */
 #include "fw.h"
 #include "coherence_fw.h"
@@ -7,15 +7,15 @@
 #include "hetvp/gpu_map.h"
 #include "hetvp/pmc.h"
 
-#define GPC_BLOCK(i) (GPU_GPC_BASE + (i)*GPU_GPC_STRIDE)
-
-static uint32_t num_gpcs;
+static uint32_t num_gpcs, gpc_base, gpc_stride;
 
 void fw_initialize(void) {
   num_gpcs = bar0_read(GPU_PTOP_BASE + PTOP_NUM_GPCS);
-  uint32_t nap = 1400; /* ~1 us at 1.4 GHz, doubling up to ~47 us: a GPC that is late costs few wakeups */
+  gpc_base = bar0_read(GPU_PTOP_BASE + PTOP_GPC_BASE);
+  gpc_stride = bar0_read(GPU_PTOP_BASE + PTOP_GPC_STRIDE);
+  uint32_t nap = cycles_per_us(); /* ~1 us, doubling while under 65,536 cycles: a late GPC costs few wakeups */
   for (uint32_t i = 0; i < num_gpcs; ++i)
-    while (!(bar0_read(GPC_BLOCK(i) + MCU_STATUS0) & MCU_STATUS0_INIT_DONE)) {
+    while (!(bar0_read(gpc_base + i * gpc_stride + MCU_STATUS0) & MCU_STATUS0_INIT_DONE)) {
       fw_sleep_cycles(nap);
       if (nap < 65536u) nap *= 2;
     }

@@ -25,11 +25,12 @@ static uint32_t dir_write(uint64_t dir, uint32_t off, uint32_t v) {
   return dir_access(dir, off, MCU_XFER_DIR_STORE);
 }
 
-/* Polls a status register until its bit 0 is set; COH_POLL_CYCLES apart (~1 us at 1.4 GHz), at
+/* Polls a status register until its bit 0 is set, ~1 us apart (the core's clock, read once), at
  * most COH_POLL_LIMIT times (then FW_ERR_TIMEOUT). */
-#define COH_POLL_CYCLES 1400u
 #define COH_POLL_LIMIT 1000000u
+static uint32_t poll_cycles;
 static uint32_t dir_wait(uint64_t dir, uint32_t off, uint32_t* error) {
+  if (!poll_cycles) poll_cycles = cycles_per_us();
   for (uint32_t i = 0; i < COH_POLL_LIMIT; ++i) {
     const uint32_t st = dir_access(dir, off, MCU_XFER_DIR_LOAD);
     if (st) {
@@ -37,7 +38,7 @@ static uint32_t dir_wait(uint64_t dir, uint32_t off, uint32_t* error) {
       return st;
     }
     if (word[0] & 1u) return 0;
-    fw_sleep_cycles(COH_POLL_CYCLES);
+    fw_sleep_cycles(poll_cycles);
   }
   *error = FW_ERR_TIMEOUT;
   return off;

@@ -79,10 +79,11 @@ std::string McuId::name() const {
   return "gpc" + std::to_string(gpc);
 }
 
-uint32_t McuId::base() const {
-  if (kind == Hub) return GPU_HUB_BASE;
-  if (kind == AllGpcs) return GPU_GPC_BCAST_BASE;
-  return GPU_GPC_BASE + gpc * GPU_GPC_STRIDE;
+// BAR0 offset of a microcontroller's register window, as PTOP says (read once, GpuDriver::block_base).
+uint32_t McuDriver::base(const McuId& m) {
+  if (m.kind == McuId::Hub) return gpu_.block_base(PTOP_HUB_BASE, "microcontrollers");
+  if (m.kind == McuId::AllGpcs) return gpu_.block_base(PTOP_GPC_BCAST_BASE, "microcontrollers");
+  return gpu_.block_base(PTOP_GPC_BASE, "microcontrollers") + m.gpc * gpu_.block_base(PTOP_GPC_STRIDE, "microcontrollers");
 }
 
 std::shared_ptr<Schema> McuBootOptions::schema() {
@@ -128,8 +129,8 @@ std::string McuBootReport::summary() const {
 
 McuDriver::McuDriver(HostApi& api, GpuDriver& gpu) : api_(api), gpu_(gpu) {}
 
-uint32_t McuDriver::read(const McuId& m, uint32_t off) { return gpu_.reg_read(m.base() + off); }
-void McuDriver::write(const McuId& m, uint32_t off, uint32_t v) { gpu_.reg_write(m.base() + off, v); }
+uint32_t McuDriver::read(const McuId& m, uint32_t off) { return gpu_.reg_read(base(m) + off); }
+void McuDriver::write(const McuId& m, uint32_t off, uint32_t v) { gpu_.reg_write(base(m) + off, v); }
 
 void McuDriver::upload(const McuId& m, uint32_t index_reg, uint32_t port, uint32_t addr,
                        const std::vector<uint8_t>& bytes) {
@@ -229,7 +230,7 @@ McuBootReport McuDriver::boot(const McuBootOptions& opt) {
   start(McuId::all_gpcs());
   start(McuId::hub());
   r.started = api_.now();
-  const uint64_t status0 = gpu_.function().bar[0] + McuId::hub().base() + MCU_STATUS0;
+  const uint64_t status0 = gpu_.function().bar[0] + base(McuId::hub()) + MCU_STATUS0;
   bool ok = api_.poll32(status0, MCU_STATUS0_INIT_DONE, MCU_STATUS0_INIT_DONE, opt.poll_interval, opt.timeout,
                         Access::Uncached);
   if (!ok) {
@@ -260,7 +261,7 @@ McuResult McuDriver::command(const McuId& m, uint32_t cmd, uint32_t data, const 
   for (size_t i = 0; i < args.size(); ++i) write(m, MCU_MAILBOX_N(2 + i), args[i]);
   write(m, MCU_METHOD_DATA, data);
   write(m, MCU_METHOD_CMD, cmd);
-  const uint64_t s1 = gpu_.function().bar[0] + m.base() + MCU_STATUS1;
+  const uint64_t s1 = gpu_.function().bar[0] + base(m) + MCU_STATUS1;
   // Wait for STATUS1 to change (poll32 compares a masked value: poll for seq + 1).
   bool ok = api_.poll32(s1, 0xffffffffu, seq + 1, sc_core::sc_time(200, sc_core::SC_NS), timeout, Access::Uncached);
   if (!ok) {

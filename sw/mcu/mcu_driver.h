@@ -33,7 +33,6 @@ struct McuId {
   // "hub", "gpc3", "gpcs" (broadcast); throws McuError naming the valid names.
   static McuId parse(const std::string& s, unsigned num_gpcs);
   std::string name() const;
-  uint32_t base() const;  // BAR0 offset of its register window
 };
 
 // Where the firmware comes from and how long to wait. Workload args (schema()).
@@ -71,6 +70,7 @@ class McuDriver {
  public:
   McuDriver(HostApi& api, GpuDriver& gpu);
 
+  uint32_t base(const McuId& m);  // BAR0 offset of its register window (from PTOP)
   uint32_t read(const McuId& m, uint32_t off);
   void write(const McuId& m, uint32_t off, uint32_t v);
 

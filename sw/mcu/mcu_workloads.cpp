@@ -194,7 +194,7 @@ class McuBenchProgram : public HostProgram {
     for (auto& m : ts) mcu.start(m);
     uint64_t instr = 0;
     for (auto& m : ts) {
-      const uint64_t a = gpu.function().bar[0] + m.base() + MCU_UC_CTRL;
+      const uint64_t a = gpu.function().bar[0] + mcu.base(m) + MCU_UC_CTRL;
       if (!api.poll32(a, MCU_STATE_MASK, MCU_STATE_HALTED, sc_core::sc_time(100, sc_core::SC_US),
                       sc_core::sc_time(100, sc_core::SC_SEC), Access::Uncached))
         throw McuError(m.name() + ": benchmark did not finish; core " + mcu.state(m));
@@ -278,7 +278,7 @@ class DebugProgram : public HostProgram {
           const std::map<std::string, uint32_t> st{{"idle", 0},   {"running", 1}, {"sleeping", 2},
                                                    {"halted", 3}, {"trapped", 4}, {"stopped", 5}};
           if (!st.count(w[2])) throw McuError(where + "unknown state " + w[2]);
-          const uint64_t a = gpu.function().bar[0] + target(1).base() + MCU_UC_CTRL;
+          const uint64_t a = gpu.function().bar[0] + mcu.base(target(1)) + MCU_UC_CTRL;
           const double to = w.size() > 3 ? double(value(w[3])) : 10000.0;
           if (!api.poll32(a, MCU_STATE_MASK, st.at(w[2]), sc_core::sc_time(1, sc_core::SC_US),
                           sc_core::sc_time(to, sc_core::SC_US), Access::Uncached))

@@ -171,3 +171,38 @@ TEST(GpuBlocks, MisalignedWindowIsALocatedError) {
             std::string::npos)
       << r.err;
 }
+
+// The microcontrollers' windows move too: the driver and hetvp's HUB firmware (which polls every
+// GPC's window at boot) find them in PTOP, so boot, commands and the HUB-driven coherence sync work
+// (with Fermi's positions built in, the driver would address empty BAR0 and the boot would fail).
+TEST(GpuBlocks, MovedMicrocontrollerWindowsBootAndServeCommands) {
+  const std::string moved =
+      " --set gpu0.microcontrollers.bar0=0x600000 --set gpu0.microcontrollers.gpc_bar0=0x700000"
+      " --set gpu0.microcontrollers.gpc_stride=0x2000 --set gpu0.microcontrollers.broadcast_bar0=0x610000";
+  const std::string stats = scratch() + "/moved_mcu.json";
+  RunResult r = run_hetvp("run " + config("default.yaml") + " --workload mcu_context --stats " + stats + moved);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+  r = run_hetvp("run " + config("coherence.yaml") + " --set workload.args.rt.gpu_sync=hub" + moved);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+}
+
+TEST(GpuBlocks, BadMicrocontrollerWindowsAreLocatedErrors) {
+  RunResult r = run_hetvp("check " + config("default.yaml") + " --set gpu0.microcontrollers.gpc_bar0=0x409000");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(--set gpu0.microcontrollers.gpc_bar0), block gpu0.gpc0: gpu0.bar0: range [0x409000, "
+                       "0x40a000) overlaps [0x409000, 0x40a000) of gpu0.microcontrollers.bar0 (default), block gpu0.hub"),
+            std::string::npos)
+      << r.err;
+  r = run_hetvp("check " + config("default.yaml") + " --set gpu0.microcontrollers.gpc_stride=0x1800");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(--set gpu0.microcontrollers.gpc_stride): 0x1800 is not a multiple of the window size 0x1000"),
+            std::string::npos)
+      << r.err;
+  // nouveau's firmware has Fermi's positions built in.
+  r = run_hetvp("check " + config("gf100_nouveau.yaml") + " --set gpu0.microcontrollers.bar0=0x600000");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(--set gpu0.microcontrollers.bar0): nouveau's Falcon firmware addresses"), std::string::npos)
+      << r.err;
+}

@@ -19,10 +19,16 @@ HETVP_REG_OFFSETS(HETVP_PMC_REGS)
     X(PTOP, NUM_COPY, 0x38, 1, RO, 0, "number of copy engines (0: the GPU has none)")              \
     X(PTOP, COPY_BASE, 0x3c, 1, RO, 0, "BAR0 offset of copy engine 0 (engine n at + n * GPU_COPY_STRIDE); 0: none") \
     X(PTOP, COMPUTE_BASE, 0x40, 1, RO, 0, "BAR0 offset of the compute front end; 0: no compute block") \
-    X(PTOP, CC_BASE, 0x44, 1, RO, 0, "BAR0 offset of the GPU cache controller; 0: no compute block")
+    X(PTOP, CC_BASE, 0x44, 1, RO, 0, "BAR0 offset of the GPU cache controller; 0: no compute block") \
+    X(PTOP, HUB_BASE, 0x48, 1, RO, 0, "BAR0 offset of the HUB microcontroller's window; 0: no microcontrollers") \
+    X(PTOP, GPC_BASE, 0x4c, 1, RO, 0, "BAR0 offset of GPC 0's microcontroller window (GPC n at + n * GPC_STRIDE)") \
+    X(PTOP, GPC_STRIDE, 0x50, 1, RO, 0, "distance between two GPC microcontroller windows")      \
+    X(PTOP, GPC_BCAST_BASE, 0x54, 1, RO, 0, "BAR0 offset of the GPC broadcast window")
 HETVP_REG_OFFSETS(HETVP_PTOP_REGS)
 /* Block positions are configuration (gpu.<block>.bar0 in YAML): software reads them here. PMC
  * owns BAR0 offset 0, so 0 means "not present". PMC and PTOP themselves stay at their Fermi
- * positions (gpu_map.h); the microcontrollers' windows are fixed too (their firmware uses them). */
+ * positions (gpu_map.h): they are how software finds everything else. The microcontroller windows
+ * move with gpu.microcontrollers.{bar0, gpc_bar0, gpc_stride, broadcast_bar0} for the RV32 core
+ * (the driver and hetvp's HUB firmware read them here); nouveau's Falcon firmware needs Fermi's. */
 
 #endif

@@ -11,6 +11,7 @@
 #include "models/mcu/uc/gdb_stub.h"
 #include "models/mcu/uc/microcontroller.h"
 #include "platform/config.h"
+#include "platform/format.h"
 
 namespace hetvp::mcu {
 
@@ -53,6 +54,16 @@ std::shared_ptr<Schema> block_schema() {
   g->real("accept_timeout", 30.0, "seconds of wall time to wait for GDB when the target starts").range(0, 3600);
   g->real("idle_timeout", 60.0, "seconds of wall time a silent debugger may hold the core").range(0.1, 36000);
   s->group("gdb", g, "GDB remote stub (docs/mcu.md)");
+  // Windows: Fermi's positions by default (gpu_map.h); software finds them in PTOP.
+  s->integer("bar0", GPU_HUB_BASE, "BAR0 offset of the HUB's register window (PTOP_HUB_BASE)")
+      .range(GPU_WINDOW_PMC, 0xffffffffll);
+  s->integer("gpc_bar0", GPU_GPC_BASE, "BAR0 offset of GPC 0's register window (PTOP_GPC_BASE)")
+      .range(GPU_WINDOW_PMC, 0xffffffffll);
+  s->integer("gpc_stride", GPU_GPC_STRIDE, "distance between two GPC windows (PTOP_GPC_STRIDE)")
+      .range(GPU_MCU_WINDOW, 0x1000000ll);
+  s->integer("broadcast_bar0", GPU_GPC_BCAST_BASE,
+             "BAR0 offset of the GPC broadcast window: a write reaches every GPC (PTOP_GPC_BCAST_BASE)")
+      .range(GPU_WINDOW_PMC, 0xffffffffll);
   s->choice("core", {"rv32", "falcon"}, std::string("rv32"),
             "core of the HUB and GPC microcontrollers: rv32 (hetvp's register block, docs/mcu.md) or falcon "
             "(GF100 context controllers, docs/falcon.md)");
@@ -62,7 +73,23 @@ std::shared_ptr<Schema> block_schema() {
   return s;
 }
 
-McuConfig config_from(const Params& p, bool hub, unsigned index) {
+// Where the block's windows sit in BAR0 (YAML keys above; each a multiple of the window size).
+struct Windows {
+  uint32_t hub, gpc, stride, bcast;
+  uint32_t gpc_n(unsigned i) const { return gpc + i * stride; }
+  bool fermi() const {
+    return hub == GPU_HUB_BASE && gpc == GPU_GPC_BASE && stride == GPU_GPC_STRIDE && bcast == GPU_GPC_BCAST_BASE;
+  }
+};
+Windows windows_from(const Params& p) {
+  for (const char* key : {"bar0", "gpc_bar0", "gpc_stride", "broadcast_bar0"})
+    if (p.u64(key) % GPU_MCU_WINDOW)
+      throw ConfigError(p.where(key) + ": " + hex(p.u64(key)) + " is not a multiple of the window size " +
+                        hex(GPU_MCU_WINDOW));
+  return {p.u32("bar0"), p.u32("gpc_bar0"), p.u32("gpc_stride"), p.u32("broadcast_bar0")};
+}
+
+McuConfig config_from(const Params& p, bool hub, unsigned index, const Windows& w) {
   McuConfig c;
   c.hub = hub;
   c.index = index;
@@ -84,7 +111,7 @@ McuConfig config_from(const Params& p, bool hub, unsigned index) {
   if (!hub) {
     // A GPC reaches the topology registers and every GPC block (its own and its peers'), not
     // the host-facing units (PMC, MMU, copy engines) nor the HUB.
-    c.bar0_allow = {{GPU_PTOP_BASE, GPU_PTOP_BASE + 0x100}, {GPU_GPC_BASE, GPU_GPC_BASE + 16 * GPU_GPC_STRIDE}};
+    c.bar0_allow = {{GPU_PTOP_BASE, GPU_PTOP_BASE + GPU_WINDOW_PTOP}, {w.gpc, w.gpc_n(16)}};
   }
   return c;
 }
@@ -120,18 +147,18 @@ class Broadcast : public sc_core::sc_module {
 
 class McuBlock : public gpu::GpuBlock, public HasStats {
  public:
-  McuBlock(gpu::GpuContext& ctx, const Params& p) {
-    hub_ = std::make_unique<Microcontroller>("hub", config_from(p.group("hub"), true, 0));
-    wire(ctx, *hub_, GPU_HUB_BASE);
+  McuBlock(gpu::GpuContext& ctx, const Params& p, const Windows& w) {
+    hub_ = std::make_unique<Microcontroller>("hub", config_from(p.group("hub"), true, 0, w));
+    wire(ctx, p, "bar0", *hub_, w.hub);
     std::vector<Microcontroller*> raw;
     for (unsigned i = 0; i < ctx.num_gpcs; ++i) {
       gpcs_.push_back(std::make_unique<Microcontroller>(("gpc" + std::to_string(i)).c_str(),
-                                                        config_from(p.group("gpc"), false, i)));
-      wire(ctx, *gpcs_.back(), GPU_GPC_BASE + i * GPU_GPC_STRIDE);
+                                                        config_from(p.group("gpc"), false, i, w)));
+      wire(ctx, p, "gpc_bar0", *gpcs_.back(), w.gpc_n(i));
       raw.push_back(gpcs_.back().get());
     }
     bcast_ = std::make_unique<Broadcast>("gpc_broadcast", raw);
-    ctx.bar0.map(ctx.name + ".gpc_broadcast", GPU_GPC_BCAST_BASE, GPU_MCU_WINDOW, bcast_->in);
+    ctx.map_window(p, "broadcast_bar0", "gpc_broadcast", w.bcast, GPU_MCU_WINDOW, bcast_->in);
     Params g = p.group("gdb");
     const std::string target = g.string("target");
     if (!target.empty()) {
@@ -156,8 +183,8 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
   StatGroup& stat_group() override { return stats_; }
 
  private:
-  static void wire(gpu::GpuContext& ctx, Microcontroller& m, uint32_t base) {
-    ctx.bar0.map(ctx.name + "." + m.basename(), base, GPU_MCU_WINDOW, m.regs);
+  static void wire(gpu::GpuContext& ctx, const Params& p, const char* key, Microcontroller& m, uint32_t base) {
+    ctx.map_window(p, key, m.basename(), base, GPU_MCU_WINDOW, m.regs);
     m.xfer.bind(ctx.gpu_va);
     m.bar0.bind(ctx.bar0.in);
     m.intr.bind(ctx.intr);
@@ -179,8 +206,18 @@ std::unique_ptr<gpu::GpuBlock> create_block(gpu::GpuContext& ctx, const Params& 
         ": core falcon runs nouveau's fuc3 firmware; set firmware: nouveau (hetvp's firmware is RV32 code)");
   if (core == "rv32" && fw != "hetvp")
     throw ConfigError(p.where("firmware") + ": nouveau's firmware is Falcon code; set core: falcon to run it");
+  const Windows w = windows_from(p);
+  if (core == "falcon" && !w.fermi())
+    throw ConfigError(p.where(p.has("bar0") ? "bar0" : p.has("gpc_bar0") ? "gpc_bar0" : p.has("gpc_stride") ? "gpc_stride" : "broadcast_bar0") +
+                      ": nouveau's Falcon firmware addresses the HUB, GPC and broadcast windows at Fermi's positions "
+                      "(0x409000, 0x502000 + n * 0x8000, 0x41a000); leave them at their defaults with core: falcon");
+  // Software (the driver, hetvp's HUB firmware) finds the windows in PTOP.
+  ctx.topology("HUB_BASE", w.hub);
+  ctx.topology("GPC_BASE", w.gpc);
+  ctx.topology("GPC_STRIDE", w.stride);
+  ctx.topology("GPC_BCAST_BASE", w.bcast);
   if (core == "falcon") return falcon::make_falcon_block(ctx, p);
-  return std::make_unique<McuBlock>(ctx, p);
+  return std::make_unique<McuBlock>(ctx, p, w);
 }
 
 HETVP_REGISTER_GPU_BLOCK("microcontrollers", "HUB and GPC microcontrollers (RV32 core, register block, xfer DMA)",
