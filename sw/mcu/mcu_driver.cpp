@@ -79,11 +79,16 @@ std::string McuId::name() const {
   return "gpc" + std::to_string(gpc);
 }
 
-// BAR0 offset of a microcontroller's register window, as PTOP says (read once, GpuDriver::block_base).
+// BAR0 offset of a microcontroller's register window, as PTOP says. The four window registers are
+// read together on first use (GpuDriver::block_base keeps them), so that no later, measured
+// access (a command's round trip) pays for a PTOP read.
 uint32_t McuDriver::base(const McuId& m) {
-  if (m.kind == McuId::Hub) return gpu_.block_base(PTOP_HUB_BASE, "microcontrollers");
-  if (m.kind == McuId::AllGpcs) return gpu_.block_base(PTOP_GPC_BCAST_BASE, "microcontrollers");
-  return gpu_.block_base(PTOP_GPC_BASE, "microcontrollers") + m.gpc * gpu_.block_base(PTOP_GPC_STRIDE, "microcontrollers");
+  const char* what = "microcontrollers";
+  const uint32_t hub = gpu_.block_base(PTOP_HUB_BASE, what), bcast = gpu_.block_base(PTOP_GPC_BCAST_BASE, what);
+  const uint32_t gpc = gpu_.block_base(PTOP_GPC_BASE, what), stride = gpu_.block_base(PTOP_GPC_STRIDE, what);
+  if (m.kind == McuId::Hub) return hub;
+  if (m.kind == McuId::AllGpcs) return bcast;
+  return gpc + m.gpc * stride;
 }
 
 std::shared_ptr<Schema> McuBootOptions::schema() {
