@@ -81,15 +81,23 @@ std::shared_ptr<Schema> Gpu::schema() {
 
 Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
   num_gpcs_ = p.u32("gpcs");
+  build_fixed_parts(p);
+  build_blocks(p);
+  expose_target("pcie", hostif_->pcie);
+  expose_initiator("upstream", hostif_->upstream);
+  declare_stats();
+}
+
+// VRAM, the host interface (PMC, PTOP), the MMU and the two routers: what every GPU has.
+void Gpu::build_fixed_parts(const Params& p) {
   vram_ = std::make_unique<Memory>("vram", sub(p, "vram"));
-  const uint64_t vram_size = vram_->size();
   vram_bus_ = std::make_unique<Router>("vram_bus", empty_router_params(std::string(name()) + ".vram_bus"));
   bar0_ = std::make_unique<Router>("bar0", empty_router_params(std::string(name()) + ".bar0"));
-  hostif_ = std::make_unique<gpu::HostInterface>("hostif", sub(p, "pcie"), num_gpcs_, vram_size);
-  mmu_ = std::make_unique<gpu::GpuMmu>("mmu", sub(p, "mmu"), vram_size);
+  hostif_ = std::make_unique<gpu::HostInterface>("hostif", sub(p, "pcie"), num_gpcs_, vram_->size());
+  mmu_ = std::make_unique<gpu::GpuMmu>("mmu", sub(p, "mmu"), vram_->size());
 
   const std::string me = name();
-  vram_bus_->map(me + ".vram", 0, vram_size, vram_->in);
+  vram_bus_->map(me + ".vram", 0, vram_->size(), vram_->in);
   hostif_->bar1.bind(vram_bus_->in);
   mmu_->vram.bind(vram_bus_->in);
   mmu_->sysmem.bind(hostif_->dma);
@@ -99,11 +107,13 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
   bar0_->map(me + ".ptop (fixed)", GPU_PTOP_BASE, GPU_WINDOW_PTOP, hostif_->ptop);
   bar0_->map(me + ".mmu (fixed)", GPU_MMU_BASE, GPU_WINDOW_MMU, mmu_->regs);
   mmu_->intr.bind(hostif_->intr);
+}
 
-  // On-chip blocks (copy engines, microcontrollers, compute units), as `blocks` lists them.
-  gpu::GpuContext ctx{me,
+// On-chip blocks (copy engines, microcontrollers, compute units), as `blocks` lists them.
+void Gpu::build_blocks(const Params& p) {
+  gpu::GpuContext ctx{name(),
                       num_gpcs_,
-                      vram_size,
+                      vram_->size(),
                       *bar0_,
                       mmu_->in,
                       vram_bus_->in,
@@ -117,11 +127,10 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
                       ".copy_engines is set, but the copy_engine block is not built (not in " + p.where("blocks") +
                       ")");
   for (auto* b : selected) blocks_.emplace_back(b->name, b->create(ctx, p.group(b->name)));
+}
 
-  expose_target("pcie", hostif_->pcie);
-  expose_initiator("upstream", hostif_->upstream);
-
-  // Statistics: the sub-blocks' declared groups, nested in this order.
+// Statistics: the sub-blocks' declared groups, nested in this order.
+void Gpu::declare_stats() {
   stats().add("hostif", hostif_->stats()).add("vram", vram_->stats()).add("mmu", mmu_->stats());
   for (auto& [key, b] : blocks_) {
     if (b->add_stats(stats())) continue;

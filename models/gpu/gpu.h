@@ -36,6 +36,9 @@ class Gpu : public Component {
   unsigned num_gpcs() const { return num_gpcs_; }
 
  private:
+  void build_fixed_parts(const Params& p);  // VRAM, host interface, MMU, routers
+  void build_blocks(const Params& p);       // the `blocks` list
+  void declare_stats();
   unsigned num_gpcs_;
   std::unique_ptr<Memory> vram_;
   std::unique_ptr<Router> vram_bus_, bar0_;
