@@ -113,7 +113,7 @@ V3d::V3d(sc_core::sc_module_name name, const Params& p)
     slots_[i].core->reset(0);
     slots_[i].stats.set_name("qpu" + std::to_string(i));
   }
-  tmu_free_.assign(size_t(slices) * 2, 0);
+  tmu_busy_.resize(size_t(slices) * 2);
   vpm_.assign(kVpmRows * 16, 0);
   expose_target("regs", hostif_.regs);
   expose_initiator("mem", mem);
@@ -176,6 +176,10 @@ void V3d::declare_stats() {
 uint64_t V3d::cycle_at(const sc_core::sc_time& t) const {
   const uint64_t p = period_.value();
   return (t.value() + p - 1) / p;
+}
+
+uint64_t V3d::reserve(Calendar& c, uint64_t at, uint64_t len) {
+  return cycle_at(c.reserve(at_cycle(at), at_cycle(len)));
 }
 
 sc_core::sc_time V3d::delay_to(uint64_t c) const {
@@ -261,7 +265,14 @@ void V3d::run() {
       return;
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp();
-    const uint64_t horizon = cycle_at(now + (quantum > sc_core::SC_ZERO_TIME ? quantum : period_ * 256.0));
+    for (auto& c : tmu_busy_) c.forget_before(now - std::min(now, quantum));
+    vcd_busy_.forget_before(now - std::min(now, quantum));
+    vdw_busy_.forget_before(now - std::min(now, quantum));
+    uint64_t horizon = cycle_at(now + (quantum > sc_core::SC_ZERO_TIME ? quantum : period_ * 256.0));
+    // Nothing runs past work due at a known time (a queued request, a completion): QPUs then
+    // meet each other and the shared engines in time order, whatever the quantum.
+    const sc_core::sc_time due = arrivals_.next_due();
+    if (due != sc_core::sc_max_time()) horizon = std::min(horizon, cycle_at(due));
     run_until(horizon);
     if (failed_) return;
     uint64_t next = UINT64_MAX;
@@ -492,9 +503,7 @@ void V3d::tmu_request(QpuCore& q, unsigned tmu, const Vec& addr, const uint8_t* 
       mem_read(a, &r.data.v[i], 4, tmu ? "TMU1 lookup" : "TMU0 lookup");
   }
   const unsigned slice = q.index() / qpus_per_slice_;
-  uint64_t& free = tmu_free_[slice * 2 + tmu];
-  const uint64_t start = std::max(q.cycle, free);
-  free = start + tmu_interval_;
+  const uint64_t start = reserve(tmu_busy_[slice * 2 + tmu], q.cycle, tmu_interval_);
   r.ready = start + tmu_latency_;
   t.fifo.push_back(r);
   ++s.tmu_requests;
@@ -649,9 +658,8 @@ void V3d::vpm_dma(QpuCore& q, bool store, uint32_t addr) {
       }
     }
     bytes = uint64_t(nrows) * rowlen * 4;
-    const uint64_t start = std::max(q.cycle, vcd_free_);
-    l.done = start + dma_setup_ + uint64_t(double(bytes) / dma_bytes_per_cycle_ + 0.999999);
-    vcd_free_ = l.done;
+    const uint64_t xfer = uint64_t(double(bytes) / dma_bytes_per_cycle_ + 0.999999);
+    l.done = reserve(vcd_busy_, q.cycle + dma_setup_, xfer) + xfer;
     done = l.done;
     loads_.push_back(std::move(l));
     ++vcd_;
@@ -675,9 +683,8 @@ void V3d::vpm_dma(QpuCore& q, bool store, uint32_t addr) {
       mem_write(addr + u * (depth * 4 + s.vdw_stride), row.data(), depth * 4, "VPM DMA store (VDW)");
     }
     bytes = uint64_t(units) * depth * 4;
-    const uint64_t start = std::max(q.cycle, vdw_free_);
-    done = start + dma_setup_ + uint64_t(double(bytes) / dma_bytes_per_cycle_ + 0.999999);
-    vdw_free_ = done;
+    const uint64_t xfer = uint64_t(double(bytes) / dma_bytes_per_cycle_ + 0.999999);
+    done = reserve(vdw_busy_, q.cycle + dma_setup_, xfer) + xfer;
     ++vdw_;
     vdw_bytes_ += bytes;
   }

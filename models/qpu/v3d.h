@@ -26,6 +26,7 @@
 
 #include "models/qpu/qpu_core.h"
 #include "platform/arrival_queue.h"
+#include "platform/calendar.h"
 #include "platform/component.h"
 #include "platform/irq.h"
 #include "platform/peripheral.h"
@@ -154,8 +155,11 @@ class V3d : public Component, public QpuIo {
   unsigned trace_instructions_;
   std::deque<Slot> slots_;  // (a deque: a Slot holds a StatGroup, which does not move)
   std::deque<Request> queue_;
-  std::vector<uint64_t> tmu_free_;  // per slice and TMU: the cycle it can take the next request
-  uint64_t vcd_free_ = 0, vdw_free_ = 0;
+  // Shared engines as reservations in simulated time (platform/calendar.h), so that the order in
+  // which QPUs running ahead call them does not matter: per slice and TMU, the VCD and the VDW.
+  std::vector<Calendar> tmu_busy_;
+  Calendar vcd_busy_, vdw_busy_;
+  uint64_t reserve(Calendar& c, uint64_t at, uint64_t len);
   std::vector<uint32_t> vpm_;
   std::vector<PendingLoad> loads_;
   uint8_t sem_[16] = {};

@@ -2,6 +2,7 @@
 #include "sw/qpu/qpu_asm.h"
 
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <sstream>
 
@@ -426,7 +427,7 @@ uint64_t Parser::special(const std::string& op, const std::vector<std::string>& 
       throw AsmError(op + " takes [destination, [mul destination,]] value");
     }
     const uint8_t ws = choose_ws(da.file, dm.file, L.ws_explicit, L.f.ws);
-    const uint8_t mcond = L.f.cond_mul != COND_NEVER ? L.f.cond_mul : COND_ALWAYS;
+    const uint8_t mcond = L.f.cond_mul != COND_NEVER ? L.f.cond_mul : uint8_t(COND_ALWAYS);
     if (op == "ldi") {
       uint32_t imm;
       if (!parse_imm32(val, imm)) throw AsmError("bad immediate '" + val + "'");
@@ -619,6 +620,15 @@ std::vector<uint64_t> assemble(const std::string& text, const std::string& name,
   std::vector<uint64_t> code;
   for (size_t i = 0; i < instrs.size(); ++i) {
     try {
+      if (instrs[i].text.rfind(".word", 0) == 0) {  // a raw 64-bit instruction word
+        const std::string w = trim(instrs[i].text.substr(5));
+        char* end = nullptr;
+        errno = 0;
+        const unsigned long long v = std::strtoull(w.c_str(), &end, 0);
+        if (w.empty() || *end || errno) throw AsmError(".word needs one 64-bit number");
+        code.push_back(v);
+        continue;
+      }
       Parser p(&labels, uint32_t(i * 8));
       code.push_back(p.line(instrs[i].text));
     } catch (const AsmError& e) {

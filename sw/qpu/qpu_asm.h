@@ -42,7 +42,8 @@ uint64_t mov_acc(unsigned dst_acc, uint32_t imm);  // ldi r<dst>, imm
 // --- text format ----------------------------------------------------------------------------
 // Assembles a whole program; errors are AsmError("name:line: what (the line)").
 // `.set NAME, TEXT` substitutes a word; `.rep N` ... `.endr` repeats lines; `:label` or `label:`
-// names the next instruction. `labels` (optional) receives every label's byte offset.
+// names the next instruction; `.word 0x...` is a raw instruction word. `labels` (optional) receives every label's byte
+// offset.
 std::vector<uint64_t> assemble(const std::string& text, const std::string& name = "<text>",
                                std::map<std::string, uint32_t>* labels = nullptr);
 // Assembles one line that has no labels (tests).
