@@ -171,72 +171,79 @@ QpuCore::Status QpuCore::step() {
   return Status::Ran;
 }
 
-void QpuCore::read_inputs(const Instr& d) {
-  const bool imm = d.sig == SIG_SMALL_IMM;
-  const bool use_a = d.add_a == MUX_A || d.add_b == MUX_A || d.mul_a == MUX_A || d.mul_b == MUX_A;
-  const bool use_b = d.add_a == MUX_B || d.add_b == MUX_B || d.mul_a == MUX_B || d.mul_b == MUX_B;
-  auto read = [&](unsigned raddr, bool file_b, bool used, Vec& out) {
-    if (raddr < 32) {
-      if (used) {
-        check_raw(raddr, file_b);
-        out = file_b ? rb[raddr] : ra[raddr];
-      }
+void QpuCore::read_special(unsigned raddr, bool file_b, Vec& out) {
+  switch (raddr) {
+    case R_NOP:
+      std::memset(out.v, 0, sizeof out.v);
+      return;
+    case R_UNIFORM: {
+      const uint32_t u = io_.uniform(*this);
+      for (unsigned i = 0; i < kLanes; ++i) out.v[i] = u;
       return;
     }
-    switch (raddr) {
-      case R_NOP:
-        std::memset(out.v, 0, sizeof out.v);
-        return;
-      case R_UNIFORM: {
-        const uint32_t u = io_.uniform(*this);
-        for (unsigned i = 0; i < kLanes; ++i) out.v[i] = u;
-        return;
-      }
-      case R_ELEM_QPU:
-        for (unsigned i = 0; i < kLanes; ++i) out.v[i] = file_b ? index_ : i;
-        return;
-      case R_VPM:
-        io_.vpm_read(*this, out);
-        return;
-      case R_VPM_BUSY: {
-        const uint32_t b = io_.vpm_busy(*this, file_b);
-        for (unsigned i = 0; i < kLanes; ++i) out.v[i] = b;
-        return;
-      }
-      case R_VPM_WAIT:
-        io_.vpm_wait(*this, file_b);
-        std::memset(out.v, 0, sizeof out.v);
-        return;
-      case R_MUTEX:
-        std::memset(out.v, 0, sizeof out.v);
-        return;  // acquired in step()
-      case R_VARYING:
-      case R_XY_PIXEL:
-      case R_MS_REV:
-        throw QpuFault("reads " + raddr_name(raddr, file_b) + ": fragment shading inputs are not modelled");
-      default:
-        throw QpuFault("reads reserved " + std::string(file_b ? "regfile B" : "regfile A") + " address " +
-                       std::to_string(raddr));
+    case R_ELEM_QPU:
+      for (unsigned i = 0; i < kLanes; ++i) out.v[i] = file_b ? index_ : i;
+      return;
+    case R_VPM:
+      io_.vpm_read(*this, out);
+      return;
+    case R_VPM_BUSY: {
+      const uint32_t b = io_.vpm_busy(*this, file_b);
+      for (unsigned i = 0; i < kLanes; ++i) out.v[i] = b;
+      return;
     }
-  };
-  read(d.raddr_a, false, use_a, in_a_);
-  if (imm) {
-    const uint32_t v = small_imm_value(d.raddr_b);
-    for (unsigned i = 0; i < kLanes; ++i) in_b_.v[i] = v;
-  } else {
-    read(d.raddr_b, true, use_b, in_b_);
+    case R_VPM_WAIT:
+      io_.vpm_wait(*this, file_b);
+      std::memset(out.v, 0, sizeof out.v);
+      return;
+    case R_MUTEX:
+      std::memset(out.v, 0, sizeof out.v);  // acquired in step()
+      return;
+    case R_VARYING:
+    case R_XY_PIXEL:
+    case R_MS_REV:
+      throw QpuFault("reads " + raddr_name(raddr, file_b) + ": fragment shading inputs are not modelled");
+    default:
+      throw QpuFault("reads reserved " + std::string(file_b ? "regfile B" : "regfile A") + " address " +
+                     std::to_string(raddr));
   }
 }
 
-const uint32_t* QpuCore::operand(const Instr& d, unsigned mux, bool float_in, Vec& tmp) {
+void QpuCore::read_inputs(const Instr& d) {
+  const bool use_a = d.use_a, use_b = d.use_b;
+  if (d.raddr_a < 32) {
+    if (use_a) {
+      check_raw(d.raddr_a, false);
+      in_a_ptr_ = ra[d.raddr_a].v;
+    }
+  } else if (d.raddr_a != R_NOP || use_a) {
+    read_special(d.raddr_a, false, in_a_);
+    in_a_ptr_ = in_a_.v;
+  }
+  if (d.sig == SIG_SMALL_IMM) {
+    const uint32_t v = small_imm_value(d.raddr_b);
+    for (unsigned i = 0; i < kLanes; ++i) in_b_.v[i] = v;
+    in_b_ptr_ = in_b_.v;
+  } else if (d.raddr_b < 32) {
+    if (use_b) {
+      check_raw(d.raddr_b, true);
+      in_b_ptr_ = rb[d.raddr_b].v;
+    }
+  } else if (d.raddr_b != R_NOP || use_b) {
+    read_special(d.raddr_b, true, in_b_);
+    in_b_ptr_ = in_b_.v;
+  }
+}
+
+inline const uint32_t* QpuCore::operand(const Instr& d, unsigned mux, bool float_in, Vec& tmp) {
   if (mux == MUX_A) {
     if (d.pm == 0 && d.unpack && d.raddr_a < 32) {
-      for (unsigned i = 0; i < kLanes; ++i) tmp.v[i] = unpack_value(d.unpack, in_a_.v[i], float_in);
+      for (unsigned i = 0; i < kLanes; ++i) tmp.v[i] = unpack_value(d.unpack, in_a_ptr_[i], float_in);
       return tmp.v;
     }
-    return in_a_.v;
+    return in_a_ptr_;
   }
-  if (mux == MUX_B) return in_b_.v;
+  if (mux == MUX_B) return in_b_ptr_;
   if (mux == MUX_R4 && d.pm == 1 && d.unpack) {
     for (unsigned i = 0; i < kLanes; ++i) tmp.v[i] = unpack_value(d.unpack, acc[4].v[i], float_in);
     return tmp.v;
@@ -253,9 +260,9 @@ void QpuCore::exec_alu(const Instr& d) {
   const bool mul_active = mop != M_NOP && d.cond_mul != COND_NEVER;
   if (op != A_NOP) {
     const bool fin = add_op_is_float_input(op);
-    const uint32_t* a = operand(d, d.add_a, fin, ta);
-    const uint32_t* b = operand(d, d.add_b, fin, tb);
-    uint32_t* r = ares.v;
+    const uint32_t* __restrict a = operand(d, d.add_a, fin, ta);
+    const uint32_t* __restrict b = operand(d, d.add_b, fin, tb);
+    uint32_t* __restrict r = ares.v;
     switch (op) {
       case A_FADD:
         for (unsigned i = 0; i < kLanes; ++i) r[i] = u32(f32(a[i]) + f32(b[i]));
@@ -344,7 +351,7 @@ void QpuCore::exec_alu(const Instr& d) {
         }
         break;
     }
-    if (d.sf && add_active) set_flags(ares, op, reinterpret_cast<const Vec*>(a), reinterpret_cast<const Vec*>(b));
+    if (d.sf && add_active) set_flags(ares, op, a, b);
     if (add_active && (op == A_FADD || op == A_FSUB)) flops += d.cond_add == COND_ALWAYS ? kLanes : 0;
   }
   // Mul ALU (with the small-immediate vector rotation of its inputs).
@@ -364,7 +371,7 @@ void QpuCore::exec_alu(const Instr& d) {
       a = tma.v;
       b = tmb.v;
     }
-    uint32_t* r = mres.v;
+    uint32_t* __restrict r = mres.v;
     switch (mop) {
       case M_FMUL:
         for (unsigned i = 0; i < kLanes; ++i) r[i] = u32(f32(a[i]) * f32(b[i]));
@@ -401,8 +408,7 @@ void QpuCore::exec_alu(const Instr& d) {
         }
         break;
     }
-    if (d.sf && !add_active && mul_active)
-      set_flags(mres, 64 + mop, reinterpret_cast<const Vec*>(a), reinterpret_cast<const Vec*>(b));
+    if (d.sf && !add_active && mul_active) set_flags(mres, 64 + mop, a, b);
     if (mul_active && mop == M_FMUL) flops += d.cond_mul == COND_ALWAYS ? kLanes : 0;
   }
   if (add_active || mul_active) ++alu_ops;
@@ -416,10 +422,10 @@ void QpuCore::exec_alu(const Instr& d) {
     write(d, d.waddr_add, d.ws, ares, d.cond_add, false, false);
   }
   if (mop != M_NOP) write(d, d.waddr_mul, !d.ws, mres, d.cond_mul, true, mop == M_FMUL);
-  signal(d);
+  if (d.sig != SIG_NONE && d.sig != SIG_SMALL_IMM) signal(d);
 }
 
-void QpuCore::set_flags(const Vec& r, unsigned kind, const Vec* a, const Vec* b) {
+void QpuCore::set_flags(const Vec& r, unsigned kind, const uint32_t* a, const uint32_t* b) {
   const uint32_t* x = r.v;
   for (unsigned i = 0; i < kLanes; ++i) {
     z[i] = x[i] == 0 || ((kind <= A_FTOI || kind == 64 + M_FMUL) && (x[i] & 0x7fffffffu) == 0);
@@ -427,10 +433,10 @@ void QpuCore::set_flags(const Vec& r, unsigned kind, const Vec* a, const Vec* b)
   }
   switch (kind) {
     case A_ADD:
-      for (unsigned i = 0; i < kLanes; ++i) c[i] = x[i] < a->v[i];  // unsigned carry out
+      for (unsigned i = 0; i < kLanes; ++i) c[i] = x[i] < a[i];  // unsigned carry out
       break;
     case A_SUB:
-      for (unsigned i = 0; i < kLanes; ++i) c[i] = a->v[i] < b->v[i];  // unsigned borrow
+      for (unsigned i = 0; i < kLanes; ++i) c[i] = a[i] < b[i];  // unsigned borrow
       break;
     case A_FADD:
     case A_FSUB:
@@ -443,7 +449,7 @@ void QpuCore::set_flags(const Vec& r, unsigned kind, const Vec* a, const Vec* b)
       break;
     case A_MIN:
     case A_MAX:
-      for (unsigned i = 0; i < kLanes; ++i) c[i] = int32_t(a->v[i]) > int32_t(b->v[i]);
+      for (unsigned i = 0; i < kLanes; ++i) c[i] = int32_t(a[i]) > int32_t(b[i]);
       break;
     default:
       for (unsigned i = 0; i < kLanes; ++i) c[i] = 0;
@@ -454,6 +460,17 @@ void QpuCore::set_flags(const Vec& r, unsigned kind, const Vec* a, const Vec* b)
 void QpuCore::write(const Instr& d, unsigned w, bool file_b, const Vec& value, unsigned cond, bool is_mul,
                     bool float_op) {
   if (w == W_NOP || cond == COND_NEVER) return;
+  if (cond == COND_ALWAYS && !d.pack) {  // the common case: a whole-vector write
+    if (w < 32) {
+      (file_b ? rb[w] : ra[w]) = value;
+      (file_b ? cur_written_b_ : cur_written_a_)[is_mul] = uint8_t(w);
+      return;
+    }
+    if (w <= W_ACC3) {
+      acc[w - W_ACC0] = value;
+      return;
+    }
+  }
   uint8_t m[kLanes];
   cond_mask(cond, m);
   Vec packed;
@@ -635,7 +652,7 @@ void QpuCore::exec_load_imm(const Instr& d) {
       v.v[i] = d.li_type == LI_PER_ELEM_SIGNED && ms ? uint32_t(int32_t(x) - 4) : x;
     }
   }
-  if (d.sf && (d.cond_add != COND_NEVER || d.cond_mul != COND_NEVER)) set_flags(v, 255, &v, &v);
+  if (d.sf && (d.cond_add != COND_NEVER || d.cond_mul != COND_NEVER)) set_flags(v, 255, v.v, v.v);
   write(d, d.waddr_add, d.ws, v, d.cond_add, false, false);
   write(d, d.waddr_mul, !d.ws, v, d.cond_mul, true, false);
 }

@@ -86,7 +86,8 @@ class QpuCore {
   void read_inputs(const Instr& d);
   const uint32_t* operand(const Instr& d, unsigned mux, bool float_in, Vec& tmp);
   void write(const Instr& d, unsigned waddr, bool file_b, const Vec& value, unsigned cond, bool is_mul, bool float_op);
-  void set_flags(const Vec& r, unsigned kind, const Vec* a, const Vec* b);
+  void set_flags(const Vec& r, unsigned kind, const uint32_t* a, const uint32_t* b);
+  void read_special(unsigned raddr, bool file_b, Vec& out);
   void check_raw(unsigned raddr, bool file_b);
   void cond_mask(unsigned cond, uint8_t* m) const;
 
@@ -100,7 +101,9 @@ class QpuCore {
   // Regfile addresses written by the previous instruction (0xff: none).
   uint8_t prev_written_a_[2] = {0xff, 0xff}, prev_written_b_[2] = {0xff, 0xff};
   uint8_t cur_written_a_[2], cur_written_b_[2];
-  Vec in_a_, in_b_;  // this instruction's raddr_a / raddr_b values
+  Vec in_a_, in_b_;                     // raddr_a / raddr_b values that are not a register (I/O, small immediate)
+  const uint32_t* in_a_ptr_ = in_a_.v;  // this instruction's A and B inputs
+  const uint32_t* in_b_ptr_ = in_b_.v;
   bool vpm_read_done_ = false;
   Vec r4_next_;
   bool r4_pending_ = false;

@@ -28,7 +28,6 @@ std::string hex(uint32_t v) {
 
 const char* add_op_name(unsigned op) { return op < 32 ? kAddOps[op] : nullptr; }
 const char* mul_op_name(unsigned op) { return op < 8 ? kMulOps[op] : nullptr; }
-bool add_op_is_float_input(unsigned op) { return op >= A_FADD && op <= A_FTOI; }
 
 uint32_t small_imm_value(unsigned code) {
   if (code < 16) return code;
@@ -40,7 +39,24 @@ uint32_t small_imm_value(unsigned code) {
   return 0;
 }
 
+namespace {
+bool shared_waddr(unsigned w) {
+  return w == W_VPM || w == W_VPM_SETUP || w == W_VPM_ADDR || w == W_MUTEX_RELEASE || w >= W_TMU0_S;
+}
+bool shared_raddr(unsigned r) { return r == R_VPM || r == R_VPM_BUSY || r == R_VPM_WAIT || r == R_MUTEX; }
+Instr decode_fields(uint64_t raw);
+}  // namespace
+
 Instr decode(uint64_t raw) {
+  Instr d = decode_fields(raw);
+  d.shared = d.kind == Kind::Semaphore || d.kind == Kind::Illegal || shared_waddr(d.waddr_add) ||
+             shared_waddr(d.waddr_mul) ||
+             (d.kind == Kind::Alu && (shared_raddr(d.raddr_a) || (d.sig != SIG_SMALL_IMM && shared_raddr(d.raddr_b))));
+  return d;
+}
+
+namespace {
+Instr decode_fields(uint64_t raw) {
   Instr d;
   d.raw = raw;
   auto f = [raw](unsigned shift, unsigned bits) { return uint8_t((raw >> shift) & ((1u << bits) - 1)); };
@@ -93,12 +109,15 @@ Instr decode(uint64_t raw) {
     d.add_b = f(ADD_B_SHIFT, 3);
     d.mul_a = f(MUL_A_SHIFT, 3);
     d.mul_b = f(MUL_B_SHIFT, 3);
+    d.use_a = d.add_a == MUX_A || d.add_b == MUX_A || d.mul_a == MUX_A || d.mul_b == MUX_A;
+    d.use_b = d.add_a == MUX_B || d.add_b == MUX_B || d.mul_a == MUX_B || d.mul_b == MUX_B;
     if (!kAddOps[d.op_add]) return illegal("reserved add opcode (9..11, 25..29)");
   }
   if (d.pm && d.pack != 0 && (d.pack < 3 || d.pack > 7))
     return illegal("reserved mul pack mode (pm=1, pack 1, 2, 8..15)");
   return d;
 }
+}  // namespace
 
 std::string raddr_name(unsigned a, bool file_b) {
   if (a < 32) return std::string(file_b ? "rb" : "ra") + std::to_string(a);

@@ -156,7 +156,11 @@ struct Instr {
   uint8_t sem = 0, sem_down = 0;                // semaphore number, 1 = acquire (decrement)
   uint8_t br_cond = 0, br_rel = 0, br_reg = 0;  // branch
   uint32_t imm = 0;                             // load immediate value / branch offset
-  const char* illegal = nullptr;                // why the encoding is illegal (Kind::Illegal)
+  uint8_t use_a = 0, use_b = 0;                 // an ALU input mux selects regfile A / B (ALU instructions)
+  // Touches state other QPUs share (VPM, its DMA, TMUs, semaphores, the mutex): a scheduler runs
+  // such instructions in time order across QPUs; others a QPU may run ahead.
+  uint8_t shared = 0;
+  const char* illegal = nullptr;  // why the encoding is illegal (Kind::Illegal)
 };
 
 Instr decode(uint64_t raw);
@@ -170,7 +174,8 @@ std::string raddr_name(unsigned raddr, bool file_b);
 
 const char* add_op_name(unsigned op);  // nullptr when reserved
 const char* mul_op_name(unsigned op);
-bool add_op_is_float_input(unsigned op);  // fadd..ftoi read floats (unpack converts to float)
+// fadd..ftoi read floats (unpack converts to float).
+inline bool add_op_is_float_input(unsigned op) { return op >= 1 && op <= 7; }
 
 // Small immediates (raddr_b field when sig = 13): the 32-bit value of codes 0..47; 48..63 are
 // vector rotations of the mul ALU inputs (48 = by r5, 49..63 = by 1..15).

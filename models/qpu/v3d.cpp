@@ -109,6 +109,7 @@ V3d::V3d(sc_core::sc_module_name name, const Params& p)
   hostif_.set_ident1(slices << 4 | qpus_per_slice_ << 8 | 2u << 12 | 16u << 16 | 12u << 28);
   for (unsigned i = 0; i < nqpus_; ++i) {
     slots_.emplace_back();
+    order_.push_back(&slots_.back());
     slots_[i].core = std::make_unique<QpuCore>(i, *this);
     slots_[i].core->reset(0);
     slots_[i].stats.set_name("qpu" + std::to_string(i));
@@ -291,21 +292,24 @@ void V3d::run_until(uint64_t horizon) {
   const bool tracing = trace_instructions_ && Tracer::get().enabled();
   for (;;) {
     Slot* best = nullptr;
-    uint64_t second = UINT64_MAX;
-    for (auto& s : slots_) {
-      if (!s.busy || s.blocked || !s.core->running()) continue;
-      if (!best || s.core->cycle < best->core->cycle) {
-        if (best) second = std::min(second, best->core->cycle);
-        best = &s;
-      } else {
-        second = std::min(second, s.core->cycle);
+    uint64_t first = UINT64_MAX, second = UINT64_MAX;
+    for (Slot* s : order_) {
+      if (!s->busy || s->blocked || !s->core->running()) continue;
+      const uint64_t c = s->core->cycle;
+      if (c < first) {
+        second = first;
+        first = c;
+        best = s;
+      } else if (c < second) {
+        second = c;
       }
     }
-    if (!best || best->core->cycle >= horizon) return;
+    if (!best || first >= horizon) return;
     const uint64_t limit = std::min(second == UINT64_MAX ? UINT64_MAX : second + 1, horizon);
     QpuCore& q = *best->core;
     try {
-      while (q.cycle < limit) {
+      // Past the next QPU's time, run on only while the instructions touch nothing shared.
+      while (q.cycle < horizon && (q.cycle < limit || !fetch(q, q.pc()).shared)) {
         const uint64_t c0 = q.cycle;
         const uint32_t pc0 = q.pc();
         const QpuCore::Status st = q.step();

@@ -153,7 +153,8 @@ class V3d : public Component, public QpuIo {
   unsigned irq_vector_;
   sc_core::sc_time deadlock_grace_;
   unsigned trace_instructions_;
-  std::deque<Slot> slots_;  // (a deque: a Slot holds a StatGroup, which does not move)
+  std::vector<Slot*> order_;  // the slots, for the scheduler's scan
+  std::deque<Slot> slots_;    // (a deque: a Slot holds a StatGroup, which does not move)
   std::deque<Request> queue_;
   // Shared engines as reservations in simulated time (platform/calendar.h), so that the order in
   // which QPUs running ahead call them does not matter: per slice and TMU, the VCD and the VDW.
