@@ -1,16 +1,42 @@
 // qpu_as: assembles a .qasm file into a C++ header at build time:
 //   qpu_as INPUT.qasm OUTPUT.h NAME
 // The header holds `hetvp::qpu::programs::NAME` (the 64-bit instructions) and NAME_labels.
+//   qpu_as --hex FILE.qasm   prints the words, one hex number per line
+//   qpu_as --disasm          disassembles hex words read from stdin (bench/qpu/mesa_crosscheck.py)
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string>
 
 #include "sw/qpu/qpu_asm.h"
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::string(argv[1]) == "--disasm") {  // hex words on stdin -> one line each
+    for (std::string line; std::getline(std::cin, line);) {
+      if (line.empty()) continue;
+      std::cout << hetvp::qpu::disassemble(std::stoull(line, nullptr, 16)) << "\n";
+    }
+    return 0;
+  }
+  if (argc == 3 && std::string(argv[1]) == "--hex") {  // assemble a file, one hex word per line
+    std::ifstream in(argv[2]);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    try {
+      for (uint64_t w : hetvp::qpu::assemble(ss.str(), argv[2])) {
+        char b[24];
+        snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(w));
+        std::cout << b << "\n";
+      }
+    } catch (const hetvp::qpu::AsmError& e) {
+      std::cerr << e.what() << "\n";
+      return 1;
+    }
+    return 0;
+  }
   if (argc != 4) {
-    std::cerr << "usage: qpu_as INPUT.qasm OUTPUT.h NAME\n";
+    std::cerr << "usage: qpu_as INPUT.qasm OUTPUT.h NAME | qpu_as --hex INPUT.qasm | qpu_as --disasm\n";
     return 2;
   }
   std::ifstream in(argv[1]);
