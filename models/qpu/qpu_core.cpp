@@ -129,7 +129,8 @@ void QpuCore::check_raw(unsigned raddr, bool file_b) {
 
 QpuCore::Status QpuCore::step() {
   if (!running_) throw QpuFault("step() on a QPU that is not running");
-  const Instr& d = io_.fetch(*this, pc_);
+  const uint32_t off = pc_ - window_base_;
+  const Instr& d = (off < window_len_ && !(off & 7)) ? window_[off >> 3] : io_.fetch(*this, pc_);
   if (d.kind == Kind::Semaphore) {
     if (!io_.semaphore(*this, d.sem, d.sem_down)) return Status::Blocked;
   } else if (d.kind == Kind::Alu && (d.raddr_a == R_MUTEX || (d.sig != SIG_SMALL_IMM && d.raddr_b == R_MUTEX))) {

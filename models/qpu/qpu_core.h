@@ -65,6 +65,14 @@ class QpuCore {
   // instruction waits on a semaphore or the mutex and has not executed; call step() again later.
   Status step();
 
+  // A run of decoded instructions the I/O lets the core fetch from directly (no virtual call):
+  // [base, base + len) in bytes. The I/O resets it when the code changes (len 0).
+  void set_code_window(const Instr* code, uint32_t base, uint32_t len) {
+    window_ = code;
+    window_base_ = base;
+    window_len_ = len;
+  }
+
   unsigned index() const { return index_; }
   uint32_t pc() const { return pc_; }
   bool running() const { return running_; }
@@ -93,6 +101,8 @@ class QpuCore {
 
   unsigned index_;
   QpuIo& io_;
+  const Instr* window_ = nullptr;
+  uint32_t window_base_ = 0, window_len_ = 0;
   uint32_t pc_ = 0;
   bool running_ = false;
   int branch_countdown_ = 0;  // delay slots left before the branch takes effect

@@ -309,7 +309,7 @@ void V3d::run_until(uint64_t horizon) {
     QpuCore& q = *best->core;
     try {
       // Past the next QPU's time, run on only while the instructions touch nothing shared.
-      while (q.cycle < horizon && (q.cycle < limit || !fetch(q, q.pc()).shared)) {
+      while (q.cycle < horizon && (q.cycle < limit || !next_shared(*best, q))) {
         const uint64_t c0 = q.cycle;
         const uint32_t pc0 = q.pc();
         const QpuCore::Status st = q.step();
@@ -332,6 +332,12 @@ void V3d::run_until(uint64_t horizon) {
       return;
     }
   }
+}
+
+bool V3d::next_shared(Slot& s, QpuCore& q) {
+  const uint32_t pc = q.pc();
+  if (s.page && s.page_base == (pc & ~0xfffu) && !(pc & 7)) return (*s.page)[(pc & 0xfff) >> 3].shared;
+  return fetch(q, pc).shared;
 }
 
 void V3d::ended(Slot& s) {
@@ -380,6 +386,7 @@ void V3d::clear_instruction_cache() {
   for (auto& s : slots_) {
     s.page = nullptr;
     s.page_base = 0xffffffffu;
+    s.core->set_code_window(nullptr, 0, 0);
   }
 }
 
@@ -467,10 +474,11 @@ const Instr& V3d::fetch(QpuCore& q, uint32_t pc) {
       std::vector<Instr> page(512);
       for (unsigned i = 0; i < 512; ++i) page[i] = decode(raw[i]);
       it = code_.emplace(base, std::move(page)).first;
-      for (auto& o : slots_) o.page = nullptr;  // other slots re-find their page (map may rehash)
+      for (auto& o : slots_) o.page = nullptr;  // other slots re-find their page
     }
     s.page = &it->second;
     s.page_base = base;
+    q.set_code_window(s.page->data(), base, 4096);
   }
   if (pc & 7) throw QpuFault(format("instruction fetch at 0x%08x: not 8-byte aligned", pc));
   if (uint64_t(pc) + 8 > sdram_size_)

@@ -127,6 +127,7 @@ class V3d : public Component, public QpuIo {
   void dispatch();
   void run_until(uint64_t horizon);
   void ended(Slot& s);
+  bool next_shared(Slot& s, QpuCore& q);  // the next instruction touches shared state
   void fault(Slot& s, const std::string& why);
   void wake_blocked(const std::string& on, uint64_t cycle);
   void settle_loads(uint64_t cycle);
