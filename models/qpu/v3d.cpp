@@ -228,6 +228,7 @@ void V3d::dispatch() {
     first_start_ = std::min(first_start_, q.cycle);
     wake_.notify(sc_core::SC_ZERO_TIME);
     RunState::get().progress();
+    ++changes_;
   }
 }
 
@@ -250,9 +251,9 @@ void V3d::run() {
       continue;
     }
     if (min_cycle == UINT64_MAX) {  // nothing runnable: finishing, or blocked
-      const uint64_t before = RunState::get().progress_count();
+      const uint64_t before = changes_;
       sc_core::wait(any_blocked ? deadlock_grace_ : quantum, wake_);
-      if (!any_blocked || RunState::get().progress_count() != before) continue;
+      if (!any_blocked || changes_ != before) continue;
       bool still = true;
       std::string who;
       for (auto& s : slots_) {
@@ -354,6 +355,7 @@ void V3d::ended(Slot& s) {
     ++completed_;
     ++programs_;
     RunState::get().progress();
+    ++changes_;
     dispatch();
     wake_.notify(sc_core::SC_ZERO_TIME);
   });
@@ -375,6 +377,7 @@ void V3d::wake_blocked(const std::string& on, uint64_t cycle) {
       s.blocked = false;
       s.core->cycle = std::max(s.core->cycle, cycle);
       RunState::get().progress();
+      ++changes_;
     }
   }
 }

@@ -171,6 +171,7 @@ class V3d : public Component, public QpuIo {
   std::unordered_map<uint32_t, std::vector<Instr>> code_;  // decoded 4 KiB pages
   std::vector<tlm::tlm_dmi> dmi_;
   bool failed_ = false;
+  uint64_t changes_ = 0;  // dispatches, completions, wake-ups: what can end a deadlock
   // Stats.
   uint64_t requests_ = 0, programs_ = 0, instructions_ = 0, flops_ = 0, tmu_total_ = 0, vcd_ = 0, vdw_ = 0,
            vcd_bytes_ = 0, vdw_bytes_ = 0, sem_ops_ = 0, interrupts_ = 0;
