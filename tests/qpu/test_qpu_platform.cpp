@@ -108,6 +108,45 @@ TEST(QpuPlatform, QuantumChangesNoResult) {
   EXPECT_EQ(read_file(c), read_file(d));
 }
 
+// The article's warning about the VPM read queue of 2: a read set up before a VCD load has landed
+// sees the old contents (here zeros); after vr_wait it sees the loaded data (the program's own first
+// instructions, at 0x08000000). Each program checks itself and runs into a breakpoint if wrong.
+TEST(QpuPlatform, VpmReadQueueSeesALoadOnlyAfterItLands) {
+  const std::string head = "ldi vr_setup, 0x80011000\nldi vr_addr, 0x08000000\n";
+  const std::string read = "ldi vr_setup, 0x00101a00\nmov r0, vpm\nmov.setf -, r0\n";
+  const std::string tail = "nop\nnop\nnop\n.word 0\n:ok\nread vr_wait\nnop ; thrend\nnop\nnop\n";
+  RunResult r = run_prog("early.qasm", head + read + "brr.allz :ok\n" + tail);  // all zero: stale
+  EXPECT_EQ(r.status, 0) << all(r);
+  r = run_prog("late.qasm", head + "read vr_wait\n" + read + "brr.anynz :ok\n" + tail);  // loaded
+  EXPECT_EQ(r.status, 0) << all(r);
+  r = run_prog("wrong.qasm", head + read + "brr.anynz :ok\n" + tail);  // the check can fail
+  EXPECT_EQ(r.status, 1) << all(r);
+  EXPECT_NE(all(r).find("software breakpoint"), std::string::npos) << all(r);
+}
+
+// 12 QPUs increment one VPM word under the mutex; QPU 0 waits for the others (semaphore 0) and
+// checks that the count is 12. Without the mutex, the read-modify-writes (40 instructions long) of
+// QPUs started a few clocks apart overlap and updates are lost: the same check then fails.
+TEST(QpuPlatform, MutexMakesReadModifyWriteAtomic) {
+  auto prog = [](bool mutex) {
+    return std::string("mov ra1, unif\nnop\n") + (mutex ? "read mutex_acq\n" : "") +
+           "ldi vr_setup, 0x00101a00\nmov r0, vpm\nadd r0, r0, 1\n.rep 40\nnop\n.endr\n"  // a long critical section
+           "ldi vw_setup, 0x1a00\nmov vpm, r0\n" +
+           (mutex ? "mov mutex_rel, 1\n" : "") +
+           "mov.setf -, ra1\nbrr.allz :master\nnop\nnop\nnop\nsrel 0\nbrr :done\nnop\nnop\nnop\n"
+           ":master\nldi r3, 11\n:wait\nsacq 0\nsub.setf r3, r3, 1\nbrr.anynz :wait\nnop\nnop\nnop\n"
+           "ldi vr_setup, 0x00101a00\nmov r0, vpm\nsub.setf -, r0, 12\nbrr.allz :done\nnop\nnop\nnop\n.word 0\n"
+           ":done\nnop ; thrend\nnop\nnop\n";
+  };
+  const std::string args = "--set workload.args.qpus=12 --set workload.args.index_uniform=true";
+  RunResult r = run_prog("mutex.qasm", prog(true), args);
+  EXPECT_EQ(r.status, 0) << all(r);
+  r = run_prog("nomutex.qasm", prog(false), args);
+  EXPECT_EQ(r.status, 1) << all(r);
+  EXPECT_NE(all(r).find("v3d.qpu0"), std::string::npos) << all(r);
+  EXPECT_NE(all(r).find("software breakpoint"), std::string::npos) << all(r);
+}
+
 // --- bad programs: the run stops naming the QPU, its pc and the cause ----------------------------
 
 TEST(QpuPlatformErrors, IllegalEncoding) {
