@@ -88,6 +88,7 @@ void QpuCore::reset(uint32_t pc) {
   branch_countdown_ = end_countdown_ = 0;
   prev_written_a_[0] = prev_written_a_[1] = prev_written_b_[0] = prev_written_b_[1] = 0xff;
   r4_pending_ = false;
+  r4_ready_ = 0;
 }
 
 void QpuCore::cond_mask(unsigned cond, uint8_t* m) const {
@@ -211,6 +212,9 @@ void QpuCore::read_special(unsigned raddr, bool file_b, Vec& out) {
 }
 
 void QpuCore::read_inputs(const Instr& d) {
+  if (d.use_r4 && instructions < r4_ready_)
+    throw QpuFault("reads r4 " + std::to_string(instructions + 3 - r4_ready_) +
+                   " instruction(s) after an SFU write: the result is in r4 only from the third instruction on");
   const bool use_a = d.use_a, use_b = d.use_b;
   if (d.raddr_a < 32) {
     if (use_a) {
@@ -602,6 +606,7 @@ void QpuCore::write(const Instr& d, unsigned w, bool file_b, const Vec& value, u
         r4_next_.v[i] = u32(y);
       }
       r4_pending_ = true;
+      r4_ready_ = instructions + 3;
       return;
     case W_TMU0_S:
     case W_TMU1_S:

@@ -117,6 +117,7 @@ class QpuCore {
   bool vpm_read_done_ = false;
   Vec r4_next_;
   bool r4_pending_ = false;
+  uint64_t r4_ready_ = 0;  // instruction count from which an SFU result may be read
 };
 
 }  // namespace hetvp::qpu

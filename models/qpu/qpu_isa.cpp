@@ -111,6 +111,8 @@ Instr decode_fields(uint64_t raw) {
     d.mul_b = f(MUL_B_SHIFT, 3);
     d.use_a = d.add_a == MUX_A || d.add_b == MUX_A || d.mul_a == MUX_A || d.mul_b == MUX_A;
     d.use_b = d.add_a == MUX_B || d.add_b == MUX_B || d.mul_a == MUX_B || d.mul_b == MUX_B;
+    d.use_r4 = (d.op_add != A_NOP && (d.add_a == MUX_R4 || d.add_b == MUX_R4)) ||
+               (d.op_mul != M_NOP && (d.mul_a == MUX_R4 || d.mul_b == MUX_R4));
     if (!kAddOps[d.op_add]) return illegal("reserved add opcode (9..11, 25..29)");
   }
   if (d.pm && d.pack != 0 && (d.pack < 3 || d.pack > 7))

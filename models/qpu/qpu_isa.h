@@ -157,6 +157,7 @@ struct Instr {
   uint8_t br_cond = 0, br_rel = 0, br_reg = 0;  // branch
   uint32_t imm = 0;                             // load immediate value / branch offset
   uint8_t use_a = 0, use_b = 0;                 // an ALU input mux selects regfile A / B (ALU instructions)
+  uint8_t use_r4 = 0;                           // an ALU input mux selects r4 (for the SFU timing rule)
   // Touches state other QPUs share (VPM, its DMA, TMUs, semaphores, the mutex): a scheduler runs
   // such instructions in time order across QPUs; others a QPU may run ahead.
   uint8_t shared = 0;

@@ -384,6 +384,27 @@ TEST(QpuRules, ReadAfterWriteIsAnError) {
   EXPECT_EQ(ok.q.acc[2].v[0], 2u);
 }
 
+// Guide 3.2/4: an SFU result is in r4 only from the third instruction after the write.
+TEST(QpuRules, SfuResultTiming) {
+  Harness h;
+  h.run({"ldi r0, 4.0", "mov sfu_recipsqrt, r0", "nop", "nop", "mov r1, r4", "mov sfu_exp, r0", "nop", "nop",
+         "mov r2, r4", "mov sfu_log, r0", "nop", "nop", "mov r3, r4", "mov sfu_recip, r0", "nop", "nop",
+         "fadd r0, r4, r4"});
+  EXPECT_EQ(bf(h.q.acc[1].v[0]), 0.5f);
+  EXPECT_EQ(bf(h.q.acc[2].v[0]), 16.0f);
+  EXPECT_EQ(bf(h.q.acc[3].v[0]), 2.0f);
+  EXPECT_EQ(bf(h.q.acc[0].v[0]), 0.5f);
+  Harness early;
+  try {
+    early.run({"mov sfu_recip, r0", "nop", "mov r1, r4"});
+    FAIL() << "no error";
+  } catch (const QpuFault& e) {
+    EXPECT_NE(std::string(e.what()).find("reads r4 2 instruction(s) after an SFU write"), std::string::npos)
+        << e.what();
+    EXPECT_EQ(early.q.pc(), 16u);
+  }
+}
+
 TEST(QpuRules, IllegalEncodings) {
   const uint64_t reserved_add = (uint64_t(SIG_NONE) << 60) | (uint64_t(W_NOP) << 38) | (uint64_t(W_NOP) << 32) |
                                 (uint64_t(9) << 24) | (uint64_t(R_NOP) << 18) | (uint64_t(R_NOP) << 12);
