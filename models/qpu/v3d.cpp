@@ -6,6 +6,7 @@
 
 #include "firmware/include/hetvp/v3d_regs.h"
 #include "platform/access_info.h"
+#include "platform/config.h"
 #include "platform/format.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
@@ -105,7 +106,11 @@ V3d::V3d(sc_core::sc_module_name name, const Params& p)
   dma_bytes_per_cycle_ = vpm.real("dma_bytes_per_cycle");
   deadlock_grace_ = p.time("deadlock_grace");
   trace_instructions_ = p.u32("trace_instructions");
-  const unsigned slices = (nqpus_ + qpus_per_slice_ - 1) / qpus_per_slice_;
+  if (nqpus_ % qpus_per_slice_)
+    throw ConfigError(p.where("qpus") + ": " + std::to_string(nqpus_) + " QPUs do not fill whole slices of " +
+                      std::to_string(qpus_per_slice_) +
+                      " (v3d.qpus_per_slice); IDENT1 reports slices x QPUs per slice");
+  const unsigned slices = nqpus_ / qpus_per_slice_;
   hostif_.set_ident1(slices << 4 | qpus_per_slice_ << 8 | 2u << 12 | 16u << 16 | 12u << 28);
   for (unsigned i = 0; i < nqpus_; ++i) {
     slots_.emplace_back();

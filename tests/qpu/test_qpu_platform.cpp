@@ -209,6 +209,12 @@ TEST(QpuPlatformErrors, BadConfigAndAssembly) {
   RunResult r = run("--workload qpu_peak --set v3d.qpus=17");
   EXPECT_EQ(r.status, 2) << all(r);
   EXPECT_NE(all(r).find("v3d.qpus"), std::string::npos) << all(r);
+  r = run("--workload qpu_peak --set v3d.qpus=13");
+  EXPECT_EQ(r.status, 2) << all(r);
+  EXPECT_NE(all(r).find("13 QPUs do not fill whole slices of 4"), std::string::npos) << all(r);
+  r = run("--workload qpu_peak --set v3d.qpus=6 --set v3d.qpus_per_slice=3");
+  EXPECT_EQ(r.status, 0) << all(r);
+  EXPECT_NE(r.out.find("6 QPUs"), std::string::npos) << r.out;
   r = run_prog("bad.qasm", "nop\nfadd r0, r1\n");
   EXPECT_EQ(r.status, 1) << all(r);
   EXPECT_NE(all(r).find("bad.qasm:2: fadd takes a destination and two sources"), std::string::npos) << all(r);
