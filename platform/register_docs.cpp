@@ -11,6 +11,7 @@
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "firmware/include/hetvp/pcie_config.h"
 #include "firmware/include/hetvp/pmc.h"
+#include "firmware/include/hetvp/v3d_regs.h"
 #include "platform/register_table.h"
 
 namespace hetvp {
@@ -27,6 +28,7 @@ const RegSpec kCc[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
 const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
+const RegSpec kV3d[] = {HETVP_REG_TABLE(HETVP_V3D_REGS)};
 
 template <size_t N>
 RegBlockDoc block(const char* title, const char* where, const RegSpec (&t)[N]) {
@@ -80,6 +82,9 @@ const std::vector<RegBlockDoc>& register_blocks() {
       block("PCIe configuration space (firmware/include/hetvp/pcie_config.h)",
             "the GPU endpoint's Type 0 header and MSI capability, reached by configuration requests (ECAM), not BAR0",
             kPciCfg),
+      block("VideoCore IV V3D host interface (firmware/include/hetvp/v3d_regs.h)",
+            "peripheral base + 0xC00000 (configs/videocore4.yaml: 0x20C00000); docs/qpu.md describes the behaviour",
+            kV3d),
   };
   return blocks;
 }

@@ -1,0 +1,182 @@
+// The VideoCore IV V3D block as a second GPU topology (configs/videocore4.yaml): `qpus` QPU
+// cores (qpu_core.h) in slices of four, each slice with two TMUs; the VPM (192 rows x 16 x 32
+// bits, per the guide's errata) with the QPUs' generic read/write access and its VCD (load) and
+// VDW (store) DMA between VPM and SDRAM; 16 global semaphores and the mutex; the host interface
+// (firmware/include/hetvp/v3d_regs.h): the user-program request queue and the QPU interrupts.
+//
+// Timing: every QPU issues one instruction per 4 clocks of `gpu_freq` (the guide: 4 physical
+// lanes x 4 cycles for 16 elements); TMU, VPM and DMA costs come from YAML (`tmu`, `vpm`); a QPU
+// waiting for data stalls until it is there. Each QPU keeps its own cycle count; the model runs
+// the QPU furthest behind first (so semaphores, the mutex and shared engines see requests in
+// time order) at most one quantum ahead of SystemC time. Completions, interrupts and register
+// effects happen at their simulated time (ArrivalQueue).
+//
+// Ports: target `regs` (host interface), initiator `mem` (SDRAM, GPU bus addresses), interrupt
+// `irq` (optional). Errors (illegal instructions, a read-after-write violation, a program running
+// off its code, a DMA outside SDRAM, all running QPUs blocked on semaphores) stop the run naming
+// the QPU, its pc, the instruction and the cause.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "models/qpu/qpu_core.h"
+#include "platform/arrival_queue.h"
+#include "platform/calendar.h"
+#include "platform/component.h"
+#include "platform/irq.h"
+#include "platform/peripheral.h"
+
+namespace hetvp::qpu {
+
+class V3d;
+
+// The register window (a Peripheral on the block's table).
+class V3dHostIf : public Peripheral {
+ public:
+  V3dHostIf(sc_core::sc_module_name name, V3d& v3d);
+  Register &ident1, &srqua, &srqul, &srqcs, &dbqite, &dbqitc;
+  void set_ident1(uint32_t v) { bank_.set_reset("IDENT1", v); }
+
+ private:
+  void write_srqpc(uint32_t v);
+  void write_srqcs(uint32_t v);
+  void write_slcactl(uint32_t v);
+  void write_l2cactl(uint32_t v);
+  V3d& v3d_;
+};
+
+class V3d : public Component, public QpuIo {
+ public:
+  tlm_utils::simple_initiator_socket<V3d> mem{"mem"};
+  IrqPort irq{"irq"};
+
+  V3d(sc_core::sc_module_name name, const Params& p);
+  ~V3d() override;
+  static std::shared_ptr<Schema> schema();
+  void end_of_run() override;
+
+  // --- host interface (V3dHostIf) -----------------------------------------------------------
+  void request(uint32_t pc, uint32_t unif, uint32_t unif_len, const sc_core::sc_time& delay);
+  void clear_instruction_cache();
+  uint32_t completed() const { return completed_; }
+
+  // --- QpuIo ----------------------------------------------------------------------------------
+  const Instr& fetch(QpuCore& q, uint32_t pc) override;
+  uint32_t uniform(QpuCore& q) override;
+  void uniforms_address(QpuCore& q, uint32_t addr) override;
+  void tmu_request(QpuCore& q, unsigned tmu, const Vec& addr, const uint8_t* mask) override;
+  void tmu_load(QpuCore& q, unsigned tmu, Vec& out) override;
+  void vpm_read(QpuCore& q, Vec& out) override;
+  void vpm_write(QpuCore& q, const Vec& in, const uint8_t* mask) override;
+  void vpm_setup(QpuCore& q, bool store, uint32_t value) override;
+  void vpm_dma(QpuCore& q, bool store, uint32_t addr) override;
+  void vpm_wait(QpuCore& q, bool store) override;
+  uint32_t vpm_busy(QpuCore& q, bool store) override;
+  bool mutex_acquire(QpuCore& q) override;
+  void mutex_release(QpuCore& q) override;
+  bool semaphore(QpuCore& q, unsigned n, bool down) override;
+  void host_interrupt(QpuCore& q) override;
+
+  static constexpr unsigned kVpmRows = 192;
+
+ private:
+  struct Tmu {
+    struct Req {
+      uint64_t ready;
+      Vec data;
+    };
+    std::deque<Req> fifo;
+  };
+  struct GenericSetup {  // a QPU's VPM generic read or write setup
+    unsigned addr = 0, stride = 1, num = 0;
+    bool horiz = true, set = false;
+  };
+  struct Slot {
+    std::unique_ptr<QpuCore> core;
+    StatGroup stats{"qpu"};
+    bool busy = false, blocked = false;
+    std::string blocked_on;
+    uint32_t unif = 0;
+    Tmu tmu[2];
+    GenericSetup rd, wr;
+    std::deque<Vec> rd_queue;  // the VPM read FIFO (2 entries)
+    unsigned rd_left = 0;
+    // VCD / VDW setups and the completion cycle of the last DMA each way.
+    uint32_t vcd_setup = 0, vcd_pitchb = 0, vdw_setup = 0, vdw_stride = 0;
+    uint64_t ld_done = 0, st_done = 0;
+    uint64_t start_cycle = 0, programs = 0, busy_cycles = 0, tmu_requests = 0, vpm_dmas = 0, sem_blocks = 0;
+    uint32_t program_pc = 0;
+    const std::vector<Instr>* page = nullptr;  // decode cache page of the last fetch
+    uint32_t page_base = 0xffffffffu;
+    unsigned traced = 0;
+  };
+  struct Request {
+    uint32_t pc, unif, unif_len;
+  };
+  struct PendingLoad {  // a VCD load, applied to the VPM when it completes
+    uint64_t done;
+    std::vector<std::pair<unsigned, uint32_t>> words;  // VPM word index -> value
+  };
+
+  void run();
+  void dispatch();
+  void run_until(uint64_t horizon);
+  void ended(Slot& s);
+  bool next_shared(Slot& s, QpuCore& q);  // the next instruction touches shared state
+  void fault(Slot& s, const std::string& why);
+  void wake_blocked(const std::string& on, uint64_t cycle);
+  void settle_loads(uint64_t cycle);
+  void fill_read_queue(Slot& s);
+  unsigned vpm_index(const GenericSetup& g, unsigned lane, const char* what);
+  void mem_read(uint32_t addr, void* dst, unsigned len, const char* what);
+  void mem_write(uint32_t addr, const void* src, unsigned len, const char* what);
+  uint8_t* dmi_ptr(uint32_t addr, unsigned len);
+  Slot& slot(QpuCore& q) { return slots_[q.index()]; }
+  sc_core::sc_time at_cycle(uint64_t c) const { return period_ * double(c); }
+  uint64_t cycle_at(const sc_core::sc_time& t) const;
+  sc_core::sc_time delay_to(uint64_t c) const;
+  void declare_stats();
+
+  V3dHostIf hostif_;
+  ArrivalQueue arrivals_;
+  sc_core::sc_event wake_;
+  sc_core::sc_time period_;
+  unsigned nqpus_, qpus_per_slice_;
+  uint64_t sdram_size_;
+  unsigned tmu_latency_, tmu_interval_, tmu_queue_;
+  unsigned vpm_read_latency_, dma_setup_;
+  double dma_bytes_per_cycle_;
+  unsigned irq_vector_;
+  sc_core::sc_time deadlock_grace_;
+  unsigned trace_instructions_;
+  std::vector<Slot*> order_;  // the slots, for the scheduler's scan
+  std::deque<Slot> slots_;    // (a deque: a Slot holds a StatGroup, which does not move)
+  std::deque<Request> queue_;
+  // Shared engines as reservations in simulated time (platform/calendar.h), so that the order in
+  // which QPUs running ahead call them does not matter: per slice and TMU, the VCD and the VDW.
+  std::vector<Calendar> tmu_busy_;
+  Calendar vcd_busy_, vdw_busy_;
+  uint64_t reserve(Calendar& c, uint64_t at, uint64_t len);
+  std::vector<uint32_t> vpm_;
+  std::vector<PendingLoad> loads_;
+  uint8_t sem_[16] = {};
+  int mutex_owner_ = -1;
+  uint32_t made_ = 0, completed_ = 0;
+  bool queue_error_ = false;
+  std::unordered_map<uint32_t, std::vector<Instr>> code_;  // decoded 4 KiB pages
+  std::vector<tlm::tlm_dmi> dmi_;
+  bool failed_ = false;
+  uint64_t changes_ = 0;  // dispatches, completions, wake-ups: what can end a deadlock
+  // Stats.
+  uint64_t requests_ = 0, programs_ = 0, instructions_ = 0, flops_ = 0, tmu_total_ = 0, vcd_ = 0, vdw_ = 0,
+           vcd_bytes_ = 0, vdw_bytes_ = 0, sem_ops_ = 0, interrupts_ = 0;
+  uint64_t first_start_ = UINT64_MAX, last_end_ = 0;
+  friend class V3dHostIf;
+};
+
+}  // namespace hetvp::qpu
