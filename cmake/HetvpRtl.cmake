@@ -11,7 +11,7 @@
 # uses (test-only variants). TARGET defaults to hetvp_rtl_obj, whose objects go into hetvp_lib.
 # Verilator flags always given: -Wall (lint warnings fail the build), --x-assign unique,
 # --x-initial unique, -O3.
-set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/../rtl/bridges/rtl_block_glue.cpp.in)
+set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/../rtl/bridges/rtl_block_glue.cpp.in CACHE INTERNAL "")
 
 function(hetvp_add_rtl_block)
   cmake_parse_arguments(B "" "NAME;TOP;BUS;MASTER;IRQS;TARGET;REFERENCE" "SOURCES;VERILATOR_ARGS;REFERENCE_CXX" ${ARGN})

@@ -6,6 +6,7 @@
 #include "firmware/include/hetvp/coherence.h"
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/copy_engine.h"
+#include "firmware/include/hetvp/crc32.h"
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_mmu.h"
 #include "firmware/include/hetvp/mcu_regs.h"
@@ -27,6 +28,7 @@ const RegSpec kCc[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
 const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
+const RegSpec kCrc32[] = {HETVP_REG_TABLE(HETVP_CRC32_REGS)};
 
 template <size_t N>
 RegBlockDoc block(const char* title, const char* where, const RegSpec (&t)[N]) {
@@ -80,6 +82,10 @@ const std::vector<RegBlockDoc>& register_blocks() {
       block("PCIe configuration space (firmware/include/hetvp/pcie_config.h)",
             "the GPU endpoint's Type 0 header and MSI capability, reached by configuration requests (ECAM), not BAR0",
             kPciCfg),
+      block("example RTL block rtl.crc32 (firmware/include/hetvp/crc32.h)",
+            "its AXI4-Lite slave port `regs`, placed by YAML (configs/rtl_block_example.yaml: host physical "
+            "0x40100000); docs/rtl_blocks.md describes the behaviour",
+            kCrc32),
   };
   return blocks;
 }

@@ -598,13 +598,16 @@ struct RtlCore::Impl {
       LiteReq* h = lite.front();
       if (h->is_presented && n - h->presented >= opt.timeout_cycles) {
         std::string ch;
-        if (type.bus == "apb")
+        bool req = true;  // waiting for READY (else for the response)
+        if (type.bus == "apb") {
           ch = "APB";
-        else if (h->write)
+        } else if (h->write) {
           ch = !h->aw_done ? "AXI4-Lite AW" : !h->w_done ? "AXI4-Lite W" : "AXI4-Lite B";
-        else
+          req = !h->aw_done || !h->w_done;
+        } else {
           ch = !h->ar_done ? "AXI4-Lite AR" : "AXI4-Lite R";
-        const bool req = ch == "APB" ? !h->apb_access : (ch.back() != 'B' && ch.back() != 'R');
+          req = !h->ar_done;
+        }
         fail(ch,
              format("time-out: no %s after %" PRIu64 " cycles (%s of the register access)",
                     type.bus == "apb" ? "PREADY"
