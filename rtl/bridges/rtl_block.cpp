@@ -20,7 +20,7 @@ struct Channel {
   Pin valid, ready;
   std::vector<std::pair<const char*, Pin>> payload;
   bool prev_valid = false, prev_hs = false;
-  std::vector<uint64_t> prev;
+  std::vector<uint64_t> prev, cur;
 };
 
 struct Traced {
@@ -331,9 +331,9 @@ struct RtlCore::Impl {
   void check(uint64_t addr_hint) {
     for (Channel& c : checks) {
       const bool v = c.valid.get() & 1, r = c.ready.get() & 1;
-      std::vector<uint64_t> now;
-      now.reserve(c.payload.size());
-      for (auto& [nm, p] : c.payload) now.push_back(p.get());
+      std::vector<uint64_t>& now = c.cur;  // no allocation per cycle
+      now.resize(c.payload.size());
+      for (size_t i = 0; i < now.size(); ++i) now[i] = c.payload[i].second.get();
       if (c.prev_valid && !c.prev_hs) {
         uint64_t addr = addr_hint;
         for (size_t i = 0; i < c.payload.size(); ++i)
@@ -353,7 +353,7 @@ struct RtlCore::Impl {
       }
       c.prev_valid = v;
       c.prev_hs = v && r;
-      c.prev = std::move(now);
+      c.prev.swap(now);
     }
   }
 

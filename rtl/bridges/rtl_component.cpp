@@ -129,7 +129,13 @@ class RtlComponent final : public Component {
   }
 
   void end_of_run() override {
-    if (core_) core_->end_of_run();
+    if (core_) {
+      core_->end_of_run();
+      // Not a statistic (the stats are the same in every mode): how much the RTL clock ran.
+      RunState::get().add_summary(
+          format("%s: RTL clock ran %" PRIu64 " cycles (%" PRIu64 " after reset), woke %" PRIu64 " times",
+                 instance_name().c_str(), core_->counters().cycles, core_->bus_cycles(), core_->counters().wakeups));
+    }
     if (mode_ != "lockstep" || failed_) return;
     if (!rtl_writes_.empty() || !tlm_writes_.empty()) {
       const bool rtl = !rtl_writes_.empty();

@@ -27,6 +27,8 @@ class RtlCrc32Program : public HostProgram {
     s->size("size", std::string("64 KiB"), "length of the last (largest) job").range(8, 64 << 20);
     s->choice("wait", {"irq", "poll"}, std::string("irq"), "wait for the interrupt, or poll STATUS every 1 us");
     s->time("timeout", std::string("100 ms"), "give up waiting for a job after this long");
+    s->integer("reads", 0, "benchmark: register reads (ID) before the jobs (bridge cost per transaction)").min(0);
+    s->time("idle", std::string("0 s"), "benchmark: the CPU sleeps this long at the end, the block idle");
     return s;
   }
   int run(HostApi& api, const Params& a) override {
@@ -40,6 +42,7 @@ class RtlCrc32Program : public HostProgram {
       api.log(format("rtl_crc32: no crc32 block at 0x%" PRIx64 " (ID 0x%08x)", base, id));
       return 1;
     }
+    for (int64_t i = 0; i < a.integer("reads"); ++i) api.mmio_read32(base + CRC_ID);
     const uint64_t buf = api.alloc_pinned(size + 8, 4096), out = api.alloc_pinned(64, 64);
     std::vector<uint8_t> data(size);
     for (auto& b : data) b = uint8_t(api.rng()());
@@ -70,6 +73,7 @@ class RtlCrc32Program : public HostProgram {
       api.log("rtl_crc32: STATUS not clear after the acknowledge");
       ++failures;
     }
+    if (a.time("idle") > sc_core::SC_ZERO_TIME) api.sleep(a.time("idle"));
     return failures ? 1 : 0;
   }
 
