@@ -423,12 +423,20 @@ struct RtlCore::Impl {
     return true;
   }
 
-  void do_read() {
-    auto& x = b->axi;
-    const uint64_t addr = x.araddr.get();
-    const unsigned len = unsigned(x.arlen.get()), sc = unsigned(x.arsize.get()), burst = unsigned(x.arburst.get());
-    if (!burst_ok("AXI4 AR", addr, len, sc, burst)) return;
-    ReadBurst rb{x.arid.get(), addr, len, 1u << sc, {}, 0, 0};
+  // An address handshake's payload, sampled before the rising edge.
+  struct Addr {
+    uint64_t id, addr;
+    unsigned len, size_code, burst;
+  };
+  static Addr sample(const Pin& id, const Pin& addr, const Pin& len, const Pin& size, const Pin& burst) {
+    return {id.get(), addr.get(), unsigned(len.get()), unsigned(size.get()), unsigned(burst.get())};
+  }
+
+  void do_read(const Addr& a) {
+    const uint64_t addr = a.addr;
+    const unsigned len = a.len, sc = a.size_code;
+    if (!burst_ok("AXI4 AR", addr, len, sc, a.burst)) return;
+    ReadBurst rb{a.id, addr, len, 1u << sc, {}, 0, 0};
     rb.data.assign(size_t(len + 1) * rb.size, 0);
     auto& gp = new_gp(tlm::TLM_READ_COMMAND, addr, rb.data.data(), unsigned(rb.data.size()));
     const sc_core::sc_time t0 = sc_core::sc_time_stamp();
@@ -528,6 +536,9 @@ struct RtlCore::Impl {
       m_w = x.wvalid.get() && x.wready.get();
       m_r = x.rvalid.get() && x.rready.get();
       m_b = x.bvalid.get() && x.bready.get();
+      if (m_ar) ar_sample = sample(x.arid, x.araddr, x.arlen, x.arsize, x.arburst);
+      if (m_aw) aw_sample = sample(x.awid, x.awaddr, x.awlen, x.awsize, x.awburst);
+      if (m_w) w_sample = {x.wdata.get(), x.wstrb.get(), bool(x.wlast.get())};
     }
     if (!in_reset) check(r ? r->addr : 0);
     if (failed) return;
@@ -564,15 +575,14 @@ struct RtlCore::Impl {
         if (rb.beat++ == rb.len) rq.pop_front();
       }
       if (m_b) bq.pop_front();
-      if (m_ar) do_read();
+      if (m_ar) do_read(ar_sample);
       if (failed) return;
       if (m_aw) {
-        const uint64_t addr = x.awaddr.get();
-        const unsigned len = unsigned(x.awlen.get()), sc = unsigned(x.awsize.get());
-        if (!burst_ok("AXI4 AW", addr, len, sc, unsigned(x.awburst.get()))) return;
-        awq.push_back({x.awid.get(), addr, len, 1u << sc});
+        const Addr& a = aw_sample;
+        if (!burst_ok("AXI4 AW", a.addr, a.len, a.size_code, a.burst)) return;
+        awq.push_back({a.id, a.addr, a.len, 1u << a.size_code});
       }
-      if (m_w) wq.push_back({x.wdata.get(), x.wstrb.get(), bool(x.wlast.get())});
+      if (m_w) wq.push_back(w_sample);
       if (m_aw || m_w) try_write();
       if (failed) return;
       ar_wait = (x.arvalid.get() && !m_ar) ? ar_wait + 1 : 0;
@@ -619,6 +629,8 @@ struct RtlCore::Impl {
     }
   }
   uint64_t counters_cycles = 0;
+  Addr ar_sample{}, aw_sample{};
+  WBeat w_sample{};
 };
 
 RtlCore::RtlCore(sc_core::sc_module_name nm, const RtlBlockType& type, BlockEnv env, RtlOptions opt)

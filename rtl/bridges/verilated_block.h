@@ -106,5 +106,13 @@ template <class V, class = void>
 struct HasBusyPin : std::false_type {};
 template <class V>
 struct HasBusyPin<V, std::void_t<decltype(std::declval<V&>().busy)>> : std::true_type {};
+// The optional `busy` pin (an empty Pin when the top module has none).
+template <class V>
+Pin busy_pin(V& top) {
+  if constexpr (HasBusyPin<V>::value)
+    return make_pin(top.busy);
+  else
+    return Pin{};
+}
 
 }  // namespace hetvp::rtl
