@@ -381,9 +381,13 @@ struct RtlCore::Impl {
     b->trace_dump(t_ps);
   }
 
+  // One payload per block: the clock thread issues one transaction at a time (a static one would be
+  // shared by blocks whose threads interleave while a target waits).
+  tlm::tlm_generic_payload gp_;
+  AccessInfo info_;
   tlm::tlm_generic_payload& new_gp(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
-    static thread_local tlm::tlm_generic_payload gp;
-    static thread_local AccessInfo info;
+    tlm::tlm_generic_payload& gp = gp_;
+    AccessInfo& info = info_;
     gp.set_command(cmd);
     gp.set_address(addr);
     gp.set_data_ptr(data);

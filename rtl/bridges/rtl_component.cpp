@@ -9,6 +9,7 @@
 #include <cinttypes>
 #include <deque>
 #include <stdexcept>
+#include <unistd.h>
 
 #include "platform/access_info.h"
 #include "platform/component.h"
@@ -24,6 +25,13 @@ std::string hex_bytes(const std::vector<uint8_t>& v, const std::vector<uint8_t>*
   std::string s;
   for (size_t i = 0; i < v.size(); ++i) s += (be && !(*be)[i]) ? std::string("--") : format("%02x", v[i]);
   return s;
+}
+
+// The directory a file would be written to exists and is writable.
+bool writable_dir(const std::string& file) {
+  const size_t slash = file.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
+  return access(dir.c_str(), W_OK) == 0;
 }
 
 uint64_t le_value(const uint8_t* p, size_t n) {
@@ -103,6 +111,13 @@ class RtlComponent final : public Component {
     o.waves_stop = p.time("waves_stop");
     o.ring_cycles = p.u32("ring_cycles");
     o.ring_file = p.string("ring_file");
+    if (!o.waves.empty() && !writable_dir(o.waves))
+      throw std::invalid_argument(p.where("waves") + ": cannot write '" + o.waves + "' (no such directory)");
+    if (!o.ring_file.empty() && !writable_dir(o.ring_file))
+      throw std::invalid_argument(p.where("ring_file") + ": cannot write '" + o.ring_file + "' (no such directory)");
+    if (o.waves_stop > sc_core::SC_ZERO_TIME && o.waves_stop < o.waves_start)
+      throw std::invalid_argument(p.where("waves_stop") + ": the window ends (" + o.waves_stop.to_string() +
+                                  ") before it starts (" + o.waves_start.to_string() + ")");
 
     BlockEnv real = env_;  // what reaches the platform
     real.mem = [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { count_and_send(gp, d); };

@@ -81,6 +81,22 @@ TEST(RtlBlock, BadParametersAreLocated) {
   r = run_hetvp("run " + config("rtl_block_example.yaml") + " --set crc0.max_outstanding=0");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("crc0.max_outstanding"), std::string::npos) << r.err;
+  r = run_hetvp("run " + config("rtl_block_example.yaml") + " --set crc0.waves=/nonexistent/dir/x.vcd");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(--set crc0.waves): cannot write '/nonexistent/dir/x.vcd' (no such directory)"),
+            std::string::npos)
+      << r.err;
+  r = run_hetvp("run " + config("rtl_block_example.yaml") + " --set crc0.ring_file=/nonexistent/dir/r.vcd");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(--set crc0.ring_file): cannot write"), std::string::npos) << r.err;
+  r = run_hetvp("run " + config("rtl_block_example.yaml") +
+                " --set 'crc0.waves_start=2 us' --set 'crc0.waves_stop=1 us'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(--set crc0.waves_stop): the window ends (1 us) before it starts (2 us)"), std::string::npos)
+      << r.err;
+  r = run_hetvp("run " + config("rtl_block_example.yaml") + " --set 'crc0.clock=1000 GHz'");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(--set crc0.clock): clock too fast"), std::string::npos) << r.err;
 }
 
 TEST(RtlBlock, WaveformWindowIsAValidVcd) {
