@@ -8,26 +8,11 @@
 #include "platform/access_info.h"
 #include "platform/format.h"
 #include "platform/run_state.h"
+#include "rtl/bridges/protocol.h"
 
 namespace hetvp::rtl {
 
 namespace {
-
-// A bus channel the block drives: its VALID must stay high until READY and its payload must not
-// change meanwhile (AXI4 A3.2.1, AXI4-Lite B1.1).
-struct Channel {
-  const char* name = "";
-  Pin valid, ready;
-  std::vector<std::pair<const char*, Pin>> payload;
-  bool prev_valid = false, prev_hs = false;
-  std::vector<uint64_t> prev, cur;
-};
-
-struct Traced {
-  std::string name;
-  Pin pin;
-  unsigned width;
-};
 
 struct LiteReq {
   bool write = false;
@@ -87,51 +72,42 @@ struct RtlCore::Impl {
   unsigned ar_wait = 0, aw_wait = 0, w_wait = 0;
   uint64_t r_wait = 0, b_wait = 0;
   uint64_t irq_level = 0;
-  std::vector<Channel> checks;
-  // waveforms
-  std::vector<Traced> traced;
-  std::vector<uint64_t> ring;  // ring_cycles x traced.size()
-  std::vector<uint64_t> ring_cycle;
-  uint64_t ring_count = 0;
+  std::vector<HandshakeChecker> checks;
+  WaveRing ring;  // the bus pins of the last ring_cycles cycles
   bool waves_open = false, waves_done = false;
 
   Impl(const RtlBlockType& t, BlockEnv e, RtlOptions o, const Clock& c)
-      : type(t), env(std::move(e)), opt(std::move(o)), clk(c) {
+      : type(t), env(std::move(e)), opt(std::move(o)), clk(c), ring(opt.ring_cycles) {
     b = type.create((env.instance + ".rtl").c_str());
     if (type.master) db = b->axi.wdata.bytes;
     setup_checks();
     setup_traced();
-    if (opt.ring_cycles) {
-      ring.assign(size_t(opt.ring_cycles) * traced.size(), 0);
-      ring_cycle.assign(opt.ring_cycles, 0);
-    }
   }
 
   void setup_checks() {
     if (type.bus == "axi4lite") {
       auto& a = b->axil;
-      checks.push_back({"AXI4-Lite B", a.bvalid, a.bready, {{"BRESP", a.bresp}}});
-      checks.push_back({"AXI4-Lite R", a.rvalid, a.rready, {{"RDATA", a.rdata}, {"RRESP", a.rresp}}});
+      checks.push_back(HandshakeChecker{"AXI4-Lite B", a.bvalid, a.bready, {{"BRESP", a.bresp}}});
+      checks.push_back(HandshakeChecker{"AXI4-Lite R", a.rvalid, a.rready, {{"RDATA", a.rdata}, {"RRESP", a.rresp}}});
     }
     if (type.master) {
       auto& x = b->axi;
+      checks.push_back(HandshakeChecker{
+          "AXI4 AR",
+          x.arvalid,
+          x.arready,
+          {{"ARID", x.arid}, {"ARADDR", x.araddr}, {"ARLEN", x.arlen}, {"ARSIZE", x.arsize}, {"ARBURST", x.arburst}}});
+      checks.push_back(HandshakeChecker{
+          "AXI4 AW",
+          x.awvalid,
+          x.awready,
+          {{"AWID", x.awid}, {"AWADDR", x.awaddr}, {"AWLEN", x.awlen}, {"AWSIZE", x.awsize}, {"AWBURST", x.awburst}}});
       checks.push_back(
-          {"AXI4 AR",
-           x.arvalid,
-           x.arready,
-           {{"ARID", x.arid}, {"ARADDR", x.araddr}, {"ARLEN", x.arlen}, {"ARSIZE", x.arsize}, {"ARBURST", x.arburst}}});
-      checks.push_back(
-          {"AXI4 AW",
-           x.awvalid,
-           x.awready,
-           {{"AWID", x.awid}, {"AWADDR", x.awaddr}, {"AWLEN", x.awlen}, {"AWSIZE", x.awsize}, {"AWBURST", x.awburst}}});
-      checks.push_back({"AXI4 W", x.wvalid, x.wready, {{"WDATA", x.wdata}, {"WSTRB", x.wstrb}, {"WLAST", x.wlast}}});
+          HandshakeChecker{"AXI4 W", x.wvalid, x.wready, {{"WDATA", x.wdata}, {"WSTRB", x.wstrb}, {"WLAST", x.wlast}}});
     }
   }
 
-  void add(const std::string& name, Pin p, unsigned width) {
-    if (p) traced.push_back({name, p, width ? width : unsigned(p.bytes) * 8});
-  }
+  void add(const std::string& name, Pin p, unsigned width) { ring.add(name, p, width); }
   void setup_traced() {
     add("clk", b->clk, 1);
     add("rst_n", b->rst_n, 1);
@@ -202,42 +178,10 @@ struct RtlCore::Impl {
   // ---------------------------------------------------------------- failure
   std::string ring_path() const { return opt.ring_file.empty() ? env.instance + "_last_cycles.vcd" : opt.ring_file; }
   void write_ring() {
-    if (!opt.ring_cycles || !ring_count) return;
-    std::ofstream f(ring_path());
-    f << "$comment hetvp: last " << std::min<uint64_t>(ring_count, opt.ring_cycles) << " cycles of " << env.type << " '"
-      << env.instance << "' before the failure $end\n$timescale 1ps $end\n$scope module " << env.instance << " $end\n";
-    auto id = [](size_t i) {
-      std::string s;
-      do {
-        s += char('!' + i % 90);
-        i /= 90;
-      } while (i);
-      return s;
-    };
-    for (size_t i = 0; i < traced.size(); ++i)
-      f << "$var wire " << traced[i].width << " " << id(i) << " " << traced[i].name << " $end\n";
-    f << "$upscope $end\n$enddefinitions $end\n";
-    const uint64_t cnt = std::min<uint64_t>(ring_count, opt.ring_cycles);
-    const uint64_t half = clk.period_ps / 2;
-    for (uint64_t k = ring_count - cnt; k < ring_count; ++k) {
-      const size_t slot = size_t(k % opt.ring_cycles);
-      const uint64_t* v = &ring[slot * traced.size()];
-      const uint64_t t = ring_cycle[slot] * clk.period_ps;
-      for (int edge = 0; edge < 2; ++edge) {
-        f << "#" << (edge ? t : t - half) << "\n";
-        for (size_t i = 0; i < traced.size(); ++i) {
-          uint64_t val = v[i];
-          if (traced[i].name == "clk") val = edge;
-          if (traced[i].width == 1) {
-            f << (val & 1) << id(i) << "\n";
-          } else {
-            f << "b";
-            for (int bit = int(traced[i].width) - 1; bit >= 0; --bit) f << ((bit < 64 && (val >> bit) & 1) ? '1' : '0');
-            f << " " << id(i) << "\n";
-          }
-        }
-      }
-    }
+    ring.write(ring_path(), env.instance,
+               format("hetvp: last %" PRIu64 " cycles of %s '%s' before the failure", ring.kept(), env.type.c_str(),
+                      env.instance.c_str()),
+               clk.period_ps);
   }
   void fail(const std::string& channel, const std::string& rule, uint64_t addr, const std::string& detail = "") {
     if (failed) return;
@@ -247,7 +191,7 @@ struct RtlCore::Impl {
                              env.type.c_str(), env.instance.c_str(), channel.c_str(), rule.c_str(), addr,
                              sc_core::sc_time_stamp().to_string().c_str(), n);
     if (!detail.empty()) msg += "; " + detail;
-    if (opt.ring_cycles && ring_count) msg += "; last cycles in " + ring_path();
+    if (!ring.empty()) msg += "; last cycles in " + ring_path();
     close_waves();
     RunState::get().fail(env.instance, msg);
   }
@@ -329,42 +273,11 @@ struct RtlCore::Impl {
   }
 
   void check(uint64_t addr_hint) {
-    for (Channel& c : checks) {
-      const bool v = c.valid.get() & 1, r = c.ready.get() & 1;
-      std::vector<uint64_t>& now = c.cur;  // no allocation per cycle
-      now.resize(c.payload.size());
-      for (size_t i = 0; i < now.size(); ++i) now[i] = c.payload[i].second.get();
-      if (c.prev_valid && !c.prev_hs) {
-        uint64_t addr = addr_hint;
-        for (size_t i = 0; i < c.payload.size(); ++i)
-          if (std::string(c.payload[i].first).find("ADDR") != std::string::npos) addr = c.prev[i];
-        if (!v) {
-          fail(c.name, "rule VALID held until READY violated: VALID dropped before READY", addr);
-          return;
-        }
-        for (size_t i = 0; i < now.size(); ++i)
-          if (now[i] != c.prev[i]) {
-            fail(c.name,
-                 std::string("rule payload stable while VALID and not READY violated: ") + c.payload[i].first +
-                     format(" changed from 0x%" PRIx64 " to 0x%" PRIx64, c.prev[i], now[i]),
-                 addr);
-            return;
-          }
-      }
-      c.prev_valid = v;
-      c.prev_hs = v && r;
-      c.prev.swap(now);
-    }
+    for (HandshakeChecker& c : checks)
+      if (auto v = c.check(addr_hint)) return fail(c.channel(), v->rule, v->addr);
   }
 
-  void sample_ring() {
-    if (!opt.ring_cycles) return;
-    const size_t slot = size_t(ring_count % opt.ring_cycles);
-    uint64_t* v = &ring[slot * traced.size()];
-    for (size_t i = 0; i < traced.size(); ++i) v[i] = traced[i].pin.get();
-    ring_cycle[slot] = n;
-    ++ring_count;
-  }
+  void sample_ring() { ring.sample(n); }
 
   void waves(uint64_t t_ps) {
     if (opt.waves.empty() || waves_done) return;
