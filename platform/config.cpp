@@ -529,8 +529,14 @@ void Config::validate() const {
     const ComponentType* ct = ComponentRegistry::get().find(type);
     if (!ct) {
       std::string near = nearest_name(type, ComponentRegistry::get().names());
+      std::string built;  // an RTL block that was not built: say which are (docs/rtl_blocks.md)
+      for (auto& n : ComponentRegistry::get().names())
+        if (n.rfind("rtl.", 0) == 0) built += (built.empty() ? "" : ", ") + n;
       fail(inst["type"], name + ".type",
-           "unknown component type '" + type + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+           "unknown component type '" + type + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+               (type.rfind("rtl.", 0) == 0 ? "; RTL blocks built into this hetvp (hetvp_add_rtl_block): " +
+                                                 (built.empty() ? std::string("none") : built)
+                                           : std::string()));
     }
     if (name == w.string("cpu")) cpu_found = true;
     // Generic keys every instance may carry, then the type's own schema.

@@ -6,6 +6,7 @@
 #include "firmware/include/hetvp/coherence.h"
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/copy_engine.h"
+#include "firmware/include/hetvp/crc32.h"
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_mmu.h"
 #include "firmware/include/hetvp/mcu_regs.h"
@@ -29,6 +30,7 @@ const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
 const RegSpec kV3d[] = {HETVP_REG_TABLE(HETVP_V3D_REGS)};
+const RegSpec kCrc32[] = {HETVP_REG_TABLE(HETVP_CRC32_REGS)};
 
 template <size_t N>
 RegBlockDoc block(const char* title, const char* where, const RegSpec (&t)[N]) {
@@ -85,6 +87,10 @@ const std::vector<RegBlockDoc>& register_blocks() {
       block("VideoCore IV V3D host interface (firmware/include/hetvp/v3d_regs.h)",
             "peripheral base + 0xC00000 (configs/videocore4.yaml: 0x20C00000); docs/qpu.md describes the behaviour",
             kV3d),
+      block("example RTL block rtl.crc32 (firmware/include/hetvp/crc32.h)",
+            "its AXI4-Lite slave port `regs`, placed by YAML (configs/rtl_block_example.yaml: host physical "
+            "0x40100000); docs/rtl_blocks.md describes the behaviour",
+            kCrc32),
   };
   return blocks;
 }

@@ -83,6 +83,7 @@ std::vector<LineRange> LockstepInvalidationEngine::translate(const std::vector<u
     if (i < r.size()) ri = r[i];
     if (ti != ri) {
       const uint64_t pos = ri ? ri->input_pos : ti->input_pos;
+      static_cast<RtlInvalidationEngine*>(rtl_.get())->write_ring();  // the last cycles, as a VCD
       throw LockstepMismatch(i, pos, ti, ri, sc_core::sc_time_stamp(), h);
     }
     ++stats_.ranges_compared;
@@ -91,8 +92,10 @@ std::vector<LineRange> LockstepInvalidationEngine::translate(const std::vector<u
   // (docs/rtl.md: max(n,1) + R_flush + 1 per history); a difference is a bug in one of them.
   if (tc != rc) {
     const uint64_t k = stats_.cycle_count_differences++;
-    if (timing_ == LockstepTiming::Error)
+    if (timing_ == LockstepTiming::Error) {
+      static_cast<RtlInvalidationEngine*>(rtl_.get())->write_ring();  // the last cycles, as a VCD
       throw LockstepTimingMismatch(h, lines.size(), r.size(), tc, rc, sc_core::sc_time_stamp());
+    }
     if (k < kMaxTimingWarnings) {
       std::string msg = timing_message(h, lines.size(), r.size(), tc, rc, sc_core::sc_time_stamp());
       if (k + 1 == kMaxTimingWarnings) msg += " (further timing differences are only counted)";

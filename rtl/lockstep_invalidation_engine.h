@@ -69,6 +69,8 @@ class LockstepInvalidationEngine final : public coherence::InvalidationEngine {
   uint64_t cycles() const override;
   const LockstepStats& stats() const { return stats_; }
   void set_timing(LockstepTiming t) { timing_ = t; }
+  // Where the RTL side's ring buffer of the last cycles goes on a mismatch (RtlInvalidationEngine).
+  void set_ring_file(const std::string& path) { static_cast<RtlInvalidationEngine*>(rtl_.get())->set_ring_file(path); }
   LockstepTiming timing() const { return timing_; }
 
  private:

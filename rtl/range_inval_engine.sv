@@ -16,7 +16,8 @@
 // FAULT is TEST ONLY (fault injection for the lockstep tests, tests/rtl): 0 = the correct engine
 // (default; the model in hetvp_lib), 1 = every emitted range has count+1 (wrong data),
 // 2 = the last range of each flush is never presented (dropped output), 3 = done comes one cycle
-// late (same ranges, one extra cycle per history).
+// late (same ranges, one extra cycle per history), 4 = out_valid drops after one cycle even when
+// out_ready is low (a handshake violation the generic checker reports; only with back-pressure).
 module range_inval_engine #(
     parameter int ADDR_W  = 42,   // line-number width = addr_bits - log2(line_bytes)
     parameter int MAX_LEN = 256,  // largest supported max range (lines per request)
@@ -166,7 +167,7 @@ module range_inval_engine #(
         out_valid_q <= !(FAULT == 2 && do_flush_one && n_valid == NR_W'(1));
         out_first_q <= first_q[sel_idx];
         out_count_q <= cnt_q[sel_idx] + CNT_W'(FAULT == 1);   // FAULT 1: count + 1
-      end else if (out_ready) begin
+      end else if (out_ready || FAULT == 4) begin  // FAULT 4: out_valid dropped before out_ready
         out_valid_q <= 1'b0;
       end
       // slots

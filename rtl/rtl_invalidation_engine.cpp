@@ -2,6 +2,7 @@
 #include "rtl/rtl_invalidation_engine.h"
 
 #include "Vrange_inval_engine.h"
+#include "rtl/bridges/protocol.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -26,6 +27,19 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module, RtlPorts {
   bool out_ready_val = true;                // value last written to out_ready
   std::unique_ptr<sc_core::sc_module> dut;  // after the signals (RtlPorts): destroyed first
   sc_core::sc_trace_file* tf = nullptr;
+  // The generic parts (rtl/bridges/protocol.h): the output stream's handshake rules and the ring
+  // buffer of the last cycles, written when a history fails (no done, a checker, lockstep).
+  HandshakeChecker out_check;
+  WaveRing ring{kRtlRingCycles};
+  uint64_t ring_cycle = 0;  // engine cycles since construction (the ring's time axis)
+  std::string ring_file;
+
+  template <class T>
+  // The signal's current value, read-only (tick() samples the ring when the inputs written for
+  // this cycle are current and the outputs not yet updated by the edge).
+  static Pin pin(const sc_core::sc_signal<T>& s) {
+    return Pin{const_cast<T*>(&s.read()), uint8_t(sizeof(T))};
+  }
 
   // Validates before any SystemC object is constructed.
   static const EngineParams& checked(const EngineParams& p, const char* name) {
@@ -45,7 +59,23 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module, RtlPorts {
       : ParamHolder{checked(ep, name)},
         sc_core::sc_module(name),
         line_bits(ep.line_bits()),
-        timed(!ep.vcd_file.empty()) {
+        timed(!ep.vcd_file.empty()),
+        out_check("range engine out", pin(out_valid), pin(out_ready),
+                  {{"out_first", pin(out_first)}, {"out_count", pin(out_count)}}) {
+    ring_file = std::string(basename()) + "_last_cycles.vcd";
+    const std::pair<const char*, Pin> traced[] = {{"clk", pin(clk)},
+                                                  {"rst_n", pin(rst_n)},
+                                                  {"in_valid", pin(in_valid)},
+                                                  {"in_ready", pin(in_ready)},
+                                                  {"in_line", pin(in_line)},
+                                                  {"in_last", pin(in_last)},
+                                                  {"in_empty", pin(in_empty)},
+                                                  {"out_valid", pin(out_valid)},
+                                                  {"out_ready", pin(out_ready)},
+                                                  {"out_first", pin(out_first)},
+                                                  {"out_count", pin(out_count)},
+                                                  {"done", pin(done)}};
+    for (auto& [nm, p] : traced) ring.add(nm, p, p.bytes == 1 ? 1 : 0);
     period = sc_core::sc_time(1.0 / p.clock_hz, sc_core::SC_SEC);
     half = period / 2;
     RtlPorts& ports = *this;
@@ -81,15 +111,28 @@ struct RtlInvalidationEngine::Impl : ParamHolder, sc_core::sc_module, RtlPorts {
   // Delta mode: clk rises in the same delta as the inputs change, 2 deltas per cycle, no time.
   // Timed mode (VCD): inputs change with the falling edge at t, clk rises at t+period/2, falls
   // again at t+period, where the new outputs are read — so the VCD looks like synchronous logic.
+  // Writes the ring buffer; returns the text to append to an error message.
+  std::string write_ring() {
+    const uint64_t period_ps = uint64_t(1e12 / p.clock_hz + 0.5);
+    if (!ring.write(ring_file, basename(),
+                    "hetvp: last " + std::to_string(ring.kept()) + " cycles of the range engine " + name() +
+                        " before the failure (time axis: engine cycles)",
+                    period_ps ? period_ps : 1))
+      return "";
+    return "; last cycles in " + ring_file;
+  }
+
   void tick() {
     if (timed) {
       sc_core::wait(half);
+      ring.sample(++ring_cycle);
       clk.write(true);
       sc_core::wait(half);
       clk.write(false);
     } else {
       clk.write(true);
       sc_core::wait(sc_core::SC_ZERO_TIME);
+      ring.sample(++ring_cycle);  // inputs current, the edge's outputs not yet
       clk.write(false);
       sc_core::wait(sc_core::SC_ZERO_TIME);
     }
@@ -162,6 +205,14 @@ std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64
     } else {
       m.in_valid.write(false);
     }
+    if (auto v = m.out_check.check()) {
+      m.was_reset = false;
+      std::ostringstream os;
+      os << "RtlInvalidationEngine '" << m.name() << "': " << m.out_check.channel() << " channel: " << v->rule
+         << ", out_first 0x" << std::hex << m.out_first.read() << std::dec << ", at " << sc_core::sc_time_stamp()
+         << " (history cycle " << cyc << ")" << m.write_ring();
+      throw std::runtime_error(os.str());
+    }
     m.tick();
     ++cyc;
     prev_ov = ov;
@@ -176,7 +227,7 @@ std::vector<LineRange> RtlInvalidationEngine::translate(const std::vector<uint64
       m.was_reset = false;  // reset again before the next history
       std::ostringstream os;
       os << "RtlInvalidationEngine: no 'done' after " << cyc << " cycles for a history of " << n << " lines (" << i
-         << " accepted, " << out.size() << " ranges) at " << sc_core::sc_time_stamp();
+         << " accepted, " << out.size() << " ranges) at " << sc_core::sc_time_stamp() << m.write_ring();
       throw std::runtime_error(os.str());
     }
   }
@@ -196,3 +247,5 @@ std::unique_ptr<coherence::InvalidationEngine> make_rtl_engine(const EngineParam
 }  // namespace hetvp::rtl
 
 void hetvp::rtl::RtlInvalidationEngine::close_vcd() { impl_->close_vcd(); }
+std::string hetvp::rtl::RtlInvalidationEngine::write_ring() { return impl_->write_ring(); }
+void hetvp::rtl::RtlInvalidationEngine::set_ring_file(const std::string& path) { impl_->ring_file = path; }

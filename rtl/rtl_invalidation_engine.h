@@ -14,6 +14,8 @@ namespace hetvp::rtl {
 constexpr unsigned kRtlAddrW = 62;
 constexpr unsigned kRtlMaxLen = 65536;
 constexpr unsigned kRtlRuns = 8;
+// Cycles kept in the ring buffer written when a history fails (rtl/bridges/protocol.h).
+constexpr unsigned kRtlRingCycles = 256;
 
 // The signals between the wrapper and a Verilated range_inval_engine (sc_objects named
 // "<wrapper>.clk", ... — they are constructed inside the wrapper's module).
@@ -80,6 +82,11 @@ class RtlInvalidationEngine final : public coherence::InvalidationEngine {
   // Completes the VCD file now (SystemC buffers it until the trace file is closed); cycles after
   // this are not traced. Called at the end of a run; no effect without a VCD.
   void close_vcd();
+  // The ring buffer of the last kRtlRingCycles cycles (every port) is written to this VCD file when
+  // a history fails (default "<name>_last_cycles.vcd"); write_ring() writes it now (lockstep) and
+  // returns "; last cycles in FILE" for the error message ("" if nothing was written).
+  void set_ring_file(const std::string& path);
+  std::string write_ring();
 
  private:
   struct Impl;

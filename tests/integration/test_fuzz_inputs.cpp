@@ -302,7 +302,8 @@ TEST_P(FuzzYaml, SingleMutationsGiveOkOrAnErrorNamingWhere) {
 
 INSTANTIATE_TEST_SUITE_P(Configs, FuzzYaml,
                          testing::Values(YamlCase{"default.yaml", 1001}, YamlCase{"coherence.yaml", 1002},
-                                         YamlCase{"two_gpus.yaml", 1003}, YamlCase{"gen3_x8.yaml", 1004}),
+                                         YamlCase{"two_gpus.yaml", 1003}, YamlCase{"gen3_x8.yaml", 1004},
+                                         YamlCase{"rtl_block_example.yaml", 1005}),
                          [](const testing::TestParamInfo<YamlCase>& i) {
                            std::string n = i.param.config;
                            return n.substr(0, n.find('.'));

@@ -9,10 +9,12 @@
 #include "tests/coherence/directed_cases.h"
 #include "tests/rtl/random_history.h"
 #include "tests/rtl/sc_runner.h"
+#include "common/run_hetvp.h"
 
 #include "Vrange_inval_engine_fault1.h"
 #include "Vrange_inval_engine_fault2.h"
 #include "Vrange_inval_engine_fault3.h"
+#include "Vrange_inval_engine_fault4.h"
 
 #include <gtest/gtest.h>
 
@@ -38,7 +40,14 @@ struct World {
                                        rtl::make_rtl_dut<Vrange_inval_engine_fault3>};
   rtl::LockstepInvalidationEngine late_relaxed{test::params(), "lockstep_fault3_relaxed",
                                                rtl::make_rtl_dut<Vrange_inval_engine_fault3>};
-  World() { late_relaxed.set_timing(rtl::LockstepTiming::Warning); }
+  rtl::RtlInvalidationEngine drops_valid{test::params(), "rtl_fault4", rtl::make_rtl_dut<Vrange_inval_engine_fault4>};
+  World() {
+    drops_valid.set_test_backpressure(2);
+    drops_valid.set_ring_file(test::scratch() + "/fault4_last_cycles.vcd");
+    late_relaxed.set_timing(rtl::LockstepTiming::Warning);
+    wrong_count.set_ring_file(test::scratch() + "/fault1_last_cycles.vcd");
+    late.set_ring_file(test::scratch() + "/fault3_last_cycles.vcd");
+  }
 };
 
 World& world() {
@@ -155,4 +164,45 @@ TEST(LockstepFault, ExtraCycleIsOnlyAWarningWhenRelaxed) {
   EXPECT_EQ(w.late_relaxed.stats().cycle_count_differences, 2u);
   EXPECT_EQ(w.late_relaxed.stats().rtl_cycles, w.late_relaxed.stats().tlm_cycles + 2);
   EXPECT_EQ(sc_core::sc_report_handler::get_count("hetvp/lockstep") - before, 2);
+}
+
+// The generic ring buffer (rtl/bridges/protocol.h): a lockstep mismatch writes the RTL engine's
+// last cycles as a VCD with every port.
+TEST(LockstepFault, MismatchWritesTheRingBuffer) {
+  World& w = world();
+  const auto h = test::random_history(4242, 5000, 1 << 16);
+  sc_core::sc_time d;
+  EXPECT_THROW(w.runner.run([&] { w.wrong_count.translate(h, d); }), rtl::LockstepMismatch);
+  const std::string v = test::read_file(test::scratch() + "/fault1_last_cycles.vcd");
+  ASSERT_FALSE(v.empty());
+  EXPECT_NE(v.find("$enddefinitions $end"), std::string::npos);
+  EXPECT_NE(v.find(" out_valid $end"), std::string::npos);
+  EXPECT_NE(v.find(" in_line $end"), std::string::npos);
+  EXPECT_NE(v.find("\n#"), std::string::npos);
+}
+
+TEST(LockstepFault, TimingMismatchWritesTheRingBuffer) {
+  World& w = world();
+  sc_core::sc_time d;
+  EXPECT_THROW(w.runner.run([&] { w.late.translate(kHistory, d); }), rtl::LockstepTimingMismatch);
+  EXPECT_NE(test::read_file(test::scratch() + "/fault3_last_cycles.vcd").find("$enddefinitions"), std::string::npos);
+}
+
+// FAULT 4 drops out_valid while out_ready is low: the generic handshake checker stops the history,
+// naming the channel and the rule, and the ring buffer is written.
+TEST(LockstepFault, OutValidDroppedBeforeReadyIsCaughtByTheChecker) {
+  World& w = world();
+  sc_core::sc_time d;
+  try {
+    w.runner.run([&] { w.drops_valid.translate(kHistory, d); });
+    ADD_FAILURE() << "the checker did not stop the history";
+  } catch (const std::runtime_error& e) {
+    const std::string s = e.what();
+    EXPECT_NE(s.find("RtlInvalidationEngine 'rtl_fault4': range engine out channel: rule VALID held until READY "
+                     "violated: VALID dropped before READY, out_first 0xa, at "),
+              std::string::npos)
+        << s;
+    EXPECT_NE(s.find("last cycles in " + test::scratch() + "/fault4_last_cycles.vcd"), std::string::npos) << s;
+  }
+  EXPECT_NE(test::read_file(test::scratch() + "/fault4_last_cycles.vcd").find(" out_ready $end"), std::string::npos);
 }

@@ -1,0 +1,71 @@
+# hetvp_add_rtl_block(NAME <name> TOP <module> SOURCES <files.sv...> BUS axi4lite|apb [MASTER axi4]
+#                     [IRQS <n>] [VERILATOR_ARGS <args...>] [REFERENCE_CXX <reference model .cpp...>]
+#                     [REFERENCE <block name>] [TARGET <object library>])
+#
+# Verilates the SystemVerilog block (C++ output with --trace, evaluated by the bridges in
+# rtl/bridges) and registers the component type `rtl.<name>` that YAML instantiates; `hetvp list`
+# shows it with its ports. The top module's pins follow the naming convention of
+# docs/rtl_blocks.md (clk, rst_n, s_axil_* or s_apb_*, m_axi_* with MASTER axi4, irq[IRQS-1:0],
+# optional busy). REFERENCE_CXX adds the sources of the block's TLM reference model
+# (HETVP_REGISTER_RTL_REFERENCE); REFERENCE names another block whose reference model this block
+# uses (test-only variants). TARGET defaults to hetvp_rtl_obj, whose objects go into hetvp_lib.
+# Verilator flags always given: -Wall (lint warnings fail the build), --x-assign unique,
+# --x-initial unique, -O3.
+set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/../rtl/bridges/rtl_block_glue.cpp.in CACHE INTERNAL "")
+
+function(hetvp_add_rtl_block)
+  cmake_parse_arguments(B "" "NAME;TOP;BUS;MASTER;IRQS;TARGET;REFERENCE" "SOURCES;VERILATOR_ARGS;REFERENCE_CXX" ${ARGN})
+  if(B_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "hetvp_add_rtl_block: unknown arguments: ${B_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT B_NAME MATCHES "^[a-z][a-z0-9_]*$")
+    message(FATAL_ERROR "hetvp_add_rtl_block: NAME '${B_NAME}' must be lower-case letters, digits and _")
+  endif()
+  if(NOT B_TOP OR NOT B_SOURCES)
+    message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): TOP and SOURCES are required")
+  endif()
+  if(NOT B_BUS STREQUAL "axi4lite" AND NOT B_BUS STREQUAL "apb")
+    message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): BUS must be axi4lite or apb, not '${B_BUS}'")
+  endif()
+  if(B_MASTER AND NOT B_MASTER STREQUAL "axi4")
+    message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): MASTER must be axi4, not '${B_MASTER}'")
+  endif()
+  if(NOT B_IRQS)
+    set(B_IRQS 0)
+  endif()
+  if(NOT B_IRQS MATCHES "^[0-9]+$" OR B_IRQS GREATER 64)
+    message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): IRQS must be 0..64")
+  endif()
+  if(NOT B_TARGET)
+    set(B_TARGET hetvp_rtl_obj)
+  endif()
+  if(NOT B_REFERENCE)
+    set(B_REFERENCE ${B_NAME})
+  endif()
+  set(_prefix Vrtl_${B_NAME})
+  verilate(${B_TARGET} TRACE
+    SOURCES ${B_SOURCES}
+    TOP_MODULE ${B_TOP}
+    PREFIX ${_prefix}
+    DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/${_prefix}
+    VERILATOR_ARGS -Wall --x-assign unique --x-initial unique -O3 ${B_VERILATOR_ARGS})
+  set(HETVP_RTL_NAME ${B_NAME})
+  set(HETVP_RTL_TOP ${B_TOP})
+  set(HETVP_RTL_BUS ${B_BUS})
+  set(HETVP_RTL_PREFIX ${_prefix})
+  set(HETVP_RTL_IRQS ${B_IRQS})
+  set(HETVP_RTL_REFERENCE ${B_REFERENCE})
+  if(B_BUS STREQUAL "apb")
+    set(HETVP_RTL_APB 1)
+  else()
+    set(HETVP_RTL_APB 0)
+  endif()
+  if(B_MASTER)
+    set(HETVP_RTL_MASTER 1)
+  else()
+    set(HETVP_RTL_MASTER 0)
+  endif()
+  configure_file(${HETVP_RTL_GLUE_TEMPLATE} ${CMAKE_CURRENT_BINARY_DIR}/${_prefix}_glue.cpp @ONLY)
+  target_sources(${B_TARGET} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${_prefix}_glue.cpp ${B_REFERENCE_CXX})
+  set_property(GLOBAL APPEND PROPERTY HETVP_RTL_BLOCKS ${B_NAME})
+endfunction()

@@ -1,0 +1,128 @@
+// hetvp — the generic co-simulation of a Verilated block (docs/rtl_blocks.md):
+//   * RtlCore: owns the VerilatedBlock and its clock, and the bridges around it — the TLM-2.0
+//     register target driving the block's AXI4-Lite (or APB) slave port, the block's AXI4 master
+//     port turned into TLM b_transport calls, interrupt outputs turned into edges — with the
+//     protocol checkers, the time-out, the full waveform window and the ring buffer of the last
+//     cycles that is written when the run fails.
+//   * ReferenceModel: a TLM model of the same block (optional, per block name), for `mode: tlm`
+//     and `mode: lockstep` (rtl/bridges/rtl_component.cpp).
+//
+// Time: cycle n of a block's clock is its rising edge at n·period (absolute, from time 0). The
+// clock runs only while the block has work; a register access arriving at time t is presented at
+// cycle floor(t/period)+1 and completes at the rising edge that carries its response.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+#include "platform/registry.h"
+#include "rtl/bridges/verilated_block.h"
+
+namespace hetvp::rtl {
+
+// Cycle arithmetic shared by the RTL clock and the reference models.
+struct Clock {
+  uint64_t period_ps = 10000;
+  sc_core::sc_time at(uint64_t cycle) const { return sc_core::sc_time(double(cycle * period_ps), sc_core::SC_PS); }
+  static uint64_t ps(const sc_core::sc_time& t) { return t.value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
+  // The first cycle whose rising edge is strictly after t.
+  uint64_t next_after(const sc_core::sc_time& t) const { return ps(t) / period_ps + 1; }
+  // Cycles a response takes that the target said takes `latency` (at least one).
+  uint64_t cycles_for(const sc_core::sc_time& latency) const {
+    const uint64_t c = (ps(latency) + period_ps - 1) / period_ps;
+    return c ? c : 1;
+  }
+  // Wait (in an SC_THREAD) until cycle n's rising edge; no wait if it has passed.
+  void wait_until(uint64_t cycle) const {
+    const sc_core::sc_time t = at(cycle), now = sc_core::sc_time_stamp();
+    if (t > now) sc_core::wait(t - now);
+  }
+};
+
+// What a block does to the rest of the system, whichever implementation (RTL or TLM) runs it.
+struct BlockEnv {
+  std::string instance;         // YAML instance name
+  std::string type;             // "rtl.<name>"
+  const char* initiator = "?";  // AccessInfo initiator name (static storage owned by the component)
+  Clock clock;
+  // The block's memory traffic (its AXI4 master port), b_transport semantics.
+  std::function<void(tlm::tlm_generic_payload&, sc_core::sc_time&)> mem;
+  // An interrupt output changed level (index, new level), at the current SystemC time.
+  std::function<void(unsigned, bool)> irq;
+  // A memory write the block issued (address, data, byte enables; lockstep observes it).
+  std::function<void(uint64_t, const std::vector<uint8_t>&, const std::vector<uint8_t>&)> wrote;
+};
+
+// A TLM model of a block: same registers, same memory traffic, same interrupts. It is
+// cycle-counted: access() is the register access presented at `cycle` (its response is at
+// cycle + 1); it schedules its own work on env().clock.
+class ReferenceModel : public sc_core::sc_module {
+ public:
+  ReferenceModel(sc_core::sc_module_name n, BlockEnv env) : sc_core::sc_module(n), env_(std::move(env)) {}
+  virtual void access(tlm::tlm_generic_payload& gp, uint64_t cycle) = 0;
+
+ protected:
+  BlockEnv env_;
+};
+
+struct RtlReferenceType {
+  static constexpr const char* kKind = "RTL reference model";
+  std::string name;  // the block's NAME
+  std::string doc;
+  std::function<std::unique_ptr<ReferenceModel>(const char* instance, const BlockEnv&)> create;
+};
+using RtlReferenceRegistry = Registry<RtlReferenceType>;
+
+#define HETVP_REGISTER_RTL_REFERENCE(BLOCK_NAME, CLASS, DOC)                                                \
+  HETVP_REGISTER_ENTRY(                                                                                     \
+      ::hetvp::rtl::RtlReferenceType, BLOCK_NAME, DOC,                                                      \
+      [](const char* n, const ::hetvp::rtl::BlockEnv& e) -> std::unique_ptr<::hetvp::rtl::ReferenceModel> { \
+        return std::make_unique<CLASS>(n, e);                                                               \
+      })
+
+struct RtlOptions {
+  unsigned reset_cycles = 4;
+  uint64_t timeout_cycles = 100000;
+  unsigned max_outstanding = 4;
+  unsigned test_ready_delay = 0;             // TEST ONLY: AR/AW/W READY rise only after VALID was high this long
+  std::string waves;                         // full waveform file ("" none)
+  sc_core::sc_time waves_start, waves_stop;  // window (stop 0 = to the end)
+  unsigned ring_cycles = 256;                // ring buffer depth (0 = off)
+  std::string ring_file;                     // written when the run fails
+};
+
+struct RtlCounters {
+  uint64_t cycles = 0;  // rising edges the clock made (reset included)
+  uint64_t wakeups = 0;
+};
+
+class RtlCore : public sc_core::sc_module {
+ public:
+  RtlCore(sc_core::sc_module_name n, const RtlBlockType& type, BlockEnv env, RtlOptions opt);
+  ~RtlCore() override;
+  // A register access (blocking; called from an SC_THREAD at its arrival time). Returns the
+  // cycle it was presented at.
+  uint64_t access(tlm::tlm_generic_payload& gp);
+  const RtlCounters& counters() const { return counters_; }
+  uint64_t bus_cycles() const;  // cycles out of reset
+  // Writes the ring buffer of the last cycles (a failure found outside the core: lockstep).
+  void write_ring_now();
+  void end_of_run();
+
+  struct Impl;
+
+ private:
+  void run();
+  Clock clock_;
+  std::unique_ptr<Impl> impl_;
+  RtlCounters counters_;
+};
+
+}  // namespace hetvp::rtl
