@@ -40,6 +40,22 @@ names = {e["args"]["name"] for e in t["traceEvents"] if e.get("ph") == "M"}
 assert any(n.endswith("acc") for n in names), names
 print("stats, CSV and trace of the plugin component: ok")
 PY
+# The JSON Schema knows the plugin's type.
+"$hetvp" schema --plugin "$lib" | python3 -c "import json, sys; assert 'accumulator' in json.load(sys.stdin)['definitions']"
+# The installed Python module runs it too (when the build has the module).
+py=python3
+[[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
+if ls "$tmp/prefix"/lib*/python3/dist-packages/hetvp*.so >/dev/null 2>&1; then
+  PYTHONPATH=$(echo "$tmp/prefix"/lib*/python3/dist-packages) "$py" - "$tmp/acc.yaml" "$lib" <<'PY'
+import sys
+import hetvp
+r = hetvp.run(sys.argv[1], plugins=[sys.argv[2]], overrides={"workload.args.n": 10})
+assert r["run"]["status"] == "pass" and r["components"]["acc"]["sum"] == 55, r["run"]
+assert r["csv"] == [{"n": "10", "sum": "55", "ns_per_store": r["csv"][0]["ns_per_store"]}], r["csv"]
+assert "accumulator" in hetvp.list_types()["components"]
+print("installed Python module with the plugin: ok")
+PY
+fi
 # The same through the config's plugins: list (path relative to the YAML file), from the
 # installed configs folder's neighbour.
 cp "$lib" "$tmp/libacc.so"
