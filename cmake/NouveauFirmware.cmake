@@ -3,7 +3,7 @@
 #
 # hetvp_nouveau_firmware(OUT_CPP) extracts only */gr/fuc/hubgf100.fuc3.h and */gr/fuc/gpcgf100.fuc3.h
 # from /usr/src/linux-source-6.1.tar.xz (override: -DHETVP_LINUX_SOURCE_TARBALL=...) into
-# ${CMAKE_BINARY_DIR}/nouveau-fw, checks their pinned SHA-256 sums, and writes a loader
+# ${PROJECT_BINARY_DIR}/nouveau-fw, checks their pinned SHA-256 sums, and writes a loader
 # (OUT_CPP) that includes them and exposes the code/data arrays as hetvp::mcu::falcon::nouveau_gf100().
 # Without the package, or with other bytes, the loader reports "not available" with the reason, and
 # the tests that need the firmware skip with that reason. Sets HETVP_NOUVEAU_FW_REASON ("" = ok).
@@ -15,7 +15,7 @@ set(HETVP_NOUVEAU_HUB_SHA256 608c7a1c63d12ebeb56839cdab28dfd96eba0170a17f1eb9b50
 set(HETVP_NOUVEAU_GPC_SHA256 dcc8fbee6ff47da0a413719753033ccaf087cb215de11cf8ce268b4d4f295045)
 
 function(hetvp_nouveau_firmware out_cpp)
-  set(dir ${CMAKE_BINARY_DIR}/nouveau-fw)
+  set(dir ${PROJECT_BINARY_DIR}/nouveau-fw)
   set(hub ${dir}/hubgf100.fuc3.h)
   set(gpc ${dir}/gpcgf100.fuc3.h)
   set(reason "")
@@ -68,6 +68,6 @@ function(hetvp_nouveau_firmware out_cpp)
     set(HETVP_NOUVEAU_FW_INCLUDES "")
   endif()
   string(REPLACE "\"" "\\\"" HETVP_NOUVEAU_FW_REASON_C "${reason}")
-  configure_file(${CMAKE_SOURCE_DIR}/cmake/nouveau_fw.cpp.in ${out_cpp} @ONLY)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/nouveau_fw.cpp.in ${out_cpp} @ONLY)
   set(HETVP_NOUVEAU_FW_REASON "${reason}" PARENT_SCOPE)
 endfunction()

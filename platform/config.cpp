@@ -1,6 +1,8 @@
 #include "platform/config.h"
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -12,6 +14,7 @@
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
+#include "platform/plugin.h"
 #include "platform/program.h"
 #include "platform/registry.h"
 #include "platform/format.h"
@@ -376,7 +379,7 @@ std::vector<std::string> Config::instance_names() const {
   std::vector<std::string> names;
   for (auto it = root.begin(); it != root.end(); ++it) {
     std::string k = it->first.Scalar();
-    if (k != "simulation" && k != "workload") names.push_back(k);
+    if (k != "simulation" && k != "workload" && k != "plugins") names.push_back(k);
   }
   return names;
 }
@@ -387,6 +390,9 @@ std::shared_ptr<const Schema> Config::simulation_schema() {
     sc->integer("seed", 1, "seed of every random choice in the run (same seed, same stats)").range(0, 4294967295.0);
     sc->time("quantum", std::string("1 us"), "temporal-decoupling quantum: how far an initiator may run ahead");
     sc->time("time_limit", std::string("60 s"), "simulated-time watchdog: a run that has not ended by then fails");
+    sc->boolean("trace_routers", false,
+                "with --trace, also trace every router's accesses (a span each: large files); one router: its "
+                "trace: true");
     return sc;
   }();
   return s;
@@ -410,6 +416,24 @@ Params Config::simulation() const {
 Params Config::workload() const {
   const YAML::Node& r = root;
   return Params(r["workload"] ? r["workload"] : YAML::Node(YAML::NodeType::Map), workload_schema(), "workload");
+}
+
+Schema instance_schema(const Schema& own) {
+  Schema full = own;
+  if (own.find("log") || own.find("trace") || own.find("count") || own.find("connect") || own.find("type"))
+    throw std::logic_error(
+        "hetvp: a component schema declares a key every instance has (type, count, connect, "
+        "doc, log, trace)");
+  full.string("type", std::nullopt, "component type");
+  full.integer("count", 1, "number of instances (an array named name_0 .. name_{count-1})").range(1, 4096);
+  auto connect = std::make_shared<Schema>();
+  connect->open = true;
+  full.group("connect", connect, "port bindings: port: instance[.port]");
+  full.string("doc", std::string(""), "free text");
+  full.choice("log", {"error", "warning", "info", "debug"}, std::nullopt,
+              "this instance's log level (default: the run's --log-level)");
+  full.boolean("trace", false, "trace this instance with --trace (when any instance sets it, only those are traced)");
+  return full;
 }
 
 void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path) {
@@ -489,7 +513,80 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
   }
 }
 
+namespace {
+// A copy of `node` (a map) with every default of `schema` filled in, recursively.
+YAML::Node fill_defaults(const YAML::Node& node, const Schema& schema) {
+  YAML::Node out(YAML::NodeType::Map);
+  if (node && node.IsMap())
+    for (auto it = node.begin(); it != node.end(); ++it) out[it->first.Scalar()] = YAML::Clone(it->second);
+  for (const auto& s : schema.specs) {
+    const YAML::Node& view = out;  // const: looking does not insert the key
+    YAML::Node given = view[s.name];
+    const bool present = given && !given.IsNull();
+    if (s.kind == ParamKind::Group) {
+      if (present || s.resolve_default) out[s.name] = fill_defaults(present ? given : YAML::Node(), *s.children);
+    } else if (s.kind == ParamKind::List) {
+      if (present && given.IsSequence()) {
+        YAML::Node l(YAML::NodeType::Sequence);
+        for (size_t i = 0; i < given.size(); ++i) l.push_back(fill_defaults(given[i], *s.children));
+        out[s.name] = l;
+      }
+    } else if (!present && s.default_text && s.resolve_default) {
+      out[s.name] = *s.default_text;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+YAML::Node Config::resolved() const {
+  YAML::Node out(YAML::NodeType::Map);
+  const YAML::Node& r = root;
+  if (r["plugins"] && r["plugins"].IsSequence()) {  // absolute: the resolved file may live elsewhere
+    const auto slash = file.rfind('/');
+    const std::string dir = slash == std::string::npos ? "" : file.substr(0, slash + 1);
+    YAML::Node l(YAML::NodeType::Sequence);
+    for (size_t i = 0; i < r["plugins"].size(); ++i) {
+      const std::string f = r["plugins"][i].Scalar();
+      char buf[PATH_MAX];
+      const std::string rel = f.empty() || f[0] == '/' ? f : dir + f;
+      l.push_back(realpath(rel.c_str(), buf) ? std::string(buf) : rel);
+    }
+    out["plugins"] = l;
+  }
+  out["simulation"] = fill_defaults(r["simulation"], *simulation_schema());
+  YAML::Node w = fill_defaults(r["workload"], *workload_schema());
+  if (const ProgramType* prog = ProgramRegistry::get().find(w["name"].Scalar()))
+    w["args"] = fill_defaults(w["args"], *prog->schema());
+  out["workload"] = w;
+  for (const auto& name : instance_names()) {
+    const YAML::Node inst = r[name];
+    const ComponentType* ct = ComponentRegistry::get().find(inst["type"].Scalar());
+    out[name] = ct ? fill_defaults(inst, *ct->schema()) : YAML::Clone(inst);
+  }
+  return out;
+}
+
+void Config::load_plugins() const {
+  g_current_file = file;
+  const YAML::Node& r = root;
+  const YAML::Node& list = r["plugins"];
+  if (!list) return;
+  if (!list.IsSequence())
+    fail(list, "plugins", "expected a list of plugin libraries, e.g. [build/libmine.so] (paths relative to this file)");
+  const auto slash = file.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : file.substr(0, slash + 1);
+  for (size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node& item = list[i];
+    const std::string path = "plugins[" + std::to_string(i) + "]";
+    if (!item.IsScalar() || item.Scalar().empty()) fail(item, path, "expected the file name of a plugin library");
+    const std::string f = item.Scalar();
+    load_plugin(f[0] == '/' ? f : dir + f, config_location(item, "plugins") + ": " + path);
+  }
+}
+
 void Config::validate() const {
+  load_plugins();
   g_current_file = file;
   const YAML::Node& r = root;
   if (r["simulation"]) validate_node(r["simulation"], *simulation_schema(), "simulation");
@@ -516,7 +613,7 @@ void Config::validate() const {
   bool cpu_found = false;
   for (auto it = r.begin(); it != r.end(); ++it) {
     std::string name = it->first.Scalar();
-    if (name == "simulation" || name == "workload") continue;
+    if (name == "simulation" || name == "workload" || name == "plugins") continue;
     if (name.empty()) fail(it->first, "", "an instance needs a name (this key is empty)");
     const YAML::Node inst = it->second;  // a copy: it-> yields a temporary proxy
     if (!inst.IsMap()) fail(inst, name, "an instance must be a map with at least 'type'");
@@ -540,14 +637,7 @@ void Config::validate() const {
     }
     if (name == w.string("cpu")) cpu_found = true;
     // Generic keys every instance may carry, then the type's own schema.
-    Schema full = *ct->schema();
-    full.string("type", std::nullopt, "component type");
-    full.integer("count", 1, "number of instances (an array named name_0 .. name_{count-1})").range(1, 4096);
-    auto connect = std::make_shared<Schema>();
-    connect->open = true;
-    full.group("connect", connect, "port bindings: port: instance[.port]");
-    full.string("doc", std::string(""), "free text");
-    validate_node(inst, full, name);
+    validate_node(inst, instance_schema(*ct->schema()), name);
     if (inst["connect"] && !inst["connect"].IsMap())
       fail(inst["connect"], name + ".connect", "expected a map port: target");
   }

@@ -1,7 +1,8 @@
 // Loading, overriding and validating a hetvp YAML configuration.
 //
 // A configuration is a YAML map. The reserved top-level keys are `simulation` (seed, quantum,
-// limits) and `workload` (which host program runs, with its arguments); every other key is a
+// limits), `workload` (which host program runs, with its arguments) and `plugins` (libraries to
+// load, platform/plugin.h); every other key is a
 // component instance: `name: {type: T, count: N, connect: {port: target}, ...params of T}`.
 // Every error is a ConfigError naming file:line:column and the YAML path; the `hetvp`
 // program turns it into exit status 2 before any simulation starts.
@@ -49,17 +50,28 @@ struct Config {
   // Applies "a.b.c=value" (value is parsed as YAML). Creates missing maps.
   void apply_override(const std::string& assignment);
 
+  // Loads the libraries listed in the reserved `plugins:` section (platform/plugin.h); validate()
+  // does this first. Throws ConfigError.
+  void load_plugins() const;
   // Validates reserved sections and every instance against the registered component schemas.
   void validate() const;
 
   // Instance names in file order (reserved sections excluded).
   std::vector<std::string> instance_names() const;
+  // The configuration with every default filled in (instances, groups, list elements, the
+  // reserved sections and the workload's arguments): what `--dump-config` writes and the stats'
+  // run record holds. Running it gives the same platform. Call after validate().
+  YAML::Node resolved() const;
   Params simulation() const;  // validated view of `simulation`
   Params workload() const;    // validated view of `workload` (name, cpu, args)
 
   static std::shared_ptr<const Schema> simulation_schema();
   static std::shared_ptr<const Schema> workload_schema();
 };
+
+// `own` (a component type's schema) plus the keys every instance may carry: type, count, connect,
+// doc, log, trace.
+Schema instance_schema(const Schema& own);
 
 // Validates `node` against `schema`; `path` is its dotted YAML path. Throws ConfigError.
 void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path);

@@ -15,9 +15,12 @@
 #include "models/mcu/rv32/standalone.h"
 #include "platform/config.h"
 #include "platform/format.h"
+#include "platform/paths.h"
+#include "platform/plugin.h"
 #include "platform/program.h"
 #include "platform/register_table.h"
 #include "platform/registry.h"
+#include "platform/schema_json.h"
 #include "platform/simulation.h"
 #include "platform/stats_doc.h"
 #include "platform/sweep/sweep.h"
@@ -30,11 +33,12 @@ const char* kUsage =
     "commands:\n"
     "  run CONFIG     build the platform described by CONFIG (YAML), boot it and run its workload\n"
     "  check CONFIG   validate CONFIG and build the platform without simulating\n"
-    "  list [TYPE]    list component types and host programs (workloads); with TYPE, every parameter\n"
+    "  list [TYPE] [--plugin LIB.so]  list component types and host programs (workloads); with TYPE, every parameter\n"
     "                 of that type or program: kind, default, range, description\n"
     "  --version      print hetvp's version\n"
     "  iss ELF        run an RV32 program on the bare ISS (standalone mode); exit status = its exit code\n"
     "  debug CONFIG   the microcontroller debug tool: run a debug script on the booted platform\n"
+    "  schema         print a JSON Schema of the configuration format (for editors and checkers)\n"
     "  registers      print the register tables of every block (docs/registers.md), from firmware/include/hetvp\n"
     "  stats-doc [CONFIG]  print every declared statistic (unit, description) of each component type in CONFIG\n"
     "                 (default configs/coherence.yaml) as docs/stats.md's tables\n"
@@ -50,10 +54,16 @@ const char* kRunUsage =
     "  --stats FILE.json   write every component's statistics as JSON (deterministic for a seed)\n"
     "  --csv FILE.csv      write the workload's result table as CSV\n"
     "  --trace FILE.json   write a transaction timeline (Chrome trace-event format)\n"
-    "  --quiet             print nothing but errors\n";
+    "  --dump-config F.yaml  write the resolved configuration (every default filled in, every --set applied);\n"
+    "                      running it gives the same statistics\n"
+    "  --plugin LIB.so     load a plugin library (component types, host programs) first (repeatable)\n"
+    "  --quiet, -q         print nothing but errors (log level error)\n"
+    "  -v, -vv             log level info, debug\n"
+    "  --log-level L       error | warning (default) | info | debug: which SC_REPORT messages are printed;\n"
+    "                      per instance: --set X.log=debug (or `log: debug` in its YAML block)\n";
 
 const char* kCheckUsage =
-    "usage: hetvp check CONFIG [--set PATH=VALUE]...\n"
+    "usage: hetvp check CONFIG [--set PATH=VALUE]... [--plugin LIB.so]... [--dump-config F.yaml]\n"
     "  validates CONFIG (types, keys, values, connections, address maps) and builds the platform\n"
     "  without simulating; exit 0 when valid, 2 otherwise\n";
 
@@ -84,7 +94,22 @@ void print_schema(const hetvp::Schema& schema, const std::string& indent) {
   }
 }
 
-int list_command(const std::vector<std::string>& args) {
+int list_command(std::vector<std::string> args) {
+  // --plugin LIB.so (repeatable): its types are listed with the built-in ones.
+  for (size_t i = 1; i < args.size();) {
+    if (args[i] != "--plugin") {
+      ++i;
+      continue;
+    }
+    if (i + 1 >= args.size()) return usage_error("--plugin needs a plugin library", kUsage);
+    try {
+      hetvp::load_plugin(args[i + 1], "--plugin");
+    } catch (const hetvp::ConfigError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return hetvp::kExitUsage;
+    }
+    args.erase(args.begin() + i, args.begin() + i + 2);
+  }
   if (args.size() == 2) {  // hetvp list TYPE: a component type's or a host program's parameters
     const std::string& t = args[1];
     if (auto* c = hetvp::ComponentRegistry::get().find(t)) {
@@ -106,11 +131,14 @@ int list_command(const std::vector<std::string>& args) {
   }
   if (args.size() > 2) return usage_error("list takes at most one TYPE", kUsage);
   std::cout << "component types:\n";
+  auto from = [](const std::string& origin) { return origin.empty() ? std::string() : " [plugin " + origin + "]"; };
   for (auto& n : hetvp::ComponentRegistry::get().names())
-    std::cout << "  " << n << " — " << hetvp::ComponentRegistry::get().find(n)->doc << "\n";
+    std::cout << "  " << n << " — " << hetvp::ComponentRegistry::get().find(n)->doc
+              << from(hetvp::ComponentRegistry::get().origin(n)) << "\n";
   std::cout << "host programs (workloads):\n";
   for (auto& n : hetvp::ProgramRegistry::get().names())
-    std::cout << "  " << n << " — " << hetvp::ProgramRegistry::get().find(n)->doc << "\n";
+    std::cout << "  " << n << " — " << hetvp::ProgramRegistry::get().find(n)->doc
+              << from(hetvp::ProgramRegistry::get().origin(n)) << "\n";
   return 0;
 }
 
@@ -208,6 +236,26 @@ int sc_main(int argc, char** argv) {
     std::cout << "hetvp " << HETVP_VERSION << " (" << HETVP_GIT_DESCRIBE << ")\n";
     return 0;
   }
+  if (cmd == "schema") {  // hetvp schema [--plugin LIB.so]... > hetvp.schema.json
+    for (size_t i = 1; i < args.size(); ++i) {
+      if (args[i] == "--help" || args[i] == "-h") {
+        std::cout
+            << "usage: hetvp schema [--plugin LIB.so]...\n  prints a JSON Schema of the configuration format "
+               "(every component type's and program's\n  parameters) for editors: hetvp schema > hetvp.schema.json\n";
+        return 0;
+      }
+      if (args[i] != "--plugin" || i + 1 >= args.size())
+        return usage_error("schema takes only --plugin LIB.so", kUsage);
+      try {
+        hetvp::load_plugin(args[++i], "--plugin");
+      } catch (const hetvp::ConfigError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return hetvp::kExitUsage;
+      }
+    }
+    std::cout << hetvp::config_json_schema();
+    return 0;
+  }
   if (cmd == "registers") {
     std::cout << hetvp::registers_markdown();
     return 0;
@@ -220,8 +268,8 @@ int sc_main(int argc, char** argv) {
       return 0;
     }
     if (args.size() > 2) return usage_error("stats-doc takes at most one CONFIG", kUsage);
-    return hetvp::stats_doc_platform(
-        args.size() == 2 ? args[1] : std::string(HETVP_SOURCE_DIR) + "/configs/coherence.yaml", std::cout, std::cerr);
+    return hetvp::stats_doc_platform(args.size() == 2 ? args[1] : hetvp::data_dir() + "/configs/coherence.yaml",
+                                     std::cout, std::cerr);
   }
   if (cmd != "run" && cmd != "check") return usage_error("unknown command '" + cmd + "'", kUsage);
   const char* usage = cmd == "run" ? kRunUsage : kCheckUsage;
@@ -238,6 +286,10 @@ int sc_main(int argc, char** argv) {
       if (a == "--help" || a == "-h") {
         std::cout << usage;
         return 0;
+      } else if (a == "--dump-config") {
+        opt.dump_config = value("a file name");
+      } else if (a == "--plugin") {
+        opt.plugins.push_back(value("a plugin library"));
       } else if (a == "--set") {
         opt.overrides.push_back(value("PATH=VALUE"));
       } else if (a.rfind("--set=", 0) == 0) {
@@ -252,6 +304,12 @@ int sc_main(int argc, char** argv) {
         opt.trace_path = value("a file name");
       } else if (a == "--quiet" || a == "-q") {
         opt.quiet = true;
+      } else if (a == "-v" || a == "-vv") {
+        opt.log_level = a == "-v" ? "info" : "debug";
+      } else if (a == "--log-level" || a.rfind("--log-level=", 0) == 0) {
+        opt.log_level = a == "--log-level" ? value("error, warning, info or debug") : a.substr(12);
+        if (hetvp::SimulationContext::parse_level(opt.log_level) < 0)
+          return usage_error("--log-level " + opt.log_level + ": expected error, warning, info or debug", usage);
       } else if (!a.empty() && a[0] == '-') {
         return usage_error("unknown option '" + a + "'", usage);
       } else if (opt.config.empty()) {

@@ -32,6 +32,7 @@ struct ParamSpec {
   std::optional<double> min, max;           // numeric range (in base units: bytes, seconds, Hz)
   std::vector<std::string> choices;         // Enum
   std::shared_ptr<struct Schema> children;  // Group, List element
+  bool resolve_default = true;              // false: the resolved tree (Config::resolved) leaves it out
 };
 
 // A schema is an ordered list of parameter specs. Built fluently:
@@ -52,6 +53,12 @@ struct Schema {
     }
     Ref& min(double lo) {
       spec.min = lo;
+      return *this;
+    }
+    // Giving this key means more than its default (a model checks Params::has): the resolved
+    // configuration (Config::resolved, --dump-config) does not write the default in.
+    Ref& only_when_given() {
+      spec.resolve_default = false;
       return *this;
     }
     Ref& required() {

@@ -21,6 +21,18 @@
 
 namespace hetvp {
 
+// While a plugin loads (platform/plugin.h), a name registered twice is collected here instead of
+// thrown (an exception cannot cross dlopen's static initialisation), and each entry remembers
+// which library added it ("" = built in).
+struct RegistrationContext {
+  std::string origin;               // the plugin being loaded
+  std::vector<std::string> errors;  // names registered twice while loading it
+};
+inline RegistrationContext*& registration_context() {
+  static RegistrationContext* c = nullptr;
+  return c;
+}
+
 // Entries by name; iteration (entries(), names()) is in name order, so nothing depends on the
 // order in which static registrations ran (link order).
 template <class Entry>
@@ -34,10 +46,24 @@ class Registry {
     return r;
   }
   void add(Entry e) {
-    if (entries_.count(e.name))
-      throw std::logic_error(std::string("hetvp: ") + Entry::kKind + " '" + e.name + "' registered twice");
+    RegistrationContext* ctx = registration_context();
+    if (entries_.count(e.name)) {
+      std::string msg = std::string(Entry::kKind) + " '" + e.name + "' is already registered" +
+                        (origin(e.name).empty() ? " (built in)" : " by " + origin(e.name));
+      if (ctx) {
+        ctx->errors.push_back(msg);
+        return;
+      }
+      throw std::logic_error("hetvp: " + msg);
+    }
+    if (ctx) origins_[e.name] = ctx->origin;
     std::string key = e.name;
     entries_.emplace(std::move(key), std::move(e));
+  }
+  // The plugin that registered `name`, "" for a built-in entry.
+  std::string origin(const std::string& name) const {
+    auto it = origins_.find(name);
+    return it == origins_.end() ? std::string() : it->second;
   }
   const Entry* find(const std::string& name) const {
     auto it = entries_.find(name);
@@ -52,6 +78,7 @@ class Registry {
 
  private:
   std::map<std::string, Entry> entries_;
+  std::map<std::string, std::string> origins_;
 };
 
 // A static object whose construction registers one entry.

@@ -7,6 +7,7 @@
 #include "platform/builder.h"
 #include "platform/registry.h"
 #include "platform/format.h"
+#include "platform/trace.h"
 
 namespace hetvp {
 
@@ -105,7 +106,17 @@ void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   }
   delay += latency_;
   if (!e->absolute) gp.set_address(addr - e->base);
-  out[e->out_index]->b_transport(gp, delay);
+  // Routers are traced only when asked (simulation.trace_routers or this instance's trace: true):
+  // a span per routed access is most of a trace's size.
+  if (Tracer::get().enabled() && Tracer::get().enabled_for(name(), Tracer::get().trace_routers())) {
+    const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay - latency_;
+    out[e->out_index]->b_transport(gp, delay);
+    Tracer::get().span(name(), std::string(gp.is_read() ? "read " : "write ") + e->label, t0,
+                       sc_core::sc_time_stamp() + delay - t0,
+                       format("\"addr\":%" PRIu64 ",\"size\":%u", addr, gp.get_data_length()));
+  } else {
+    out[e->out_index]->b_transport(gp, delay);
+  }
   gp.set_address(addr);
 }
 

@@ -2,9 +2,12 @@
 
 #include <systemc>
 
+#include "platform/simulation.h"
+
 namespace hetvp {
 
 RunState& RunState::get() {
+  if (SimulationContext* c = SimulationContext::current()) return c->run_state;
   static RunState s;
   return s;
 }

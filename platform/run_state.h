@@ -11,6 +11,8 @@ namespace hetvp {
 
 class RunState {
  public:
+  // The current simulation's run state (each SimulationContext, platform/simulation.h, has its
+  // own); outside any simulation context, a process-wide one (unit tests that build models).
   static RunState& get();
 
   // The simulated system failed: records who and why, and stops the simulation.

@@ -1,6 +1,8 @@
 #include "platform/simulation.h"
 
 #include <chrono>
+#include <climits>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -8,6 +10,8 @@
 #include <tlm>
 
 #include "platform/builder.h"
+#include "platform/sha256.h"
+#include "platform/plugin.h"
 #include "platform/program.h"
 #include "platform/results.h"
 #include "platform/run_state.h"
@@ -17,25 +21,61 @@ namespace hetvp {
 
 namespace {
 
-uint64_t g_warnings = 0;
 std::ostream* g_err = nullptr;
+SimulationContext* g_current = nullptr;
+int g_contexts = 0;  // simulation contexts this process has made
 
-// Warnings go to stderr as one line each; errors throw (the run fails with their text).
+// Warnings and information go to stderr as one line each, filtered by level (SimulationContext);
+// errors throw (the run fails with their text).
 void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
-  if (rep.get_severity() == sc_core::SC_INFO) return;
-  if (rep.get_severity() == sc_core::SC_WARNING) {
-    ++g_warnings;
-    // SystemC's own deprecation chatter is not the user's business.
-    if (std::string(rep.get_msg_type()).rfind("hetvp", 0) != 0) return;
-    if (g_err && g_warnings <= 50) *g_err << "warning: " << rep.get_msg() << " [" << sc_core::sc_time_stamp() << "]\n";
-    if (g_err && g_warnings == 51) *g_err << "warning: further warnings suppressed\n";
+  const sc_core::sc_severity sev = rep.get_severity();
+  SimulationContext* ctx = SimulationContext::current();
+  if (sev == sc_core::SC_INFO || sev == sc_core::SC_WARNING) {
+    // SystemC's own chatter (deprecations, its banner notes) is not the user's business.
+    if (!ctx || std::string(rep.get_msg_type()).rfind("hetvp", 0) != 0) return;
+    const int need = sev == sc_core::SC_WARNING                  ? SimulationContext::kWarning
+                     : rep.get_verbosity() <= sc_core::SC_MEDIUM ? SimulationContext::kInfo
+                                                                 : SimulationContext::kDebug;
+    if (sev == sc_core::SC_WARNING) ++ctx->warnings;
+    if (need > ctx->level_for(rep.get_msg(), rep.get_process_name() ? rep.get_process_name() : "")) return;
+    if (sev == sc_core::SC_WARNING && ++ctx->warnings_shown > SimulationContext::kMaxWarningsShown) {
+      ++ctx->warnings_dropped;
+      return;
+    }
+    if (g_err)
+      *g_err << (need == SimulationContext::kWarning ? "warning: "
+                 : need == SimulationContext::kInfo  ? "info: "
+                                                     : "debug: ")
+             << rep.get_msg() << " [" << sc_core::sc_time_stamp() << "]\n";
     return;
   }
   if (actions & sc_core::SC_THROW) throw rep;
   sc_core::sc_report_handler::default_handler(rep, actions);
 }
 
+// Log levels from the options and the instances' `log:` keys; SystemC's verbosity filter lets
+// debug messages through only when something asks for them.
+void set_log_levels(SimulationContext& ctx, const RunOptions& opt, const Config& cfg) {
+  ctx.log_level = opt.quiet ? SimulationContext::kError : SimulationContext::kWarning;
+  if (!opt.log_level.empty()) {
+    ctx.log_level = SimulationContext::parse_level(opt.log_level);
+    if (ctx.log_level < 0)
+      throw ConfigError("--log-level " + opt.log_level + ": expected error, warning, info or debug");
+  }
+  int most = ctx.log_level;
+  const YAML::Node& r = cfg.root;
+  for (const auto& name : cfg.instance_names()) {
+    const YAML::Node& log = r[name]["log"];
+    if (!log) continue;
+    ctx.instance_log_levels[name] = SimulationContext::parse_level(log.Scalar());
+    most = std::max(most, ctx.instance_log_levels[name]);
+  }
+  sc_core::sc_report_handler::set_verbosity_level(most >= SimulationContext::kDebug ? sc_core::SC_DEBUG
+                                                                                    : sc_core::SC_MEDIUM);
+}
+
 Config load(const RunOptions& opt) {
+  for (auto& p : opt.plugins) load_plugin(p, "--plugin");
   Config cfg = Config::load_file(opt.config);
   if (!opt.workload.empty()) {
     // The YAML's args belong to the YAML's workload: another program starts from its defaults
@@ -47,6 +87,66 @@ Config load(const RunOptions& opt) {
   }
   for (auto& o : opt.overrides) cfg.apply_override(o);
   return cfg;
+}
+
+// The resolved configuration (Config::resolved) plus the --plugin libraries, as absolute paths,
+// so that the tree alone rebuilds the same platform.
+YAML::Node resolved_tree(const Config& cfg, const RunOptions& opt) {
+  YAML::Node r = cfg.resolved();
+  if (!opt.plugins.empty()) {
+    YAML::Node l = r["plugins"] ? r["plugins"] : YAML::Node(YAML::NodeType::Sequence);
+    for (auto& p : opt.plugins) {
+      char buf[PATH_MAX];
+      l.push_back(realpath(p.c_str(), buf) ? std::string(buf) : p);
+    }
+    r["plugins"] = l;
+  }
+  return r;
+}
+
+// --dump-config: the resolved tree as a configuration file.
+void dump_config(const YAML::Node& tree, const RunOptions& opt) {
+  YAML::Emitter e;
+  e << tree;
+  std::ofstream f(opt.dump_config);
+  if (!f || !(f << "# hetvp " << opt.version << ": " << opt.config << " resolved (every default filled in, every --set "
+                << "applied)\n"
+                << e.c_str() << "\n"))
+    throw ConfigError("--dump-config: cannot write " + opt.dump_config);
+}
+
+// A YAML tree as JSON: maps and lists as such; scalars that read as a decimal integer or a boolean
+// as numbers and booleans, every other scalar as its text.
+void write_yaml(JsonWriter& w, const std::string& key, const YAML::Node& n) {
+  if (n.IsMap()) {
+    w.begin_object(key);
+    for (auto it = n.begin(); it != n.end(); ++it) write_yaml(w, it->first.Scalar(), it->second);
+    w.end_object();
+  } else if (n.IsSequence()) {
+    w.begin_array(key);
+    for (size_t i = 0; i < n.size(); ++i) write_yaml(w, "", n[i]);
+    w.end_array();
+  } else if (n.IsScalar()) {
+    const std::string& t = n.Scalar();
+    const bool digits = !t.empty() && t.size() < 19 &&
+                        t.find_first_not_of("0123456789", t[0] == '-' ? 1 : 0) == std::string::npos && t != "-" &&
+                        (t.size() == 1 || t[t[0] == '-' ? 1 : 0] != '0');
+    if (n.Tag() != "!" && digits)
+      w.value(key, static_cast<int64_t>(std::stoll(t)));
+    else if (n.Tag() != "!" && (t == "true" || t == "false"))
+      w.value(key, t == "true");
+    else
+      w.value(key, t);
+  } else {
+    w.value(key, "");
+  }
+}
+
+std::string file_sha256(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return sha256_hex(s.str());
 }
 
 std::string fmt_time(const sc_core::sc_time& t) {
@@ -65,11 +165,54 @@ std::string fmt_time(const sc_core::sc_time& t) {
 
 }  // namespace
 
+SimulationContext::SimulationContext() {
+  if (g_current) throw std::logic_error("hetvp: a simulation context is already current (one platform at a time)");
+  // SystemC 2.3.4 elaborates once per sc_simcontext. The first platform of a process uses the
+  // default context (nothing changes for `hetvp run`); every later one gets a new context, made
+  // current through the two globals sc_get_curr_simcontext() reads. The previous context is left
+  // allocated: deleting it would destroy the coroutines of threads still suspended in it, which
+  // SystemC 2.3.4 does not support (docs/library.md, "Several platforms in one process").
+  sc_core::sc_simcontext* cur = sc_core::sc_get_curr_simcontext();
+  if (g_contexts > 0 || cur->elaboration_done() || !sc_core::sc_get_top_level_objects(cur).empty()) {
+    auto* fresh = new sc_core::sc_simcontext;
+    sc_core::sc_curr_simcontext = fresh;
+    sc_core::sc_default_global_context = fresh;
+  }
+  ++g_contexts;
+  g_current = this;
+}
+
+SimulationContext::~SimulationContext() { g_current = nullptr; }
+
+SimulationContext* SimulationContext::current() { return g_current; }
+
+int SimulationContext::parse_level(const std::string& n) {
+  if (n == "error") return kError;
+  if (n == "warning") return kWarning;
+  if (n == "info") return kInfo;
+  if (n == "debug") return kDebug;
+  return -1;
+}
+
+int SimulationContext::level_for(const std::string& msg, const std::string& process) const {
+  if (!instance_log_levels.empty()) {
+    // "gpu0.hub: ..." or "directory: ..." names its instance; else the process that reported it.
+    for (const std::string* s : {&msg, &process}) {
+      const std::string inst = s->substr(0, s->find_first_of(".: ["));
+      auto it = instance_log_levels.find(inst);
+      if (it != instance_log_levels.end()) return it->second;
+    }
+  }
+  return log_level;
+}
+
 int check_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) {
+  SimulationContext ctx;
   try {
     Config cfg = load(opt);
     Builder b(cfg);
     b.build();
+    if (!opt.dump_config.empty()) dump_config(resolved_tree(cfg, opt), opt);
     if (!opt.quiet) out << opt.config << ": OK (" << b.components().size() << " instances)\n";
     return kExitOk;
   } catch (const ConfigError& e) {
@@ -78,8 +221,12 @@ int check_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) 
   }
 }
 
-int run_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) {
+int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& err) {
+  SimulationContext ctx;  // before the builder: the platform's modules go first
   g_err = &err;
+  // The human summary goes to `out_stream` and, for RunOutputs, into a string as well.
+  std::ostringstream summary;
+  std::ostream& out = opt.outputs ? static_cast<std::ostream&>(summary) : out_stream;
   sc_core::sc_report_handler::set_handler(report_handler);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
 
@@ -89,11 +236,18 @@ int run_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) {
   sc_core::sc_time limit;
   std::string workload;
   ProgramHost* host = nullptr;
+  YAML::Node resolved;
   try {
     cfg = load(opt);
     builder = std::make_unique<Builder>(cfg);
     builder->build();
+    set_log_levels(ctx, opt, cfg);
+    for (const auto& name : cfg.instance_names()) {  // which instances --trace follows
+      const YAML::Node& t = static_cast<const YAML::Node&>(cfg.root)[name]["trace"];
+      if (t) ctx.tracer.select(name, t.as<bool>());
+    }
     Params sim = cfg.simulation();
+    ctx.tracer.set_trace_routers(sim.boolean("trace_routers"));
     seed = sim.u64("seed");
     limit = sim.time("time_limit");
     tlm::tlm_global_quantum::instance().set(sim.time("quantum"));
@@ -106,6 +260,8 @@ int run_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) {
                         "' cannot run host programs (it is not a host_cpu)");
     YAML::Node args = w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map);
     host->load_program(workload, Params(args, nullptr, "workload.args"), seed);
+    resolved = resolved_tree(cfg, opt);
+    if (!opt.dump_config.empty()) dump_config(resolved, opt);
     if (!opt.trace_path.empty()) Tracer::get().open(opt.trace_path);
   } catch (const ConfigError& e) {
     err << "error: " << e.what() << "\n";
@@ -129,7 +285,7 @@ int run_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) {
   for (auto* c : builder->components()) c->end_of_run();
   Tracer::get().close();
 
-  RunState& rs = RunState::get();
+  RunState& rs = ctx.run_state;
   int status = kExitOk;
   std::vector<std::string> problems = rs.failures();
   if (!sim_error.empty()) problems.push_back(sim_error);
@@ -153,31 +309,38 @@ int run_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) {
     for (auto& l : rs.summary()) out << "  " << l << "\n";
     out << "simulated " << fmt_time(end) << " in " << std::fixed << std::setprecision(2) << wall << " s wall\n";
   }
+  if (ctx.warnings_dropped)
+    err << "warning: " << ctx.warnings_dropped << " more warning" << (ctx.warnings_dropped == 1 ? "" : "s")
+        << " not shown (only the first " << SimulationContext::kMaxWarningsShown << " are printed; " << ctx.warnings
+        << " in all)\n";
   for (auto& p : problems) err << "FAILED: " << p << "\n";
   if (status == kExitOk && !opt.quiet) out << "result: PASS\n";
 
-  if (!opt.stats_path.empty()) {
-    std::ofstream f(opt.stats_path);
-    if (!f) {
-      err << "error: cannot write stats to " << opt.stats_path << "\n";
-      return kExitUsage;
-    }
-    JsonWriter w(f);
+  if (opt.outputs) {
+    opt.outputs->summary = summary.str();
+    out_stream << opt.outputs->summary;
+  }
+  std::ostringstream stats_text;
+  if (!opt.stats_path.empty() || opt.outputs) {
+    JsonWriter w(stats_text);
     w.begin_object();
     w.begin_object("run");
     // What produced these numbers: the version, the file and every --set, in command-line order.
     w.value("hetvp", opt.version);
     w.value("config", opt.config);
+    w.value("config_sha256", file_sha256(opt.config));
     w.begin_array("overrides");
     for (const auto& o : opt.overrides) w.value("", o);
     w.end_array();
     w.value("workload", workload);
     w.value("seed", seed);
     w.value("simulated_ns", end.to_seconds() * 1e9);
+    w.value("warnings", ctx.warnings);
     w.value("status", status == kExitOk ? "pass" : "fail");
     w.begin_array("failures");
     for (auto& p : problems) w.value("", p);
     w.end_array();
+    write_yaml(w, "resolved", resolved);  // the whole configuration, every default filled in
     w.end_object();
     w.begin_object("components");
     for (auto* c : builder->components()) {
@@ -187,6 +350,17 @@ int run_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) {
     }
     w.end_object();
     w.end_object();
+  }
+  if (opt.outputs) {
+    opt.outputs->stats_json = stats_text.str();
+    opt.outputs->results = host->result_table();
+  }
+  if (!opt.stats_path.empty()) {
+    std::ofstream f(opt.stats_path);
+    if (!f || !(f << stats_text.str())) {
+      err << "error: cannot write stats to " << opt.stats_path << "\n";
+      return kExitUsage;
+    }
   }
   if (!opt.csv_path.empty()) {
     std::ofstream f(opt.csv_path);

@@ -2,21 +2,68 @@
 // This is what `hetvp run` and `hetvp check` do; tests call it too.
 #pragma once
 
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "platform/results.h"
+#include "platform/run_state.h"
+#include "platform/trace.h"
+
 namespace hetvp {
+
+// The objects of one simulation: its outcome (RunState) and its timeline (Tracer), which models
+// reach through RunState::get() and Tracer::get() while this context is current. Constructing one
+// also gives SystemC a fresh simulation context (sc_simcontext) when the process has elaborated a
+// platform before, so that one process (the Python module, a test) can build and run platforms one
+// after the other. One context at a time; the platform's modules must be destroyed before it.
+class SimulationContext {
+ public:
+  SimulationContext();
+  ~SimulationContext();
+  SimulationContext(const SimulationContext&) = delete;
+  SimulationContext& operator=(const SimulationContext&) = delete;
+
+  static SimulationContext* current();
+
+  RunState run_state;
+  Tracer tracer;
+
+  // Logging (SC_REPORT): a message is shown when its level (warning; info = SC_INFO up to
+  // SC_MEDIUM verbosity; debug = SC_INFO above it) is at or below the level of the instance it
+  // comes from (the message's leading "instance..." or the reporting process's), else the run's.
+  enum Level { kError = 0, kWarning = 1, kInfo = 2, kDebug = 3 };
+  static int parse_level(const std::string& name);  // -1 when not a level name
+  int log_level = kWarning;
+  std::map<std::string, int> instance_log_levels;
+  int level_for(const std::string& msg, const std::string& process) const;
+  uint64_t warnings = 0;          // hetvp warnings reported (shown or not)
+  uint64_t warnings_shown = 0;    // printed
+  uint64_t warnings_dropped = 0;  // over the cut-off of kMaxWarningsShown
+  static constexpr uint64_t kMaxWarningsShown = 50;
+};
+
+// What a run produced, for callers that want it in memory (the Python module) rather than files.
+struct RunOutputs {
+  std::string stats_json;  // the --stats document
+  ResultTable results;     // the --csv table
+  std::string summary;     // the human summary (what `hetvp run` prints)
+};
 
 struct RunOptions {
   std::string config;                  // YAML file
   std::vector<std::string> overrides;  // "path=value"
+  std::vector<std::string> plugins;    // --plugin libraries, loaded before the config is validated
   std::string workload;                // overrides workload.name when not empty
   std::string stats_path;              // JSON stats
   std::string csv_path;                // workload results table
   std::string trace_path;              // Chrome trace-event timeline
   bool quiet = false;
-  std::string version;  // "0.2.0 (git describe)": recorded in the stats' run section
+  std::string log_level;          // error|warning|info|debug; "" = warning (error with quiet)
+  std::string version;            // "0.2.0 (git describe)": recorded in the stats' run section
+  RunOutputs* outputs = nullptr;  // when set, run_platform also fills it
+  std::string dump_config;        // write the resolved configuration (every default filled in) here
 };
 
 enum ExitStatus { kExitOk = 0, kExitSimFailure = 1, kExitUsage = 2 };

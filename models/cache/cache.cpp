@@ -6,6 +6,7 @@
 #include "platform/payload.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
+#include "platform/trace.h"
 #include "platform/format.h"
 
 namespace hetvp::cache {
@@ -263,7 +264,31 @@ unsigned Cache::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   return n;
 }
 
+namespace {
+// Traces one control operation (a range invalidation, a flush, ...) as a span when it returns.
+struct ControlSpan {
+  const char* track;
+  const CacheCtl& c;
+  const sc_core::sc_time& delay;
+  const bool on = Tracer::get().enabled();
+  const sc_core::sc_time t0 = on ? sc_core::sc_time_stamp() + delay : sc_core::SC_ZERO_TIME;
+  const uint64_t invalidated0 = c.invalidated, tags0 = c.tag_accesses, writebacks0 = c.writebacks;
+  ~ControlSpan() {
+    if (!on) return;
+    static const char* kOps[] = {"invalidate range", "flush dirty", "lookup", "invalidate all"};  // CacheCtl::Op
+    const unsigned op = static_cast<unsigned>(c.op);
+    Tracer::get().span(track, op < 4 ? kOps[op] : "control", t0, sc_core::sc_time_stamp() + delay - t0,
+                       format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"unit_bytes\":%" PRIu64
+                              ",\"invalidated\":%" PRIu64 ",\"tag_accesses\":%" PRIu64 ",\"writebacks\":%" PRIu64,
+                              uint64_t(c.first_line), uint64_t(c.count), uint64_t(c.unit_bytes),
+                              uint64_t(c.invalidated - invalidated0), uint64_t(c.tag_accesses - tags0),
+                              uint64_t(c.writebacks - writebacks0)));
+  }
+};
+}  // namespace
+
 void Cache::control(CacheCtl& c, sc_core::sc_time& delay) {
+  const ControlSpan traced{name(), c, delay};
   ++ctl_requests_;
   const unsigned L = array_.line();
   if (c.op == CacheCtl::FlushDirty) {

@@ -12,6 +12,7 @@
 #include "platform/register_table.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
+#include "platform/trace.h"
 #if defined(HETVP_HAVE_RTL)
 #include "rtl/lockstep_invalidation_engine.h"
 #endif
@@ -196,6 +197,10 @@ void Directory::hist_end(uint32_t v) {
                     std::to_string(hist_[s].size()) + " arrived");
   hist_ready_[s] = true;
   hist_done_at_ = sc_core::sc_time_stamp() + this_access().delay;
+  if (Tracer::get().enabled())
+    Tracer::get().instant(std::string(name()) + ".history",
+                          std::string("history from the ") + side_name(s) + " complete", hist_done_at_,
+                          format("\"lines\":%zu", hist_[s].size()));
   receiving_ = 0;
   uint32_t one = 1;
   sc_core::sc_time d = this_access().delay;
@@ -254,6 +259,9 @@ void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
     return fail("HISTORY", DIR_HISTORY,
                 std::string("history from the ") + side_name(side) + " without holding the lock (0x40000000)");
   receiving_ = side;
+  if (Tracer::get().enabled())
+    Tracer::get().instant(std::string(name()) + ".history", std::string("history request to the ") + side_name(side),
+                          sc_core::sc_time_stamp() + delay);
   hist_[side].clear();
   hist_ready_[side] = false;
   hist_requested_ = true;
@@ -276,6 +284,10 @@ bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRan
     std::memcpy(msg + 8, &r.count, 4);
     d += response_;
     sc_core::sc_time pd = d + net_;
+    if (Tracer::get().enabled())
+      Tracer::get().instant(
+          std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + d,
+          format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64, uint64_t(r.first), uint64_t(r.count)));
     if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 24, pd)) return false;
     uint64_t walk_ps = 0;
     std::memcpy(&walk_ps, msg + 16, 8);
@@ -297,7 +309,13 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   const sc_core::sc_time t0 = now + delay;
   sc_core::sc_time d = delay;
   if (hist_done_at_ > t0) d = hist_done_at_ - now;  // the history must be complete (never in Algorithm 2)
+  const sc_core::sc_time engine_start = sc_core::sc_time_stamp() + d;
   std::vector<LineRange> ranges = run_engine(hist_[source], d);
+  const bool tracing = Tracer::get().enabled();
+  if (tracing)  // the range-invalidation engine: TLM, Verilated RTL, or both in lockstep
+    Tracer::get().span(std::string(name()) + ".engine", std::string("translate (") + engine_->kind() + ")",
+                       engine_start, sc_core::sc_time_stamp() + d - engine_start,
+                       format("\"lines\":%zu,\"ranges\":%zu", hist_[source].size(), ranges.size()));
   if (!engine_error_.empty()) {
     RunState::get().fail(name(), std::string("invalidation engine (") + engine_->kind() + "): " + engine_error_);
     return;
@@ -314,6 +332,10 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
       std::memcpy(msg, &r.first, 8);
       std::memcpy(msg + 8, &r.count, 4);
       sc_core::sc_time pd = d;
+      if (tracing)
+        Tracer::get().instant(
+            std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + d,
+            format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64, uint64_t(r.first), uint64_t(r.count)));
       if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 16, pd)) return;
       ++s.probes;
       d += issue_;
@@ -337,6 +359,12 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   // mode, for a VCD): measure from the request to the end in absolute time.
   const sc_core::sc_time end = sc_core::sc_time_stamp() + d;
   s.ticks = to_ticks(end - t0);
+  if (tracing)
+    Tracer::get().span(
+        name(), std::string("invalidate ") + side_name(target) + " caches", t0, end - t0,
+        format("\"history\":%" PRIu64 ",\"probes\":%" PRIu64 ",\"invalidated\":%" PRIu64 ",\"mode\":\"%s\"",
+               uint64_t(s.history), uint64_t(s.probes), uint64_t(s.invalidated),
+               serial_ack_ ? "serial_ack" : "pipelined"));
   syncs_.push_back(s);
   inval_done_at_ = end;
   inval_requested_ = true;

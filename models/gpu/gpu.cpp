@@ -68,7 +68,8 @@ std::shared_ptr<Schema> Gpu::schema() {
   s->integer("copy_engines", 2,
              "number of copy engines when the copy_engine block is built (registers at copy_engine.bar0 + n * "
              "0x1000)")
-      .range(1, GPU_MAX_COPY_ENGINES);
+      .range(1, GPU_MAX_COPY_ENGINES)
+      .only_when_given();  // checked against `blocks` only when given (the resolved config leaves it out)
   std::string all;
   for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) {
     s->group(key, b.schema(), b.doc);

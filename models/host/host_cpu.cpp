@@ -8,6 +8,7 @@
 #include "platform/payload.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
+#include "platform/trace.h"
 #include "platform/format.h"
 
 namespace hetvp {
@@ -147,7 +148,24 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   if (qk_.need_sync()) qk_.sync();
 }
 
+namespace {
+const char* access_name(Access a) {
+  return a == Access::Cached ? "cached" : a == Access::Uncached ? "uncached" : "write-combined";
+}
+}  // namespace
+
+// One span per host API call on the CPU's track (the program's view: from the call to its return
+// in the CPU's local time).
+void HostCpu::trace_call(const char* what, uint64_t addr, size_t len, Access a, const sc_core::sc_time& t0) {
+  Tracer::get().span(name_, what, t0, now() - t0,
+                     format("\"addr\":%" PRIu64 ",\"size\":%zu,\"access\":\"%s\"", addr, len, access_name(a)));
+}
+
 void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
+  const bool tracing = Tracer::get().enabled();
+  const sc_core::sc_time t0 = tracing ? now() : sc_core::SC_ZERO_TIME;
+  const uint64_t addr0 = addr;
+  const size_t len0 = len;
   auto* p = static_cast<uint8_t*>(dst);
   unsigned unit = a == Access::Cached ? line_bytes_ : mmio_width_;  // WC loads are uncached loads
   while (len > 0) {
@@ -161,9 +179,14 @@ void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
     p += n;
     len -= n;
   }
+  if (tracing) trace_call("read", addr0, len0, a, t0);
 }
 
 void HostCpu::write(uint64_t addr, const void* src, size_t len, Access a) {
+  const bool tracing = Tracer::get().enabled();
+  const sc_core::sc_time t0 = tracing ? now() : sc_core::SC_ZERO_TIME;
+  const uint64_t addr0 = addr;
+  const size_t len0 = len;
   auto* p = const_cast<uint8_t*>(static_cast<const uint8_t*>(src));
   unsigned unit = a == Access::Uncached ? mmio_width_ : 64;  // cache line or write-combining line
   while (len > 0) {
@@ -179,6 +202,7 @@ void HostCpu::write(uint64_t addr, const void* src, size_t len, Access a) {
     p += n;
     len -= n;
   }
+  if (tracing) trace_call("write", addr0, len0, a, t0);
 }
 
 void HostCpu::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t len) {
@@ -215,8 +239,10 @@ void HostCpu::spend(const sc_core::sc_time& t) {
 
 void HostCpu::sleep(const sc_core::sc_time& t) {
   qk_.sync();
+  const sc_core::sc_time t0 = sc_core::sc_time_stamp();
   sc_core::wait(t);
   qk_.reset();
+  if (Tracer::get().enabled()) Tracer::get().span(name_, "sleep", t0, t);
 }
 
 void HostCpu::raise(unsigned vector, const sc_core::sc_time& delay) {
@@ -227,7 +253,14 @@ void HostCpu::raise(unsigned vector, const sc_core::sc_time& delay) {
 
 bool HostCpu::wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) {
   qk_.sync();
-  sc_core::sc_time deadline = sc_core::sc_time_stamp() + timeout;
+  const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+  sc_core::sc_time deadline = t0 + timeout;
+  auto traced = [&](bool got) {
+    if (Tracer::get().enabled())
+      Tracer::get().span(name_, got ? "wait interrupt" : "wait interrupt (timeout)", t0, sc_core::sc_time_stamp() - t0,
+                         format("\"vector\":%u", vector));
+    return got;
+  };
   for (;;) {
     auto& q = pending_irq_[vector];
     sc_core::sc_time t = sc_core::sc_time_stamp();
@@ -235,10 +268,10 @@ bool HostCpu::wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) {
       if (q[i] <= t) {
         q.erase(q.begin() + static_cast<long>(i));
         qk_.reset();
-        return true;
+        return traced(true);
       }
     }
-    if (t >= deadline) return false;
+    if (t >= deadline) return traced(false);
     sc_core::wait(deadline - t, irq_event_);
   }
 }

@@ -59,6 +59,7 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   const ResultTable& result_table() const override { return results_; }
 
  private:
+  void trace_call(const char* what, uint64_t addr, size_t len, Access a, const sc_core::sc_time& t0);
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   void run_program();
   void transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a);

@@ -6,6 +6,7 @@
 #include "platform/access_info.h"
 #include "platform/registry.h"
 #include "platform/format.h"
+#include "platform/trace.h"
 
 namespace hetvp {
 
@@ -67,7 +68,8 @@ sc_core::sc_time PcieLink::wire_time(unsigned payload, uint64_t addr, bool compl
   return sc_core::sc_time((payload + header + framing_) / bytes_per_second_, sc_core::SC_SEC);
 }
 
-sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payload, uint64_t addr, bool completion) {
+sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payload, uint64_t addr, bool completion,
+                                const char* kind) {
   const sc_core::sc_time wire = wire_time(payload, addr, completion);
   const unsigned header = (!completion && addr > 0xffffffffull) ? 16 : 12;
   d.wire.forget_before(sc_core::sc_time_stamp());
@@ -79,8 +81,16 @@ sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payl
   // A header-only TLP (read request, completion without data) is interleaved by the transmit
   // arbiter between data TLPs rather than queued behind them: it leaves at once, and its wire
   // time still takes a slot from the data.
-  if (payload == 0) return at + wire;
-  return start + wire;
+  const sc_core::sc_time left = payload == 0 ? at + wire : start + wire;
+  if (Tracer::get().enabled()) {  // one span per TLP on the direction's track; bytes waiting or on the wire
+    const std::string track = std::string(name()) + "." + d.name;
+    Tracer::get().span(track, kind, left - wire, wire,
+                       format("\"addr\":%" PRIu64 ",\"payload\":%u,\"wire_bytes\":%u,\"queued_ns\":%.3f", addr, payload,
+                              payload + header + framing_, (left - wire - at).to_seconds() * 1e9));
+    Tracer::get().counter_delta(track, "occupancy_bytes", at, payload + header + framing_);
+    Tracer::get().counter_delta(track, "occupancy_bytes", left, -double(payload + header + framing_));
+  }
+  return left;
 }
 
 void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay,
@@ -102,22 +112,23 @@ void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payloa
   }
   const sc_core::sc_time t0 = now + delay;
   if (posted) {
-    sc_core::sc_time left = send(fwd, t0, len, addr, false);
+    sc_core::sc_time left = send(fwd, t0, len, addr, false, "MWr");
     sc_core::sc_time arrive = left + latency_ - now;
     out->b_transport(gp, arrive);  // the target sees the write when it arrives
     delay = left - now;            // the sender is done once the TLP is on the wire
     return;
   }
   // Non-posted: request (carries data for config writes), completion(s) back.
-  sc_core::sc_time left = send(fwd, t0, gp.is_write() ? len : 0, addr, false);
+  sc_core::sc_time left =
+      send(fwd, t0, gp.is_write() ? len : 0, addr, false, config ? (gp.is_write() ? "CfgWr" : "CfgRd") : "MRd");
   sc_core::sc_time d = left + latency_ - now;
   out->b_transport(gp, d);
   sc_core::sc_time t = sc_core::sc_time_stamp() + d;  // the target may have waited until the arrival
   if (gp.is_read() && len > 0) {
     for (unsigned off = 0; off < len; off += max_payload_)
-      t = send(back, t, std::min(max_payload_, len - off), addr, true);
+      t = send(back, t, std::min(max_payload_, len - off), addr, true, "CplD");
   } else {
-    t = send(back, t, 0, addr, true);  // completion without data
+    t = send(back, t, 0, addr, true, "Cpl");  // completion without data
   }
   delay = t + latency_ - sc_core::sc_time_stamp();
 }

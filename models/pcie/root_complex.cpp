@@ -6,6 +6,8 @@
 #include "models/pcie/tlp.h"
 #include "platform/registry.h"
 #include "platform/format.h"
+#include "platform/json.h"
+#include "platform/trace.h"
 
 namespace hetvp {
 
@@ -128,6 +130,18 @@ int RootComplex::port_for_address(uint64_t addr) const {
 }
 
 // ---------------------------------------------------------------- transports
+namespace {
+// A span on `track` for one access forwarded through the root complex, from its arrival (t0) to
+// its completion.
+void trace_access(const std::string& track, const char* what, tlm::tlm_generic_payload& gp, const sc_core::sc_time& t0,
+                  const sc_core::sc_time& delay) {
+  const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
+  Tracer::get().span(track, what, t0, end - t0,
+                     format("\"addr\":%" PRIu64 ",\"size\":%u,\"by\":%s", static_cast<uint64_t>(gp.get_address()),
+                            gp.get_data_length(), JsonWriter::escape(initiator_of(gp)).c_str()));
+}
+}  // namespace
+
 void RootComplex::b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   ++config_requests_;
   delay += latency_;
@@ -164,7 +178,10 @@ void RootComplex::b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   }
   pcie::ConfigRequest cfg;
   gp.set_extension(&cfg);
+  const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
   (*ports_[p].down)->b_transport(gp, delay);
+  if (Tracer::get().enabled())
+    trace_access(std::string(name()) + ".config", gp.is_read() ? "config read" : "config write", gp, t0, delay);
   gp.clear_extension(&cfg);
   if (!gp.is_response_ok()) {
     ++unclaimed_;
@@ -185,7 +202,10 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
+  const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
   (*ports_[p].down)->b_transport(gp, delay);
+  if (Tracer::get().enabled())
+    trace_access(std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", gp, t0, delay);
 }
 
 unsigned RootComplex::dbg_mmio(tlm::tlm_generic_payload& gp) {
@@ -201,6 +221,9 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     ++msis_;
     uint32_t data = 0;
     std::memcpy(&data, gp.get_data_ptr(), std::min(4u, gp.get_data_length()));
+    if (Tracer::get().enabled())
+      Tracer::get().instant(std::string(name()) + ".dma", "MSI", sc_core::sc_time_stamp() + delay,
+                            format("\"vector\":%u", data & 0xffff));
     irq->raise(data & 0xffff, delay);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
@@ -210,7 +233,10 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     return;
   }
   ++dma_requests_;
+  const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
   host->b_transport(gp, delay);
+  if (Tracer::get().enabled())
+    trace_access(std::string(name()) + ".dma", gp.is_read() ? "DMA read" : "DMA write", gp, t0, delay);
 }
 
 unsigned RootComplex::dbg_up(int, tlm::tlm_generic_payload& gp) { return host->transport_dbg(gp); }

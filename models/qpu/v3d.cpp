@@ -45,11 +45,11 @@ V3dHostIf::V3dHostIf(sc_core::sc_module_name name, V3d& v3d)
   });
 }
 
-void V3dHostIf::write_srqpc(uint32_t v) { v3d_.request(v, srqua.value, srqul.value, access().delay); }
+void V3dHostIf::write_srqpc(uint32_t v) { v3d_.request(v, srqua.value, srqul.value, this_access().delay); }
 
 void V3dHostIf::write_srqcs(uint32_t v) {
   // Clears act at the write's arrival, as the counts they clear change at simulated times.
-  v3d_.arrivals_.at(access().delay, [this, v] {
+  v3d_.arrivals_.at(this_access().delay, [this, v] {
     if (v & V3D_SRQCS_CLEAR_ERROR) v3d_.queue_error_ = false;
     if (v & V3D_SRQCS_CLEAR_MADE) v3d_.made_ = 0;
     if (v & V3D_SRQCS_CLEAR_DONE) v3d_.completed_ = 0;
@@ -57,11 +57,11 @@ void V3dHostIf::write_srqcs(uint32_t v) {
 }
 
 void V3dHostIf::write_slcactl(uint32_t v) {
-  if (v & V3D_SLCACTL_ICC) v3d_.arrivals_.at(access().delay, [this] { v3d_.clear_instruction_cache(); });
+  if (v & V3D_SLCACTL_ICC) v3d_.arrivals_.at(this_access().delay, [this] { v3d_.clear_instruction_cache(); });
 }
 
 void V3dHostIf::write_l2cactl(uint32_t v) {
-  if (v & V3D_L2CACTL_CLEAR) v3d_.arrivals_.at(access().delay, [this] { v3d_.clear_instruction_cache(); });
+  if (v & V3D_L2CACTL_CLEAR) v3d_.arrivals_.at(this_access().delay, [this] { v3d_.clear_instruction_cache(); });
 }
 
 // ---------------------------------------------------------------------------------------------

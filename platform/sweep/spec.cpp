@@ -8,6 +8,7 @@
 
 #include "platform/config.h"
 #include "platform/params.h"
+#include "platform/paths.h"
 #include "platform/sweep/sweep.h"
 
 namespace hetvp::sweep {
@@ -49,7 +50,7 @@ std::string resolve_base(const std::string& base, const std::string& spec_file) 
     auto slash = spec_file.rfind('/');
     tries.push_back((slash == std::string::npos ? std::string(".") : spec_file.substr(0, slash)) + "/" + base);
     tries.push_back(base);
-    tries.push_back(std::string(HETVP_SOURCE_DIR) + "/" + base);
+    tries.push_back(data_dir() + "/" + base);
   }
   for (auto& t : tries) {
     char buf[PATH_MAX];
@@ -108,7 +109,7 @@ Spec load_spec(const std::string& path) {
   if (s.base.empty())
     fail(r["base"], "base",
          "cannot read '" + r["base"].Scalar() + "' (looked next to the sweep file, in the current directory and in " +
-             HETVP_SOURCE_DIR + ")");
+             data_dir() + ")");
   if (r["workload"]) {
     if (!r["workload"].IsScalar()) fail(r["workload"], "workload", "expected a workload name");
     s.workload = r["workload"].Scalar();

@@ -7,9 +7,7 @@
 #include "models/gpu/gpu_regs.h"
 #include "platform/format.h"
 
-#ifndef HETVP_FIRMWARE_DIR
-#define HETVP_FIRMWARE_DIR "firmware"
-#endif
+#include "platform/paths.h"
 
 namespace hetvp::sw {
 
@@ -36,7 +34,7 @@ const Cmd kCommands[] = {{"echo", FW_CMD_ECHO},
                          {"exit", FW_CMD_EXIT}};
 }  // namespace
 
-std::string firmware_dir_default() { return HETVP_FIRMWARE_DIR; }
+std::string firmware_dir_default() { return hetvp::firmware_dir(); }
 
 const char* fw_command_name(uint32_t cmd) {
   for (auto& c : kCommands)
@@ -93,7 +91,9 @@ uint32_t McuDriver::base(const McuId& m) {
 
 std::shared_ptr<Schema> McuBootOptions::schema() {
   auto s = std::make_shared<Schema>();
-  s->string("firmware_dir", std::string(""), "folder with hub.elf and gpc.elf (default: the build tree's firmware/)");
+  s->string("firmware_dir", std::string(""),
+            "folder with hub.elf and gpc.elf (default: $HETVP_FIRMWARE_DIR, the build tree's firmware/ or "
+            "<prefix>/share/hetvp/firmware)");
   s->string("hub_firmware", std::string(""), "HUB image (default: firmware_dir/hub.elf)");
   s->string("gpc_firmware", std::string(""), "GPC image for every GPC (default: firmware_dir/gpc.elf)");
   s->string("gpc_override", std::string(""), "'N:path': GPC N gets another image (e.g. a test variant)");

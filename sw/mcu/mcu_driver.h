@@ -37,7 +37,7 @@ struct McuId {
 
 // Where the firmware comes from and how long to wait. Workload args (schema()).
 struct McuBootOptions {
-  std::string firmware_dir;  // default: the build tree's firmware folder (HETVP_FIRMWARE_DIR)
+  std::string firmware_dir;  // default: hetvp::firmware_dir() (platform/paths.h)
   std::string hub_firmware;  // default: firmware_dir/hub.elf
   std::string gpc_firmware;  // default: firmware_dir/gpc.elf
   std::string gpc_override;  // "N:path": after the broadcast upload, GPC N gets this image instead

@@ -44,7 +44,7 @@ Out run(const std::string& args) {
   static int n = 0;
   std::string stats = scratch() + "/s" + std::to_string(n++) + ".json";
   RunResult r = run_hetvp("run " + config("coherence.yaml") + " --quiet --stats " + stats + " " + args);
-  return {r.status, read_file(stats), r.out, r.err};
+  return {r.status, components_section(read_file(stats)), r.out, r.err};
 }
 
 double dir(const Out& o, const std::string& key) { return num(o.stats, {"directory", key}); }

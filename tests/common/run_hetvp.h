@@ -45,6 +45,12 @@ inline std::string read_file(const std::string& path) {
   ss << in.rdbuf();
   return ss.str();
 }
+// A stats file's per-component statistics ("components" to the end): the run section before it
+// holds the resolved configuration, whose keys repeat the instance and parameter-group names.
+inline std::string components_section(const std::string& stats) {
+  const auto p = stats.find("\"components\"");
+  return p == std::string::npos ? stats : stats.substr(p);
+}
 
 struct RunResult {
   int status = -1;

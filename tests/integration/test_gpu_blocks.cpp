@@ -27,7 +27,7 @@ TEST(GpuBlocks, WithoutMicrocontrollersTransferRunsDmaAndIorw) {
                           stats);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("0 data mismatches"), std::string::npos) << r.out;
-  std::string s = read_file(stats);
+  std::string s = components_section(read_file(stats));
   EXPECT_EQ(s.find("\"microcontrollers\""), std::string::npos);
   EXPECT_NE(s.find("\"compute\""), std::string::npos);
 }
@@ -38,7 +38,7 @@ TEST(GpuBlocks, WithoutComputeBootRuns) {
       run_hetvp("run " + with_blocks("no_compute.yaml", "microcontrollers") + " --workload boot --stats " + stats);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("init-done"), std::string::npos) << r.out;
-  std::string s = read_file(stats);
+  std::string s = components_section(read_file(stats));
   EXPECT_EQ(s.find("\"compute\""), std::string::npos);
   EXPECT_NE(s.find("\"microcontrollers\""), std::string::npos);
 }
@@ -65,7 +65,7 @@ TEST(GpuBlocks, WithoutCopyEnginesBootRunsAndDmaFailsClearly) {
   RunResult r = run_hetvp("run " + cfg + " --workload boot --stats " + stats);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("init-done"), std::string::npos) << r.out;
-  std::string s = read_file(stats);
+  std::string s = components_section(read_file(stats));
   EXPECT_EQ(s.find("\"copy0\""), std::string::npos);
   EXPECT_NE(s.find("\"microcontrollers\""), std::string::npos);
   // The driver reads PTOP: a copy is refused with the reason, not sent to nowhere.

@@ -32,7 +32,7 @@ TEST(Registry, TwiceIsALogicErrorNamingTheKind) {
     Registry<Fruit>::get().add(Fruit{"fig", 9});
     FAIL() << "no error";
   } catch (const std::logic_error& e) {
-    EXPECT_STREQ(e.what(), "hetvp: fruit 'fig' registered twice");
+    EXPECT_STREQ(e.what(), "hetvp: fruit 'fig' is already registered (built in)");
   }
 }
 

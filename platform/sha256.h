@@ -1,0 +1,11 @@
+// SHA-256 (FIPS 180-4) of a byte string, as 64 lowercase hex digits: the stats' run record names
+// the configuration file by its digest.
+#pragma once
+
+#include <string>
+
+namespace hetvp {
+
+std::string sha256_hex(const std::string& bytes);
+
+}  // namespace hetvp

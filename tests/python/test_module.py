@@ -1,0 +1,102 @@
+"""The Python module `hetvp` (python/hetvp_module.cpp): run, check, list_types."""
+import json
+import os
+import subprocess
+
+import pytest
+
+import hetvp
+
+SRC = os.environ["HETVP_SOURCE_DIR"]
+BIN = os.environ["HETVP_BIN"]
+
+
+def config(name):
+    return os.path.join(SRC, "configs", name)
+
+
+def test_run_returns_stats_and_run_record():
+    r = hetvp.run(config("default.yaml"), workload="boot")
+    run = r["run"]
+    assert run["status"] == "pass", r["summary"]
+    assert run["workload"] == "boot"
+    assert run["seed"] == 1
+    assert run["hetvp"] == hetvp.version()
+    assert "gpu0" in r["components"] and "pcie0" in r["components"]
+    assert "init-done" in r["summary"]
+
+
+def test_csv_rows_are_dicts():
+    r = hetvp.run(config("default.yaml"), workload="transfer",
+                  overrides={"workload.args.max_size": "16 KiB", "workload.args.methods": "dma",
+                             "workload.args.directions": "htod"}, seed=7)
+    rows = r["csv"]
+    assert len(rows) >= 2
+    assert {"method", "direction", "size_bytes"} <= set(rows[0]), rows[0]
+    assert {row["method"] for row in rows} == {"DMA"}
+    assert r["run"]["seed"] == 7
+    assert "workload.args.methods=dma" in r["run"]["overrides"]
+
+
+def test_two_platforms_one_after_the_other_match_the_program(tmp_path):
+    """Three platforms in one process (two topologies), each equal to a separate `hetvp run`."""
+    first = hetvp.run(config("default.yaml"), workload="boot")
+    other = hetvp.run(config("coherence.yaml"), workload="boot")
+    again = hetvp.run(config("default.yaml"), workload="boot")
+    assert other["run"]["status"] == "pass"
+    assert "directory" in other["components"] and "directory" not in first["components"]
+    assert first["components"] == again["components"]
+    stats = tmp_path / "s.json"
+    subprocess.run([BIN, "run", config("default.yaml"), "--workload", "boot", "--set", "simulation.seed=1",
+                    "--stats", str(stats), "--quiet"], check=True)
+    assert json.loads(stats.read_text())["components"] == first["components"]
+
+
+def test_simulated_failure_is_a_status_not_an_exception():
+    r = hetvp.run(config("default.yaml"), workload="boot", overrides={"simulation.time_limit": "1 us"})
+    assert r["run"]["status"] == "fail"
+    assert "did not finish within simulation.time_limit" in r["run"]["failures"][0]
+
+
+def test_check_error_carries_file_line_col(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    text = open(config("default.yaml")).read().replace("  lanes: 16", "  lanse: 16", 1)
+    bad.write_text(text)
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("  lanse:"))
+    with pytest.raises(hetvp.ConfigError) as e:
+        hetvp.check(str(bad))
+    assert (e.value.file, e.value.line, e.value.col) == (str(bad), line, 3)
+    assert "unknown key 'lanse' (did you mean 'lanes'?)" in e.value.message
+    assert isinstance(e.value, ValueError)
+
+
+def test_check_errors_syntax_override_missing_file(tmp_path):
+    bad = tmp_path / "syntax.yaml"
+    bad.write_text("cpu:\n  type: host_cpu\n  clock: [1\n")
+    with pytest.raises(hetvp.ConfigError) as e:
+        hetvp.check(str(bad))
+    assert e.value.file == str(bad) and e.value.line >= 3 and "YAML syntax error" in e.value.message
+    with pytest.raises(hetvp.ConfigError) as e:
+        hetvp.check(config("default.yaml"), overrides={"pcie0.lanes": 3})
+    assert "(--set pcie0.lanes)" in e.value.message and e.value.line == 0
+    with pytest.raises(hetvp.ConfigError) as e:
+        hetvp.run(str(tmp_path / "nope.yaml"))
+    assert "nope.yaml" in e.value.message
+    assert hetvp.check(config("two_gpus.yaml")) == 8
+
+
+def test_list_types_is_the_schema():
+    t = hetvp.list_types()
+    lanes = next(p for p in t["components"]["pcie_link"]["params"] if p["name"] == "lanes")
+    assert "16" in lanes["choices"] and lanes["default"] == "16" and lanes["doc"]
+    latency = next(p for p in t["components"]["pcie_link"]["params"] if p["name"] == "latency")
+    assert latency["unit"] == "s"
+    assert "transfer" in t["programs"] and "boot" in t["programs"]
+    assert [p["name"] for p in t["sections"]["simulation"]] == ["seed", "quantum", "time_limit", "trace_routers"]
+
+
+def test_bad_plugin_is_a_config_error():
+    d = os.environ["HETVP_TEST_PLUGIN_DIR"]
+    with pytest.raises(hetvp.ConfigError) as e:
+        hetvp.load_plugin(os.path.join(d, "libhetvp_test_plugin_no_info.so"))
+    assert "not a hetvp plugin" in e.value.message
