@@ -16,10 +16,11 @@ using hetvp::test::run_hetvp;
 using hetvp::test::scratch;
 
 // The stats without the run section's --set list (which names the mode).
+// The simulated time and every component's statistics (the run record names the mode).
 std::string stats_body(const std::string& path) {
-  std::string s = read_file(path);
-  const size_t p = s.find("\"simulated_ns\"");
-  return p == std::string::npos ? s : s.substr(p);
+  const std::string s = read_file(path);
+  const size_t t = s.find("\"simulated_ns\"");
+  return (t == std::string::npos ? std::string() : s.substr(t, s.find('\n', t) - t)) + hetvp::test::components_section(s);
 }
 
 struct Mode {
