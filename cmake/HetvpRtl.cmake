@@ -49,6 +49,17 @@ function(hetvp_add_rtl_block)
     PREFIX ${_prefix}
     DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/${_prefix}
     VERILATOR_ARGS -Wall --x-assign unique --x-initial unique -O3 ${B_VERILATOR_ARGS})
+  if(HETVP_SANITIZE)
+    # Verilator's trace buffer stores 64-bit values at 4-byte alignment (verilated_trace_imp.h,
+    # fullQData): UBSan's alignment check would stop any run with waves of a block that has a
+    # 64-bit signal. That is Verilator's own code (generated and runtime), not the block's.
+    get_target_property(_srcs ${B_TARGET} SOURCES)
+    foreach(_s IN LISTS _srcs)
+      if(_s MATCHES "/${_prefix}/|verilated")
+        set_source_files_properties(${_s} TARGET_DIRECTORY ${B_TARGET} PROPERTIES COMPILE_OPTIONS -fno-sanitize=alignment)
+      endif()
+    endforeach()
+  endif()
   set(HETVP_RTL_NAME ${B_NAME})
   set(HETVP_RTL_TOP ${B_TOP})
   set(HETVP_RTL_BUS ${B_BUS})

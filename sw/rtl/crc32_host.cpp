@@ -44,7 +44,8 @@ class RtlCrc32Program : public HostProgram {
     }
     for (int64_t i = 0; i < a.integer("reads"); ++i) api.mmio_read32(base + CRC_ID);
     const uint64_t buf = api.alloc_pinned(size + 8, 4096), out = api.alloc_pinned(64, 64);
-    std::vector<uint8_t> data(size);
+    std::vector<uint8_t>& data = data_;  // a member: a run the block stops never unwinds this thread
+    data.resize(size);
     for (auto& b : data) b = uint8_t(api.rng()());
     api.write(buf, data.data(), data.size());
     int failures = 0;
@@ -95,6 +96,8 @@ class RtlCrc32Program : public HostProgram {
     if (!done) throw std::runtime_error(format("rtl_crc32: no completion of a %" PRIu64 "-byte job", n));
     return api.mmio_read32(base + CRC_STATUS);
   }
+
+  std::vector<uint8_t> data_;
 };
 
 HETVP_REGISTER_PROGRAM("rtl_crc32", RtlCrc32Program, "drives the example RTL block rtl.crc32 (docs/rtl_blocks.md)");

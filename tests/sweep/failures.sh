@@ -13,7 +13,7 @@ fail() {
   exit 1
 }
 export HETVP_REAL=$HETVP HETVP_SWEEP_EXE=$HERE/fake_hetvp.sh
-printf '%s\n' "base: $SRC/configs/default.yaml" "workload: boot" "timeout: 1 s" "axes:" \
+printf '%s\n' "base: $SRC/configs/default.yaml" "workload: boot" "timeout: 5 s" "axes:" \
   "  simulation.time_limit: [600 s, 1 us]" "  pcie0.lanes: [1, 4, 8, 16]" > "$T/sweep.yaml"
 
 timeout 60 "$HETVP" sweep "$T/sweep.yaml" --out "$T/o" -j 2 2> "$T/1.log"
@@ -33,7 +33,7 @@ expect_row '1 us,4,timeout'
 expect_row '1 us,8,failed'
 expect_row '1 us,16,failed'
 grep -q "reason: killed by signal 11 (Segmentation fault)" "$T"/o/points/*/status || fail "no crash reason"
-grep -q "reason: killed after 1.[0-9] s (the sweep's timeout)" "$T"/o/points/*/status || fail "no timeout reason"
+grep -q "reason: killed after 5.[0-9] s (the sweep's timeout)" "$T"/o/points/*/status || fail "no timeout reason"
 grep -q "reason: exit 1 (the simulated system failed): FAILED: the workload did not finish within simulation.time_limit" \
   "$T"/o/points/*/status || fail "no failure reason: $(cat "$T"/o/points/*/status)"
 grep -q "FAILED: the workload did not finish" "$T"/o/points/*/stderr.tail || fail "no stderr tail"
