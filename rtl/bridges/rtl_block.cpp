@@ -186,6 +186,13 @@ struct RtlCore::Impl {
   void fail(const std::string& channel, const std::string& rule, uint64_t addr, const std::string& detail = "") {
     if (failed) return;
     failed = true;
+    // A register access the block will now never answer gets a SLVERR at once: its initiator's
+    // thread returns and unwinds (it would otherwise stay suspended past the end of the run).
+    for (LiteReq* h : lite) {
+      h->resp = 2;
+      h->done.notify();
+    }
+    lite.clear();
     write_ring();
     std::string msg = format("%s '%s': %s channel: %s, address 0x%" PRIx64 ", at %s (cycle %" PRIu64 ")",
                              env.type.c_str(), env.instance.c_str(), channel.c_str(), rule.c_str(), addr,
