@@ -4,7 +4,7 @@
 
 void fw_initialize(void) {
 #ifndef HETVP_FW_NO_INIT
-  mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | (mcu_reg_read(MCU_UC_ID) & 0xffu));
+  mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | (mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_INDEX_MASK));
 #endif
 }
 

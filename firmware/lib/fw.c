@@ -176,8 +176,8 @@ static int work(uint32_t cmd_word, uint32_t data, int* exit_code) {
       break;
     case FW_CMD_COPY: {
       const uint32_t hi = mcu_reg_read(FW_ARG2);
-      result = fw_copy((uint64_t)(hi & 0xffu) << 32 | mcu_reg_read(FW_ARG0),
-                       (uint64_t)(hi >> 8 & 0xffu) << 32 | mcu_reg_read(FW_ARG1), data, &error);
+      result = fw_copy(FW_COPY_SRC_HI(hi) | mcu_reg_read(FW_ARG0), FW_COPY_DST_HI(hi) | mcu_reg_read(FW_ARG1), data,
+                       &error);
       break;
     }
     case FW_CMD_TRAP:

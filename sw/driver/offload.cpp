@@ -26,7 +26,7 @@ OffloadTicket OffloadCopier::start(const McuId& m, uint64_t src, uint64_t dst, u
   OffloadTicket t{m, mcu_.read(m, MCU_STATUS1) + 1, src, dst, size};
   mcu_.write(m, FW_ARG0, static_cast<uint32_t>(src));
   mcu_.write(m, FW_ARG1, static_cast<uint32_t>(dst));
-  mcu_.write(m, FW_ARG2, static_cast<uint32_t>(src >> 32 & 0xff) | static_cast<uint32_t>(dst >> 32 & 0xff) << 8);
+  mcu_.write(m, FW_ARG2, FW_COPY_ARG2(src, dst));
   mcu_.write(m, MCU_METHOD_DATA, size);
   mcu_.write(m, MCU_METHOD_CMD, FW_CMD_COPY | FW_CMD_NOTIFY);
   return t;

@@ -35,7 +35,7 @@ std::string frame(const std::string& payload);
 // Little-endian hex of a 32-bit word, as GDB's 'g'/'p' want it.
 std::string hex32le(uint32_t v);
 
-// The stub's action after a packet, besides sending `reply` (when `send`).
+// What the stub does after a packet: send `reply` when `send` is set, then take `action` on the core.
 struct Outcome {
   enum Action { none, step, cont, kill, detach } action = none;
   bool send = true;

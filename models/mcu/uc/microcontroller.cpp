@@ -75,7 +75,7 @@ void Microcontroller::bind_registers() {
   on_port("UC_CTRL", MCU_UC_CTRL, 4, &Microcontroller::write_rules);
   on_port("DBG_DATA", MCU_DBG_DATA, 4, &Microcontroller::write_rules);
   bank_.set_reset("UC_CAPS", ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
-  bank_.set_reset("UC_ID", (cfg_.index & 0xff) | (cfg_.hub ? 0x100u : 0u));
+  bank_.set_reset("UC_ID", (cfg_.index & MCU_UC_ID_INDEX_MASK) | (cfg_.hub ? MCU_UC_ID_HUB : 0u));
   bank_.set_reset("UC_CLOCK_KHZ", uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
   irqstat_ = &bank_.named("IRQSTAT");
   irqmask_ = &bank_.named("IRQMASK");
