@@ -217,6 +217,14 @@ McuBootReport McuDriver::boot(const McuBootOptions& opt) {
   } catch (const ElfError& e) {
     throw McuError(std::string("firmware image rejected: ") + e.what());
   }
+  // hetvp's images are RV32 code: refuse a GPU whose microcontrollers are Falcon cores at once,
+  // instead of writing RV32 code into Falcon registers and waiting for an init that never comes.
+  const uint32_t core = gpu_.block_base(PTOP_MCU_CORE, "microcontrollers");
+  if (core != PTOP_MCU_CORE_RV32)
+    throw McuError("microcontroller boot: the GPU's microcontrollers are " +
+                   std::string(core == PTOP_MCU_CORE_FALCON ? "Falcon cores" : "of unknown core " + hex(core)) +
+                   " (PTOP_MCU_CORE), and hetvp's firmware images are RV32 code; a Falcon GPU runs nouveau's "
+                   "firmware with the `boot` workload (configs/gf100_nouveau.yaml)");
   for (auto& s : hub.segments()) (s.executable() ? r.code_bytes_hub : r.data_bytes_hub) += uint32_t(s.data.size());
   for (auto& s : gpc.segments()) (s.executable() ? r.code_bytes_gpc : r.data_bytes_gpc) += uint32_t(s.data.size());
   // Clean slate (a re-boot): reset every core, clear the status scratch.

@@ -23,8 +23,13 @@ HETVP_REG_OFFSETS(HETVP_PMC_REGS)
     X(PTOP, HUB_BASE, 0x48, 1, RO, 0, "BAR0 offset of the HUB microcontroller's window; 0: no microcontrollers") \
     X(PTOP, GPC_BASE, 0x4c, 1, RO, 0, "BAR0 offset of GPC 0's microcontroller window (GPC n at + n * GPC_STRIDE)") \
     X(PTOP, GPC_STRIDE, 0x50, 1, RO, 0, "distance between two GPC microcontroller windows")      \
-    X(PTOP, GPC_BCAST_BASE, 0x54, 1, RO, 0, "BAR0 offset of the GPC broadcast window")
+    X(PTOP, GPC_BCAST_BASE, 0x54, 1, RO, 0, "BAR0 offset of the GPC broadcast window")              \
+    X(PTOP, MCU_CORE, 0x58, 1, RO, 0, "the microcontrollers' core: PTOP_MCU_CORE_RV32 or _FALCON; 0: none")
 HETVP_REG_OFFSETS(HETVP_PTOP_REGS)
+/* PTOP_MCU_CORE: which instruction set the HUB and GPC microcontrollers run, so that a loader
+ * refuses an image of the other kind before writing it (gpu.microcontrollers.core in YAML). */
+#define PTOP_MCU_CORE_RV32 1u   /* hetvp's RV32 microcontroller (models/mcu/uc), hetvp's firmware */
+#define PTOP_MCU_CORE_FALCON 2u /* Falcon v3 (models/mcu/falcon), nouveau's fuc3 firmware */
 /* Block positions are configuration (gpu.<block>.bar0 in YAML): software reads them here. PMC
  * owns BAR0 offset 0, so 0 means "not present". PMC and PTOP themselves stay at their Fermi
  * positions (gpu_map.h): they are how software finds everything else. The microcontroller windows

@@ -216,6 +216,7 @@ std::unique_ptr<gpu::GpuBlock> create_block(gpu::GpuContext& ctx, const Params& 
   ctx.topology("GPC_BASE", w.gpc);
   ctx.topology("GPC_STRIDE", w.stride);
   ctx.topology("GPC_BCAST_BASE", w.bcast);
+  ctx.topology("MCU_CORE", core == "falcon" ? PTOP_MCU_CORE_FALCON : PTOP_MCU_CORE_RV32);
   if (core == "falcon") return falcon::make_falcon_block(ctx, p);
   return std::make_unique<McuBlock>(ctx, p, w);
 }

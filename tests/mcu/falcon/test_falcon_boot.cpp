@@ -56,6 +56,19 @@ TEST(FalconBoot, CoreAndFirmwareMustMatch) {
   EXPECT_EQ(c.status, 2) << c.out << c.err;
 }
 
+// hetvp's RV32 boot on a Falcon GPU: refused before anything is written, from PTOP_MCU_CORE,
+// not after the boot timeout (it used to wait 10 ms for an init-done that could never come).
+TEST(FalconBoot, RiscvBootOnFalconCoresIsRefusedAtOnce) {
+  auto r = run_hetvp("run " + config("gf100_nouveau.yaml") + " --workload mcu_boot");
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  const std::string all = r.out + r.err;
+  EXPECT_NE(all.find("the GPU's microcontrollers are Falcon cores (PTOP_MCU_CORE)"), std::string::npos) << all;
+  EXPECT_EQ(all.find("did not report init-done"), std::string::npos) << all;
+  std::smatch m;  // the refusal comes after PCIe enumeration and a few register reads: microseconds
+  ASSERT_TRUE(std::regex_search(all, m, std::regex("simulated ([0-9.]+) us"))) << all;
+  EXPECT_LT(std::stod(m[1]), 100.0) << all;
+}
+
 TEST(FalconBoot, ComputeBlockCollidesWithPgraph404170) {
   auto r = run_hetvp(boot("--set gpu0.blocks=compute,microcontrollers"));
   EXPECT_EQ(r.status, 2) << r.out << r.err;
