@@ -67,6 +67,11 @@ class McuRtlCrc32Program : public HostProgram {
       gpu.vram_poke(vres.phys, &poison, 4);
       const McuResult r = mcu.command(McuId::hub(), FW_CMD_RTL_CRC32, uint32_t(n),
                                       {uint32_t(vbuf.va), uint32_t(vres.va), FW_COPY_ARG2(vbuf.va, vres.va)}, timeout);
+      if (r.error == FW_ERR_NO_DEVICE) {  // PTOP lists no window holding a crc32 block
+        api.log("mcu_rtl_crc32: the HUB found no crc32 block in the GPU's BAR0 (FW_ERR_NO_DEVICE; place one with "
+                "gpu.bar0_ports, configs/rtl_block_gpu.yaml)");
+        return 1;
+      }
       uint32_t in_vram = 0;
       gpu.vram_peek(vres.phys, &in_vram, 4);
       const bool ok = r.error == FW_ERR_OK && r.result == expect && in_vram == expect;
