@@ -9,6 +9,7 @@
 
 #include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_regs.h"
+#include "platform/access_info.h"
 #include "platform/config.h"
 #include "platform/format.h"
 #include "platform/registry.h"
@@ -56,6 +57,13 @@ std::vector<const gpu::GpuBlockType*> selected_blocks(const Params& p) {
 // offset in the window), and they leave unchanged through `out`, the gpu's initiator port of the
 // same name, to whatever the YAML connected it to. It adds no time: the BAR0 path's latencies
 // (PCIe, host interface) are already counted before it.
+//
+// An external block may synchronise (an RTL block's register bridge waits until the access's
+// arrival, then for the block's answer). A microcontroller core calls from inside its burst
+// (AccessInfo::may_wait false) with its local time offset as the delay, and counts that offset
+// again when the burst ends: waiting it here too would count it twice. Its accesses are presented
+// at the current SystemC time instead (the block's own answer time still passes), and the core's
+// offset comes back unchanged, plus whatever the block annotates.
 class Bar0Port : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<Bar0Port> in{"in"};
@@ -66,7 +74,16 @@ class Bar0Port : public sc_core::sc_module {
   }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { out->b_transport(gp, delay); }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    const AccessInfo* info = gp.get_extension<AccessInfo>();
+    if (info && !info->may_wait) {
+      sc_core::sc_time added = sc_core::SC_ZERO_TIME;
+      out->b_transport(gp, added);
+      delay += added;
+      return;
+    }
+    out->b_transport(gp, delay);
+  }
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
 };
 

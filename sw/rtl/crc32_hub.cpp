@@ -1,11 +1,12 @@
 // `mcu_rtl_crc32`: the example RTL block rtl.crc32 (rtl/examples/crc32) placed in the GPU's BAR0
 // (gpu.bar0_ports, configs/rtl_block_gpu.yaml) and driven by the HUB firmware (FW_CMD_RTL_CRC32,
-// firmware/lib/rtl_crc32.c). The host boots the microcontrollers, fills a VRAM buffer with seeded
-// random bytes through a copy engine, and for each length asks the HUB for the buffer's CRC-32;
-// the HUB finds the block in PTOP, programs it through BAR0, polls it and returns the CRC, which
-// the block also wrote to VRAM. Both are checked against a software CRC-32. Then the host drives
-// the same block itself through PCIe BAR0 (the same window: `host: true`), for comparison.
-// A misaligned source must end in FW_ERR_DEVICE. CSV: driver, bytes, time_ns, crc, ok.
+// firmware/lib/rtl_crc32.c, in the HUB image hub_rtl.elf). The host boots the microcontrollers,
+// fills a VRAM buffer with seeded random bytes through a copy engine, and for each length asks the
+// HUB for the buffer's CRC-32; the HUB finds the block in PTOP, programs it through BAR0, polls it
+// and returns the CRC, which the block also wrote to VRAM. Both are checked against a software
+// CRC-32. Then the host drives the same block itself through PCIe BAR0 (the same window, `host:
+// true`), for comparison. A misaligned source must end in FW_ERR_DEVICE. CSV: driver, bytes,
+// time_ns, crc, ok.
 #include <cinttypes>
 #include <vector>
 
@@ -44,7 +45,11 @@ class McuRtlCrc32Program : public HostProgram {
     GpuDriver gpu(api, DriverOptions::from(a.group("driver")));
     gpu.open(0);
     McuDriver mcu(api, gpu);
-    api.log(mcu.boot(McuBootOptions::from(a)).summary());
+    McuBootOptions bo = McuBootOptions::from(a);
+    // The HUB image with FW_CMD_RTL_CRC32 (firmware/hub/CMakeLists.txt), unless one is given.
+    if (bo.hub_firmware.empty())
+      bo.hub_firmware = (bo.firmware_dir.empty() ? firmware_dir_default() : bo.firmware_dir) + "/hub_rtl.elf";
+    api.log(mcu.boot(bo).summary());
 
     // The data: seeded random bytes, host -> VRAM by a copy engine (size + 8: room for the
     // misaligned job); the result word in another VRAM page.
@@ -70,6 +75,10 @@ class McuRtlCrc32Program : public HostProgram {
       if (r.error == FW_ERR_NO_DEVICE) {  // PTOP lists no window holding a crc32 block
         api.log("mcu_rtl_crc32: the HUB found no crc32 block in the GPU's BAR0 (FW_ERR_NO_DEVICE; place one with "
                 "gpu.bar0_ports, configs/rtl_block_gpu.yaml)");
+        return 1;
+      }
+      if (r.error == FW_ERR_UNKNOWN_CMD) {
+        api.log("mcu_rtl_crc32: the HUB image does not know FW_CMD_RTL_CRC32 (FW_ERR_UNKNOWN_CMD; it is in hub_rtl.elf)");
         return 1;
       }
       uint32_t in_vram = 0;

@@ -153,4 +153,15 @@ TEST(HubCrcErrors, CommandOnAGpuWithoutTheBlock) {
       << r.out << r.err;
 }
 
+// hub.elf (without the command) answers FW_ERR_UNKNOWN_CMD: the workload says which image has it.
+TEST(HubCrcErrors, PlainHubImageDoesNotKnowTheCommand) {
+  auto r = run_hetvp("run " + config("rtl_block_gpu.yaml") + " --set workload.args.hub_firmware=" +
+                         hetvp::test::binary_dir() + "/firmware/hub.elf",
+                     120);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("the HUB image does not know FW_CMD_RTL_CRC32 (FW_ERR_UNKNOWN_CMD; it is in hub_rtl.elf)"),
+            std::string::npos)
+      << r.out << r.err;
+}
+
 }  // namespace
