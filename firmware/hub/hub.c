@@ -3,6 +3,9 @@
  * timer between looks), sets its own, then serves commands (docs/firmware.md). */
 #include "fw.h"
 #include "coherence_fw.h"
+#ifdef HUB_RTL_CRC32 /* hub_rtl.elf (firmware/hub/CMakeLists.txt) */
+#include "rtl_crc32_fw.h"
+#endif
 
 #include "hetvp/gpu_map.h"
 #include "hetvp/pmc.h"
@@ -47,6 +50,14 @@ int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) 
     case FW_CMD_COH_RELEASE:
       *result = fw_coh_release((uint64_t)(mcu_reg_read(FW_ARG0) & 0xffu) << 32 | data, error);
       return 1;
+#ifdef HUB_RTL_CRC32
+    case FW_CMD_RTL_CRC32: {
+      const uint32_t hi = mcu_reg_read(FW_ARG2);
+      *result = fw_rtl_crc32(FW_COPY_SRC_HI(hi) | mcu_reg_read(FW_ARG0), FW_COPY_DST_HI(hi) | mcu_reg_read(FW_ARG1),
+                             data, error);
+      return 1;
+    }
+#endif
   }
   return 0;
 }

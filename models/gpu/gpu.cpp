@@ -1,10 +1,15 @@
 #include "models/gpu/gpu.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_regs.h"
+#include "platform/access_info.h"
 #include "platform/config.h"
 #include "platform/format.h"
 #include "platform/registry.h"
@@ -47,6 +52,43 @@ std::vector<const gpu::GpuBlockType*> selected_blocks(const Params& p) {
   std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->build_order < b->build_order; });
   return v;
 }
+
+// One `bar0_ports` window: the BAR0 router sends accesses in [base, base + size) here (address =
+// offset in the window), and they leave unchanged through `out`, the gpu's initiator port of the
+// same name, to whatever the YAML connected it to. It adds no time: the BAR0 path's latencies
+// (PCIe, host interface) are already counted before it.
+//
+// An external block may synchronise (an RTL block's register bridge waits until the access's
+// arrival, then for the block's answer). A microcontroller core calls from inside its burst
+// (AccessInfo::may_wait false) with its local time offset as the delay, and counts that offset
+// again when the burst ends: waiting it here too would count it twice. Its accesses are presented
+// at the current SystemC time instead (the block's own answer time still passes), and the core's
+// offset comes back unchanged, plus whatever the block annotates.
+class Bar0Port : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Bar0Port> in{"in"};
+  tlm_utils::simple_initiator_socket<Bar0Port> out{"out"};
+  explicit Bar0Port(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    in.register_b_transport(this, &Bar0Port::b_transport);
+    in.register_transport_dbg(this, &Bar0Port::transport_dbg);
+  }
+
+ private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    const AccessInfo* info = gp.get_extension<AccessInfo>();
+    if (info && !info->may_wait) {
+      sc_core::sc_time added = sc_core::SC_ZERO_TIME;
+      out->b_transport(gp, added);
+      delay += added;
+      return;
+    }
+    out->b_transport(gp, delay);
+  }
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
+};
+
+// The gpu's own port names: a bar0_ports entry may not take one.
+const std::set<std::string> kFixedPorts = {"pcie", "upstream", "gpu_va"};
 }  // namespace
 
 std::shared_ptr<Schema> Gpu::schema() {
@@ -76,6 +118,14 @@ std::shared_ptr<Schema> Gpu::schema() {
     all += (all.empty() ? "" : ",") + key;
   }
   s->string("blocks", all, "on-chip blocks to build, comma-separated GPU block types (" + all + "); empty: none");
+  auto port = std::make_shared<Schema>();
+  port->string("name", std::nullopt, "the gpu's initiator port for this window (connect it: connect: {NAME: blk.regs})")
+      .required();
+  port->integer("base", std::nullopt, "BAR0 offset of the window").required().min(0);
+  port->size("size", std::nullopt, "size of the window").required();
+  s->list("bar0_ports", port,
+          "external blocks in BAR0 (at most 4): each {name, base, size} maps that BAR0 window to the gpu's "
+          "initiator port `name`; PTOP EXT_COUNT/EXT_BASE/EXT_SIZE report them (docs/rtl_blocks.md)");
 
   return s;
 }
@@ -84,7 +134,10 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
   num_gpcs_ = p.u32("gpcs");
   build_fixed_parts(p);
   build_blocks(p);
+  build_bar0_ports(p);
   expose_target("pcie", hostif_->pcie);
+  // GPU virtual addresses for an external block's bus master (optional: costs nothing unbound).
+  expose_target("gpu_va", mmu_->in, true);
   expose_initiator("upstream", hostif_->upstream);
   declare_stats();
 }
@@ -128,6 +181,35 @@ void Gpu::build_blocks(const Params& p) {
                       ".copy_engines is set, but the copy_engine block is not built (not in " + p.where("blocks") +
                       ")");
   for (auto* b : selected) blocks_.emplace_back(b->name, b->create(ctx, p.group(b->name)));
+}
+
+// External blocks' windows, after the GPU's own blocks so that an overlap names both. Each is a
+// required initiator port: a window nobody connected is the builder's located "not connected" error.
+void Gpu::build_bar0_ports(const Params& p) {
+  const auto list = p.list("bar0_ports");
+  if (list.size() > PTOP_EXT_MAX)
+    throw ConfigError(p.where("bar0_ports") + ": " + std::to_string(list.size()) + " bar0_ports, PTOP describes at most " +
+                      std::to_string(PTOP_EXT_MAX));
+  std::set<std::string> names;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const Params& e = list[i];
+    const std::string n = e.string("name");
+    const bool ident = !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isalnum(uint8_t(c)) || c == '_'; });
+    if (!ident) throw ConfigError(e.where("name") + ": port name '" + n + "' must be letters, digits and '_'");
+    if (kFixedPorts.count(n)) throw ConfigError(e.where("name") + ": '" + n + "' is a port of the gpu itself");
+    if (!names.insert(n).second) throw ConfigError(e.where("name") + ": port '" + n + "' named twice in bar0_ports");
+    const uint64_t base = uint64_t(e.integer("base")), size = e.size("size");
+    if (base % 4 || size % 4 || size == 0)
+      throw ConfigError(e.where("base") + ": window [" + hex(base) + ", +" + hex(size) +
+                        ") must be 4-byte aligned and not empty (BAR0 registers are 32 bit)");
+    auto port = std::make_unique<Bar0Port>(("bar0_port_" + n).c_str());
+    bar0_->map(e.where("base") + ", bar0_ports '" + n + "' of " + std::string(name()), base, size, port->in);
+    expose_initiator(n, port->out);
+    hostif_->set_topology("EXT_BASE" + std::to_string(i), uint32_t(base));
+    hostif_->set_topology("EXT_SIZE" + std::to_string(i), uint32_t(size));
+    bar0_ports_.push_back(std::move(port));
+  }
+  hostif_->set_topology("EXT_COUNT", uint32_t(list.size()));
 }
 
 // Statistics: the sub-blocks' declared groups, nested in this order.

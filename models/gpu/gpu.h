@@ -13,6 +13,11 @@
 // `microcontrollers`); `gpcs` is the GPC count, `copy_engines` how many copy engines (Fermi has two).
 //
 // Ports: target `pcie` (from the link's down_out), initiator `upstream` (to the link's up_in).
+// External blocks (`bar0_ports`: a list of {name, base, size}): each entry maps BAR0
+// [base, base + size) to an initiator port `name`, connected in YAML to a block's register target
+// (e.g. an RTL block's `regs`); the host (through PCIe BAR0) and the HUB reach it like any GPU
+// register block, and PTOP EXT_COUNT/EXT_BASE/EXT_SIZE say where. The optional target `gpu_va` lets
+// such a block's bus master enter the GPU MMU (GPU virtual addresses, as the GPU's own engines do).
 #pragma once
 
 #include <memory>
@@ -38,6 +43,7 @@ class Gpu : public Component {
  private:
   void build_fixed_parts(const Params& p);  // VRAM, host interface, MMU, routers
   void build_blocks(const Params& p);       // the `blocks` list
+  void build_bar0_ports(const Params& p);   // the `bar0_ports` list (external blocks)
   void declare_stats();
   unsigned num_gpcs_;
   std::unique_ptr<Memory> vram_;
@@ -45,6 +51,7 @@ class Gpu : public Component {
   std::unique_ptr<gpu::HostInterface> hostif_;
   std::unique_ptr<gpu::GpuMmu> mmu_;
   std::vector<std::pair<std::string, std::unique_ptr<gpu::GpuBlock>>> blocks_;  // see gpu_block.h
+  std::vector<std::unique_ptr<sc_core::sc_module>> bar0_ports_;                  // gpu.cpp Bar0Port
 };
 
 }  // namespace hetvp

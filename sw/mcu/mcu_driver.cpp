@@ -31,6 +31,7 @@ const Cmd kCommands[] = {{"echo", FW_CMD_ECHO},
                          {"copy", FW_CMD_COPY},
                          {"coh_acquire", FW_CMD_COH_ACQUIRE},
                          {"coh_release", FW_CMD_COH_RELEASE},
+                         {"rtl_crc32", FW_CMD_RTL_CRC32},
                          {"exit", FW_CMD_EXIT}};
 }  // namespace
 

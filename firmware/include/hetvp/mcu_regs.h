@@ -178,6 +178,13 @@ static inline const char* mcu_state_name(unsigned state) {
                                   directory window bits 31:0, ARG0 = bits 39:32 */
 #define FW_CMD_COH_RELEASE 13u /* (HUB) the GPU's release: history, INVALIDATE, wait, unlock; same arguments;
                                   on FW_ERR_TIMEOUT result = the status register that never became 1 */
+#define FW_CMD_RTL_CRC32 16u /* (HUB) CRC-32 of a GPU buffer by the example RTL block rtl.crc32 in an external BAR0
+                                window (firmware/lib/rtl_crc32.c): data = bytes, ARG0 = source VA bits 31:0,
+                                ARG1 = result VA bits 31:0 (the block writes the 4-byte CRC there), ARG2 =
+                                FW_COPY_ARG2(source, result); result = the CRC. The block is the first PTOP
+                                external window (EXT_BASE n) whose CRC_ID reads CRC_ID_VALUE: FW_ERR_NO_DEVICE
+                                when there is none; FW_ERR_DEVICE (result = CRC_STATUS) when the job ends in
+                                CRC_STATUS_ERROR; FW_ERR_TIMEOUT (result = CRC_STATUS) when it never ends */
 #define FW_CMD_EXIT 15u     /* leave the main loop; main returns `data` (crt0 halts, UC_EXIT = data) */
 #define FW_ERR_OK 0u
 #define FW_ERR_UNKNOWN_CMD 1u
@@ -185,6 +192,8 @@ static inline const char* mcu_state_name(unsigned state) {
 #define FW_ERR_BAD_CONTEXT 3u
 #define FW_ERR_BAD_ARG 4u
 #define FW_ERR_TIMEOUT 5u      /* a poll of the command did not see its condition in time */
+#define FW_ERR_NO_DEVICE 6u    /* the block the command drives is not in this GPU's BAR0 (PTOP says where blocks are) */
+#define FW_ERR_DEVICE 7u       /* the block reported an error (result = its status register) */
 #define FW_CTX_MAGIC MCUR_U(0x43545848) /* "HXTC" */
 #define FW_CTX_HEADER 256u              /* bytes: magic, version, id, area size, 8 context registers */
 

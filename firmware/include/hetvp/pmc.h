@@ -23,9 +23,15 @@ HETVP_REG_OFFSETS(HETVP_PMC_REGS)
     X(PTOP, HUB_BASE, 0x48, 1, RO, 0, "BAR0 offset of the HUB microcontroller's window; 0: no microcontrollers") \
     X(PTOP, GPC_BASE, 0x4c, 1, RO, 0, "BAR0 offset of GPC 0's microcontroller window (GPC n at + n * GPC_STRIDE)") \
     X(PTOP, GPC_STRIDE, 0x50, 1, RO, 0, "distance between two GPC microcontroller windows")      \
-    X(PTOP, GPC_BCAST_BASE, 0x54, 1, RO, 0, "BAR0 offset of the GPC broadcast window")              \
-    X(PTOP, MCU_CORE, 0x58, 1, RO, 0, "the microcontrollers' core: PTOP_MCU_CORE_RV32 or _FALCON; 0: none")
+    X(PTOP, GPC_BCAST_BASE, 0x54, 1, RO, 0, "BAR0 offset of the GPC broadcast window")            \
+    X(PTOP, EXT_COUNT, 0x58, 1, RO, 0, "number of external BAR0 windows (gpu.bar0_ports: blocks outside the GPU, e.g. an RTL block)") \
+    X(PTOP, MCU_CORE, 0x5c, 1, RO, 0, "the microcontrollers' core: PTOP_MCU_CORE_RV32 or _FALCON; 0: none") \
+    X(PTOP, EXT_BASE, 0x60, 4, RO, 0, "BAR0 offset of external window n (n < EXT_COUNT)")           \
+    X(PTOP, EXT_SIZE, 0x70, 4, RO, 0, "size in bytes of external window n")
 HETVP_REG_OFFSETS(HETVP_PTOP_REGS)
+#define PTOP_EXT_MAX 4u /* external BAR0 windows PTOP can describe */
+#define PTOP_EXT_BASE_N(n) (PTOP_EXT_BASE + 4u * (n))
+#define PTOP_EXT_SIZE_N(n) (PTOP_EXT_SIZE + 4u * (n))
 /* PTOP_MCU_CORE: which instruction set the HUB and GPC microcontrollers run, so that a loader
  * refuses an image of the other kind before writing it (gpu.microcontrollers.core in YAML). */
 #define PTOP_MCU_CORE_RV32 1u   /* hetvp's RV32 microcontroller (models/mcu/uc), hetvp's firmware */
