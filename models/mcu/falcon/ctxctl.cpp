@@ -79,10 +79,10 @@ void Ctxctl::bind_registers() {
   per_index("STRAND_LOAD_SWBASE", strand_load_);
   reg("STRAND_SIZE").indexed(cfg_.strands);  // one per strand, all strand_words
   using C = Ctxctl;
-  on_write("INTR_SET", &C::intr_set);
-  on_write("INTR_CLEAR", &C::intr_clear);
-  on_write("INTR_EN_SET", &C::intr_en_set);
-  on_write("INTR_EN_CLR", &C::intr_en_clr);
+  set_clear("INTR_SET", intr_, true);
+  set_clear("INTR_CLEAR", intr_, false);
+  set_clear("INTR_EN_SET", intr_en_, true);
+  set_clear("INTR_EN_CLR", intr_en_, false);
   on_write("INTR_ROUTE", &C::update_lines);
   on_read("UC_CTRL", &C::uc_ctrl);
   on_write("UC_CTRL", &C::uc_ctrl_written);
@@ -122,21 +122,13 @@ void Ctxctl::stop_core(const std::string& why) {
 
 // --- interrupts (docs/hw/falcon/intr.rst) ----------------------------------------------------------
 
-void Ctxctl::intr_set(uint32_t v) {
-  intr_.value |= v & FCTX_INTR_LINES;
-  update_lines();
-}
-void Ctxctl::intr_clear(uint32_t v) {
-  intr_.value &= ~v;
-  update_lines();
-}
-void Ctxctl::intr_en_set(uint32_t v) {
-  intr_en_.value |= v & FCTX_INTR_LINES;
-  update_lines();
-}
-void Ctxctl::intr_en_clr(uint32_t v) {
-  intr_en_.value &= ~v;
-  update_lines();
+// INTR_SET / INTR_CLEAR, INTR_EN_SET / INTR_EN_CLR: write 1s to set (lines only) or clear bits of
+// INTR or INTR_EN; the vectors follow.
+void Ctxctl::set_clear(const char* name, Register& target, bool set) {
+  reg(name).write([this, &target, set](Register&, uint32_t v) {
+    target.value = set ? target.value | (v & FCTX_INTR_LINES) : target.value & ~v;
+    update_lines();
+  });
 }
 
 void Ctxctl::update_lines(uint32_t) {

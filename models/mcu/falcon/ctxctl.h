@@ -67,10 +67,7 @@ class Ctxctl : public Peripheral, public BusIf, public XferIf {
   bool watch_poll(uint32_t key, uint32_t value);
 
   // register behaviour, bound by name in bind_registers()
-  void intr_set(uint32_t v);
-  void intr_clear(uint32_t v);
-  void intr_en_set(uint32_t v);
-  void intr_en_clr(uint32_t v);
+  void set_clear(const char* name, Register& target, bool set);
   void update_lines(uint32_t = 0);
   uint32_t uc_ctrl() const;
   void uc_ctrl_written(uint32_t v);
