@@ -63,12 +63,13 @@ class PeripheralOf : public Base {
   virtual void bad_access(const tlm::tlm_generic_payload&) {}
 
   // Serves one access as b_transport does (ports, then the table), with its own read timing:
-  // for a model whose own core reaches its registers without the socket.
-  void serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, ReadTiming reads) {
+  // for a model whose own core reaches its registers without the socket. `index`: the access's
+  // AccessContext::index, for indexed registers.
+  void serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, ReadTiming reads, unsigned index = 0) {
     const uint64_t off = gp.get_address();
     for (Port& p : ports_)
       if (off >= p.offset && off - p.offset < p.size && p.serve(gp, delay)) return;
-    if (!bank_.transport(gp, delay, reads)) bad_access(gp);
+    if (!bank_.transport(gp, delay, reads, index)) bad_access(gp);
   }
 
   // The access being served: who made it, its side and its delay to arrival (inside a callback);

@@ -51,10 +51,10 @@ bool RegisterBank::reject(tlm::tlm_generic_payload& gp, tlm::tlm_response_status
 
 bool RegisterBank::transport(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
   sc_core::sc_time d = delay;
-  return serve(gp, d);
+  return serve(gp, d, 0);
 }
 
-bool RegisterBank::serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+bool RegisterBank::serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, unsigned index) {
   // This access's context lives here; a nested access (a callback whose work writes back into
   // this block) gets its own, so a reference to this one's delay stays valid and unaliased.
   AccessContext mine;
@@ -62,6 +62,7 @@ bool RegisterBank::serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   mine.initiator = info ? info->initiator : "unknown initiator";
   mine.delay = delay;
   mine.side = info ? info->side : Side::Other;
+  mine.index = index;
   AccessContext* outer = ctx_;
   ctx_ = &mine;
   const bool ok = rules(gp, delay);
@@ -79,6 +80,9 @@ bool RegisterBank::rules(tlm::tlm_generic_payload& gp, const sc_core::sc_time& d
     return reject(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE,
                   gp.is_read() ? "read of an unmapped register" : "write to an unmapped register");
   Register& r = it->second;
+  if (r.indices && ctx_->index >= r.indices)
+    return reject(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE,
+                  format("index %u of indexed register %s (0..%u)", ctx_->index, r.name.c_str(), r.indices - 1));
   if (gp.is_read()) {
     if (r.access == RegAccess::WO)
       return reject(gp, tlm::TLM_COMMAND_ERROR_RESPONSE, "read of write-only register " + r.name);
@@ -119,7 +123,8 @@ void RegisterBank::apply_write(Register& r, uint32_t v) {
   if (r.on_write) r.on_write(r, v);
 }
 
-bool RegisterBank::transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, ReadTiming reads) {
+bool RegisterBank::transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, ReadTiming reads,
+                             unsigned index) {
   if (reads == ReadTiming::CatchUp && gp.is_read() && delay > sc_core::SC_ZERO_TIME) {
     const AccessInfo* info = gp.get_extension<AccessInfo>();
     if ((!info || info->may_wait) && sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_) {
@@ -127,7 +132,7 @@ bool RegisterBank::transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& del
       delay = sc_core::SC_ZERO_TIME;
     }
   }
-  return serve(gp, delay);
+  return serve(gp, delay, index);
 }
 
 unsigned RegisterBank::debug(tlm::tlm_generic_payload& gp) {
@@ -144,6 +149,22 @@ unsigned RegisterBank::debug(tlm::tlm_generic_payload& gp) {
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return 4;
+}
+
+bool RegisterBank::peek(uint32_t offset, uint32_t& v, unsigned index) {
+  auto it = regs_.find(offset);
+  if (it == regs_.end()) return false;
+  const Register& r = it->second;
+  if (r.access == RegAccess::WO || (r.indices && index >= r.indices)) return false;
+  // on_read sees the index through its own context, as in a real access.
+  AccessContext mine;
+  mine.initiator = "peek";
+  mine.index = index;
+  AccessContext* outer = ctx_;
+  ctx_ = &mine;
+  v = r.on_read ? r.on_read(r) : r.value;
+  ctx_ = outer;
+  return true;
 }
 
 }  // namespace hetvp

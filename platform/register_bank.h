@@ -31,6 +31,9 @@ struct AccessContext {
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   bool debug = false;
   Side side = Side::Other;  // the issuing processor side (AccessInfo::side)
+  // The index an indexed access carries besides its offset (a Falcon core's I/O address holds one
+  // in bits 2-7); 0 for a plain access. Only indexed registers (Register::indexed) look at it.
+  unsigned index = 0;
   sc_core::sc_time arrival() const { return sc_core::sc_time_stamp() + delay; }
 };
 
@@ -53,6 +56,10 @@ struct Register {
   // visible to others only at its arrival: until `visible_at` they read `before`.
   uint32_t before = 0;
   sc_core::sc_time visible_at = sc_core::SC_ZERO_TIME;
+  // An indexed register accepts AccessContext::index 0 .. indices-1 (its callbacks keep one value
+  // per index); an access with a larger index is refused like a hole. 0: not indexed, the index
+  // is ignored.
+  unsigned indices = 0;
 
   Register& read(std::function<uint32_t(const Register&)> f) {
     on_read = std::move(f);
@@ -60,6 +67,10 @@ struct Register {
   }
   Register& write(std::function<void(Register&, uint32_t)> f) {
     on_write = std::move(f);
+    return *this;
+  }
+  Register& indexed(unsigned n) {
+    indices = n;
     return *this;
   }
 };
@@ -94,6 +105,9 @@ class RegisterBank {
     r.reset = r.value = v;
   }
   bool has(uint32_t offset) const { return regs_.count(offset) != 0; }
+  // Takes a register of the table out (one this instance does not have, e.g. a HUB-only one on
+  // a GPC): its offset becomes a hole.
+  void remove(const std::string& name) { regs_.erase(named(name).offset); }
   void reset();
 
   // Serves one access; returns false (and sets an error response) when a rule is broken.
@@ -104,7 +118,9 @@ class RegisterBank {
   // as of SystemC's (a decoupled initiator runs up to a quantum ahead). It waits only when the
   // caller is a thread that allows it (AccessInfo::may_wait).
   // Callbacks may add to context().delay (time the access blocks), which comes back in `delay`.
-  bool transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, ReadTiming reads = ReadTiming::CatchUp);
+  // `index` is the access's AccessContext::index.
+  bool transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, ReadTiming reads = ReadTiming::CatchUp,
+                 unsigned index = 0);
   // With a queue, a write whose arrival lies ahead (delay > 0) takes effect at its arrival,
   // value and callback alike (an interrupt acknowledge, say): it is checked and answered now.
   void set_arrival_queue(ArrivalQueue* q) { arrivals_ = q; }
@@ -114,6 +130,9 @@ class RegisterBank {
   AccessContext& context() { return *ctx_; }
   // Untimed debug access: no side effects on read, writes go straight to `value`.
   unsigned debug(tlm::tlm_generic_payload& gp);
+  // What a read of `offset` (with `index`) would return now, without side effects, errors or
+  // warnings: false for a hole, a write-only register or an index out of range.
+  bool peek(uint32_t offset, uint32_t& v, unsigned index = 0);
 
   uint64_t errors() const { return errors_; }
   const std::map<uint32_t, Register>& registers() const { return regs_; }
@@ -128,7 +147,7 @@ class RegisterBank {
   ArrivalQueue* arrivals_ = nullptr;
   const char* owner_ = nullptr;
   void apply_write(Register& r, uint32_t v);
-  bool serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  bool serve(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, unsigned index);
   bool rules(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
 };
 

@@ -5,7 +5,8 @@
  * writes 0 to it before a start), not hetvp's UC_EXIT.
  *
  * Offsets are the host view; the Falcon core reaches the same register at I/O address
- * (offset & 0xffc) << 6 | index << 2 (indexed registers use the index, e.g. the per-strand ones).
+ * (offset & 0xffc) << 6 | index << 2 (FCTX_IO): indexed registers keep one value per index, the
+ * others ignore it, and the host reaches index 0.
  * Sources: envytools docs/hw/falcon/{io,intr,proc,vm}.rst, docs/hw/graph/fermi/ctxctl/, and the
  * register names in nouveau's gr/fuc/macros.fuc (docs/falcon.md lists each register's source). */
 /* Hand-aligned tables: never reformatted. */
@@ -26,14 +27,14 @@
     X(FCTX, INTR_ROUTE, 0x01C, 1, RW, 0, "per line: bits i and 16+i select vector 0, host, vector 1")     \
     X(FCTX, SCRATCH, 0x040, 2, RW, 0, "scratch registers 0 and 1")                                         \
     X(FCTX, ACCESS, 0x048, 1, RW, 0, "FIFO access enable (stored)")                                        \
-    X(FCTX, UC_CTRL, 0x100, 1, RW, 0x10, "write 2: start at UC_ENTRY; read: bit 4 stopped, bit 5 sleeping") \
+    X(FCTX, UC_CTRL, 0x100, 1, RW, 0x10, "host write 2: start at UC_ENTRY; read: bit 4 stopped, bit 5 sleeping") \
     X(FCTX, UC_ENTRY, 0x104, 1, RW, 0, "start pc")                                                        \
     X(FCTX, UC_CAPS, 0x108, 1, RO, 0, "code size >> 8 in bits 0-8, data size >> 8 in bits 9-16")          \
     X(FCTX, UC_BLOCK_ON_FIFO, 0x10C, 1, RW, 0, "stored (nouveau writes 0 before a start)")                \
     X(FCTX, UC_CAPS2, 0x12C, 1, RO, 3, "bits 0-3: Falcon version (3); hetvp's driver probes the core type here") \
     X(FCTX, CODE_INDEX, 0x180, 1, RW, 0, "code byte address; bit 24 auto-increment on write, 25 on read") \
     X(FCTX, CODE, 0x184, 1, RW, 0, "code word at CODE_INDEX")                                              \
-    X(FCTX, CODE_VIRT_ADDR, 0x188, 1, RW, 0, "write: virtual page tag of the page at CODE_INDEX (TLB)")   \
+    X(FCTX, CODE_VIRT_ADDR, 0x188, 1, WO, 0, "virtual page tag of the page at CODE_INDEX (TLB)")         \
     X(FCTX, DATA_INDEX, 0x1C0, 1, RW, 0, "data byte address; bit 24 auto-increment on write, 25 on read") \
     X(FCTX, DATA, 0x1C4, 1, RW, 0, "data word at DATA_INDEX")                                              \
     X(FCTX, SIGNAL, 0x400, 1, RO, 0x40, "bit 6: MMIO bridge done; bit 2 strand and bit 5 mmctx busy (never)") \
@@ -55,9 +56,9 @@
     X(FCTX, CC_SCRATCH_CLR, 0x840, 8, WO, 0, "write 1s: clear bits of CC_SCRATCH[n]")                     \
     X(FCTX, UNK86C, 0x86C, 1, RW, 0, "stored (ctx_86c handshake value)")                                   \
     X(FCTX, STRANDS_CNT, 0x880, 1, RO, 1, "number of strands (YAML strands)")                              \
-    X(FCTX, STRAND_SAVE_SWBASE, 0x908, 1, RW, 0, "indexed by strand: save base (stored)")                  \
-    X(FCTX, STRAND_LOAD_SWBASE, 0x90C, 1, RW, 0, "indexed by strand: load base (stored)")                  \
-    X(FCTX, STRAND_SIZE, 0x910, 1, RO, 0, "indexed by strand: words (YAML strand_words)")                 \
+    X(FCTX, STRAND_SAVE_SWBASE, 0x908, 1, RW, 0, "indexed (0..63): save base per strand (stored)")      \
+    X(FCTX, STRAND_LOAD_SWBASE, 0x90C, 1, RW, 0, "indexed (0..63): load base per strand (stored)")      \
+    X(FCTX, STRAND_SIZE, 0x910, 1, RO, 0, "indexed by strand (0..strands-1): words (YAML strand_words)") \
     X(FCTX, STRAND_DATA, 0x918, 1, RW, 0, "stored")                                                        \
     X(FCTX, STRAND_SELECT, 0x91C, 1, RW, 0, "stored")                                                      \
     X(FCTX, STRAND_CMD, 0x928, 1, RW, 0, "a write completes at once (SIGNAL bit 2 stays clear)")          \
@@ -72,12 +73,38 @@ HETVP_REG_OFFSETS(HETVP_FCTX_REGS)
     X(PGRAPH, UNK_408A14, 0x408A14, 1, RW, 0, "stored (ctx_86c)")
 HETVP_REG_OFFSETS(HETVP_PGRAPH_BOOT_REGS)
 
+/* The core's I/O address of a register: offset in bits 8-17, index (indexed registers) in 2-7. */
+#define FCTX_IO(off, idx) ((((off) & 0xffcu) << 6) | ((unsigned)(idx) << 2))
+#define FCTX_IO_SIZE 0x40000u
+#define FCTX_IO_OFFSET(addr) (((addr) >> 6) & 0xffcu)
+#define FCTX_IO_INDEX(addr) (((addr) >> 2) & 0x3fu)
+#define FCTX_IO_INDICES 64u /* IROUTE, STRAND_SAVE_SWBASE, STRAND_LOAD_SWBASE */
+
+/* INTR_* */
+#define FCTX_INTR_LINES 0xffffu /* 16 interrupt lines */
+/* UC_CTRL */
 #define FCTX_UC_CTRL_START 0x2u
 #define FCTX_UC_CTRL_STOPPED 0x10u
 #define FCTX_UC_CTRL_SLEEPING 0x20u
+/* UC_CAPS: segment sizes in 256-byte units */
+#define FCTX_UC_CAPS_VALUE(code_size, data_size) (((code_size) >> 8) | ((data_size) >> 8) << 9)
+/* UC_CAPS2 */
+#define FCTX_UC_CAPS2_FALCON_V3 3u
+/* CODE_INDEX / DATA_INDEX */
+#define FCTX_INDEX_ADDR_MASK 0xfffcu
+#define FCTX_INDEX_AINCW 0x01000000u /* advance after a write */
+#define FCTX_INDEX_AINCR 0x02000000u /* advance after a read */
+/* SIGNAL */
+#define FCTX_SIGNAL_MMIO_DONE 0x40u
+/* GPC_ROP_COUNT / UNITS */
+#define FCTX_GPC_ROP_COUNT_VALUE(gpcs, rops) (((gpcs) & 0x1fu) | ((rops) & 0x1fu) << 16)
+#define FCTX_UNITS_TPC_MASK 0x1fu
+/* MMIO_CTRL */
 #define FCTX_MMIO_CTRL_PENDING 0x80000000u
 #define FCTX_MMIO_CTRL_WRITE 0x40000000u
+#define FCTX_MMIO_CTRL_ADDR_MASK 0x03fffffcu
 #define FCTX_MMIO_CTRL_BASE_ENABLE 0x1u
+/* CC_SCRATCH[0] */
 #define FCTX_CC_SCRATCH0_INIT_DONE 0x80000000u
 
 #endif

@@ -8,12 +8,31 @@
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "models/mcu/falcon/disasm.h"
 #include "platform/format.h"
+#include "platform/payload.h"
+#include "platform/register_table.h"
 #include "platform/run_state.h"
 
 namespace hetvp::mcu::falcon {
 
+namespace {
+const RegSpec kFctxRegs[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
+
+// CODE / DATA: the word at an upload index (0 outside the segment), and the index after an access
+// (advanced by 4 within the address bits when `aincr` is set in it).
+uint32_t word_at(const std::vector<uint8_t>& mem, uint32_t index) {
+  const uint32_t a = index & FCTX_INDEX_ADDR_MASK;
+  uint32_t v = 0;
+  if (a + 4 <= mem.size()) std::memcpy(&v, &mem[a], 4);
+  return v;
+}
+uint32_t advanced(uint32_t index, uint32_t aincr) {
+  if (!(index & aincr)) return index;
+  return (index & ~FCTX_INDEX_ADDR_MASK) | (((index & FCTX_INDEX_ADDR_MASK) + 4) & FCTX_INDEX_ADDR_MASK);
+}
+}  // namespace
+
 Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
-    : sc_core::sc_module(n), cfg_(cfg), code_(cfg.code_size), data_(cfg.data_size), stats_(basename()) {
+    : Peripheral(n, kFctxRegs), cfg_(cfg), code_(cfg.code_size), data_(cfg.data_size), stats_(basename()) {
   core_.add_region(MemRegion{0, cfg_.code_size, code_.data(), false, true});
   core_.add_region(MemRegion{0, cfg_.data_size, data_.data(), true, false});
   core_.set_bus(this);
@@ -21,7 +40,9 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
   core_.set_sync_io(true);  // every I/O access at its own time: results do not depend on the quantum
   // Code pages hold no translation until the host uploads them with a tag (CODE_VIRT_ADDR).
   for (uint32_t pg = 0; pg < cfg_.code_size / 0x100; ++pg) core_.set_tlb(pg, 0, 0);
-  regs.register_b_transport(this, &Ctxctl::b_transport);
+  core_info_->initiator = name();  // the core's own accesses (core_writes_uc_ctrl tells them by it)
+  core_gp_.set_extension(core_info_);
+  bind_registers();
   SC_HAS_PROCESS(Ctxctl);
   SC_THREAD(thread);
   stats_.counter("instructions", "count", "Falcon instructions retired", instructions_)
@@ -36,6 +57,60 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
 
 Ctxctl::~Ctxctl() = default;
 
+// The table is falcon_ctxctl_regs.h's; registers not bound here only store what is written.
+void Ctxctl::bind_registers() {
+  read_timing(ReadTiming::AsIssued);  // the host's polls are served as issued (the timing calibrated)
+  // Configuration-dependent read-only values, and the registers only one kind of controller has.
+  bank_.set_reset("UC_CAPS", FCTX_UC_CAPS_VALUE(cfg_.code_size, cfg_.data_size));
+  bank_.set_reset("STRANDS_CNT", cfg_.strands);
+  bank_.set_reset("STRAND_SIZE", cfg_.strand_words);
+  if (cfg_.hub) {
+    bank_.set_reset("GPC_ROP_COUNT", FCTX_GPC_ROP_COUNT_VALUE(cfg_.gpcs, cfg_.rops));
+    bank_.remove("UNITS");
+    bank_.remove("MYINDEX");
+  } else {
+    bank_.set_reset("UNITS", cfg_.tpcs & FCTX_UNITS_TPC_MASK);
+    bank_.set_reset("MYINDEX", cfg_.index);
+    bank_.remove("GPC_ROP_COUNT");
+  }
+  // The core's I/O index selects one value of these (the host's accesses use index 0).
+  per_index("IROUTE", iroute_);
+  per_index("STRAND_SAVE_SWBASE", strand_save_);
+  per_index("STRAND_LOAD_SWBASE", strand_load_);
+  reg("STRAND_SIZE").indexed(cfg_.strands);  // one per strand, all strand_words
+  using C = Ctxctl;
+  set_clear("INTR_SET", intr_, true);
+  set_clear("INTR_CLEAR", intr_, false);
+  set_clear("INTR_EN_SET", intr_en_, true);
+  set_clear("INTR_EN_CLR", intr_en_, false);
+  on_write("INTR_ROUTE", &C::update_lines);
+  on_read("UC_CTRL", &C::uc_ctrl);
+  on_write("UC_CTRL", &C::uc_ctrl_written);
+  on_port("UC_CTRL", FCTX_UC_CTRL, 4, &C::core_writes_uc_ctrl);
+  on_read("CODE", &C::code_word);
+  on_read("DATA", &C::data_word);
+  on_write("CODE", &C::code_written);
+  on_write("DATA", &C::data_written);
+  on_port("CODE", FCTX_CODE, 4, &C::upload_read);
+  on_port("DATA", FCTX_DATA, 4, &C::upload_read);
+  on_write("CODE_VIRT_ADDR", &C::code_virt_addr);
+  on_write("MMIO_CTRL", &C::bridge);
+  // CC_SCRATCH_SET[n] / CC_SCRATCH_CLR[n] set / clear bits of CC_SCRATCH[n].
+  for (unsigned i = 0; i < 8; ++i) {
+    Register& word = reg(("CC_SCRATCH" + std::to_string(i)).c_str());
+    reg(("CC_SCRATCH_SET" + std::to_string(i)).c_str()).write([&word](Register&, uint32_t v) { word.value |= v; });
+    reg(("CC_SCRATCH_CLR" + std::to_string(i)).c_str()).write([&word](Register&, uint32_t v) { word.value &= ~v; });
+  }
+}
+
+void Ctxctl::per_index(const char* name, std::vector<uint32_t>& cells) {
+  cells.assign(FCTX_IO_INDICES, 0);
+  reg(name)
+      .indexed(FCTX_IO_INDICES)
+      .read([this, &cells](const Register&) { return cells[this_access().index]; })
+      .write([this, &cells](Register&, uint32_t v) { cells[this_access().index] = v; });
+}
+
 void Ctxctl::stop_core(const std::string& why) {
   if (!failed_) {
     failed_ = true;
@@ -47,331 +122,116 @@ void Ctxctl::stop_core(const std::string& why) {
 
 // --- interrupts (docs/hw/falcon/intr.rst) ----------------------------------------------------------
 
-void Ctxctl::update_lines() {
-  const uint32_t active = intr_ & intr_en_ & 0xffff;
+// INTR_SET / INTR_CLEAR, INTR_EN_SET / INTR_EN_CLR: write 1s to set (lines only) or clear bits of
+// INTR or INTR_EN; the vectors follow.
+void Ctxctl::set_clear(const char* name, Register& target, bool set) {
+  reg(name).write([this, &target, set](Register&, uint32_t v) {
+    target.value = set ? target.value | (v & FCTX_INTR_LINES) : target.value & ~v;
+    update_lines();
+  });
+}
+
+void Ctxctl::update_lines(uint32_t) {
+  const uint32_t active = intr_.value & intr_en_.value & FCTX_INTR_LINES;
+  const uint32_t route = intr_route_.value;
   bool v0 = false, v1 = false;
   for (unsigned i = 0; i < 16; ++i) {
     if (!(active >> i & 1)) continue;
-    const unsigned route = (intr_route_ >> i & 1) | (intr_route_ >> (16 + i) & 1) << 1;
-    if (route == 0) v0 = true;
-    if (route == 2) v1 = true;
+    const unsigned to = (route >> i & 1) | (route >> (16 + i) & 1) << 1;  // 0: vector 0, 1: host, 2: vector 1
+    if (to == 0) v0 = true;
+    if (to == 2) v1 = true;
   }
   core_.set_vector(0, v0);
   core_.set_vector(1, v1);
   if (v0 || v1) wake_ev_.notify(sc_core::SC_ZERO_TIME);
 }
 
-// --- the I/O space -----------------------------------------------------------------------------------
+// --- control and upload ----------------------------------------------------------------------------
 
-bool Ctxctl::io_read(uint32_t off, unsigned idx, uint32_t& v) {
-  if (off >= FCTX_CC_SCRATCH && off < FCTX_CC_SCRATCH + 32) {
-    v = cc_scratch_[(off - FCTX_CC_SCRATCH) / 4];
-    return true;
-  }
-  switch (off) {
-    case FCTX_INTR:
-      v = intr_;
-      return true;
-    case FCTX_INTR_MODE:
-      v = intr_mode_;
-      return true;
-    case FCTX_INTR_EN:
-      v = intr_en_;
-      return true;
-    case FCTX_INTR_ROUTE:
-      v = intr_route_;
-      return true;
-    case FCTX_SCRATCH:
-      v = scratch_[0];
-      return true;
-    case FCTX_SCRATCH + 4:
-      v = scratch_[1];
-      return true;
-    case FCTX_ACCESS:
-      v = access_;
-      return true;
-    case FCTX_UC_CTRL: {
-      const CoreState s = core_.state();
-      v = (!started_ || s == CoreState::halted || s == CoreState::fatal) ? FCTX_UC_CTRL_STOPPED : 0;
-      if (started_ && s == CoreState::sleeping) v |= FCTX_UC_CTRL_SLEEPING;
-      return true;
-    }
-    case FCTX_UC_ENTRY:
-      v = entry_;
-      return true;
-    case FCTX_UC_CAPS:
-      v = (cfg_.code_size >> 8) | (cfg_.data_size >> 8) << 9;
-      return true;
-    case FCTX_UC_BLOCK_ON_FIFO:
-      v = block_on_fifo_;
-      return true;
-    case FCTX_UC_CAPS2:
-      v = 3;
-      return true;
-    case FCTX_CODE_INDEX:
-      v = code_index_;
-      return true;
-    case FCTX_DATA_INDEX:
-      v = data_index_;
-      return true;
-    case FCTX_CODE: {
-      const uint32_t a = code_index_ & 0xfffc;
-      v = 0;
-      if (a + 4 <= code_.size()) std::memcpy(&v, &code_[a], 4);
-      if (code_index_ & (1u << 25)) code_index_ = (code_index_ & ~0xfffcu) | ((a + 4) & 0xfffc);
-      return true;
-    }
-    case FCTX_DATA: {
-      const uint32_t a = data_index_ & 0xfffc;
-      v = 0;
-      if (a + 4 <= data_.size()) std::memcpy(&v, &data_[a], 4);
-      if (data_index_ & (1u << 25)) data_index_ = (data_index_ & ~0xfffcu) | ((a + 4) & 0xfffc);
-      return true;
-    }
-    case FCTX_SIGNAL:
-      v = 0x40;
-      return true;  // bridge done; strand (bit 2) and mmctx (bit 5) never busy
-    case FCTX_IROUTE:
-      v = iroute_[idx];
-      return true;
-    case FCTX_BAR_MASK0:
-      v = bar_mask_[0];
-      return true;
-    case FCTX_BAR_MASK1:
-      v = bar_mask_[1];
-      return true;
-    case FCTX_GPC_ROP_COUNT:
-      if (!cfg_.hub) return false;
-      v = (cfg_.gpcs & 0x1f) | (cfg_.rops & 0x1f) << 16;
-      return true;
-    case FCTX_UNITS:
-      if (cfg_.hub) return false;
-      v = cfg_.tpcs & 0x1f;
-      return true;
-    case FCTX_MYINDEX:
-      if (cfg_.hub) return false;
-      v = cfg_.index;
-      return true;
-    case FCTX_MMCTX_SAVE_SWBASE:
-      v = mmctx_[0];
-      return true;
-    case FCTX_MMCTX_LOAD_SWBASE:
-      v = mmctx_[1];
-      return true;
-    case FCTX_MMCTX_LOAD_COUNT:
-      v = mmctx_[2];
-      return true;
-    case FCTX_MMIO_BASE:
-      v = mmio_base_;
-      return true;
-    case FCTX_MMIO_CTRL:
-      v = mmio_ctrl_;
-      return true;
-    case FCTX_MMIO_RDVAL:
-      v = rdval_;
-      return true;
-    case FCTX_MMIO_WRVAL:
-      v = wrval_;
-      return true;
-    case FCTX_UNK86C:
-      v = unk86c_;
-      return true;
-    case FCTX_STRANDS_CNT:
-      v = cfg_.strands;
-      return true;
-    case FCTX_STRAND_SAVE_SWBASE:
-      v = strand_save_[idx];
-      return true;
-    case FCTX_STRAND_LOAD_SWBASE:
-      v = strand_load_[idx];
-      return true;
-    case FCTX_STRAND_SIZE:
-      if (idx >= cfg_.strands) return false;
-      v = cfg_.strand_words;
-      return true;
-    case FCTX_STRAND_DATA:
-      v = strand_data_;
-      return true;
-    case FCTX_STRAND_SELECT:
-      v = strand_select_;
-      return true;
-    case FCTX_STRAND_CMD:
-      v = strand_cmd_;
-      return true;
-    case FCTX_STRAND_FILTER:
-      v = strand_filter_;
-      return true;
-    case FCTX_INTR_UP_EN:
-      v = intr_up_en_;
-      return true;
-    default:
-      return false;
-  }
+uint32_t Ctxctl::uc_ctrl() const {
+  const CoreState s = core_.state();
+  uint32_t v = (!started_ || s == CoreState::halted || s == CoreState::fatal) ? FCTX_UC_CTRL_STOPPED : 0;
+  if (started_ && s == CoreState::sleeping) v |= FCTX_UC_CTRL_SLEEPING;
+  return v;
 }
 
-bool Ctxctl::io_write(uint32_t off, unsigned idx, uint32_t v) {
-  if (off >= FCTX_CC_SCRATCH && off < FCTX_CC_SCRATCH + 32) {
-    cc_scratch_[(off - FCTX_CC_SCRATCH) / 4] = v;
-    return true;
-  }
-  if (off >= FCTX_CC_SCRATCH_SET && off < FCTX_CC_SCRATCH_SET + 32) {
-    cc_scratch_[(off - FCTX_CC_SCRATCH_SET) / 4] |= v;
-    return true;
-  }
-  if (off >= FCTX_CC_SCRATCH_CLR && off < FCTX_CC_SCRATCH_CLR + 32) {
-    cc_scratch_[(off - FCTX_CC_SCRATCH_CLR) / 4] &= ~v;
-    return true;
-  }
-  switch (off) {
-    case FCTX_INTR_SET:
-      intr_ |= v & 0xffff;
-      update_lines();
-      return true;
-    case FCTX_INTR_CLEAR:
-      intr_ &= ~v;
-      update_lines();
-      return true;
-    case FCTX_INTR_MODE:
-      intr_mode_ = v;
-      return true;
-    case FCTX_INTR_EN_SET:
-      intr_en_ |= v & 0xffff;
-      update_lines();
-      return true;
-    case FCTX_INTR_EN_CLR:
-      intr_en_ &= ~v;
-      update_lines();
-      return true;
-    case FCTX_INTR_ROUTE:
-      intr_route_ = v;
-      update_lines();
-      return true;
-    case FCTX_SCRATCH:
-      scratch_[0] = v;
-      return true;
-    case FCTX_SCRATCH + 4:
-      scratch_[1] = v;
-      return true;
-    case FCTX_ACCESS:
-      access_ = v;
-      return true;
-    case FCTX_UC_ENTRY:
-      entry_ = v;
-      return true;
-    case FCTX_UC_BLOCK_ON_FIFO:
-      block_on_fifo_ = v;
-      return true;
-    case FCTX_CODE_INDEX:
-      code_index_ = v;
-      return true;
-    case FCTX_DATA_INDEX:
-      data_index_ = v;
-      return true;
-    case FCTX_CODE_VIRT_ADDR:
-      core_.set_tlb((code_index_ & 0xffff) >> 8, v, 1);
-      return true;
-    case FCTX_CODE: {
-      const uint32_t a = code_index_ & 0xfffc;
-      if (a + 4 <= code_.size()) std::memcpy(&code_[a], &v, 4);
-      core_.invalidate_code(a, 4);
-      if (code_index_ & (1u << 24)) code_index_ = (code_index_ & ~0xfffcu) | ((a + 4) & 0xfffc);
-      return true;
-    }
-    case FCTX_DATA: {
-      const uint32_t a = data_index_ & 0xfffc;
-      if (a + 4 <= data_.size()) std::memcpy(&data_[a], &v, 4);
-      if (data_index_ & (1u << 24)) data_index_ = (data_index_ & ~0xfffcu) | ((a + 4) & 0xfffc);
-      return true;
-    }
-    case FCTX_IROUTE:
-      iroute_[idx] = v;
-      return true;
-    case FCTX_BAR_MASK0:
-      bar_mask_[0] = v;
-      return true;
-    case FCTX_BAR_MASK1:
-      bar_mask_[1] = v;
-      return true;
-    case FCTX_MMCTX_SAVE_SWBASE:
-      mmctx_[0] = v;
-      return true;
-    case FCTX_MMCTX_LOAD_SWBASE:
-      mmctx_[1] = v;
-      return true;
-    case FCTX_MMCTX_LOAD_COUNT:
-      mmctx_[2] = v;
-      return true;
-    case FCTX_MMIO_BASE:
-      mmio_base_ = v;
-      return true;
-    case FCTX_MMIO_CTRL:
-      return bridge(v);
-    case FCTX_MMIO_WRVAL:
-      wrval_ = v;
-      return true;
-    case FCTX_UNK86C:
-      unk86c_ = v;
-      return true;
-    case FCTX_STRAND_SAVE_SWBASE:
-      strand_save_[idx] = v;
-      return true;
-    case FCTX_STRAND_LOAD_SWBASE:
-      strand_load_[idx] = v;
-      return true;
-    case FCTX_STRAND_DATA:
-      strand_data_ = v;
-      return true;
-    case FCTX_STRAND_SELECT:
-      strand_select_ = v;
-      return true;
-    case FCTX_STRAND_CMD:
-      strand_cmd_ = v;
-      return true;  // completes at once
-    case FCTX_STRAND_FILTER:
-      strand_filter_ = v;
-      return true;
-    case FCTX_INTR_UP_EN:
-      intr_up_en_ = v;
-      return true;
-    default:
-      return false;
-  }
+// The host starts the core at UC_ENTRY; the core runs from the write's arrival.
+void Ctxctl::uc_ctrl_written(uint32_t v) {
+  if (!(v & FCTX_UC_CTRL_START)) return;
+  core_.reset(uc_entry_.value);
+  core_.write_sr(SR_SP, 0);
+  started_ = true;
+  failed_ = false;
+  failure_.clear();
+  poll_key_ = ~0u;
+  ++starts_;
+  start_ev_.notify(this_access().delay);
+}
+
+// The core has no UC_CTRL in its I/O space: its write is refused (io_access stops it, named).
+bool Ctxctl::core_writes_uc_ctrl(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  if (!gp.is_write() || initiator_of(gp) != core_info_->initiator) return false;
+  gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+  return true;
+}
+
+uint32_t Ctxctl::code_word() const { return word_at(code_, code_index_.value); }
+uint32_t Ctxctl::data_word() const { return word_at(data_, data_index_.value); }
+
+void Ctxctl::code_written(uint32_t v) {
+  const uint32_t a = code_index_.value & FCTX_INDEX_ADDR_MASK;
+  if (a + 4 <= code_.size()) std::memcpy(&code_[a], &v, 4);
+  core_.invalidate_code(a, 4);
+  code_index_.value = advanced(code_index_.value, FCTX_INDEX_AINCW);
+}
+
+void Ctxctl::data_written(uint32_t v) {
+  const uint32_t a = data_index_.value & FCTX_INDEX_ADDR_MASK;
+  if (a + 4 <= data_.size()) std::memcpy(&data_[a], &v, 4);
+  data_index_.value = advanced(data_index_.value, FCTX_INDEX_AINCW);
+}
+
+void Ctxctl::code_virt_addr(uint32_t v) { core_.set_tlb((code_index_.value & FCTX_INDEX_ADDR_MASK) >> 8, v, 1); }
+
+// A read of CODE / DATA advances the index (when it asks to): a side effect the table's reads
+// (debug, peek) must not have, so the port serves it. Other accesses go to the table.
+bool Ctxctl::upload_read(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  if (!gp.is_read() || gp.get_data_length() != 4 || gp.get_byte_enable_ptr()) return false;
+  const bool code = gp.get_address() == FCTX_CODE;
+  Register& index = code ? code_index_ : data_index_;
+  const uint32_t v = word_at(code ? code_ : data_, index.value);
+  std::memcpy(gp.get_data_ptr(), &v, 4);
+  index.value = advanced(index.value, FCTX_INDEX_AINCR);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  return true;
 }
 
 // MMIO bridge: MMIO_CTRL bit 31 starts an access of BAR0 address bits 2-25 (+ MMIO_BASE with bit 0),
 // bit 30 = write. The access completes inside the iowr; bit 31 reads back clear.
-bool Ctxctl::bridge(uint32_t ctrl) {
-  mmio_ctrl_ = ctrl & ~FCTX_MMIO_CTRL_PENDING;
-  if (!(ctrl & FCTX_MMIO_CTRL_PENDING)) return true;
-  uint32_t addr = ctrl & 0x03fffffc;
-  if (ctrl & FCTX_MMIO_CTRL_BASE_ENABLE) addr += mmio_base_;
+void Ctxctl::bridge(uint32_t ctrl) {
+  mmio_ctrl_.value = ctrl & ~FCTX_MMIO_CTRL_PENDING;
+  if (!(ctrl & FCTX_MMIO_CTRL_PENDING)) return;
+  uint32_t addr = ctrl & FCTX_MMIO_CTRL_ADDR_MASK;
+  if (ctrl & FCTX_MMIO_CTRL_BASE_ENABLE) addr += mmio_base_.value;
   const bool wr = ctrl & FCTX_MMIO_CTRL_WRITE;
-  uint32_t v = wr ? wrval_ : 0;
-  gp_.set_command(wr ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  gp_.set_address(addr);
-  gp_.set_data_ptr(reinterpret_cast<unsigned char*>(&v));
-  gp_.set_data_length(4);
-  gp_.set_streaming_width(4);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_dmi_allowed(false);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  uint32_t v = wr ? mmio_wrval_.value : 0;
+  set_access(gp_, wr ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, &v, 4);
   sc_core::sc_time d = bridge_delay_;
   bar0->b_transport(gp_, d);
   bridge_delay_ = d;
   if (!gp_.is_response_ok()) {
     stop_core(format("unmodelled register 0x%06x %s by %s at pc 0x%04x (through the MMIO bridge)", addr,
                      wr ? "written" : "read", cfg_.path.c_str(), core_.read_pc()));
-    return true;  // stopped with the message above
+    return;
   }
   if (wr) {
     ++bridge_writes_;
     poll_key_ = ~0u;  // a write is progress
   } else {
     ++bridge_reads_;
-    rdval_ = v;
-    if (!watch_poll(0x80000000u | addr, v)) return true;
+    mmio_rdval_.value = v;
+    watch_poll(0x80000000u | addr, v);
   }
-  return true;
 }
 
 bool Ctxctl::watch_poll(uint32_t key, uint32_t value) {
@@ -393,12 +253,22 @@ bool Ctxctl::watch_poll(uint32_t key, uint32_t value) {
   return true;
 }
 
+// --- the core's I/O space --------------------------------------------------------------------------
+
+// One iord/iowr through the register table, with the address's index; false: refused or outside.
+bool Ctxctl::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t& v) {
+  if (addr >= FCTX_IO_SIZE) return false;
+  set_access(core_gp_, cmd, FCTX_IO_OFFSET(addr), &v, 4);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  serve(core_gp_, d, ReadTiming::AsIssued, FCTX_IO_INDEX(addr));
+  return core_gp_.is_response_ok();
+}
+
 bool Ctxctl::read(uint32_t addr, uint32_t, uint32_t& v, uint64_t& extra) {
   ++io_reads_;
   extra = 0;
-  const uint32_t off = (addr >> 6) & 0xffc;
-  const unsigned idx = (addr >> 2) & 0x3f;
-  if (addr >= 0x40000 || !io_read(off, idx, v)) {
+  const uint32_t off = FCTX_IO_OFFSET(addr);
+  if (!io_access(tlm::TLM_READ_COMMAND, addr, v)) {
     stop_core(format("unmodelled register 0x%06x (I/O 0x%05x) read by %s at pc 0x%04x", cfg_.bar0_base + off, addr,
                      cfg_.path.c_str(), core_.read_pc()));
     return true;
@@ -411,14 +281,13 @@ bool Ctxctl::read(uint32_t addr, uint32_t, uint32_t& v, uint64_t& extra) {
 bool Ctxctl::write(uint32_t addr, uint32_t, uint32_t v, uint64_t& extra) {
   ++io_writes_;
   extra = 0;
-  const uint32_t off = (addr >> 6) & 0xffc;
-  const unsigned idx = (addr >> 2) & 0x3f;
+  const uint32_t off = FCTX_IO_OFFSET(addr);
   // Progress for the poll watchdog: a write that changes a register (rewriting the same value, as
   // the bridge's control words and the firmware's trace words do in every poll iteration, is none).
   uint32_t old = 0;
-  const bool readable = addr < 0x40000 && io_read(off, idx, old);
+  const bool readable = addr < FCTX_IO_SIZE && bank_.peek(off, old, FCTX_IO_INDEX(addr));
   if (off != FCTX_MMIO_CTRL && off != FCTX_MMIO_WRVAL && (!readable || old != v)) poll_key_ = ~0u;
-  if (addr >= 0x40000 || !io_write(off, idx, v))
+  if (!io_access(tlm::TLM_WRITE_COMMAND, addr, v))
     stop_core(format("unmodelled register 0x%06x (I/O 0x%05x) written by %s at pc 0x%04x", cfg_.bar0_base + off, addr,
                      cfg_.path.c_str(), core_.read_pc()));
   return true;
@@ -434,41 +303,20 @@ bool Ctxctl::xfer(const XferRequest& r, std::string& error) {
 
 // --- host side -------------------------------------------------------------------------------------
 
-bool Ctxctl::host_read(uint32_t off, uint32_t& v) { return off < 0xf00 && io_read(off & 0xffc, 0, v); }
-
-bool Ctxctl::host_write(uint32_t off, uint32_t v, const sc_core::sc_time& delay) {
-  if (off == FCTX_UC_CTRL) {
-    if (v & FCTX_UC_CTRL_START) {
-      core_.reset(entry_);
-      core_.write_sr(SR_SP, 0);
-      started_ = true;
-      failed_ = false;
-      failure_.clear();
-      poll_key_ = ~0u;
-      ++starts_;
-      start_ev_.notify(delay);
-    }
-    return true;
-  }
-  return off < 0xf00 && io_write(off & 0xffc, 0, v);
+bool Ctxctl::host_access(tlm::tlm_command cmd, uint32_t off, uint32_t& v, const sc_core::sc_time& delay) {
+  tlm::tlm_generic_payload gp;
+  set_access(gp, cmd, off, &v, 4);
+  sc_core::sc_time d = delay;
+  serve(gp, d, ReadTiming::AsIssued);
+  return gp.is_response_ok();
 }
 
-void Ctxctl::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  const uint32_t off = static_cast<uint32_t>(gp.get_address()) & 0xfff;
-  if (gp.get_data_length() != 4 || (off & 3)) {
-    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-    return;
-  }
-  uint32_t v = 0;
-  bool ok;
-  if (gp.is_read()) {
-    ok = host_read(off, v);
-    if (ok) std::memcpy(gp.get_data_ptr(), &v, 4);
-  } else {
-    std::memcpy(&v, gp.get_data_ptr(), 4);
-    ok = host_write(off, v, delay);
-  }
-  gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+bool Ctxctl::host_read(uint32_t off, uint32_t& v) {
+  return host_access(tlm::TLM_READ_COMMAND, off, v, sc_core::SC_ZERO_TIME);
+}
+
+bool Ctxctl::host_write(uint32_t off, uint32_t v, const sc_core::sc_time& delay) {
+  return host_access(tlm::TLM_WRITE_COMMAND, off, v, delay);
 }
 
 // --- execution -------------------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 // and data segments, and the I/O space nouveau's firmware uses during boot
 // (firmware/include/hetvp/falcon_ctxctl_regs.h; docs/falcon.md lists every register and its source).
 // The host reaches the registers through its 0x1000 BAR0 window; the core through iord/iowr at
-// (offset & 0xffc) << 6 | index << 2, and the rest of the GPU through the MMIO bridge (MMIO_CTRL).
+// (offset & 0xffc) << 6 | index << 2 (FCTX_IO), and the rest of the GPU through the MMIO bridge
+// (MMIO_CTRL). Both views are one RegisterBank; the core's index selects the value of an indexed
+// register (IROUTE, STRAND_*) and is ignored by the others.
 #pragma once
 
 #include <memory>
@@ -10,9 +12,10 @@
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "models/mcu/falcon/core.h"
+#include "platform/access_info.h"
+#include "platform/peripheral.h"
 #include "platform/stats.h"
 
 namespace hetvp::mcu::falcon {
@@ -31,15 +34,15 @@ struct CtxctlConfig {
   bool trace = false;               // --trace: disassemble every instruction on stderr
 };
 
-class Ctxctl : public sc_core::sc_module, public BusIf, public XferIf {
+class Ctxctl : public Peripheral, public BusIf, public XferIf {
  public:
-  tlm_utils::simple_target_socket<Ctxctl> regs{"regs"};     // host side (BAR0 window)
+  // regs (Peripheral): the host side, its BAR0 window
   tlm_utils::simple_initiator_socket<Ctxctl> bar0{"bar0"};  // the MMIO bridge's master port
 
   Ctxctl(sc_core::sc_module_name name, const CtxctlConfig& cfg);
   ~Ctxctl() override;
 
-  // A host access of the window (also used by the broadcast window). Returns false: unmodelled.
+  // A host access of the window (also used by the broadcast window). Returns false: refused.
   bool host_read(uint32_t off, uint32_t& v);
   bool host_write(uint32_t off, uint32_t v, const sc_core::sc_time& delay);
 
@@ -56,24 +59,40 @@ class Ctxctl : public sc_core::sc_module, public BusIf, public XferIf {
   const std::string& failure() const { return failure_; }
 
  private:
+  void bind_registers();
   void thread();
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  bool io_read(uint32_t off, unsigned idx, uint32_t& v);
-  bool io_write(uint32_t off, unsigned idx, uint32_t v);
-  void update_lines();
-  bool bridge(uint32_t ctrl);
+  bool host_access(tlm::tlm_command cmd, uint32_t off, uint32_t& v, const sc_core::sc_time& delay);
+  bool io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t& v);
   void stop_core(const std::string& why);
   bool watch_poll(uint32_t key, uint32_t value);
+
+  // register behaviour, bound by name in bind_registers()
+  void set_clear(const char* name, Register& target, bool set);
+  void update_lines(uint32_t = 0);
+  uint32_t uc_ctrl() const;
+  void uc_ctrl_written(uint32_t v);
+  bool core_writes_uc_ctrl(tlm::tlm_generic_payload& gp, sc_core::sc_time&);
+  uint32_t code_word() const;
+  uint32_t data_word() const;
+  void code_written(uint32_t v);
+  void data_written(uint32_t v);
+  void code_virt_addr(uint32_t v);
+  bool upload_read(tlm::tlm_generic_payload& gp, sc_core::sc_time&);
+  void bridge(uint32_t ctrl);
+  void per_index(const char* name, std::vector<uint32_t>& cells);
 
   CtxctlConfig cfg_;
   FalconCore core_;
   std::vector<uint8_t> code_, data_;
-  // I/O state
-  uint32_t intr_ = 0, intr_en_ = 0, intr_mode_ = 0xfc04, intr_route_ = 0, scratch_[2] = {}, access_ = 0;
-  uint32_t entry_ = 0, block_on_fifo_ = 0, code_index_ = 0, data_index_ = 0;
-  uint32_t iroute_[64] = {}, bar_mask_[2] = {}, mmctx_[3] = {}, mmio_base_ = 0, mmio_ctrl_ = 0, rdval_ = 0, wrval_ = 0;
-  uint32_t cc_scratch_[8] = {}, unk86c_ = 0, strand_save_[64] = {}, strand_load_[64] = {}, strand_data_ = 0,
-           strand_select_ = 0, strand_cmd_ = 0, strand_filter_ = 0, intr_up_en_ = 0;
+  // registers the behaviour reads or sets (the rest only store what is written)
+  Register &intr_ = reg("INTR"), &intr_en_ = reg("INTR_EN"), &intr_route_ = reg("INTR_ROUTE");
+  Register &uc_entry_ = reg("UC_ENTRY"), &code_index_ = reg("CODE_INDEX"), &data_index_ = reg("DATA_INDEX");
+  Register &mmio_base_ = reg("MMIO_BASE"), &mmio_ctrl_ = reg("MMIO_CTRL"), &mmio_rdval_ = reg("MMIO_RDVAL"),
+           &mmio_wrval_ = reg("MMIO_WRVAL");
+  // indexed registers: one value per I/O index
+  std::vector<uint32_t> iroute_, strand_save_, strand_load_;
+  AccessInfo* core_info_ = new AccessInfo;  // owned by core_gp_
+  tlm::tlm_generic_payload core_gp_;        // the core's I/O accesses
   bool started_ = false, failed_ = false;
   std::string failure_;
   sc_core::sc_event start_ev_, wake_ev_;
