@@ -7,6 +7,7 @@
 #include "firmware/include/hetvp/gpu_map.h"
 #include "models/mcu/falcon/ctxctl.h"
 #include "platform/config.h"
+#include "platform/peripheral.h"
 
 namespace hetvp::mcu::falcon {
 
@@ -45,38 +46,21 @@ class FalconBroadcast : public sc_core::sc_module {
   std::vector<Ctxctl*> gpcs_;
 };
 
-// The PGRAPH words outside the ctxctl windows that the HUB firmware uses during boot.
-class PgraphBootRegs : public sc_core::sc_module {
+// The PGRAPH words outside the ctxctl windows that the HUB firmware uses during boot. The table
+// (falcon_ctxctl_regs.h) holds BAR0 addresses, so each word's window passes the full address on;
+// one instance per word, because a target socket takes one binding.
+const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
+
+class PgraphBootRegs : public Peripheral {
  public:
-  tlm_utils::simple_target_socket<PgraphBootRegs> in{"in"};
-  PgraphBootRegs(sc_core::sc_module_name n, uint32_t base) : sc_core::sc_module(n), base_(base) {
-    in.register_b_transport(this, &PgraphBootRegs::b_transport);
+  explicit PgraphBootRegs(sc_core::sc_module_name n) : Peripheral(n, kPgraphBoot) {
+    read_timing(ReadTiming::AsIssued);  // plain storage: nothing to catch up with
+    on_write("HANDSHAKE_4170", &PgraphBootRegs::handshake);
   }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-    const uint32_t addr = base_ + static_cast<uint32_t>(gp.get_address());
-    if (gp.get_data_length() != 4) {
-      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-      return;
-    }
-    uint32_t* reg = addr == PGRAPH_HANDSHAKE_4170 ? &r4170_ : addr == PGRAPH_UNK_408A14 ? &r8a14_ : nullptr;
-    if (!reg) {
-      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
-    }
-    if (gp.is_read()) {
-      std::memcpy(gp.get_data_ptr(), reg, 4);
-    } else {
-      uint32_t v;
-      std::memcpy(&v, gp.get_data_ptr(), 4);
-      // 0x404170: bit 4 is the request; the unit behind it is always ready, so it reads back clear.
-      *reg = addr == PGRAPH_HANDSHAKE_4170 ? (v & ~0x10u) : v;
-    }
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-  uint32_t base_;
-  uint32_t r4170_ = 0, r8a14_ = 0;
+  // 0x404170: bit 4 is the request; the unit behind it is always ready, so it reads back clear.
+  void handshake(uint32_t v) { reg("HANDSHAKE_4170").value = v & ~0x10u; }
 };
 
 CtxctlConfig config_from(const Params& block, const Params& p, bool hub, unsigned index, unsigned gpcs,
@@ -123,10 +107,10 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
     }
     bcast_ = std::make_unique<FalconBroadcast>("gpc_broadcast", raw);
     ctx.bar0.map(ctx.name + ".gpc_broadcast", GPU_GPC_BCAST_BASE, GPU_MCU_WINDOW, bcast_->in);
-    r4170_ = std::make_unique<PgraphBootRegs>("pgraph_404170", PGRAPH_HANDSHAKE_4170);
-    ctx.bar0.map(ctx.name + ".pgraph_404170", PGRAPH_HANDSHAKE_4170, 4, r4170_->in);
-    r8a14_ = std::make_unique<PgraphBootRegs>("pgraph_408a14", PGRAPH_UNK_408A14);
-    ctx.bar0.map(ctx.name + ".pgraph_408a14", PGRAPH_UNK_408A14, 4, r8a14_->in);
+    r4170_ = std::make_unique<PgraphBootRegs>("pgraph_404170");
+    ctx.bar0.map(ctx.name + ".pgraph_404170", PGRAPH_HANDSHAKE_4170, 4, r4170_->regs, /*absolute=*/true);
+    r8a14_ = std::make_unique<PgraphBootRegs>("pgraph_408a14");
+    ctx.bar0.map(ctx.name + ".pgraph_408a14", PGRAPH_UNK_408A14, 4, r8a14_->regs, /*absolute=*/true);
     stats_.add("hub", hub_->stats());
     for (auto& g : gpcs_) stats_.add(g->stats());
     stats_.counter("broadcast_writes", "count", "writes to the GPC broadcast window", bcast_->writes)
