@@ -3,6 +3,13 @@
 // late), see tests/rtl/CMakeLists.txt. Each fault must stop the lockstep run with the report
 // that names it; FAULT 3 (timing only) is a warning when the lockstep is relaxed.
 // All engines are built once, before the first sc_start (see sc_runner.h).
+// The Verilated models first: verilated.h would take its SystemC path after <systemc>.
+#include "Vrange_inval_engine_fault1.h"
+#include "Vrange_inval_engine_fault2.h"
+#include "Vrange_inval_engine_fault3.h"
+#include "Vrange_inval_engine_fault4.h"
+#include "rtl/range_engine_dut.h"
+
 #include "models/coherence/invalidation_engine.h"
 #include "rtl/lockstep_invalidation_engine.h"
 #include "rtl/rtl_invalidation_engine.h"
@@ -11,10 +18,6 @@
 #include "tests/rtl/sc_runner.h"
 #include "common/run_hetvp.h"
 
-#include "Vrange_inval_engine_fault1.h"
-#include "Vrange_inval_engine_fault2.h"
-#include "Vrange_inval_engine_fault3.h"
-#include "Vrange_inval_engine_fault4.h"
 
 #include <gtest/gtest.h>
 
