@@ -138,6 +138,7 @@ void RtlInvalidationEngine::set_test_backpressure(unsigned period) {
   backpressure_ = period;
   impl_->bridge.set_test_backpressure(period);
 }
+std::string RtlInvalidationEngine::full_name() const { return impl_->obj.name(); }
 void RtlInvalidationEngine::close_vcd() { impl_->bridge.close_waves(); }
 std::string RtlInvalidationEngine::write_ring() { return impl_->bridge.write_ring(); }
 void RtlInvalidationEngine::set_ring_file(const std::string& path) { impl_->bridge.set_ring_file(path); }

@@ -70,6 +70,8 @@ class RtlInvalidationEngine final : public coherence::InvalidationEngine {
   // returns "; last cycles in FILE" for the error message ("" if nothing was written).
   void set_ring_file(const std::string& path);
   std::string write_ring();
+  // The engine's name in the SystemC hierarchy (e.g. "directory.inval_engine").
+  std::string full_name() const;
 
  private:
   struct Impl;
