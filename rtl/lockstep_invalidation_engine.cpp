@@ -103,8 +103,8 @@ std::vector<LineRange> LockstepInvalidationEngine::translate(const std::vector<u
     if (timing_ == LockstepTiming::Error) {
       LockstepTimingMismatch m(h, lines.size(), r.size(), tc, rc, sc_core::sc_time_stamp());
       monitor_.diverge("history timing", h,
-                       std::to_string(lines.size()) + " lines, " + std::to_string(r.size()) + " identical ranges: tlm=" +
-                           std::to_string(tc) + " cycles rtl=" + std::to_string(rc) +
+                       std::to_string(lines.size()) + " lines, " + std::to_string(r.size()) +
+                           " identical ranges: tlm=" + std::to_string(tc) + " cycles rtl=" + std::to_string(rc) +
                            " cycles");  // writes the last cycles, as a VCD
       throw m;
     }

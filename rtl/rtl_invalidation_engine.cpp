@@ -22,8 +22,8 @@ const EngineParams& checked(const EngineParams& p, const char* name) {
   if (lb > kRtlAddrW || p.max_range > kRtlMaxLen || p.open_runs > kRtlRuns) {
     std::ostringstream os;
     os << "RtlInvalidationEngine '" << name << "': parameters exceed the Verilated RTL (line bits " << lb
-       << " <= " << kRtlAddrW << ", max_range " << p.max_range << " <= " << kRtlMaxLen << ", open_runs "
-       << p.open_runs << " <= " << kRtlRuns << ")";
+       << " <= " << kRtlAddrW << ", max_range " << p.max_range << " <= " << kRtlMaxLen << ", open_runs " << p.open_runs
+       << " <= " << kRtlRuns << ")";
     throw std::invalid_argument(os.str());
   }
   return p;
@@ -66,9 +66,14 @@ struct RtlInvalidationEngine::Impl {
         line_bits(ep.line_bits()),
         dut(make_dut ? make_dut(obj.name()) : make_rtl_dut<Vrange_inval_engine>(obj.name())),
         s(dut->pins),
-        bridge(*dut, {"in", {"in_valid", s.in_valid, 1}, {"in_ready", s.in_ready, 1},
-                      {{"in_line", s.in_line, 0}, {"in_last", s.in_last, 1}, {"in_empty", s.in_empty, 1}}},
-               {"range engine out", {"out_valid", s.out_valid, 1}, {"out_ready", s.out_ready, 1},
+        bridge(*dut,
+               {"in",
+                {"in_valid", s.in_valid, 1},
+                {"in_ready", s.in_ready, 1},
+                {{"in_line", s.in_line, 0}, {"in_last", s.in_last, 1}, {"in_empty", s.in_empty, 1}}},
+               {"range engine out",
+                {"out_valid", s.out_valid, 1},
+                {"out_ready", s.out_ready, 1},
                 {{"out_first", s.out_first, 0}, {"out_count", s.out_count, 0}}},
                {"done", s.done, 1}, options(ep, obj)) {
     clock = options(ep, obj).clock;

@@ -34,7 +34,7 @@ class LockstepMonitor {
   // if a divergence was recorded before: only the first one is reported.
   bool diverge(const std::string& field, uint64_t index, const std::string& detail);
   bool failed() const { return first_.has_value(); }
-  const Divergence& first() const { return *first_; }  // only when failed()
+  const Divergence& first() const { return *first_; }          // only when failed()
   const std::string& ring_note() const { return ring_note_; }  // what write_ring returned
 
  private:

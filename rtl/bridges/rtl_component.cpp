@@ -167,8 +167,8 @@ class RtlComponent final : public Component {
       const bool rtl = !rtl_irqs_.empty();
       const IrqEdge& e = rtl ? rtl_irqs_.front() : tlm_irqs_.front();
       mismatch("interrupt edge", irqs_compared_,
-               format("the %s %s irq %u, the %s did not", rtl ? "RTL" : "TLM", e.level ? "raised" : "lowered",
-                      e.index, rtl ? "TLM" : "RTL"));
+               format("the %s %s irq %u, the %s did not", rtl ? "RTL" : "TLM", e.level ? "raised" : "lowered", e.index,
+                      rtl ? "TLM" : "RTL"));
     }
   }
 
@@ -208,10 +208,10 @@ class RtlComponent final : public Component {
     ref_->access(t, g);
     const uint64_t k = reads_compared_++;
     if (gp.is_read() && !std::equal(copy.begin(), copy.end(), gp.get_data_ptr()))
-      mismatch("register access", k,
-               format("read at offset 0x%" PRIx64 " (cycle %" PRIu64 "): RTL 0x%" PRIx64 ", TLM 0x%" PRIx64,
-                      gp.get_address(), g, le_value(gp.get_data_ptr(), copy.size()),
-                      le_value(copy.data(), copy.size())));
+      mismatch(
+          "register access", k,
+          format("read at offset 0x%" PRIx64 " (cycle %" PRIu64 "): RTL 0x%" PRIx64 ", TLM 0x%" PRIx64,
+                 gp.get_address(), g, le_value(gp.get_data_ptr(), copy.size()), le_value(copy.data(), copy.size())));
   }
 
   void count_and_send(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {

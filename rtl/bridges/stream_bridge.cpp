@@ -28,7 +28,8 @@ StreamBridge::StreamBridge(VerilatedBlock& block, StreamChannel in, StreamChanne
       out_check_(out_.name, out_.valid.pin, out_.ready.pin, named(out_.payload)),
       ring_(opt_.ring_cycles) {
   if (!b_.clk || !b_.rst_n || !in_.valid.pin || !in_.ready.pin || !out_.valid.pin || !out_.ready.pin || !done_.pin)
-    throw std::invalid_argument("StreamBridge " + opt_.block + ": clk, rst_n, both channels' valid/ready and done "
+    throw std::invalid_argument("StreamBridge " + opt_.block +
+                                ": clk, rst_n, both channels' valid/ready and done "
                                 "are required");
   auto add = [&](const StreamPin& p) { ring_.add(p.name, p.pin, p.width ? p.width : (p.pin.bytes == 1 ? 1 : 0)); };
   add({"clk", b_.clk, 1});
@@ -113,9 +114,9 @@ uint64_t StreamBridge::transfer(uint64_t beats, const Drive& drive, const Take& 
     counters_.reset_cycles += opt_.reset_low + opt_.reset_high;
     was_reset_ = true;
   }
-  uint64_t i = 0;         // next input beat to present
-  uint64_t cyc = 0;       // rising edges so far
-  uint64_t taken = 0;     // output beats taken
+  uint64_t i = 0;             // next input beat to present
+  uint64_t cyc = 0;           // rising edges so far
+  uint64_t taken = 0;         // output beats taken
   uint64_t accepted = kNone;  // input beat accepted at the last edge
   uint64_t cause = kNone;     // ... when the output register was (re)loaded
   bool prev_ov = false, prev_hs = false;
@@ -136,8 +137,8 @@ uint64_t StreamBridge::transfer(uint64_t beats, const Drive& drive, const Take& 
     const bool ready = in_.ready.pin.get() & 1;
     if (auto v = out_check_.check()) {
       const StreamPin& f = out_.payload.empty() ? out_.valid : out_.payload.front();
-      fail(format("%s: %s channel: %s, %s 0x%" PRIx64 ", at %s (cycle %" PRIu64 " of the transfer)",
-                  opt_.block.c_str(), out_.name.c_str(), v->rule.c_str(), f.name.c_str(), f.pin.get(),
+      fail(format("%s: %s channel: %s, %s 0x%" PRIx64 ", at %s (cycle %" PRIu64 " of the transfer)", opt_.block.c_str(),
+                  out_.name.c_str(), v->rule.c_str(), f.name.c_str(), f.pin.get(),
                   sc_core::sc_time_stamp().to_string().c_str(), cyc));
     }
     rise();

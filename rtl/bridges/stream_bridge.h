@@ -39,14 +39,14 @@ struct StreamChannel {
 };
 
 struct StreamOptions {
-  std::string block;           // names the block in error messages
-  std::string scope;           // scope of the ring buffer's VCD
-  Clock clock;                 // period of the block's clock
-  unsigned reset_low = 2;      // cycles rst_n is held low before the first transfer
-  unsigned reset_high = 1;     // then cycles with rst_n high before the first beat
-  unsigned ring_cycles = 256;  // ring buffer depth (0 = none)
-  std::string ring_file;       // written when a transfer fails
-  std::string waves;           // full waveform file (Verilator trace; "" = none)
+  std::string block;                    // names the block in error messages
+  std::string scope;                    // scope of the ring buffer's VCD
+  Clock clock;                          // period of the block's clock
+  unsigned reset_low = 2;               // cycles rst_n is held low before the first transfer
+  unsigned reset_high = 1;              // then cycles with rst_n high before the first beat
+  unsigned ring_cycles = 256;           // ring buffer depth (0 = none)
+  std::string ring_file;                // written when a transfer fails
+  std::string waves;                    // full waveform file (Verilator trace; "" = none)
   std::vector<StreamPin> extra_traced;  // further pins kept in the ring buffer (after the streams)
 };
 
@@ -109,10 +109,10 @@ class StreamBridge {
   unsigned backpressure_ = 0;
   bool was_reset_ = false;
   // waveform
-  uint64_t wave_t_ = 0;            // time of the next cycle's falling edge
-  uint64_t wave_last_ = 0;         // last time dumped
-  uint64_t wave_end_ = 0;          // end of the last transfer
-  bool wave_pending_ = false;      // the end of the last transfer (clock low) is not dumped yet
+  uint64_t wave_t_ = 0;        // time of the next cycle's falling edge
+  uint64_t wave_last_ = 0;     // last time dumped
+  uint64_t wave_end_ = 0;      // end of the last transfer
+  bool wave_pending_ = false;  // the end of the last transfer (clock low) is not dumped yet
   bool waves_open_ = false, waves_done_ = false;
 };
 

@@ -299,9 +299,10 @@ TEST(LockstepMonitor, RecordsOnlyTheFirstDivergenceAndWritesTheRingOnce) {
   EXPECT_EQ(m.first().index, 3u);
   EXPECT_EQ(m.first().when, sc_core::sc_time_stamp());
   EXPECT_EQ(m.ring_note(), "; last cycles in x.vcd");
-  EXPECT_EQ(m.first().report(), "hetvp/lockstep: rtl.x 'x0': first divergence: memory write 3: RTL 0x10 <- 01, TLM "
-                                "0x10 <- 02, at " +
-                                    sc_core::sc_time_stamp().to_string());
+  EXPECT_EQ(m.first().report(),
+            "hetvp/lockstep: rtl.x 'x0': first divergence: memory write 3: RTL 0x10 <- 01, TLM "
+            "0x10 <- 02, at " +
+                sc_core::sc_time_stamp().to_string());
 }
 
 // The VCD is Verilator's full waveform: the engine's internal registers as well as its ports.

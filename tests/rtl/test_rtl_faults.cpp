@@ -1,7 +1,8 @@
 // hetvp tests — lockstep against RTL faults: range_inval_engine Verilated with the test-only
 // parameter FAULT = 1 (every count + 1), 2 (the flush's last range dropped), 3 (done one cycle
-// late), see tests/rtl/CMakeLists.txt. Each fault must stop the lockstep run with the report
-// that names it; FAULT 3 (timing only) is a warning when the lockstep is relaxed.
+// late), 4 (out_valid dropped before out_ready), see tests/rtl/CMakeLists.txt. Each fault must
+// stop the lockstep run with the report that names it; FAULT 3 (timing only) is a warning when
+// the lockstep is relaxed. Also the stream bridge on its own (rtl/bridges/stream_bridge.h).
 // All engines are built once, before the first sc_start (see sc_runner.h).
 // The Verilated models first: verilated.h would take its SystemC path after <systemc>.
 #include "Vrange_inval_engine_fault1.h"
@@ -18,7 +19,6 @@
 #include "tests/rtl/random_history.h"
 #include "tests/rtl/sc_runner.h"
 #include "common/run_hetvp.h"
-
 
 #include <gtest/gtest.h>
 
@@ -225,8 +225,7 @@ struct BridgeRig {
     s.cfg_runs.set(4);
     s.cfg_max_len.set(256);
     return std::make_unique<rtl::StreamBridge>(
-        *dut,
-        rtl::StreamChannel{"in", {"in_valid", s.in_valid}, {"in_ready", s.in_ready}, {{"in_line", s.in_line}}},
+        *dut, rtl::StreamChannel{"in", {"in_valid", s.in_valid}, {"in_ready", s.in_ready}, {{"in_line", s.in_line}}},
         rtl::StreamChannel{"out", {"out_valid", s.out_valid}, {"out_ready", s.out_ready}, {{"out_first", s.out_first}}},
         done, o);
   }
@@ -294,7 +293,8 @@ TEST(LockstepFault, FirstDivergenceInTheGenericForm) {
                              0),
             0u)
       << v.report();
-  EXPECT_NE(w.dropped.monitor().ring_note().find("last cycles in " + test::scratch() + "/fault2_last_cycles.vcd"), std::string::npos)
+  EXPECT_NE(w.dropped.monitor().ring_note().find("last cycles in " + test::scratch() + "/fault2_last_cycles.vcd"),
+            std::string::npos)
       << w.dropped.monitor().ring_note();
   EXPECT_FALSE(w.clean.monitor().failed());
 }
