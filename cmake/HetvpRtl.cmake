@@ -13,6 +13,34 @@
 # --x-initial unique, -O3.
 set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/../rtl/bridges/rtl_block_glue.cpp.in CACHE INTERNAL "")
 
+# hetvp_verilate(TARGET <target> TOP <module> PREFIX <prefix> SOURCES <files.sv...>
+#                [VERILATOR_ARGS <args...>])
+#
+# The Verilator call every RTL block of hetvp uses (hetvp_add_rtl_block's bus blocks, the range
+# engine behind the stream bridge, test-only variants): C++ output with --trace into
+# <binary dir>/<prefix>, flags -Wall (lint warnings fail the build), --x-assign unique,
+# --x-initial unique, -O3.
+function(hetvp_verilate)
+  cmake_parse_arguments(V "" "TARGET;TOP;PREFIX" "SOURCES;VERILATOR_ARGS" ${ARGN})
+  verilate(${V_TARGET} TRACE
+    SOURCES ${V_SOURCES}
+    TOP_MODULE ${V_TOP}
+    PREFIX ${V_PREFIX}
+    DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/${V_PREFIX}
+    VERILATOR_ARGS -Wall --x-assign unique --x-initial unique -O3 ${V_VERILATOR_ARGS})
+  if(HETVP_SANITIZE)
+    # Verilator's trace buffer stores 64-bit values at 4-byte alignment (verilated_trace_imp.h,
+    # fullQData): UBSan's alignment check would stop any run with waves of a block that has a
+    # 64-bit signal. That is Verilator's own code (generated and runtime), not the block's.
+    get_target_property(_srcs ${V_TARGET} SOURCES)
+    foreach(_s IN LISTS _srcs)
+      if(_s MATCHES "/${V_PREFIX}/|verilated")
+        set_source_files_properties(${_s} TARGET_DIRECTORY ${V_TARGET} PROPERTIES COMPILE_OPTIONS -fno-sanitize=alignment)
+      endif()
+    endforeach()
+  endif()
+endfunction()
+
 function(hetvp_add_rtl_block)
   cmake_parse_arguments(B "" "NAME;TOP;BUS;MASTER;IRQS;TARGET;REFERENCE" "SOURCES;VERILATOR_ARGS;REFERENCE_CXX" ${ARGN})
   if(B_UNPARSED_ARGUMENTS)
@@ -43,23 +71,8 @@ function(hetvp_add_rtl_block)
     set(B_REFERENCE ${B_NAME})
   endif()
   set(_prefix Vrtl_${B_NAME})
-  verilate(${B_TARGET} TRACE
-    SOURCES ${B_SOURCES}
-    TOP_MODULE ${B_TOP}
-    PREFIX ${_prefix}
-    DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/${_prefix}
-    VERILATOR_ARGS -Wall --x-assign unique --x-initial unique -O3 ${B_VERILATOR_ARGS})
-  if(HETVP_SANITIZE)
-    # Verilator's trace buffer stores 64-bit values at 4-byte alignment (verilated_trace_imp.h,
-    # fullQData): UBSan's alignment check would stop any run with waves of a block that has a
-    # 64-bit signal. That is Verilator's own code (generated and runtime), not the block's.
-    get_target_property(_srcs ${B_TARGET} SOURCES)
-    foreach(_s IN LISTS _srcs)
-      if(_s MATCHES "/${_prefix}/|verilated")
-        set_source_files_properties(${_s} TARGET_DIRECTORY ${B_TARGET} PROPERTIES COMPILE_OPTIONS -fno-sanitize=alignment)
-      endif()
-    endforeach()
-  endif()
+  hetvp_verilate(TARGET ${B_TARGET} TOP ${B_TOP} PREFIX ${_prefix} SOURCES ${B_SOURCES}
+    VERILATOR_ARGS ${B_VERILATOR_ARGS})
   set(HETVP_RTL_NAME ${B_NAME})
   set(HETVP_RTL_TOP ${B_TOP})
   set(HETVP_RTL_BUS ${B_BUS})

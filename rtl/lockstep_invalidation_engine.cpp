@@ -56,12 +56,17 @@ LockstepTimingMismatch::LockstepTimingMismatch(uint64_t h, uint64_t n, uint64_t 
 LockstepInvalidationEngine::LockstepInvalidationEngine(const EngineParams& p, const char* name)
     : LockstepInvalidationEngine(p, name, RtlDutFactory{}) {}
 
-LockstepInvalidationEngine::LockstepInvalidationEngine(const EngineParams& p, const char* name, RtlDutFactory dut) {
-  tlm_ = coherence::make_tlm_engine(p);
-  EngineParams rp = p;
-  rp.test_fault_index = -1;
-  rtl_ = std::make_unique<RtlInvalidationEngine>(rp, name, std::move(dut));
+namespace {
+EngineParams without_fault(EngineParams p) {
+  p.test_fault_index = -1;
+  return p;
 }
+}  // namespace
+
+LockstepInvalidationEngine::LockstepInvalidationEngine(const EngineParams& p, const char* name, RtlDutFactory dut)
+    : tlm_(coherence::make_tlm_engine(p)),
+      rtl_(std::make_unique<RtlInvalidationEngine>(without_fault(p), name, std::move(dut))),
+      monitor_("range engine '" + rtl_->full_name() + "'", [this] { return rtl_->write_ring(); }) {}
 LockstepInvalidationEngine::~LockstepInvalidationEngine() = default;
 
 uint64_t LockstepInvalidationEngine::cycles() const { return rtl_->cycles(); }
@@ -83,8 +88,11 @@ std::vector<LineRange> LockstepInvalidationEngine::translate(const std::vector<u
     if (i < r.size()) ri = r[i];
     if (ti != ri) {
       const uint64_t pos = ri ? ri->input_pos : ti->input_pos;
-      static_cast<RtlInvalidationEngine*>(rtl_.get())->write_ring();  // the last cycles, as a VCD
-      throw LockstepMismatch(i, pos, ti, ri, sc_core::sc_time_stamp(), h);
+      LockstepMismatch m(i, pos, ti, ri, sc_core::sc_time_stamp(), h);
+      monitor_.diverge("output", i,
+                       "input position " + std::to_string(pos) + ", history #" + std::to_string(h) +
+                           ": tlm=" + opt_str(ti) + " rtl=" + opt_str(ri));  // writes the last cycles, as a VCD
+      throw m;
     }
     ++stats_.ranges_compared;
   }
@@ -93,8 +101,12 @@ std::vector<LineRange> LockstepInvalidationEngine::translate(const std::vector<u
   if (tc != rc) {
     const uint64_t k = stats_.cycle_count_differences++;
     if (timing_ == LockstepTiming::Error) {
-      static_cast<RtlInvalidationEngine*>(rtl_.get())->write_ring();  // the last cycles, as a VCD
-      throw LockstepTimingMismatch(h, lines.size(), r.size(), tc, rc, sc_core::sc_time_stamp());
+      LockstepTimingMismatch m(h, lines.size(), r.size(), tc, rc, sc_core::sc_time_stamp());
+      monitor_.diverge("history timing", h,
+                       std::to_string(lines.size()) + " lines, " + std::to_string(r.size()) +
+                           " identical ranges: tlm=" + std::to_string(tc) + " cycles rtl=" + std::to_string(rc) +
+                           " cycles");  // writes the last cycles, as a VCD
+      throw m;
     }
     if (k < kMaxTimingWarnings) {
       std::string msg = timing_message(h, lines.size(), r.size(), tc, rc, sc_core::sc_time_stamp());

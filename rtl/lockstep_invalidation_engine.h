@@ -3,6 +3,7 @@
 #pragma once
 
 #include "models/coherence/invalidation_engine.h"
+#include "rtl/bridges/lockstep.h"
 #include "rtl/rtl_invalidation_engine.h"
 
 #include <optional>
@@ -11,7 +12,8 @@
 
 namespace hetvp::rtl {
 
-// Thrown by LockstepInvalidationEngine::translate on the first mismatch. what() starts with
+// Thrown by LockstepInvalidationEngine::translate on the first mismatch (after recording it in
+// its LockstepMonitor, which writes the RTL's ring buffer). what() starts with
 // "hetvp/lockstep: " and names every field; the platform maps it to exit status 1.
 class LockstepMismatch : public std::runtime_error {
  public:
@@ -70,11 +72,16 @@ class LockstepInvalidationEngine final : public coherence::InvalidationEngine {
   const LockstepStats& stats() const { return stats_; }
   void set_timing(LockstepTiming t) { timing_ = t; }
   // Where the RTL side's ring buffer of the last cycles goes on a mismatch (RtlInvalidationEngine).
-  void set_ring_file(const std::string& path) { static_cast<RtlInvalidationEngine*>(rtl_.get())->set_ring_file(path); }
+  void set_ring_file(const std::string& path) { rtl_->set_ring_file(path); }
   LockstepTiming timing() const { return timing_; }
+  // The first divergence in the generic form every lockstep reports (rtl/bridges/lockstep.h):
+  // block "range engine '<name>'", field "output" (index = output) or "history timing" (index = history).
+  const LockstepMonitor& monitor() const { return monitor_; }
 
  private:
-  std::unique_ptr<coherence::InvalidationEngine> tlm_, rtl_;
+  std::unique_ptr<coherence::InvalidationEngine> tlm_;
+  std::unique_ptr<RtlInvalidationEngine> rtl_;
+  LockstepMonitor monitor_;
   LockstepStats stats_;
   LockstepTiming timing_ = LockstepTiming::Error;
 };

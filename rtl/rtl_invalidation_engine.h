@@ -1,7 +1,9 @@
-// hetvp — SystemC wrapper around the Verilated range_inval_engine RTL (docs/rtl.md).
+// hetvp — the range-invalidation engine as RTL: the Verilated range_inval_engine (C++ model)
+// behind the generic stream bridge (rtl/bridges/stream_bridge.h); docs/rtl.md.
 #pragma once
 
 #include "models/coherence/invalidation_engine.h"
+#include "rtl/bridges/verilated_block.h"
 
 #include <functional>
 #include <memory>
@@ -17,39 +19,21 @@ constexpr unsigned kRtlRuns = 8;
 // Cycles kept in the ring buffer written when a history fails (rtl/bridges/protocol.h).
 constexpr unsigned kRtlRingCycles = 256;
 
-// The signals between the wrapper and a Verilated range_inval_engine (sc_objects named
-// "<wrapper>.clk", ... — they are constructed inside the wrapper's module).
-struct RtlPorts {
-  sc_core::sc_signal<bool> clk{"clk"}, rst_n{"rst_n"}, in_valid{"in_valid"}, in_ready{"in_ready"}, in_last{"in_last"},
-      in_empty{"in_empty"}, out_valid{"out_valid"}, out_ready{"out_ready"}, done{"done"};
-  sc_core::sc_signal<uint32_t> cfg_runs{"cfg_runs"}, cfg_max_len{"cfg_max_len"}, out_count{"out_count"};
-  sc_core::sc_signal<uint64_t> in_line{"in_line"}, out_first{"out_first"};
+// The ports of a Verilated range_inval_engine (C++ model, evaluated directly through Pins).
+struct RangeEnginePins {
+  Pin cfg_max_len, cfg_runs, in_valid, in_ready, in_line, in_last, in_empty, out_valid, out_ready, out_first, out_count,
+      done;
+};
+class RangeEngineModel : public VerilatedBlock {
+ public:
+  RangeEnginePins pins;
 };
 
-// Builds the Verilated model named `name` and binds it to `ports`. Empty = the model linked into
-// hetvp_lib (Vrange_inval_engine). Test-only variants (tests/rtl: the FAULT parameter) pass
-// make_rtl_dut<TheirModel>. Every model must have the kRtl* capacity below.
-using RtlDutFactory = std::function<std::unique_ptr<sc_core::sc_module>(const char* name, RtlPorts& ports)>;
-
-template <class Dut>
-std::unique_ptr<sc_core::sc_module> make_rtl_dut(const char* name, RtlPorts& s) {
-  auto d = std::make_unique<Dut>(name);
-  d->clk(s.clk);
-  d->rst_n(s.rst_n);
-  d->cfg_runs(s.cfg_runs);
-  d->cfg_max_len(s.cfg_max_len);
-  d->in_valid(s.in_valid);
-  d->in_ready(s.in_ready);
-  d->in_line(s.in_line);
-  d->in_last(s.in_last);
-  d->in_empty(s.in_empty);
-  d->out_valid(s.out_valid);
-  d->out_ready(s.out_ready);
-  d->out_first(s.out_first);
-  d->out_count(s.out_count);
-  d->done(s.done);
-  return d;
-}
+// Builds the Verilated model instance `name`. Empty = the model linked into hetvp_lib
+// (Vrange_inval_engine). Test-only variants (tests/rtl: the FAULT parameter) pass
+// make_rtl_dut<TheirModel> (rtl/range_engine_dut.h).
+// Every model must have the kRtl* capacity above.
+using RtlDutFactory = std::function<std::unique_ptr<RangeEngineModel>(const char* name)>;
 
 struct RtlStats {
   uint64_t cycles = 0;        // engine cycles spent on histories (what cycles() returns)
@@ -59,14 +43,13 @@ struct RtlStats {
   uint64_t ranges = 0;
 };
 
-// Construct during elaboration (before the first sc_start): it instantiates a Verilated
-// sc_module and its signals. translate() must be called from an SC_THREAD.
-// Clocking: the wrapper's calling thread toggles the RTL clock signal only while a history is
-// being translated, in delta cycles (2 deltas per clock cycle, no SystemC time passes); the time
-// the RTL took (cycles / clock_hz) is added to the caller's `delay`. An idle engine costs nothing.
-// With EngineParams::vcd_file set, the engine runs in timed mode instead: it first waits out
-// `delay` (sets it to zero), then each clock half-period is a real wait(), so the VCD shows the
-// handshakes on a time axis; simulated end time is identical.
+// translate() must be called from an SC_THREAD.
+// Clocking: translate() runs the engine's clock only while a history is being translated, cycle
+// by cycle with no SystemC wait; the time the RTL took (cycles / clock_hz, as the TLM engine) is
+// added to the caller's `delay`. An idle engine costs nothing.
+// With EngineParams::vcd_file set, the full waveform goes to "<vcd_file>.vcd" and the engine
+// synchronises: it first waits out `delay` (sets it to zero), then the cycles' time, so the VCD's
+// time axis is simulated time (the reset's cycles take time too, as before).
 class RtlInvalidationEngine final : public coherence::InvalidationEngine {
  public:
   explicit RtlInvalidationEngine(const coherence::EngineParams& p, const char* name = "rtl_inval_engine",
@@ -78,15 +61,17 @@ class RtlInvalidationEngine final : public coherence::InvalidationEngine {
   const RtlStats& stats() const { return stats_; }
   // Test-only: hold out_ready low in every `period`-th cycle (0 = never, the default) to exercise
   // the RTL's back-pressure path. Outputs must not change; cycles then exceed the TLM model.
-  void set_test_backpressure(unsigned period) { backpressure_ = period; }
-  // Completes the VCD file now (SystemC buffers it until the trace file is closed); cycles after
-  // this are not traced. Called at the end of a run; no effect without a VCD.
+  void set_test_backpressure(unsigned period);
+  // Completes the VCD file now (else when the engine is destroyed); cycles after this are not
+  // traced. No effect without a VCD.
   void close_vcd();
   // The ring buffer of the last kRtlRingCycles cycles (every port) is written to this VCD file when
   // a history fails (default "<name>_last_cycles.vcd"); write_ring() writes it now (lockstep) and
   // returns "; last cycles in FILE" for the error message ("" if nothing was written).
   void set_ring_file(const std::string& path);
   std::string write_ring();
+  // The engine's name in the SystemC hierarchy (e.g. "directory.inval_engine").
+  std::string full_name() const;
 
  private:
   struct Impl;

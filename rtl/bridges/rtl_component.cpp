@@ -15,6 +15,7 @@
 #include "platform/component.h"
 #include "platform/format.h"
 #include "platform/run_state.h"
+#include "rtl/bridges/lockstep.h"
 #include "rtl/bridges/rtl_block.h"
 
 namespace hetvp::rtl {
@@ -119,6 +120,10 @@ class RtlComponent final : public Component {
       throw std::invalid_argument(p.where("waves_stop") + ": the window ends (" + o.waves_stop.to_string() +
                                   ") before it starts (" + o.waves_start.to_string() + ")");
 
+    lockstep_ = LockstepMonitor(env_.type + " '" + instance_name() + "'", [this] {
+      if (core_) core_->write_ring_now();
+      return std::string();
+    });
     BlockEnv real = env_;  // what reaches the platform
     real.mem = [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { count_and_send(gp, d); };
     real.irq = [this](unsigned k, bool level) { irq_edge(k, level); };
@@ -151,18 +156,19 @@ class RtlComponent final : public Component {
           format("%s: RTL clock ran %" PRIu64 " cycles (%" PRIu64 " after reset), woke %" PRIu64 " times",
                  instance_name().c_str(), core_->counters().cycles, core_->bus_cycles(), core_->counters().wakeups));
     }
-    if (mode_ != "lockstep" || failed_) return;
+    if (mode_ != "lockstep" || lockstep_.failed()) return;
     if (!rtl_writes_.empty() || !tlm_writes_.empty()) {
       const bool rtl = !rtl_writes_.empty();
       const MemWrite& w = rtl ? rtl_writes_.front() : tlm_writes_.front();
-      mismatch(format("memory write %" PRIu64 ": the %s wrote 0x%" PRIx64 " <- %s, the %s wrote nothing",
-                      writes_compared_, rtl ? "RTL" : "TLM", w.addr, hex_bytes(w.data, &w.be).c_str(),
-                      rtl ? "TLM" : "RTL"));
+      mismatch("memory write", writes_compared_,
+               format("the %s wrote 0x%" PRIx64 " <- %s, the %s wrote nothing", rtl ? "RTL" : "TLM", w.addr,
+                      hex_bytes(w.data, &w.be).c_str(), rtl ? "TLM" : "RTL"));
     } else if (!rtl_irqs_.empty() || !tlm_irqs_.empty()) {
       const bool rtl = !rtl_irqs_.empty();
       const IrqEdge& e = rtl ? rtl_irqs_.front() : tlm_irqs_.front();
-      mismatch(format("interrupt edge %" PRIu64 ": the %s %s irq %u, the %s did not", irqs_compared_,
-                      rtl ? "RTL" : "TLM", e.level ? "raised" : "lowered", e.index, rtl ? "TLM" : "RTL"));
+      mismatch("interrupt edge", irqs_compared_,
+               format("the %s %s irq %u, the %s did not", rtl ? "RTL" : "TLM", e.level ? "raised" : "lowered", e.index,
+                      rtl ? "TLM" : "RTL"));
     }
   }
 
@@ -191,7 +197,7 @@ class RtlComponent final : public Component {
     }
     std::vector<uint8_t> copy(gp.get_data_ptr(), gp.get_data_ptr() + gp.get_data_length());
     const uint64_t g = core_->access(gp);
-    if (mode_ != "lockstep" || failed_ || !gp.is_response_ok()) return;
+    if (mode_ != "lockstep" || lockstep_.failed() || !gp.is_response_ok()) return;
     tlm::tlm_generic_payload t;
     t.set_command(gp.get_command());
     t.set_address(gp.get_address());
@@ -200,11 +206,12 @@ class RtlComponent final : public Component {
     t.set_streaming_width(unsigned(copy.size()));
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     ref_->access(t, g);
-    ++reads_compared_;
+    const uint64_t k = reads_compared_++;
     if (gp.is_read() && !std::equal(copy.begin(), copy.end(), gp.get_data_ptr()))
-      mismatch(format("register read at offset 0x%" PRIx64 " (cycle %" PRIu64 "): RTL 0x%" PRIx64 ", TLM 0x%" PRIx64,
-                      gp.get_address(), g, le_value(gp.get_data_ptr(), copy.size()),
-                      le_value(copy.data(), copy.size())));
+      mismatch(
+          "register access", k,
+          format("read at offset 0x%" PRIx64 " (cycle %" PRIu64 "): RTL 0x%" PRIx64 ", TLM 0x%" PRIx64,
+                 gp.get_address(), g, le_value(gp.get_data_ptr(), copy.size()), le_value(copy.data(), copy.size())));
   }
 
   void count_and_send(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
@@ -228,15 +235,15 @@ class RtlComponent final : public Component {
   // so the two stay cycle for cycle; reads get their data by debug transport, writes are compared.
   void shadow_mem(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     while (rtl_tx_.empty()) {
-      if (failed_) sc_core::wait(never_);
+      if (lockstep_.failed()) sc_core::wait(never_);
       sc_core::wait(rtl_tx_ev_);
     }
     const Tx r = rtl_tx_.front();
     rtl_tx_.pop_front();
     if (r.read != gp.is_read() || r.addr != gp.get_address() || r.len != gp.get_data_length()) {
-      mismatch(format("bus transaction %" PRIu64 ": RTL %s 0x%" PRIx64 " (%u bytes), TLM %s 0x%" PRIx64 " (%u bytes)",
-                      tx_compared_, r.read ? "read" : "write", r.addr, r.len, gp.is_read() ? "read" : "write",
-                      gp.get_address(), gp.get_data_length()));
+      mismatch("bus transaction", tx_compared_,
+               format("RTL %s 0x%" PRIx64 " (%u bytes), TLM %s 0x%" PRIx64 " (%u bytes)", r.read ? "read" : "write",
+                      r.addr, r.len, gp.is_read() ? "read" : "write", gp.get_address(), gp.get_data_length()));
       sc_core::wait(never_);
     }
     ++tx_compared_;
@@ -268,7 +275,7 @@ class RtlComponent final : public Component {
   }
 
   void compare_writes() {
-    while (!failed_ && !rtl_writes_.empty() && !tlm_writes_.empty()) {
+    while (!lockstep_.failed() && !rtl_writes_.empty() && !tlm_writes_.empty()) {
       const MemWrite &r = rtl_writes_.front(), &t = tlm_writes_.front();
       // The RTL's write covers whole beats; compare the bytes it enabled.
       std::vector<uint8_t> rd, rb;
@@ -282,10 +289,9 @@ class RtlComponent final : public Component {
           rb.push_back(0xff);
         }
       if (ra != t.addr || rd != t.data || rb != t.be) {
-        mismatch(format("memory write %" PRIu64 ": RTL 0x%" PRIx64 " <- %s (strobes %zu bytes), TLM 0x%" PRIx64
-                        " <- %s (%zu bytes)",
-                        writes_compared_, ra, hex_bytes(rd).c_str(), rd.size(), t.addr,
-                        hex_bytes(t.data, &t.be).c_str(), t.data.size()));
+        mismatch("memory write", writes_compared_,
+                 format("RTL 0x%" PRIx64 " <- %s (strobes %zu bytes), TLM 0x%" PRIx64 " <- %s (%zu bytes)", ra,
+                        hex_bytes(rd).c_str(), rd.size(), t.addr, hex_bytes(t.data, &t.be).c_str(), t.data.size()));
         return;
       }
       ++writes_compared_;
@@ -294,11 +300,12 @@ class RtlComponent final : public Component {
     }
   }
   void compare_irqs() {
-    while (!failed_ && !rtl_irqs_.empty() && !tlm_irqs_.empty()) {
+    while (!lockstep_.failed() && !rtl_irqs_.empty() && !tlm_irqs_.empty()) {
       const IrqEdge &r = rtl_irqs_.front(), &t = tlm_irqs_.front();
       if (r.index != t.index || r.level != t.level) {
-        mismatch(format("interrupt edge %" PRIu64 ": RTL irq %u %s, TLM irq %u %s", irqs_compared_, r.index,
-                        r.level ? "rising" : "falling", t.index, t.level ? "rising" : "falling"));
+        mismatch("interrupt edge", irqs_compared_,
+                 format("RTL irq %u %s, TLM irq %u %s", r.index, r.level ? "rising" : "falling", t.index,
+                        t.level ? "rising" : "falling"));
         return;
       }
       ++irqs_compared_;
@@ -306,13 +313,9 @@ class RtlComponent final : public Component {
       tlm_irqs_.pop_front();
     }
   }
-  void mismatch(const std::string& what) {
-    if (failed_) return;
-    failed_ = true;
-    if (core_) core_->write_ring_now();
-    RunState::get().fail(instance_name(), "hetvp/lockstep: " + env_.type + " '" + instance_name() +
-                                              "': first divergence: " + what + ", at " +
-                                              sc_core::sc_time_stamp().to_string());
+  // The first divergence stops the run (the RTL's ring buffer is written once, by the monitor).
+  void mismatch(const char* field, uint64_t index, const std::string& detail) {
+    if (lockstep_.diverge(field, index, detail)) RunState::get().fail(instance_name(), lockstep_.first().report());
   }
 
   const RtlBlockType& type_;
@@ -325,7 +328,7 @@ class RtlComponent final : public Component {
   uint64_t reg_reads_ = 0, reg_writes_ = 0, mem_reads_ = 0, mem_writes_ = 0, bytes_read_ = 0, bytes_written_ = 0,
            irqs_ = 0;
   // lockstep
-  bool failed_ = false;
+  LockstepMonitor lockstep_{""};  // named in the constructor
   std::deque<MemWrite> rtl_writes_, tlm_writes_;
   std::deque<IrqEdge> rtl_irqs_, tlm_irqs_;
   struct Tx {

@@ -281,3 +281,43 @@ TEST(Lockstep, PerturbedTlmIsCaughtWithInputPosition) {
   }
   EXPECT_TRUE(caught);
 }
+
+// ------------------------------------------------------------------ the generic lockstep piece
+TEST(LockstepMonitor, RecordsOnlyTheFirstDivergenceAndWritesTheRingOnce) {
+  world();
+  int rings = 0;
+  rtl::LockstepMonitor m("rtl.x 'x0'", [&] {
+    ++rings;
+    return std::string("; last cycles in x.vcd");
+  });
+  EXPECT_FALSE(m.failed());
+  EXPECT_TRUE(m.diverge("memory write", 3, "RTL 0x10 <- 01, TLM 0x10 <- 02"));
+  EXPECT_FALSE(m.diverge("interrupt edge", 0, "later, not reported"));
+  EXPECT_EQ(rings, 1);
+  ASSERT_TRUE(m.failed());
+  EXPECT_EQ(m.first().field, "memory write");
+  EXPECT_EQ(m.first().index, 3u);
+  EXPECT_EQ(m.first().when, sc_core::sc_time_stamp());
+  EXPECT_EQ(m.ring_note(), "; last cycles in x.vcd");
+  EXPECT_EQ(m.first().report(),
+            "hetvp/lockstep: rtl.x 'x0': first divergence: memory write 3: RTL 0x10 <- 01, TLM "
+            "0x10 <- 02, at " +
+                sc_core::sc_time_stamp().to_string());
+}
+
+// The VCD is Verilator's full waveform: the engine's internal registers as well as its ports.
+TEST(RtlEngine, VcdHasTheInternalSignals) {
+  World& w = world();
+  sc_core::sc_time d;
+  w.runner.run([&] { w.vcd->translate({1, 2, 3}, d); });
+  static_cast<rtl::RtlInvalidationEngine&>(*w.vcd).close_vcd();
+  const std::string v = [&] {
+    std::ifstream f(w.vcd_name + ".vcd");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  }();
+  EXPECT_NE(v.find("$scope module range_inval_engine $end"), std::string::npos);
+  EXPECT_NE(v.find(" rank_q[0] "), std::string::npos);
+  EXPECT_NE(v.find(" out_valid $end"), std::string::npos);
+}

@@ -1,20 +1,24 @@
 // hetvp tests — lockstep against RTL faults: range_inval_engine Verilated with the test-only
 // parameter FAULT = 1 (every count + 1), 2 (the flush's last range dropped), 3 (done one cycle
-// late), see tests/rtl/CMakeLists.txt. Each fault must stop the lockstep run with the report
-// that names it; FAULT 3 (timing only) is a warning when the lockstep is relaxed.
+// late), 4 (out_valid dropped before out_ready), see tests/rtl/CMakeLists.txt. Each fault must
+// stop the lockstep run with the report that names it; FAULT 3 (timing only) is a warning when
+// the lockstep is relaxed. Also the stream bridge on its own (rtl/bridges/stream_bridge.h).
 // All engines are built once, before the first sc_start (see sc_runner.h).
+// The Verilated models first: verilated.h would take its SystemC path after <systemc>.
+#include "Vrange_inval_engine_fault1.h"
+#include "Vrange_inval_engine_fault2.h"
+#include "Vrange_inval_engine_fault3.h"
+#include "Vrange_inval_engine_fault4.h"
+#include "rtl/range_engine_dut.h"
+
 #include "models/coherence/invalidation_engine.h"
+#include "rtl/bridges/stream_bridge.h"
 #include "rtl/lockstep_invalidation_engine.h"
 #include "rtl/rtl_invalidation_engine.h"
 #include "tests/coherence/directed_cases.h"
 #include "tests/rtl/random_history.h"
 #include "tests/rtl/sc_runner.h"
 #include "common/run_hetvp.h"
-
-#include "Vrange_inval_engine_fault1.h"
-#include "Vrange_inval_engine_fault2.h"
-#include "Vrange_inval_engine_fault3.h"
-#include "Vrange_inval_engine_fault4.h"
 
 #include <gtest/gtest.h>
 
@@ -47,6 +51,7 @@ struct World {
     late_relaxed.set_timing(rtl::LockstepTiming::Warning);
     wrong_count.set_ring_file(test::scratch() + "/fault1_last_cycles.vcd");
     late.set_ring_file(test::scratch() + "/fault3_last_cycles.vcd");
+    dropped.set_ring_file(test::scratch() + "/fault2_last_cycles.vcd");
   }
 };
 
@@ -205,4 +210,91 @@ TEST(LockstepFault, OutValidDroppedBeforeReadyIsCaughtByTheChecker) {
     EXPECT_NE(s.find("last cycles in " + test::scratch() + "/fault4_last_cycles.vcd"), std::string::npos) << s;
   }
   EXPECT_NE(test::read_file(test::scratch() + "/fault4_last_cycles.vcd").find(" out_ready $end"), std::string::npos);
+}
+
+// ------------------------------------------------------------------ the stream bridge on its own
+namespace {
+struct BridgeRig {
+  std::unique_ptr<rtl::RangeEngineModel> dut = rtl::make_rtl_dut<Vrange_inval_engine_fault3>("bridge_dut");
+  rtl::RangeEnginePins& s = dut->pins;
+  std::unique_ptr<rtl::StreamBridge> make(rtl::StreamPin done) {
+    rtl::StreamOptions o;
+    o.block = "test block 'bridge_dut'";
+    o.scope = "bridge_dut";
+    o.ring_file = test::scratch() + "/bridge_last_cycles.vcd";
+    s.cfg_runs.set(4);
+    s.cfg_max_len.set(256);
+    return std::make_unique<rtl::StreamBridge>(
+        *dut, rtl::StreamChannel{"in", {"in_valid", s.in_valid}, {"in_ready", s.in_ready}, {{"in_line", s.in_line}}},
+        rtl::StreamChannel{"out", {"out_valid", s.out_valid}, {"out_ready", s.out_ready}, {{"out_first", s.out_first}}},
+        done, o);
+  }
+};
+}  // namespace
+
+// A transfer whose `done` does not come in time fails with the block named and the ring buffer
+// written; the bridge resets the block before the next transfer, which then works.
+TEST(StreamBridge, TimeOutNamesTheBlockWritesTheRingAndResetsBeforeTheNext) {
+  BridgeRig rig;
+  auto b = rig.make({"done", rig.s.done, 1});
+  std::vector<uint64_t> taken;
+  auto drive = [&](uint64_t i) {
+    rig.s.in_line.set(kHistory[i]);
+    rig.s.in_last.set(i + 1 == kHistory.size());
+    rig.s.in_empty.set(0);
+  };
+  auto take = [&](const rtl::StreamBridge::OutBeat&) { taken.push_back(rig.s.out_first.get()); };
+  try {
+    b->transfer(kHistory.size(), drive, take, 2);
+    ADD_FAILURE() << "no time-out";
+  } catch (const std::runtime_error& e) {
+    const std::string s = e.what();
+    EXPECT_NE(s.find("test block 'bridge_dut': no 'done' after 3 cycles of a transfer of 4 input beats (3 accepted"),
+              std::string::npos)
+        << s;
+    EXPECT_NE(s.find("; last cycles in " + test::scratch() + "/bridge_last_cycles.vcd"), std::string::npos) << s;
+  }
+  EXPECT_NE(test::read_file(test::scratch() + "/bridge_last_cycles.vcd").find(" in_line $end"), std::string::npos);
+  EXPECT_TRUE(b->reset_pending());
+  taken.clear();
+  // FAULT 3 (done one cycle late): 4 beats + 2 flushed ranges + 1 + 1 late = 8 cycles
+  EXPECT_EQ(b->transfer(kHistory.size(), drive, take, 100), 8u);
+  EXPECT_EQ(taken, (std::vector<uint64_t>{10, 30}));
+  EXPECT_EQ(b->counters().reset_cycles, 6u) << "reset before each of the two transfers";
+  EXPECT_EQ(b->counters().transfers, 1u);
+}
+
+TEST(StreamBridge, BlockWithoutDonePinIsRefused) {
+  BridgeRig rig;
+  try {
+    rig.make({"done", rtl::Pin{}, 1});
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("StreamBridge test block 'bridge_dut': clk, rst_n, both channels' "
+                                         "valid/ready and done are required"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// The range engine's lockstep reports its first divergence in the generic form every lockstep
+// uses (rtl/bridges/lockstep.h), besides its typed exception.
+TEST(LockstepFault, FirstDivergenceInTheGenericForm) {
+  World& w = world();
+  sc_core::sc_time d;
+  EXPECT_THROW(w.runner.run([&] { w.dropped.translate(kHistory, d); }), rtl::LockstepMismatch);
+  ASSERT_TRUE(w.dropped.monitor().failed());
+  const rtl::Divergence& v = w.dropped.monitor().first();
+  EXPECT_EQ(v.block, "range engine 'lockstep_fault2'");
+  EXPECT_EQ(v.field, "output");
+  EXPECT_EQ(v.index, 1u);
+  EXPECT_EQ(v.report().rfind("hetvp/lockstep: range engine 'lockstep_fault2': first divergence: output 1: input "
+                             "position 4, history #0: tlm={first=0x1e, count=1, input_pos=4} rtl=<none>, at ",
+                             0),
+            0u)
+      << v.report();
+  EXPECT_NE(w.dropped.monitor().ring_note().find("last cycles in " + test::scratch() + "/fault2_last_cycles.vcd"),
+            std::string::npos)
+      << w.dropped.monitor().ring_note();
+  EXPECT_FALSE(w.clean.monitor().failed());
 }
