@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "platform/run_state.h"
+#include "platform/format.h"
 
 namespace hetvp::coherence {
 
@@ -41,11 +42,9 @@ bool Checker::load(uint64_t key, const uint8_t* data, unsigned len, const char* 
     const unsigned o = (key + i) & 4095;
     if (!p.valid[o] || p.data[o] == data[i]) continue;
     if (violations_++) return false;  // the first violation is reported; the run is failing anyway
-    char buf[256];
-    snprintf(buf, sizeof buf,
-             "coherence violation: load by %s at address 0x%" PRIx64
-             " returned byte 0x%02x, the latest released value is 0x%02x",
-             who, key + i, data[i], p.data[o]);
+    const std::string buf = format("coherence violation: load by %s at address 0x%" PRIx64
+                                   " returned byte 0x%02x, the latest released value is 0x%02x",
+                                   who, key + i, data[i], p.data[o]);
     RunState::get().fail("coherence checker", buf);
     return false;
   }

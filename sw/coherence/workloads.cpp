@@ -10,6 +10,7 @@
 #include "platform/program.h"
 #include "sw/coherence/result_checks.h"
 #include "sw/coherence/runtime.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -117,15 +118,12 @@ std::vector<float> get_floats(HostApi& api, uint64_t pa, size_t n) {
 }
 
 int report(HostApi& api, const std::string& what, size_t total, const Mismatches& m) {
-  char buf[256];
   if (m.count) {
-    snprintf(buf, sizeof buf, "%s: FAILED: %zu of %zu results wrong (first at index %" PRIu64 ": got %g, expected %g)",
-             what.c_str(), m.count, total, m.first, m.got, m.want);
-    api.log(buf);
+    api.log(format("%s: FAILED: %zu of %zu results wrong (first at index %" PRIu64 ": got %g, expected %g)",
+                   what.c_str(), m.count, total, m.first, m.got, m.want));
     return 1;
   }
-  snprintf(buf, sizeof buf, "%s: %zu results correct", what.c_str(), total);
-  api.log(buf);
+  api.log(format("%s: %zu results correct", what.c_str(), total));
   return 0;
 }
 

@@ -9,6 +9,7 @@
 #include "models/host/host_api.h"
 #include "models/mcu/falcon/nouveau_fw.h"
 #include "sw/mcu/mcu_driver.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -20,11 +21,10 @@ void upload(GpuDriver& gpu, uint32_t base, const mcu::falcon::NouveauImage& im, 
   const uint32_t caps = gpu.reg_read(base + FCTX_UC_CAPS);
   const uint32_t code = (caps & 0x1ff) << 8, data = ((caps >> 9) & 0xff) << 8;
   if (im.code_words * 4 > code || im.data_words * 4 > data) {
-    char b[200];
-    std::snprintf(b, sizeof b,
-                  "nouveau %s image (code 0x%zx, data 0x%zx bytes) does not fit the Falcon at 0x%06x "
-                  "(UC_CAPS: code 0x%x, data 0x%x bytes)",
-                  what, im.code_words * 4, im.data_words * 4, base, code, data);
+    const std::string b = format(
+        "nouveau %s image (code 0x%zx, data 0x%zx bytes) does not fit the Falcon at 0x%06x "
+        "(UC_CAPS: code 0x%x, data 0x%x bytes)",
+        what, im.code_words * 4, im.data_words * 4, base, code, data);
     throw McuError(b);
   }
   gpu.reg_write(base + FCTX_DATA_INDEX, 0x01000000);  // address 0, auto-increment on write
@@ -60,10 +60,9 @@ void csdata(GpuDriver& gpu, uint32_t falcon, uint32_t starstar, uint32_t base, c
 }  // namespace
 
 std::string FalconBootReport::summary() const {
-  char b[200];
-  std::snprintf(b, sizeof b,
-                "nouveau GF100 firmware: init-done at %.3f us (upload %.3f us), context size %u bytes (0x%x)",
-                init_done_us, upload_us, context_size, context_size);
+  const std::string b =
+      format("nouveau GF100 firmware: init-done at %.3f us (upload %.3f us), context size %u bytes (0x%x)",
+             init_done_us, upload_us, context_size, context_size);
   return b;
 }
 

@@ -124,12 +124,11 @@ std::string McuBootOptions::gpc_path() const {
 }
 
 std::string McuBootReport::summary() const {
-  char b[320];
-  snprintf(b, sizeof b,
-           "microcontrollers: HUB + %u GPCs booted: upload %.3f us (HUB %u+%u B, GPC %u+%u B via broadcast), "
-           "start at %.3f us, init-done at %.3f us (%.3f us after start)",
-           gpcs, us(uploaded - begin), code_bytes_hub, data_bytes_hub, code_bytes_gpc, data_bytes_gpc, us(started),
-           us(init_done), us(init_done - started));
+  const std::string b = format(
+      "microcontrollers: HUB + %u GPCs booted: upload %.3f us (HUB %u+%u B, GPC %u+%u B via broadcast), "
+      "start at %.3f us, init-done at %.3f us (%.3f us after start)",
+      gpcs, us(uploaded - begin), code_bytes_hub, data_bytes_hub, code_bytes_gpc, data_bytes_gpc, us(started),
+      us(init_done), us(init_done - started));
   return b;
 }
 
@@ -163,18 +162,13 @@ void McuDriver::load(const McuId& m, const ElfImage& img) {
     }
   }
   if (!code) throw McuError(img.name() + ": no executable segment (not a firmware image)");
-  char b[320];
-  if (code->vaddr != MCU_IMEM_BASE || code->memsz > code_size) {
-    snprintf(b, sizeof b, "%s: code segment at 0x%x of %u bytes does not fit %s code memory (IMEM, %u bytes at 0x0)",
-             img.name().c_str(), code->vaddr, code->memsz, who.c_str(), code_size);
-    throw McuError(b);
-  }
-  if (data && (data->vaddr < MCU_DMEM_BASE || data->vaddr - MCU_DMEM_BASE + uint64_t(data->memsz) > data_size)) {
-    snprintf(b, sizeof b,
-             "%s: data segment at 0x%x of %u bytes (data + bss) does not fit %s data memory (DMEM, %u bytes at 0x%x)",
-             img.name().c_str(), data->vaddr, data->memsz, who.c_str(), data_size, MCU_DMEM_BASE);
-    throw McuError(b);
-  }
+  if (code->vaddr != MCU_IMEM_BASE || code->memsz > code_size)
+    throw McuError(format("%s: code segment at 0x%x of %u bytes does not fit %s code memory (IMEM, %u bytes at 0x0)",
+                          img.name().c_str(), code->vaddr, code->memsz, who.c_str(), code_size));
+  if (data && (data->vaddr < MCU_DMEM_BASE || data->vaddr - MCU_DMEM_BASE + uint64_t(data->memsz) > data_size))
+    throw McuError(
+        format("%s: data segment at 0x%x of %u bytes (data + bss) does not fit %s data memory (DMEM, %u bytes at 0x%x)",
+               img.name().c_str(), data->vaddr, data->memsz, who.c_str(), data_size, MCU_DMEM_BASE));
   if (img.entry() >= code_size)
     throw McuError(img.name() + ": entry point " + hex(img.entry(), 8) + " outside the code memory");
   const uint32_t st = read(m, MCU_UC_CTRL) & MCU_STATE_MASK;

@@ -145,14 +145,12 @@ class McuContextProgram : public HostProgram {
       for (unsigned k = 0; k < FW_CTXREG_COUNT; ++k) regs_same &= mcu.read(dst, FW_CTXREG(k)) == src_regs[k];
       const bool ok =
           save.error == 0 && load.error == 0 && hash.result == fill.result && dst_mem == src_mem && regs_same;
-      char b[320];
-      snprintf(b, sizeof b,
-               "context %s -> %s via %s: save %u B in %.3f us, load %.3f us, hash %s vs %s, data memory %s, "
-               "context registers %s: %s",
-               src.name().c_str(), dst.name().c_str(), pass ? "host memory (PCIe)" : "VRAM", save.result,
-               us(save.latency), us(load.latency), hex(fill.result, 8).c_str(), hex(hash.result, 8).c_str(),
-               dst_mem == src_mem ? "identical" : "DIFFERENT", regs_same ? "identical" : "DIFFERENT",
-               ok ? "OK" : "FAILED");
+      const std::string b = format(
+          "context %s -> %s via %s: save %u B in %.3f us, load %.3f us, hash %s vs %s, data memory %s, "
+          "context registers %s: %s",
+          src.name().c_str(), dst.name().c_str(), pass ? "host memory (PCIe)" : "VRAM", save.result, us(save.latency),
+          us(load.latency), hex(fill.result, 8).c_str(), hex(hash.result, 8).c_str(),
+          dst_mem == src_mem ? "identical" : "DIFFERENT", regs_same ? "identical" : "DIFFERENT", ok ? "OK" : "FAILED");
       api.log(b);
       api.stat(std::string("ctx_save_us_") + (pass ? "host" : "vram"), us(save.latency));
       api.stat(std::string("ctx_load_us_") + (pass ? "host" : "vram"), us(load.latency));

@@ -8,6 +8,7 @@
 #include "sw/driver/gpu_driver.h"
 #include "sw/mcu/falcon_boot.h"
 #include "sw/mcu/mcu_driver.h"
+#include "platform/format.h"
 
 namespace hetvp::sw {
 
@@ -30,13 +31,12 @@ class BootProgram : public HostProgram {
     for (unsigned i = 0; i < gpus.size(); ++i) {
       GpuDriver drv(api, DriverOptions::from(args.group("driver")));
       drv.open(i);
-      char line[256];
-      snprintf(line, sizeof line,
-               "gpu%u: %04x:%04x on bus %u, BAR0 0x%" PRIx64 " (%" PRIu64 " MiB), BAR1 0x%" PRIx64 " (%" PRIu64
-               " MiB), %u GPCs, %" PRIu64 " MiB VRAM, open at %.3f us",
-               i, gpus[i].vendor, gpus[i].device_id, gpus[i].bus, drv.function().bar[0],
-               drv.function().bar_size[0] >> 20, drv.function().bar[1], drv.function().bar_size[1] >> 20,
-               drv.num_gpcs(), drv.vram_size() >> 20, api.now().to_seconds() * 1e6);
+      const std::string line =
+          format("gpu%u: %04x:%04x on bus %u, BAR0 0x%" PRIx64 " (%" PRIu64 " MiB), BAR1 0x%" PRIx64 " (%" PRIu64
+                 " MiB), %u GPCs, %" PRIu64 " MiB VRAM, open at %.3f us",
+                 i, gpus[i].vendor, gpus[i].device_id, gpus[i].bus, drv.function().bar[0],
+                 drv.function().bar_size[0] >> 20, drv.function().bar[1], drv.function().bar_size[1] >> 20,
+                 drv.num_gpcs(), drv.vram_size() >> 20, api.now().to_seconds() * 1e6);
       api.log(line);
       api.stat("gpu" + std::to_string(i) + "_gpcs", drv.num_gpcs());
       if (args.boolean("microcontrollers")) {

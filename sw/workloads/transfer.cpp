@@ -281,13 +281,11 @@ class TransferProgram : public HostProgram {
                 uint64_t at = 0;
                 while (got[at] == want[at]) ++at;
                 const int64_t rel = static_cast<int64_t>(off + at) - static_cast<int64_t>(kGuard);
-                char line[240];
-                snprintf(line, sizeof line,
-                         "transfer: %s %s of %" PRIu64 " bytes (copy %u): byte %" PRId64
-                         " %s is 0x%02x, expected 0x%02x",
-                         m.name.c_str(), to_string(d), size, c, rel,
-                         rel < 0 || rel >= static_cast<int64_t>(size) ? "(outside the copy: clobbered)" : "", got[at],
-                         want[at]);
+                const std::string line = format(
+                    "transfer: %s %s of %" PRIu64 " bytes (copy %u): byte %" PRId64 " %s is 0x%02x, expected 0x%02x",
+                    m.name.c_str(), to_string(d), size, c, rel,
+                    rel < 0 || rel >= static_cast<int64_t>(size) ? "(outside the copy: clobbered)" : "", got[at],
+                    want[at]);
                 api.log(line);
                 ++mismatches;
                 break;
