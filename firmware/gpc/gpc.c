@@ -25,7 +25,7 @@ int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) 
       mcu_reg_write(data, mcu_reg_read(FW_ARG0));
       return 1;
     case FW_CMD_INFO:
-      *result = mcu_reg_read(MCU_UC_ID) & 0xffu;
+      *result = mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_INDEX_MASK;
       return 1;
   }
   return 0;

@@ -45,10 +45,10 @@ int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) 
       *result = num_gpcs;
       return 1;
     case FW_CMD_COH_ACQUIRE:
-      *result = fw_coh_acquire((uint64_t)(mcu_reg_read(FW_ARG0) & 0xffu) << 32 | data, error);
+      *result = fw_coh_acquire(FW_VA_HI(mcu_reg_read(FW_ARG0)) | data, error);
       return 1;
     case FW_CMD_COH_RELEASE:
-      *result = fw_coh_release((uint64_t)(mcu_reg_read(FW_ARG0) & 0xffu) << 32 | data, error);
+      *result = fw_coh_release(FW_VA_HI(mcu_reg_read(FW_ARG0)) | data, error);
       return 1;
 #ifdef HUB_RTL_CRC32
     case FW_CMD_RTL_CRC32: {

@@ -170,10 +170,13 @@ static inline const char* mcu_state_name(unsigned state) {
 #define FW_CMD_COPY 11u     /* offloaded copy (firmware/lib/copy.c): data = bytes, ARG0 = source VA bits 31:0,
                                ARG1 = destination VA bits 31:0, ARG2 = source bits 39:32 | destination bits 39:32 << 8;
                                result = bytes copied; on FW_ERR_XFER result = XFER_STATUS, ARG2 = bytes done */
+/* A 40-bit GPU VA passed as bits 31:0 (data or an ARG) and bits 39:32 (an ARG's low byte) */
+#define FW_VA_HI_MASK MCUR_U(0xff)
+#define FW_VA_HI(arg) ((uint64_t)((arg) & FW_VA_HI_MASK) << 32) /* the ARG's byte as VA bits 39:32 */
 /* FW_CMD_COPY's ARG2: bits 39:32 of the source and destination VAs, and back */
-#define FW_COPY_ARG2(src, dst) ((uint32_t)((src) >> 32 & 0xffu) | (uint32_t)((dst) >> 32 & 0xffu) << 8)
-#define FW_COPY_SRC_HI(arg2) ((uint64_t)((arg2) & 0xffu) << 32)
-#define FW_COPY_DST_HI(arg2) ((uint64_t)((arg2) >> 8 & 0xffu) << 32)
+#define FW_COPY_ARG2(src, dst) ((uint32_t)((src) >> 32 & FW_VA_HI_MASK) | (uint32_t)((dst) >> 32 & FW_VA_HI_MASK) << 8)
+#define FW_COPY_SRC_HI(arg2) FW_VA_HI(arg2)
+#define FW_COPY_DST_HI(arg2) FW_VA_HI((arg2) >> 8)
 #define FW_CMD_COH_ACQUIRE 12u /* (HUB) the GPU's coherence acquire (firmware/lib/coh.c): data = GPU VA of the
                                   directory window bits 31:0, ARG0 = bits 39:32 */
 #define FW_CMD_COH_RELEASE 13u /* (HUB) the GPU's release: history, INVALIDATE, wait, unlock; same arguments;

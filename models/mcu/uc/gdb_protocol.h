@@ -35,7 +35,7 @@ std::string frame(const std::string& payload);
 // Little-endian hex of a 32-bit word, as GDB's 'g'/'p' want it.
 std::string hex32le(uint32_t v);
 
-// What the stub does after a packet: send `reply` when `send` is set, then take `action` on the core.
+// The stub's answer to one packet: `reply`, sent when `send` is set, and the `action` it then takes on the core.
 struct Outcome {
   enum Action { none, step, cont, kill, detach } action = none;
   bool send = true;
