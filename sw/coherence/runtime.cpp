@@ -106,8 +106,24 @@ void CoherenceRuntime::record(const char* phase) {
     api_.log(line);
   else if (syncs_ == 13)
     api_.log("(further synchronisations: see --csv and the stats JSON)");
+  Direction& dir = to_[dir_read(DIR_STAT_TARGET) == 1 ? 0 : 1];
+  ++dir.syncs;
+  dir.history += dir_read(DIR_STAT_HISTORY);
+  dir.probes += probes;
+  dir.ticks += ticks;
   api_.stat("probes_total", static_cast<double>(probes_total_));
   api_.stat("ticks_total", static_cast<double>(ticks_total_));
+}
+
+void CoherenceRuntime::summary() {
+  const char* names[2] = {"GPU", "CPU"};
+  for (unsigned i = 0; i < 2; ++i) {
+    const Direction& d = to_[i];
+    api_.log(format("to the %s caches: %" PRIu64 " syncs, %" PRIu64 " history lines, %" PRIu64 " probes, %.3f ns"
+                    " (%.2f ns per probe, %.2f ns per history line)",
+                    names[i], d.syncs, d.history, d.probes, d.ticks / 1000.0,
+                    d.probes ? d.ticks / 1000.0 / d.probes : 0.0, d.history ? d.ticks / 1000.0 / d.history : 0.0));
+  }
 }
 
 void CoherenceRuntime::cpu_acquire() {
