@@ -18,7 +18,9 @@
 // * INVALIDATE (0x5000): 1 = invalidate the GPU caches with the CPU's history, 2 = the CPU
 //   caches with the GPU's. The invalidation engine (`engine: tlm|rtl|lockstep`) turns the history
 //   into requests — `mode: per_line`: max_range 1 (one probe per line), `mode: range`: up to
-//   `max_range` lines per probe. Probes are issued `issue_cycles` apart (posted), the target
+//   `max_range` lines per probe. How long the probes take is `probe_timing`: `per_side` (each
+//   target side's gem5 chain, probe_chain.h: `to_cpu`, `to_gpu`), `serial_ack` (one chain for
+//   both), or `pipelined`: probes are issued `issue_cycles` apart (posted), the target
 //   controller walks its tags; the directory then reads PROBE_DONE (returns when the walks are
 //   done). Invalidation time = from the INVALIDATE write's arrival to PROBE_DONE's return, in
 //   ps (= gem5 ticks at 1 THz). INVAL_STATUS reads 1 once done. Requires the lock and a
