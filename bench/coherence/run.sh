@@ -64,12 +64,20 @@ print("workload,size,mode,walk,timing,probes,ticks,lines_invalidated,tag_accesse
 for r in csv.DictReader(open(sys.argv[1])):
     if r["status"] != "ok":
         sys.exit("point failed: " + str(r))
-    v = r["workload.args"].strip("{} ").split(":")[1].strip()
+    v = r["workload.args"].strip("{} ").split(",")[0].split(":")[1].strip()
     size = v if r["workload"] == "square" else v + "x" + v
     print(",".join([r["workload"], size, r["directory.mode"], r["gpu0.compute.probe_walk"],
                     r["directory.probe_timing"], r["directory.probes"], r["directory.ticks"],
                     r["directory.lines_invalidated"], r["directory.tag_accesses"]]))
 PY
 
+# The default per-side probe chains (issue #29) against the thesis' 21 rows, with and without host
+# copies: docs/coherence.md's "Per-side probe chains" tables.
+rm -rf "$OUT/per_side"
+"$HETVP" sweep bench/coherence/per_side_sweep.yaml --out "$OUT/per_side" -j 2 > "$OUT/per_side.log" 2>&1 || {
+  echo "per-side sweep failed (see $OUT/per_side.log)" >&2; exit 1; }
+python3 bench/coherence/fit.py "$OUT/per_side/results.csv" > "$OUT/per_side_fit.md"
+
 if [ -z "$SWEEP_ONLY" ]; then cat "$OUT/wall.csv" "$OUT/engines.csv"; fi
+cat "$OUT/per_side_fit.md"
 cat "$OUT/sweep.csv"

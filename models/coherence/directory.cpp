@@ -39,10 +39,17 @@ std::shared_ptr<Schema> Directory::schema() {
   s->freq("engine_clock", std::string("1 GHz"), "invalidation engine clock");
   s->freq("clock", std::string("2 GHz"), "directory clock (gem5 APU: ruby clock 500 ticks = 2 GHz)");
   s->integer("issue_cycles", 30, "directory cycles between two probes it issues (gem5 directory response 30)").min(0);
-  s->choice("probe_timing", {"pipelined", "serial_ack"}, std::string("pipelined"),
+  s->choice("probe_timing", {"pipelined", "serial_ack", "per_side"}, std::string("pipelined"),
             "pipelined: probes issued issue_cycles apart, receivers walk concurrently (hetvp's model); serial_ack: "
             "gem5 APU chain, the directory waits for each ack: response + hops + receiver ack + walk + hops, then "
-            "completion");
+            "completion; per_side: each target side's own chain (to_cpu / to_gpu: its latencies and whether the "
+            "directory waits for each ack), then completion");
+  // per_side: the defaults are gem5 GPU_VIPER's (configs/coherence.yaml cites them line by line);
+  // to_gpu's occupancy is an assumption derived from the thesis' Table 4.6 (docs/coherence.md).
+  s->group("to_cpu", ProbeChain::schema({"ack", 30, 4, "0.5 ns", "60 ns", "0 ns"}),
+           "per_side: probes to the CPU caches (gem5 CorePair: ack after cpu-to-dir-latency 120 cycles)");
+  s->group("to_gpu", ProbeChain::schema({"receiver", 30, 4, "0.5 ns", "1 ns", "2.5 ns"}),
+           "per_side: probes to the GPU caches (gem5 TCC: ack after 1 GPU cycle)");
   s->integer("response_cycles", 30,
              "serial_ack: directory cycles before each probe leaves (gem5 configs/ruby/GPU_VIPER.py "
              "response_latency, src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm)")
@@ -97,6 +104,9 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : PeripheralOf<
   issue_ = p.period("clock") * static_cast<double>(p.integer("issue_cycles"));
   cpu_hop_ = p.time("cpu_hop");
   serial_ack_ = p.string("probe_timing") == "serial_ack";
+  per_side_ = p.string("probe_timing") == "per_side";
+  chain_[1] = ProbeChain(p.group("to_cpu"), p.period("clock"));
+  chain_[2] = ProbeChain(p.group("to_gpu"), p.period("clock"));
   response_ = p.period("clock") * static_cast<double>(p.integer("response_cycles"));
   net_ = p.time("hop_latency") * static_cast<double>(p.integer("hops"));
   ack_[1] = p.time("cpu_ack");
@@ -297,6 +307,38 @@ bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRan
   return true;
 }
 
+bool Directory::send_timed_probe(unsigned target, const LineRange& r, sc_core::sc_time arrive,
+                                 sc_core::sc_time& walk) {
+  uint8_t msg[24] = {};
+  std::memcpy(msg, &r.first, 8);
+  std::memcpy(msg + 8, &r.count, 4);
+  if (Tracer::get().enabled())
+    Tracer::get().instant(
+        std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + arrive,
+        format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64, uint64_t(r.first), uint64_t(r.count)));
+  if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 24, arrive)) return false;
+  uint64_t walk_ps = 0;
+  std::memcpy(&walk_ps, msg + 16, 8);
+  walk = sc_core::sc_time(static_cast<double>(walk_ps), sc_core::SC_PS);
+  return true;
+}
+
+// per_side: the target side's chain (probe_chain.h) times every probe; the receiver's walk is
+// what its controller reports. `d` ends when the last ack is back (completion is added by the caller).
+bool Directory::invalidate_per_side(unsigned target, const std::vector<LineRange>& ranges, sc_core::sc_time& d,
+                                    Sync& s) {
+  ProbeChain::Run run(chain_[target], d);
+  for (const LineRange& r : ranges) {
+    if (static_cast<long long>(probe_counter_++) == skip_probe_) continue;  // test fault: a lost probe
+    sc_core::sc_time walk;
+    if (!send_timed_probe(target, r, run.walk_start(), walk)) return false;
+    run.walked(walk);
+    ++s.probes;
+  }
+  d = run.last_ack();
+  return true;
+}
+
 void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   if (!lock_owner_)
     return fail("INVALIDATE", DIR_INVALIDATE, "invalidation requested without holding the lock (0x40000000)");
@@ -323,7 +365,9 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   Sync s;
   s.target = source;  // 1: GPU caches (CPU history), 2: CPU caches
   s.history = hist_[source].size();
-  if (serial_ack_) {
+  if (per_side_) {
+    if (!invalidate_per_side(target, ranges, d, s)) return;
+  } else if (serial_ack_) {
     if (!invalidate_serial_ack(target, ranges, d, s)) return;
   } else {
     for (const LineRange& r : ranges) {
@@ -342,7 +386,7 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
     }
   }
   uint64_t done[4] = {};
-  if (!serial_ack_) {
+  if (!serial_ack_ && !per_side_) {
     // Completion: read PROBE_DONE (returns when the target's tag walks are done). With nothing to
     // invalidate there is nothing to wait for: done once the engine has seen the empty history.
     if (s.probes && !cc_access(target, tlm::TLM_READ_COMMAND, CC_PROBE_DONE, done, 32, d)) return;
@@ -364,7 +408,7 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
         name(), std::string("invalidate ") + side_name(target) + " caches", t0, end - t0,
         format("\"history\":%" PRIu64 ",\"probes\":%" PRIu64 ",\"invalidated\":%" PRIu64 ",\"mode\":\"%s\"",
                uint64_t(s.history), uint64_t(s.probes), uint64_t(s.invalidated),
-               serial_ack_ ? "serial_ack" : "pipelined"));
+               per_side_ ? "per_side" : serial_ack_ ? "serial_ack" : "pipelined"));
   syncs_.push_back(s);
   inval_done_at_ = end;
   inval_requested_ = true;

@@ -18,7 +18,9 @@
 // * INVALIDATE (0x5000): 1 = invalidate the GPU caches with the CPU's history, 2 = the CPU
 //   caches with the GPU's. The invalidation engine (`engine: tlm|rtl|lockstep`) turns the history
 //   into requests — `mode: per_line`: max_range 1 (one probe per line), `mode: range`: up to
-//   `max_range` lines per probe. Probes are issued `issue_cycles` apart (posted), the target
+//   `max_range` lines per probe. How long the probes take is `probe_timing`: `per_side` (each
+//   target side's gem5 chain, probe_chain.h: `to_cpu`, `to_gpu`), `serial_ack` (one chain for
+//   both), or `pipelined`: probes are issued `issue_cycles` apart (posted), the target
 //   controller walks its tags; the directory then reads PROBE_DONE (returns when the walks are
 //   done). Invalidation time = from the INVALIDATE write's arrival to PROBE_DONE's return, in
 //   ps (= gem5 ticks at 1 THz). INVAL_STATUS reads 1 once done. Requires the lock and a
@@ -35,6 +37,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "models/coherence/invalidation_engine.h"
+#include "models/coherence/probe_chain.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
 #include "platform/peripheral.h"
@@ -76,6 +79,9 @@ class Directory : public PeripheralOf<Component> {
   void history_request(unsigned side, sc_core::sc_time& delay);
   void invalidate(unsigned source, sc_core::sc_time& delay);
   bool invalidate_serial_ack(unsigned target, const std::vector<LineRange>& ranges, sc_core::sc_time& d, Sync& s);
+  bool invalidate_per_side(unsigned target, const std::vector<LineRange>& ranges, sc_core::sc_time& d, Sync& s);
+  // A 24-byte probe to `target` arriving after `arrive`; the walk time its controller reports.
+  bool send_timed_probe(unsigned target, const LineRange& r, sc_core::sc_time arrive, sc_core::sc_time& walk);
   // The engine runs in the directory's own thread (an RTL engine's signals have one writer).
   void engine_thread();
   std::vector<LineRange> run_engine(const std::vector<uint64_t>& lines, sc_core::sc_time& delay);
@@ -89,8 +95,10 @@ class Directory : public PeripheralOf<Component> {
   std::string mode_;
   std::unique_ptr<InvalidationEngine> engine_;
   sc_core::sc_time issue_, cpu_hop_;
-  bool serial_ack_ = false;  // probe_timing
+  // probe_timing: pipelined (neither), serial_ack, or per_side (each target side's chain_)
+  bool serial_ack_ = false, per_side_ = false;
   sc_core::sc_time response_, net_, ack_[3], completion_;
+  ProbeChain chain_[3];  // per_side: index 1 = towards the CPU caches, 2 = towards the GPU caches
   long long skip_probe_;
   uint64_t probe_counter_ = 0;
   unsigned lock_owner_ = 0;  // 0 free, 1 CPU, 2 GPU

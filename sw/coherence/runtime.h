@@ -40,6 +40,9 @@ class CoherenceRuntime {
   void launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
               const std::vector<uint32_t>& args);
   unsigned syncs() const { return syncs_; }
+  // Logs the run's invalidations per direction (to the GPU caches / to the CPU caches): syncs,
+  // history lines, probes, time, ns per probe and per history line. The workloads call it last.
+  void summary();
   GpuDriver& driver() { return drv_; }
 
  private:
@@ -55,6 +58,10 @@ class CoherenceRuntime {
   };
   void account(HandOver& h, sc_core::sc_time begin);
   uint64_t probes_total_ = 0, ticks_total_ = 0;
+  struct Direction {  // the invalidations of one target side's caches
+    uint64_t syncs = 0, history = 0, probes = 0, ticks = 0;
+  };
+  Direction to_[2];  // 0: GPU caches (CPU releases), 1: CPU caches (GPU releases)
 
   HostApi& api_;
   GpuDriver drv_;

@@ -104,9 +104,10 @@ std::shared_ptr<Schema> base_schema(bool samples = true) {
   s->integer("iterations", 1, "how many times the Algorithm 2 sequence runs (>1: caches hold old data)").range(1, 1000);
   s->integer("block", 256, "threads per block (1-D kernels)").range(32, 1024);
   if (samples)
-    s->boolean("host_copies", false,
-               "keep host copies of the input and output, as the HIP samples do, and copy them with "
-               "the CPU (hipMemcpy on an APU): the copies' lines are written, so tracked, too");
+    s->boolean("host_copies", true,
+               "keep host copies of the input and output, as the HIP samples the thesis ran do, and copy them "
+               "with the CPU (hipMemcpy on an APU): the copies' lines are written, so tracked, too (false: "
+               "only the arrays the kernel uses)");
   return s;
 }
 
@@ -206,6 +207,7 @@ class Square : public HostProgram {
       const auto c = algorithm2(api, rt, buf, a, "square", (n + block - 1) / block, 1, block, 1, n);
       rc |= report(api, "square N=" + std::to_string(n), n, check_squared(a, c));
     }
+    rt.summary();
     return rc;
   }
 };
@@ -231,6 +233,7 @@ class Transpose : public HostProgram {
       rc |=
           report(api, "matrix_transpose " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
     }
+    rt.summary();
     return rc;
   }
 };
@@ -255,6 +258,7 @@ class Shfl2d : public HostProgram {
       const auto o = algorithm2(api, rt, buf, a, "shfl2d", 1, (W + rows - 1) / rows, W, rows, W, transposed(a, W));
       rc |= report(api, "2dshfl " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
     }
+    rt.summary();
     return rc;
   }
 };
@@ -325,6 +329,7 @@ class CohRandom : public HostProgram {
     api.stat("coh_random_checked_reads", static_cast<double>(checked));
     api.log("coh_random: " + std::to_string(args.integer("programs")) + " programs, " + std::to_string(checked) +
             " CPU reads checked");
+    rt.summary();
     return 0;
   }
 };
