@@ -100,6 +100,17 @@ TEST(RtlBlock, BadParametersAreLocated) {
   EXPECT_NE(r.err.find("(--set crc0.clock): clock too fast"), std::string::npos) << r.err;
 }
 
+TEST(RtlBlock, CheckFindsAnUnconnectedMasterPort) {
+  // A master's `mem` port is required: `check` (no simulation) says so, located, with exit 2.
+  std::string yaml = read_file(config("rtl_block_example.yaml"));
+  const std::string from = "connect: {mem: host_bus, irq: cpu.irq}";
+  ASSERT_NE(yaml.find(from), std::string::npos);
+  yaml.replace(yaml.find(from), from.size(), "connect: {irq: cpu.irq}");
+  auto r = run_hetvp("check " + hetvp::test::write_file("crc_no_mem.yaml", yaml));
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("crc0: required port 'mem' is not connected"), std::string::npos) << r.err;
+}
+
 TEST(RtlBlock, WaveformWindowIsAValidVcd) {
   const std::string vcd = scratch() + "/crc0.vcd";
   auto r = run_hetvp("run " + config("rtl_block_example.yaml") + " --set crc0.waves=" + vcd +
