@@ -20,7 +20,8 @@ using hetvp::test::scratch;
 std::string stats_body(const std::string& path) {
   const std::string s = read_file(path);
   const size_t t = s.find("\"simulated_ns\"");
-  return (t == std::string::npos ? std::string() : s.substr(t, s.find('\n', t) - t)) + hetvp::test::components_section(s);
+  return (t == std::string::npos ? std::string() : s.substr(t, s.find('\n', t) - t)) +
+         hetvp::test::components_section(s);
 }
 
 struct Mode {
