@@ -3,6 +3,8 @@
 
 #include <cinttypes>
 #include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 #include "platform/format.h"
 
@@ -37,6 +39,17 @@ void WaveRing::add(const std::string& name, Pin pin, unsigned width) {
   if (pin) traced_.push_back({name, pin, width ? width : unsigned(pin.bytes) * 8});
   values_.assign(size_t(depth_) * traced_.size(), 0);
   cycles_.assign(depth_, 0);
+}
+
+void WaveRing::add_all(const std::string& prefix, const std::string& spec, std::initializer_list<Pin> pins) {
+  std::istringstream words(spec);
+  auto pin = pins.begin();
+  for (std::string w; words >> w; ++pin) {
+    if (pin == pins.end()) throw std::logic_error("WaveRing::add_all: more names than pins in '" + spec + "'");
+    const size_t colon = w.find(':');
+    add(prefix + w.substr(0, colon), *pin, colon == std::string::npos ? 1 : unsigned(std::stoul(w.substr(colon + 1))));
+  }
+  if (pin != pins.end()) throw std::logic_error("WaveRing::add_all: more pins than names in '" + spec + "'");
 }
 
 void WaveRing::sample(uint64_t cycle) {

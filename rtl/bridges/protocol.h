@@ -38,7 +38,10 @@ class WaveRing {
  public:
   explicit WaveRing(unsigned depth) : depth_(depth) {}
   void add(const std::string& name, Pin pin, unsigned width);  // before the first sample()
-  void sample(uint64_t cycle);                                 // values before the rising edge of `cycle`
+  // Adds a port's pins, named prefix + each word of `spec` in order: "name" is 1 bit wide,
+  // "name:W" W bits (0: the pin's bytes * 8). The number of words must be the number of pins.
+  void add_all(const std::string& prefix, const std::string& spec, std::initializer_list<Pin> pins);
+  void sample(uint64_t cycle);  // values before the rising edge of `cycle`
   bool empty() const { return count_ == 0 || depth_ == 0; }
   uint64_t kept() const { return count_ < depth_ ? count_ : depth_; }
   // Writes the kept cycles as a VCD file: two time points per cycle (clock low at t - period/2,

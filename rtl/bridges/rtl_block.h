@@ -1,9 +1,9 @@
 // hetvp — the generic co-simulation of a Verilated block (docs/rtl_blocks.md):
-//   * RtlCore: owns the VerilatedBlock and its clock, and the bridges around it — the TLM-2.0
-//     register target driving the block's AXI4-Lite (or APB) slave port, the block's AXI4 master
-//     port turned into TLM b_transport calls, interrupt outputs turned into edges — with the
-//     protocol checkers, the time-out, the full waveform window and the ring buffer of the last
-//     cycles that is written when the run fails.
+//   * RtlCore: owns the VerilatedBlock and its clock, and composes the bridges around it
+//     (bus_bridge.h): the register target driving the block's AXI4-Lite or APB slave port
+//     (axi4lite_target.h, apb_target.h), the AXI4 master port turned into TLM b_transport calls
+//     (axi4_master_bridge.h), each with its protocol checker; the interrupt outputs turned into
+//     edges; the full waveform window and the ring buffer of the last cycles (block_waves.h).
 //   * ReferenceModel: a TLM model of the same block (optional, per block name), for `mode: tlm`
 //     and `mode: lockstep` (rtl/bridges/rtl_component.cpp).
 //
@@ -32,6 +32,8 @@ struct Clock {
   uint64_t period_ps = 10000;
   sc_core::sc_time at(uint64_t cycle) const { return sc_core::sc_time(double(cycle * period_ps), sc_core::SC_PS); }
   static uint64_t ps(const sc_core::sc_time& t) { return t.value() / sc_core::sc_time(1, sc_core::SC_PS).value(); }
+  // The last cycle whose rising edge is at or before t (the cycle an event at t belongs to).
+  uint64_t cycle_at(const sc_core::sc_time& t) const { return ps(t) / period_ps; }
   // The first cycle whose rising edge is strictly after t.
   uint64_t next_after(const sc_core::sc_time& t) const { return ps(t) / period_ps + 1; }
   // Cycles a response takes that the target said takes `latency` (at least one).
@@ -62,7 +64,9 @@ struct BlockEnv {
 
 // A TLM model of a block: same registers, same memory traffic, same interrupts. It is
 // cycle-counted: access() is the register access presented at `cycle` (its response is at
-// cycle + 1); it schedules its own work on env().clock.
+// cycle + 1); it schedules its own work on env().clock. access() must not wait: `mode: tlm` calls
+// it at the access's arrival, `mode: lockstep` at the rising edge `cycle` from the RTL's clock
+// thread (docs/rtl_blocks.md, "Lockstep").
 class ReferenceModel : public sc_core::sc_module {
  public:
   ReferenceModel(sc_core::sc_module_name n, BlockEnv env) : sc_core::sc_module(n), env_(std::move(env)) {}
@@ -91,7 +95,8 @@ struct RtlOptions {
   unsigned reset_cycles = 4;
   uint64_t timeout_cycles = 100000;
   unsigned max_outstanding = 4;
-  unsigned test_ready_delay = 0;             // TEST ONLY: AR/AW/W READY rise only after VALID was high this long
+  unsigned test_ready_delay = 0;             // TEST ONLY: READY (AXI4 AR/AW/W, AXI4-Lite B/R) rises only
+                                             // after VALID was high this long
   std::string waves;                         // full waveform file ("" none)
   sc_core::sc_time waves_start, waves_stop;  // window (stop 0 = to the end)
   unsigned ring_cycles = 256;                // ring buffer depth (0 = off)
@@ -108,8 +113,10 @@ class RtlCore : public sc_core::sc_module {
   RtlCore(sc_core::sc_module_name n, const RtlBlockType& type, BlockEnv env, RtlOptions opt);
   ~RtlCore() override;
   // A register access (blocking; called from an SC_THREAD at its arrival time). Returns the
-  // cycle it was presented at.
-  uint64_t access(tlm::tlm_generic_payload& gp);
+  // cycle it was presented at. `on_present(cycle)` runs in the clock thread at that cycle's rising
+  // edge, before the block sees the access (lockstep hands the access to the reference there).
+  uint64_t access(tlm::tlm_generic_payload& gp, std::function<void(uint64_t)> on_present = {});
+  uint64_t cycle() const;  // the current cycle of the clock thread (the edge it is at or last made)
   const RtlCounters& counters() const { return counters_; }
   uint64_t bus_cycles() const;  // cycles out of reset
   // Writes the ring buffer of the last cycles (a failure found outside the core: lockstep).

@@ -1,13 +1,12 @@
 // hetvp — the component type `rtl.<name>` of every block built with hetvp_add_rtl_block:
 // `mode: rtl` runs the Verilated block through RtlCore, `mode: tlm` its reference model,
-// `mode: lockstep` both on the same inputs, comparing register read data, memory writes
-// (address, data, strobes) and interrupt edges; the first divergence stops the run
-// (docs/rtl_blocks.md, "Lockstep").
+// `mode: lockstep` both on the same inputs, comparing register read data, bus transactions,
+// memory writes and interrupt edges, each with its cycle (block_lockstep.h); the first divergence
+// stops the run (docs/rtl_blocks.md, "Lockstep").
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cinttypes>
-#include <deque>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -15,18 +14,12 @@
 #include "platform/component.h"
 #include "platform/format.h"
 #include "platform/run_state.h"
-#include "rtl/bridges/lockstep.h"
+#include "rtl/bridges/block_lockstep.h"
 #include "rtl/bridges/rtl_block.h"
 
 namespace hetvp::rtl {
 
 namespace {
-
-std::string hex_bytes(const std::vector<uint8_t>& v, const std::vector<uint8_t>* be = nullptr) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (be && !(*be)[i]) ? std::string("--") : format("%02x", v[i]);
-  return s;
-}
 
 // The directory a file would be written to exists and is writable.
 bool writable_dir(const std::string& file) {
@@ -35,25 +28,12 @@ bool writable_dir(const std::string& file) {
   return access(dir.c_str(), W_OK) == 0;
 }
 
-uint64_t le_value(const uint8_t* p, size_t n) {
-  uint64_t v = 0;
-  for (size_t i = 0; i < n && i < 8; ++i) v |= uint64_t(p[i]) << (8 * i);
-  return v;
-}
-
-struct MemWrite {
-  uint64_t addr;
-  std::vector<uint8_t> data, be;
-};
-struct IrqEdge {
-  unsigned index;
-  bool level;
-};
-
 class RtlComponent final : public Component {
  public:
   tlm_utils::simple_target_socket<RtlComponent> regs{"regs"};
-  tlm_utils::simple_initiator_socket<RtlComponent> mem{"mem"};
+  // The AXI4 master's port: only a block built with MASTER axi4 has one (an unbound socket would
+  // fail the run at elaboration, and YAML could not bind it).
+  std::unique_ptr<tlm_utils::simple_initiator_socket<RtlComponent>> mem;
 
   static std::shared_ptr<Schema> schema() {
     auto s = std::make_shared<Schema>();
@@ -75,8 +55,8 @@ class RtlComponent final : public Component {
         .range(0, 1 << 20);
     s->string("ring_file", std::string(""), "ring buffer VCD file (empty: <instance>_last_cycles.vcd)");
     s->integer("test_ready_delay", 0,
-               "TEST ONLY: the AXI4 master bridge raises ARREADY/AWREADY/WREADY only after VALID was high this many "
-               "cycles")
+               "TEST ONLY: the bridges raise READY (AXI4 master AR/AW/W, AXI4-Lite B/R) only after VALID was high "
+               "this many cycles")
         .range(0, 1000);
     return s;
   }
@@ -93,7 +73,10 @@ class RtlComponent final : public Component {
     irq_vector_ = p.u32("irq_vector");
     regs.register_b_transport(this, &RtlComponent::b_transport);
     expose_target("regs", regs);
-    if (t.master) expose_initiator("mem", mem);
+    if (t.master) {
+      mem = std::make_unique<tlm_utils::simple_initiator_socket<RtlComponent>>("mem");
+      expose_initiator("mem", *mem);
+    }
     for (unsigned k = 0; k < t.irqs; ++k) {
       irq_.push_back(std::make_unique<IrqPort>(t.irqs == 1 ? "irq" : format("irq%u", k).c_str()));
       expose_irq_out(t.irqs == 1 ? "irq" : format("irq%u", k), *irq_.back(), true);
@@ -120,10 +103,6 @@ class RtlComponent final : public Component {
       throw std::invalid_argument(p.where("waves_stop") + ": the window ends (" + o.waves_stop.to_string() +
                                   ") before it starts (" + o.waves_start.to_string() + ")");
 
-    lockstep_ = LockstepMonitor(env_.type + " '" + instance_name() + "'", [this] {
-      if (core_) core_->write_ring_now();
-      return std::string();
-    });
     BlockEnv real = env_;  // what reaches the platform
     real.mem = [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { count_and_send(gp, d); };
     real.irq = [this](unsigned k, bool level) { irq_edge(k, level); };
@@ -131,16 +110,15 @@ class RtlComponent final : public Component {
       ref_ = ref->create("tlm", real);
     } else {
       if (mode_ == "lockstep") {
+        lockstep_ = std::make_unique<BlockLockstep>(
+            env_.type + " '" + instance_name() + "'", instance_name(), env_.clock, [this] { core_->write_ring_now(); },
+            [this](tlm::tlm_generic_payload& gp) { return mem ? (*mem)->transport_dbg(gp) : 0u; });
         real.wrote = [this](uint64_t a, const std::vector<uint8_t>& d, const std::vector<uint8_t>& be) {
-          rtl_writes_.push_back({a, d, be});
-          compare_writes();
+          lockstep_->rtl_wrote(core_->cycle(), a, d, be);
         };
         BlockEnv shadow = env_;  // the reference reads the same memory, writes nothing, raises nothing
-        shadow.mem = [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { shadow_mem(gp, d); };
-        shadow.irq = [this](unsigned k, bool level) {
-          tlm_irqs_.push_back({k, level});
-          compare_irqs();
-        };
+        shadow.mem = [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { lockstep_->tlm_transport(gp, d); };
+        shadow.irq = [this](unsigned k, bool level) { lockstep_->tlm_irq(k, level); };
         ref_ = ref->create("tlm", shadow);
       }
       core_ = std::make_unique<RtlCore>("rtl", t, real, o);
@@ -156,20 +134,7 @@ class RtlComponent final : public Component {
           format("%s: RTL clock ran %" PRIu64 " cycles (%" PRIu64 " after reset), woke %" PRIu64 " times",
                  instance_name().c_str(), core_->counters().cycles, core_->bus_cycles(), core_->counters().wakeups));
     }
-    if (mode_ != "lockstep" || lockstep_.failed()) return;
-    if (!rtl_writes_.empty() || !tlm_writes_.empty()) {
-      const bool rtl = !rtl_writes_.empty();
-      const MemWrite& w = rtl ? rtl_writes_.front() : tlm_writes_.front();
-      mismatch("memory write", writes_compared_,
-               format("the %s wrote 0x%" PRIx64 " <- %s, the %s wrote nothing", rtl ? "RTL" : "TLM", w.addr,
-                      hex_bytes(w.data, &w.be).c_str(), rtl ? "TLM" : "RTL"));
-    } else if (!rtl_irqs_.empty() || !tlm_irqs_.empty()) {
-      const bool rtl = !rtl_irqs_.empty();
-      const IrqEdge& e = rtl ? rtl_irqs_.front() : tlm_irqs_.front();
-      mismatch("interrupt edge", irqs_compared_,
-               format("the %s %s irq %u, the %s did not", rtl ? "RTL" : "TLM", e.level ? "raised" : "lowered", e.index,
-                      rtl ? "TLM" : "RTL"));
-    }
+    if (lockstep_) lockstep_->end_of_run();
   }
 
  private:
@@ -195,9 +160,13 @@ class RtlComponent final : public Component {
       env_.clock.wait_until(g + 1);
       return;
     }
+    if (!lockstep_) {
+      core_->access(gp);
+      return;
+    }
+    // lockstep: the reference gets the same access at the same rising edge, in the clock thread
+    // (so its interrupts and memory traffic are stamped with the RTL's cycles), and must not wait.
     std::vector<uint8_t> copy(gp.get_data_ptr(), gp.get_data_ptr() + gp.get_data_length());
-    const uint64_t g = core_->access(gp);
-    if (mode_ != "lockstep" || lockstep_.failed() || !gp.is_response_ok()) return;
     tlm::tlm_generic_payload t;
     t.set_command(gp.get_command());
     t.set_address(gp.get_address());
@@ -205,13 +174,12 @@ class RtlComponent final : public Component {
     t.set_data_length(unsigned(copy.size()));
     t.set_streaming_width(unsigned(copy.size()));
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    ref_->access(t, g);
-    const uint64_t k = reads_compared_++;
-    if (gp.is_read() && !std::equal(copy.begin(), copy.end(), gp.get_data_ptr()))
-      mismatch(
-          "register access", k,
-          format("read at offset 0x%" PRIx64 " (cycle %" PRIu64 "): RTL 0x%" PRIx64 ", TLM 0x%" PRIx64,
-                 gp.get_address(), g, le_value(gp.get_data_ptr(), copy.size()), le_value(copy.data(), copy.size())));
+    bool presented = false;
+    const uint64_t g = core_->access(gp, [&](uint64_t cycle) {
+      presented = true;
+      if (!lockstep_->failed()) ref_->access(t, cycle);
+    });
+    if (presented && gp.is_response_ok()) lockstep_->compare_access(gp, copy.data(), g);
   }
 
   void count_and_send(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
@@ -223,44 +191,8 @@ class RtlComponent final : public Component {
       bytes_written_ += gp.get_data_length();
     }
     const sc_core::sc_time t0 = sc_core::sc_time_stamp();
-    mem->b_transport(gp, d);
-    if (mode_ == "lockstep") {
-      rtl_tx_.push_back({gp.is_read(), gp.get_address(), gp.get_data_length(), sc_core::sc_time_stamp() - t0 + d});
-      rtl_tx_ev_.notify(sc_core::SC_ZERO_TIME);
-    }
-  }
-
-  // lockstep: the reference's memory port. Its n-th transaction is matched with the RTL's n-th
-  // (same command, address and length, else a divergence) and takes the latency the RTL's took,
-  // so the two stay cycle for cycle; reads get their data by debug transport, writes are compared.
-  void shadow_mem(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
-    while (rtl_tx_.empty()) {
-      if (lockstep_.failed()) sc_core::wait(never_);
-      sc_core::wait(rtl_tx_ev_);
-    }
-    const Tx r = rtl_tx_.front();
-    rtl_tx_.pop_front();
-    if (r.read != gp.is_read() || r.addr != gp.get_address() || r.len != gp.get_data_length()) {
-      mismatch("bus transaction", tx_compared_,
-               format("RTL %s 0x%" PRIx64 " (%u bytes), TLM %s 0x%" PRIx64 " (%u bytes)", r.read ? "read" : "write",
-                      r.addr, r.len, gp.is_read() ? "read" : "write", gp.get_address(), gp.get_data_length()));
-      sc_core::wait(never_);
-    }
-    ++tx_compared_;
-    d += r.latency;
-    if (gp.is_read()) {
-      const unsigned got = mem->transport_dbg(gp);
-      gp.set_response_status(got == gp.get_data_length() ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
-    }
-    MemWrite w{gp.get_address(), {gp.get_data_ptr(), gp.get_data_ptr() + gp.get_data_length()}, {}};
-    w.be.assign(w.data.size(), 0xff);
-    if (gp.get_byte_enable_ptr())
-      for (size_t i = 0; i < w.be.size(); ++i)
-        w.be[i] = gp.get_byte_enable_ptr()[i % gp.get_byte_enable_length()] ? 0xff : 0;
-    tlm_writes_.push_back(std::move(w));
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    compare_writes();
+    (*mem)->b_transport(gp, d);
+    if (lockstep_) lockstep_->rtl_transaction(core_->cycle(), gp, sc_core::sc_time_stamp() - t0 + d);
   }
 
   void irq_edge(unsigned k, bool level) {
@@ -268,54 +200,7 @@ class RtlComponent final : public Component {
       ++irqs_;
       if (irq_[k]->size()) (*irq_[k])->raise(irq_vector_ + k, sc_core::SC_ZERO_TIME);
     }
-    if (mode_ == "lockstep") {
-      rtl_irqs_.push_back({k, level});
-      compare_irqs();
-    }
-  }
-
-  void compare_writes() {
-    while (!lockstep_.failed() && !rtl_writes_.empty() && !tlm_writes_.empty()) {
-      const MemWrite &r = rtl_writes_.front(), &t = tlm_writes_.front();
-      // The RTL's write covers whole beats; compare the bytes it enabled.
-      std::vector<uint8_t> rd, rb;
-      uint64_t ra = r.addr;
-      bool first = true;
-      for (size_t i = 0; i < r.data.size(); ++i)
-        if (r.be[i]) {
-          if (first) ra = r.addr + i;
-          first = false;
-          rd.push_back(r.data[i]);
-          rb.push_back(0xff);
-        }
-      if (ra != t.addr || rd != t.data || rb != t.be) {
-        mismatch("memory write", writes_compared_,
-                 format("RTL 0x%" PRIx64 " <- %s (strobes %zu bytes), TLM 0x%" PRIx64 " <- %s (%zu bytes)", ra,
-                        hex_bytes(rd).c_str(), rd.size(), t.addr, hex_bytes(t.data, &t.be).c_str(), t.data.size()));
-        return;
-      }
-      ++writes_compared_;
-      rtl_writes_.pop_front();
-      tlm_writes_.pop_front();
-    }
-  }
-  void compare_irqs() {
-    while (!lockstep_.failed() && !rtl_irqs_.empty() && !tlm_irqs_.empty()) {
-      const IrqEdge &r = rtl_irqs_.front(), &t = tlm_irqs_.front();
-      if (r.index != t.index || r.level != t.level) {
-        mismatch("interrupt edge", irqs_compared_,
-                 format("RTL irq %u %s, TLM irq %u %s", r.index, r.level ? "rising" : "falling", t.index,
-                        t.level ? "rising" : "falling"));
-        return;
-      }
-      ++irqs_compared_;
-      rtl_irqs_.pop_front();
-      tlm_irqs_.pop_front();
-    }
-  }
-  // The first divergence stops the run (the RTL's ring buffer is written once, by the monitor).
-  void mismatch(const char* field, uint64_t index, const std::string& detail) {
-    if (lockstep_.diverge(field, index, detail)) RunState::get().fail(instance_name(), lockstep_.first().report());
+    if (lockstep_) lockstep_->rtl_irq(core_->cycle(), k, level);
   }
 
   const RtlBlockType& type_;
@@ -327,20 +212,7 @@ class RtlComponent final : public Component {
   std::unique_ptr<ReferenceModel> ref_;
   uint64_t reg_reads_ = 0, reg_writes_ = 0, mem_reads_ = 0, mem_writes_ = 0, bytes_read_ = 0, bytes_written_ = 0,
            irqs_ = 0;
-  // lockstep
-  LockstepMonitor lockstep_{""};  // named in the constructor
-  std::deque<MemWrite> rtl_writes_, tlm_writes_;
-  std::deque<IrqEdge> rtl_irqs_, tlm_irqs_;
-  struct Tx {
-    bool read;
-    uint64_t addr;
-    unsigned len;
-    sc_core::sc_time latency;
-  };
-  std::deque<Tx> rtl_tx_;
-  sc_core::sc_event rtl_tx_ev_, never_;
-  uint64_t tx_compared_ = 0;
-  uint64_t reads_compared_ = 0, writes_compared_ = 0, irqs_compared_ = 0;
+  std::unique_ptr<BlockLockstep> lockstep_;  // mode: lockstep
 };
 
 }  // namespace

@@ -17,7 +17,7 @@
 namespace hetvp::rtl {
 
 // One pin of a Verilated C++ model: the address of its CData/SData/IData/QData member and its
-// width in bits (a bus pin's width follows from the bus; see the tables in rtl_block.cpp).
+// width in bits (a bus pin's width follows from the bus; see each bridge's trace(), e.g. axi4lite_target.cpp).
 struct Pin {
   void* p = nullptr;
   uint8_t bytes = 0;

@@ -88,6 +88,33 @@ TEST(RtlBlockFaults, WrongResultWithoutLockstepFailsTheHostCheck) {
   EXPECT_NE(o.err.find("workload 'rtl_crc32' reported failure"), std::string::npos) << o.err;
 }
 
+// FAULT 5 writes the (right) result 4 cycles late: the host's check passes, lockstep's cycle
+// stamps catch it at the first write, naming both cycles.
+TEST(RtlBlockFaults, LateWritePassesTheHostCheck) {
+  auto o = run("rtl.crc32_fault5", {});
+  EXPECT_EQ(o.status, kExitOk) << o.err;
+}
+
+TEST(RtlBlockFaults, LateWriteIsCaughtByLockstep) {
+  auto o = run("rtl.crc32_fault5", {"crc0.mode=lockstep"});
+  EXPECT_EQ(o.status, kExitSimFailure);
+  const std::string head = "hetvp/lockstep: rtl.crc32_fault5 'crc0': first divergence: bus transaction 0: RTL write ";
+  const size_t p = o.err.find(head);
+  ASSERT_NE(p, std::string::npos) << o.err;
+  unsigned long long ra = 0, ta = 0, rc = 0, tc = 0;
+  unsigned rl = 0, tl = 0;
+  ASSERT_EQ(sscanf(o.err.c_str() + p + head.size(),
+                   "0x%llx (%u bytes) at cycle %llu, TLM write 0x%llx (%u bytes) at cycle %llu", &ra, &rl, &rc, &ta,
+                   &tl, &tc),
+            6)
+      << o.err;
+  EXPECT_EQ(ra, ta);
+  EXPECT_EQ(rl, 4u);
+  EXPECT_EQ(tl, 4u);
+  EXPECT_EQ(rc, tc + 4) << "the RTL's write is 4 cycles late";
+  expect_ring(o.ring);
+}
+
 TEST(RtlBlockFaults, BlockThatNeverAnswersTimesOut) {
   auto o = run("rtl.crc32_fault4", {"crc0.timeout_cycles=500"});
   EXPECT_EQ(o.status, kExitSimFailure);

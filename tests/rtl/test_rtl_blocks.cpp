@@ -20,7 +20,8 @@ using hetvp::test::scratch;
 std::string stats_body(const std::string& path) {
   const std::string s = read_file(path);
   const size_t t = s.find("\"simulated_ns\"");
-  return (t == std::string::npos ? std::string() : s.substr(t, s.find('\n', t) - t)) + hetvp::test::components_section(s);
+  return (t == std::string::npos ? std::string() : s.substr(t, s.find('\n', t) - t)) +
+         hetvp::test::components_section(s);
 }
 
 struct Mode {
@@ -98,6 +99,17 @@ TEST(RtlBlock, BadParametersAreLocated) {
   r = run_hetvp("run " + config("rtl_block_example.yaml") + " --set 'crc0.clock=1000 GHz'");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("(--set crc0.clock): clock too fast"), std::string::npos) << r.err;
+}
+
+TEST(RtlBlock, CheckFindsAnUnconnectedMasterPort) {
+  // A master's `mem` port is required: `check` (no simulation) says so, located, with exit 2.
+  std::string yaml = read_file(config("rtl_block_example.yaml"));
+  const std::string from = "connect: {mem: host_bus, irq: cpu.irq}";
+  ASSERT_NE(yaml.find(from), std::string::npos);
+  yaml.replace(yaml.find(from), from.size(), "connect: {irq: cpu.irq}");
+  auto r = run_hetvp("check " + hetvp::test::write_file("crc_no_mem.yaml", yaml));
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("crc0: required port 'mem' is not connected"), std::string::npos) << r.err;
 }
 
 TEST(RtlBlock, WaveformWindowIsAValidVcd) {

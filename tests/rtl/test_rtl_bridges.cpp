@@ -1,7 +1,9 @@
 // The generic bridges with a test-only block (tests/rtl/blocks/apb_copy.sv, rtl.apb_copy): APB
 // register target (SETUP/ACCESS with a wait state), AXI4 master with several read bursts
 // outstanding, IDs, every AW before its W beats, byte strobes; and the APB time-out
-// (rtl.apb_copy_fault1: PREADY never rises). In-process runs (one per test process).
+// (rtl.apb_copy_fault1: PREADY never rises); and every AXI4 master rule the bridge checks, broken
+// by the block's BREAK register (burst type, size, alignment, 4 KiB, WLAST, RREADY/BREADY
+// time-outs), each stopping the run with its exact message. In-process runs (one per test process).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -27,16 +29,21 @@ class ApbCopyProgram : public HostProgram {
     s->integer("bursts", 16, "").range(1, 16);
     s->integer("strb", 0xff, "").range(0, 255);
     s->integer("maxout", 4, "").range(1, 4);
+    s->integer("brk", 0, "the AXI4 rule the block breaks (apb_copy.sv BREAK)").range(0, 9);
+    s->integer("src_offset", 0, "SRC = the source buffer + this").range(0, 4095);
     return s;
   }
   int run(HostApi& api, const Params& a) override {
     const unsigned bursts = a.u32("bursts"), strb = a.u32("strb"), maxout = a.u32("maxout");
     const uint64_t src = api.alloc_pinned(4096), dst = api.alloc_pinned(4096);
+    api.log(format("apb_copy: SRC 0x%llx, DST 0x%llx", (unsigned long long)(src + a.u32("src_offset")),
+                   (unsigned long long)dst));
     std::vector<uint8_t> in(bursts * 32), before(bursts * 32, 0xee), out(bursts * 32);
     for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 7 + 3);
     api.write(src, in.data(), in.size());
     api.write(dst, before.data(), before.size());
-    api.mmio_write32(kBase + 0x00, uint32_t(src));
+    api.mmio_write32(kBase + 0x00, uint32_t(src + a.u32("src_offset")));
+    api.mmio_write32(kBase + 0x20, a.u32("brk"));
     api.mmio_write32(kBase + 0x04, uint32_t(dst));
     api.mmio_write32(kBase + 0x08, bursts);
     api.mmio_write32(kBase + 0x0c, strb);
@@ -105,10 +112,12 @@ TEST(RtlBridges, BridgeLimitsOutstandingBursts) {
 }
 
 TEST(RtlBridges, BridgeNeverAcceptsMoreThanMaxOutstanding) {
-  // The block would issue 4; the bridge holds ARREADY low at 2, so the block sees at most 2 and
-  // the program (which expects 4) fails.
+  // The block would issue 4; the bridge holds ARREADY low at 2, so the block sees at most 2 (and
+  // copies every byte right), and the program, which expects 4, fails.
   auto o = run({"blk.max_outstanding=2", "workload.args.maxout=4"});
   EXPECT_EQ(o.status, kExitSimFailure);
+  EXPECT_NE(o.text.find("apb_copy: status 0x2, max outstanding seen 2, 0 bad bytes"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("FAILED: workload 'test_apb_copy' reported failure (code 1)"), std::string::npos) << o.text;
 }
 
 TEST(RtlBridges, ApbWithoutPreadyTimesOut) {
@@ -121,6 +130,67 @@ TEST(RtlBridges, ApbWithoutPreadyTimesOut) {
       << o.text;
   const std::string v = test::read_file(ring);
   EXPECT_NE(v.find(" s_apb_penable $end"), std::string::npos) << v.substr(0, 300);
+}
+
+// The block breaks one AXI4 rule (BREAK = brk, or SRC moved by src_offset): the run stops with
+// "rtl.apb_copy 'blk': <message>, address <SRC or DST, from the program's first line>, at ...".
+void expect_rule(std::vector<std::string> sets, const std::string& message, bool at_dst) {
+  const std::string ring = test::scratch() + "/rule_ring.vcd";
+  sets.push_back("blk.timeout_cycles=200");
+  sets.push_back("blk.ring_file=" + ring);
+  auto o = run(sets);
+  EXPECT_EQ(o.status, kExitSimFailure) << o.text;
+  unsigned long long src = 0, dst = 0;
+  const size_t p = o.text.find("apb_copy: SRC ");
+  ASSERT_NE(p, std::string::npos) << o.text;
+  ASSERT_EQ(sscanf(o.text.c_str() + p, "apb_copy: SRC 0x%llx, DST 0x%llx", &src, &dst), 2) << o.text;
+  const std::string expected =
+      "FAILED: blk: rtl.apb_copy 'blk': " + message + format(", address 0x%llx, at ", at_dst ? dst : src);
+  EXPECT_NE(o.text.find(expected), std::string::npos) << "expected: " << expected << "\n" << o.text;
+  EXPECT_NE(o.text.find("; last cycles in " + ring), std::string::npos) << o.text;
+  EXPECT_NE(test::read_file(ring).find(" m_axi_arburst $end"), std::string::npos);
+}
+
+TEST(RtlBridgeRules, ReservedBurstType) {
+  expect_rule({"workload.args.brk=1"}, "AXI4 AR channel: burst rule: reserved burst type 0b11", false);
+}
+TEST(RtlBridgeRules, FixedBurstNotSupported) {
+  expect_rule({"workload.args.brk=2"},
+              "AXI4 AR channel: burst rule: FIXED bursts are not supported by the bridge (INCR only)", false);
+}
+TEST(RtlBridgeRules, WrapBurstNotSupported) {
+  expect_rule({"workload.args.brk=3"},
+              "AXI4 AR channel: burst rule: WRAP bursts are not supported by the bridge (INCR only)", false);
+}
+TEST(RtlBridgeRules, BeatWiderThanTheBus) {
+  expect_rule({"workload.args.brk=4"}, "AXI4 AR channel: burst rule: size 16 bytes wider than the 8-byte data bus",
+              false);
+}
+TEST(RtlBridgeRules, StartNotAligned) {
+  expect_rule({"workload.args.src_offset=4"}, "AXI4 AR channel: burst rule: start not aligned to the 8-byte beat size",
+              false);
+}
+TEST(RtlBridgeRules, BurstCrosses4KiB) {
+  expect_rule({"workload.args.src_offset=4080"},
+              "AXI4 AR channel: burst rule: 4 beats of 8 bytes cross a 4 KiB boundary", false);
+}
+TEST(RtlBridgeRules, WriteBurstRulesToo) {
+  expect_rule({"workload.args.brk=5"},
+              "AXI4 AW channel: burst rule: FIXED bursts are not supported by the bridge (INCR only)", true);
+}
+TEST(RtlBridgeRules, WlastEarly) {
+  expect_rule({"workload.args.brk=6"}, "AXI4 W channel: burst rule: WLAST on beat 2 of a burst of 4 beats (AWLEN 3)",
+              true);
+}
+TEST(RtlBridgeRules, WlastMissing) {
+  expect_rule({"workload.args.brk=7"},
+              "AXI4 W channel: burst rule: no WLAST on beat 4, the last of a burst of 4 beats (AWLEN 3)", true);
+}
+TEST(RtlBridgeRules, RreadyTimeOut) {
+  expect_rule({"workload.args.brk=8"}, "AXI4 R channel: time-out: RREADY low for 201 cycles", false);
+}
+TEST(RtlBridgeRules, BreadyTimeOut) {
+  expect_rule({"workload.args.brk=9"}, "AXI4 B channel: time-out: BREADY low for 201 cycles", true);
 }
 
 }  // namespace

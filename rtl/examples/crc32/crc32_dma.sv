@@ -15,7 +15,9 @@
 //
 // FAULT is TEST ONLY (tests/rtl/blocks): 0 = correct (every real build), 1 = ARVALID drops before
 // ARREADY, 2 = ARADDR changes while waiting for ARREADY, 3 = wrong result (bit 0 flipped),
-// 4 = the AXI4-Lite read channel never answers (ARREADY stays low).
+// 4 = the AXI4-Lite read channel never answers (ARREADY stays low), 5 = the result is written 4
+// cycles late (AWVALID/WVALID rise 4 cycles after the last read beat; a timing-only fault: the
+// data is right, only lockstep's cycle stamps see it).
 module crc32_dma #(
     parameter int FAULT = 0
 ) (
@@ -92,6 +94,7 @@ module crc32_dma #(
   logic [32:0] left;  // bytes still to consume
   logic done, err;
   logic aw_done, w_done;
+  logic [1:0] late;  // FAULT 5: cycles the write waited
 
   // ---------------------------------------------------------------- CRC-32 of up to 8 bytes
   function automatic logic [31:0] crc_bytes(input logic [31:0] c_in, input logic [63:0] d, input logic [3:0] n);
@@ -192,6 +195,7 @@ module crc32_dma #(
       err <= 1'b0;
       aw_done <= 1'b0;
       w_done <= 1'b0;
+      late <= '0;
       s_axil_bvalid <= 1'b0;
       s_axil_rvalid <= 1'b0;
       s_axil_rdata <= '0;
@@ -233,8 +237,9 @@ module crc32_dma #(
                 err <= 1'b1;
               end else if (len == 32'd0) begin
                 state <= S_W;
-                m_axi_awvalid <= 1'b1;
-                m_axi_wvalid <= 1'b1;
+                m_axi_awvalid <= (FAULT != 5);
+                m_axi_wvalid <= (FAULT != 5);
+                late <= '0;
                 aw_done <= 1'b0;
                 w_done <= 1'b0;
               end else begin
@@ -270,8 +275,9 @@ module crc32_dma #(
             if (m_axi_rlast) begin
               if (left <= 33'd8) begin
                 state <= S_W;
-                m_axi_awvalid <= 1'b1;
-                m_axi_wvalid <= 1'b1;
+                m_axi_awvalid <= (FAULT != 5);
+                m_axi_wvalid <= (FAULT != 5);
+                late <= '0;
                 aw_done <= 1'b0;
                 w_done <= 1'b0;
               end else begin
@@ -283,6 +289,13 @@ module crc32_dma #(
           end
         end
         S_W: begin
+          if (FAULT == 5 && !aw_done && !w_done && !m_axi_awvalid) begin
+            late <= late + 2'd1;
+            if (late == 2'd3) begin
+              m_axi_awvalid <= 1'b1;
+              m_axi_wvalid <= 1'b1;
+            end
+          end
           if (m_axi_awvalid && m_axi_awready) begin
             m_axi_awvalid <= 1'b0;
             aw_done <= 1'b1;

@@ -29,6 +29,8 @@ class Crc32Reference final : public ReferenceModel {
     SC_HAS_PROCESS(Crc32Reference);
     SC_THREAD(job_thread);
   }
+  // A transaction lockstep stopped (a divergence) never returned to clear its extension.
+  ~Crc32Reference() override { gp_.clear_extension(&info_); }
 
   void access(tlm::tlm_generic_payload& gp, uint64_t g) override {
     const uint64_t off = gp.get_address() & ~uint64_t(3);

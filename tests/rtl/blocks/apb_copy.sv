@@ -5,6 +5,9 @@
 // bursts it had outstanding. FAULT = 1: PREADY never rises (the APB time-out test).
 //   0x00 SRC (RW)  0x04 DST (RW)  0x08 BURSTS (RW, 1..16)  0x0c STRB (RW, 8 bits)  0x10 CTRL (W: 1 go,
 //   2 ack)  0x14 STATUS (R: 1 busy, 2 done)  0x18 MAXOUT (RW, 1..4)  0x1c MAXSEEN (R)
+//   0x20 BREAK (RW, 4 bits): the AXI4 rule the master breaks (tests/rtl/test_rtl_bridges.cpp):
+//   0 none, 1 ARBURST 0b11, 2 ARBURST FIXED, 3 ARBURST WRAP, 4 ARSIZE 16 bytes, 5 AWBURST FIXED,
+//   6 WLAST on beat 2 of 4, 7 no WLAST, 8 RREADY never high, 9 BREADY never high.
 module apb_copy #(
     parameter int FAULT = 0
 ) (
@@ -59,6 +62,7 @@ module apb_copy #(
   logic [4:0] bursts;
   logic [7:0] strb;
   logic [2:0] maxout, maxseen, out_rd;
+  logic [3:0] brk;
   logic busy, done;
   logic [4:0] ar_n, r_n, aw_n, b_n;  // bursts: read issued, read complete, write issued, write acked
   logic [6:0] w_n;                   // write beats sent
@@ -79,21 +83,21 @@ module apb_copy #(
   assign m_axi_arid = ar_n[3:0];
   assign m_axi_araddr = {32'd0, src + {22'd0, ar_n, 5'd0}};
   assign m_axi_arlen = 8'd3;
-  assign m_axi_arsize = 3'd3;
-  assign m_axi_arburst = 2'b01;
-  assign m_axi_rready = reading;
+  assign m_axi_arsize = (brk == 4'd4) ? 3'd4 : 3'd3;
+  assign m_axi_arburst = (brk == 4'd1) ? 2'b11 : (brk == 4'd2) ? 2'b00 : (brk == 4'd3) ? 2'b10 : 2'b01;
+  assign m_axi_rready = reading && (brk != 4'd8);
   assign m_axi_awvalid = writing && (aw_n != bursts);
   assign m_axi_awid = aw_n[3:0];
   assign m_axi_awaddr = {32'd0, dst + {22'd0, aw_n, 5'd0}};
   assign m_axi_awlen = 8'd3;
   assign m_axi_awsize = 3'd3;
-  assign m_axi_awburst = 2'b01;
+  assign m_axi_awburst = (brk == 4'd5) ? 2'b00 : 2'b01;
   // a burst's W beats after its AW (several AWs may be ahead)
   assign m_axi_wvalid = writing && (w_n != {bursts, 2'b00}) && (w_n[6:2] < aw_n);
   assign m_axi_wdata = buffer[w_n[5:0]];
   assign m_axi_wstrb = strb;
-  assign m_axi_wlast = (w_n[1:0] == 2'd3);
-  assign m_axi_bready = writing;
+  assign m_axi_wlast = (brk == 4'd6) ? (w_n[1:0] == 2'd1) : (brk == 4'd7) ? 1'b0 : (w_n[1:0] == 2'd3);
+  assign m_axi_bready = writing && (brk != 4'd9);
   assign irq[0] = done;
 
   always_ff @(posedge clk) begin
@@ -103,6 +107,7 @@ module apb_copy #(
       bursts <= 5'd1;
       strb <= 8'hff;
       maxout <= 3'd1;
+      brk <= '0;
       maxseen <= '0;
       out_rd <= '0;
       busy <= 1'b0;
@@ -126,6 +131,7 @@ module apb_copy #(
           8'h14:   s_apb_prdata <= {30'd0, done, busy};
           8'h18:   s_apb_prdata <= {29'd0, maxout};
           8'h1c:   s_apb_prdata <= {29'd0, maxseen};
+          8'h20:   s_apb_prdata <= {28'd0, brk};
           default: s_apb_prdata <= '0;
         endcase
       end
@@ -150,6 +156,7 @@ module apb_copy #(
             end
           end
           8'h18: maxout <= s_apb_pwdata[2:0];
+          8'h20: brk <= s_apb_pwdata[3:0];
           default: ;
         endcase
       end
