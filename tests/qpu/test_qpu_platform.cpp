@@ -220,7 +220,7 @@ TEST(QpuPlatformErrors, BadConfigAndAssembly) {
   EXPECT_NE(all(r).find("bad.qasm:2: fadd takes a destination and two sources"), std::string::npos) << all(r);
   r = run_prog("ok.qasm", "nop ; thrend\nnop\nnop\n", "--set workload.args.uniforms=1,x");
   EXPECT_EQ(r.status, 1) << all(r);
-  EXPECT_NE(all(r).find("qpu_run: uniforms: 'x' is not a number"), std::string::npos) << all(r);
+  EXPECT_NE(all(r).find("qpu_run: uniforms: stream 0, word 1: 'x' is not a number"), std::string::npos) << all(r);
   r = run("--workload qpu_run --set workload.args.program=/nonexistent.qasm");
   EXPECT_EQ(r.status, 1) << all(r);
   EXPECT_NE(all(r).find("qpu_run: cannot read /nonexistent.qasm"), std::string::npos) << all(r);
