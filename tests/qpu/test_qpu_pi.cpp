@@ -194,3 +194,57 @@ TEST(QpuRunHexErrors, MalformedHexFilesNameTheirPlace) {
   r = run(hex_run_args(dir, dir + "/prog.hex", 1, dir + "/o.bin") + " --set 'workload.args.uniforms=1;2;3'");
   EXPECT_TRUE(has(r, "uniforms: 3 streams for 1 QPUs")) << all(r);
 }
+
+// Per-QPU wait counters: QPU 0 waits on semaphore 0 while QPU 1 runs a 100-iteration loop
+// (4 instructions x 4 clocks each) before releasing it; stall_cycles stays the TMU + VPM part.
+TEST(QpuCounters, SemaphoreTmuAndVpmWaitCycles) {
+  const std::string prog = write_file("semwait.qasm", R"(
+        mov ra0, unif
+        nop
+        mov.setf -, ra0
+        brr.allz :master
+        nop
+        nop
+        nop
+        ldi r0, 100
+:loop
+        sub.setf r0, r0, 1
+        brr.anynz :loop
+        nop
+        nop
+        nop
+        srel 0
+        brr :end
+        nop
+        nop
+        nop
+:master
+        sacq 0
+:end
+        nop ; thrend
+        nop
+        nop
+)");
+  const std::string stats = scratch() + "/semwait.json";
+  RunResult r = run("--workload qpu_run --set workload.args.program=" + prog +
+                    " --set workload.args.qpus=2 --set workload.args.index_uniform=true --stats " + stats);
+  ASSERT_EQ(r.status, 0) << all(r);
+  const std::string js = read_file(stats);
+  auto qpu_stat = [&](unsigned q, const std::string& key) {
+    const auto p = js.find("\"qpu" + std::to_string(q) + "\"");
+    return stat_value(js.substr(p), key);
+  };
+  EXPECT_GE(qpu_stat(0, "semaphore_wait_cycles"), 1600u) << js;
+  EXPECT_EQ(qpu_stat(1, "semaphore_wait_cycles"), 0u);
+  EXPECT_EQ(qpu_stat(0, "blocked"), 1u);
+  // qpu_reduce's TMU loads stall its QPUs; the parts add up to stall_cycles.
+  r = run("--workload qpu_reduce --stats " + stats);
+  ASSERT_EQ(r.status, 0) << all(r);
+  const std::string js2 = read_file(stats);
+  for (unsigned q = 0; q < 12; ++q) {
+    const std::string part = js2.substr(js2.find("\"qpu" + std::to_string(q) + "\""));
+    EXPECT_GT(stat_value(part, "tmu_wait_cycles"), 0u) << q;
+    EXPECT_EQ(stat_value(part, "stall_cycles"), stat_value(part, "tmu_wait_cycles") + stat_value(part, "vpm_wait_cycles"))
+        << q;
+  }
+}
