@@ -193,6 +193,22 @@ TEST(QpuRunHexErrors, MalformedHexFilesNameTheirPlace) {
   EXPECT_TRUE(has(r, "uniforms: stream 0, word 0: no buffer named 'nothere'")) << all(r);
   r = run(hex_run_args(dir, dir + "/prog.hex", 1, dir + "/o.bin") + " --set 'workload.args.uniforms=1;2;3'");
   EXPECT_TRUE(has(r, "uniforms: 3 streams for 1 QPUs")) << all(r);
+  r = run("--workload qpu_run --set workload.args.program=" + dir + "/prog.hex" +
+          " --set 'workload.args.buffers=[{name: in, file: /nonexistent.bin}]'");
+  EXPECT_TRUE(has(r, "qpu_run: buffer in: cannot read /nonexistent.bin")) << all(r);
+  r = run("--workload qpu_run --set workload.args.program=" + dir + "/prog.hex" +
+          " --set 'workload.args.buffers=[{name: in, file: " + dir + "/in.bin, size: 8}]'");
+  EXPECT_TRUE(has(r, "in.bin has 64 bytes, more than the size 8")) << all(r);
+  r = run("--workload qpu_run --set workload.args.program=" + dir + "/prog.hex" +
+          " --set 'workload.args.buffers=[{name: a, size: 64}, {name: a, size: 64}]'");
+  EXPECT_TRUE(has(r, "two buffers named 'a'")) << all(r);
+}
+
+TEST(QpuPiErrors, MailboxGpuMemoryOutsideSdramIsAConfigError) {
+  RunResult r = run("--workload qpu_pi --set mbox.gpu_mem_base=0x1F000000");
+  EXPECT_EQ(r.status, 2) << all(r);
+  EXPECT_TRUE(has(r, "gpu_mem_base")) << all(r);
+  EXPECT_TRUE(has(r, "reaches past SDRAM (mbox.sdram_size)")) << all(r);
 }
 
 // Per-QPU wait counters: QPU 0 waits on semaphore 0 while QPU 1 runs a 100-iteration loop
