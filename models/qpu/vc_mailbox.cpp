@@ -161,20 +161,23 @@ uint32_t VcMailbox::mail0_status() const {
 
 // --- memory through `mem` ------------------------------------------------------------------------
 
-void VcMailbox::access(bool write, uint32_t phys, void* data, unsigned len) {
+void VcMailbox::access(bool write, uint32_t phys, void* data, unsigned len, sc_core::sc_time* local) {
   tlm::tlm_generic_payload gp;
   AccessInfo info;
   info.initiator = name();
   info.side = Side::Gpu;
   gp.set_extension(&info);
   set_access(gp, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, phys, data, len);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time d = local ? *local : sc_core::SC_ZERO_TIME;
   mem->b_transport(gp, d);
   gp.clear_extension(&info);
   if (!gp.is_response_ok())
     throw std::runtime_error(format("%s of 0x%08x failed: %s", write ? "write" : "read", phys,
                                     gp.get_response_string().c_str()));
-  sc_core::wait(d);
+  if (local)
+    *local = d;  // decoupled: the caller waits for the sum later
+  else
+    sc_core::wait(d);
 }
 
 uint32_t VcMailbox::rd32(uint32_t phys) {
@@ -385,15 +388,21 @@ uint32_t VcMailbox::execute_qpu(uint32_t num, uint32_t control, uint32_t noflush
   }
   std::vector<uint32_t> pairs(num * 2);
   access(false, ctl, pairs.data(), num * 8);
+  // The register writes go out back to back, each arriving after the one before, with the
+  // firmware's time decoupled (as the host CPU's stores are): the V3D sees every request's arrival
+  // before it runs any QPU ahead, so the QPUs' timing does not depend on the quantum.
+  sc_core::sc_time local = sc_core::SC_ZERO_TIME;
+  auto post = [&](uint32_t off, uint32_t v) { access(true, v3d_base_ + off, &v, 4, &local); };
   if (!noflush) {
-    wr32(v3d_base_ + V3D_L2CACTL, V3D_L2CACTL_CLEAR);
-    wr32(v3d_base_ + V3D_SLCACTL, V3D_SLCACTL_ICC | V3D_SLCACTL_UCC | V3D_SLCACTL_T0CC | V3D_SLCACTL_T1CC);
+    post(V3D_L2CACTL, V3D_L2CACTL_CLEAR);
+    post(V3D_SLCACTL, V3D_SLCACTL_ICC | V3D_SLCACTL_UCC | V3D_SLCACTL_T0CC | V3D_SLCACTL_T1CC);
   }
-  wr32(v3d_base_ + V3D_SRQCS, V3D_SRQCS_CLEAR_ERROR | V3D_SRQCS_CLEAR_MADE | V3D_SRQCS_CLEAR_DONE);
+  post(V3D_SRQCS, V3D_SRQCS_CLEAR_ERROR | V3D_SRQCS_CLEAR_MADE | V3D_SRQCS_CLEAR_DONE);
   for (unsigned q = 0; q < num; ++q) {
-    wr32(v3d_base_ + V3D_SRQUA, pairs[2 * q]);
-    wr32(v3d_base_ + V3D_SRQPC, pairs[2 * q + 1]);
+    post(V3D_SRQUA, pairs[2 * q]);
+    post(V3D_SRQPC, pairs[2 * q + 1]);
   }
+  sc_core::wait(local);
   const sc_core::sc_time deadline = sc_core::sc_time_stamp() + sc_core::sc_time(double(timeout_ms), sc_core::SC_MS);
   for (;;) {
     const uint32_t cs = rd32(v3d_base_ + V3D_SRQCS);

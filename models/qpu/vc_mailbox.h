@@ -54,7 +54,8 @@ class VcMailbox : public PeripheralOf<Component> {
   // Timed accesses through `mem` (the firmware's time advances by each access's delay).
   uint32_t rd32(uint32_t phys);
   void wr32(uint32_t phys, uint32_t v);
-  void access(bool write, uint32_t phys, void* data, unsigned len);
+  // `local`: the firmware's time offset to issue at and add to (decoupled), else it waits.
+  void access(bool write, uint32_t phys, void* data, unsigned len, sc_core::sc_time* local = nullptr);
   void declare_stats();
 
   uint64_t sdram_size_;
