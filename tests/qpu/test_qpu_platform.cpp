@@ -175,6 +175,14 @@ TEST(QpuPlatformErrors, VpmDmaOutsideSdram) {
   r = run_prog("dma2.qasm", load, "--set workload.args.uniforms=0x80011000,0x3ffffff0");
   EXPECT_EQ(r.status, 1) << all(r);
   EXPECT_NE(all(r).find("VPM DMA load (VCD) reads 0x3ffffff0"), std::string::npos) << all(r);
+  // Issue #26: a bus address is decoded through its cache alias first; 0xF0000000 is SDRAM
+  // 0x30000000 through the 0xC (uncached) alias, still outside, and the message says both.
+  r = run_prog("dma3.qasm", prog, "--set workload.args.uniforms=0x80904000,0xF0000000");
+  EXPECT_EQ(r.status, 1) << all(r);
+  EXPECT_NE(all(r).find("VPM DMA store (VDW) writes bus address 0xf0000000 (64 bytes; SDRAM 0x30000000 through the "
+                        "0xc alias)"),
+            std::string::npos)
+      << all(r);
 }
 
 TEST(QpuPlatformErrors, SemaphoreDeadlockOfAllQpus) {
