@@ -84,13 +84,9 @@ uint64_t V3dHostIf::now_cycle() const {
   return v3d_.cycle_at(sc_core::sc_time_stamp() + const_cast<V3dHostIf*>(this)->this_access().delay);
 }
 
-uint64_t V3dHostIf::source_total(unsigned n) const {
-  return v3d_.perf_source(src_[n], now_cycle());
-}
+uint64_t V3dHostIf::source_total(unsigned n) const { return v3d_.perf_source(src_[n], now_cycle()); }
 
-bool V3dHostIf::counting(unsigned n) const {
-  return (pctre_.value & V3D_PCTRE_EN) && (pctre_.value & (1u << n));
-}
+bool V3dHostIf::counting(unsigned n) const { return (pctre_.value & V3D_PCTRE_EN) && (pctre_.value & (1u << n)); }
 
 void V3dHostIf::write_pctrc(uint32_t v) {
   for (unsigned n = 0; n < V3D_PCTR_COUNTERS; ++n)

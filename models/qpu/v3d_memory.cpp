@@ -40,9 +40,10 @@ uint32_t V3d::decode_bus(uint32_t bus, unsigned len, const char* what, const cha
     if (bus == phys)
       throw QpuFault(format("%s %s 0x%08x (%u bytes) outside SDRAM (0x0..0x%llx)", what, verb, bus, len,
                             static_cast<unsigned long long>(sdram_size_ - 1)));
-    throw QpuFault(format("%s %s bus address 0x%08x (%u bytes; SDRAM 0x%08x through the 0x%x alias) outside SDRAM "
-                          "(0x0..0x%llx)",
-                          what, verb, bus, len, phys, (bus >> 28) & 0xcu, static_cast<unsigned long long>(sdram_size_ - 1)));
+    throw QpuFault(
+        format("%s %s bus address 0x%08x (%u bytes; SDRAM 0x%08x through the 0x%x alias) outside SDRAM "
+               "(0x0..0x%llx)",
+               what, verb, bus, len, phys, (bus >> 28) & 0xcu, static_cast<unsigned long long>(sdram_size_ - 1)));
   }
   return phys;
 }

@@ -23,41 +23,62 @@ const RegSpec kMboxRegs[] = {HETVP_REG_TABLE(HETVP_VCMBOX_REGS)};
 
 const char* tag_name(uint32_t id) {
   switch (id) {
-    case MBOX_TAG_GET_FIRMWARE_REVISION: return "get firmware revision";
-    case MBOX_TAG_GET_BOARD_MODEL: return "get board model";
-    case MBOX_TAG_GET_BOARD_REVISION: return "get board revision";
-    case MBOX_TAG_GET_BOARD_SERIAL: return "get board serial";
-    case MBOX_TAG_GET_ARM_MEMORY: return "get ARM memory";
-    case MBOX_TAG_GET_VC_MEMORY: return "get VC memory";
-    case MBOX_TAG_ALLOCATE_MEMORY: return "allocate memory";
-    case MBOX_TAG_LOCK_MEMORY: return "lock memory";
-    case MBOX_TAG_UNLOCK_MEMORY: return "unlock memory";
-    case MBOX_TAG_RELEASE_MEMORY: return "release memory";
-    case MBOX_TAG_EXECUTE_QPU: return "execute_qpu";
-    case MBOX_TAG_ENABLE_QPU: return "enable_qpu";
-    default: return nullptr;
+    case MBOX_TAG_GET_FIRMWARE_REVISION:
+      return "get firmware revision";
+    case MBOX_TAG_GET_BOARD_MODEL:
+      return "get board model";
+    case MBOX_TAG_GET_BOARD_REVISION:
+      return "get board revision";
+    case MBOX_TAG_GET_BOARD_SERIAL:
+      return "get board serial";
+    case MBOX_TAG_GET_ARM_MEMORY:
+      return "get ARM memory";
+    case MBOX_TAG_GET_VC_MEMORY:
+      return "get VC memory";
+    case MBOX_TAG_ALLOCATE_MEMORY:
+      return "allocate memory";
+    case MBOX_TAG_LOCK_MEMORY:
+      return "lock memory";
+    case MBOX_TAG_UNLOCK_MEMORY:
+      return "unlock memory";
+    case MBOX_TAG_RELEASE_MEMORY:
+      return "release memory";
+    case MBOX_TAG_EXECUTE_QPU:
+      return "execute_qpu";
+    case MBOX_TAG_ENABLE_QPU:
+      return "enable_qpu";
+    default:
+      return nullptr;
   }
 }
 
 // Request words each tag needs (the value buffer must hold at least these).
 unsigned request_words(uint32_t id) {
   switch (id) {
-    case MBOX_TAG_ALLOCATE_MEMORY: return 3;
-    case MBOX_TAG_EXECUTE_QPU: return 4;
+    case MBOX_TAG_ALLOCATE_MEMORY:
+      return 3;
+    case MBOX_TAG_EXECUTE_QPU:
+      return 4;
     case MBOX_TAG_LOCK_MEMORY:
     case MBOX_TAG_UNLOCK_MEMORY:
     case MBOX_TAG_RELEASE_MEMORY:
-    case MBOX_TAG_ENABLE_QPU: return 1;
-    default: return 0;
+    case MBOX_TAG_ENABLE_QPU:
+      return 1;
+    default:
+      return 0;
   }
 }
 
 uint32_t alias_of(uint32_t flags) {  // bits 3:2 of the allocate flags -> the bus alias (the wiki)
   switch ((flags >> 2) & 3) {
-    case 1: return VC_BUS_UNCACHED;
-    case 2: return VC_BUS_L2_CACHED;
-    case 3: return VC_BUS_L2_COHERENT;
-    default: return VC_BUS_L1_L2_CACHED;
+    case 1:
+      return VC_BUS_UNCACHED;
+    case 2:
+      return VC_BUS_L2_CACHED;
+    case 3:
+      return VC_BUS_L2_COHERENT;
+    default:
+      return VC_BUS_L1_L2_CACHED;
   }
 }
 }  // namespace
@@ -67,8 +88,9 @@ std::shared_ptr<Schema> VcMailbox::schema() {
   s->size("sdram_size", std::nullopt, "SDRAM behind `mem` from address 0 (property buffers and memory must be inside)")
       .required()
       .range(4096, 1073741824.0);
-  s->integer("gpu_mem_base", 0x1c000000, "physical base of the GPU memory split the allocate tag hands out (Pi 1, "
-                                         "gpu_mem=64 of 512 MiB: 0x1C000000)")
+  s->integer("gpu_mem_base", 0x1c000000,
+             "physical base of the GPU memory split the allocate tag hands out (Pi 1, "
+             "gpu_mem=64 of 512 MiB: 0x1C000000)")
       .range(0, 0xffffffffll);
   s->size("gpu_mem_size", std::string("64 MiB"), "size of the GPU memory split (config.txt gpu_mem; default 64)")
       .range(4096, 1073741824.0);
@@ -108,8 +130,9 @@ VcMailbox::VcMailbox(sc_core::sc_module_name name, const Params& p) : Peripheral
   reg("MAIL0_RD").read([this](const Register&) { return read_mail0(); });
   reg("MAIL0_POL").read([this](const Register&) { return outbox_.empty() ? 0u : outbox_.front(); });
   reg("MAIL0_STA").read([this](const Register&) { return mail0_status(); });
-  reg("MAIL1_STA").read(
-      [this](const Register&) { return inbox_.size() >= MBOX_FIFO_DEPTH ? MBOX_STA_FULL : (inbox_.empty() ? MBOX_STA_EMPTY : 0u); });
+  reg("MAIL1_STA").read([this](const Register&) {
+    return inbox_.size() >= MBOX_FIFO_DEPTH ? MBOX_STA_FULL : (inbox_.empty() ? MBOX_STA_EMPTY : 0u);
+  });
   expose_target("regs", regs);
   expose_initiator("mem", mem);
   declare_stats();
@@ -172,8 +195,8 @@ void VcMailbox::access(bool write, uint32_t phys, void* data, unsigned len, sc_c
   mem->b_transport(gp, d);
   gp.clear_extension(&info);
   if (!gp.is_response_ok())
-    throw std::runtime_error(format("%s of 0x%08x failed: %s", write ? "write" : "read", phys,
-                                    gp.get_response_string().c_str()));
+    throw std::runtime_error(
+        format("%s of 0x%08x failed: %s", write ? "write" : "read", phys, gp.get_response_string().c_str()));
   if (local)
     *local = d;  // decoupled: the caller waits for the sum later
   else
@@ -199,8 +222,8 @@ void VcMailbox::firmware() {
       if (MBOX_CHANNEL(msg) == MBOX_CHAN_PROPERTY)
         property(msg);
       else
-        warn(format("message 0x%08x on channel %u: only the property channel (8) is modelled; answered unchanged",
-                    msg, MBOX_CHANNEL(msg)));
+        warn(format("message 0x%08x on channel %u: only the property channel (8) is modelled; answered unchanged", msg,
+                    MBOX_CHANNEL(msg)));
     } catch (const std::exception& e) {
       RunState::get().fail(name(), e.what());
       return;
@@ -286,13 +309,27 @@ bool VcMailbox::tag(uint32_t id, std::vector<uint32_t>& v, uint32_t, uint32_t& r
     for (uint32_t x : words) v[k++] = x;
   };
   switch (id) {
-    case MBOX_TAG_GET_FIRMWARE_REVISION: answer({fw_revision_}); break;
-    case MBOX_TAG_GET_BOARD_MODEL: answer({board_model_}); break;
-    case MBOX_TAG_GET_BOARD_REVISION: answer({board_revision_}); break;
-    case MBOX_TAG_GET_BOARD_SERIAL: answer({uint32_t(serial_), uint32_t(serial_ >> 32)}); break;
-    case MBOX_TAG_GET_ARM_MEMORY: answer({0, gpu_mem_base_}); break;
-    case MBOX_TAG_GET_VC_MEMORY: answer({gpu_mem_base_, gpu_mem_size_}); break;
-    case MBOX_TAG_ALLOCATE_MEMORY: answer({alloc(v[0], v[1], v[2])}); break;
+    case MBOX_TAG_GET_FIRMWARE_REVISION:
+      answer({fw_revision_});
+      break;
+    case MBOX_TAG_GET_BOARD_MODEL:
+      answer({board_model_});
+      break;
+    case MBOX_TAG_GET_BOARD_REVISION:
+      answer({board_revision_});
+      break;
+    case MBOX_TAG_GET_BOARD_SERIAL:
+      answer({uint32_t(serial_), uint32_t(serial_ >> 32)});
+      break;
+    case MBOX_TAG_GET_ARM_MEMORY:
+      answer({0, gpu_mem_base_});
+      break;
+    case MBOX_TAG_GET_VC_MEMORY:
+      answer({gpu_mem_base_, gpu_mem_size_});
+      break;
+    case MBOX_TAG_ALLOCATE_MEMORY:
+      answer({alloc(v[0], v[1], v[2])});
+      break;
     case MBOX_TAG_LOCK_MEMORY: {
       auto it = blocks_.find(v[0]);
       if (it == blocks_.end()) {
@@ -324,8 +361,11 @@ bool VcMailbox::tag(uint32_t id, std::vector<uint32_t>& v, uint32_t, uint32_t& r
       qpu_enabled_ = v[0] != 0;
       answer({MBOX_STATUS_OK});
       break;
-    case MBOX_TAG_EXECUTE_QPU: answer({execute_qpu(v[0], v[1], v[2], v[3])}); break;
-    default: return false;
+    case MBOX_TAG_EXECUTE_QPU:
+      answer({execute_qpu(v[0], v[1], v[2], v[3])});
+      break;
+    default:
+      return false;
   }
   return true;
 }

@@ -44,8 +44,12 @@ uint64_t MappedMem::at(size_t off, size_t len) const {
                            size_, static_cast<unsigned long long>(phys_)));
   return phys_ + off;
 }
-void MappedMem::copy_in(size_t off, const void* src, size_t bytes) const { api_->write(at(off, bytes), src, bytes, Access::Uncached); }
-void MappedMem::copy_out(size_t off, void* dst, size_t bytes) const { api_->read(at(off, bytes), dst, bytes, Access::Uncached); }
+void MappedMem::copy_in(size_t off, const void* src, size_t bytes) const {
+  api_->write(at(off, bytes), src, bytes, Access::Uncached);
+}
+void MappedMem::copy_out(size_t off, void* dst, size_t bytes) const {
+  api_->read(at(off, bytes), dst, bytes, Access::Uncached);
+}
 
 int mbox_open() {
   HostApi& a = api();
@@ -79,8 +83,8 @@ int mbox_property(int fd, void* buf) {
   for (;;) {
     while (a.mmio_read32(g.o.mailbox_base + MBOX_MAIL0_STA) & MBOX_STA_EMPTY) {
       if (a.now() >= deadline)
-        throw HostError(format("mbox_property: no answer to message 0x%08x within %s", msg,
-                               g.o.timeout.to_string().c_str()));
+        throw HostError(
+            format("mbox_property: no answer to message 0x%08x within %s", msg, g.o.timeout.to_string().c_str()));
       a.sleep(g.o.poll_interval);
     }
     if (a.mmio_read32(g.o.mailbox_base + MBOX_MAIL0_RD) == msg) break;  // another's answer: not ours

@@ -59,7 +59,9 @@ class MappedMem {
   MappedMem() = default;
   MappedMem(HostApi* api, uint64_t phys, size_t size) : api_(api), phys_(phys), size_(size) {}
   Word operator[](size_t i) const { return Word(api_, at(i * 4, 4)); }
-  MappedMem operator+(ptrdiff_t words) const { return MappedMem(api_, phys_ + uint64_t(words) * 4, size_ - size_t(words) * 4); }
+  MappedMem operator+(ptrdiff_t words) const {
+    return MappedMem(api_, phys_ + uint64_t(words) * 4, size_ - size_t(words) * 4);
+  }
   explicit operator bool() const { return api_ != nullptr; }
   uint64_t phys() const { return phys_; }
   // Bulk copies (a Pi program's memcpy into or out of the mapping), also timed.

@@ -60,15 +60,16 @@ std::vector<float> run_job(HostApi& api, const Job& job, const std::string& path
   const sc_core::sc_time t0 = api.now();
   if (path == "mailbox") {
     const unsigned st = execute_qpu(mb, job.nq, bus + ctl_off, 0, timeout_ms);
-    if (st) throw HostError(format("qpu_pi: execute_qpu answered status %u (%s)", st,
-                                   st == MBOX_STATUS_TIMEOUT ? "timeout" : "see the vc_mailbox warning"));
+    if (st)
+      throw HostError(format("qpu_pi: execute_qpu answered status %u (%s)", st,
+                             st == MBOX_STATUS_TIMEOUT ? "timeout" : "see the vc_mailbox warning"));
   } else {
     MappedMem v3d = mapmem(unsigned(v3d_base), 0x1000);
-    v3d[V3D_DBCFG / 4] = 0;             // disallow IRQ
-    v3d[V3D_DBQITE / 4] = 0;            // disable IRQ
-    v3d[V3D_DBQITC / 4] = 0xffffffffu;  // reset IRQ flags
-    v3d[V3D_L2CACTL / 4] = 1u << 2;     // clear L2 cache
-    v3d[V3D_SLCACTL / 4] = 0xffffffffu; // clear other caches
+    v3d[V3D_DBCFG / 4] = 0;                                   // disallow IRQ
+    v3d[V3D_DBQITE / 4] = 0;                                  // disable IRQ
+    v3d[V3D_DBQITC / 4] = 0xffffffffu;                        // reset IRQ flags
+    v3d[V3D_L2CACTL / 4] = 1u << 2;                           // clear L2 cache
+    v3d[V3D_SLCACTL / 4] = 0xffffffffu;                       // clear other caches
     v3d[V3D_SRQCS / 4] = (1u << 7) | (1u << 8) | (1u << 16);  // reset error bit and counts
     // Performance counters 0..3 over this job: valid-instruction clocks, TMU stall clocks, TMU
     // quads, idle clocks.
@@ -153,8 +154,8 @@ class QpuPi : public HostProgram {
       all_ok &= bad == 0;
       api.results().add_row({p, std::to_string(job.nq), std::to_string(n), format("%.3f", us),
                              format("%016" PRIx64, sum), bad ? "fail" : "pass"});
-      api.log(format("qpu_pi: %s: %u QPUs, %u floats in %.3f us, checksum %016" PRIx64 ", %u wrong", p.c_str(),
-                     job.nq, n, us, sum, bad));
+      api.log(format("qpu_pi: %s: %u QPUs, %u floats in %.3f us, checksum %016" PRIx64 ", %u wrong", p.c_str(), job.nq,
+                     n, us, sum, bad));
     }
     if (outs.size() == 2) {
       const bool same = std::memcmp(outs[0].data(), outs[1].data(), n * 4) == 0;
@@ -287,8 +288,8 @@ class QpuVcMailbox : public HostProgram {
         char* end = nullptr;
         const unsigned long long x = std::strtoull(item.c_str(), &end, 0);
         if (item.empty() || *end || x > 0xffffffffull)
-          throw HostError(format("qpu_vcmailbox: %s: word %zu '%s' is not a 32-bit number", key, v.size(),
-                                 item.c_str()));
+          throw HostError(
+              format("qpu_vcmailbox: %s: word %zu '%s' is not a 32-bit number", key, v.size(), item.c_str()));
         v.push_back(uint32_t(x));
         p = q + 1;
       }

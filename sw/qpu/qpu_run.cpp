@@ -104,7 +104,8 @@ class QpuRun : public HostProgram {
   static std::shared_ptr<Schema> schema() {
     auto s = std::make_shared<Schema>();
     s->integer("qpus", 0, "QPUs to run on (0: one)").range(0, 16);
-    s->choice("wait", {"poll", "interrupt"}, std::string("poll"), "wait for completion by polling SRQCS or by interrupt");
+    s->choice("wait", {"poll", "interrupt"}, std::string("poll"),
+              "wait for completion by polling SRQCS or by interrupt");
     s->integer("v3d_base", 0x20c00000, "physical address of the V3D registers (peripheral base + 0xC00000)").min(0);
     s->integer("irq_vector", 0, "interrupt vector of the V3D (v3d.irq_vector)").range(0, 255);
     s->string("program", std::nullopt, "the program: NAME.qasm (hetvp assembly), NAME.hex or NAME.bin (raw words)")
@@ -114,8 +115,9 @@ class QpuRun : public HostProgram {
               "uniforms, comma-separated (numbers, or @BUFFER / @BUFFER+OFFSET for a buffer's bus address); streams "
               "for successive QPUs separated by ';' (one stream: every QPU gets it)");
     s->boolean("index_uniform", false, "put the QPU's request number (0..N-1) before the uniforms");
-    s->integer("bus_alias", 0, "alias bits ORed into every bus address handed to the QPUs (0, 0x40000000, "
-                               "0x80000000, 0xC0000000: the same SDRAM)")
+    s->integer("bus_alias", 0,
+               "alias bits ORed into every bus address handed to the QPUs (0, 0x40000000, "
+               "0x80000000, 0xC0000000: the same SDRAM)")
         .range(0, 0xffffffffll);
     auto buf = std::make_shared<Schema>();
     buf->string("name", std::nullopt, "name used as @NAME in the uniforms").required();
@@ -157,9 +159,10 @@ class QpuRun : public HostProgram {
       code = parse_hex_program(text, path);
     } else {
       if (text.empty() || text.size() % 8)
-        throw HostError(format("qpu_run: %s: %zu bytes: a binary program is a non-empty multiple of 8 bytes "
-                               "(64-bit little-endian instructions)",
-                               path.c_str(), text.size()));
+        throw HostError(
+            format("qpu_run: %s: %zu bytes: a binary program is a non-empty multiple of 8 bytes "
+                   "(64-bit little-endian instructions)",
+                   path.c_str(), text.size()));
       code.resize(text.size() / 8);
       std::memcpy(code.data(), text.data(), text.size());
     }
@@ -186,9 +189,8 @@ class QpuRun : public HostProgram {
       if (buf.size == 0) buf.size = data.size();
       if (buf.size == 0) throw HostError("qpu_run: buffers: buffer '" + buf.name + "' has neither a size nor a file");
       if (data.size() > buf.size)
-        throw HostError(format("qpu_run: buffers: %s: file %s has %zu bytes, more than the size %llu",
-                               buf.name.c_str(), b.string("file").c_str(), data.size(),
-                               static_cast<unsigned long long>(buf.size)));
+        throw HostError(format("qpu_run: buffers: %s: file %s has %zu bytes, more than the size %llu", buf.name.c_str(),
+                               b.string("file").c_str(), data.size(), static_cast<unsigned long long>(buf.size)));
       buf.addr = drv.alloc(buf.size, 4096);
       data.resize(buf.size, '\0');
       drv.upload(buf.addr, data.data(), buf.size);
@@ -205,8 +207,8 @@ class QpuRun : public HostProgram {
       p = q + 1;
     }
     if (streams.size() > 1 && streams.size() != nq)
-      throw HostError(format("qpu_run: uniforms: %zu streams for %u QPUs (give one, or one per QPU)", streams.size(),
-                             nq));
+      throw HostError(
+          format("qpu_run: uniforms: %zu streams for %u QPUs (give one, or one per QPU)", streams.size(), nq));
     std::vector<uint32_t> unifs;
     uint32_t len = 0;
     for (unsigned q = 0; q < nq; ++q) {

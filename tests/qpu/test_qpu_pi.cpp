@@ -35,10 +35,10 @@ std::string make_program(unsigned qpus) {
 }
 std::string hex_run_args(const std::string& dir, const std::string& program, unsigned qpus, const std::string& out,
                          const std::string& extra = "") {
-  return "--workload qpu_run --set workload.args.program=" + program + " --set workload.args.qpus=" +
-         std::to_string(qpus) + " --set 'workload.args.uniforms=\"" + read_file(dir + "/uniforms.txt") +
-         "\"' --set 'workload.args.buffers=[{name: in, file: " + dir + "/in.bin}, {name: out, size: " +
-         std::to_string(64 * qpus) + ", output: " + out + "}]' " + extra;
+  return "--workload qpu_run --set workload.args.program=" + program +
+         " --set workload.args.qpus=" + std::to_string(qpus) + " --set 'workload.args.uniforms=\"" +
+         read_file(dir + "/uniforms.txt") + "\"' --set 'workload.args.buffers=[{name: in, file: " + dir +
+         "/in.bin}, {name: out, size: " + std::to_string(64 * qpus) + ", output: " + out + "}]' " + extra;
 }
 }  // namespace
 
@@ -80,15 +80,17 @@ TEST(QpuPi, RegisterSequenceAndExecuteQpuGiveIdenticalResults) {
 // The property interface's tags, buffer layout and response codes (raspberrypi/firmware wiki).
 TEST(QpuPi, MailboxTagsAnswerAsDocumented) {
   // firmware revision, board revision, VC memory; then allocate (DIRECT -> 0xC alias) and lock.
-  RunResult r = run("--workload qpu_vcmailbox --set workload.args.tags=0x1,4,0,0,0x10002,4,0,0,0x10006,8,0,0,0,"
-                    "0x3000c,12,12,4096,4096,4,0x3000d,4,4,1");
+  RunResult r =
+      run("--workload qpu_vcmailbox --set workload.args.tags=0x1,4,0,0,0x10002,4,0,0,0x10006,8,0,0,0,"
+          "0x3000c,12,12,4096,4096,4,0x3000d,4,4,1");
   ASSERT_EQ(r.status, 0) << all(r);
   // size 0x68 (26 words), response OK, then each tag with bit 31 | value length.
-  EXPECT_TRUE(has(r, "0x00000068 0x80000000 0x00000001 0x00000004 0x80000004 0x5f5e1000 "
-                     "0x00010002 0x00000004 0x80000004 0x0000000e "
-                     "0x00010006 0x00000008 0x80000008 0x1c000000 0x04000000 "
-                     "0x0003000c 0x0000000c 0x80000004 0x00000001 0x00001000 0x00000004 "
-                     "0x0003000d 0x00000004 0x80000004 0xdc000000 0x00000000"))
+  EXPECT_TRUE(has(r,
+                  "0x00000068 0x80000000 0x00000001 0x00000004 0x80000004 0x5f5e1000 "
+                  "0x00010002 0x00000004 0x80000004 0x0000000e "
+                  "0x00010006 0x00000008 0x80000008 0x1c000000 0x04000000 "
+                  "0x0003000c 0x0000000c 0x80000004 0x00000001 0x00001000 0x00000004 "
+                  "0x0003000d 0x00000004 0x80000004 0xdc000000 0x00000000"))
       << all(r);
 }
 
@@ -260,7 +262,8 @@ TEST(QpuCounters, SemaphoreTmuAndVpmWaitCycles) {
   for (unsigned q = 0; q < 12; ++q) {
     const std::string part = js2.substr(js2.find("\"qpu" + std::to_string(q) + "\""));
     EXPECT_GT(stat_value(part, "tmu_wait_cycles"), 0u) << q;
-    EXPECT_EQ(stat_value(part, "stall_cycles"), stat_value(part, "tmu_wait_cycles") + stat_value(part, "vpm_wait_cycles"))
+    EXPECT_EQ(stat_value(part, "stall_cycles"),
+              stat_value(part, "tmu_wait_cycles") + stat_value(part, "vpm_wait_cycles"))
         << q;
   }
 }
