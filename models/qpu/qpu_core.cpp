@@ -357,7 +357,8 @@ void QpuCore::exec_alu(const Instr& d) {
         break;
     }
     if (d.sf && add_active) set_flags(ares, op, a, b);
-    if (add_active && (op == A_FADD || op == A_FSUB)) flops += lanes_where(d.cond_add);
+    if (add_active && (op == A_FADD || op == A_FSUB))
+      flops += d.cond_add == COND_ALWAYS ? kLanes : lanes_where(d.cond_add);
   }
   // Mul ALU (with the small-immediate vector rotation of its inputs).
   if (mop != M_NOP) {
@@ -414,10 +415,13 @@ void QpuCore::exec_alu(const Instr& d) {
         break;
     }
     if (d.sf && !add_active && mul_active) set_flags(mres, 64 + mop, a, b);
-    if (mul_active && mop == M_FMUL) flops += lanes_where(d.cond_mul);
+    if (mul_active && mop == M_FMUL) flops += d.cond_mul == COND_ALWAYS ? kLanes : lanes_where(d.cond_mul);
   }
   if (add_active || mul_active) ++alu_ops;
-  check_coupled_accesses(d);
+  // At most one closely coupled access is possible unless a write address is an SFU/TMU one or
+  // the instruction loads the TMU (the common case returns here without a call).
+  if (d.waddr_add >= W_SFU_RECIP || d.waddr_mul >= W_SFU_RECIP || d.sig == SIG_LOAD_TMU0 || d.sig == SIG_LOAD_TMU1)
+    check_coupled_accesses(d);
   // Writes: add to regfile A (B with ws), mul to regfile B (A with ws). When both ALUs write the
   // same accumulator or I/O register, the add ALU's write is applied first and the mul ALU's
   // second, each per element under its own condition: complementary conditions merge the two
