@@ -13,6 +13,7 @@
 #include "firmware/include/hetvp/pcie_config.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "firmware/include/hetvp/v3d_regs.h"
+#include "firmware/include/hetvp/vc_mailbox.h"
 #include "platform/register_table.h"
 
 namespace hetvp {
@@ -30,6 +31,7 @@ const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
 const RegSpec kV3d[] = {HETVP_REG_TABLE(HETVP_V3D_REGS)};
+const RegSpec kVcMbox[] = {HETVP_REG_TABLE(HETVP_VCMBOX_REGS)};
 const RegSpec kCrc32[] = {HETVP_REG_TABLE(HETVP_CRC32_REGS)};
 
 template <size_t N>
@@ -87,6 +89,10 @@ const std::vector<RegBlockDoc>& register_blocks() {
       block("VideoCore IV V3D host interface (firmware/include/hetvp/v3d_regs.h)",
             "peripheral base + 0xC00000 (configs/videocore4.yaml: 0x20C00000); docs/qpu.md describes the behaviour",
             kV3d),
+      block("Raspberry Pi ARM<->VideoCore mailbox (firmware/include/hetvp/vc_mailbox.h)",
+            "peripheral base + 0xB880 (configs/videocore4.yaml: 0x2000B880); docs/qpu.md \"Mailbox\" describes the "
+            "property interface behind it",
+            kVcMbox),
       block("example RTL block rtl.crc32 (firmware/include/hetvp/crc32.h)",
             "its AXI4-Lite slave port `regs`, placed by YAML (configs/rtl_block_example.yaml: host physical "
             "0x40100000); docs/rtl_blocks.md describes the behaviour",

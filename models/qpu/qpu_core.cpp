@@ -357,7 +357,8 @@ void QpuCore::exec_alu(const Instr& d) {
         break;
     }
     if (d.sf && add_active) set_flags(ares, op, a, b);
-    if (add_active && (op == A_FADD || op == A_FSUB)) flops += d.cond_add == COND_ALWAYS ? kLanes : 0;
+    if (add_active && (op == A_FADD || op == A_FSUB))
+      flops += d.cond_add == COND_ALWAYS ? kLanes : lanes_where(d.cond_add);
   }
   // Mul ALU (with the small-immediate vector rotation of its inputs).
   if (mop != M_NOP) {
@@ -414,12 +415,18 @@ void QpuCore::exec_alu(const Instr& d) {
         break;
     }
     if (d.sf && !add_active && mul_active) set_flags(mres, 64 + mop, a, b);
-    if (mul_active && mop == M_FMUL) flops += d.cond_mul == COND_ALWAYS ? kLanes : 0;
+    if (mul_active && mop == M_FMUL) flops += d.cond_mul == COND_ALWAYS ? kLanes : lanes_where(d.cond_mul);
   }
   if (add_active || mul_active) ++alu_ops;
-  if (add_active && mul_active && d.waddr_add == d.waddr_mul && d.waddr_add >= 32 && d.waddr_add != W_NOP)
-    throw QpuFault("add and mul ALUs both write " + waddr_name(d.waddr_add, d.ws));
-  // Writes: add to regfile A (B with ws), mul to regfile B (A with ws).
+  // At most one closely coupled access is possible unless a write address is an SFU/TMU one or
+  // the instruction loads the TMU (the common case returns here without a call).
+  if (d.waddr_add >= W_SFU_RECIP || d.waddr_mul >= W_SFU_RECIP || d.sig == SIG_LOAD_TMU0 || d.sig == SIG_LOAD_TMU1)
+    check_coupled_accesses(d);
+  // Writes: add to regfile A (B with ws), mul to regfile B (A with ws). When both ALUs write the
+  // same accumulator or I/O register, the add ALU's write is applied first and the mul ALU's
+  // second, each per element under its own condition: complementary conditions merge the two
+  // results, and where both conditions hold the mul ALU's value is the one that stays (an
+  // assumption: the guide does not say which write wins; docs/qpu.md, "Rules").
   if (op != A_NOP)
     write(d, d.waddr_add, d.ws, ares, d.cond_add, false, add_op_is_float_input(op) && op != A_FTOI);
   else if (d.waddr_add != W_NOP && d.cond_add != COND_NEVER) {
@@ -428,6 +435,41 @@ void QpuCore::exec_alu(const Instr& d) {
   }
   if (mop != M_NOP) write(d, d.waddr_mul, !d.ws, mres, d.cond_mul, true, mop == M_FMUL);
   if (d.sig != SIG_NONE && d.sig != SIG_SMALL_IMM) signal(d);
+}
+
+unsigned QpuCore::lanes_where(unsigned cond) const {
+  if (cond == COND_ALWAYS) return kLanes;
+  uint8_t m[kLanes];
+  cond_mask(cond, m);
+  unsigned n = 0;
+  for (unsigned i = 0; i < kLanes; ++i) n += m[i];
+  return n;
+}
+
+// The guide's "Summary of Instruction Restrictions": "A single instruction can only perform a
+// maximum of one of the following closely coupled peripheral accesses: TMU write, TMU read, TLB
+// write, TLB read, TLB combined colour read and write, SFU write, Mutex read or Semaphore access"
+// (also checked by Mesa's vc4_qpu_validate.c). Two such accesses have no defined meaning.
+void QpuCore::check_coupled_accesses(const Instr& d) {
+  const char* what[4];
+  unsigned n = 0;
+  auto waddr = [&](unsigned w, bool active) {
+    if (!active || w == W_NOP) return;
+    if (w >= W_TMU0_S)
+      what[n++] = "a TMU write";
+    else if (w >= W_SFU_RECIP)
+      what[n++] = "an SFU write";
+  };
+  waddr(d.waddr_add, d.cond_add != COND_NEVER);
+  waddr(d.waddr_mul, d.cond_mul != COND_NEVER);
+  if (d.sig == SIG_LOAD_TMU0 || d.sig == SIG_LOAD_TMU1) what[n++] = "a TMU read (ldtmu)";
+  if (n < 4 && (d.raddr_a == R_MUTEX || (d.sig != SIG_SMALL_IMM && d.raddr_b == R_MUTEX))) what[n++] = "a mutex read";
+  if (n <= 1) return;
+  std::string list = what[0];
+  for (unsigned i = 1; i < n; ++i) list += std::string(i + 1 == n ? " and " : ", ") + what[i];
+  throw QpuFault("performs " + list +
+                 " in one instruction: the guide allows one closely coupled peripheral access per instruction "
+                 "(Summary of Instruction Restrictions)");
 }
 
 void QpuCore::set_flags(const Vec& r, unsigned kind, const uint32_t* a, const uint32_t* b) {

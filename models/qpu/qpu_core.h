@@ -85,6 +85,7 @@ class QpuCore {
   uint64_t cycle = 0;  // this QPU's clock (4 per instruction plus stalls)
   // Counters.
   uint64_t instructions = 0, flops = 0, alu_ops = 0, stall_cycles = 0;
+  uint64_t tmu_stall_cycles = 0, vpm_stall_cycles = 0;  // the parts of stall_cycles (the I/O adds them)
 
  private:
   void exec_alu(const Instr& d);
@@ -98,6 +99,8 @@ class QpuCore {
   void read_special(unsigned raddr, bool file_b, Vec& out);
   void check_raw(unsigned raddr, bool file_b);
   void cond_mask(unsigned cond, uint8_t* m) const;
+  unsigned lanes_where(unsigned cond) const;  // elements whose condition holds
+  void check_coupled_accesses(const Instr& d);
 
   unsigned index_;
   QpuIo& io_;

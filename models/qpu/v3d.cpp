@@ -19,51 +19,6 @@ namespace hetvp::qpu {
 HETVP_REGISTER_COMPONENT("v3d", V3d,
                          "VideoCore IV V3D: QPUs (ISS), TMU, VPM with VCD/VDW DMA, semaphores, user-program queue");
 
-namespace {
-const RegSpec kV3dRegs[] = {HETVP_REG_TABLE(HETVP_V3D_REGS)};
-}
-
-// ---------------------------------------------------------------------------------------------
-// Host interface
-
-V3dHostIf::V3dHostIf(sc_core::sc_module_name name, V3d& v3d)
-    : Peripheral(name, kV3dRegs),
-      ident1(reg("IDENT1")),
-      srqua(reg("SRQUA")),
-      srqul(reg("SRQUL")),
-      srqcs(reg("SRQCS")),
-      dbqite(reg("DBQITE")),
-      dbqitc(reg("DBQITC")),
-      v3d_(v3d) {
-  on_write("SRQPC", &V3dHostIf::write_srqpc);
-  on_write("SRQCS", &V3dHostIf::write_srqcs);
-  on_write("SLCACTL", &V3dHostIf::write_slcactl);
-  on_write("L2CACTL", &V3dHostIf::write_l2cactl);
-  srqcs.read([this](const Register&) {
-    return uint32_t(std::min<size_t>(v3d_.queue_.size(), 63)) | (v3d_.queue_error_ ? V3D_SRQCS_ERROR : 0u) |
-           (v3d_.made_ & 0xffu) << 8 | (v3d_.completed_ & 0xffu) << 16;
-  });
-}
-
-void V3dHostIf::write_srqpc(uint32_t v) { v3d_.request(v, srqua.value, srqul.value, this_access().delay); }
-
-void V3dHostIf::write_srqcs(uint32_t v) {
-  // Clears act at the write's arrival, as the counts they clear change at simulated times.
-  v3d_.arrivals_.at(this_access().delay, [this, v] {
-    if (v & V3D_SRQCS_CLEAR_ERROR) v3d_.queue_error_ = false;
-    if (v & V3D_SRQCS_CLEAR_MADE) v3d_.made_ = 0;
-    if (v & V3D_SRQCS_CLEAR_DONE) v3d_.completed_ = 0;
-  });
-}
-
-void V3dHostIf::write_slcactl(uint32_t v) {
-  if (v & V3D_SLCACTL_ICC) v3d_.arrivals_.at(this_access().delay, [this] { v3d_.clear_instruction_cache(); });
-}
-
-void V3dHostIf::write_l2cactl(uint32_t v) {
-  if (v & V3D_L2CACTL_CLEAR) v3d_.arrivals_.at(this_access().delay, [this] { v3d_.clear_instruction_cache(); });
-}
-
 // ---------------------------------------------------------------------------------------------
 // Construction
 
@@ -171,6 +126,10 @@ void V3d::declare_stats() {
         .counter("alu_ops", "count", "instructions with an active add or mul operation", c.alu_ops)
         .counter("busy_cycles", "cycles", "clocks running programs", s.busy_cycles)
         .counter("stall_cycles", "cycles", "clocks waiting for TMU data, VPM or DMA", c.stall_cycles)
+        .counter("tmu_wait_cycles", "cycles", "clocks stalled on ldtmu until the TMU data is there", c.tmu_stall_cycles)
+        .counter("vpm_wait_cycles", "cycles", "clocks stalled on VCD/VDW DMA (vr_wait, vw_wait, a second DMA)",
+                 c.vpm_stall_cycles)
+        .counter("semaphore_wait_cycles", "cycles", "clocks blocked on a semaphore or the mutex", s.sem_wait_cycles)
         .counter("programs", "count", "programs run", s.programs)
         .counter("tmu_requests", "count", "TMU requests", s.tmu_requests)
         .counter("vpm_dmas", "count", "VCD/VDW DMA transfers started", s.vpm_dmas)
@@ -380,6 +339,7 @@ void V3d::wake_blocked(const std::string& on, uint64_t cycle) {
   for (auto& s : slots_) {
     if (s.busy && s.blocked && s.blocked_on == on) {
       s.blocked = false;
+      if (cycle > s.core->cycle) s.sem_wait_cycles += cycle - s.core->cycle;
       s.core->cycle = std::max(s.core->cycle, cycle);
       RunState::get().progress();
       ++changes_;
@@ -388,6 +348,33 @@ void V3d::wake_blocked(const std::string& on, uint64_t cycle) {
 }
 
 void V3d::end_of_run() {}
+
+uint64_t V3d::perf_source(uint32_t src, uint64_t now) const {
+  uint64_t n = 0;
+  for (const auto& s : slots_) {
+    const QpuCore& q = *s.core;
+    switch (src) {
+      case V3D_PCTR_SRC_QPU_IDLE: {  // clocks not running a program, up to `now`
+        uint64_t busy = s.busy_cycles;
+        if (s.busy) busy += std::min(q.cycle, now) - std::min(s.start_cycle, now);
+        n += now > busy ? now - busy : 0;
+        break;
+      }
+      case V3D_PCTR_SRC_QPU_VALID:
+        n += q.instructions * 4;
+        break;
+      case V3D_PCTR_SRC_QPU_TMU_STALL:
+        n += q.tmu_stall_cycles;
+        break;
+      case V3D_PCTR_SRC_TMU_QUADS:
+        n += s.tmu_requests * 4;
+        break;
+      default:  // graphics-pipeline sources: no binner, renderer, tile buffer or caches modelled
+        break;
+    }
+  }
+  return n;
+}
 
 void V3d::clear_instruction_cache() {
   code_.clear();
@@ -399,71 +386,6 @@ void V3d::clear_instruction_cache() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Memory (SDRAM through the `mem` port: DMI where granted)
-
-uint8_t* V3d::dmi_ptr(uint32_t addr, unsigned len) {
-  for (auto& d : dmi_)
-    if (addr >= d.get_start_address() && uint64_t(addr) + len - 1 <= d.get_end_address())
-      return d.get_dmi_ptr() + (addr - d.get_start_address());
-  tlm::tlm_generic_payload gp;
-  AccessInfo info;
-  info.initiator = name();
-  info.side = Side::Gpu;
-  gp.set_extension(&info);
-  set_access(gp, tlm::TLM_READ_COMMAND, addr, nullptr, len);
-  tlm::tlm_dmi d;
-  const bool ok = mem->get_direct_mem_ptr(gp, d);
-  gp.clear_extension(&info);
-  if (!ok || !d.is_read_allowed() || !d.is_write_allowed() || addr < d.get_start_address() ||
-      uint64_t(addr) + len - 1 > d.get_end_address())
-    return nullptr;
-  dmi_.push_back(d);
-  return d.get_dmi_ptr() + (addr - d.get_start_address());
-}
-
-void V3d::mem_read(uint32_t addr, void* dst, unsigned len, const char* what) {
-  if (uint64_t(addr) + len > sdram_size_)
-    throw QpuFault(format("%s reads 0x%08x (%u bytes) outside SDRAM (0x0..0x%llx)", what, addr, len,
-                          static_cast<unsigned long long>(sdram_size_ - 1)));
-  if (uint8_t* p = dmi_ptr(addr, len)) {
-    std::memcpy(dst, p, len);
-    return;
-  }
-  tlm::tlm_generic_payload gp;
-  AccessInfo info;
-  info.initiator = name();
-  info.side = Side::Gpu;
-  gp.set_extension(&info);
-  set_access(gp, tlm::TLM_READ_COMMAND, addr, dst, len);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  mem->b_transport(gp, d);
-  gp.clear_extension(&info);
-  if (!gp.is_response_ok())
-    throw QpuFault(format("%s read of 0x%08x failed: %s", what, addr, gp.get_response_string().c_str()));
-}
-
-void V3d::mem_write(uint32_t addr, const void* src, unsigned len, const char* what) {
-  if (uint64_t(addr) + len > sdram_size_)
-    throw QpuFault(format("%s writes 0x%08x (%u bytes) outside SDRAM (0x0..0x%llx)", what, addr, len,
-                          static_cast<unsigned long long>(sdram_size_ - 1)));
-  if (uint8_t* p = dmi_ptr(addr, len)) {
-    std::memcpy(p, src, len);
-    return;
-  }
-  tlm::tlm_generic_payload gp;
-  AccessInfo info;
-  info.initiator = name();
-  info.side = Side::Gpu;
-  gp.set_extension(&info);
-  set_access(gp, tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(src), len);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  mem->b_transport(gp, d);
-  gp.clear_extension(&info);
-  if (!gp.is_response_ok())
-    throw QpuFault(format("%s write of 0x%08x failed: %s", what, addr, gp.get_response_string().c_str()));
-}
-
-// ---------------------------------------------------------------------------------------------
 // QpuIo
 
 const Instr& V3d::fetch(QpuCore& q, uint32_t pc) {
@@ -471,12 +393,12 @@ const Instr& V3d::fetch(QpuCore& q, uint32_t pc) {
   const uint32_t base = pc & ~0xfffu;
   if (s.page_base != base || !s.page) {
     if (pc & 7) throw QpuFault(format("instruction fetch at 0x%08x: not 8-byte aligned", pc));
-    if (uint64_t(pc) + 8 > sdram_size_)
+    if (uint64_t(pc & kBusAliasMask) + 8 > sdram_size_)
       throw QpuFault(format("instruction fetch at 0x%08x outside SDRAM (0x0..0x%llx): the program ran off its code?",
                             pc, static_cast<unsigned long long>(sdram_size_ - 1)));
     auto it = code_.find(base);
     if (it == code_.end()) {
-      const unsigned len = unsigned(std::min<uint64_t>(4096, sdram_size_ - base));
+      const unsigned len = unsigned(std::min<uint64_t>(4096, sdram_size_ - (base & kBusAliasMask)));
       std::vector<uint64_t> raw(512, 0);
       mem_read(base, raw.data(), len, "instruction fetch");
       std::vector<Instr> page(512);
@@ -489,7 +411,7 @@ const Instr& V3d::fetch(QpuCore& q, uint32_t pc) {
     q.set_code_window(s.page->data(), base, 4096);
   }
   if (pc & 7) throw QpuFault(format("instruction fetch at 0x%08x: not 8-byte aligned", pc));
-  if (uint64_t(pc) + 8 > sdram_size_)
+  if (uint64_t(pc & kBusAliasMask) + 8 > sdram_size_)
     throw QpuFault(format("instruction fetch at 0x%08x outside SDRAM: the program ran off its code?", pc));
   return (*s.page)[(pc & 0xfff) >> 3];
 }
@@ -517,7 +439,7 @@ void V3d::tmu_request(QpuCore& q, unsigned tmu, const Vec& addr, const uint8_t* 
     if (!mask[i]) continue;
     const uint32_t a = addr.v[i];
     if (a & 3) throw QpuFault(format("TMU%u lookup of element %u at 0x%08x: not 32-bit aligned", tmu, i, a));
-    if (uint8_t* p = (uint64_t(a) + 4 <= sdram_size_) ? dmi_ptr(a, 4) : nullptr)
+    if (uint8_t* p = (uint64_t(a & kBusAliasMask) + 4 <= sdram_size_) ? dmi_ptr(a & kBusAliasMask, 4) : nullptr)
       std::memcpy(&r.data.v[i], p, 4);
     else
       mem_read(a, &r.data.v[i], 4, tmu ? "TMU1 lookup" : "TMU0 lookup");
@@ -536,6 +458,7 @@ void V3d::tmu_load(QpuCore& q, unsigned tmu, Vec& out) {
   const Tmu::Req& r = t.fifo.front();
   if (r.ready > q.cycle) {
     q.stall_cycles += r.ready - q.cycle;
+    q.tmu_stall_cycles += r.ready - q.cycle;
     q.cycle = r.ready;
   }
   out = r.data;
@@ -654,6 +577,7 @@ void V3d::vpm_dma(QpuCore& q, bool store, uint32_t addr) {
   uint64_t& done = store ? s.st_done : s.ld_done;
   if (done > q.cycle) {  // one DMA each way per QPU: the next waits for the last
     q.stall_cycles += done - q.cycle;
+    q.vpm_stall_cycles += done - q.cycle;
     q.cycle = done;
   }
   const sc_core::sc_time t0 = at_cycle(q.cycle);
@@ -721,6 +645,7 @@ void V3d::vpm_wait(QpuCore& q, bool store) {
   const uint64_t done = store ? s.st_done : s.ld_done;
   if (done > q.cycle) {
     q.stall_cycles += done - q.cycle;
+    q.vpm_stall_cycles += done - q.cycle;
     q.cycle = done;
   }
   settle_loads(q.cycle);

@@ -25,6 +25,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "models/qpu/qpu_core.h"
+#include "models/qpu/v3d_hostif.h"
 #include "platform/arrival_queue.h"
 #include "platform/calendar.h"
 #include "platform/component.h"
@@ -32,23 +33,6 @@
 #include "platform/peripheral.h"
 
 namespace hetvp::qpu {
-
-class V3d;
-
-// The register window (a Peripheral on the block's table).
-class V3dHostIf : public Peripheral {
- public:
-  V3dHostIf(sc_core::sc_module_name name, V3d& v3d);
-  Register &ident1, &srqua, &srqul, &srqcs, &dbqite, &dbqitc;
-  void set_ident1(uint32_t v) { bank_.set_reset("IDENT1", v); }
-
- private:
-  void write_srqpc(uint32_t v);
-  void write_srqcs(uint32_t v);
-  void write_slcactl(uint32_t v);
-  void write_l2cactl(uint32_t v);
-  V3d& v3d_;
-};
 
 class V3d : public Component, public QpuIo {
  public:
@@ -64,6 +48,8 @@ class V3d : public Component, public QpuIo {
   void request(uint32_t pc, uint32_t unif, uint32_t unif_len, const sc_core::sc_time& delay);
   void clear_instruction_cache();
   uint32_t completed() const { return completed_; }
+  // The running total of performance-counter source `src` (V3D_PCTR_SRC_*) at `now` (cycles).
+  uint64_t perf_source(uint32_t src, uint64_t now) const;
 
   // --- QpuIo ----------------------------------------------------------------------------------
   const Instr& fetch(QpuCore& q, uint32_t pc) override;
@@ -83,6 +69,7 @@ class V3d : public Component, public QpuIo {
   void host_interrupt(QpuCore& q) override;
 
   static constexpr unsigned kVpmRows = 192;
+  static constexpr uint32_t kBusAliasMask = 0x3fffffffu;  // bits 31:30 of a bus address: the cache alias
 
  private:
   struct Tmu {
@@ -110,6 +97,8 @@ class V3d : public Component, public QpuIo {
     uint32_t vcd_setup = 0, vcd_pitchb = 0, vdw_setup = 0, vdw_stride = 0;
     uint64_t ld_done = 0, st_done = 0;
     uint64_t start_cycle = 0, programs = 0, busy_cycles = 0, tmu_requests = 0, vpm_dmas = 0, sem_blocks = 0;
+    uint64_t sem_wait_cycles = 0;  // clocks blocked on a semaphore or the mutex
+    uint64_t blocked_at = 0;
     uint32_t program_pc = 0;
     const std::vector<Instr>* page = nullptr;  // decode cache page of the last fetch
     uint32_t page_base = 0xffffffffu;
@@ -133,6 +122,9 @@ class V3d : public Component, public QpuIo {
   void settle_loads(uint64_t cycle);
   void fill_read_queue(Slot& s);
   unsigned vpm_index(const GenericSetup& g, unsigned lane, const char* what);
+  // GPU bus addresses: the two top bits select the VideoCore cache alias of the same SDRAM
+  // (docs/qpu.md, "Bus addresses"); `decode` strips them and checks the range.
+  uint32_t decode_bus(uint32_t bus, unsigned len, const char* what, const char* verb) const;
   void mem_read(uint32_t addr, void* dst, unsigned len, const char* what);
   void mem_write(uint32_t addr, const void* src, unsigned len, const char* what);
   uint8_t* dmi_ptr(uint32_t addr, unsigned len);

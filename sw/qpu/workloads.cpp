@@ -1,4 +1,4 @@
-// The QPU workloads (docs/qpu.md): qpu_peak, qpu_sgemm, qpu_reduce, qpu_stride. Each assembles
+// The QPU workloads (docs/qpu.md): qpu_peak, qpu_sgemm, qpu_reduce, qpu_stride (qpu_run: qpu_run.cpp). Each assembles
 // nothing at run time: its program was assembled at build time from sw/qpu/programs/*.qasm.
 #include <cinttypes>
 #include <cmath>
@@ -294,66 +294,9 @@ class QpuStride : public HostProgram {
   }
 };
 
-// qpu_run: assembles a .qasm file (at run time, on the host) and runs it on N QPUs: the debugging
-// tool for QPU programs. `list: true` prints the disassembly. The code gets a 4 KiB-aligned region
-// of its own padded with zeros, so a program that runs off its end meets an all-zero word.
-class QpuRun : public HostProgram {
- public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    common_schema(*s);
-    s->string("program", std::nullopt, "QPU assembly file (docs/qpu.md, \"Assembler\")").required();
-    s->string("uniforms", std::string(""), "uniforms, comma-separated numbers (the same for every QPU)");
-    s->boolean("index_uniform", false, "put the QPU's request number (0..N-1) before the uniforms");
-    s->boolean("list", false, "print the disassembly before running");
-    s->time("timeout", std::string("1 s"), "how long the host waits for the programs");
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    V3dDriver::Options o = driver_options(a);
-    o.timeout = a.time("timeout");
-    V3dDriver drv(api, o);
-    const unsigned nq = a.u32("qpus") ? qpus_to_use(drv, a) : 1;
-    std::ifstream in(a.string("program"));
-    if (!in) throw HostError("qpu_run: cannot read " + a.string("program"));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::vector<uint64_t> code;
-    try {
-      code = assemble(ss.str(), a.string("program"));
-    } catch (const AsmError& e) {
-      throw HostError(std::string("qpu_run: ") + e.what());
-    }
-    const size_t bytes = (code.size() * 8 + 8191) / 4096 * 4096;  // at least one zero page after the code
-    code.resize(bytes / 8, 0);
-    const uint32_t at = drv.alloc(bytes, 4096);
-    drv.upload(at, code.data(), bytes);
-    if (a.boolean("list"))
-      for (size_t i = 0; i < code.size() && (i == 0 || code[i] || code[i - 1]); ++i)
-        api.log(format("  0x%08zx: %016llx  %s", at + i * 8, static_cast<unsigned long long>(code[i]),
-                       disassemble(code[i], uint32_t(at + i * 8)).c_str()));
-    std::vector<uint32_t> words;
-    try {
-      if (!a.string("uniforms").empty()) words = parse_list(a.string("uniforms"));
-    } catch (const std::invalid_argument& e) {
-      throw HostError(std::string("qpu_run: uniforms: ") + e.what());
-    }
-    std::vector<uint32_t> unifs;
-    for (unsigned q = 0; q < nq; ++q) {
-      std::vector<uint32_t> w = words;
-      if (a.boolean("index_uniform")) w.insert(w.begin(), q);
-      unifs.push_back(drv.upload_words(w));
-    }
-    const sc_core::sc_time t = drv.execute(at, unifs, uint32_t(words.size()));
-    api.log(format("qpu_run: %u programs done in %.3f us", nq, t.to_seconds() * 1e6));
-    return 0;
-  }
-};
-
 HETVP_REGISTER_PROGRAM("qpu_peak", QpuPeak, "VideoCore IV: dual-issue fmul+fadd on all QPUs, simulated GFLOP/s");
 HETVP_REGISTER_PROGRAM("qpu_sgemm", QpuSgemm, "VideoCore IV: SGEMM with TMU loads and VPM DMA stores, checked");
 HETVP_REGISTER_PROGRAM("qpu_reduce", QpuReduce, "VideoCore IV: cross-QPU sum with VPM rows and semaphores");
-HETVP_REGISTER_PROGRAM("qpu_run", QpuRun, "VideoCore IV: assemble a .qasm file and run it on N QPUs (debugging)");
 HETVP_REGISTER_PROGRAM("qpu_stride", QpuStride, "VideoCore IV: VPM DMA load and store with memory pitch and stride");
 
 }  // namespace hetvp::qpu

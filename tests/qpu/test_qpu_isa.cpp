@@ -453,3 +453,60 @@ TEST(QpuRules, UnmodelledIoIsAnError) {
   EXPECT_THROW(h.run({"mov tmu0_t, r0"}), QpuFault);
   EXPECT_THROW(h.run({"mov r0, vary"}), QpuFault);
 }
+
+// Issue #26: both ALUs writing one accumulator in one instruction is legal (the guide's "Summary of
+// Instruction Restrictions" has no such rule, nor does Mesa's vc4_qpu_validate.c). Each write
+// applies per element under its own condition, the add ALU's first, the mul ALU's second. Values
+// derived by hand: elem_num & 1 sets Z on even elements, so `mov.ifz r0, ra0` (100) fills the
+// even elements and `mov.ifnz r0, rb0` (200) the odd ones; the old r0 (7) survives nowhere.
+TEST(QpuDualWrite, ComplementaryConditionsMergePerElement) {
+  Harness h;
+  h.run({"ldi ra0, 100", "ldi rb0, 200", "mov r1, elem_num", "and.setf -, r1, 1",
+         "mov.ifz r0, ra0 ; mov.ifnz r0, rb0",
+         // Float ops under complementary conditions into r3: even elements i + i, odd ones i * 4.
+         "itof r2, r1", "nop", "fadd.ifz r3, r2, r2 ; fmul.ifnz r3, r2, 4.0",
+         // Only one condition holds anywhere: the other elements keep their old value (r2).
+         "mov r1, r2", "mov.ifz r1, 1.0 ; nop"},
+        [](QpuCore& q) {
+          for (unsigned i = 0; i < 16; ++i) q.acc[0].v[i] = 7;
+        });
+  for (unsigned i = 0; i < 16; ++i) {
+    EXPECT_EQ(h.q.acc[0].v[i], i % 2 == 0 ? 100u : 200u) << i;
+    EXPECT_EQ(bf(h.q.acc[3].v[i]), i % 2 == 0 ? float(i) + float(i) : float(i) * 4.0f) << i;
+    EXPECT_EQ(bf(h.q.acc[1].v[i]), i % 2 == 0 ? 1.0f : float(i)) << i;
+  }
+  // flops count per element whose condition held: 8 fadds + 8 fmuls, not 0 nor 32.
+  EXPECT_EQ(h.q.flops, 16u);
+}
+
+// Where both conditions hold, the mul ALU's write (applied second) is the value that stays
+// (assumption, docs/qpu.md "Rules"); a condition that holds nowhere writes nothing.
+TEST(QpuDualWrite, BothConditionsHoldMulWriteStays) {
+  Harness h;
+  h.run({"ldi ra0, 100", "ldi rb0, 200", "nop", "mov r0, ra0 ; mov r0, rb0", "mov r1, ra0 ; mov.never r1, rb0"});
+  for (unsigned i = 0; i < 16; ++i) {
+    EXPECT_EQ(h.q.acc[0].v[i], 200u) << i;
+    EXPECT_EQ(h.q.acc[1].v[i], 100u) << i;
+  }
+}
+
+// The guide: one closely coupled peripheral access per instruction (TMU write/read, SFU write,
+// mutex read, ...): two are an error naming both.
+TEST(QpuRules, TwoCoupledAccessesInOneInstructionAreAnError) {
+  Harness h;
+  try {
+    h.run({"mov sfu_recip, r0 ; mov sfu_exp, r1"});
+    FAIL() << "no error";
+  } catch (const QpuFault& e) {
+    EXPECT_NE(std::string(e.what()).find("performs an SFU write and an SFU write in one instruction"),
+              std::string::npos)
+        << e.what();
+  }
+  Harness t;
+  try {
+    t.run({"mov sfu_recip, r0 ; ldtmu0"});
+    FAIL() << "no error";
+  } catch (const QpuFault& e) {
+    EXPECT_NE(std::string(e.what()).find("an SFU write and a TMU read (ldtmu)"), std::string::npos) << e.what();
+  }
+}

@@ -175,6 +175,14 @@ TEST(QpuPlatformErrors, VpmDmaOutsideSdram) {
   r = run_prog("dma2.qasm", load, "--set workload.args.uniforms=0x80011000,0x3ffffff0");
   EXPECT_EQ(r.status, 1) << all(r);
   EXPECT_NE(all(r).find("VPM DMA load (VCD) reads 0x3ffffff0"), std::string::npos) << all(r);
+  // Issue #26: a bus address is decoded through its cache alias first; 0xF0000000 is SDRAM
+  // 0x30000000 through the 0xC (uncached) alias, still outside, and the message says both.
+  r = run_prog("dma3.qasm", prog, "--set workload.args.uniforms=0x80904000,0xF0000000");
+  EXPECT_EQ(r.status, 1) << all(r);
+  EXPECT_NE(all(r).find("VPM DMA store (VDW) writes bus address 0xf0000000 (64 bytes; SDRAM 0x30000000 through the "
+                        "0xc alias)"),
+            std::string::npos)
+      << all(r);
 }
 
 TEST(QpuPlatformErrors, SemaphoreDeadlockOfAllQpus) {
@@ -220,7 +228,7 @@ TEST(QpuPlatformErrors, BadConfigAndAssembly) {
   EXPECT_NE(all(r).find("bad.qasm:2: fadd takes a destination and two sources"), std::string::npos) << all(r);
   r = run_prog("ok.qasm", "nop ; thrend\nnop\nnop\n", "--set workload.args.uniforms=1,x");
   EXPECT_EQ(r.status, 1) << all(r);
-  EXPECT_NE(all(r).find("qpu_run: uniforms: 'x' is not a number"), std::string::npos) << all(r);
+  EXPECT_NE(all(r).find("qpu_run: uniforms: stream 0, word 1: 'x' is not a number"), std::string::npos) << all(r);
   r = run("--workload qpu_run --set workload.args.program=/nonexistent.qasm");
   EXPECT_EQ(r.status, 1) << all(r);
   EXPECT_NE(all(r).find("qpu_run: cannot read /nonexistent.qasm"), std::string::npos) << all(r);

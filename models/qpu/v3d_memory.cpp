@@ -1,0 +1,89 @@
+// The V3D's memory side (v3d.h): GPU bus addresses decoded to SDRAM through the `mem` port, with
+// DMI where the memory grants it.
+//
+// Bus addresses (Raspberry Pi / BCM2835 memory map): the top two bits of a VideoCore bus address
+// select an alias of the same SDRAM: 0x0 L1 and L2 cached, 0x4 L2 cache coherent (non-allocating),
+// 0x8 L2 cached only, 0xC direct (uncached). The V3D reaches the same bytes through each; the
+// Reference Guide gives no cost difference between them, so none is modelled (docs/qpu.md).
+#include <cstring>
+
+#include "models/qpu/v3d.h"
+#include "platform/access_info.h"
+#include "platform/format.h"
+#include "platform/payload.h"
+
+namespace hetvp::qpu {
+
+uint8_t* V3d::dmi_ptr(uint32_t addr, unsigned len) {
+  for (auto& d : dmi_)
+    if (addr >= d.get_start_address() && uint64_t(addr) + len - 1 <= d.get_end_address())
+      return d.get_dmi_ptr() + (addr - d.get_start_address());
+  tlm::tlm_generic_payload gp;
+  AccessInfo info;
+  info.initiator = name();
+  info.side = Side::Gpu;
+  gp.set_extension(&info);
+  set_access(gp, tlm::TLM_READ_COMMAND, addr, nullptr, len);
+  tlm::tlm_dmi d;
+  const bool ok = mem->get_direct_mem_ptr(gp, d);
+  gp.clear_extension(&info);
+  if (!ok || !d.is_read_allowed() || !d.is_write_allowed() || addr < d.get_start_address() ||
+      uint64_t(addr) + len - 1 > d.get_end_address())
+    return nullptr;
+  dmi_.push_back(d);
+  return d.get_dmi_ptr() + (addr - d.get_start_address());
+}
+
+uint32_t V3d::decode_bus(uint32_t bus, unsigned len, const char* what, const char* verb) const {
+  const uint32_t phys = bus & kBusAliasMask;
+  if (uint64_t(phys) + len > sdram_size_) {
+    if (bus == phys)
+      throw QpuFault(format("%s %s 0x%08x (%u bytes) outside SDRAM (0x0..0x%llx)", what, verb, bus, len,
+                            static_cast<unsigned long long>(sdram_size_ - 1)));
+    throw QpuFault(
+        format("%s %s bus address 0x%08x (%u bytes; SDRAM 0x%08x through the 0x%x alias) outside SDRAM "
+               "(0x0..0x%llx)",
+               what, verb, bus, len, phys, (bus >> 28) & 0xcu, static_cast<unsigned long long>(sdram_size_ - 1)));
+  }
+  return phys;
+}
+
+void V3d::mem_read(uint32_t bus, void* dst, unsigned len, const char* what) {
+  const uint32_t addr = decode_bus(bus, len, what, "reads");
+  if (uint8_t* p = dmi_ptr(addr, len)) {
+    std::memcpy(dst, p, len);
+    return;
+  }
+  tlm::tlm_generic_payload gp;
+  AccessInfo info;
+  info.initiator = name();
+  info.side = Side::Gpu;
+  gp.set_extension(&info);
+  set_access(gp, tlm::TLM_READ_COMMAND, addr, dst, len);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  mem->b_transport(gp, d);
+  gp.clear_extension(&info);
+  if (!gp.is_response_ok())
+    throw QpuFault(format("%s read of 0x%08x failed: %s", what, addr, gp.get_response_string().c_str()));
+}
+
+void V3d::mem_write(uint32_t bus, const void* src, unsigned len, const char* what) {
+  const uint32_t addr = decode_bus(bus, len, what, "writes");
+  if (uint8_t* p = dmi_ptr(addr, len)) {
+    std::memcpy(p, src, len);
+    return;
+  }
+  tlm::tlm_generic_payload gp;
+  AccessInfo info;
+  info.initiator = name();
+  info.side = Side::Gpu;
+  gp.set_extension(&info);
+  set_access(gp, tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(src), len);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  mem->b_transport(gp, d);
+  gp.clear_extension(&info);
+  if (!gp.is_response_ok())
+    throw QpuFault(format("%s write of 0x%08x failed: %s", what, addr, gp.get_response_string().c_str()));
+}
+
+}  // namespace hetvp::qpu

@@ -1,0 +1,133 @@
+// The Pi-shaped mailbox API (mailbox.h).
+#include "sw/qpu/mailbox.h"
+
+#include <cstring>
+#include <vector>
+
+#include "platform/format.h"
+
+namespace hetvp::pi {
+
+namespace {
+struct Binding {
+  HostApi* api = nullptr;
+  MailboxOptions o;
+  uint64_t buffer = 0;  // the property buffer in SDRAM (16-byte aligned), allocated at mbox_open
+  bool open = false;
+};
+Binding g;  // one host program at a time (ApiScope)
+constexpr unsigned kBufferBytes = 4096;
+
+HostApi& api() {
+  if (!g.api) throw HostError("Pi mailbox API: no host program bound (hetvp::pi::ApiScope)");
+  return *g.api;
+}
+void need_open(int fd) {
+  if (fd != 1 || !g.open) throw HostError(format("Pi mailbox API: file descriptor %d is not an open mailbox", fd));
+}
+}  // namespace
+
+ApiScope::ApiScope(HostApi& a, MailboxOptions o) {
+  g = Binding{};
+  g.api = &a;
+  g.o = o;
+}
+ApiScope::~ApiScope() {
+  if (g.open && g.buffer) g.api->free_pinned(g.buffer);
+  g = Binding{};
+}
+
+uint64_t MappedMem::at(size_t off, size_t len) const {
+  if (!api_) throw HostError("Pi mailbox API: access through an empty mapping");
+  if (off + len > size_)
+    throw HostError(format("Pi mailbox API: access at byte %zu (%zu bytes) of a %zu-byte mapping of 0x%08llx", off, len,
+                           size_, static_cast<unsigned long long>(phys_)));
+  return phys_ + off;
+}
+void MappedMem::copy_in(size_t off, const void* src, size_t bytes) const {
+  api_->write(at(off, bytes), src, bytes, Access::Uncached);
+}
+void MappedMem::copy_out(size_t off, void* dst, size_t bytes) const {
+  api_->read(at(off, bytes), dst, bytes, Access::Uncached);
+}
+
+int mbox_open() {
+  HostApi& a = api();
+  if (g.open) throw HostError("Pi mailbox API: mbox_open while the mailbox is open");
+  g.buffer = a.alloc_pinned(kBufferBytes, 16);
+  if (g.buffer + kBufferBytes > 0x40000000ull)
+    throw HostError("Pi mailbox API: the property buffer is beyond the 1 GiB the VideoCore bus reaches");
+  g.open = true;
+  return 1;
+}
+
+void mbox_close(int fd) {
+  need_open(fd);
+  api().free_pinned(g.buffer);
+  g.buffer = 0;
+  g.open = false;
+}
+
+int mbox_property(int fd, void* buf) {
+  need_open(fd);
+  HostApi& a = api();
+  uint32_t size;
+  std::memcpy(&size, buf, 4);
+  if (size < 12 || size > kBufferBytes)
+    throw HostError(format("mbox_property: buffer size %u (word 0) is outside 12..%u bytes", size, kBufferBytes));
+  a.write(g.buffer, buf, size, Access::Uncached);
+  const uint32_t msg = (uint32_t(g.buffer) | g.o.buffer_alias) | MBOX_CHAN_PROPERTY;
+  const sc_core::sc_time deadline = a.now() + g.o.timeout;
+  while (a.mmio_read32(g.o.mailbox_base + MBOX_MAIL1_STA) & MBOX_STA_FULL) a.sleep(g.o.poll_interval);
+  a.mmio_write32(g.o.mailbox_base + MBOX_MAIL1_WRT, msg);
+  for (;;) {
+    while (a.mmio_read32(g.o.mailbox_base + MBOX_MAIL0_STA) & MBOX_STA_EMPTY) {
+      if (a.now() >= deadline)
+        throw HostError(
+            format("mbox_property: no answer to message 0x%08x within %s", msg, g.o.timeout.to_string().c_str()));
+      a.sleep(g.o.poll_interval);
+    }
+    if (a.mmio_read32(g.o.mailbox_base + MBOX_MAIL0_RD) == msg) break;  // another's answer: not ours
+  }
+  a.read(g.buffer, buf, size, Access::Uncached);
+  uint32_t code;
+  std::memcpy(&code, static_cast<uint8_t*>(buf) + 4, 4);
+  return code == MBOX_RESPONSE_OK ? 0 : -1;
+}
+
+namespace {
+// One tag with `in` request words and a one-word answer, as mailbox.c builds them.
+unsigned one_tag(int fd, uint32_t tag, std::vector<uint32_t> in, unsigned value_words) {
+  std::vector<uint32_t> p;
+  p.push_back(0);
+  p.push_back(MBOX_REQUEST);
+  p.push_back(tag);
+  p.push_back(value_words * 4);  // value buffer size
+  p.push_back(uint32_t(in.size() * 4));
+  for (unsigned k = 0; k < value_words; ++k) p.push_back(k < in.size() ? in[k] : 0);
+  p.push_back(MBOX_TAG_END);
+  p[0] = uint32_t(p.size() * 4);
+  mbox_property(fd, p.data());
+  return p[5];
+}
+}  // namespace
+
+unsigned get_version(int fd) { return one_tag(fd, MBOX_TAG_GET_FIRMWARE_REVISION, {}, 1); }
+unsigned mem_alloc(int fd, unsigned size, unsigned align, unsigned flags) {
+  return one_tag(fd, MBOX_TAG_ALLOCATE_MEMORY, {size, align, flags}, 3);
+}
+unsigned mem_free(int fd, unsigned handle) { return one_tag(fd, MBOX_TAG_RELEASE_MEMORY, {handle}, 1); }
+unsigned mem_lock(int fd, unsigned handle) { return one_tag(fd, MBOX_TAG_LOCK_MEMORY, {handle}, 1); }
+unsigned mem_unlock(int fd, unsigned handle) { return one_tag(fd, MBOX_TAG_UNLOCK_MEMORY, {handle}, 1); }
+unsigned execute_qpu(int fd, unsigned num_qpus, unsigned control, unsigned noflush, unsigned timeout) {
+  return one_tag(fd, MBOX_TAG_EXECUTE_QPU, {num_qpus, control, noflush, timeout}, 4);
+}
+unsigned qpu_enable(int fd, unsigned enable) { return one_tag(fd, MBOX_TAG_ENABLE_QPU, {enable}, 1); }
+
+MappedMem mapmem(unsigned base, unsigned size) {
+  const uint32_t phys = VC_BUS_TO_PHYS(base);
+  return MappedMem(&api(), phys, size);
+}
+void unmapmem(MappedMem, unsigned) {}
+
+}  // namespace hetvp::pi

@@ -1,0 +1,95 @@
+// A host-side C API shaped like the Raspberry Pi's mailbox.c (hello_fft, GPU_FFT, py-videocore's
+// C helpers): mbox_open, mem_alloc/mem_lock/mem_unlock/mem_free, mapmem/unmapmem, execute_qpu,
+// qpu_enable, get_version, mbox_property — so Pi host code ports by recompiling it as a hetvp host
+// program (docs/qpu.md "Porting Pi host code"). Underneath, mbox_property does what the Pi's
+// /dev/vcio driver does: it copies the property buffer to SDRAM, writes its bus address | 8 to
+// MAIL1_WRT of the vc_mailbox device, waits for MAIL0 and copies the answer back. Every step is
+// a timed load or store of the simulated host CPU.
+//
+// The one difference from the Pi: mapmem returns a MappedMem, not a `volatile unsigned *` (a
+// native pointer cannot reach simulated memory); indexing it (`p[i] = x`, `x = p[i]`) is a timed
+// uncached access of that word. Pi code declaring `volatile unsigned *p = mapmem(...)` changes that
+// declaration to `MappedMem p = mapmem(...)` (or `auto`); everything else compiles as it is.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <systemc>
+
+#include "firmware/include/hetvp/vc_mailbox.h"
+#include "models/host/host_api.h"
+
+namespace hetvp::pi {
+
+struct MailboxOptions {
+  uint64_t mailbox_base = 0x2000b880;       // peripheral base + MBOX_BASE_OFFSET (Pi 1)
+  uint32_t buffer_alias = VC_BUS_UNCACHED;  // the alias of the property buffer's bus address
+  sc_core::sc_time poll_interval = sc_core::sc_time(1, sc_core::SC_US);
+  sc_core::sc_time timeout = sc_core::sc_time(30, sc_core::SC_SEC);  // per message (execute_qpu waits inside)
+};
+
+// Binds the API to the calling host program for the scope's lifetime (mbox_open and mapmem act
+// for it; one host program at a time).
+class ApiScope {
+ public:
+  explicit ApiScope(HostApi& api, MailboxOptions o = {});
+  ~ApiScope();
+  ApiScope(const ApiScope&) = delete;
+  ApiScope& operator=(const ApiScope&) = delete;
+};
+
+// Physical memory seen as 32-bit words (what mapmem returns).
+class MappedMem {
+ public:
+  class Word {
+   public:
+    Word(HostApi* api, uint64_t addr) : api_(api), addr_(addr) {}
+    operator uint32_t() const { return api_->mmio_read32(addr_); }
+    Word& operator=(uint32_t v) {
+      api_->mmio_write32(addr_, v);
+      return *this;
+    }
+    Word& operator=(const Word& o) { return *this = uint32_t(o); }
+
+   private:
+    HostApi* api_;
+    uint64_t addr_;
+  };
+  MappedMem() = default;
+  MappedMem(HostApi* api, uint64_t phys, size_t size) : api_(api), phys_(phys), size_(size) {}
+  Word operator[](size_t i) const { return Word(api_, at(i * 4, 4)); }
+  MappedMem operator+(ptrdiff_t words) const {
+    return MappedMem(api_, phys_ + uint64_t(words) * 4, size_ - size_t(words) * 4);
+  }
+  explicit operator bool() const { return api_ != nullptr; }
+  uint64_t phys() const { return phys_; }
+  // Bulk copies (a Pi program's memcpy into or out of the mapping), also timed.
+  void copy_in(size_t byte_offset, const void* src, size_t bytes) const;
+  void copy_out(size_t byte_offset, void* dst, size_t bytes) const;
+
+ private:
+  uint64_t at(size_t off, size_t len) const;
+  HostApi* api_ = nullptr;
+  uint64_t phys_ = 0;
+  size_t size_ = 0;
+};
+
+int mbox_open();
+void mbox_close(int file_desc);
+// Sends the property buffer `buf` (u32 words, buf[0] = its size in bytes); 0 on a successful
+// response (MBOX_RESPONSE_OK), -1 otherwise; the answer is copied back into `buf` either way.
+int mbox_property(int file_desc, void* buf);
+unsigned get_version(int file_desc);
+unsigned mem_alloc(int file_desc, unsigned size, unsigned align, unsigned flags);
+unsigned mem_free(int file_desc, unsigned handle);
+unsigned mem_lock(int file_desc, unsigned handle);
+unsigned mem_unlock(int file_desc, unsigned handle);
+// Maps `size` bytes of physical memory at `base`. A VideoCore bus address works too: the host's
+// view decodes the alias bits (VC_BUS_TO_PHYS), as hello_fft's BUS_TO_PHYS does before calling it.
+MappedMem mapmem(unsigned base, unsigned size);
+void unmapmem(MappedMem mem, unsigned size);
+unsigned execute_qpu(int file_desc, unsigned num_qpus, unsigned control, unsigned noflush, unsigned timeout);
+unsigned qpu_enable(int file_desc, unsigned enable);
+
+}  // namespace hetvp::pi
