@@ -34,6 +34,9 @@ std::shared_ptr<Schema> DriverOptions::schema() {
             "how a copy's end is detected: poll the fence in host memory, or wait for the MSI");
   s->boolean("bar1_write_combining", false,
              "map BAR1 write-combining (ioremap_wc): IORW stores are gathered into 64-byte posted writes");
+  s->size("iorw_word_limit", std::string("0"),
+          "IORW copies larger than this make one uncached access per byte instead of per mmio_width bytes "
+          "(0 = never; Gdev ATC'12's I/O path above 4 KB: docs/calibration.md)");
   return s;
 }
 
@@ -44,6 +47,7 @@ DriverOptions DriverOptions::from(const Params& p) {
   o.copy_timeout = p.time("copy_timeout");
   o.interrupt_completion = p.string("completion") == "interrupt";
   o.bar1_write_combining = p.boolean("bar1_write_combining");
+  o.iorw_word_limit = p.size("iorw_word_limit");
   return o;
 }
 
@@ -307,16 +311,26 @@ void GpuDriver::copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t si
 
 void GpuDriver::copy_iorw(Direction d, const GpuBuffer& host, const GpuBuffer& dev, uint64_t size) {
   // The CPU moves the data itself: cached accesses on the host side, uncached 32-bit accesses
-  // through the BAR1 aperture on the device side, a page at a time.
+  // through the BAR1 aperture on the device side, a page at a time. Above `iorw_word_limit`
+  // every uncached access moves one byte (a call per byte: the CPU splits a call into
+  // `mmio_width` pieces, never joins calls).
   std::vector<uint8_t> tmp(4096);
+  const bool bytewise = opt_.iorw_word_limit != 0 && size > opt_.iorw_word_limit;
+  auto uncached = [&](bool write, uint64_t addr, uint8_t* p, size_t n) {
+    if (!bytewise) return write ? api_.write(addr, p, n, Access::Uncached) : api_.read(addr, p, n, Access::Uncached);
+    for (size_t i = 0; i < n; ++i)
+      write ? api_.write(addr + i, p + i, 1, Access::Uncached) : api_.read(addr + i, p + i, 1, Access::Uncached);
+  };
   for (uint64_t off = 0; off < size; off += tmp.size()) {
     size_t n = static_cast<size_t>(std::min<uint64_t>(tmp.size(), size - off));
     if (d == Direction::HostToDevice) {
       api_.read(host.phys + off, tmp.data(), n, Access::Cached);
-      api_.write(bar1_address(dev, off), tmp.data(), n,
-                 opt_.bar1_write_combining ? Access::WriteCombined : Access::Uncached);
+      if (opt_.bar1_write_combining)
+        api_.write(bar1_address(dev, off), tmp.data(), n, Access::WriteCombined);
+      else
+        uncached(true, bar1_address(dev, off), tmp.data(), n);
     } else {
-      api_.read(bar1_address(dev, off), tmp.data(), n, Access::Uncached);
+      uncached(false, bar1_address(dev, off), tmp.data(), n);
       api_.write(host.phys + off, tmp.data(), n, Access::Cached);
     }
   }

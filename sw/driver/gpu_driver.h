@@ -19,8 +19,12 @@ struct DriverOptions {
   unsigned msi_vector = 0x41;
   bool interrupt_completion = false;  // wait for the copy engine's MSI instead of polling the fence
   bool bar1_write_combining = false;  // map BAR1 write-combining: IORW stores leave as 64-byte lines
+  // IORW copies larger than this move one byte per uncached access instead of `mmio_width`
+  // (0 = never). Gdev ATC'12's I/O path (pscnv nvc0_vm_read/write) loops 32-bit accesses up to
+  // 4 KB and calls memcpy_fromio/toio above; its measured cost above 4 KB is one access per byte.
+  uint64_t iorw_word_limit = 0;
   static std::shared_ptr<Schema>
-  schema();  // keys: api_call, poll_interval, copy_timeout, completion, bar1_write_combining
+  schema();  // keys: api_call, poll_interval, copy_timeout, completion, bar1_write_combining, iorw_word_limit
   static DriverOptions from(const Params& p);
 };
 
