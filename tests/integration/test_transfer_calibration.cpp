@@ -120,7 +120,9 @@ TEST(CopyEngine, ToHostCompletionDelaysOnlyCopiesIntoHostMemory) {
 TEST(CopyEngine, ToHostCompletionRejectsANonTime) {
   RunResult r = run_hetvp("run " + config("gdev2012.yaml") + " --quiet --set gpu0.copy_engine.to_host_completion=soon");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("to_host_completion"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("gpu0.copy_engine.to_host_completion: expected a time (e.g. 250 ns): 'soon' is not a number"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(Offload, CommandPerBlockCostsOneCommandPerExtraBlock) {
@@ -140,9 +142,32 @@ TEST(Offload, CommandPerBlockCostsOneCommandPerExtraBlock) {
   EXPECT_GT((per[{"HUB+DMA", "DtoH", 4096}]), (loop[{"HUB+DMA", "DtoH", 4096}]) + 0.5 * extra);
 }
 
+TEST(Offload, CommandPerBlockCopiesOddSizesByteForByte) {
+  // The workload checks every byte and 16 guard bytes around each destination.
+  for (const char* size : {"257", "4097"}) {
+    RunResult r = run_hetvp("run " + config("default.yaml") +
+                            " --quiet --set workload.args.offload.command_per_block=true"
+                            " --set workload.args.methods=hub,gpc1,gpc4,hub+dma,gpc4+iorw --set workload.args.min_size=" +
+                            size + " --set workload.args.max_size=" + size +
+                            " --set workload.args.src_offset=3 --set workload.args.dst_offset=5");
+    EXPECT_EQ(r.status, 0) << size << ": " << r.out << r.err;
+  }
+}
+
 TEST(Offload, CommandPerBlockRejectsANonBoolean) {
   RunResult r = run_hetvp("run " + config("default.yaml") +
                           " --quiet --set workload.args.offload.command_per_block=sometimes");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("command_per_block"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("workload.args.offload.command_per_block: expected a boolean: 'sometimes' is not a boolean"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(Gdev2012, IorwWordLimitRejectsANegativeSize) {
+  RunResult r =
+      run_hetvp("run " + config("gdev2012.yaml") + " --quiet --set workload.args.driver.iorw_word_limit=-4");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("workload.args.driver.iorw_word_limit: expected a size (e.g. 4 KiB): size '-4' is negative"),
+            std::string::npos)
+      << r.err;
 }
