@@ -37,6 +37,11 @@ std::shared_ptr<Schema> DriverOptions::schema() {
   s->size("iorw_word_limit", std::string("0"),
           "IORW copies larger than this make one uncached access per byte instead of per mmio_width bytes "
           "(0 = never; Gdev ATC'12's I/O path above 4 KB: docs/calibration.md)");
+  s->time("bounce_htod_per_kib", std::string("0 s"),
+          "CPU time per KiB to copy a host->device DMA's source into a bounce buffer first (0 = none: the "
+          "host buffer is pinned; Gdev's pageable path: docs/calibration.md)");
+  s->time("bounce_dtoh_per_kib", std::string("0 s"),
+          "CPU time per KiB to copy a device->host DMA's result out of the bounce buffer (0 = none)");
   return s;
 }
 
@@ -48,6 +53,8 @@ DriverOptions DriverOptions::from(const Params& p) {
   o.interrupt_completion = p.string("completion") == "interrupt";
   o.bar1_write_combining = p.boolean("bar1_write_combining");
   o.iorw_word_limit = p.size("iorw_word_limit");
+  o.bounce_htod_per_kib = p.time("bounce_htod_per_kib");
+  o.bounce_dtoh_per_kib = p.time("bounce_dtoh_per_kib");
   return o;
 }
 
@@ -341,12 +348,19 @@ void GpuDriver::copy(CopyMethod m, Direction d, const GpuBuffer& host, const Gpu
   if (size > host.size || size > dev.size)
     throw HostError("copy of " + std::to_string(size) + " bytes overruns a buffer");
   api_.spend(opt_.api_call);
-  if (m == CopyMethod::Iorw)
+  // A bounce-buffer memcpy, when configured, costs CPU time in proportion to the size.
+  auto bounce = [&](const sc_core::sc_time& per_kib) {
+    if (per_kib != sc_core::SC_ZERO_TIME) api_.spend(per_kib * (static_cast<double>(size) / 1024.0));
+  };
+  if (m == CopyMethod::Iorw) {
     copy_iorw(d, host, dev, size);
-  else if (d == Direction::HostToDevice)
+  } else if (d == Direction::HostToDevice) {
+    bounce(opt_.bounce_htod_per_kib);
     copy_dma(host, dev, size);
-  else
+  } else {
     copy_dma(dev, host, size);
+    bounce(opt_.bounce_dtoh_per_kib);
+  }
 }
 
 }  // namespace hetvp::sw

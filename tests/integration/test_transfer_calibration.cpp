@@ -1,12 +1,12 @@
 // The two transfer calibrations (docs/calibration.md):
 //  - configs/gdev2012.yaml, the Gdev ATC'12 machine, must reproduce Gdev's MAGNITUDES: every
-//    point of the Gdev spreadsheet from 4 B to 4 KB within ±20 %, and both DMA/IORW crossovers
-//    at Gdev's sizes;
+//    cell of the Gdev spreadsheet (4 B .. 16 KB; the issue asks for 4 B .. 4 KB) within ±20 %,
+//    and both DMA/IORW crossovers at Gdev's sizes;
 //  - configs/default.yaml, the Fujii 2014 machine, keeps the paper's SHAPES
 //    (tests/integration/test_offload.cpp); here only what this issue added to it: the
 //    direction-dependent completion term is 0 there, and command_per_block's effect.
 // Reference: github.com/shinpei0208/atc12 eval/memcpy/memcpy.ods (commit cbf7fbb), sheet "dma",
-// times in ms; column B = IORW, column C = DMA; rows 3..13 = H->D 4 B .. 4 KB, rows 24..34 = D->H.
+// times in ms; column B = IORW, column C = DMA; rows 3..15 = H->D 4 B .. 16 KB, rows 24..36 = D->H.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -44,8 +44,8 @@ struct GdevPoint {
   double ms;
   const char* cell;
 };
-// Sheet "dma", 4 B .. 4 KB: all 44 cells. SPEC §6 quotes B3, B13, C3, C13, B24, B34, C24 (and C15,
-// 16 KB, outside this range: docs/calibration.md says why hetvp does not reach it).
+// Sheet "dma", every cell: 4 B .. 16 KB, both methods, both directions. SPEC §6 quotes B3, B13, C3,
+// C13, C15, B24, B34 and C24.
 const GdevPoint kGdev[] = {
     {"IORW", "HtoD", 4, 0.007, "B3"},     {"IORW", "HtoD", 8, 0.007, "B4"},      {"IORW", "HtoD", 16, 0.007, "B5"},
     {"IORW", "HtoD", 32, 0.007, "B6"},    {"IORW", "HtoD", 64, 0.009, "B7"},     {"IORW", "HtoD", 128, 0.009, "B8"},
@@ -62,10 +62,14 @@ const GdevPoint kGdev[] = {
     {"DMA", "DtoH", 32, 0.313, "C27"},    {"DMA", "DtoH", 64, 0.337, "C28"},     {"DMA", "DtoH", 128, 0.334, "C29"},
     {"DMA", "DtoH", 256, 0.327, "C30"},   {"DMA", "DtoH", 512, 0.332, "C31"},    {"DMA", "DtoH", 1024, 0.323, "C32"},
     {"DMA", "DtoH", 2048, 0.326, "C33"},  {"DMA", "DtoH", 4096, 0.320, "C34"},
+    // 8 KB and 16 KB: IORW one byte per access (iorw_word_limit), DMA through the bounce buffer.
+    {"IORW", "HtoD", 8192, 0.215, "B14"}, {"IORW", "HtoD", 16384, 0.392, "B15"}, {"DMA", "HtoD", 8192, 0.041, "C14"},
+    {"DMA", "HtoD", 16384, 0.051, "C15"}, {"IORW", "DtoH", 8192, 14.014, "B35"}, {"IORW", "DtoH", 16384, 28.525, "B36"},
+    {"DMA", "DtoH", 8192, 0.363, "C35"},  {"DMA", "DtoH", 16384, 0.389, "C36"},
 };
 }  // namespace
 
-TEST(Gdev2012, EveryPointFrom4BTo4KbWithin20Percent) {
+TEST(Gdev2012, EveryPointFrom4BTo16KbWithin20Percent) {
   const Times& t = gdev_sweep();
   for (const GdevPoint& p : kGdev) {
     auto it = t.find({p.method, p.dir, p.size});
@@ -89,19 +93,35 @@ TEST(Gdev2012, CrossoversAtGdevsSizes) {
 }
 
 TEST(Gdev2012, IorwAbove4KbMovesOneBytePerAccess) {
-  // Sheet dma!B35/B36 (D->H 8 KB 14.014 ms, 16 KB 28.525 ms) and B14/B15 (H->D 0.215, 0.392 ms):
-  // above pscnv's 4 KB 32-bit loop each byte costs what a 32-bit access cost below it.
+  // Sheet dma!B35/B36 and B14/B15 (asserted with every other cell above): above pscnv's 4 KB
+  // 32-bit loop each byte costs what a 32-bit access cost below it: twice the bytes, eight times
+  // the accesses.
   const Times& t = gdev_sweep();
-  EXPECT_NEAR(t.at({"IORW", "DtoH", 8192}) / 14.014e6, 1.0, 0.20);
-  EXPECT_NEAR(t.at({"IORW", "DtoH", 16384}) / 28.525e6, 1.0, 0.20);
-  EXPECT_NEAR(t.at({"IORW", "HtoD", 8192}) / 0.215e6, 1.0, 0.20);
-  EXPECT_NEAR(t.at({"IORW", "HtoD", 16384}) / 0.392e6, 1.0, 0.20);
+  EXPECT_NEAR(t.at({"IORW", "DtoH", 8192}) / t.at({"IORW", "DtoH", 4096}), 8.0, 0.3);
   // Without the limit the 32-bit loop would go on: 8 KB D->H about twice 4 KB, not eight times.
   Times w = run_csv("gdev2012.yaml",
                     "--set workload.args.driver.iorw_word_limit=0 --set workload.args.methods=iorw "
                     "--set workload.args.directions=dtoh --set workload.args.min_size=4KiB "
                     "--set workload.args.max_size=8KiB");
   EXPECT_NEAR(w.at({"IORW", "DtoH", 8192}) / w.at({"IORW", "DtoH", 4096}), 2.0, 0.1);
+}
+
+TEST(Gdev2012, BounceCopyCostsCpuTimePerKibOnlyForDma) {
+  const std::string args =
+      "--set workload.args.methods=dma,iorw --set workload.args.min_size=16KiB --set workload.args.max_size=16KiB ";
+  Times none = run_csv("gdev2012.yaml", args + "--set workload.args.driver.bounce_htod_per_kib=0s "
+                                              "--set workload.args.driver.bounce_dtoh_per_kib=0s");
+  Times with = run_csv("gdev2012.yaml", args);
+  // 16 KiB x 1.25 us (H->D) and x 5.75 us (D->H); IORW has no bounce buffer.
+  EXPECT_NEAR((with[{"DMA", "HtoD", 16384}]) - (none[{"DMA", "HtoD", 16384}]), 20e3, 10.0);
+  EXPECT_NEAR((with[{"DMA", "DtoH", 16384}]) - (none[{"DMA", "DtoH", 16384}]), 92e3, 10.0);
+  EXPECT_NEAR((with[{"IORW", "HtoD", 16384}]), (none[{"IORW", "HtoD", 16384}]), 1.0);
+  RunResult r =
+      run_hetvp("run " + config("gdev2012.yaml") + " --quiet --set workload.args.driver.bounce_dtoh_per_kib=-1us");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("workload.args.driver.bounce_dtoh_per_kib: expected a time (e.g. 250 ns): time '-1us' is negative"),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(CopyEngine, ToHostCompletionDelaysOnlyCopiesIntoHostMemory) {
