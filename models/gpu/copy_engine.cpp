@@ -19,6 +19,9 @@ std::shared_ptr<Schema> CopyEngine::schema() {
   s->time("issue_cost", std::string("2 ns"), "time between two requests the engine issues");
   s->size("burst", std::string("512"), "bytes per piece (one read request)").range(4, 4096);
   s->integer("outstanding", 32, "reads in flight at once (PCIe tags)").range(1, 256);
+  s->time("to_host_completion", std::string("0 s"),
+          "extra time before a copy whose destination is host memory reports completion (fence, interrupt): "
+          "a measured direction asymmetry (Gdev ATC'12), mechanism unknown; docs/calibration.md");
   return s;
 }
 
@@ -43,12 +46,14 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
       intr_bit_(GPU_INTR_COPY(index)) {
   setup_ = p.time("setup");
   issue_cost_ = p.time("issue_cost");
+  to_host_completion_ = p.time("to_host_completion");
   burst_ = static_cast<unsigned>(p.size("burst"));
   outstanding_ = p.u32("outstanding");
   on_write("LAUNCH", &CopyEngine::launch);
   info_->initiator = name();
   info_->side = Side::Gpu;
   gp_.set_extension(info_);
+  gp_.set_extension(target_);
   buffer_.resize(static_cast<size_t>(burst_) * outstanding_);
   SC_HAS_PROCESS(CopyEngine);
   SC_THREAD(run);
@@ -92,6 +97,7 @@ void CopyEngine::run() {
     const uint64_t len = length_.value;
     uint32_t error = COPY_OK;
     uint64_t error_va = 0;
+    bool to_host = false;  // some piece was written to host memory
 
     // Up to `outstanding` pieces are in flight: a piece's buffer slot (and its PCIe tag) is free
     // again once the piece has been written out. Reads issue back to back while slots are free;
@@ -121,6 +127,7 @@ void CopyEngine::run() {
         error_va = d;
         break;
       }
+      to_host |= target_->sysmem;
       write_cursor = write_done;
       slot = write_done;
       if (write_done > finish) finish = write_done;
@@ -136,6 +143,7 @@ void CopyEngine::run() {
       if (issue >= now + quantum) sc_core::wait(issue - now);
     }
     if (finish > sc_core::sc_time_stamp()) sc_core::wait(finish - sc_core::sc_time_stamp());
+    if (to_host && error == COPY_OK && to_host_completion_ > sc_core::SC_ZERO_TIME) sc_core::wait(to_host_completion_);
     if (error != COPY_OK) {
       ++errors_;
       status_.value = COPY_STATUS_FAILED(error);

@@ -5,7 +5,11 @@
 // `setup` (command fetch and decode, a YAML parameter), the engine copies in `burst`-byte
 // pieces that never cross a page: each piece is read (up to `outstanding` reads in flight, as
 // PCIe tags allow) and written as soon as its data is back. The link's shared bandwidth and
-// latency therefore set the copy speed. When done it writes FENCE_VALUE to FENCE (if asked),
+// latency therefore set the copy speed. A copy whose destination is host memory (the MMU says
+// so on the payload) then waits `to_host_completion` more (0 by default): Gdev ATC'12 measured
+// its device-to-host DMA ~286 us slower than host-to-device at every size from 4 B to 4 KB with
+// the same code path; the mechanism is unknown, so it is a measured term, not a modelled one
+// (docs/calibration.md). When done it writes FENCE_VALUE to FENCE (if asked),
 // raises PMC_INTR bit 0 (if asked) and counts the copy in COMPLETED. A fault on either side
 // stops the copy: STATUS.error with the code, ERROR_ADDR = the failing virtual address.
 //
@@ -25,6 +29,7 @@
 #include "platform/stats.h"
 #include "platform/params.h"
 #include "platform/peripheral.h"
+#include "models/gpu/gpu_mmu.h"
 
 namespace hetvp::gpu {
 
@@ -52,13 +57,14 @@ class CopyEngine : public Peripheral {
   Register &src_lo_, &src_hi_, &dst_lo_, &dst_hi_, &length_, &fence_lo_, &fence_hi_, &fence_value_, &status_,
       &error_lo_, &error_hi_, &completed_;
   unsigned intr_bit_;
-  sc_core::sc_time setup_, issue_cost_;
+  sc_core::sc_time setup_, issue_cost_, to_host_completion_;
   unsigned burst_, outstanding_;
   sc_core::sc_event launch_;
   bool busy_ = false;
   uint32_t launch_flags_ = 0;
   tlm::tlm_generic_payload gp_;
   AccessInfo* info_ = new AccessInfo;  // owned by the payload it is attached to
+  MmuTargetInfo* target_ = new MmuTargetInfo;  // likewise; the MMU says where each access went
   std::vector<uint8_t> buffer_;
   uint64_t copies_ = 0, bytes_ = 0, pieces_ = 0, errors_ = 0;
   sc_core::sc_time busy_time_;

@@ -144,6 +144,8 @@ void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   const uint64_t page_size = 1ull << MMU_PAGE_SHIFT;
   bool split = (va & (page_size - 1)) + len > page_size;
   if (split) ++split_;
+  MmuTargetInfo* target = gp.get_extension<MmuTargetInfo>();
+  if (target) target->sysmem = false;
   sc_core::sc_time done = delay;
   uint64_t off = 0;
   while (off < len) {
@@ -167,6 +169,7 @@ void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
     gp.set_dmi_allowed(false);
     if (t.sysmem) {
       ++sysmem_accesses_;
+      if (target) target->sysmem = true;
       sysmem->b_transport(gp, d);
     } else {
       vram->b_transport(gp, d);

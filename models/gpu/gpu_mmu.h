@@ -27,6 +27,16 @@
 
 namespace hetvp::gpu {
 
+// An initiator that needs to know where its access went attaches this to its payload: the MMU
+// sets `sysmem` when any part of the access was translated to host memory (across PCIe), and
+// clears it otherwise. The copy engine's direction-dependent completion term uses it. An answer
+// carried on the payload, as the MMU's response is, not a look into the MMU's object.
+struct MmuTargetInfo : tlm::tlm_extension<MmuTargetInfo> {
+  bool sysmem = false;
+  tlm::tlm_extension_base* clone() const override { return new MmuTargetInfo(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override { sysmem = static_cast<const MmuTargetInfo&>(e).sysmem; }
+};
+
 class GpuMmu : public Peripheral {
  public:
   // GPU virtual addresses, from every bus master the GPU's blocks have (none when it has no blocks).

@@ -34,6 +34,14 @@ std::shared_ptr<Schema> DriverOptions::schema() {
             "how a copy's end is detected: poll the fence in host memory, or wait for the MSI");
   s->boolean("bar1_write_combining", false,
              "map BAR1 write-combining (ioremap_wc): IORW stores are gathered into 64-byte posted writes");
+  s->size("iorw_word_limit", std::string("0"),
+          "IORW copies larger than this make one uncached access per byte instead of per mmio_width bytes "
+          "(0 = never; Gdev ATC'12's I/O path above 4 KB: docs/calibration.md)");
+  s->time("bounce_htod_per_kib", std::string("0 s"),
+          "CPU time per KiB to copy a host->device DMA's source into a bounce buffer first (0 = none: the "
+          "host buffer is pinned; Gdev's pageable path: docs/calibration.md)");
+  s->time("bounce_dtoh_per_kib", std::string("0 s"),
+          "CPU time per KiB to copy a device->host DMA's result out of the bounce buffer (0 = none)");
   return s;
 }
 
@@ -44,6 +52,9 @@ DriverOptions DriverOptions::from(const Params& p) {
   o.copy_timeout = p.time("copy_timeout");
   o.interrupt_completion = p.string("completion") == "interrupt";
   o.bar1_write_combining = p.boolean("bar1_write_combining");
+  o.iorw_word_limit = p.size("iorw_word_limit");
+  o.bounce_htod_per_kib = p.time("bounce_htod_per_kib");
+  o.bounce_dtoh_per_kib = p.time("bounce_dtoh_per_kib");
   return o;
 }
 
@@ -307,16 +318,26 @@ void GpuDriver::copy_dma(const GpuBuffer& src, const GpuBuffer& dst, uint64_t si
 
 void GpuDriver::copy_iorw(Direction d, const GpuBuffer& host, const GpuBuffer& dev, uint64_t size) {
   // The CPU moves the data itself: cached accesses on the host side, uncached 32-bit accesses
-  // through the BAR1 aperture on the device side, a page at a time.
+  // through the BAR1 aperture on the device side, a page at a time. Above `iorw_word_limit`
+  // every uncached access moves one byte (a call per byte: the CPU splits a call into
+  // `mmio_width` pieces, never joins calls).
   std::vector<uint8_t> tmp(4096);
+  const bool bytewise = opt_.iorw_word_limit != 0 && size > opt_.iorw_word_limit;
+  auto uncached = [&](bool write, uint64_t addr, uint8_t* p, size_t n) {
+    if (!bytewise) return write ? api_.write(addr, p, n, Access::Uncached) : api_.read(addr, p, n, Access::Uncached);
+    for (size_t i = 0; i < n; ++i)
+      write ? api_.write(addr + i, p + i, 1, Access::Uncached) : api_.read(addr + i, p + i, 1, Access::Uncached);
+  };
   for (uint64_t off = 0; off < size; off += tmp.size()) {
     size_t n = static_cast<size_t>(std::min<uint64_t>(tmp.size(), size - off));
     if (d == Direction::HostToDevice) {
       api_.read(host.phys + off, tmp.data(), n, Access::Cached);
-      api_.write(bar1_address(dev, off), tmp.data(), n,
-                 opt_.bar1_write_combining ? Access::WriteCombined : Access::Uncached);
+      if (opt_.bar1_write_combining)
+        api_.write(bar1_address(dev, off), tmp.data(), n, Access::WriteCombined);
+      else
+        uncached(true, bar1_address(dev, off), tmp.data(), n);
     } else {
-      api_.read(bar1_address(dev, off), tmp.data(), n, Access::Uncached);
+      uncached(false, bar1_address(dev, off), tmp.data(), n);
       api_.write(host.phys + off, tmp.data(), n, Access::Cached);
     }
   }
@@ -327,12 +348,19 @@ void GpuDriver::copy(CopyMethod m, Direction d, const GpuBuffer& host, const Gpu
   if (size > host.size || size > dev.size)
     throw HostError("copy of " + std::to_string(size) + " bytes overruns a buffer");
   api_.spend(opt_.api_call);
-  if (m == CopyMethod::Iorw)
+  // A bounce-buffer memcpy, when configured, costs CPU time in proportion to the size.
+  auto bounce = [&](const sc_core::sc_time& per_kib) {
+    if (per_kib != sc_core::SC_ZERO_TIME) api_.spend(per_kib * (static_cast<double>(size) / 1024.0));
+  };
+  if (m == CopyMethod::Iorw) {
     copy_iorw(d, host, dev, size);
-  else if (d == Direction::HostToDevice)
+  } else if (d == Direction::HostToDevice) {
+    bounce(opt_.bounce_htod_per_kib);
     copy_dma(host, dev, size);
-  else
+  } else {
     copy_dma(dev, host, size);
+    bounce(opt_.bounce_dtoh_per_kib);
+  }
 }
 
 }  // namespace hetvp::sw

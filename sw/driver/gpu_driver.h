@@ -19,8 +19,16 @@ struct DriverOptions {
   unsigned msi_vector = 0x41;
   bool interrupt_completion = false;  // wait for the copy engine's MSI instead of polling the fence
   bool bar1_write_combining = false;  // map BAR1 write-combining: IORW stores leave as 64-byte lines
+  // IORW copies larger than this move one byte per uncached access instead of `mmio_width`
+  // (0 = never). Gdev ATC'12's I/O path (pscnv nvc0_vm_read/write) loops 32-bit accesses up to
+  // 4 KB and calls memcpy_fromio/toio above; its measured cost above 4 KB is one access per byte.
+  uint64_t iorw_word_limit = 0;
+  // CPU time per KiB of a DMA copy's bounce-buffer memcpy (0 = the host buffer is DMA-able, as
+  // the workload's pinned memory is). Gdev copies a pageable buffer through a pre-allocated DMA
+  // buffer: memcpy then DMA (H->D), DMA then memcpy (D->H).
+  sc_core::sc_time bounce_htod_per_kib, bounce_dtoh_per_kib;
   static std::shared_ptr<Schema>
-  schema();  // keys: api_call, poll_interval, copy_timeout, completion, bar1_write_combining
+  schema();  // keys: api_call, poll_interval, copy_timeout, completion, bar1_write_combining, iorw_word_limit, bounce_*
   static DriverOptions from(const Params& p);
 };
 

@@ -7,10 +7,26 @@
 
 namespace hetvp::sw {
 
-namespace {}  // namespace
+namespace {
+constexpr uint64_t kBlock = 256;  // the largest xfer: the firmware's block (copy.c)
+}  // namespace
 
-OffloadCopier::OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, DriverOptions opt)
-    : api_(api), gpu_(gpu), mcu_(mcu), opt_(opt) {}
+std::shared_ptr<Schema> OffloadOptions::schema() {
+  auto s = std::make_shared<Schema>();
+  s->boolean("command_per_block", false,
+             "one firmware command per 256-byte block, each waited for (Fujii 2014 §5.2 read literally), instead of "
+             "one command per microcontroller; docs/calibration.md");
+  return s;
+}
+
+OffloadOptions OffloadOptions::from(const Params& p) {
+  OffloadOptions o;
+  o.command_per_block = p.boolean("command_per_block");
+  return o;
+}
+
+OffloadCopier::OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, DriverOptions opt, OffloadOptions oopt)
+    : api_(api), gpu_(gpu), mcu_(mcu), opt_(opt), oopt_(oopt) {}
 
 unsigned OffloadCopier::intr_bit(const McuId& m) const {
   return m.kind == McuId::Hub ? GPU_INTR_HUB : GPU_INTR_GPC(m.gpc);
@@ -77,12 +93,12 @@ void OffloadCopier::wait(const std::vector<OffloadTicket>& tickets) {
   }
 }
 
-std::vector<OffloadTicket> OffloadCopier::start_split(const std::vector<McuId>& mcus, uint64_t src, uint64_t dst,
-                                                      uint64_t size) {
+std::vector<OffloadCopier::Part> OffloadCopier::split(const std::vector<McuId>& mcus, uint64_t src, uint64_t dst,
+                                                      uint64_t size) const {
   if (mcus.empty()) throw HostError("offloaded copy with no microcontroller");
   if (size == 0) throw HostError("offloaded copy of zero bytes");
   if (size > 0xffffffffull) throw HostError("offloaded copy larger than 4 GiB");
-  std::vector<OffloadTicket> t;
+  std::vector<Part> parts;
   // Contiguous parts, one per microcontroller. Parts meet at 8-byte-aligned destination
   // addresses: the xfer DMA moves at least 8 bytes, so two microcontrollers writing parts of one
   // 8-byte word would overwrite each other's bytes (a tiny copy therefore uses fewer of them).
@@ -93,9 +109,39 @@ std::vector<OffloadTicket> OffloadCopier::start_split(const std::vector<McuId>& 
   for (size_t i = 0; i < mcus.size() && off < size; ++i) {
     uint64_t end = i + 1 == mcus.size() ? size : std::min<uint64_t>(size, (((dst + (i + 1) * part) + 7) & ~7ull) - dst);
     if (end <= off) continue;
-    t.push_back(start(mcus[i], src + off, dst + off, static_cast<uint32_t>(end - off)));
+    parts.push_back({mcus[i], src + off, dst + off, end - off});
     off = end;
   }
+  return parts;
+}
+
+// command_per_block: round after round, every part's next block (ending at the destination's
+// next 256-byte boundary, where the firmware's own loop would end it) is one command; the host
+// waits for a round before sending the next. The last round is returned unwaited.
+std::vector<OffloadTicket> OffloadCopier::start_blocks(std::vector<Part> parts) {
+  for (;;) {
+    std::vector<OffloadTicket> round;
+    bool more = false;
+    for (Part& p : parts) {
+      if (p.size == 0) continue;
+      const uint64_t n = std::min<uint64_t>(p.size, kBlock - (p.dst & (kBlock - 1)));
+      round.push_back(start(p.mcu, p.src, p.dst, static_cast<uint32_t>(n)));
+      p.src += n;
+      p.dst += n;
+      p.size -= n;
+      more |= p.size != 0;
+    }
+    if (!more) return round;
+    wait(round);
+  }
+}
+
+std::vector<OffloadTicket> OffloadCopier::start_split(const std::vector<McuId>& mcus, uint64_t src, uint64_t dst,
+                                                      uint64_t size) {
+  std::vector<Part> parts = split(mcus, src, dst, size);
+  if (oopt_.command_per_block) return start_blocks(std::move(parts));
+  std::vector<OffloadTicket> t;
+  for (const Part& p : parts) t.push_back(start(p.mcu, p.src, p.dst, static_cast<uint32_t>(p.size)));
   return t;
 }
 

@@ -12,6 +12,17 @@
 
 namespace hetvp::sw {
 
+// How the driver commands an offloaded copy (workload args group `offload`).
+struct OffloadOptions {
+  // false: one FW_CMD_COPY per microcontroller, the firmware loops over the 256-byte blocks.
+  // true: one command per 256-byte block, each waited for before the next (Fujii 2014 §5.2 read
+  // literally: the copy function "must be called multiple times" above 256 B). With several
+  // microcontrollers each gets its next block in turn, and the host waits for the round.
+  bool command_per_block = false;
+  static std::shared_ptr<Schema> schema();
+  static OffloadOptions from(const Params& p);
+};
+
 struct OffloadTicket {
   McuId mcu;
   uint32_t seq = 0;  // STATUS1 value that means "this command is done"
@@ -21,7 +32,7 @@ struct OffloadTicket {
 
 class OffloadCopier {
  public:
-  OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, DriverOptions opt = {});
+  OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, DriverOptions opt = {}, OffloadOptions oopt = {});
 
   // Sends FW_CMD_COPY (with NOTIFY) to `m` and returns at once. Refuses (HostError) a zero-length
   // copy and overlapping source and destination ranges.
@@ -32,16 +43,25 @@ class OffloadCopier {
 
   // One synchronous copy split over `mcus` microcontrollers (HUB: {hub}; GPC1: {gpc0};
   // GPC4: {gpc0..gpc3}), each a contiguous part; the API call cost is paid once.
+  // With command_per_block, start_split commands and waits for every round of blocks but the
+  // last itself (the host is busy meanwhile) and returns the last round's tickets.
   void copy(const std::vector<McuId>& mcus, uint64_t src_va, uint64_t dst_va, uint64_t size);
   std::vector<OffloadTicket> start_split(const std::vector<McuId>& mcus, uint64_t src_va, uint64_t dst_va,
                                          uint64_t size);
 
  private:
   unsigned intr_bit(const McuId& m) const;
+  struct Part {
+    McuId mcu;
+    uint64_t src, dst, size;
+  };
+  std::vector<Part> split(const std::vector<McuId>& mcus, uint64_t src_va, uint64_t dst_va, uint64_t size) const;
+  std::vector<OffloadTicket> start_blocks(std::vector<Part> parts);
   HostApi& api_;
   GpuDriver& gpu_;
   McuDriver& mcu_;
   DriverOptions opt_;
+  OffloadOptions oopt_;
 };
 
 }  // namespace hetvp::sw

@@ -85,6 +85,7 @@ class TransferProgram : public HostProgram {
     s->size("dst_offset", std::string("0"), "byte offset of every destination inside its buffer").range(0, 48);
     s->integer("gpu", 0, "which GPU").range(0, 31);
     s->group("driver", DriverOptions::schema(), "driver options");
+    s->group("offload", OffloadOptions::schema(), "how the driver commands offloaded (HUB/GPC) copies");
     s->boolean("microcontrollers", true, "boot the HUB/GPC firmware first (as a driver does at init)");
     s->group("mcu", McuBootOptions::schema(), "firmware images and boot timeout");
     return s;
@@ -154,7 +155,7 @@ class TransferProgram : public HostProgram {
           throw HostError("transfer: method " + m.name + " needs four GPC microcontrollers; GPU " +
                           std::to_string(args.u32("gpu")) + " has " + std::to_string(drv.num_gpcs()) +
                           " (set gpu.gpcs or drop gpc4)");
-    OffloadCopier& offload = offload_.emplace(api, drv, mcu, dopt);
+    OffloadCopier& offload = offload_.emplace(api, drv, mcu, dopt, OffloadOptions::from(args.group("offload")));
 
     // Buffer layout: each transfer of a point (one, or two for a pair) has its own slot, page
     // aligned, so the two transfers of a pair never share an 8-byte word (an offloaded copy
