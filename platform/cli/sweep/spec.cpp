@@ -9,7 +9,7 @@
 #include "platform/config.h"
 #include "platform/params.h"
 #include "platform/paths.h"
-#include "platform/sweep/sweep.h"
+#include "platform/cli/sweep/sweep.h"
 
 namespace hetvp::sweep {
 
