@@ -8,7 +8,7 @@
 # docs/rtl_blocks.md (clk, rst_n, s_axil_* or s_apb_*, m_axi_* with MASTER axi4, irq[IRQS-1:0],
 # optional busy). REFERENCE_CXX adds the sources of the block's TLM reference model
 # (HETVP_REGISTER_RTL_REFERENCE); REFERENCE names another block whose reference model this block
-# uses (test-only variants). TARGET defaults to hetvp_rtl_obj, whose objects go into hetvp_lib.
+# uses (test-only variants). TARGET defaults to hetvp_rtl_obj, whose objects go into hetvp_rtl (libhetvp_rtl.so).
 # Verilator flags always given: -Wall (lint warnings fail the build), --x-assign unique,
 # --x-initial unique, -O3.
 set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/../rtl/bridges/rtl_block_glue.cpp.in CACHE INTERNAL "")

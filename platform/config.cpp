@@ -470,9 +470,17 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
     const std::string& t = v.Scalar();
     try {
       switch (s->kind) {
-        case ParamKind::Int:
-          check_range(v, *s, p, static_cast<double>(parse_int(t)), t);
+        case ParamKind::Int: {
+          const int64_t n = parse_int(t);
+          check_range(v, *s, p, static_cast<double>(n), t);
+          if (!s->choices.empty() && std::none_of(s->choices.begin(), s->choices.end(),
+                                                  [&](const std::string& c) { return parse_int(c) == n; })) {
+            std::string list;
+            for (auto& c : s->choices) list += (list.empty() ? "" : ", ") + c;
+            fail(v, p, "'" + t + "' is not one of: " + list);
+          }
           break;
+        }
         case ParamKind::Double:
           check_range(v, *s, p, parse_double(t), t);
           break;

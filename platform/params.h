@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -30,7 +31,7 @@ struct ParamSpec {
   std::optional<std::string> default_text;  // YAML scalar text used when the key is absent
   bool required = false;
   std::optional<double> min, max;           // numeric range (in base units: bytes, seconds, Hz)
-  std::vector<std::string> choices;         // Enum
+  std::vector<std::string> choices;         // Enum: the allowed words; Int: the allowed numbers (allowed())
   std::shared_ptr<struct Schema> children;  // Group, List element
   bool resolve_default = true;              // false: the resolved tree (Config::resolved) leaves it out
 };
@@ -53,6 +54,13 @@ struct Schema {
     }
     Ref& min(double lo) {
       spec.min = lo;
+      return *this;
+    }
+    // An integer that takes only these values (a link width, a payload size): read with
+    // Params::integer/u32 like any integer, never as text.
+    Ref& allowed(std::initializer_list<int64_t> values) {
+      spec.choices.clear();
+      for (int64_t v : values) spec.choices.push_back(std::to_string(v));
       return *this;
     }
     // Giving this key means more than its default (a model checks Params::has): the resolved

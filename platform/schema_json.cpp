@@ -64,6 +64,13 @@ void value_schema(JsonWriter& w, const ParamSpec& p) {
   w.value("description", p.doc);
   switch (p.kind) {
     case ParamKind::Int:
+      if (!p.choices.empty()) {  // an integer with allowed values: the numbers, or their text
+        w.begin_array("enum");
+        for (auto& c : p.choices) w.value("", c).value("", int64_t(std::strtoll(c.c_str(), nullptr, 10)));
+        w.end_array();
+        break;
+      }
+      [[fallthrough]];
     case ParamKind::Double:
       w.begin_array("anyOf");
       w.begin_object().value("type", p.kind == ParamKind::Int ? "integer" : "number");

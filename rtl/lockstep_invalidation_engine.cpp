@@ -66,7 +66,8 @@ EngineParams without_fault(EngineParams p) {
 LockstepInvalidationEngine::LockstepInvalidationEngine(const EngineParams& p, const char* name, RtlDutFactory dut)
     : tlm_(coherence::make_tlm_engine(p)),
       rtl_(std::make_unique<RtlInvalidationEngine>(without_fault(p), name, std::move(dut))),
-      monitor_("range engine '" + rtl_->full_name() + "'", [this] { return rtl_->write_ring(); }) {}
+      monitor_("range engine '" + rtl_->full_name() + "'", [this] { return rtl_->write_ring(); }),
+      timing_(p.lockstep_timing_warning ? LockstepTiming::Warning : LockstepTiming::Error) {}
 LockstepInvalidationEngine::~LockstepInvalidationEngine() = default;
 
 uint64_t LockstepInvalidationEngine::cycles() const { return rtl_->cycles(); }
@@ -120,5 +121,9 @@ std::vector<LineRange> LockstepInvalidationEngine::translate(const std::vector<u
 std::unique_ptr<coherence::InvalidationEngine> make_lockstep_engine(const EngineParams& p, const char* name) {
   return std::make_unique<LockstepInvalidationEngine>(p, name);
 }
+
+// directory.engine: lockstep (models/coherence/invalidation_engine.h).
+HETVP_REGISTER_INVALIDATION_ENGINE("lockstep", "the Verilated engine and the TLM engine on the same history, compared",
+                                   make_lockstep_engine);
 
 }  // namespace hetvp::rtl

@@ -152,4 +152,7 @@ std::unique_ptr<coherence::InvalidationEngine> make_rtl_engine(const EngineParam
   return std::make_unique<RtlInvalidationEngine>(p, name);
 }
 
+// directory.engine: rtl (models/coherence/invalidation_engine.h).
+HETVP_REGISTER_INVALIDATION_ENGINE("rtl", "the Verilated range_inval_engine behind the stream bridge", make_rtl_engine);
+
 }  // namespace hetvp::rtl

@@ -1,66 +1,63 @@
-// The accumulator (accumulator.h) as a hetvp component type "accumulator".
+// The accumulator (accumulator.h) as a hetvp component type "accumulator": a Peripheral built
+// from its register table, like hetvp's own blocks (docs/architecture.md "The register layer").
 #include "accumulator.h"
 
-#include <cstring>
-
-#include <tlm_utils/simple_target_socket.h>
-
 #include "platform/component.h"
+#include "platform/peripheral.h"
 #include "platform/plugin.h"
+#include "platform/register_table.h"
 #include "platform/registry.h"
 #include "platform/trace.h"
 
 namespace example {
 
-class Accumulator : public hetvp::Component {
- public:
-  tlm_utils::simple_target_socket<Accumulator> regs{"regs"};
+const hetvp::RegSpec kAccRegs[] = {HETVP_REG_TABLE(EXAMPLE_ACC_REGS)};
 
+// A top-level YAML component with registers derives from PeripheralOf<Component>: it gets the
+// target socket `regs` (exposed to `connect:`/`map:` as "regs"), a RegisterBank filled from the
+// table, and hetvp's register timing rules.
+class Accumulator : public hetvp::PeripheralOf<hetvp::Component> {
+ public:
   static std::shared_ptr<hetvp::Schema> schema() {
     auto s = std::make_shared<hetvp::Schema>();
     s->time("latency", std::string("20 ns"), "cost of one register access");
     return s;
   }
 
-  Accumulator(sc_core::sc_module_name n, const hetvp::Params& p) : Component(n), latency_(p.time("latency")) {
-    regs.register_b_transport(this, &Accumulator::b_transport);
+  Accumulator(sc_core::sc_module_name n, const hetvp::Params& p)
+      : PeripheralOf(n, kAccRegs), latency_(p.time("latency")), sum_(reg("SUM")), count_(reg("COUNT")) {
     expose_target("regs", regs);
+    on_write("ADD", &Accumulator::add);     // behaviour bound to register names
+    on_write("CLEAR", &Accumulator::clear);
+    // Every access, whatever the register: a port over the whole window adds the latency and
+    // returns false, so the table then serves the access.
+    on_port("ACC", 0, ACC_SIZE, &Accumulator::cost);
     stats()
         .counter("adds", "count", "stores to ADD", adds_)
         .counter("reads", "count", "register reads", reads_)
-        .value("sum", "", "SUM at the end of the run", [this] { return sum_; });
+        .value("sum", "", "SUM at the end of the run", [this] { return sum_.value; });
   }
 
  private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  void add(uint32_t v) {
+    sum_.value += v;
+    ++count_.value;
+    ++adds_;
+  }
+  void clear(uint32_t) { sum_.value = count_.value = 0; }
+
+  bool cost(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     const sc_core::sc_time start = sc_core::sc_time_stamp() + delay;
     delay += latency_;
-    if (gp.get_data_length() != 4 || gp.get_address() >= ACC_SIZE) {
-      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
-    }
-    uint32_t v = 0;
-    if (gp.is_write()) {
-      std::memcpy(&v, gp.get_data_ptr(), 4);
-      if (gp.get_address() == ACC_ADD) {
-        sum_ += v;
-        ++count_;
-        ++adds_;
-      } else if (gp.get_address() == ACC_CLEAR) {
-        sum_ = count_ = 0;
-      }
-    } else {
-      ++reads_;
-      v = gp.get_address() == ACC_SUM ? sum_ : gp.get_address() == ACC_COUNT ? count_ : 0;
-      std::memcpy(gp.get_data_ptr(), &v, 4);
-    }
+    if (gp.is_read()) ++reads_;
     if (hetvp::Tracer::get().enabled())
       hetvp::Tracer::get().span(name(), gp.is_write() ? "write" : "read", start, latency_);
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return false;
   }
 
   sc_core::sc_time latency_;
-  uint32_t sum_ = 0, count_ = 0;
+  hetvp::Register& sum_;
+  hetvp::Register& count_;
   uint64_t adds_ = 0, reads_ = 0;
 };
 

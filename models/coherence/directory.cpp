@@ -8,14 +8,12 @@
 #include "models/coherence/checker.h"
 #include "models/coherence/coherence_regs.h"
 #include "platform/format.h"
+#include "platform/implementation.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
 #include "platform/registry.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
-#if defined(HETVP_HAVE_RTL)
-#include "rtl/lockstep_invalidation_engine.h"
-#endif
 
 namespace hetvp::coherence {
 
@@ -29,7 +27,7 @@ std::shared_ptr<Schema> Directory::schema() {
   auto s = std::make_shared<Schema>();
   s->choice("mode", {"per_line", "range"}, std::string("range"),
             "per_line: one probe per line per target (the thesis' default); range: one probe per range");
-  s->choice("engine", {"tlm", "rtl", "lockstep"}, std::string("tlm"), "invalidation engine implementation");
+  implementation_param(*s, "engine", "tlm", "invalidation engine implementation");
   s->choice("lockstep_timing", {"error", "warning"}, std::string("error"),
             "lockstep engine: a history whose RTL cycle count differs from the TLM's cycle model stops the run "
             "(error) or is reported as a warning (warning); ignored by the tlm and rtl engines");
@@ -90,14 +88,10 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : PeripheralOf<
   ep.clock_hz = p.freq("engine_clock");
   ep.test_fault_index = p.integer("test_fault_index");
   ep.vcd_file = p.string("vcd");
+  ep.lockstep_timing_warning = p.string("lockstep_timing") == "warning";
   try {
     ep.validate();
     engine_ = make_invalidation_engine(p.string("engine"), ep, "inval_engine");
-#if defined(HETVP_HAVE_RTL)
-    if (auto* ls = dynamic_cast<rtl::LockstepInvalidationEngine*>(engine_.get()))
-      ls->set_timing(p.string("lockstep_timing") == "warning" ? rtl::LockstepTiming::Warning
-                                                              : rtl::LockstepTiming::Error);
-#endif
   } catch (const std::exception& e) {
     throw std::invalid_argument(p.where("engine") + ": " + e.what());
   }

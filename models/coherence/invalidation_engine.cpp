@@ -1,12 +1,10 @@
 // hetvp — invalidation engine: RangeBuilder (pure algorithm) and the TLM engine.
 #include "models/coherence/invalidation_engine.h"
 
+#include <algorithm>
 #include <sstream>
 
-#if defined(HETVP_HAVE_RTL)
-#include "rtl/lockstep_invalidation_engine.h"
-#include "rtl/rtl_invalidation_engine.h"
-#endif
+#include "platform/implementation.h"
 
 namespace hetvp::coherence {
 
@@ -174,18 +172,17 @@ std::unique_ptr<InvalidationEngine> make_tlm_engine(const EngineParams& p) {
   return std::make_unique<TlmInvalidationEngine>(p);
 }
 
+HETVP_REGISTER_INVALIDATION_ENGINE("tlm", "the C++ engine (RangeBuilder with its cycle model)",
+                                   [](const EngineParams& p, const char*) { return make_tlm_engine(p); });
+
 std::unique_ptr<InvalidationEngine> make_invalidation_engine(const std::string& kind, const EngineParams& p,
                                                              const char* name) {
-  if (kind == "tlm") return make_tlm_engine(p);
-#if defined(HETVP_HAVE_RTL)
-  if (kind == "rtl") return rtl::make_rtl_engine(p, name);
-  if (kind == "lockstep") return rtl::make_lockstep_engine(p, name);
-#else
-  (void)name;
-  if (kind == "rtl" || kind == "lockstep")
+  if (const InvalidationEngineType* t = InvalidationEngineRegistry::get().find(kind)) return t->create(p, name);
+  const auto& known = implementation_names();
+  if (std::find(known.begin(), known.end(), kind) != known.end())  // rtl/ registers rtl and lockstep
     throw std::invalid_argument("invalidation engine '" + kind + "': hetvp was built without Verilator");
-#endif
-  throw std::invalid_argument("unknown invalidation engine kind '" + kind + "' (expected tlm, rtl or lockstep)");
+  throw std::invalid_argument("unknown invalidation engine kind '" + kind + "' (expected " +
+                              implementation_names_text() + ")");
 }
 
 }  // namespace hetvp::coherence

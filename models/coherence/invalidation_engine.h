@@ -7,10 +7,13 @@
 #include <systemc>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "platform/registry.h"
 
 namespace hetvp::coherence {
 
@@ -34,6 +37,9 @@ struct EngineParams {
   // --- RTL wrapper only ---
   std::string vcd_file;  // non-empty: dump a VCD of the RTL's ports (sc_trace) to this file name
                          // (SystemC appends ".vcd"); the RTL then runs in timed mode (see docs/rtl.md)
+  // --- lockstep only: a cycle-count difference between RTL and TLM is reported as a warning
+  //     instead of stopping the run (directory.lockstep_timing).
+  bool lockstep_timing_warning = false;
   // --- test-only perturbation (TLM engine): corrupt output number test_fault_index (0-based,
   //     counted over the engine's lifetime) by adding 1 to its count. -1 = off.
   long long test_fault_index = -1;
@@ -92,10 +98,26 @@ uint64_t tlm_cycles_for(uint64_t history_size, uint64_t flush_emissions);
 
 std::unique_ptr<InvalidationEngine> make_tlm_engine(const EngineParams&);
 
-// The YAML's choice: kind "tlm" | "rtl" | "lockstep" (rtl/lockstep construct an sc_module called
-// `name`: call during elaboration). Throws std::invalid_argument for an unknown kind, or for
-// rtl/lockstep when hetvp was built without Verilator.
+// Engine implementations by name: the vocabulary of platform/implementation.h (tlm | rtl |
+// lockstep). The TLM engine registers itself in invalidation_engine.cpp; rtl/ registers the
+// Verilated engine and the lockstep pair the same way, so models/ knows nothing of rtl/.
+//   HETVP_REGISTER_INVALIDATION_ENGINE("rtl", "Verilated range_inval_engine", make_rtl_engine);
+// `create(params, name)` may construct an sc_module called `name` (call during elaboration).
+struct InvalidationEngineType {
+  static constexpr const char* kKind = "invalidation engine";
+  std::string name;
+  std::string doc;
+  std::function<std::unique_ptr<InvalidationEngine>(const EngineParams&, const char* name)> create;
+};
+using InvalidationEngineRegistry = Registry<InvalidationEngineType>;
+
+// The YAML's choice: kind "tlm" | "rtl" | "lockstep", looked up in the registry. Throws
+// std::invalid_argument for an unknown kind, or for rtl/lockstep when hetvp was built without
+// Verilator (nothing registered them).
 std::unique_ptr<InvalidationEngine> make_invalidation_engine(const std::string& kind, const EngineParams& p,
                                                              const char* name = "inval_engine");
 
 }  // namespace hetvp::coherence
+
+#define HETVP_REGISTER_INVALIDATION_ENGINE(NAME, DOC, FACTORY) \
+  HETVP_REGISTER_ENTRY(::hetvp::coherence::InvalidationEngineType, NAME, DOC, FACTORY)

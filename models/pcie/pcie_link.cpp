@@ -16,12 +16,13 @@ std::shared_ptr<Schema> PcieLink::schema() {
   auto s = std::make_shared<Schema>();
   s->integer("generation", 2, "PCIe generation: 1 (2.5 GT/s), 2 (5 GT/s), 3 (8 GT/s), 4 (16 GT/s), 5 (32 GT/s)")
       .range(1, 5);
-  s->choice("lanes", {"1", "2", "4", "8", "16", "32"}, std::string("16"), "link width");
+  s->integer("lanes", 16, "link width").allowed({1, 2, 4, 8, 16, 32});
   s->time("latency", std::string("250 ns"), "one-way latency of a TLP (PHY, data link layer, switch-free)");
-  s->choice("max_payload", {"128", "256", "512", "1024", "2048", "4096"}, std::string("128"),
-            "max payload size (bytes) of a TLP; the endpoint below uses it too (up to what it supports)");
-  s->choice("max_read_request", {"128", "256", "512", "1024", "2048", "4096"}, std::string("512"),
-            "max read request size (bytes); the endpoint below uses it too");
+  s->integer("max_payload", 128,
+             "max payload size (bytes) of a TLP; the endpoint below uses it too (up to what it supports)")
+      .allowed({128, 256, 512, 1024, 2048, 4096});
+  s->integer("max_read_request", 512, "max read request size (bytes); the endpoint below uses it too")
+      .allowed({128, 256, 512, 1024, 2048, 4096});
   s->integer("framing", 8, "per-TLP bytes besides the header: STP/SDP, sequence number, LCRC, END").range(0, 64);
   return s;
 }
@@ -30,11 +31,11 @@ PcieLink::PcieLink(sc_core::sc_module_name n, const Params& p) : Component(n) {
   static const double gts[] = {0, 2.5e9, 5e9, 8e9, 16e9, 32e9};
   int gen = static_cast<int>(p.integer("generation"));
   double encoding = gen <= 2 ? 8.0 / 10.0 : 128.0 / 130.0;
-  unsigned lanes = static_cast<unsigned>(std::stoul(p.string("lanes")));
+  const unsigned lanes = p.u32("lanes");
   bytes_per_second_ = gts[gen] * lanes * encoding / 8.0;
   latency_ = p.time("latency");
-  max_payload_ = static_cast<unsigned>(std::stoul(p.string("max_payload")));
-  max_read_request_ = static_cast<unsigned>(std::stoul(p.string("max_read_request")));
+  max_payload_ = p.u32("max_payload");
+  max_read_request_ = p.u32("max_read_request");
   framing_ = p.u32("framing");
   down_in.register_b_transport(this, &PcieLink::b_down);
   down_in.register_transport_dbg(this, &PcieLink::dbg_down);

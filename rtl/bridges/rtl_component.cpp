@@ -13,6 +13,7 @@
 #include "platform/access_info.h"
 #include "platform/component.h"
 #include "platform/format.h"
+#include "platform/implementation.h"
 #include "platform/run_state.h"
 #include "rtl/bridges/block_lockstep.h"
 #include "rtl/bridges/rtl_block.h"
@@ -37,8 +38,9 @@ class RtlComponent final : public Component {
 
   static std::shared_ptr<Schema> schema() {
     auto s = std::make_shared<Schema>();
-    s->choice("mode", {"rtl", "tlm", "lockstep"}, std::string("rtl"),
-              "rtl: the Verilated block; tlm: its TLM reference model; lockstep: both, compared (needs a reference)");
+    implementation_param(*s, "mode", "rtl",
+                         "rtl: the Verilated block; tlm: its TLM reference model; lockstep: both, compared (needs a "
+                         "reference)");
     s->freq("clock", std::string("100 MHz"), "block clock (runs only while the block has work)");
     s->integer("reset_cycles", 4, "cycles rst_n is held low at time 0").range(1, 1000);
     s->integer("irq_vector", 0, "interrupt vector raised by irq output 0 (output k raises irq_vector + k)")

@@ -128,7 +128,7 @@ TEST(Cli, ListTypeDescribesEveryParameter) {
   RunResult r = run_hetvp("list pcie_link");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("component type pcie_link"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  lanes (choice: 1|2|4|8|16|32) default 16 — link width"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  lanes (integer: 1|2|4|8|16|32) default 16 — link width"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  generation (integer) default 2 range 1..5 — "), std::string::npos) << r.out;
   r = run_hetvp("list square");
   EXPECT_EQ(r.status, 0) << r.err;

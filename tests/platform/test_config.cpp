@@ -4,6 +4,7 @@
 
 #include "platform/builder.h"
 #include "platform/config.h"
+#include "platform/registry.h"
 
 using namespace hetvp;
 
@@ -111,6 +112,20 @@ TEST(Config, EnumValueChecked) {
   std::string e = error_of(std::string(kValid) + "link:\n  type: pcie_link\n  lanes: 12\n");
   EXPECT_NE(e.find("link.lanes"), std::string::npos) << e;
   EXPECT_NE(e.find("'12' is not one of: 1, 2, 4, 8, 16, 32"), std::string::npos) << e;
+}
+
+// A choice of numbers is an integer with allowed values: any spelling of an allowed number is
+// accepted, a word is not a number, and the component reads it as an integer.
+TEST(Config, IntegerWithAllowedValues) {
+  EXPECT_EQ(error_of(std::string(kValid) + "link:\n  type: pcie_link\n  lanes: 0x8\n"), "");
+  std::string e = error_of(std::string(kValid) + "link:\n  type: pcie_link\n  lanes: eight\n");
+  EXPECT_NE(e.find("link.lanes"), std::string::npos) << e;
+  EXPECT_NE(e.find("expected a integer"), std::string::npos) << e;
+  const std::shared_ptr<Schema> link = ComponentRegistry::get().find("pcie_link")->schema();
+  const ParamSpec* lanes = link->find("lanes");
+  ASSERT_NE(lanes, nullptr);
+  EXPECT_EQ(lanes->kind, ParamKind::Int);
+  EXPECT_EQ(lanes->choices, (std::vector<std::string>{"1", "2", "4", "8", "16", "32"}));
 }
 
 TEST(Config, OverrideChangesAValue) {

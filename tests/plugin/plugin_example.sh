@@ -15,7 +15,7 @@ lib=$tmp/build/libhetvp_accumulator.so
 hetvp=$tmp/prefix/bin/hetvp
 # The installed program must not reach back into the build or source tree (Verilator keeps the
 # .sv file names for its own messages: names, not paths anything is read from).
-baked=$(strings "$hetvp" "$tmp/prefix"/lib*/libhetvp.so* | grep -e "$build" -e "$src" | grep -v '^'"$src"'/rtl/\([a-z0-9_]*/\)*[a-z0-9_]*\.sv$' || true)
+baked=$(strings "$hetvp" "$tmp/prefix"/lib*/libhetvp*.so* | grep -e "$build" -e "$src" | grep -v '^'"$src"'/rtl/\([a-z0-9_]*/\)*[a-z0-9_]*\.sv$' || true)
 if [[ -n $baked ]]; then
   echo "FAIL: an installed binary names the build or source tree: $baked"; exit 1
 fi

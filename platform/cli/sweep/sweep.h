@@ -62,5 +62,7 @@ std::vector<std::string> run_args(const Spec& spec, const Point& p, const std::s
 
 // The `hetvp sweep ...` command; args[0] == "sweep".
 int command(const std::vector<std::string>& args);
+// `hetvp sweep plot ...` (plot.cpp); args[0] == "sweep", args[1] == "plot".
+int plot_command(const std::vector<std::string>& args);
 
 }  // namespace hetvp::sweep

@@ -9,36 +9,38 @@
 #include "platform/config.h"
 #include "platform/params.h"
 #include "platform/paths.h"
-#include "platform/sweep/sweep.h"
+#include "platform/cli/sweep/sweep.h"
 
 namespace hetvp::sweep {
 
 namespace {
 
-std::string g_file;  // the sweep file being read, for located errors
-
-std::string where(const YAML::Node& n) {
-  if (!n || n.Mark().is_null() || n.Mark().line < 0) return g_file;
-  return g_file + ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
-}
-
-[[noreturn]] void fail(const YAML::Node& n, const std::string& path, const std::string& what) {
-  throw ConfigError(where(n) + ": " + (path.empty() ? "" : path + ": ") + what);
-}
+// The sweep file being read: every located error names it and the node's line and column. It is
+// passed to each helper (no file-wide state), so two sweep files can be read at once.
+struct SweepFile {
+  std::string name;
+  std::string where(const YAML::Node& n) const {
+    if (!n || n.Mark().is_null() || n.Mark().line < 0) return name;
+    return name + ":" + std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
+  }
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& path, const std::string& what) const {
+    throw ConfigError(where(n) + ": " + (path.empty() ? "" : path + ": ") + what);
+  }
+};
 
 // The text a value takes on the `hetvp run --set PATH=VALUE` command line.
-std::string value_text(const YAML::Node& n, const std::string& path) {
+std::string value_text(const SweepFile& f, const YAML::Node& n, const std::string& path) {
   if (n.IsScalar()) {
-    if (n.Scalar().find('\n') != std::string::npos) fail(n, path, "a value may not span lines");
+    if (n.Scalar().find('\n') != std::string::npos) f.fail(n, path, "a value may not span lines");
     return n.Scalar();
   }
-  if (n.IsNull()) fail(n, path, "a value may not be empty (null)");
+  if (n.IsNull()) f.fail(n, path, "a value may not be empty (null)");
   YAML::Emitter e;
   e.SetMapFormat(YAML::Flow);
   e.SetSeqFormat(YAML::Flow);
   e << n;
   std::string s = e.c_str();
-  if (s.find('\n') != std::string::npos) fail(n, path, "a value may not span lines");
+  if (s.find('\n') != std::string::npos) f.fail(n, path, "a value may not span lines");
   return s;
 }
 
@@ -63,20 +65,20 @@ const std::vector<std::string> kKeys = {"base",  "workload", "set",     "axes", 
                                         "seeds", "outputs",  "columns", "timeout", "slurm"};
 
 // A list of values for an axis at `path`; located errors for a non-list and an empty list.
-std::vector<std::string> axis_values(const YAML::Node& list, const std::string& path) {
+std::vector<std::string> axis_values(const SweepFile& f, const YAML::Node& list, const std::string& path) {
   if (!list.IsSequence())
-    fail(list, path, "an axis is a list of values, e.g. [1, 2, 4] (for one fixed value use `set`)");
-  if (list.size() == 0) fail(list, path, "the axis is empty: give it at least one value");
+    f.fail(list, path, "an axis is a list of values, e.g. [1, 2, 4] (for one fixed value use `set`)");
+  if (list.size() == 0) f.fail(list, path, "the axis is empty: give it at least one value");
   std::vector<std::string> out;
-  for (size_t i = 0; i < list.size(); ++i) out.push_back(value_text(list[i], path + "[" + std::to_string(i) + "]"));
+  for (size_t i = 0; i < list.size(); ++i) out.push_back(value_text(f, list[i], path + "[" + std::to_string(i) + "]"));
   return out;
 }
 
-void check_path(const YAML::Node& key, const std::string& ctx) {
+void check_path(const SweepFile& f, const YAML::Node& key, const std::string& ctx) {
   const std::string p = key.Scalar();
   if (p.empty() || p.front() == '.' || p.back() == '.' || p.find("..") != std::string::npos ||
       p.find('=') != std::string::npos)
-    fail(key, ctx, "'" + p + "' is not a dotted configuration path (e.g. pcie0.lanes)");
+    f.fail(key, ctx, "'" + p + "' is not a dotted configuration path (e.g. pcie0.lanes)");
 }
 
 // Where each column of a point came from, so that a failing point names the value in the file.
@@ -89,7 +91,7 @@ struct Origin {
 
 Spec load_spec(const std::string& path) {
   Config c = Config::load_file(path);  // size/depth limits, duplicate keys, syntax: located
-  g_file = path;
+  const SweepFile f{path};
   Spec s;
   s.file = path;
   const YAML::Node& r = c.root;
@@ -97,38 +99,38 @@ Spec load_spec(const std::string& path) {
     const std::string k = it->first.Scalar();
     if (std::find(kKeys.begin(), kKeys.end(), k) == kKeys.end()) {
       std::string near = nearest_name(k, kKeys);
-      fail(it->first, "",
+      f.fail(it->first, "",
            "unknown key '" + k + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                "; a sweep file has: base, workload, set, axes, zip, seeds, outputs, columns, "
                "timeout, slurm");
     }
   }
-  if (!r["base"]) fail(r, "", "missing required key 'base' (the configuration every point starts from)");
-  if (!r["base"].IsScalar()) fail(r["base"], "base", "expected a file name");
+  if (!r["base"]) f.fail(r, "", "missing required key 'base' (the configuration every point starts from)");
+  if (!r["base"].IsScalar()) f.fail(r["base"], "base", "expected a file name");
   s.base = resolve_base(r["base"].Scalar(), path);
   if (s.base.empty())
-    fail(r["base"], "base",
+    f.fail(r["base"], "base",
          "cannot read '" + r["base"].Scalar() + "' (looked next to the sweep file, in the current directory and in " +
              data_dir() + ")");
   if (r["workload"]) {
-    if (!r["workload"].IsScalar()) fail(r["workload"], "workload", "expected a workload name");
+    if (!r["workload"].IsScalar()) f.fail(r["workload"], "workload", "expected a workload name");
     s.workload = r["workload"].Scalar();
   }
   if (r["set"]) {
-    if (!r["set"].IsMap()) fail(r["set"], "set", "expected a map PATH: VALUE");
+    if (!r["set"].IsMap()) f.fail(r["set"], "set", "expected a map PATH: VALUE");
     for (auto it = r["set"].begin(); it != r["set"].end(); ++it) {
-      check_path(it->first, "set");
+      check_path(f, it->first, "set");
       const std::string p = it->first.Scalar();
-      s.set.push_back(p + "=" + value_text(it->second, "set." + p));
+      s.set.push_back(p + "=" + value_text(f, it->second, "set." + p));
     }
   }
   auto add_axes = [&]() {
-    if (!r["axes"].IsMap()) fail(r["axes"], "axes", "expected a map PATH: [values]");
+    if (!r["axes"].IsMap()) f.fail(r["axes"], "axes", "expected a map PATH: [values]");
     for (auto it = r["axes"].begin(); it != r["axes"].end(); ++it) {
-      check_path(it->first, "axes");
+      check_path(f, it->first, "axes");
       Dimension d;
       d.paths.push_back(it->first.Scalar());
-      d.values.push_back(axis_values(it->second, "axes." + it->first.Scalar()));
+      d.values.push_back(axis_values(f, it->second, "axes." + it->first.Scalar()));
       s.dims.push_back(d);
     }
   };
@@ -139,19 +141,19 @@ Spec load_spec(const std::string& path) {
     else if (r["zip"].IsSequence())
       for (size_t i = 0; i < r["zip"].size(); ++i) groups.push_back(r["zip"][i]);
     else
-      fail(r["zip"], "zip", "expected a map PATH: [values] (or a list of such maps)");
+      f.fail(r["zip"], "zip", "expected a map PATH: [values] (or a list of such maps)");
     for (auto& g : groups) {
-      if (!g.IsMap() || g.size() == 0) fail(g, "zip", "a zip group is a non-empty map PATH: [values]");
+      if (!g.IsMap() || g.size() == 0) f.fail(g, "zip", "a zip group is a non-empty map PATH: [values]");
       Dimension d;
       YAML::Node first;
       for (auto it = g.begin(); it != g.end(); ++it) {
-        check_path(it->first, "zip");
+        check_path(f, it->first, "zip");
         d.paths.push_back(it->first.Scalar());
-        d.values.push_back(axis_values(it->second, "zip." + it->first.Scalar()));
+        d.values.push_back(axis_values(f, it->second, "zip." + it->first.Scalar()));
         if (d.values.size() == 1) {
           first = it->first;
         } else if (d.values.back().size() != d.values[0].size()) {
-          fail(it->second, "zip." + it->first.Scalar(),
+          f.fail(it->second, "zip." + it->first.Scalar(),
                "has " + std::to_string(d.values.back().size()) + " values but '" + first.Scalar() + "' has " +
                    std::to_string(d.values[0].size()) + ": zipped axes advance together and need the same length");
         }
@@ -162,13 +164,13 @@ Spec load_spec(const std::string& path) {
   auto add_seeds = [&]() {
     Dimension d;
     d.paths.push_back("simulation.seed");
-    d.values.push_back(axis_values(r["seeds"], "seeds"));
+    d.values.push_back(axis_values(f, r["seeds"], "seeds"));
     for (size_t i = 0; i < d.values[0].size(); ++i) {
       try {
         long long v = std::stoll(d.values[0][i], nullptr, 0);
         if (v < 0 || v > 4294967295LL) throw std::out_of_range("seed");
       } catch (const std::exception&) {
-        fail(r["seeds"][i], "seeds[" + std::to_string(i) + "]", "a seed is an integer 0..4294967295");
+        f.fail(r["seeds"][i], "seeds[" + std::to_string(i) + "]", "a seed is an integer 0..4294967295");
       }
     }
     s.dims.push_back(d);
@@ -185,10 +187,10 @@ Spec load_spec(const std::string& path) {
   for (auto& d : s.dims)
     for (auto& p : d.paths)
       if (!seen.insert(p).second)
-        fail(r["zip"] ? r["zip"] : r["axes"], p, "'" + p + "' is swept twice (in axes, zip or seeds)");
+        f.fail(r["zip"] ? r["zip"] : r["axes"], p, "'" + p + "' is swept twice (in axes, zip or seeds)");
   if (r["outputs"]) {
     const YAML::Node& o = r["outputs"];
-    if (!o.IsSequence()) fail(o, "outputs", "expected a list, e.g. [stats, csv]");
+    if (!o.IsSequence()) f.fail(o, "outputs", "expected a list, e.g. [stats, csv]");
     s.keep_stats = s.keep_csv = false;
     for (size_t i = 0; i < o.size(); ++i) {
       const std::string v = o[i].IsScalar() ? o[i].Scalar() : "";
@@ -198,17 +200,17 @@ Spec load_spec(const std::string& path) {
         s.keep_csv = true;
       else {
         std::string near = nearest_name(v, {"stats", "csv"});
-        fail(o[i], "outputs[" + std::to_string(i) + "]",
+        f.fail(o[i], "outputs[" + std::to_string(i) + "]",
              "'" + v + "' is not one of: stats, csv" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
       }
     }
   }
   if (r["columns"]) {
     const YAML::Node& o = r["columns"];
-    if (!o.IsSequence()) fail(o, "columns", "expected a list of statistics, e.g. [directory.probes]");
+    if (!o.IsSequence()) f.fail(o, "columns", "expected a list of statistics, e.g. [directory.probes]");
     for (size_t i = 0; i < o.size(); ++i) {
       if (!o[i].IsScalar() || o[i].Scalar().find('.') == std::string::npos)
-        fail(o[i], "columns[" + std::to_string(i) + "]", "expected INSTANCE.STAT, e.g. directory.probes");
+        f.fail(o[i], "columns[" + std::to_string(i) + "]", "expected INSTANCE.STAT, e.g. directory.probes");
       s.columns.push_back(o[i].Scalar());
     }
     if (!s.columns.empty()) s.keep_stats = true;
@@ -218,12 +220,12 @@ Spec load_spec(const std::string& path) {
       if (!r["timeout"].IsScalar()) throw std::invalid_argument("not a scalar");
       s.timeout_s = parse_time(r["timeout"].Scalar()).to_seconds();
     } catch (const std::exception& e) {
-      fail(r["timeout"], "timeout", std::string("expected a time, e.g. 600 s: ") + e.what());
+      f.fail(r["timeout"], "timeout", std::string("expected a time, e.g. 600 s: ") + e.what());
     }
   }
   if (r["slurm"]) {
     const YAML::Node& sl = r["slurm"];
-    if (!sl.IsMap()) fail(sl, "slurm", "expected a map");
+    if (!sl.IsMap()) f.fail(sl, "slurm", "expected a map");
     static const std::vector<std::string> keys = {"partition",     "time",         "mem",   "account",
                                                   "cpus_per_task", "max_parallel", "setup", "sbatch"};
     for (auto it = sl.begin(); it != sl.end(); ++it) {
@@ -232,24 +234,24 @@ Spec load_spec(const std::string& path) {
       const std::string p = "slurm." + k;
       if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
         std::string near = nearest_name(k, keys);
-        fail(it->first, p, "unknown key '" + k + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+        f.fail(it->first, p, "unknown key '" + k + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
       }
       if (k == "setup" || k == "sbatch") {
-        if (!v.IsSequence()) fail(v, p, "expected a list of lines");
+        if (!v.IsSequence()) f.fail(v, p, "expected a list of lines");
         for (size_t i = 0; i < v.size(); ++i) {
-          if (!v[i].IsScalar()) fail(v[i], p, "expected a line of text");
+          if (!v[i].IsScalar()) f.fail(v[i], p, "expected a line of text");
           (k == "setup" ? s.slurm.setup : s.slurm.sbatch).push_back(v[i].Scalar());
         }
         continue;
       }
-      if (!v.IsScalar()) fail(v, p, "expected a value");
+      if (!v.IsScalar()) f.fail(v, p, "expected a value");
       if (k == "cpus_per_task" || k == "max_parallel") {
         try {
           int n = std::stoi(v.Scalar());
           if (n < (k == "cpus_per_task" ? 1 : 0) || n > 100000) throw std::out_of_range(k);
           (k == "cpus_per_task" ? s.slurm.cpus_per_task : s.slurm.max_parallel) = n;
         } catch (const std::exception&) {
-          fail(v, p, "expected a small non-negative integer");
+          f.fail(v, p, "expected a small non-negative integer");
         }
       } else {
         (k == "partition" ? s.slurm.partition
@@ -286,7 +288,7 @@ std::vector<std::string> run_args(const Spec& spec, const Point& p, const std::s
 std::vector<Point> expand(const Spec& spec) {
   // Re-read the sweep file's nodes, to name the value behind an error.
   Config sf = Config::load_file(spec.file);
-  g_file = spec.file;
+  const SweepFile f{spec.file};
   auto node_of = [&](const std::string& dpath, size_t i) -> YAML::Node {
     if (dpath == "simulation.seed" && sf.root["seeds"]) return sf.root["seeds"][i];
     for (const char* sec : {"axes", "zip"}) {
@@ -356,7 +358,6 @@ std::vector<Point> expand(const Spec& spec) {
       culprit.clear();
       c.validate();
     } catch (const ConfigError& e) {
-      g_file = spec.file;
       std::string msg = e.what();
       // Name the sweep file's value: the override that failed, or every swept value of the point.
       std::string at;
@@ -364,7 +365,7 @@ std::vector<Point> expand(const Spec& spec) {
         for (size_t i = 0; i < p.sets.size(); ++i)
           if (p.sets[i] == culprit && !origin[i].first.empty()) {
             YAML::Node vn = node_of(origin[i].first, origin[i].second);
-            at = where(vn) + ": " + origin[i].first + "[" + std::to_string(origin[i].second) + "]: ";
+            at = f.where(vn) + ": " + origin[i].first + "[" + std::to_string(origin[i].second) + "]: ";
           }
       } else {
         // Which swept path does the message mention? Pick the longest match.
@@ -374,13 +375,13 @@ std::vector<Point> expand(const Spec& spec) {
           if (path.empty() || path.size() <= best) continue;
           if (msg.find(path) != std::string::npos) {
             best = path.size();
-            at = where(node_of(path, origin[i].second)) + ": " + path + "[" + std::to_string(origin[i].second) + "]: ";
+            at = f.where(node_of(path, origin[i].second)) + ": " + path + "[" + std::to_string(origin[i].second) + "]: ";
           }
         }
         if (at.empty()) {
           for (size_t i = 0; i < p.sets.size(); ++i)
             if (origin[i].first.empty() && msg.find(p.sets[i].substr(0, p.sets[i].find('='))) != std::string::npos)
-              at = where(sf.root["set"]) + ": set: ";
+              at = f.where(sf.root["set"]) + ": set: ";
         }
         if (at.empty()) at = spec.file + ": point " + std::to_string(n) + ": ";
       }
@@ -401,7 +402,6 @@ std::vector<Point> expand(const Spec& spec) {
     p.hash = buf;
     points.push_back(std::move(p));
   }
-  g_file = spec.file;
   return points;
 }
 

@@ -1,0 +1,37 @@
+// hetvp — one vocabulary for which implementation of a block runs, shared by the coherence
+// directory's invalidation engine (`directory.engine`) and user RTL blocks (`rtl.<name>.mode`):
+//   tlm       the C++ transaction-level model
+//   rtl       the Verilated RTL behind its bridge
+//   lockstep  both on the same inputs, compared output by output
+// The RTL implementations live in rtl/ and register themselves (a registry, not an #if): a build
+// without Verilator simply has none registered.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "platform/params.h"
+
+namespace hetvp {
+
+// The allowed values, in the order `hetvp list` and the JSON Schema show them.
+inline const std::vector<std::string>& implementation_names() {
+  static const std::vector<std::string> names{"tlm", "rtl", "lockstep"};
+  return names;
+}
+
+// "tlm, rtl or lockstep", for messages.
+inline std::string implementation_names_text() {
+  const auto& n = implementation_names();
+  std::string s;
+  for (size_t i = 0; i < n.size(); ++i) s += (i == 0 ? "" : i + 1 == n.size() ? " or " : ", ") + n[i];
+  return s;
+}
+
+// Declares the choice under `key` with its default and doc.
+inline Schema::Ref implementation_param(Schema& s, const std::string& key, const std::string& def,
+                                        const std::string& doc) {
+  return s.choice(key, implementation_names(), def, doc);
+}
+
+}  // namespace hetvp
