@@ -116,8 +116,8 @@ TEST(FalconCtxctl, CodePageTagsMapVirtualAddresses) {
   upload_and_start(c, p, 0x12, 0x1200);
   run(c, 1000);
   EXPECT_EQ(c.core().read_gpr(5), 0x77u);
-  EXPECT_EQ(c.core().vtlb(0x1200), 1u << 24 | 0u);
-  EXPECT_EQ(c.core().vtlb(0x0000) & 0x80000000u, 0x80000000u);
+  EXPECT_EQ(c.falcon().vtlb(0x1200), 1u << 24 | 0u);
+  EXPECT_EQ(c.falcon().vtlb(0x0000) & 0x80000000u, 0x80000000u);
 }
 
 TEST(FalconCtxctl, DataUploadAutoIncrementsAndReadsBack) {
