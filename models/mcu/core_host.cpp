@@ -32,6 +32,13 @@ sc_core::sc_time CoreHost::core_offset() const {
   return cycles_to_time(core_->cycles() - run_start_cycles_) + stall_;
 }
 
+void CoreHost::end_burst_by(const sc_core::sc_time& at) {
+  if (!in_run_) return;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const uint64_t cycles = at > now ? static_cast<uint64_t>(std::ceil((at - now).to_seconds() * clock_hz_)) : 0;
+  core_->stop_at(run_start_cycles_ + std::max<uint64_t>(cycles, 1));
+}
+
 // --- run control --------------------------------------------------------------------------------
 
 void CoreHost::start_run(const sc_core::sc_time& at) {

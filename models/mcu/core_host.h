@@ -78,6 +78,9 @@ class CoreHost : public Peripheral, public BusIf {
   // The core's local time ahead of SystemC time (inside a burst; zero outside).
   sc_core::sc_time core_offset() const;
   bool in_run() const { return in_run_; }
+  // From a bus callback inside a burst: the burst ends no later than `at` (absolute), as if `at` had
+  // been the burst's horizon (next_own_event) from its start. Outside a burst: nothing to do.
+  void end_burst_by(const sc_core::sc_time& at);
 
   std::unique_ptr<CoreIf> core_;
   double clock_hz_;

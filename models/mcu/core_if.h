@@ -99,6 +99,8 @@ class CoreIf {
   virtual RunResult run(uint64_t max_cycles) = 0;
   virtual RunResult step() = 0;                   // exactly one instruction (or trap entry)
   virtual void request_stop() = 0;                // from a bus callback: end run() after this insn
+  // From a bus callback: end this run() once cycles() reaches `cycle` (or its budget, if earlier).
+  virtual void stop_at(uint64_t cycle) = 0;
   virtual void halt(const std::string& why) = 0;  // from a bus callback or outside: state halted
   virtual CoreState state() const = 0;
   virtual const std::string& halt_reason() const = 0;  // "" when not halted/fatal

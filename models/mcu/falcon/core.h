@@ -12,6 +12,7 @@
 
 #include "models/mcu/core_if.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -90,6 +91,7 @@ class FalconCore final : public CoreIf {
   RunResult run(uint64_t max_cycles) override;
   RunResult step() override { return run(1); }
   void request_stop() override { stop_pending_ = true; }
+  void stop_at(uint64_t cycle) override { limit_ = std::min(limit_, cycle); }
   void halt(const std::string& why) override;
   CoreState state() const override { return state_; }
   const std::string& halt_reason() const override { return halt_reason_; }

@@ -8,6 +8,7 @@
 
 #include "models/mcu/core_if.h"
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
@@ -117,6 +118,7 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   RunResult run(uint64_t max_cycles) override;
   RunResult step() override { return run(1); }
   void request_stop() override;
+  void stop_at(uint64_t cycle) override { limit_ = std::min(limit_, cycle - cycle_offset_); }
   void halt(const std::string& why) override;
   CoreState state() const override { return state_; }
   const std::string& halt_reason() const override { return halt_reason_; }

@@ -42,7 +42,9 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
   bind_registers();
   spawn_host_thread();  // the burst loop (core_host.h), created where this model's thread was
   SC_HAS_PROCESS(Microcontroller);
-  SC_THREAD(xfer_thread);
+  SC_METHOD(xfer_done);
+  sensitive << xfer_done_ev_;
+  dont_initialize();
   SC_METHOD(timer_method);
   sensitive << timer_ev_;
   dont_initialize();
@@ -54,6 +56,7 @@ Microcontroller::~Microcontroller() = default;
 void Microcontroller::init_payloads() {
   xfer_info_->initiator = name();
   xfer_info_->side = Side::Gpu;
+  xfer_info_->may_wait = false;  // issued at the issuer's local time (from inside the core's burst)
   xfer_gp_.set_extension(xfer_info_);
   bar0_info_->initiator = name();
   bar0_info_->uncached = true;
@@ -186,15 +189,30 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
   if ((ext & (len - 1)) || (dm & (len - 1))) return xfer_fault(v, MCU_XFER_ERR_ALIGN);
   if (dm >= cfg_.data_size || cfg_.data_size - dm < len) return xfer_fault(v, MCU_XFER_ERR_DMEM);
   xfer_busy_ = true;
-  xfer_started_ = false;
-  xfer_start_at_ = this_access().arrival();
   xfer_ext_ = ext;
   xfer_dmem_ = dm;
   xfer_len_ = len;
   xfer_store_ = (v & MCU_XFER_DIR_STORE) != 0;
   xfer_status_->value = MCU_XFER_BUSY;
-  xfer_ev_.notify(this_access().delay);
-  if (from_core()) core_->request_stop();  // the next burst must end when the xfer does
+  start_xfer(this_access().delay);
+  // The core runs on inside its burst (it usually reaches its wfi before the xfer ends), but not
+  // past the xfer's end: the completion interrupt is taken when it is raised.
+  if (from_core()) end_burst_by(xfer_done_at_);
+}
+
+// The xfer is served at the write's arrival, the issuer's local time (`at`, relative to SystemC
+// time): one b_transport of the whole block on the GPU VA port, issued from inside the core's burst
+// like its BAR0 accesses (AccessInfo::may_wait false), so no SystemC process has to run at the
+// start. Its end is an event: xfer_done() then sets the status and raises IRQ XFER.
+void Microcontroller::start_xfer(const sc_core::sc_time& at) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &dmem_[xfer_dmem_],
+             xfer_len_);
+  sc_core::sc_time d = at;
+  xfer->b_transport(xfer_gp_, d);
+  xfer_start_at_ = now + at;
+  xfer_done_at_ = now + std::max(d, at);
+  xfer_done_ev_.notify(xfer_done_at_ - now);
 }
 void Microcontroller::timer_ctrl(uint32_t v) {
   timer_ev_.cancel();
@@ -445,46 +463,35 @@ void Microcontroller::timer_method() {
   }
 }
 
-void Microcontroller::xfer_thread() {
-  for (;;) {
-    sc_core::wait(xfer_ev_);
-    const sc_core::sc_time start = sc_core::sc_time_stamp();
-    set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &dmem_[xfer_dmem_],
-               xfer_len_);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    xfer->b_transport(xfer_gp_, d);
-    xfer_started_ = true;
-    xfer_done_at_ = start + d;
-    if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
-    xfer_busy_ = false;
-    if (xfer_gp_.is_response_ok()) {
-      xfer_status_->value = 0;
-      ++xfers_;
-      xfer_bytes_ += xfer_len_;
-      bank_.at(MCU_XFER_COUNT).value++;
-      bank_.at(MCU_XFER_BYTES).value += xfer_len_;
-    } else {
-      xfer_status_->value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
-      ++xfer_faults_;
-      bank_.at(MCU_XFER_FAULTS).value++;
-      std::string buf =
-          format("%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(), xfer_store_ ? "store" : "load",
-                 xfer_len_, xfer_ext_, xfer_gp_.get_response_string().c_str());
-      SC_REPORT_INFO("hetvp/mcu", buf.c_str());
-    }
-    xfer_time_ += sc_core::sc_time_stamp() - start;
-    if (Tracer::get().enabled())
-      Tracer::get().span(std::string(name()) + ".xfer",
-                         std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B", start,
-                         sc_core::sc_time_stamp() - start);
-    RunState::get().progress();
-    set_irq_bits(MCU_IRQ_XFER);
+void Microcontroller::xfer_done() {
+  xfer_busy_ = false;
+  if (xfer_gp_.is_response_ok()) {
+    xfer_status_->value = 0;
+    ++xfers_;
+    xfer_bytes_ += xfer_len_;
+    bank_.at(MCU_XFER_COUNT).value++;
+    bank_.at(MCU_XFER_BYTES).value += xfer_len_;
+  } else {
+    xfer_status_->value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
+    ++xfer_faults_;
+    bank_.at(MCU_XFER_FAULTS).value++;
+    std::string buf =
+        format("%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(), xfer_store_ ? "store" : "load",
+               xfer_len_, xfer_ext_, xfer_gp_.get_response_string().c_str());
+    SC_REPORT_INFO("hetvp/mcu", buf.c_str());
   }
+  xfer_time_ += xfer_done_at_ - xfer_start_at_;
+  if (Tracer::get().enabled())
+    Tracer::get().span(std::string(name()) + ".xfer",
+                       std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B",
+                       xfer_start_at_, xfer_done_at_ - xfer_start_at_);
+  RunState::get().progress();
+  set_irq_bits(MCU_IRQ_XFER);
 }
 
 sc_core::sc_time Microcontroller::next_own_event() const {
   sc_core::sc_time t = arrivals_.next_due();
-  if (xfer_busy_) t = std::min(t, xfer_started_ ? xfer_done_at_ : xfer_start_at_);
+  if (xfer_busy_) t = std::min(t, xfer_done_at_);
   return std::min(t, timer_due_);
 }
 

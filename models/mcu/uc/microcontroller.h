@@ -79,7 +79,8 @@ class Microcontroller : public CoreHost {
 
   void declare_stats();
   enum class From { Host, Core };
-  void xfer_thread();
+  void start_xfer(const sc_core::sc_time& at);
+  void xfer_done();
   void timer_method();
   // The access being served comes from this core (directly, or through its own BAR0 window).
   bool from_core() const { return this_access().initiator == core_info_->initiator; }
@@ -124,13 +125,13 @@ class Microcontroller : public CoreHost {
   std::vector<uint8_t> imem_, dmem_;
   Register *irqstat_ = nullptr, *irqmask_ = nullptr, *xfer_status_ = nullptr;  // set once the table is added
   bool started_ = false;
-  sc_core::sc_event xfer_ev_, timer_ev_;
+  sc_core::sc_event xfer_done_ev_, timer_ev_;
   bool irq_line_ = false;
   uint32_t exit_code_ = 0;
   uint32_t trap_pc_ = 0, trap_cause_ = 0, trap_val_ = 0;
   std::string halt_why_;
   // xfer
-  bool xfer_busy_ = false, xfer_started_ = false;
+  bool xfer_busy_ = false;
   sc_core::sc_time xfer_start_at_, xfer_done_at_;  // when the current xfer starts / ends (absolute)
   sc_core::sc_time timer_due_ = sc_core::sc_max_time();
   uint64_t xfer_ext_ = 0;
