@@ -763,7 +763,14 @@ TEST(Rv32Run, FactoryMakesCoresByIsaName) {
   auto c = hetvp::mcu::make_core("rv32imc");
   EXPECT_STREQ(c->isa(), "rv32imc_zicsr");
   EXPECT_STREQ(hetvp::mcu::make_core("rv32im")->isa(), "rv32im_zicsr");
-  EXPECT_STREQ(hetvp::mcu::make_core("falcon")->isa(), "falcon3");
+  auto f = hetvp::mcu::make_core("falcon");
+  EXPECT_STREQ(f->isa(), "falcon3");
+  // Capabilities: the Falcon has no DMI switch, no debug mode and no GDB layout; RV32 has all three.
+  EXPECT_EQ(f->dmi_control(), nullptr);
+  EXPECT_EQ(f->debug_control(), nullptr);
+  EXPECT_EQ(f->gdb_layout(), hetvp::mcu::GdbLayout::none);
+  EXPECT_NE(c->dmi_control(), nullptr);
+  EXPECT_EQ(c->gdb_layout(), hetvp::mcu::GdbLayout::riscv32);
   try {
     hetvp::mcu::make_core("m68k");
     FAIL();
