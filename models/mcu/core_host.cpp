@@ -29,14 +29,22 @@ bool CoreHost::debug_write(uint32_t, const uint8_t*, uint32_t) { return false; }
 
 sc_core::sc_time CoreHost::core_offset() const {
   if (!in_run_) return sc_core::SC_ZERO_TIME;
-  return cycles_to_time(core_->cycles() - run_start_cycles_) + stall_;
+  return cycles_to_time(core_->cycles() - run_start_cycles_) + stall_ - synced_;
 }
 
 void CoreHost::end_burst_by(const sc_core::sc_time& at) {
   if (!in_run_) return;
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const uint64_t cycles = at > now ? static_cast<uint64_t>(std::ceil((at - now).to_seconds() * clock_hz_)) : 0;
+  const uint64_t cycles =
+      at > burst_start_ ? static_cast<uint64_t>(std::ceil((at - burst_start_).to_seconds() * clock_hz_)) : 0;
   core_->stop_at(run_start_cycles_ + std::max<uint64_t>(cycles, 1));
+}
+
+void CoreHost::sync_to_local_time() {
+  if (!in_run_) return;
+  const sc_core::sc_time ahead = core_offset();
+  if (ahead == sc_core::SC_ZERO_TIME) return;
+  sc_core::wait(ahead);
+  synced_ += ahead;
 }
 
 // --- run control --------------------------------------------------------------------------------
@@ -119,7 +127,8 @@ void CoreHost::burst(bool& wake_pending) {
   if (horizon > now && horizon != sc_core::sc_max_time())
     budget = std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - now).to_seconds() * clock_hz_)));
   if (budget == 0) budget = 1;
-  stall_ = sc_core::SC_ZERO_TIME;
+  stall_ = synced_ = sc_core::SC_ZERO_TIME;
+  burst_start_ = now;
   in_run_ = true;
   run_start_cycles_ = core_->cycles();
   const RunResult r = run_core(budget);
@@ -127,8 +136,9 @@ void CoreHost::burst(bool& wake_pending) {
   instructions_ += r.instructions;
   cycles_ += r.cycles;
   ++bursts_;
-  const sc_core::sc_time t = cycles_to_time(r.cycles) + stall_;
-  run_time_ += t;
+  const sc_core::sc_time took = cycles_to_time(r.cycles) + stall_;  // the whole burst
+  const sc_core::sc_time t = took - synced_;                          // what is left to wait
+  run_time_ += took;
   switch (r.reason) {
     case RunResult::Reason::budget:
       break;
@@ -148,7 +158,7 @@ void CoreHost::burst(bool& wake_pending) {
   }
   wake_pending = false;
   Tracer& tr = Tracer::get();
-  if (tr.enabled() && t > sc_core::SC_ZERO_TIME) tr.span(name(), "run", sc_core::sc_time_stamp(), t);
+  if (tr.enabled() && took > sc_core::SC_ZERO_TIME) tr.span(name(), "run", burst_start_, took);
   if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's time at the core's clock
   RunState::get().progress();
   // An interrupt raised while the burst's time passed must not be missed by the sleep.

@@ -81,6 +81,10 @@ class CoreHost : public Peripheral, public BusIf {
   // From a bus callback inside a burst: the burst ends no later than `at` (absolute), as if `at` had
   // been the burst's horizon (next_own_event) from its start. Outside a burst: nothing to do.
   void end_burst_by(const sc_core::sc_time& at);
+  // From a bus callback inside a burst: SystemC time catches up with the core's local time (the core
+  // waits in place, its burst goes on afterwards), so what the callback does next happens at its own
+  // time, seen by everything else as it would be from a process of its own.
+  void sync_to_local_time();
 
   std::unique_ptr<CoreIf> core_;
   double clock_hz_;
@@ -88,6 +92,8 @@ class CoreHost : public Peripheral, public BusIf {
   // Local time the core spent inside the current burst beyond its cycles (e.g. the Falcon's MMIO
   // bridge): zeroed at each burst's start, added to the burst's time.
   sc_core::sc_time stall_;
+  sc_core::sc_time synced_;       // of the current burst's time, already waited by sync_to_local_time()
+  sc_core::sc_time burst_start_;  // SystemC time when the current burst began
   // Common counters (the model declares the stats it reports from them).
   uint64_t instructions_ = 0, cycles_ = 0, bursts_ = 0, wakeups_ = 0;
   sc_core::sc_time run_time_, sleep_time_;

@@ -56,7 +56,7 @@ Microcontroller::~Microcontroller() = default;
 void Microcontroller::init_payloads() {
   xfer_info_->initiator = name();
   xfer_info_->side = Side::Gpu;
-  xfer_info_->may_wait = false;  // issued at the issuer's local time (from inside the core's burst)
+  xfer_info_->may_wait = false;  // may be issued from inside the core's burst (at its own time, delay 0)
   xfer_gp_.set_extension(xfer_info_);
   bar0_info_->initiator = name();
   bar0_info_->uncached = true;
@@ -194,25 +194,31 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
   xfer_len_ = len;
   xfer_store_ = (v & MCU_XFER_DIR_STORE) != 0;
   xfer_status_->value = MCU_XFER_BUSY;
-  start_xfer(this_access().delay);
-  // The core runs on inside its burst (it usually reaches its wfi before the xfer ends), but not
-  // past the xfer's end: the completion interrupt is taken when it is raised.
-  if (from_core()) end_burst_by(xfer_done_at_);
+  xfer_started_ = false;
+  if (from_core() && in_run()) {
+    // The core's own write, inside its burst: the core's thread catches up with its local time and
+    // serves the xfer itself (no second process), then runs on inside the burst (it usually reaches
+    // its wfi before the xfer ends), but not past the xfer's end, when the interrupt is raised.
+    sync_to_local_time();
+    start_xfer();
+    end_burst_by(xfer_done_at_);
+  } else {
+    arrivals_.at(this_access().delay, [this] { start_xfer(); });  // a host write: at its arrival
+  }
 }
 
-// The xfer is served at the write's arrival, the issuer's local time (`at`, relative to SystemC
-// time): one b_transport of the whole block on the GPU VA port, issued from inside the core's burst
-// like its BAR0 accesses (AccessInfo::may_wait false), so no SystemC process has to run at the
-// start. Its end is an event: xfer_done() then sets the status and raises IRQ XFER.
-void Microcontroller::start_xfer(const sc_core::sc_time& at) {
+// One b_transport of the whole block on the GPU VA port, at SystemC's current time (the write's
+// arrival). Its end is an event: xfer_done() then sets the status and raises IRQ XFER.
+void Microcontroller::start_xfer() {
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &dmem_[xfer_dmem_],
              xfer_len_);
-  sc_core::sc_time d = at;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   xfer->b_transport(xfer_gp_, d);
-  xfer_start_at_ = now + at;
-  xfer_done_at_ = now + std::max(d, at);
-  xfer_done_ev_.notify(xfer_done_at_ - now);
+  xfer_start_at_ = now;
+  xfer_done_at_ = now + d;
+  xfer_started_ = true;
+  xfer_done_ev_.notify(d);
 }
 void Microcontroller::timer_ctrl(uint32_t v) {
   timer_ev_.cancel();
@@ -491,7 +497,7 @@ void Microcontroller::xfer_done() {
 
 sc_core::sc_time Microcontroller::next_own_event() const {
   sc_core::sc_time t = arrivals_.next_due();
-  if (xfer_busy_) t = std::min(t, xfer_done_at_);
+  if (xfer_busy_ && xfer_started_) t = std::min(t, xfer_done_at_);  // not started: its arrival is queued
   return std::min(t, timer_due_);
 }
 

@@ -79,7 +79,7 @@ class Microcontroller : public CoreHost {
 
   void declare_stats();
   enum class From { Host, Core };
-  void start_xfer(const sc_core::sc_time& at);
+  void start_xfer();
   void xfer_done();
   void timer_method();
   // The access being served comes from this core (directly, or through its own BAR0 window).
@@ -131,7 +131,7 @@ class Microcontroller : public CoreHost {
   uint32_t trap_pc_ = 0, trap_cause_ = 0, trap_val_ = 0;
   std::string halt_why_;
   // xfer
-  bool xfer_busy_ = false;
+  bool xfer_busy_ = false, xfer_started_ = false;
   sc_core::sc_time xfer_start_at_, xfer_done_at_;  // when the current xfer starts / ends (absolute)
   sc_core::sc_time timer_due_ = sc_core::sc_max_time();
   uint64_t xfer_ext_ = 0;
