@@ -1,8 +1,10 @@
 // hetvp — abstract microcontroller core interface.
 //
-// A microcontroller model (register block, interrupt controller, DMA, sleep) owns a core through
-// this interface only, so a second ISA (e.g. Falcon) can be added without touching the model.
-// Pure C++: no SystemC here.
+// A microcontroller model owns a core through this interface only; the SystemC side (burst loop,
+// sleep/wake, trap -> run state, GDB) is one host for every core (models/mcu/core_host.h). The
+// interface holds what every core has; what only some cores have (a DMI switch, a debug mode in
+// which the ISA's breakpoint instruction stops the run, a GDB register layout) is a capability the
+// host asks for (dmi_control(), debug_control(), gdb_layout()), never a stub. Pure C++: no SystemC here.
 #pragma once
 
 #include <cstdint>
@@ -48,10 +50,33 @@ struct RunResult {
 
 const char* to_string(RunResult::Reason r);
 
-// Interrupt lines, mapped onto mip.MEIP / mip.MTIP / mip.MSIP.
+// Interrupt lines (RV32: mip.MEIP / MTIP / MSIP; Falcon: external = vector 0, timer = vector 1).
 enum class IrqLine : unsigned { software = 3, timer = 7, external = 11 };
 
 enum class CoreState { running, sleeping /*wfi*/, halted, fatal };
+
+// The last trap the core took, in its own ISA's terms (RV32: mepc/mcause/mtval; Falcon: $tstatus's
+// pc and reason). The host copies it into the model's trap registers and messages.
+struct TrapInfo {
+  uint32_t pc = 0;     // the trapping instruction (RV32 mepc)
+  uint32_t cause = 0;  // the ISA's cause code (RV32 mcause, Falcon trap reason)
+  uint32_t value = 0;  // the cause's detail (RV32 mtval; 0 where the ISA has none)
+};
+
+// Capabilities (optional features): a core returns one of these from CoreIf when it has the feature.
+class DmiControl {  // loads/stores of the direct memories can be sent through BusIf instead
+ public:
+  virtual ~DmiControl() = default;
+  virtual void set_dmi(bool enabled) = 0;  // false: loads/stores all go through BusIf
+};
+class DebugControl {  // the ISA's breakpoint instruction (RV32 ebreak) can stop run() for a debugger
+ public:
+  virtual ~DebugControl() = default;
+  // On: the breakpoint instruction stops run() with reason breakpoint instead of trapping.
+  virtual void set_debug_mode(bool on) = 0;
+};
+// The register layout a GDB remote stub presents (the stub speaks one layout today).
+enum class GdbLayout { none, riscv32 /* x0..x31 = 0..31, pc = 32 */ };
 
 class CoreIf {
  public:
@@ -62,8 +87,7 @@ class CoreIf {
   // --- set-up (before running) ---
   virtual void add_region(const MemRegion& r) = 0;  // throws std::invalid_argument on overlap/bad size
   virtual void clear_regions() = 0;
-  virtual void set_bus(BusIf* bus) = 0;    // may be nullptr: every bus access faults
-  virtual void set_dmi(bool enabled) = 0;  // false: loads/stores all go through BusIf
+  virtual void set_bus(BusIf* bus) = 0;  // may be nullptr: every bus access faults
   // Override per-class cycle costs, e.g. {{"div",20},{"load",3}}. Throws std::invalid_argument for
   // an unknown class name (the message lists the valid names) or a cost of 0.
   virtual void set_cycle_costs(const std::map<std::string, uint64_t>& overrides) = 0;
@@ -75,6 +99,8 @@ class CoreIf {
   virtual RunResult run(uint64_t max_cycles) = 0;
   virtual RunResult step() = 0;                   // exactly one instruction (or trap entry)
   virtual void request_stop() = 0;                // from a bus callback: end run() after this insn
+  // From a bus callback: end this run() once cycles() reaches `cycle` (or its budget, if earlier).
+  virtual void stop_at(uint64_t cycle) = 0;
   virtual void halt(const std::string& why) = 0;  // from a bus callback or outside: state halted
   virtual CoreState state() const = 0;
   virtual const std::string& halt_reason() const = 0;  // "" when not halted/fatal
@@ -87,7 +113,7 @@ class CoreIf {
   virtual void write_gpr(unsigned idx, uint32_t value) = 0;
   virtual uint32_t read_pc() const = 0;
   virtual void write_pc(uint32_t pc) = 0;
-  virtual bool read_csr(uint32_t csr, uint32_t& value) const = 0;  // false: no such CSR
+  virtual TrapInfo last_trap() const = 0;
   virtual uint64_t instret() const = 0;
   virtual uint64_t cycles() const = 0;
   // Code memory was written from outside (host upload, DMA): drop decoded instructions there.
@@ -95,13 +121,16 @@ class CoreIf {
   virtual void set_breakpoint(uint32_t addr) = 0;
   virtual void clear_breakpoint(uint32_t addr) = 0;
   virtual void clear_breakpoints() = 0;
-  // Debug mode on: ebreak stops run() with reason breakpoint instead of trapping (cause 3).
-  virtual void set_debug_mode(bool on) = 0;
+
+  // --- capabilities (nullptr / none: the core has not got the feature) ---
+  virtual DmiControl* dmi_control() { return nullptr; }
+  virtual DebugControl* debug_control() { return nullptr; }
+  virtual GdbLayout gdb_layout() const { return GdbLayout::none; }
 };
 
-// Creates a core by ISA name: "rv32imc" (aliases "rv32", "rv32imc_zicsr") or "rv32im" (no C).
-// Throws std::invalid_argument naming the valid ISAs. (Implemented with the RV32 core; a Falcon core
-// would be added here.)
+// Creates a core by ISA name, every core type from this one place (models/mcu/core_factory.cpp):
+// "rv32imc" (aliases "rv32", "rv32imc_zicsr"), "rv32im" (alias "rv32im_zicsr", no C) or "falcon"
+// (alias "falcon3", Falcon v3). Throws std::invalid_argument naming the valid ISAs.
 std::unique_ptr<CoreIf> make_core(const std::string& isa);
 
 inline const char* to_string(RunResult::Reason r) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/mcu/core_if.h"
+#include "models/mcu/rv32/core.h"
 
 using namespace hetvp::mcu;
 
@@ -58,8 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   core.add_region(MemRegion{kImem, kImemSize, imem.data(), (flags & 2) != 0, true});
   core.add_region(MemRegion{kDmem, kDmemSize, dmem.data(), true, (flags & 4) != 0});
   core.set_bus(&bus);
-  core.set_dmi((flags & 8) == 0);
-  core.set_debug_mode((flags & 16) != 0);
+  core.dmi_control()->set_dmi((flags & 8) == 0);
+  core.debug_control()->set_debug_mode((flags & 16) != 0);
   if (flags & 32) core.set_breakpoint(bp & 0xffe);
   core.reset((flags & 64) ? (bp & 0xffe) : 0);
   for (unsigned phase = 0; phase < 4; ++phase) {
@@ -72,7 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (r.reason == RunResult::Reason::breakpoint) core.write_pc(core.read_pc() + 2);
   }
   uint32_t v;
-  for (uint32_t csr = 0x300; csr < 0x345; ++csr) core.read_csr(csr, v);
+  for (uint32_t csr = 0x300; csr < 0x345; ++csr) static_cast<const rv32::Rv32Core&>(core).read_csr(csr, v);
+  (void)core.last_trap();
   (void)core.instret();
   core.clear_regions();  // the buffers die with this call
   core.set_bus(nullptr);

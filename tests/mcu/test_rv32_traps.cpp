@@ -763,18 +763,29 @@ TEST(Rv32Run, FactoryMakesCoresByIsaName) {
   auto c = hetvp::mcu::make_core("rv32imc");
   EXPECT_STREQ(c->isa(), "rv32imc_zicsr");
   EXPECT_STREQ(hetvp::mcu::make_core("rv32im")->isa(), "rv32im_zicsr");
+  auto f = hetvp::mcu::make_core("falcon");
+  EXPECT_STREQ(f->isa(), "falcon3");
+  // Capabilities: the Falcon has no DMI switch, no debug mode and no GDB layout; RV32 has all three.
+  EXPECT_EQ(f->dmi_control(), nullptr);
+  EXPECT_EQ(f->debug_control(), nullptr);
+  EXPECT_EQ(f->gdb_layout(), hetvp::mcu::GdbLayout::none);
+  EXPECT_NE(c->dmi_control(), nullptr);
+  EXPECT_EQ(c->gdb_layout(), hetvp::mcu::GdbLayout::riscv32);
   try {
-    hetvp::mcu::make_core("falcon");
+    hetvp::mcu::make_core("m68k");
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("valid: rv32imc, rv32im"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("unknown microcontroller core ISA 'm68k'; valid: rv32imc, rv32im, falcon"),
+              std::string::npos)
+        << e.what();
   }
   // drive it purely through CoreIf
   std::vector<uint8_t> imem(256, 0);
   const uint32_t prog[] = {addi(1, 0, 7), ebreak()};
   std::memcpy(imem.data(), prog, sizeof prog);
   c->add_region({0, 256, imem.data(), false, true});
-  c->set_debug_mode(true);
+  ASSERT_NE(c->debug_control(), nullptr);  // RV32 has the debug-mode capability
+  c->debug_control()->set_debug_mode(true);
   c->reset(0);
   auto r = c->run(100);
   EXPECT_EQ(r.reason, Reason::breakpoint);

@@ -30,9 +30,15 @@ struct Mem : sc_core::sc_module {
   tlm_utils::simple_target_socket<Mem> in{"in"};
   std::vector<uint8_t> bytes = std::vector<uint8_t>(4096, 0);
   uint64_t accesses = 0;
+  // the last access: which process issued it, with what delay (its issuer's local time), at what time
+  std::string last_process;
+  sc_time last_delay, last_at;
   explicit Mem(sc_core::sc_module_name n) : sc_core::sc_module(n) { in.register_b_transport(this, &Mem::b); }
   void b(tlm::tlm_generic_payload& gp, sc_time& d) {
     ++accesses;
+    last_process = sc_core::sc_get_current_process_handle().name();
+    last_delay = d;
+    last_at = sc_core::sc_time_stamp();
     const uint64_t a = gp.get_address();
     if (a < 0x1000 || a + gp.get_data_length() > 0x2000) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     uint8_t* p = &bytes[a - 0x1000];
@@ -258,6 +264,41 @@ TEST(McuModel, XferMovesDataAndFaultsAreVisible) {
     sc_core::sc_stop();
   });
   sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  EXPECT_TRUE(done);
+}
+
+// An xfer the core starts is served inside its burst, at its local time (issue #31): the memory sees
+// the microcontroller's own thread (caught up with the core's local time, so no delay), not a second
+// process, and the firmware's fw_xfer (XFER_CTRL, then wfi until IRQ XFER) gets the data and status.
+TEST(McuModel, CoreXferIsServedInsideTheBurstAtTheCoresLocalTime) {
+  // Bursts of a quantum (the other tests here run with quantum 0: one cycle per burst).
+  const sc_time quantum = tlm::tlm_global_quantum::instance().get();
+  tlm::tlm_global_quantum::instance().set(sc_time(1, SC_US));
+  bool done = false;
+  Bench b([&](TestInitiator& h) {
+    upload(h, gpc_elf());
+    wr(h, MCU_UC_CTRL, MCU_CTRL_START);
+    sc_core::wait(20, SC_US);
+    ASSERT_EQ(rd(h, MCU_STATUS0), MCU_STATUS0_INIT_DONE | 3u);
+    for (uint32_t i = 0; i < 64; ++i) b.mem.bytes[0x300 + 4 * i] = uint8_t(i + 1);
+    wr(h, FW_ARG0, 0x1300);
+    wr(h, FW_ARG1, 0);
+    wr(h, FW_ARG2, 0x400);
+    EXPECT_EQ(command(h, FW_CMD_XFER, 8), 0u);  // load 256 B from VA 0x1300 to DMEM 0x400 (gpc.elf's copy
+                                                // buffer, idle here): XFER_STATUS 0
+    EXPECT_EQ(rd(h, FW_ERROR), 0u);
+    EXPECT_EQ(b.mem.last_process, "gpc3.thread");  // the core host's thread, inside the burst
+    EXPECT_EQ(b.mem.last_delay, sc_core::SC_ZERO_TIME);  // issued at its own time ...
+    EXPECT_GT(b.mem.last_at, sc_time(20, SC_US));        // ... during the command
+    wr(h, MCU_UC_CTRL, MCU_CTRL_STOP);
+    wr(h, MCU_DATA_INDEX, (0x400 + 4 * 5) | MCU_INDEX_AINCR);
+    EXPECT_EQ(rd(h, MCU_DATA), 6u);  // word 5 of the block: byte 20 = 6, bytes 21..23 = 0
+    EXPECT_EQ(rd(h, MCU_XFER_COUNT), 1u);
+    done = true;
+    sc_core::sc_stop();
+  });
+  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  tlm::tlm_global_quantum::instance().set(quantum);
   EXPECT_TRUE(done);
 }
 

@@ -12,6 +12,7 @@
 
 #include "models/mcu/core_if.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -84,13 +85,13 @@ class FalconCore final : public CoreIf {
   void add_region(const MemRegion& r) override;
   void clear_regions() override;
   void set_bus(BusIf* bus) override { bus_ = bus; }
-  void set_dmi(bool) override {}  // data memory is always direct
   void set_cycle_costs(const std::map<std::string, uint64_t>& overrides) override;
 
   void reset(uint32_t entry_pc) override;
   RunResult run(uint64_t max_cycles) override;
   RunResult step() override { return run(1); }
   void request_stop() override { stop_pending_ = true; }
+  void stop_at(uint64_t cycle) override { limit_ = std::min(limit_, cycle); }
   void halt(const std::string& why) override;
   CoreState state() const override { return state_; }
   const std::string& halt_reason() const override { return halt_reason_; }
@@ -105,15 +106,18 @@ class FalconCore final : public CoreIf {
   }
   uint32_t read_pc() const override { return pc_; }
   void write_pc(uint32_t pc) override { pc_ = pc & 0xffff; }
-  // csr = special register index ($sr0..$sr15)
-  bool read_csr(uint32_t sr, uint32_t& value) const override;
+  // sr = special register index ($sr0..$sr15); false: no such register
+  bool read_csr(uint32_t sr, uint32_t& value) const;
+  // $tstatus: the trapping pc (bits 0-19) and the trap reason (bits 20-23)
+  TrapInfo last_trap() const override { return {tstatus_ & 0xfffff, (tstatus_ >> 20) & 0xf, 0}; }
+  // An interrupt vector is raised and enabled ($flags ie0/ie1): a sleeping core wakes on run().
+  bool wake_pending() const { return (lines_ & (flags_ >> 16) & 3) != 0; }
   uint64_t instret() const override { return instret_; }
   uint64_t cycles() const override { return cycles_; }
   void invalidate_code(uint32_t addr, uint32_t len) override;
   void set_breakpoint(uint32_t addr) override;
   void clear_breakpoint(uint32_t addr) override;
   void clear_breakpoints() override;
-  void set_debug_mode(bool) override {}
 
   // Falcon specifics
   void set_xfer(XferIf* x) { xfer_ = x; }

@@ -10,7 +10,6 @@
 #include "platform/format.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
-#include "platform/run_state.h"
 
 namespace hetvp::mcu::falcon {
 
@@ -32,7 +31,12 @@ uint32_t advanced(uint32_t index, uint32_t aincr) {
 }  // namespace
 
 Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
-    : Peripheral(n, kFctxRegs), cfg_(cfg), code_(cfg.code_size), data_(cfg.data_size), stats_(basename()) {
+    : CoreHost(n, kFctxRegs, make_core("falcon"), cfg.clock_hz),
+      cfg_(cfg),
+      core_(static_cast<FalconCore&>(*CoreHost::core_)),
+      code_(cfg.code_size),
+      data_(cfg.data_size),
+      stats_(basename()) {
   core_.add_region(MemRegion{0, cfg_.code_size, code_.data(), false, true});
   core_.add_region(MemRegion{0, cfg_.data_size, data_.data(), true, false});
   core_.set_bus(this);
@@ -43,8 +47,7 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
   core_info_->initiator = name();  // the core's own accesses (core_writes_uc_ctrl tells them by it)
   core_gp_.set_extension(core_info_);
   bind_registers();
-  SC_HAS_PROCESS(Ctxctl);
-  SC_THREAD(thread);
+  spawn_host_thread();
   stats_.counter("instructions", "count", "Falcon instructions retired", instructions_)
       .counter("cycles", "cycles", "core cycles", cycles_)
       .counter("bursts", "count", "run bursts", bursts_)
@@ -143,7 +146,7 @@ void Ctxctl::update_lines(uint32_t) {
   }
   core_.set_vector(0, v0);
   core_.set_vector(1, v1);
-  if (v0 || v1) wake_ev_.notify(sc_core::SC_ZERO_TIME);
+  if (v0 || v1) wake();
 }
 
 // --- control and upload ----------------------------------------------------------------------------
@@ -165,7 +168,7 @@ void Ctxctl::uc_ctrl_written(uint32_t v) {
   failure_.clear();
   poll_key_ = ~0u;
   ++starts_;
-  start_ev_.notify(this_access().delay);
+  start_run(this_access().delay);
 }
 
 // The core has no UC_CTRL in its I/O space: its write is refused (io_access stops it, named).
@@ -216,9 +219,9 @@ void Ctxctl::bridge(uint32_t ctrl) {
   const bool wr = ctrl & FCTX_MMIO_CTRL_WRITE;
   uint32_t v = wr ? mmio_wrval_.value : 0;
   set_access(gp_, wr ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, &v, 4);
-  sc_core::sc_time d = bridge_delay_;
+  sc_core::sc_time d = stall_;  // the bridge's time inside this burst so far: the core waits for it
   bar0->b_transport(gp_, d);
-  bridge_delay_ = d;
+  stall_ = d;
   if (!gp_.is_response_ok()) {
     stop_core(format("unmodelled register 0x%06x %s by %s at pc 0x%04x (through the MMIO bridge)", addr,
                      wr ? "written" : "read", cfg_.path.c_str(), core_.read_pc()));
@@ -319,49 +322,50 @@ bool Ctxctl::host_write(uint32_t off, uint32_t v, const sc_core::sc_time& delay)
   return host_access(tlm::TLM_WRITE_COMMAND, off, v, delay);
 }
 
+void Ctxctl::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint32_t off = static_cast<uint32_t>(gp.get_address()) & 0xfff;
+  if (gp.get_data_length() != 4 || (off & 3)) {
+    gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+    return;
+  }
+  uint32_t v = 0;
+  bool ok;
+  if (gp.is_read()) {
+    ok = host_read(off, v);
+    if (ok) std::memcpy(gp.get_data_ptr(), &v, 4);
+  } else {
+    std::memcpy(&v, gp.get_data_ptr(), 4);
+    ok = host_write(off, v, delay);
+  }
+  gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
 // --- execution -------------------------------------------------------------------------------------
 
-void Ctxctl::thread() {
-  for (;;) {
-    if (!started_ || core_.state() == CoreState::halted || core_.state() == CoreState::fatal) {
-      sc_core::wait(start_ev_);
-      continue;
-    }
-    const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
-    uint64_t budget = static_cast<uint64_t>(q * cfg_.clock_hz);
-    if (budget == 0) budget = 1000;
-    bridge_delay_ = sc_core::SC_ZERO_TIME;
-    RunResult r;
-    if (cfg_.trace) {
-      r.reason = RunResult::Reason::budget;
-      for (uint64_t k = 0; k < budget; ++k) {
-        uint8_t b[4];
-        core_.fetch_bytes(core_.read_pc(), b);
-        unsigned len = 0;
-        std::fprintf(stderr, "%s %04x: %s\n", cfg_.path.c_str(), core_.read_pc(),
-                     disassemble(b, core_.read_pc(), len).c_str());
-        const RunResult s = core_.step();
-        r.cycles += s.cycles;
-        r.instructions += s.instructions;
-        r.reason = s.reason;
-        if (s.reason != RunResult::Reason::budget) break;
-      }
-    } else {
-      r = core_.run(budget);
-    }
-    instructions_ += r.instructions;
-    cycles_ += r.cycles;
-    ++bursts_;
-    if (r.reason == RunResult::Reason::trapped_fatal && !failed_) {
-      failed_ = true;
-      failure_ = cfg_.path + ": " + core_.halt_reason();
-      SC_REPORT_WARNING("hetvp/falcon", failure_.c_str());
-    }
-    const sc_core::sc_time t = sc_core::sc_time(double(r.cycles) / cfg_.clock_hz, sc_core::SC_SEC) + bridge_delay_;
-    if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);
-    RunState::get().progress();
-    if (core_.state() == CoreState::sleeping) sc_core::wait(wake_ev_ | start_ev_);
+void Ctxctl::on_fatal() {
+  if (failed_) return;
+  failed_ = true;
+  failure_ = cfg_.path + ": " + core_.halt_reason();
+  SC_REPORT_WARNING("hetvp/falcon", failure_.c_str());
+}
+
+RunResult Ctxctl::run_core(uint64_t budget) {
+  if (!cfg_.trace) return core_.run(budget);
+  RunResult r;
+  r.reason = RunResult::Reason::budget;
+  for (uint64_t k = 0; k < budget; ++k) {
+    uint8_t b[4];
+    core_.fetch_bytes(core_.read_pc(), b);
+    unsigned len = 0;
+    std::fprintf(stderr, "%s %04x: %s\n", cfg_.path.c_str(), core_.read_pc(),
+                 disassemble(b, core_.read_pc(), len).c_str());
+    const RunResult s = core_.step();
+    r.cycles += s.cycles;
+    r.instructions += s.instructions;
+    r.reason = s.reason;
+    if (s.reason != RunResult::Reason::budget) break;
   }
+  return r;
 }
 
 }  // namespace hetvp::mcu::falcon

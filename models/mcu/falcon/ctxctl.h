@@ -4,7 +4,8 @@
 // The host reaches the registers through its 0x1000 BAR0 window; the core through iord/iowr at
 // (offset & 0xffc) << 6 | index << 2 (FCTX_IO), and the rest of the GPU through the MMIO bridge
 // (MMIO_CTRL). Both views are one RegisterBank; the core's index selects the value of an indexed
-// register (IROUTE, STRAND_*) and is ignored by the others.
+// register (IROUTE, STRAND_*) and is ignored by the others. The core runs on the core host
+// (models/mcu/core_host.h: the burst loop, sleep/wake, run state), like the RV32 microcontroller.
 #pragma once
 
 #include <memory>
@@ -13,9 +14,9 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/mcu/core_host.h"
 #include "models/mcu/falcon/core.h"
 #include "platform/access_info.h"
-#include "platform/peripheral.h"
 #include "platform/stats.h"
 
 namespace hetvp::mcu::falcon {
@@ -34,7 +35,7 @@ struct CtxctlConfig {
   bool trace = false;               // --trace: disassemble every instruction on stderr
 };
 
-class Ctxctl : public Peripheral, public BusIf, public XferIf {
+class Ctxctl : public CoreHost, public XferIf {
  public:
   // regs (Peripheral): the host side, its BAR0 window
   tlm_utils::simple_initiator_socket<Ctxctl> bar0{"bar0"};  // the MMIO bridge's master port
@@ -45,6 +46,9 @@ class Ctxctl : public Peripheral, public BusIf, public XferIf {
   // A host access of the window (also used by the broadcast window). Returns false: refused.
   bool host_read(uint32_t off, uint32_t& v);
   bool host_write(uint32_t off, uint32_t v, const sc_core::sc_time& delay);
+  // The same as a TLM access (the broadcast window, models/mcu/broadcast.h): 4-byte aligned words only
+  // (else TLM_BURST_ERROR_RESPONSE), a refused one answers TLM_ADDRESS_ERROR_RESPONSE.
+  void host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 
   // BusIf: the core's I/O space
   bool read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra_cycles) override;
@@ -53,14 +57,18 @@ class Ctxctl : public Peripheral, public BusIf, public XferIf {
   // is not modelled): a request stops the run, named.
   bool xfer(const XferRequest& r, std::string& error) override;
 
-  FalconCore& core() { return core_; }
+  FalconCore& falcon() { return core_; }  // the host's core, as the Falcon it is
   StatGroup& stats() { return stats_; }
   bool failed() const { return failed_; }
   const std::string& failure() const { return failure_; }
 
  private:
+  // CoreHost
+  bool wake_line() const override { return core_.wake_pending(); }
+  void on_fatal() override;
+  RunResult run_core(uint64_t budget) override;  // --trace: step and disassemble
+
   void bind_registers();
-  void thread();
   bool host_access(tlm::tlm_command cmd, uint32_t off, uint32_t& v, const sc_core::sc_time& delay);
   bool io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t& v);
   void stop_core(const std::string& why);
@@ -82,7 +90,7 @@ class Ctxctl : public Peripheral, public BusIf, public XferIf {
   void per_index(const char* name, std::vector<uint32_t>& cells);
 
   CtxctlConfig cfg_;
-  FalconCore core_;
+  FalconCore& core_;  // = *CoreHost::core_
   std::vector<uint8_t> code_, data_;
   // registers the behaviour reads or sets (the rest only store what is written)
   Register &intr_ = reg("INTR"), &intr_en_ = reg("INTR_EN"), &intr_route_ = reg("INTR_ROUTE");
@@ -95,15 +103,12 @@ class Ctxctl : public Peripheral, public BusIf, public XferIf {
   tlm::tlm_generic_payload core_gp_;        // the core's I/O accesses
   bool started_ = false, failed_ = false;
   std::string failure_;
-  sc_core::sc_event start_ev_, wake_ev_;
-  sc_core::sc_time bridge_delay_;  // MMIO bridge time spent inside the current burst
   // poll watchdog
   uint32_t poll_key_ = ~0u, poll_value_ = 0;
   uint64_t poll_count_ = 0;
   tlm::tlm_generic_payload gp_;
   // stats
-  uint64_t instructions_ = 0, cycles_ = 0, bursts_ = 0, io_reads_ = 0, io_writes_ = 0, bridge_reads_ = 0,
-           bridge_writes_ = 0, starts_ = 0;
+  uint64_t io_reads_ = 0, io_writes_ = 0, bridge_reads_ = 0, bridge_writes_ = 0, starts_ = 0;
   StatGroup stats_;
 };
 

@@ -1,10 +1,9 @@
 // hetvp — Falcon context controllers as the GPU's "microcontrollers" block (docs/falcon.md).
 #include "models/mcu/falcon/falcon_block.h"
 
-#include <tlm_utils/simple_target_socket.h>
-
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_map.h"
+#include "models/mcu/broadcast.h"
 #include "models/mcu/falcon/ctxctl.h"
 #include "platform/config.h"
 #include "platform/peripheral.h"
@@ -12,39 +11,6 @@
 namespace hetvp::mcu::falcon {
 
 namespace {
-
-// GPC broadcast window (0x41a000): a write reaches every GPC, a read is served by GPC 0.
-class FalconBroadcast : public sc_core::sc_module {
- public:
-  tlm_utils::simple_target_socket<FalconBroadcast> in{"in"};
-  FalconBroadcast(sc_core::sc_module_name n, std::vector<Ctxctl*> gpcs)
-      : sc_core::sc_module(n), gpcs_(std::move(gpcs)) {
-    in.register_b_transport(this, &FalconBroadcast::b_transport);
-  }
-  uint64_t writes = 0, reads = 0;
-
- private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-    const uint32_t off = static_cast<uint32_t>(gp.get_address()) & 0xfff;
-    if (gp.get_data_length() != 4 || (off & 3)) {
-      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-      return;
-    }
-    uint32_t v = 0;
-    bool ok = true;
-    if (gp.is_read()) {
-      ++reads;
-      ok = gpcs_.front()->host_read(off, v);
-      if (ok) std::memcpy(gp.get_data_ptr(), &v, 4);
-    } else {
-      ++writes;
-      std::memcpy(&v, gp.get_data_ptr(), 4);
-      for (auto* g : gpcs_) ok = g->host_write(off, v, delay) && ok;
-    }
-    gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  }
-  std::vector<Ctxctl*> gpcs_;
-};
 
 // The PGRAPH words outside the ctxctl windows that the HUB firmware uses during boot. The table
 // (falcon_ctxctl_regs.h) holds BAR0 addresses, so each word's window passes the full address on;
@@ -105,7 +71,7 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
       wire(ctx, *gpcs_.back(), base);
       raw.push_back(gpcs_.back().get());
     }
-    bcast_ = std::make_unique<FalconBroadcast>("gpc_broadcast", raw);
+    bcast_ = std::make_unique<Broadcast<Ctxctl>>("gpc_broadcast", raw);
     ctx.bar0.map(ctx.name + ".gpc_broadcast", GPU_GPC_BCAST_BASE, GPU_MCU_WINDOW, bcast_->in);
     r4170_ = std::make_unique<PgraphBootRegs>("pgraph_404170");
     ctx.bar0.map(ctx.name + ".pgraph_404170", PGRAPH_HANDSHAKE_4170, 4, r4170_->regs, /*absolute=*/true);
@@ -126,7 +92,7 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
   }
   std::unique_ptr<Ctxctl> hub_;
   std::vector<std::unique_ptr<Ctxctl>> gpcs_;
-  std::unique_ptr<FalconBroadcast> bcast_;
+  std::unique_ptr<Broadcast<Ctxctl>> bcast_;
   std::unique_ptr<PgraphBootRegs> r4170_, r8a14_;
   StatGroup stats_{"microcontrollers"};
 };

@@ -8,6 +8,7 @@
 
 #include "models/mcu/core_if.h"
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
@@ -98,7 +99,7 @@ struct Insn {
   uint8_t pad = 0;
 };
 
-class Rv32Core final : public CoreIf {
+class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
  public:
   Rv32Core();
   ~Rv32Core() override;
@@ -117,6 +118,7 @@ class Rv32Core final : public CoreIf {
   RunResult run(uint64_t max_cycles) override;
   RunResult step() override { return run(1); }
   void request_stop() override;
+  void stop_at(uint64_t cycle) override { limit_ = std::min(limit_, cycle - cycle_offset_); }
   void halt(const std::string& why) override;
   CoreState state() const override { return state_; }
   const std::string& halt_reason() const override { return halt_reason_; }
@@ -129,7 +131,8 @@ class Rv32Core final : public CoreIf {
   }
   uint32_t read_pc() const override { return pc_; }
   void write_pc(uint32_t pc) override { pc_ = pc & ~1u; }
-  bool read_csr(uint32_t csr, uint32_t& value) const override;
+  bool read_csr(uint32_t csr, uint32_t& value) const;  // false: no such CSR
+  TrapInfo last_trap() const override { return {mepc_, mcause_, mtval_}; }
   uint64_t instret() const override { return instret_ + instret_offset_; }
   uint64_t cycles() const override { return cycles_ + cycle_offset_; }
   void invalidate_code(uint32_t addr, uint32_t len) override;
@@ -137,6 +140,9 @@ class Rv32Core final : public CoreIf {
   void clear_breakpoint(uint32_t addr) override;
   void clear_breakpoints() override;
   void set_debug_mode(bool on) override { debug_ebreak_ = on; }
+  DmiControl* dmi_control() override { return this; }
+  DebugControl* debug_control() override { return this; }
+  GdbLayout gdb_layout() const override { return GdbLayout::riscv32; }
 
   // RV32-specific options.
   void set_hart_id(uint32_t id) { hartid_ = id; }

@@ -3,12 +3,12 @@
 #include <memory>
 #include <vector>
 
-#include <tlm_utils/simple_target_socket.h>
 
 #include "models/gpu/gpu_block.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/mcu/falcon/falcon_block.h"
-#include "models/mcu/uc/gdb_stub.h"
+#include "models/mcu/broadcast.h"
+#include "models/mcu/gdb_stub.h"
 #include "models/mcu/uc/microcontroller.h"
 #include "platform/config.h"
 #include "platform/format.h"
@@ -116,35 +116,6 @@ McuConfig config_from(const Params& p, bool hub, unsigned index, const Windows& 
   return c;
 }
 
-// GPC broadcast window: a write goes to every GPC's block; a read comes from GPC 0.
-class Broadcast : public sc_core::sc_module {
- public:
-  tlm_utils::simple_target_socket<Broadcast> in{"in"};
-  explicit Broadcast(sc_core::sc_module_name n, std::vector<Microcontroller*> gpcs)
-      : sc_core::sc_module(n), gpcs_(std::move(gpcs)) {
-    in.register_b_transport(this, &Broadcast::b_transport);
-  }
-  uint64_t writes = 0, reads = 0;
-
- private:
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-    if (gp.is_read()) {
-      ++reads;
-      gpcs_.front()->host_access(gp, delay);
-      return;
-    }
-    ++writes;
-    tlm::tlm_response_status worst = tlm::TLM_OK_RESPONSE;
-    for (auto* m : gpcs_) {
-      gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      m->host_access(gp, delay);
-      if (!gp.is_response_ok()) worst = gp.get_response_status();
-    }
-    gp.set_response_status(worst);
-  }
-  std::vector<Microcontroller*> gpcs_;
-};
-
 class McuBlock : public gpu::GpuBlock, public HasStats {
  public:
   McuBlock(gpu::GpuContext& ctx, const Params& p, const Windows& w) {
@@ -157,7 +128,7 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
       wire(ctx, p, "gpc_bar0", *gpcs_.back(), w.gpc_n(i));
       raw.push_back(gpcs_.back().get());
     }
-    bcast_ = std::make_unique<Broadcast>("gpc_broadcast", raw);
+    bcast_ = std::make_unique<Broadcast<Microcontroller>>("gpc_broadcast", raw);
     ctx.map_window(p, "broadcast_bar0", "gpc_broadcast", w.bcast, GPU_MCU_WINDOW, bcast_->in);
     Params g = p.group("gdb");
     const std::string target = g.string("target");
@@ -191,7 +162,7 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
   }
   std::unique_ptr<Microcontroller> hub_;
   std::vector<std::unique_ptr<Microcontroller>> gpcs_;
-  std::unique_ptr<Broadcast> bcast_;
+  std::unique_ptr<Broadcast<Microcontroller>> bcast_;
   StatGroup stats_{"microcontrollers"};
 };
 

@@ -7,7 +7,6 @@
 #include "firmware/include/hetvp/mcu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "models/mcu/rv32/core.h"
-#include "models/mcu/uc/gdb_stub.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
 #include "platform/run_state.h"
@@ -21,15 +20,18 @@ const RegSpec kMcuRegs[] = {HETVP_REG_TABLE(HETVP_MCU_REGS)};
 }  // namespace
 
 Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg)
-    : Peripheral(n, kMcuRegs), cfg_(cfg) {
-  core_ = make_core(cfg_.core);
+    : CoreHost(n, kMcuRegs, make_core(cfg.core), cfg.clock_hz), cfg_(cfg) {
   if (!cfg_.cycle_costs.empty()) core_->set_cycle_costs(cfg_.cycle_costs);
   imem_.assign(cfg_.code_size, 0);
   dmem_.assign(cfg_.data_size, 0);
   core_->add_region({MCU_IMEM_BASE, cfg_.code_size, imem_.data(), false, true});
   core_->add_region({MCU_DMEM_BASE, cfg_.data_size, dmem_.data(), true, false});
   core_->set_bus(this);
-  core_->set_dmi(cfg_.dmi);
+  if (DmiControl* d = core_->dmi_control())
+    d->set_dmi(cfg_.dmi);
+  else if (!cfg_.dmi)
+    throw std::invalid_argument(std::string(name()) + ": dmi: false needs a core that can switch DMI off; " +
+                                core_->isa() + " cannot");
   // strict_traps / trap_watchdog are options of the RV32 core (not of every CoreIf).
   if (auto* rv = dynamic_cast<rv32::Rv32Core*>(core_.get())) {
     rv->set_strict_traps(cfg_.strict_traps);
@@ -38,9 +40,11 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
 
   init_payloads();
   bind_registers();
+  spawn_host_thread();  // the burst loop (core_host.h), created where this model's thread was
   SC_HAS_PROCESS(Microcontroller);
-  SC_THREAD(thread);
-  SC_THREAD(xfer_thread);
+  SC_METHOD(xfer_done);
+  sensitive << xfer_done_ev_;
+  dont_initialize();
   SC_METHOD(timer_method);
   sensitive << timer_ev_;
   dont_initialize();
@@ -52,6 +56,7 @@ Microcontroller::~Microcontroller() = default;
 void Microcontroller::init_payloads() {
   xfer_info_->initiator = name();
   xfer_info_->side = Side::Gpu;
+  xfer_info_->may_wait = false;  // may be issued from inside the core's burst (at its own time, delay 0)
   xfer_gp_.set_extension(xfer_info_);
   bar0_info_->initiator = name();
   bar0_info_->uncached = true;
@@ -130,24 +135,22 @@ void Microcontroller::host_intr(uint32_t) {
   intr->raise(cfg_.host_intr_bit, this_access().delay);
 }
 uint32_t Microcontroller::uc_ctrl() const {
-  uint32_t v = state_ | (started_ ? MCU_CTRL_STARTED : 0);
-  if (state_ == MCU_STATE_TRAPPED) v |= (trap_cause_ & 0xff) << MCU_CTRL_CAUSE_SHIFT;
+  uint32_t v = state() | (started_ ? MCU_CTRL_STARTED : 0);
+  if (mode_ == RunMode::trapped) v |= (trap_cause_ & 0xff) << MCU_CTRL_CAUSE_SHIFT;
   return v;
 }
 void Microcontroller::uc_ctrl_written(uint32_t v) { control(v, from_core() ? From::Core : From::Host); }
 void Microcontroller::uc_exit(uint32_t v) {
   exit_code_ = v;
-  state_ = MCU_STATE_HALTED;
+  mode_ = RunMode::halted;
   halt_why_ = "firmware exited with code " + std::to_string(v);
   core_->halt(halt_why_);
 }
 void Microcontroller::fw_trap(uint32_t) {
-  uint32_t pc = 0, cause = 0, val = 0;
-  core_->read_csr(0x341, pc);
-  core_->read_csr(0x342, cause);
-  core_->read_csr(0x343, val);
-  std::string buf = format("firmware reported trap: mcause 0x%x at pc 0x%08x (mtval 0x%08x)", cause, pc, val);
-  record_trap(pc, cause, val, buf);
+  const TrapInfo t = core_->last_trap();  // the trap the firmware's handler is in
+  std::string buf =
+      format("firmware reported trap: mcause 0x%x at pc 0x%08x (mtval 0x%08x)", t.cause, t.pc, t.value);
+  record_trap(t.pc, t.cause, t.value, buf);
   core_->halt(buf);
 }
 uint32_t Microcontroller::dbg_data() const {
@@ -186,15 +189,36 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
   if ((ext & (len - 1)) || (dm & (len - 1))) return xfer_fault(v, MCU_XFER_ERR_ALIGN);
   if (dm >= cfg_.data_size || cfg_.data_size - dm < len) return xfer_fault(v, MCU_XFER_ERR_DMEM);
   xfer_busy_ = true;
-  xfer_started_ = false;
-  xfer_start_at_ = this_access().arrival();
   xfer_ext_ = ext;
   xfer_dmem_ = dm;
   xfer_len_ = len;
   xfer_store_ = (v & MCU_XFER_DIR_STORE) != 0;
   xfer_status_->value = MCU_XFER_BUSY;
-  xfer_ev_.notify(this_access().delay);
-  if (from_core()) core_->request_stop();  // the next burst must end when the xfer does
+  xfer_started_ = false;
+  if (from_core() && in_run()) {
+    // The core's own write, inside its burst: the core's thread catches up with its local time and
+    // serves the xfer itself (no second process), then runs on inside the burst (it usually reaches
+    // its wfi before the xfer ends), but not past the xfer's end, when the interrupt is raised.
+    sync_to_local_time();
+    start_xfer();
+    end_burst_by(xfer_done_at_);
+  } else {
+    arrivals_.at(this_access().delay, [this] { start_xfer(); });  // a host write: at its arrival
+  }
+}
+
+// One b_transport of the whole block on the GPU VA port, at SystemC's current time (the write's
+// arrival). Its end is an event: xfer_done() then sets the status and raises IRQ XFER.
+void Microcontroller::start_xfer() {
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &dmem_[xfer_dmem_],
+             xfer_len_);
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  xfer->b_transport(xfer_gp_, d);
+  xfer_start_at_ = now;
+  xfer_done_at_ = now + d;
+  xfer_started_ = true;
+  xfer_done_ev_.notify(d);
 }
 void Microcontroller::timer_ctrl(uint32_t v) {
   timer_ev_.cancel();
@@ -228,22 +252,14 @@ void Microcontroller::status1(uint32_t) {
   }
 }
 
-void Microcontroller::attach_gdb(std::unique_ptr<GdbStub> stub) { gdb_ = std::move(stub); }
-
-sc_core::sc_time Microcontroller::core_offset() const {
-  if (!in_run_) return sc_core::SC_ZERO_TIME;
-  return cycles_to_time(core_->cycles() - run_start_cycles_);
-}
-
 bool Microcontroller::upload_allowed() const {
-  return state_ == MCU_STATE_IDLE || state_ == MCU_STATE_HALTED || state_ == MCU_STATE_TRAPPED ||
-         state_ == MCU_STATE_STOPPED;
+  return mode_ == RunMode::idle || mode_ == RunMode::halted || mode_ == RunMode::trapped || mode_ == RunMode::stopped;
 }
 
 bool Microcontroller::refuse(tlm::tlm_generic_payload& gp, const std::string& why) {
   ++refused_;
   std::string buf = format(" (offset 0x%" PRIx64 ", by %s, core %s)", uint64_t(gp.get_address()), initiator_of(gp),
-                           mcu_state_name(state_));
+                           mcu_state_name(state()));
   SC_REPORT_WARNING("hetvp/mcu", (std::string(name()) + ": " + why + buf).c_str());
   gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
   return false;
@@ -259,7 +275,7 @@ void Microcontroller::update_irq_line() {
   if (level == irq_line_) return;
   irq_line_ = level;
   core_->set_irq(IrqLine::external, level);
-  if (level) wake_ev_.notify(sc_core::SC_ZERO_TIME);
+  if (level) wake();
 }
 
 void Microcontroller::record_trap(uint32_t pc, uint32_t cause, uint32_t val, const std::string& why) {
@@ -267,7 +283,7 @@ void Microcontroller::record_trap(uint32_t pc, uint32_t cause, uint32_t val, con
   trap_cause_ = cause;
   trap_val_ = val;
   halt_why_ = why;
-  state_ = MCU_STATE_TRAPPED;
+  mode_ = RunMode::trapped;
   ++traps_;
   SC_REPORT_WARNING("hetvp/mcu", (std::string(name()) + ": core trapped and stopped: " + why).c_str());
   // Tell the host at once (its PMC_INTR bit), so a driver waiting on this microcontroller does
@@ -281,39 +297,25 @@ void Microcontroller::control(uint32_t v, From from) {
   // The core starts, stops and resumes when the write arrives; its state changes now, which
   // only this module's thread (waiting on ctrl_ev_) acts on.
   const sc_core::sc_time at = this_access().delay;
-  if (v & MCU_CTRL_RESET) {
-    state_ = MCU_STATE_IDLE;
-    ctrl_ev_.notify(at);
-  }
+  if (v & MCU_CTRL_RESET) reset_run(at);
   if (v & MCU_CTRL_START) {
     core_->reset(bank_.at(MCU_UC_ENTRY).value);
     core_->set_irq(IrqLine::external, irq_line_);
-    state_ = MCU_STATE_RUNNING;
     started_ = true;
     ++starts_;
     halt_why_.clear();
     trap_pc_ = trap_cause_ = trap_val_ = 0;
-    ctrl_ev_.notify(at);
+    start_run(at);
   }
-  if ((v & MCU_CTRL_STOP) && (state_ == MCU_STATE_RUNNING || state_ == MCU_STATE_SLEEPING)) {
-    state_ = MCU_STATE_STOPPED;
-    ctrl_ev_.notify(at);
-  }
-  if ((v & MCU_CTRL_STEP) && state_ == MCU_STATE_STOPPED) {
-    RunResult r = core_->step();
-    instructions_ += r.instructions;
-    cycles_ += r.cycles;
-    if (r.reason == RunResult::Reason::trapped_fatal) {
-      uint32_t c = 0, t = 0;
-      core_->read_csr(0x342, c);
-      core_->read_csr(0x343, t);
-      record_trap(core_->read_pc(), c, t, core_->halt_reason());
-    }
-  }
-  if ((v & MCU_CTRL_CONT) && state_ == MCU_STATE_STOPPED) {
-    state_ = MCU_STATE_RUNNING;
-    ctrl_ev_.notify(at);
-  }
+  if (v & MCU_CTRL_STOP) stop_run(at);
+  if (v & MCU_CTRL_STEP) step_once();
+  if (v & MCU_CTRL_CONT) resume_run(at);
+}
+
+// A fatal trap ended the core's run (in a burst or a step): UC_TRAP_* and the host interrupt.
+void Microcontroller::on_fatal() {
+  const TrapInfo t = core_->last_trap();
+  record_trap(core_->read_pc(), t.cause, t.value, core_->halt_reason());
 }
 
 // CODE / DATA: the upload ports, through CODE_INDEX / DATA_INDEX (auto-increment on read or
@@ -351,7 +353,7 @@ bool Microcontroller::write_rules(tlm::tlm_generic_payload& gp, sc_core::sc_time
   const bool core = std::strcmp(initiator_of(gp), core_info_->initiator) == 0;
   if (off == MCU_UC_EXIT && !core) return !refuse(gp, "UC_EXIT is written by the firmware only");
   // in_run_: the access comes from this very core, e.g. the HUB through its BAR0 window.
-  if (off == MCU_UC_CTRL && (core || in_run_)) return !refuse(gp, "the core cannot write its own UC_CTRL");
+  if (off == MCU_UC_CTRL && (core || in_run())) return !refuse(gp, "the core cannot write its own UC_CTRL");
   if (off == MCU_DBG_DATA && !upload_allowed()) return !refuse(gp, "DBG_DATA written while the core runs (stop it first)");
   return false;
 }
@@ -467,149 +469,41 @@ void Microcontroller::timer_method() {
   }
 }
 
-void Microcontroller::xfer_thread() {
-  for (;;) {
-    sc_core::wait(xfer_ev_);
-    const sc_core::sc_time start = sc_core::sc_time_stamp();
-    set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &dmem_[xfer_dmem_],
-               xfer_len_);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    xfer->b_transport(xfer_gp_, d);
-    xfer_started_ = true;
-    xfer_done_at_ = start + d;
-    if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
-    xfer_busy_ = false;
-    if (xfer_gp_.is_response_ok()) {
-      xfer_status_->value = 0;
-      ++xfers_;
-      xfer_bytes_ += xfer_len_;
-      bank_.at(MCU_XFER_COUNT).value++;
-      bank_.at(MCU_XFER_BYTES).value += xfer_len_;
-    } else {
-      xfer_status_->value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
-      ++xfer_faults_;
-      bank_.at(MCU_XFER_FAULTS).value++;
-      std::string buf =
-          format("%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(), xfer_store_ ? "store" : "load",
-                 xfer_len_, xfer_ext_, xfer_gp_.get_response_string().c_str());
-      SC_REPORT_INFO("hetvp/mcu", buf.c_str());
-    }
-    xfer_time_ += sc_core::sc_time_stamp() - start;
-    if (Tracer::get().enabled())
-      Tracer::get().span(std::string(name()) + ".xfer",
-                         std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B", start,
-                         sc_core::sc_time_stamp() - start);
-    RunState::get().progress();
-    set_irq_bits(MCU_IRQ_XFER);
+void Microcontroller::xfer_done() {
+  xfer_busy_ = false;
+  if (xfer_gp_.is_response_ok()) {
+    xfer_status_->value = 0;
+    ++xfers_;
+    xfer_bytes_ += xfer_len_;
+    bank_.at(MCU_XFER_COUNT).value++;
+    bank_.at(MCU_XFER_BYTES).value += xfer_len_;
+  } else {
+    xfer_status_->value = MCU_XFER_FAULT | (MCU_XFER_ERR_BUS << 8);
+    ++xfer_faults_;
+    bank_.at(MCU_XFER_FAULTS).value++;
+    std::string buf =
+        format("%s: xfer %s of %u B at GPU VA 0x%" PRIx64 " faulted (%s)", name(), xfer_store_ ? "store" : "load",
+               xfer_len_, xfer_ext_, xfer_gp_.get_response_string().c_str());
+    SC_REPORT_INFO("hetvp/mcu", buf.c_str());
   }
+  xfer_time_ += xfer_done_at_ - xfer_start_at_;
+  if (Tracer::get().enabled())
+    Tracer::get().span(std::string(name()) + ".xfer",
+                       std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B",
+                       xfer_start_at_, xfer_done_at_ - xfer_start_at_);
+  RunState::get().progress();
+  set_irq_bits(MCU_IRQ_XFER);
 }
 
 sc_core::sc_time Microcontroller::next_own_event() const {
   sc_core::sc_time t = arrivals_.next_due();
-  if (xfer_busy_) t = std::min(t, xfer_started_ ? xfer_done_at_ : xfer_start_at_);
+  if (xfer_busy_ && xfer_started_) t = std::min(t, xfer_done_at_);  // not started: its arrival is queued
   return std::min(t, timer_due_);
-}
-
-void Microcontroller::thread() {
-  bool wake_pending = false, yielded = false;
-  for (;;) {
-    if (state_ == MCU_STATE_RUNNING) {
-      if (gdb_ && gdb_->poll_break()) {
-        state_ = MCU_STATE_STOPPED;
-        gdb_->report_stop(*this, 2);
-        continue;
-      }
-      // A burst runs at most a quantum, and never past the next event this microcontroller
-      // itself has scheduled (an xfer's end, the timer, a host write's arrival): an interrupt
-      // is then taken when it is raised, whatever the quantum.
-      const sc_core::sc_time now = sc_core::sc_time_stamp();
-      const sc_core::sc_time horizon = next_own_event();
-      if (horizon <= now && !yielded) {  // due now: let it happen first (one delta)
-        yielded = true;
-        sc_core::wait(sc_core::SC_ZERO_TIME);
-        continue;
-      }
-      yielded = false;
-      const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
-      uint64_t budget = static_cast<uint64_t>(q * cfg_.clock_hz);
-      if (horizon > now && horizon != sc_core::sc_max_time())
-        budget =
-            std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - now).to_seconds() * cfg_.clock_hz)));
-      if (budget == 0) budget = 1;
-      in_run_ = true;
-      run_start_cycles_ = core_->cycles();
-      RunResult r = core_->run(budget);
-      in_run_ = false;
-      instructions_ += r.instructions;
-      cycles_ += r.cycles;
-      ++bursts_;
-      const sc_core::sc_time t = cycles_to_time(r.cycles);
-      run_time_ += t;
-      switch (r.reason) {
-        case RunResult::Reason::budget:
-          break;
-        case RunResult::Reason::wfi:
-          if (state_ == MCU_STATE_RUNNING) state_ = MCU_STATE_SLEEPING;
-          break;
-        case RunResult::Reason::halted:
-          if (state_ == MCU_STATE_RUNNING) state_ = MCU_STATE_HALTED;
-          break;
-        case RunResult::Reason::trapped_fatal: {
-          uint32_t c = 0, tv = 0;
-          core_->read_csr(0x342, c);
-          core_->read_csr(0x343, tv);
-          record_trap(core_->read_pc(), c, tv, core_->halt_reason());
-          break;
-        }
-        case RunResult::Reason::breakpoint:
-          state_ = MCU_STATE_STOPPED;
-          break;
-      }
-      wake_pending = false;
-      if (Tracer::get().enabled() && t > sc_core::SC_ZERO_TIME)
-        Tracer::get().span(name(), "run", sc_core::sc_time_stamp(), t);
-      if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's cycles at the MCU clock
-      RunState::get().progress();
-      // An interrupt raised while the burst's time passed must not be missed by a wfi sleep.
-      if (state_ == MCU_STATE_SLEEPING && irq_line_ && core_->state() != CoreState::sleeping)
-        state_ = MCU_STATE_RUNNING;
-      if (state_ == MCU_STATE_SLEEPING && irq_line_) wake_pending = true;
-      if (gdb_ && state_ != MCU_STATE_RUNNING && state_ != MCU_STATE_SLEEPING)
-        gdb_->report_stop(*this, state_ == MCU_STATE_STOPPED ? 5 : (state_ == MCU_STATE_TRAPPED ? 4 : 0));
-      continue;
-    }
-    if (state_ == MCU_STATE_SLEEPING) {
-      if (wake_pending) {  // the line rose during the last burst's time: try again
-        wake_pending = false;
-        state_ = MCU_STATE_RUNNING;
-        ++wakeups_;
-        continue;
-      }
-      sleep_since_ = sc_core::sc_time_stamp();
-      sc_core::wait(wake_ev_ | ctrl_ev_);
-      sleep_time_ += sc_core::sc_time_stamp() - sleep_since_;
-      if (Tracer::get().enabled())
-        Tracer::get().span(name(), "sleep", sleep_since_, sc_core::sc_time_stamp() - sleep_since_);
-      if (state_ == MCU_STATE_SLEEPING) {
-        state_ = MCU_STATE_RUNNING;
-        ++wakeups_;
-      }
-      continue;
-    }
-    if ((state_ == MCU_STATE_STOPPED || state_ == MCU_STATE_TRAPPED) && gdb_ && gdb_->connected()) {
-      gdb_->serve(*this);  // blocks the simulation while the debugger holds the core
-      continue;
-    }
-    sc_core::wait(ctrl_ev_);
-    if (state_ == MCU_STATE_RUNNING && gdb_ && gdb_->want_attach_on_start()) {
-      if (gdb_->attach(*this)) state_ = MCU_STATE_STOPPED;
-    }
-  }
 }
 
 void Microcontroller::declare_stats() {
   stats_.set_name(basename());
-  stats_.value("state", "", "core state at the end (MCU_STATE_* name)", [this] { return mcu_state_name(state_); })
+  stats_.value("state", "", "core state at the end (MCU_STATE_* name)", [this] { return mcu_state_name(state()); })
       .value("clock_hz", "Hz", "core clock", [this] { return cfg_.clock_hz; })
       .counter("starts", "count", "times the core was started", starts_)
       .counter("instructions", "count", "instructions retired", instructions_)
@@ -619,7 +513,7 @@ void Microcontroller::declare_stats() {
       .value("sleep_ns", "ns", "time the core was sleeping (waiting for an event), the current sleep included",
              [this] {
                sc_core::sc_time slept = sleep_time_;
-               if (state_ == MCU_STATE_SLEEPING && sc_core::sc_time_stamp() > sleep_since_)
+               if (mode_ == RunMode::sleeping && sc_core::sc_time_stamp() > sleep_since_)
                  slept += sc_core::sc_time_stamp() - sleep_since_;
                return slept.to_seconds() * 1e9;
              })
@@ -636,7 +530,7 @@ void Microcontroller::declare_stats() {
       .value("register_errors", "count", "illegal register-block accesses", [this] { return bank_.errors(); })
       .value("exit_code", "", "exit code written to MCU_UC_EXIT (only when halted)",
              [this] { return uint64_t(exit_code_); })
-      .when([this] { return state_ == MCU_STATE_HALTED; })
+      .when([this] { return mode_ == RunMode::halted; })
       .value("halt_reason", "", "why the core halted (only when it did, for a reason)", [this] { return halt_why_; })
       .when([this] { return !halt_why_.empty(); });
 }

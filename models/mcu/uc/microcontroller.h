@@ -1,7 +1,7 @@
-// hetvp — one GPU microcontroller (HUB or GPC): a CoreIf core (RV32IMC by default) with its code
-// and data memories, the host-visible register block (firmware/include/hetvp/mcu_regs.h), an
-// interrupt controller, the xfer DMA engine, a timer, a master port onto the GPU's BAR0 and the
-// sleep-on-wfi execution thread. docs/mcu.md describes it.
+// hetvp — one GPU microcontroller (HUB or GPC): a CoreIf core (RV32IMC by default) on the core host
+// (models/mcu/core_host.h: burst loop, sleep on wfi, GDB), with its code and data memories, the
+// host-visible register block (firmware/include/hetvp/mcu_regs.h), an interrupt controller, the xfer
+// DMA engine, a timer and a master port onto the GPU's BAR0. docs/mcu.md describes it.
 #pragma once
 
 #include <memory>
@@ -11,7 +11,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "models/mcu/core_if.h"
+#include "models/mcu/core_host.h"
 #include "platform/access_info.h"
 #include "platform/arrival_queue.h"
 #include "platform/irq.h"
@@ -21,8 +21,6 @@
 #include "platform/peripheral.h"
 
 namespace hetvp::mcu {
-
-class GdbStub;
 
 struct McuConfig {
   bool hub = false;
@@ -42,7 +40,7 @@ struct McuConfig {
 
 // The register block is a Peripheral: `regs` (host side, BAR0 window) and the core's own
 // accesses (io_access) are served by the same table and ports.
-class Microcontroller : public Peripheral, public BusIf {
+class Microcontroller : public CoreHost {
  public:
   tlm_utils::simple_initiator_socket<Microcontroller> xfer{"xfer"};  // GPU virtual addresses (MMU)
   tlm_utils::simple_initiator_socket<Microcontroller> bar0{"bar0"};  // the core's BAR0 window
@@ -61,25 +59,28 @@ class Microcontroller : public Peripheral, public BusIf {
   // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
   StatGroup& stats() { return stats_; }
   void dump_stats(JsonWriter& w) const { stats_.dump(w); }
-  void attach_gdb(std::unique_ptr<GdbStub> stub);
 
   // BusIf (the core's accesses outside its direct memories).
   bool read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra_cycles) override;
   bool write(uint32_t addr, uint32_t size, uint32_t value, uint64_t& extra_cycles) override;
   int io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra_cycles);
 
-  // For the GDB stub (runs in this module's thread while the core is stopped).
-  CoreIf& core() { return *core_; }
-  bool debug_read(uint32_t addr, uint8_t* dst, uint32_t len);
-  bool debug_write(uint32_t addr, const uint8_t* src, uint32_t len);
+  // For the GDB stub (runs in the host's thread while the core is stopped).
+  bool debug_read(uint32_t addr, uint8_t* dst, uint32_t len) override;
+  bool debug_write(uint32_t addr, const uint8_t* src, uint32_t len) override;
   const McuConfig& config() const { return cfg_; }
-  unsigned state() const { return state_; }
+  unsigned state() const { return static_cast<unsigned>(mode_); }  // MCU_STATE_*
 
  private:
+  // CoreHost
+  sc_core::sc_time next_own_event() const override;  // absolute; sc_max_time() when nothing is scheduled
+  bool wake_line() const override { return irq_line_; }
+  void on_fatal() override;
+
   void declare_stats();
   enum class From { Host, Core };
-  void thread();
-  void xfer_thread();
+  void start_xfer();
+  void xfer_done();
   void timer_method();
   // The access being served comes from this core (directly, or through its own BAR0 window).
   bool from_core() const { return this_access().initiator == core_info_->initiator; }
@@ -93,10 +94,6 @@ class Microcontroller : public Peripheral, public BusIf {
   void update_irq_line();
   void record_trap(uint32_t pc, uint32_t cause, uint32_t val, const std::string& why);
   void control(uint32_t v, From from);
-  sc_core::sc_time cycles_to_time(uint64_t c) const {
-    return sc_core::sc_time(double(c) / cfg_.clock_hz, sc_core::SC_SEC);
-  }
-  sc_core::sc_time core_offset() const;
   void init_payloads();   // the xfer, BAR0-window and own-register payloads with their AccessInfo
   void bind_registers();  // the register table and the behaviour bound to its names
   // register behaviour, bound to register names by bind_registers()
@@ -123,18 +120,12 @@ class Microcontroller : public Peripheral, public BusIf {
   void timer_ctrl(uint32_t v);
   void method_cmd(uint32_t v);
   void status1(uint32_t v);
-  sc_core::sc_time next_own_event() const;  // absolute; sc_max_time() when nothing is scheduled  // the core's local
-                                            // time ahead of SystemC time (inside run())
 
   McuConfig cfg_;
-  std::unique_ptr<CoreIf> core_;
   std::vector<uint8_t> imem_, dmem_;
   Register *irqstat_ = nullptr, *irqmask_ = nullptr, *xfer_status_ = nullptr;  // set once the table is added
-  unsigned state_ = 0;                                                         // MCU_STATE_*
   bool started_ = false;
-  bool in_run_ = false;
-  uint64_t run_start_cycles_ = 0;
-  sc_core::sc_event ctrl_ev_, wake_ev_, xfer_ev_, timer_ev_;
+  sc_core::sc_event xfer_done_ev_, timer_ev_;
   bool irq_line_ = false;
   uint32_t exit_code_ = 0;
   uint32_t trap_pc_ = 0, trap_cause_ = 0, trap_val_ = 0;
@@ -151,18 +142,16 @@ class Microcontroller : public Peripheral, public BusIf {
   AccessInfo* bar0_info_ = new AccessInfo;
   AccessInfo* core_info_ = new AccessInfo;
   ArrivalQueue arrivals_{"arrivals"};  // host writes that start work, run at their arrival
-  std::unique_ptr<GdbStub> gdb_;
-  // stats
-  uint64_t instructions_ = 0, cycles_ = 0, wakeups_ = 0, bursts_ = 0, starts_ = 0;
+  // stats (the core's counters are the host's)
+  uint64_t starts_ = 0;
   uint64_t xfers_ = 0, xfer_bytes_ = 0, xfer_faults_ = 0, commands_ = 0, host_intrs_ = 0;
   uint64_t refused_ = 0, bar0_accesses_ = 0, traps_ = 0;
-  sc_core::sc_time sleep_time_, run_time_, xfer_time_;
-  sc_core::sc_time sleep_since_;
+  sc_core::sc_time xfer_time_;
   // --trace: command spans (METHOD_CMD write -> STATUS1 write by the firmware)
   bool cmd_open_ = false;
   uint32_t cmd_word_ = 0;
-  sc_core::sc_time cmd_start_;  // when the current sleep began (state SLEEPING)
-  StatGroup stats_;             // last: keeps the hot members' layout as it was
+  sc_core::sc_time cmd_start_;
+  StatGroup stats_;
 };
 
 }  // namespace hetvp::mcu

@@ -4,6 +4,7 @@
 // and the core (refused accesses, indexed registers, the core's UC_CTRL, debug reads).
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "models/mcu/falcon/ctxctl.h"
+#include "models/mcu/gdb_stub.h"
 
 #include <gtest/gtest.h>
 
@@ -116,8 +117,8 @@ TEST(FalconCtxctl, CodePageTagsMapVirtualAddresses) {
   upload_and_start(c, p, 0x12, 0x1200);
   run(c, 1000);
   EXPECT_EQ(c.core().read_gpr(5), 0x77u);
-  EXPECT_EQ(c.core().vtlb(0x1200), 1u << 24 | 0u);
-  EXPECT_EQ(c.core().vtlb(0x0000) & 0x80000000u, 0x80000000u);
+  EXPECT_EQ(c.falcon().vtlb(0x1200), 1u << 24 | 0u);
+  EXPECT_EQ(c.falcon().vtlb(0x0000) & 0x80000000u, 0x80000000u);
 }
 
 TEST(FalconCtxctl, DataUploadAutoIncrementsAndReadsBack) {
@@ -358,4 +359,19 @@ TEST(FalconCtxctl, SocketRefusesWrongSizeAndDebugReadsDoNotAdvanceTheIndex) {
   ASSERT_EQ(w.messages().size(), 1u);
   EXPECT_EQ(w.messages()[0],
             "fctx_sock: registers take aligned 32-bit accesses only (offset 0x108, 2 bytes, by test)");
+}
+
+// The core host serves GDB only for a core with a GDB register layout: on a Falcon controller the
+// attach is refused with the controller and the core named.
+TEST(FalconCtxctl, GdbAttachIsRefusedNamingTheCore) {
+  Ctxctl c("fctx_gdb", gpc_cfg("gpu0.gpc3"));
+  try {
+    c.attach_gdb(std::make_unique<GdbStub>("gpu0.gpc3", 0, 0.1, 0.1));
+    FAIL() << "attach_gdb accepted a Falcon core";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "fctx_gdb: the falcon3 core has no GDB register layout (the GDB stub serves RV32 cores)"),
+              std::string::npos)
+        << e.what();
+  }
 }

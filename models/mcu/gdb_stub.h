@@ -1,16 +1,17 @@
-// hetvp — GDB remote serial protocol stub for one microcontroller (like a JTAG port on the chip).
+// hetvp — GDB remote serial protocol stub for one microcontroller core host (like a JTAG port on the
+// chip); CoreHost::attach_gdb takes it for a core with a GDB register layout.
 // Listens on 127.0.0.1:port (0 = any free port, printed on stderr). When the target is started
 // (UC_CTRL = START) the stub waits up to `accept_timeout` seconds of wall time for GDB to connect
 // and holds the core at its entry; while the debugger holds the core the whole simulation waits.
 // Packets: ?, g, G, p, P, m, M, c, s, Z0/z0, k, D, qSupported, qAttached, H, qC, q*ThreadInfo.
-// Register numbers: RISC-V 32 (x0..x31 = 0..31, pc = 32). docs/mcu.md "GDB stub".
+// Register numbers: GdbLayout::riscv32 (x0..x31 = 0..31, pc = 32). docs/mcu.md "GDB stub".
 #pragma once
 
 #include <string>
 
 namespace hetvp::mcu {
 
-class Microcontroller;
+class CoreHost;
 
 class GdbStub {
  public:
@@ -18,14 +19,14 @@ class GdbStub {
   ~GdbStub();
   int port() const { return port_; }
   bool want_attach_on_start() const { return !tried_attach_; }
-  bool attach(Microcontroller& mcu);  // waits for a connection; true = connected (core held)
+  bool attach(CoreHost& host);  // waits for a connection; true = connected (core held)
   bool connected() const { return fd_ >= 0; }
-  void serve(Microcontroller& mcu);                    // process packets until continue/step-off/detach
+  void serve(CoreHost& host);                    // process packets until continue/step-off/detach
   bool poll_break();                                   // Ctrl-C arrived while running?
-  void report_stop(Microcontroller& mcu, int signal);  // the core stopped while GDB waited for it
+  void report_stop(CoreHost& host, int signal);  // the core stopped while GDB waited for it
 
  private:
-  void resume(Microcontroller& mcu);
+  void resume(CoreHost& host);
   bool get_packet(std::string& out);
   void put_packet(const std::string& p);
   void close_conn();

@@ -1,5 +1,7 @@
-// hetvp — core factory (CoreIf by ISA name).
+// hetvp — core factory: every microcontroller core type by ISA name (core_if.h). A new core is
+// added here and nowhere else (docs/architecture.md "Where things go").
 #include "models/mcu/core_if.h"
+#include "models/mcu/falcon/core.h"
 #include "models/mcu/rv32/core.h"
 
 #include <stdexcept>
@@ -13,7 +15,8 @@ std::unique_ptr<CoreIf> make_core(const std::string& isa) {
     c->set_compressed(false);
     return c;
   }
-  throw std::invalid_argument("unknown microcontroller core ISA '" + isa + "'; valid: rv32imc, rv32im");
+  if (isa == "falcon" || isa == "falcon3") return std::make_unique<falcon::FalconCore>();
+  throw std::invalid_argument("unknown microcontroller core ISA '" + isa + "'; valid: rv32imc, rv32im, falcon");
 }
 
 }  // namespace hetvp::mcu

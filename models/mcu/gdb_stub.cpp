@@ -1,4 +1,4 @@
-#include "models/mcu/uc/gdb_stub.h"
+#include "models/mcu/gdb_stub.h"
 
 #include "models/mcu/uc/gdb_protocol.h"
 
@@ -16,18 +16,16 @@
 
 #include <systemc>
 
-#include "firmware/include/hetvp/mcu_regs.h"
-#include "models/mcu/uc/microcontroller.h"
-#include "platform/payload.h"
+#include "models/mcu/core_host.h"
 #include "platform/format.h"
 
 namespace hetvp::mcu {
 
 namespace {
-// The debugger's view of a microcontroller: its core and its debug memory path.
-class McuTarget : public gdb::Target {
+// The debugger's view of a microcontroller: its core and its host's debug memory path.
+class HostTarget : public gdb::Target {
  public:
-  explicit McuTarget(Microcontroller& mcu) : mcu_(mcu), core_(mcu.core()) {}
+  explicit HostTarget(CoreHost& host) : mcu_(host), core_(host.core()) {}
   uint32_t read_gpr(unsigned i) override { return core_.read_gpr(i); }
   void write_gpr(unsigned i, uint32_t v) override { core_.write_gpr(i, v); }
   uint32_t read_pc() override { return core_.read_pc(); }
@@ -36,10 +34,10 @@ class McuTarget : public gdb::Target {
   bool write_mem(uint32_t a, const uint8_t* s, uint32_t n) override { return mcu_.debug_write(a, s, n); }
   void set_breakpoint(uint32_t a) override { core_.set_breakpoint(a); }
   void clear_breakpoint(uint32_t a) override { core_.clear_breakpoint(a); }
-  bool trapped() override { return mcu_.state() == MCU_STATE_TRAPPED; }
+  bool trapped() override { return mcu_.mode() == RunMode::trapped; }
 
  private:
-  Microcontroller& mcu_;
+  CoreHost& mcu_;
   CoreIf& core_;
 };
 }  // namespace
@@ -77,7 +75,7 @@ void GdbStub::close_conn() {
   rx_.clear();
 }
 
-bool GdbStub::attach(Microcontroller&) {
+bool GdbStub::attach(CoreHost&) {
   tried_attach_ = true;
   pollfd p{listen_fd_, POLLIN, 0};
   int r = ::poll(&p, 1, static_cast<int>(accept_timeout_ * 1000));
@@ -131,10 +129,10 @@ bool GdbStub::poll_break() {
   return false;
 }
 
-void GdbStub::report_stop(Microcontroller& mcu, int signal) {
+void GdbStub::report_stop(CoreHost& mcu, int signal) {
   if (fd_ < 0 || !waiting_stop_) return;
   waiting_stop_ = false;
-  if (mcu.state() == MCU_STATE_HALTED) {
+  if (mcu.mode() == RunMode::halted) {
     std::string b = format("W%02x", mcu.core().read_gpr(10) & 0xff);
     put_packet(b);
     close_conn();  // the "process" exited: GDB expects the target to go away
@@ -144,9 +142,9 @@ void GdbStub::report_stop(Microcontroller& mcu, int signal) {
   put_packet(b);
 }
 
-void GdbStub::serve(Microcontroller& mcu) {
+void GdbStub::serve(CoreHost& mcu) {
   CoreIf& core = mcu.core();
-  McuTarget target(mcu);
+  HostTarget target(mcu);
   std::string pkt;
   while (fd_ >= 0) {
     if (!get_packet(pkt)) {
@@ -159,14 +157,11 @@ void GdbStub::serve(Microcontroller& mcu) {
     if (o.set_pc) core.write_pc(o.pc);
     if (o.action == gdb::Outcome::step) {
       waiting_stop_ = true;
-      tlm::tlm_generic_payload gp;  // step through the model's control path (counts, trap recording)
-      uint32_t v = MCU_CTRL_STEP;
-      set_access(gp, tlm::TLM_WRITE_COMMAND, MCU_UC_CTRL, &v, 4);
-      if (mcu.state() == MCU_STATE_STOPPED) mcu.host_access(gp);
-      report_stop(mcu, mcu.state() == MCU_STATE_TRAPPED ? 4 : 5);
+      mcu.step_once();  // the host's step (counts, trap recording), as UC_CTRL STEP does
+      report_stop(mcu, mcu.mode() == RunMode::trapped ? 4 : 5);
     } else if (o.action == gdb::Outcome::cont) {
       waiting_stop_ = true;
-      if (mcu.state() != MCU_STATE_STOPPED) {
+      if (mcu.mode() != RunMode::stopped) {
         report_stop(mcu, 4);
         continue;
       }
@@ -179,15 +174,10 @@ void GdbStub::serve(Microcontroller& mcu) {
     }
   }
   // Detached: let a held core run on.
-  if (mcu.state() == MCU_STATE_STOPPED) resume(mcu);
+  if (mcu.mode() == RunMode::stopped) resume(mcu);
 }
 
-// Continues a stopped core the way the host would: UC_CTRL = CONT through the register block.
-void GdbStub::resume(Microcontroller& mcu) {
-  uint32_t v = MCU_CTRL_CONT;
-  tlm::tlm_generic_payload gp;
-  set_access(gp, tlm::TLM_WRITE_COMMAND, MCU_UC_CTRL, &v, 4);
-  mcu.host_access(gp);
-}
+// Continues a stopped core the way the host's control register does (UC_CTRL CONT), now.
+void GdbStub::resume(CoreHost& mcu) { mcu.resume_run(sc_core::SC_ZERO_TIME); }
 
 }  // namespace hetvp::mcu

@@ -1,0 +1,189 @@
+// hetvp — the SystemC host of a microcontroller core (core_host.h): the one burst loop.
+#include "models/mcu/core_host.h"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "models/mcu/gdb_stub.h"
+#include "platform/run_state.h"
+#include "platform/trace.h"
+
+namespace hetvp::mcu {
+
+CoreHost::~CoreHost() = default;
+
+void CoreHost::spawn_host_thread() {
+  SC_HAS_PROCESS(CoreHost);
+  SC_THREAD(thread);
+}
+
+void CoreHost::attach_gdb(std::unique_ptr<GdbStub> stub) {
+  if (core_->gdb_layout() == GdbLayout::none)
+    throw std::invalid_argument(std::string(name()) + ": the " + core_->isa() +
+                                " core has no GDB register layout (the GDB stub serves RV32 cores)");
+  gdb_ = std::move(stub);
+}
+
+bool CoreHost::debug_read(uint32_t, uint8_t*, uint32_t) { return false; }
+bool CoreHost::debug_write(uint32_t, const uint8_t*, uint32_t) { return false; }
+
+sc_core::sc_time CoreHost::core_offset() const {
+  if (!in_run_) return sc_core::SC_ZERO_TIME;
+  return cycles_to_time(core_->cycles() - run_start_cycles_) + stall_ - synced_;
+}
+
+void CoreHost::end_burst_by(const sc_core::sc_time& at) {
+  if (!in_run_) return;
+  const uint64_t cycles =
+      at > burst_start_ ? static_cast<uint64_t>(std::ceil((at - burst_start_).to_seconds() * clock_hz_)) : 0;
+  core_->stop_at(run_start_cycles_ + std::max<uint64_t>(cycles, 1));
+}
+
+void CoreHost::sync_to_local_time() {
+  if (!in_run_) return;
+  const sc_core::sc_time ahead = core_offset();
+  if (ahead == sc_core::SC_ZERO_TIME) return;
+  sc_core::wait(ahead);
+  synced_ += ahead;
+}
+
+// --- run control --------------------------------------------------------------------------------
+
+void CoreHost::start_run(const sc_core::sc_time& at) {
+  mode_ = RunMode::running;
+  ctrl_ev_.notify(at);
+}
+
+void CoreHost::reset_run(const sc_core::sc_time& at) {
+  mode_ = RunMode::idle;
+  ctrl_ev_.notify(at);
+}
+
+void CoreHost::stop_run(const sc_core::sc_time& at) {
+  if (mode_ != RunMode::running && mode_ != RunMode::sleeping) return;
+  mode_ = RunMode::stopped;
+  ctrl_ev_.notify(at);
+}
+
+void CoreHost::step_once() {
+  if (mode_ != RunMode::stopped) return;
+  const RunResult r = core_->step();
+  instructions_ += r.instructions;
+  cycles_ += r.cycles;
+  if (r.reason == RunResult::Reason::trapped_fatal) {
+    mode_ = RunMode::trapped;
+    on_fatal();
+  }
+}
+
+void CoreHost::resume_run(const sc_core::sc_time& at) {
+  if (mode_ != RunMode::stopped) return;
+  mode_ = RunMode::running;
+  ctrl_ev_.notify(at);
+}
+
+// --- the burst loop -----------------------------------------------------------------------------
+
+void CoreHost::thread() {
+  bool wake_pending = false;
+  for (;;) {
+    if (mode_ == RunMode::running) {
+      burst(wake_pending);
+      continue;
+    }
+    if (mode_ == RunMode::sleeping) {
+      sleep(wake_pending);
+      continue;
+    }
+    if ((mode_ == RunMode::stopped || mode_ == RunMode::trapped) && gdb_ && gdb_->connected()) {
+      gdb_->serve(*this);  // blocks the simulation while the debugger holds the core
+      continue;
+    }
+    sc_core::wait(ctrl_ev_);
+    if (mode_ == RunMode::running && gdb_ && gdb_->want_attach_on_start()) {
+      if (gdb_->attach(*this)) mode_ = RunMode::stopped;
+    }
+  }
+}
+
+void CoreHost::burst(bool& wake_pending) {
+  if (gdb_ && gdb_->poll_break()) {
+    mode_ = RunMode::stopped;
+    gdb_->report_stop(*this, 2);
+    return;
+  }
+  // A burst runs at most a quantum, and never past the next event this model itself has scheduled
+  // (an xfer's end, a timer, a host write's arrival): an interrupt is taken when it is raised.
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time horizon = next_own_event();
+  if (horizon <= now && !yielded_) {  // due now: let it happen first (one delta)
+    yielded_ = true;
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  yielded_ = false;
+  const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
+  uint64_t budget = static_cast<uint64_t>(q * clock_hz_);
+  if (horizon > now && horizon != sc_core::sc_max_time())
+    budget = std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - now).to_seconds() * clock_hz_)));
+  if (budget == 0) budget = 1;
+  stall_ = synced_ = sc_core::SC_ZERO_TIME;
+  burst_start_ = now;
+  in_run_ = true;
+  run_start_cycles_ = core_->cycles();
+  const RunResult r = run_core(budget);
+  in_run_ = false;
+  instructions_ += r.instructions;
+  cycles_ += r.cycles;
+  ++bursts_;
+  const sc_core::sc_time took = cycles_to_time(r.cycles) + stall_;  // the whole burst
+  const sc_core::sc_time t = took - synced_;                          // what is left to wait
+  run_time_ += took;
+  switch (r.reason) {
+    case RunResult::Reason::budget:
+      break;
+    case RunResult::Reason::wfi:
+      if (mode_ == RunMode::running) mode_ = RunMode::sleeping;
+      break;
+    case RunResult::Reason::halted:
+      if (mode_ == RunMode::running) mode_ = RunMode::halted;
+      break;
+    case RunResult::Reason::trapped_fatal:
+      mode_ = RunMode::trapped;
+      on_fatal();
+      break;
+    case RunResult::Reason::breakpoint:
+      mode_ = RunMode::stopped;
+      break;
+  }
+  wake_pending = false;
+  Tracer& tr = Tracer::get();
+  if (tr.enabled() && took > sc_core::SC_ZERO_TIME) tr.span(name(), "run", burst_start_, took);
+  if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's time at the core's clock
+  RunState::get().progress();
+  // An interrupt raised while the burst's time passed must not be missed by the sleep.
+  if (mode_ == RunMode::sleeping && wake_line() && core_->state() != CoreState::sleeping) mode_ = RunMode::running;
+  if (mode_ == RunMode::sleeping && wake_line()) wake_pending = true;
+  if (gdb_ && mode_ != RunMode::running && mode_ != RunMode::sleeping)
+    gdb_->report_stop(*this, mode_ == RunMode::stopped ? 5 : (mode_ == RunMode::trapped ? 4 : 0));
+}
+
+void CoreHost::sleep(bool& wake_pending) {
+  if (wake_pending) {  // the line rose during the last burst's time: try again
+    wake_pending = false;
+    mode_ = RunMode::running;
+    ++wakeups_;
+    return;
+  }
+  sleep_since_ = sc_core::sc_time_stamp();
+  sc_core::wait(wake_ev_ | ctrl_ev_);
+  sleep_time_ += sc_core::sc_time_stamp() - sleep_since_;
+  Tracer& tr = Tracer::get();
+  if (tr.enabled()) tr.span(name(), "sleep", sleep_since_, sc_core::sc_time_stamp() - sleep_since_);
+  if (mode_ == RunMode::sleeping) {
+    mode_ = RunMode::running;
+    ++wakeups_;
+  }
+}
+
+}  // namespace hetvp::mcu
