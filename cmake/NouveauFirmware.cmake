@@ -7,6 +7,10 @@
 # (OUT_CPP) that includes them and exposes the code/data arrays as hetvp::mcu::falcon::nouveau_gf100().
 # Without the package, or with other bytes, the loader reports "not available" with the reason, and
 # the tests that need the firmware skip with that reason. Sets HETVP_NOUVEAU_FW_REASON ("" = ok).
+# -DHETVP_REQUIRE_NOUVEAU=ON (set by .ci/run, where install-deps installs the package): any of those
+# reasons is a configure error instead, so a missing package, a failed extraction or a changed
+# SHA-256 (a Debian point release) turns CI red rather than skipping the Falcon tests.
+option(HETVP_REQUIRE_NOUVEAU "Fail at configure time when nouveau's GF100 firmware is not available" OFF)
 
 set(HETVP_LINUX_SOURCE_TARBALL /usr/src/linux-source-6.1.tar.xz CACHE FILEPATH
     "Debian linux-source-6.1 tarball holding nouveau's GF100 graphics firmware")
@@ -41,7 +45,9 @@ function(hetvp_nouveau_firmware out_cpp)
       file(GLOB_RECURSE found_hub ${tmp}/hubgf100.fuc3.h)
       file(GLOB_RECURSE found_gpc ${tmp}/gpcgf100.fuc3.h)
       if(NOT rc EQUAL 0 OR NOT found_hub OR NOT found_gpc)
-        set(reason "nouveau GF100 firmware not available: could not extract */gr/fuc/{hub,gpc}gf100.fuc3.h from ${HETVP_LINUX_SOURCE_TARBALL} (tar: ${rc} ${err})")
+        string(STRIP "${err}" err)
+        string(REGEX REPLACE "[\r\n]+" "; " err "${err}")  # tar's lines as one
+        set(reason "nouveau GF100 firmware not available: could not extract */gr/fuc/{hub,gpc}gf100.fuc3.h from ${HETVP_LINUX_SOURCE_TARBALL} (tar exit status ${rc}: ${err})")
       else()
         list(GET found_hub 0 found_hub)
         list(GET found_gpc 0 found_gpc)
@@ -62,12 +68,18 @@ function(hetvp_nouveau_firmware out_cpp)
     message(STATUS "nouveau firmware: ${hub}, ${gpc} (SHA-256 pinned, ok)")
     set(HETVP_NOUVEAU_FW_AVAILABLE 1)
     set(HETVP_NOUVEAU_FW_INCLUDES "#include \"${hub}\"\n#include \"${gpc}\"")
+  elseif(HETVP_REQUIRE_NOUVEAU)
+    message(FATAL_ERROR "${reason}. HETVP_REQUIRE_NOUVEAU is ON (CI): the Falcon tests must run, not skip.")
   else()
     message(WARNING "${reason}. Everything else builds; the nouveau-firmware tests are skipped.")
     set(HETVP_NOUVEAU_FW_AVAILABLE 0)
     set(HETVP_NOUVEAU_FW_INCLUDES "")
   endif()
-  string(REPLACE "\"" "\\\"" HETVP_NOUVEAU_FW_REASON_C "${reason}")
+  # The reason goes into a C string literal (nouveau_fw.cpp.in): tar's message may hold several
+  # lines, quotes and backslashes, so escape those and join the lines.
+  string(REPLACE "\\" "\\\\" HETVP_NOUVEAU_FW_REASON_C "${reason}")
+  string(REPLACE "\"" "\\\"" HETVP_NOUVEAU_FW_REASON_C "${HETVP_NOUVEAU_FW_REASON_C}")
+  string(REGEX REPLACE "[\r\n\t]+" " " HETVP_NOUVEAU_FW_REASON_C "${HETVP_NOUVEAU_FW_REASON_C}")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/nouveau_fw.cpp.in ${out_cpp} @ONLY)
   set(HETVP_NOUVEAU_FW_REASON "${reason}" PARENT_SCOPE)
 endfunction()

@@ -60,7 +60,8 @@ Component* Builder::find(const std::string& name) const {
   return nullptr;
 }
 
-TargetSocketBase& Builder::resolve_target(const std::string& ref, const YAML::Node& at, const std::string& path) {
+TargetSocketBase& Builder::resolve_target(const std::string& ref, const YAML::Node& at, const std::string& path,
+                                          uint64_t* extent) {
   std::string inst = ref, port;
   auto dot = ref.find('.');
   if (dot != std::string::npos) {
@@ -93,6 +94,7 @@ TargetSocketBase& Builder::resolve_target(const std::string& ref, const YAML::No
                       (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; its target ports: " + join(ports));
   }
   bound_.insert({c, port});
+  if (extent) *extent = c->target_extent(port);
   return *t;
 }
 

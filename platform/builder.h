@@ -28,7 +28,9 @@ class Builder {
 
   // Resolves "instance" or "instance.port" to a target socket and marks it bound.
   // `at`/`path` locate the reference for error messages.
-  TargetSocketBase& resolve_target(const std::string& ref, const YAML::Node& at, const std::string& path);
+  // `extent`, when given, receives the target port's declared extent (Component::target_extent).
+  TargetSocketBase& resolve_target(const std::string& ref, const YAML::Node& at, const std::string& path,
+                                   uint64_t* extent = nullptr);
 
  private:
   void bind_connections(Component* c, const YAML::Node& connect, const std::string& path, int index);

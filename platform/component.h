@@ -50,6 +50,13 @@ class Component : public sc_core::sc_module {
     if (optional) optional_.insert(port);
   }
   void expose_irq_in(const std::string& port, IrqExport& e) { irq_ins_[port] = &e; }
+  // A target port that answers offsets 0..bytes-1 only (a memory's size) says so, and a router
+  // refuses at build time (hetvp check, too) a map entry reaching past it. 0 = not declared.
+  void declare_target_extent(const std::string& port, uint64_t bytes) { extents_[port] = bytes; }
+  uint64_t target_extent(const std::string& port) const {
+    auto it = extents_.find(port);
+    return it == extents_.end() ? 0 : it->second;
+  }
   bool is_optional(const std::string& port) const { return optional_.count(port) != 0; }
 
   std::vector<std::string> initiator_ports() const;
@@ -78,6 +85,7 @@ class Component : public sc_core::sc_module {
   std::map<std::string, IrqPort*> irq_outs_;
   std::map<std::string, IrqExport*> irq_ins_;
   std::set<std::string> optional_;
+  std::map<std::string, uint64_t> extents_;
   StatGroup stats_;
 };
 

@@ -1,13 +1,12 @@
 // hetvp — ELF32 RISC-V executable reader.
 #include "platform/elf_image.h"
+#include "platform/file_input.h"
 #include "platform/format.h"
 
 #include <elf.h>
 
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace hetvp {
 
@@ -16,9 +15,12 @@ namespace {
 }  // namespace
 
 ElfImage ElfImage::from_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) fail(path, "cannot open file");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes;
+  try {
+    bytes = read_input_bytes(path, input_kind::kElf);  // regular files only, bounded
+  } catch (const InputFileError& e) {
+    throw ElfError(e.what());
+  }
   return from_bytes(bytes.data(), bytes.size(), path);
 }
 

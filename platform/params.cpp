@@ -240,6 +240,13 @@ double parse_freq(const std::string& text) {
   if (it == units.end()) throw std::invalid_argument("frequency '" + text + "' needs a unit (Hz, kHz, MHz, GHz)");
   double v = n * it->second;
   if (v <= 0) throw std::invalid_argument("frequency '" + text + "' must be positive");
+  // Its period is a simulated time: one shorter than SystemC's time resolution would be 0 (a clock
+  // that never advances time).
+  const double res = sc_core::sc_get_time_resolution().to_seconds();
+  if (1.0 / v < res)
+    throw std::invalid_argument("frequency '" + text + "' is too high: its period is below the " +
+                                sc_core::sc_get_time_resolution().to_string() + " time resolution (at most " +
+                                format("%g", 1.0 / res / 1e9) + " GHz)");
   return v;
 }
 

@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include "platform/config.h"
+#include "platform/file_input.h"
 #include "platform/registry.h"
 
 namespace hetvp {
@@ -23,6 +24,11 @@ void load_plugin(const std::string& path, const std::string& where) {
   const std::string file = buf;
   for (auto& f : loaded())
     if (f == file) return;
+  try {  // dlopen of a FIFO would block, of a directory says something unhelpful
+    check_input_file(file, input_kind::kPlugin);
+  } catch (const InputFileError& e) {
+    throw ConfigError(who + ": " + e.what());
+  }
   RegistrationContext ctx{file, {}};
   registration_context() = &ctx;
   // RTLD_NOW: an unresolved symbol is reported here, not as a crash in the middle of a run.

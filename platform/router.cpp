@@ -73,8 +73,17 @@ void Router::connect_phase(Builder& b) {
       std::string to = substitute_index(e.string("to"), i);
       uint64_t base = static_cast<uint64_t>(e.integer("base")) + i * e.size("stride");
       std::string label = config_location(e.node("to")) + " (" + e.path() + " -> " + to + ")";
-      TargetSocketBase& t = b.resolve_target(to, e.node("to"), e.path() + ".to");
+      uint64_t extent = 0;
+      TargetSocketBase& t = b.resolve_target(to, e.node("to"), e.path() + ".to", &extent);
       map(label, base, e.size("size"), t, e.boolean("absolute"));
+      // The target answers offsets below its extent only (a memory's size): a range reaching past
+      // it would fail at run time on the first access there (a debug write, a DMA).
+      const uint64_t size = e.size("size"), last = e.boolean("absolute") ? base + size : size;
+      if (extent != 0 && last > extent)
+        throw ConfigError(label + ": " + name() + ": range " + format("[0x%" PRIx64 ", 0x%" PRIx64 ")", base, base + size) +
+                          (e.boolean("absolute") ? " (absolute addresses)" : "") + " reaches offset " +
+                          format("0x%" PRIx64, last) + ", but " + to + " has only " + std::to_string(extent) +
+                          " bytes (its size)");
     }
   }
 }

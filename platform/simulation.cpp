@@ -1,3 +1,5 @@
+// sc_spawn (end_unfinished_threads) needs the dynamic-process part of the SystemC headers.
+#define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "platform/simulation.h"
 
 #include <chrono>
@@ -163,6 +165,45 @@ std::string fmt_time(const sc_core::sc_time& t) {
   return s.str();
 }
 
+// Every (c)thread process under `objs`, spawned ones included.
+void collect_threads(const std::vector<sc_core::sc_object*>& objs, std::vector<sc_core::sc_process_handle>& out) {
+  for (sc_core::sc_object* o : objs) {
+    const std::string kind = o->kind();
+    if (kind == "sc_thread_process" || kind == "sc_cthread_process") out.emplace_back(o);
+    collect_threads(o->get_child_objects(), out);
+  }
+}
+
+// When a run ends (the workload finished or failed, the time limit, a deadlock) most SystemC
+// threads are suspended in a wait() that will never return: the host CPU inside the workload, the
+// models' service loops. Their frames are never unwound, so whatever only those frames own (a GPU
+// driver inside GpuDriver::open, a copy engine's burst buffer) would never be freed: LeakSanitizer
+// reports it. SystemC can end such a thread only from a process of a running simulation
+// (kill() throws sc_unwind_exception into it, which unwinds its frames): a method process spawned
+// here kills every unfinished thread in one more delta cycle at the end time. Called after the
+// run's outputs are taken, before the platform is destroyed; whatever the threads would still do
+// is not recorded. The simulation is paused at this point (RunState pauses rather than stops;
+// sc_start(limit) returns paused), then stopped.
+void end_unfinished_threads() {
+  if (sc_core::sc_get_status() != sc_core::SC_PAUSED) return;
+  std::vector<sc_core::sc_process_handle> threads;
+  collect_threads(sc_core::sc_get_top_level_objects(), threads);
+  sc_core::sc_spawn_options method;
+  method.spawn_method();
+  sc_core::sc_spawn(
+      [threads] {
+        for (sc_core::sc_process_handle h : threads)
+          if (h.valid() && !h.terminated()) h.kill();
+      },
+      "hetvp_end_of_run", &method);
+  try {
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    sc_core::sc_stop();
+  } catch (...) {
+    // A model's error while its thread unwinds: the run's result is already decided.
+  }
+}
+
 }  // namespace
 
 SimulationContext::SimulationContext() {
@@ -271,6 +312,11 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     return kExitUsage;
   }
 
+  // On every way out of this function after the simulation has run, and before `builder` destroys
+  // the platform: end the threads the run left suspended (end_unfinished_threads).
+  struct EndThreads {
+    ~EndThreads() { end_unfinished_threads(); }
+  } end_threads;
   auto wall0 = std::chrono::steady_clock::now();
   std::string sim_error;
   try {

@@ -417,6 +417,8 @@ void Directory::engine_thread() {
     engine_error_.clear();
     try {
       engine_out_ = engine_->translate(*engine_in_, engine_delay_);
+    } catch (const sc_core::sc_unwind_exception&) {
+      throw;  // the run has ended and this thread is being killed: let it unwind
     } catch (const std::exception& e) {
       engine_out_.clear();
       engine_error_ = e.what();

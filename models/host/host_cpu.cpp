@@ -85,6 +85,8 @@ void HostCpu::run_program() {
     return;
   } catch (const sc_core::sc_report&) {
     throw;  // a model's SC_REPORT_ERROR: the simulation layer reports it
+  } catch (const sc_core::sc_unwind_exception&) {
+    throw;  // the run has ended and this thread is being killed (end_unfinished_threads): let it unwind
   } catch (const std::exception& e) {
     RunState::get().fail(name_, std::string("workload '") + program_name_ + "' aborted: " + e.what());
     return;

@@ -33,6 +33,7 @@ Memory::Memory(sc_core::sc_module_name name, const Params& p) : Component(name) 
   in.register_transport_dbg(this, &Memory::transport_dbg);
   in.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
   expose_target("in", in);
+  declare_target_extent("in", size_);  // a router's map entry may not reach past it
   declare_stats();
 }
 

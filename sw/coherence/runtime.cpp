@@ -14,7 +14,8 @@ using namespace hetvp::coherence;
 
 std::shared_ptr<Schema> CoherenceRuntime::schema() {
   auto s = std::make_shared<Schema>();
-  s->size("arena", std::string("8 MiB"), "shared (pinned, host-mapped) memory arena");
+  s->size("arena", std::string("8 MiB"), "shared (pinned, host-mapped) memory arena (at least one 4 KiB page)")
+      .min(4096);
   s->time("poll", std::string("1 us"), "polling interval for directory status / kernel completion");
   s->choice("gpu_sync", {"kernel", "hub"}, std::string("kernel"),
             "who does the GPU's acquire/release: one-lane kernels, or the HUB microcontroller's firmware "

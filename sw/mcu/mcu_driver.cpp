@@ -5,6 +5,8 @@
 
 #include "firmware/include/hetvp/mcu_map.h"
 #include "models/gpu/gpu_regs.h"
+#include "platform/config.h"
+#include "platform/file_input.h"
 #include "platform/format.h"
 
 #include "platform/paths.h"
@@ -112,6 +114,20 @@ McuBootOptions McuBootOptions::from(const Params& p) {
   o.timeout = p.time("boot_timeout");
   o.poll_interval = p.time("boot_poll");
   return o;
+}
+
+void McuBootOptions::validate(const Params& p) {
+  auto check = [&](const std::string& key, const std::string& path) {
+    try {
+      check_input_file(path, input_kind::kElf);
+    } catch (const InputFileError& e) {
+      throw ConfigError(p.where(key) + ": " + e.what());
+    }
+  };
+  for (const char* key : {"hub_firmware", "gpc_firmware"})
+    if (!p.string(key).empty()) check(key, p.string(key));
+  const std::string& o = p.string("gpc_override");
+  if (o.find(':') != std::string::npos) check("gpc_override", o.substr(o.find(':') + 1));
 }
 
 std::string McuBootOptions::hub_path() const {

@@ -45,6 +45,10 @@ struct McuBootOptions {
   sc_core::sc_time poll_interval = sc_core::sc_time(1, sc_core::SC_US);
   static std::shared_ptr<Schema> schema();
   static McuBootOptions from(const Params& p);
+  // With the configuration's validation: an image named explicitly (hub_firmware, gpc_firmware,
+  // gpc_override's path) must be a regular file within the ELF size limit (platform/file_input.h),
+  // else a located ConfigError, before anything is simulated.
+  static void validate(const Params& p);
   std::string hub_path() const;
   std::string gpc_path() const;
 };

@@ -12,6 +12,8 @@
 
 #include "firmware/include/hetvp/mcu_map.h"
 #include "models/host/host_api.h"
+#include "platform/config.h"
+#include "platform/file_input.h"
 #include "platform/program.h"
 #include "sw/mcu/debug_script.h"
 #include "sw/mcu/mcu_driver.h"
@@ -47,6 +49,7 @@ class McuBootProgram : public HostProgram {
             "then idle this long with every microcontroller asleep (host CPU cost is reported)");
     return s;
   }
+  static void validate(const Params& a) { McuBootOptions::validate(a); }
   int run(HostApi& api, const Params& args) override {
     const auto wall0 = std::chrono::steady_clock::now();
     GpuDriver gpu(api, DriverOptions::from(args.group("driver")));
@@ -103,6 +106,7 @@ class McuContextProgram : public HostProgram {
     s->integer("seed", 12345, "pattern seed for the saved context");
     return s;
   }
+  static void validate(const Params& a) { McuBootOptions::validate(a); }
   int run(HostApi& api, const Params& args) override {
     GpuDriver gpu(api, DriverOptions::from(args.group("driver")));
     gpu.open(0);
@@ -174,6 +178,7 @@ class McuBenchProgram : public HostProgram {
     s->integer("iterations", 2000000, "loop iterations (mailbox 2)").range(1, 4e9);
     return s;
   }
+  static void validate(const Params& a) { McuBootOptions::validate(a); }
   int run(HostApi& api, const Params& args) override {
     GpuDriver gpu(api, DriverOptions::from(args.group("driver")));
     gpu.open(0);
@@ -220,19 +225,31 @@ class DebugProgram : public HostProgram {
     s->string("commands", std::string(""), "commands separated by ';' (after the script)");
     return s;
   }
+  // The script is read (bounded, regular files only: platform/file_input.h) with the
+  // configuration's validation: a missing file, a directory or a device is a located error.
+  static std::string read_script(const Params& args) {
+    if (args.string("script").empty()) return "";
+    try {
+      return read_input_text(args.string("script"), input_kind::kDebugScript);
+    } catch (const InputFileError& e) {
+      throw ConfigError(args.where("script") + ": debug: " + e.what());
+    }
+  }
+  static void validate(const Params& a) {
+    McuBootOptions::validate(a);
+    read_script(a);
+  }
   int run(HostApi& api, const Params& args) override {
+    std::string script;
+    try {
+      script = read_script(args);  // validated before the run; read again in case it changed since
+    } catch (const ConfigError& e) {
+      throw McuError(e.what());
+    }
     GpuDriver gpu(api, DriverOptions::from(args.group("driver")));
     gpu.open(0);
     McuDriver mcu(api, gpu);
     McuBootOptions bo = McuBootOptions::from(args);
-    std::string script;
-    if (!args.string("script").empty()) {
-      std::ifstream in(args.string("script"));
-      if (!in) throw McuError("debug: cannot read script '" + args.string("script") + "'");
-      std::stringstream all;
-      all << in.rdbuf();
-      script = all.str();
-    }
     const std::vector<std::string> lines = debug_script_lines(script, args.string("commands"));
     DebugValues vals;
     std::map<std::string, uint64_t>& vars = vals.vars;

@@ -14,6 +14,7 @@
 #include "models/host/host_api.h"
 #include "models/qpu/qpu_isa.h"
 #include "platform/config.h"
+#include "platform/file_input.h"
 #include "platform/format.h"
 #include "platform/program.h"
 #include "sw/qpu/qpu_asm.h"
@@ -23,12 +24,14 @@ namespace hetvp::qpu {
 
 namespace {
 
-std::string read_file(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw HostError("qpu_run: " + what + "cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// Every file qpu_run reads goes through the bounded reader (regular files only, a size limit per
+// kind: platform/file_input.h); its errors name the file.
+std::string read_file(const std::string& path, const InputKind& kind, const std::string& what) {
+  try {
+    return read_input_text(path, kind);
+  } catch (const InputFileError& e) {
+    throw HostError("qpu_run: " + what + e.what());
+  }
 }
 
 bool ends_with(const std::string& s, const std::string& e) {
@@ -130,6 +133,41 @@ class QpuRun : public HostProgram {
     return s;
   }
 
+  // The program is read (bounded: platform/file_input.h) and assembled or parsed with the
+  // configuration's validation, so a missing, odd, empty or malformed program is a located
+  // configuration error (exit status 2) before anything is simulated.
+  static std::vector<uint64_t> load(const Params& a) {
+    const std::string path = a.string("program");
+    std::string fmt = a.string("format");
+    if (fmt == "auto") fmt = ends_with(path, ".hex") ? "hex" : ends_with(path, ".bin") ? "bin" : "qasm";
+    std::vector<uint64_t> code;
+    try {
+      const std::string text = read_file(path, input_kind::kQpuProgram, "");
+      if (fmt == "qasm") {
+        try {
+          code = assemble(text, path);
+        } catch (const AsmError& e) {
+          throw HostError(std::string("qpu_run: ") + e.what());
+        }
+        if (code.empty()) throw HostError("qpu_run: " + path + " holds no instructions");
+      } else if (fmt == "hex") {
+        code = parse_hex_program(text, path);
+      } else {
+        if (text.empty() || text.size() % 8)
+          throw HostError(
+              format("qpu_run: %s: %zu bytes: a binary program is a non-empty multiple of 8 bytes "
+                     "(64-bit little-endian instructions)",
+                     path.c_str(), text.size()));
+        code.resize(text.size() / 8);
+        std::memcpy(code.data(), text.data(), text.size());
+      }
+    } catch (const HostError& e) {
+      throw ConfigError(a.where("program") + ": " + e.what());
+    }
+    return code;
+  }
+  static void validate(const Params& a) { load(a); }
+
   int run(HostApi& api, const Params& a) override {
     V3dDriver::Options o;
     o.v3d_base = a.u64("v3d_base");
@@ -144,27 +182,11 @@ class QpuRun : public HostProgram {
       if (nq > have) throw HostError(format("%u QPUs asked for, the V3D has %u (IDENT1)", nq, have));
     }
     const uint32_t alias = a.u32("bus_alias");
-    const std::string path = a.string("program");
-    std::string fmt = a.string("format");
-    if (fmt == "auto") fmt = ends_with(path, ".hex") ? "hex" : ends_with(path, ".bin") ? "bin" : "qasm";
-    const std::string text = read_file(path, "");
     std::vector<uint64_t> code;
-    if (fmt == "qasm") {
-      try {
-        code = assemble(text, path);
-      } catch (const AsmError& e) {
-        throw HostError(std::string("qpu_run: ") + e.what());
-      }
-    } else if (fmt == "hex") {
-      code = parse_hex_program(text, path);
-    } else {
-      if (text.empty() || text.size() % 8)
-        throw HostError(
-            format("qpu_run: %s: %zu bytes: a binary program is a non-empty multiple of 8 bytes "
-                   "(64-bit little-endian instructions)",
-                   path.c_str(), text.size()));
-      code.resize(text.size() / 8);
-      std::memcpy(code.data(), text.data(), text.size());
+    try {
+      code = load(a);  // validated before the run; read again in case the file changed since
+    } catch (const ConfigError& e) {
+      throw HostError(e.what());
     }
     const size_t bytes = (code.size() * 8 + 8191) / 4096 * 4096;  // at least one zero page after the code
     code.resize(bytes / 8, 0);
@@ -185,7 +207,7 @@ class QpuRun : public HostProgram {
       Buffer buf{b.string("name"), b.string("output"), 0, b.size("size")};
       if (buffers.count(buf.name)) throw HostError("qpu_run: buffers: two buffers named '" + buf.name + "'");
       std::string data;
-      if (!b.string("file").empty()) data = read_file(b.string("file"), "buffer " + buf.name + ": ");
+      if (!b.string("file").empty()) data = read_file(b.string("file"), input_kind::kQpuBuffer, "buffer " + buf.name + ": ");
       if (buf.size == 0) buf.size = data.size();
       if (buf.size == 0) throw HostError("qpu_run: buffers: buffer '" + buf.name + "' has neither a size nor a file");
       if (data.size() > buf.size)

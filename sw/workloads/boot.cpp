@@ -21,6 +21,7 @@ class BootProgram : public HostProgram {
     s->group("mcu", McuBootOptions::schema(), "firmware images and boot timeout");
     return s;
   }
+  static void validate(const Params& args) { McuBootOptions::validate(args.group("mcu")); }
   int run(HostApi& api, const Params& args) override {
     GpuDriver probe(api, DriverOptions::from(args.group("driver")));
     auto gpus = probe.enumerate();

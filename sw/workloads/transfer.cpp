@@ -127,6 +127,7 @@ class TransferProgram : public HostProgram {
     }
     if (args.size("min_size") > args.size("max_size"))
       throw ConfigError(args.where("min_size") + ": transfer: min_size is larger than max_size");
+    McuBootOptions::validate(args.group("mcu"));  // firmware images named: regular files, bounded
   }
 
   int run(HostApi& api, const Params& args) override {

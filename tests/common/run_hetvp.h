@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 namespace hetvp::test {
 
 inline std::string source_dir() {
@@ -57,8 +59,24 @@ struct RunResult {
   std::string out, err;
 };
 
+// A sanitizer's report in a child's output (AddressSanitizer, LeakSanitizer, UBSan: "runtime
+// error:"), or "" when there is none. In a -DHETVP_SANITIZE=ON build a report is a failure of the
+// test whatever exit status the test expects: a leak in a run that is meant to fail is still a leak.
+inline std::string sanitizer_report(const std::string& text) {
+  for (const char* mark : {"Sanitizer", "runtime error:"}) {
+    const auto p = text.find(mark);
+    if (p != std::string::npos) return text.substr(text.rfind('\n', p) == std::string::npos ? 0 : text.rfind('\n', p) + 1);
+  }
+  return "";
+}
+inline void expect_no_sanitizer_report(const std::string& what, const std::string& err) {
+  const std::string rep = sanitizer_report(err);
+  if (!rep.empty()) ADD_FAILURE() << what << ": sanitizer report in the child's stderr:\n" << rep.substr(0, 8000);
+}
+
 // Runs `hetvp ARGS` (ARGS is a shell-quoted string) and captures stdout, stderr and the exit status.
 // With timeout_s > 0 a run still going after that many seconds is killed: status 124 (timeout(1)).
+// Any sanitizer report in the child's stderr fails the calling test (expect_no_sanitizer_report).
 inline RunResult run_hetvp(const std::string& args, int timeout_s = 0) {
   static int n = 0;
   std::string o = scratch() + "/out" + std::to_string(n), e = scratch() + "/err" + std::to_string(n);
@@ -70,6 +88,7 @@ inline RunResult run_hetvp(const std::string& args, int timeout_s = 0) {
   r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
   r.out = read_file(o);
   r.err = read_file(e);
+  expect_no_sanitizer_report("hetvp " + args, r.err);
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "common/run_hetvp.h"
+#include "models/mcu/rv32/standalone.h"
 #include "platform/elf_image.h"
 
 using namespace hetvp::test;
@@ -306,6 +307,39 @@ TEST(McuIss, StandaloneRunReturnsTheProgramsExitCode) {
   EXPECT_EQ(bad.status, 2);
   auto to = run_hetvp("iss " + fw("mcu_spin.elf") + " --max-instructions 1000");
   EXPECT_EQ(to.status, 1) << to.err;
+}
+
+// A process status is 8 bits: code 256 % 256 = 0 would read as a pass, and codes 1 and 2 are
+// hetvp's own statuses. The mapping (models/mcu/rv32/standalone.h, docs/iss.md) keeps 3..119 and
+// makes every other non-zero code 120; --exit-code-file has the full code.
+TEST(McuIss, ExitCodeThatIsAMultipleOf256IsNotAPass) {
+  const std::string code_file = scratch() + "/exit256.code";
+  auto r = run_hetvp("iss " + fw("rv32_exit256.elf") + " --exit-code-file " + code_file);
+  EXPECT_EQ(r.status, 120) << r.err;
+  EXPECT_TRUE(has(r.err, "exit code 256 after")) << r.err;
+  EXPECT_EQ(read_file(code_file), "256\n");
+  auto k = run_hetvp("iss " + fw("rv32_exit42.elf") + " --exit-code-file " + code_file);
+  EXPECT_EQ(k.status, 42) << k.err;
+  EXPECT_EQ(read_file(code_file), "42\n");
+  auto bad = run_hetvp("iss " + fw("rv32_exit42.elf") + " --exit-code-file " + scratch() + "/no/such/dir/f");
+  EXPECT_EQ(bad.status, 2) << bad.err;
+  EXPECT_TRUE(has(bad.err, "--exit-code-file " + scratch() + "/no/such/dir/f: cannot write")) << bad.err;
+}
+
+TEST(McuIss, ExitStatusMappingNeverHidesAFailure) {
+  using hetvp::mcu::iss_exit_status;
+  EXPECT_EQ(iss_exit_status(0), 0);
+  EXPECT_EQ(iss_exit_status(3), 3);
+  EXPECT_EQ(iss_exit_status(119), 119);
+  for (int code : {1, 2, 120, 255, 256, 512, 0x7fffffff}) EXPECT_EQ(iss_exit_status(code), 120) << code;
+}
+
+TEST(McuIss, NegativeOrZeroInstructionBudgetIsAUsageError) {
+  for (const char* n : {"-5", "0", "x"}) {
+    auto r = run_hetvp("iss " + fw("rv32_exit42.elf") + " --max-instructions " + n);
+    EXPECT_EQ(r.status, 2) << n << ": " << r.err;
+    EXPECT_TRUE(has(r.err, std::string("--max-instructions needs a number of at least 1, not '") + n + "'")) << r.err;
+  }
 }
 
 TEST(McuIss, HugeSegmentIsALoadErrorNotAnAllocation) {  // found by the fuzz test: 49 s, 19 GB

@@ -81,6 +81,8 @@ class Child {
       if (waitpid(pid_, &st, WNOHANG) == pid_) {
         reaped_ = true;
         while ((n = read(out_, b, sizeof b)) > 0) out.append(b, size_t(n));
+        while ((n = read(err_, b, sizeof b)) > 0) err_text_.append(b, size_t(n));
+        expect_no_sanitizer_report("hetvp (gdb stub session)", err_text_);
         return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));

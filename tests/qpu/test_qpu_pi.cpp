@@ -185,7 +185,7 @@ TEST(QpuRunHexErrors, MalformedHexFilesNameTheirPlace) {
   for (const Case& c : cases) {
     const std::string path = write_file("bad" + std::to_string(i++) + ".hex", c.text);
     RunResult r = run("--workload qpu_run --set workload.args.program=" + path);
-    EXPECT_EQ(r.status, 1) << all(r);
+    EXPECT_EQ(r.status, 2) << all(r);  // parsed with the configuration's validation, before the run
     EXPECT_TRUE(has(r, c.message)) << c.message << "\n" << all(r);
   }
   const std::string bin = write_file("bad.bin", "0123456789");
@@ -197,7 +197,7 @@ TEST(QpuRunHexErrors, MalformedHexFilesNameTheirPlace) {
   EXPECT_TRUE(has(r, "uniforms: 3 streams for 1 QPUs")) << all(r);
   r = run("--workload qpu_run --set workload.args.program=" + dir + "/prog.hex" +
           " --set 'workload.args.buffers=[{name: in, file: /nonexistent.bin}]'");
-  EXPECT_TRUE(has(r, "qpu_run: buffer in: cannot read /nonexistent.bin")) << all(r);
+  EXPECT_TRUE(has(r, "qpu_run: buffer in: /nonexistent.bin: cannot open file")) << all(r);
   r = run("--workload qpu_run --set workload.args.program=" + dir + "/prog.hex" +
           " --set 'workload.args.buffers=[{name: in, file: " + dir + "/in.bin, size: 8}]'");
   EXPECT_TRUE(has(r, "in.bin has 64 bytes, more than the size 8")) << all(r);

@@ -43,6 +43,7 @@ TEST(QpuPlatform, SgemmMatchesTheHostOn1_4_12Qpus) {
     auto rows = read_csv(csv);
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[1][1], std::to_string(q));
+    EXPECT_EQ(rows[1][4], "0");  // max_error: exact, as docs/qpu.md says (tolerance 0 is the default)
     EXPECT_EQ(rows[1][5], "pass");
   }
   // A size whose rows do not divide among the QPUs.
@@ -224,14 +225,19 @@ TEST(QpuPlatformErrors, BadConfigAndAssembly) {
   EXPECT_EQ(r.status, 0) << all(r);
   EXPECT_NE(r.out.find("6 QPUs"), std::string::npos) << r.out;
   r = run_prog("bad.qasm", "nop\nfadd r0, r1\n");
-  EXPECT_EQ(r.status, 1) << all(r);
+  EXPECT_EQ(r.status, 2) << all(r);  // assembled with the configuration's validation, before the run
   EXPECT_NE(all(r).find("bad.qasm:2: fadd takes a destination and two sources"), std::string::npos) << all(r);
   r = run_prog("ok.qasm", "nop ; thrend\nnop\nnop\n", "--set workload.args.uniforms=1,x");
   EXPECT_EQ(r.status, 1) << all(r);
   EXPECT_NE(all(r).find("qpu_run: uniforms: stream 0, word 1: 'x' is not a number"), std::string::npos) << all(r);
   r = run("--workload qpu_run --set workload.args.program=/nonexistent.qasm");
-  EXPECT_EQ(r.status, 1) << all(r);
-  EXPECT_NE(all(r).find("qpu_run: cannot read /nonexistent.qasm"), std::string::npos) << all(r);
+  EXPECT_EQ(r.status, 2) << all(r);
+  EXPECT_NE(all(r).find("workload.args.program): qpu_run: /nonexistent.qasm: cannot open file: No such file"),
+            std::string::npos)
+      << all(r);
+  r = run_prog("empty.qasm", "\n\n");
+  EXPECT_EQ(r.status, 2) << all(r);
+  EXPECT_NE(all(r).find("empty.qasm holds no instructions"), std::string::npos) << all(r);
   r = run("--workload qpu_peak --set workload.args.qpus=13");
   EXPECT_EQ(r.status, 1) << all(r);
   EXPECT_NE(all(r).find("13 QPUs asked for, the V3D has 12"), std::string::npos) << all(r);

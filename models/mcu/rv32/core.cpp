@@ -463,6 +463,15 @@ bool Rv32Core::read_csr(uint32_t csr, uint32_t& v) const {
     case CSR_MHARTID:
       v = hartid_;
       return true;
+    // No triggers (Sdtrig): tselect is a WARL 0 and tdata1 reads type 0, "no trigger at this
+    // tselect", as the debug spec allows, so software probing for triggers (riscv-tests'
+    // rv32mi breakpoint) finds none and skips instead of trapping. Writes are ignored.
+    case CSR_TSELECT:
+    case CSR_TDATA1:
+    case CSR_TDATA2:
+    case CSR_TDATA3:
+      v = 0;
+      return true;
     default:
       return false;
   }

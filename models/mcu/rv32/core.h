@@ -48,6 +48,10 @@ enum Csr : uint32_t {
   CSR_MCAUSE = 0x342,
   CSR_MTVAL = 0x343,
   CSR_MIP = 0x344,
+  CSR_TSELECT = 0x7A0,  // Sdtrig trigger CSRs: this core has no triggers (read 0, writes ignored)
+  CSR_TDATA1 = 0x7A1,
+  CSR_TDATA2 = 0x7A2,
+  CSR_TDATA3 = 0x7A3,
   CSR_MCYCLE = 0xB00,
   CSR_MINSTRET = 0xB02,
   CSR_MCYCLEH = 0xB80,

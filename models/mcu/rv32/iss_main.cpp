@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[k], "--help") || !std::strcmp(argv[k], "-h")) {
       std::cout
           << "usage: hetvp-iss [--trace] [--no-dmi] [--strict-traps] [--trap-watchdog N] [--max-instructions N] ELF\n"
-             "Runs an RV32IMC ELF until it stores (code<<1)|1 to `tohost`; exits with that code.\n"
+             "Runs an RV32IMC ELF until it stores (code<<1)|1 to `tohost`; exit status: the code when 0 or 3..119,\n"
+             "else 120 (the log line has the full code).\n"
              "Exit status 125 when the simulator reports a timeout, fatal trap, load error or deadlock.\n";
       return 0;
     } else if (argv[k][0] == '-') {
@@ -42,5 +43,5 @@ int main(int argc, char** argv) {
   const int rc = hetvp::mcu::run_standalone_elf(elf, opt, std::cerr, &st);
   std::cerr << "hetvp-iss: " << st.instructions << " instructions, " << st.cycles << " cycles, "
             << (st.seconds > 0 ? st.instructions / st.seconds / 1e6 : 0.0) << " MIPS\n";
-  return rc < 0 ? 125 : rc;
+  return rc < 0 ? 125 : hetvp::mcu::iss_exit_status(rc);  // never the code modulo 256 (standalone.h)
 }

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <vector>
 
@@ -87,6 +88,14 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
   } catch (const std::exception& e) {
     log << "hetvp iss: " << e.what() << "\n";
     return kStandaloneLoadError;
+  }
+  std::unique_ptr<std::ofstream> code_file;  // opened (truncated) before the run: a bad path is a usage error
+  if (!opt.exit_code_file.empty()) {
+    code_file = std::make_unique<std::ofstream>(opt.exit_code_file);
+    if (!*code_file) {
+      log << "hetvp iss: --exit-code-file " << opt.exit_code_file << ": cannot write\n";
+      return kStandaloneLoadError;
+    }
   }
   const auto tohost = img->symbol("tohost");
   if (!tohost) {
@@ -226,6 +235,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
       if (bus.exited) {
         rc = static_cast<int>(bus.exit_code);
         log << who << "exit code " << rc << " after " << core.instret() << " instructions\n";
+        if (code_file) *code_file << rc << "\n" << std::flush;
         return finish(rc);
       }
       log << who << "halted: " << core.halt_reason() << "\n";
@@ -248,6 +258,11 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
   log << who << "timeout: no exit through 'tohost' after " << executed << " instructions (pc " << hex(core.read_pc(), 8)
       << ")\n";
   return finish(rc);
+}
+
+int iss_exit_status(int code) {
+  if (code == 0) return 0;
+  return code >= 3 && code < kIssStatusOtherCode ? code : kIssStatusOtherCode;
 }
 
 }  // namespace hetvp::mcu

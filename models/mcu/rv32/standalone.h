@@ -16,6 +16,7 @@ struct StandaloneOptions {
   std::map<std::string, uint64_t> cycle_costs;   // cycle-class overrides, e.g. {"div", 20}
   bool strict_traps = false;                     // a trap inside a trap handler is fatal (debugging aid)
   uint32_t trap_watchdog = 1000;                 // same trap N times with no progress stops the run; 0 = off
+  std::string exit_code_file;                    // non-empty: the program's full exit code is written there
 };
 
 struct StandaloneStats {
@@ -29,6 +30,17 @@ constexpr int kStandaloneTimeout = -1;    // max_instructions reached without an
 constexpr int kStandaloneFatal = -2;      // fatal trap (log names it), or unsupported tohost command
 constexpr int kStandaloneLoadError = -3;  // bad ELF, no `tohost` symbol, overlapping segments
 constexpr int kStandaloneDeadlock = -4;   // wfi with no interrupt source: the program can never wake
+// `hetvp iss`'s exit status for a program that exited through `tohost` with `code` (0..2^31-1).
+// A process status has 8 bits, and hetvp's own statuses are 0 (pass), 1 (the simulator stopped the
+// program) and 2 (usage or load error); so that no failing program reads as a pass or as one of
+// those: code 0 -> 0; 3..119 -> the code itself; any other code (1, 2, 120 and above, e.g. 256,
+// which a plain `code % 256` turned into 0) -> kIssStatusOtherCode. The full code is in the log
+// line ("exit code N") and in StandaloneOptions::exit_code_file (`--exit-code-file`). 120 keeps
+// clear of 124 (timeout(1)), 125 (hetvp-iss's simulator errors), 126/127 (the shell) and 128+
+// (signals). docs/iss.md.
+constexpr int kIssStatusOtherCode = 120;
+int iss_exit_status(int code);
+
 // The memory a program's segments and stack may need (a corrupt size is a load error, not 4 GiB).
 constexpr uint64_t kStandaloneMaxMemory = 64ull << 20;
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "platform/config.h"
+#include "platform/file_input.h"
 #include "platform/params.h"
 #include "platform/paths.h"
 #include "platform/cli/sweep/sweep.h"
@@ -90,6 +91,11 @@ struct Origin {
 }  // namespace
 
 Spec load_spec(const std::string& path) {
+  try {  // a regular file within the limit (platform/file_input.h): a FIFO would block the open
+    check_input_file(path, input_kind::kSweepSpec);
+  } catch (const InputFileError& e) {
+    throw ConfigError(e.what());
+  }
   Config c = Config::load_file(path);  // size/depth limits, duplicate keys, syntax: located
   const SweepFile f{path};
   Spec s;
