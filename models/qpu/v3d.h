@@ -127,6 +127,7 @@ class V3d : public Component, public QpuIo {
   uint32_t decode_bus(uint32_t bus, unsigned len, const char* what, const char* verb) const;
   void mem_read(uint32_t addr, void* dst, unsigned len, const char* what);
   void mem_write(uint32_t addr, const void* src, unsigned len, const char* what);
+  void mem_access(tlm::tlm_command cmd, uint32_t bus, void* data, unsigned len, const char* what);
   uint8_t* dmi_ptr(uint32_t addr, unsigned len);
   Slot& slot(QpuCore& q) { return slots_[q.index()]; }
   sc_core::sc_time at_cycle(uint64_t c) const { return period_ * double(c); }

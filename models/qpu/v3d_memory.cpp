@@ -49,28 +49,23 @@ uint32_t V3d::decode_bus(uint32_t bus, unsigned len, const char* what, const cha
 }
 
 void V3d::mem_read(uint32_t bus, void* dst, unsigned len, const char* what) {
-  const uint32_t addr = decode_bus(bus, len, what, "reads");
-  if (uint8_t* p = dmi_ptr(addr, len)) {
-    std::memcpy(dst, p, len);
-    return;
-  }
-  tlm::tlm_generic_payload gp;
-  AccessInfo info;
-  info.initiator = name();
-  info.side = Side::Gpu;
-  gp.set_extension(&info);
-  set_access(gp, tlm::TLM_READ_COMMAND, addr, dst, len);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  mem->b_transport(gp, d);
-  gp.clear_extension(&info);
-  if (!gp.is_response_ok())
-    throw QpuFault(format("%s read of 0x%08x failed: %s", what, addr, gp.get_response_string().c_str()));
+  mem_access(tlm::TLM_READ_COMMAND, bus, dst, len, what);
 }
 
 void V3d::mem_write(uint32_t bus, const void* src, unsigned len, const char* what) {
-  const uint32_t addr = decode_bus(bus, len, what, "writes");
+  mem_access(tlm::TLM_WRITE_COMMAND, bus, const_cast<void*>(src), len, what);
+}
+
+// One access of the V3D's own (TMU, VPM DMA, fetch, uniforms) to SDRAM at bus address `bus`:
+// through DMI where the memory grants it, else a transaction on `mem`.
+void V3d::mem_access(tlm::tlm_command cmd, uint32_t bus, void* data, unsigned len, const char* what) {
+  const bool read = cmd == tlm::TLM_READ_COMMAND;
+  const uint32_t addr = decode_bus(bus, len, what, read ? "reads" : "writes");
   if (uint8_t* p = dmi_ptr(addr, len)) {
-    std::memcpy(p, src, len);
+    if (read)
+      std::memcpy(data, p, len);
+    else
+      std::memcpy(p, data, len);
     return;
   }
   tlm::tlm_generic_payload gp;
@@ -78,12 +73,13 @@ void V3d::mem_write(uint32_t bus, const void* src, unsigned len, const char* wha
   info.initiator = name();
   info.side = Side::Gpu;
   gp.set_extension(&info);
-  set_access(gp, tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(src), len);
+  set_access(gp, cmd, addr, data, len);
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
   mem->b_transport(gp, d);
   gp.clear_extension(&info);
   if (!gp.is_response_ok())
-    throw QpuFault(format("%s write of 0x%08x failed: %s", what, addr, gp.get_response_string().c_str()));
+    throw QpuFault(format("%s %s of 0x%08x failed: %s", what, read ? "read" : "write", addr,
+                          gp.get_response_string().c_str()));
 }
 
 }  // namespace hetvp::qpu
