@@ -80,13 +80,12 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
   app->add_flag("-q,--quiet", opt.quiet, "print nothing but errors (log level error)");
   app->add_flag("-v", verbosity, "log level info; -vv: debug");
   app->add_option("--log-level", opt.log_level, "which SC_REPORT messages are printed")
-      ->type_name("error|warning|info|debug")
-      ->check([](const std::string& l) {
-        return SimulationContext::parse_level(l) < 0 ? "expected error, warning, info or debug" : "";
-      });
+      ->type_name("error|warning|info|debug");
   const int parsed = parse_args(*app, args);
   if (parsed >= 0) return parsed;
   const std::string help = app->help();
+  if (!opt.log_level.empty() && SimulationContext::parse_level(opt.log_level) < 0)
+    return usage_error("--log-level " + opt.log_level + ": expected error, warning, info or debug", help);
   if (verbosity > 0 && opt.log_level.empty()) opt.log_level = verbosity == 1 ? "info" : "debug";
   if (progress && no_progress) return usage_error("--progress and --no-progress contradict each other", help);
   if (opt.config.empty()) return usage_error("no CONFIG file given", help);
