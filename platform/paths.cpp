@@ -56,8 +56,13 @@ std::string find_config(const std::string& arg) {
   if (is_file(arg)) return arg;
   if (arg.empty() || arg.find('/') != std::string::npos) return "";  // a path: only as given
   const std::string dir = data_dir() + "/configs/";
-  for (const std::string& f : {dir + arg, dir + arg + ".yaml"})
-    if (is_file(f)) return f;
+  for (const std::string& f : {dir + arg, dir + arg + ".yaml"}) {
+    if (!is_file(f)) continue;
+    char* canonical = realpath(f.c_str(), nullptr);  // <prefix>/share/hetvp/..., not bin/../lib/../share
+    const std::string path = canonical ? canonical : f;
+    free(canonical);
+    return path;
+  }
   return "";
 }
 
