@@ -55,8 +55,13 @@ void simulate_with_progress(const sc_core::sc_time& limit, std::ostream& err, bo
   sc_core::sc_time slice = sc_core::sc_time(1, sc_core::SC_US);
   while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_time_stamp() < limit) {
     const Clock::time_point t0 = Clock::now();
-    sc_core::sc_start(std::min(slice, limit - sc_core::sc_time_stamp()));
+    const sc_core::sc_time slice_end = sc_core::sc_time_stamp() + std::min(slice, limit - sc_core::sc_time_stamp());
+    sc_core::sc_start(slice_end - sc_core::sc_time_stamp());
     const Clock::time_point t1 = Clock::now();
+    // The run ended inside the slice (RunState's sc_pause: the workload finished or failed; or
+    // sc_stop): sc_start returned before the slice's end. A pause requested by a process at the
+    // slice's end time happens in the next slice (its processes run there), so this catches it.
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED || sc_core::sc_time_stamp() < slice_end) break;
     // Aim the next slice at target_slice_wall_s, changing it by at most 8x at a time.
     const double wall = std::chrono::duration<double>(t1 - t0).count();
     const double factor = wall > 0 ? std::clamp(target_slice_wall_s / wall, 0.125, 8.0) : 8.0;

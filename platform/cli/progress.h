@@ -13,7 +13,8 @@
 
 namespace hetvp::cli {
 
-// Runs the simulation from time 0 up to `limit` (as sc_start(limit)), or until sc_stop(),
+// Runs the simulation from time 0 up to `limit` (as sc_start(limit)), or until it pauses or stops
+// before (RunState: the workload finished or failed),
 // printing progress to `err`: on a terminal one line rewritten in place (cleared at the end),
 // otherwise a line a second and one at the end.
 void simulate_with_progress(const sc_core::sc_time& limit, std::ostream& err, bool terminal);

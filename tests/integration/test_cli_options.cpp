@@ -73,10 +73,15 @@ TEST(CliOptions, UnknownOptionsAndArgumentsAreUsageErrors) {
 
 // `hetvp iss`: counts are unsigned; "-5" must not wrap around to a huge count.
 TEST(CliOptions, IssRefusesNegativeAndOversizedCounts) {
-  for (const char* opt : {"--max-instructions=-5", "--max-instructions -5", "--trap-watchdog=-1"}) {
+  for (const char* opt : {"--max-instructions=-5", "--max-instructions=0x"}) {
     RunResult r = run_hetvp(std::string("iss /nonexistent.elf ") + opt);
     EXPECT_EQ(r.status, 2) << opt;
-    EXPECT_TRUE(has(r.err, "expected a number >= 0, not '-")) << opt << ": " << r.err;
+    EXPECT_TRUE(has(r.err, "--max-instructions needs a number of at least 1, not '")) << opt << ": " << r.err;
+  }
+  for (const char* opt : {"--trap-watchdog=-1", "--trap-watchdog -1"}) {
+    RunResult r = run_hetvp(std::string("iss /nonexistent.elf ") + opt);
+    EXPECT_EQ(r.status, 2) << opt;
+    EXPECT_TRUE(has(r.err, "--trap-watchdog: expected a number >= 0, not '-1'")) << opt << ": " << r.err;
   }
   RunResult big = run_hetvp("iss /nonexistent.elf --trap-watchdog 5000000000");
   EXPECT_EQ(big.status, 2);
