@@ -26,6 +26,11 @@ TEST(CliOptions, EqualsFormWorksForEveryOption) {
                 .status,
             0);
   EXPECT_EQ(components_section(read_file(a)), components_section(read_file(b)));
+  // The sweep runner too: --out=DIR, -j4 (a short option with its value attached).
+  RunResult sw = run_hetvp("sweep " + config("sweeps/fujii2014_pcie.yaml") + " --out=" + scratch() +
+                           "/sweep -j4 --dry-run");
+  EXPECT_EQ(sw.status, 0) << sw.err;
+  EXPECT_TRUE(has(sw.out, "12 points (12 distinct), 0 finished, 12 to run")) << sw.out;
   // -v / -vv / --log-level=
   EXPECT_EQ(run_hetvp("run " + config("default.yaml") + " --workload boot -vv -q").status, 0);
   RunResult lvl = run_hetvp("run " + config("default.yaml") + " --log-level=loud");
