@@ -597,6 +597,10 @@ void Config::load_plugins() const {
   }
 }
 
+// Appended to "unknown workload" and "unknown component type": a name that is none of hetvp's
+// own may come from a plugin that was not loaded.
+constexpr const char* kPluginHint = "; did you load the plugin? (--plugin FILE or plugins: in the YAML)";
+
 void Config::validate() const {
   load_plugins();
   g_current_file = file;
@@ -615,7 +619,7 @@ void Config::validate() const {
               std::string l;
               for (auto& n : ProgramRegistry::get().names()) l += (l.empty() ? "" : ", ") + n;
               return l;
-            }());
+            }() + kPluginHint);
   }
   if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args");
   if (prog->validate)
@@ -645,7 +649,7 @@ void Config::validate() const {
            "unknown component type '" + type + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                (type.rfind("rtl.", 0) == 0 ? "; RTL blocks built into this hetvp (hetvp_add_rtl_block): " +
                                                  (built.empty() ? std::string("none") : built)
-                                           : std::string()));
+                                           : std::string(kPluginHint)));
     }
     if (name == w.string("cpu")) cpu_found = true;
     // Generic keys every instance may carry, then the type's own schema.

@@ -1,8 +1,11 @@
 #include "platform/paths.h"
 
-#include <cstdlib>
+#include <dirent.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
 
 #ifndef HETVP_LIB_TO_DATA
 #define HETVP_LIB_TO_DATA "../share/hetvp"
@@ -14,6 +17,10 @@ namespace {
 bool is_dir(const std::string& p) {
   struct stat st;
   return !p.empty() && stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+bool is_file(const std::string& p) {
+  struct stat st;
+  return !p.empty() && stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 std::string from_env(const char* name) {
   const char* v = std::getenv(name);
@@ -43,6 +50,35 @@ std::string data_dir() {
   const std::string lib = library_dir();
   if (is_dir(lib + "/configs")) return lib;
   return lib + "/" HETVP_LIB_TO_DATA;
+}
+
+std::string find_config(const std::string& arg) {
+  if (is_file(arg)) return arg;
+  if (arg.empty() || arg.find('/') != std::string::npos) return "";  // a path: only as given
+  const std::string dir = data_dir() + "/configs/";
+  for (const std::string& f : {dir + arg, dir + arg + ".yaml"}) {
+    if (!is_file(f)) continue;
+    char* canonical = realpath(f.c_str(), nullptr);  // <prefix>/share/hetvp/..., not bin/../lib/../share
+    const std::string path = canonical ? canonical : f;
+    free(canonical);
+    return path;
+  }
+  return "";
+}
+
+std::vector<std::string> shipped_configs() {
+  std::vector<std::string> names;
+  const std::string dir = data_dir() + "/configs";
+  DIR* d = opendir(dir.c_str());
+  if (!d) return names;
+  while (const dirent* e = readdir(d)) {
+    const std::string n = e->d_name;
+    if (n.size() > 5 && n.compare(n.size() - 5, 5, ".yaml") == 0 && is_file(dir + "/" + n))
+      names.push_back(n.substr(0, n.size() - 5));
+  }
+  closedir(d);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 }  // namespace hetvp

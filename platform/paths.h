@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace hetvp {
 
@@ -16,5 +17,11 @@ std::string library_dir();
 std::string firmware_dir();
 // The folder holding configs/ (the build tree's or <prefix>/share/hetvp).
 std::string data_dir();
+// A configuration given on the command line: `arg` itself when it names an existing file, else
+// the shipped config of that name (data_dir()/configs/ARG or ARG.yaml: `hetvp run default`),
+// else "".
+std::string find_config(const std::string& arg);
+// The names of the shipped configs (data_dir()/configs/*.yaml without .yaml), sorted.
+std::vector<std::string> shipped_configs();
 
 }  // namespace hetvp

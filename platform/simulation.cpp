@@ -320,13 +320,15 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
   auto wall0 = std::chrono::steady_clock::now();
   std::string sim_error;
   try {
-    sc_core::sc_start(limit);
+    if (opt.simulate)
+      opt.simulate(limit);
+    else
+      sc_core::sc_start(limit);
   } catch (const sc_core::sc_report& rep) {
     sim_error = rep.get_msg();
   } catch (const std::exception& e) {
     sim_error = e.what();
   }
-  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   const sc_core::sc_time end = sc_core::sc_time_stamp();
   for (auto* c : builder->components()) c->end_of_run();
   Tracer::get().close();
@@ -350,22 +352,6 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
                        ")");
   }
 
-  if (!opt.quiet) {
-    out << "hetvp: " << opt.config << ", workload " << workload << ", seed " << seed << "\n";
-    for (auto& l : rs.summary()) out << "  " << l << "\n";
-    out << "simulated " << fmt_time(end) << " in " << std::fixed << std::setprecision(2) << wall << " s wall\n";
-  }
-  if (ctx.warnings_dropped)
-    err << "warning: " << ctx.warnings_dropped << " more warning" << (ctx.warnings_dropped == 1 ? "" : "s")
-        << " not shown (only the first " << SimulationContext::kMaxWarningsShown << " are printed; " << ctx.warnings
-        << " in all)\n";
-  for (auto& p : problems) err << "FAILED: " << p << "\n";
-  if (status == kExitOk && !opt.quiet) out << "result: PASS\n";
-
-  if (opt.outputs) {
-    opt.outputs->summary = summary.str();
-    out_stream << opt.outputs->summary;
-  }
   std::ostringstream stats_text;
   if (!opt.stats_path.empty() || opt.outputs) {
     JsonWriter w(stats_text);
@@ -401,20 +387,39 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     opt.outputs->stats_json = stats_text.str();
     opt.outputs->results = host->result_table();
   }
+  std::string output_error;  // a --stats or --csv file that cannot be written: exit 2 after the summary
   if (!opt.stats_path.empty()) {
     std::ofstream f(opt.stats_path);
-    if (!f || !(f << stats_text.str())) {
-      err << "error: cannot write stats to " << opt.stats_path << "\n";
-      return kExitUsage;
-    }
+    if (!f || !(f << stats_text.str())) output_error = "cannot write stats to " + opt.stats_path;
   }
-  if (!opt.csv_path.empty()) {
+  if (!opt.csv_path.empty() && output_error.empty()) {
     std::ofstream f(opt.csv_path);
-    if (!f) {
-      err << "error: cannot write CSV to " << opt.csv_path << "\n";
-      return kExitUsage;
-    }
-    host->result_table().write_csv(f);
+    if (f)
+      host->result_table().write_csv(f);
+    else
+      output_error = "cannot write CSV to " + opt.csv_path;
+  }
+  // The summary last: its wall time covers the simulation and writing its outputs.
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (!opt.quiet) {
+    out << "hetvp: " << opt.config << ", workload " << workload << ", seed " << seed << "\n";
+    for (auto& l : rs.summary()) out << "  " << l << "\n";
+    out << "simulated " << fmt_time(end) << " in " << std::fixed << std::setprecision(2) << wall << " s wall\n";
+  }
+  if (ctx.warnings_dropped)
+    err << "warning: " << ctx.warnings_dropped << " more warning" << (ctx.warnings_dropped == 1 ? "" : "s")
+        << " not shown (only the first " << SimulationContext::kMaxWarningsShown << " are printed; " << ctx.warnings
+        << " in all)\n";
+  for (auto& p : problems) err << "FAILED: " << p << "\n";
+  if (status == kExitOk && !opt.quiet) out << "result: PASS\n";
+
+  if (opt.outputs) {
+    opt.outputs->summary = summary.str();
+    out_stream << opt.outputs->summary;
+  }
+  if (!output_error.empty()) {
+    err << "error: " << output_error << "\n";
+    return kExitUsage;
   }
   return status;
 }

@@ -2,6 +2,7 @@
 // This is what `hetvp run` and `hetvp check` do; tests call it too.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <ostream>
 #include <string>
@@ -64,6 +65,9 @@ struct RunOptions {
   std::string version;            // "0.2.0 (git describe)": recorded in the stats' run section
   RunOutputs* outputs = nullptr;  // when set, run_platform also fills it
   std::string dump_config;        // write the resolved configuration (every default filled in) here
+  // Runs the simulation up to the time limit (`hetvp run`'s progress display slices it);
+  // empty: sc_start(limit).
+  std::function<void(const sc_core::sc_time& limit)> simulate;
 };
 
 enum ExitStatus { kExitOk = 0, kExitSimFailure = 1, kExitUsage = 2 };

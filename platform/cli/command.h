@@ -9,8 +9,11 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "platform/registry.h"
 
@@ -30,6 +33,16 @@ using CommandRegistry = Registry<Command>;
 std::string main_usage();
 // Prints "error: MSG" and `usage` to stderr; returns kExitUsage.
 int usage_error(const std::string& msg, const std::string& usage);
+
+// A command's option parser (CLI11: `--opt value`, `--opt=value`, `-j4`, `-vv`, `-h`/`--help`).
+// Its help is `usage` (the first line, "usage: hetvp run CONFIG [options]"), then `about`, then
+// the options CLI11 lists from their declarations, so the help cannot miss an option.
+std::unique_ptr<CLI::App> make_parser(const std::string& usage, const std::string& about = "");
+// Parses `args` (args[0] is the command's name) into the options declared on `app`. Returns -1
+// when the command should go on, 0 after printing --help, kExitUsage after printing an error
+// ("unknown option '--x'", "unexpected argument 'y'", CLI11's message for a missing or bad value)
+// and the help.
+int parse_args(CLI::App& app, const std::vector<std::string>& args);
 
 }  // namespace hetvp::cli
 

@@ -41,24 +41,36 @@ void print_schema(const Schema& schema, const std::string& indent) {
   }
 }
 
-int list_command(std::vector<std::string> args) {
-  // --plugin LIB.so (repeatable): its types are listed with the built-in ones.
-  for (size_t i = 1; i < args.size();) {
-    if (args[i] != "--plugin") {
-      ++i;
-      continue;
-    }
-    if (i + 1 >= args.size()) return usage_error("--plugin needs a plugin library", main_usage());
+// --plugin LIB.so (repeatable) of `list` and `schema`: their types are listed with the built-in ones.
+bool load_plugins(const std::vector<std::string>& plugins) {
+  for (const std::string& p : plugins) {
     try {
-      load_plugin(args[i + 1], "--plugin");
+      load_plugin(p, "--plugin");
     } catch (const ConfigError& e) {
       std::cerr << "error: " << e.what() << "\n";
-      return kExitUsage;
+      return false;
     }
-    args.erase(args.begin() + i, args.begin() + i + 2);
   }
-  if (args.size() == 2) {  // hetvp list TYPE: a component type's or a host program's parameters
-    const std::string& t = args[1];
+  return true;
+}
+
+void add_plugin_option(CLI::App& app, std::vector<std::string>& plugins) {
+  app.add_option("--plugin", plugins, "load a plugin library first; its types are listed too (repeatable)")
+      ->type_name("LIB.so")
+      ->allow_extra_args(false);
+}
+
+int list_command(std::vector<std::string> args) {
+  auto app = make_parser("usage: hetvp list [TYPE] [--plugin LIB.so]...",
+                         "  lists the component types and host programs (workloads); with TYPE, every parameter of\n"
+                         "  that type or program: kind, default, range, description\n");
+  std::string t;
+  std::vector<std::string> plugins;
+  app->add_option("TYPE", t, "a component type or host program")->type_name("");
+  add_plugin_option(*app, plugins);
+  if (int parsed = parse_args(*app, args); parsed >= 0) return parsed;
+  if (!load_plugins(plugins)) return kExitUsage;
+  if (!t.empty()) {  // hetvp list TYPE: a component type's or a host program's parameters
     if (auto* c = ComponentRegistry::get().find(t)) {
       std::cout << "component type " << t << " — " << c->doc << "\nparameters (ranges in base units: bytes, s, Hz):\n";
       print_schema(*c->schema(), "  ");
@@ -72,11 +84,10 @@ int list_command(std::vector<std::string> args) {
     std::vector<std::string> all = ComponentRegistry::get().names();
     for (auto& n : ProgramRegistry::get().names()) all.push_back(n);
     const std::string near = nearest_name(t, all);
-    return usage_error("no component type or host program '" + t + "'" +
-                           (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; `hetvp list` names them",
-                       main_usage());
+    std::cerr << "error: no component type or host program '" << t << "'"
+              << (near.empty() ? "" : " (did you mean '" + near + "'?)") << "; `hetvp list` names them\n";
+    return kExitUsage;
   }
-  if (args.size() > 2) return usage_error("list takes at most one TYPE", main_usage());
   std::cout << "component types:\n";
   auto from = [](const std::string& origin) { return origin.empty() ? std::string() : " [plugin " + origin + "]"; };
   for (auto& n : ComponentRegistry::get().names())
@@ -89,47 +100,43 @@ int list_command(std::vector<std::string> args) {
   return 0;
 }
 
-int version_command(std::vector<std::string>) {
+int version_command(std::vector<std::string> args) {
+  auto app = make_parser("usage: hetvp --version", "  prints hetvp's version and the git commit it was built from\n");
+  if (int parsed = parse_args(*app, args); parsed >= 0) return parsed;
   std::cout << "hetvp " << HETVP_VERSION << " (" << HETVP_GIT_DESCRIBE << ")\n";
   return 0;
 }
 
 int schema_command(std::vector<std::string> args) {  // hetvp schema [--plugin LIB.so]... > hetvp.schema.json
-  for (size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << "usage: hetvp schema [--plugin LIB.so]...\n  prints a JSON Schema of the configuration format "
-                   "(every component type's and program's\n  parameters) for editors: hetvp schema > "
-                   "hetvp.schema.json\n";
-      return 0;
-    }
-    if (args[i] != "--plugin" || i + 1 >= args.size())
-      return usage_error("schema takes only --plugin LIB.so", main_usage());
-    try {
-      load_plugin(args[++i], "--plugin");
-    } catch (const ConfigError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      return kExitUsage;
-    }
-  }
+  auto app = make_parser("usage: hetvp schema [--plugin LIB.so]...",
+                         "  prints a JSON Schema of the configuration format (every component type's and program's\n"
+                         "  parameters) for editors: hetvp schema > hetvp.schema.json\n");
+  std::vector<std::string> plugins;
+  add_plugin_option(*app, plugins);
+  if (int parsed = parse_args(*app, args); parsed >= 0) return parsed;
+  if (!load_plugins(plugins)) return kExitUsage;
   std::cout << config_json_schema();
   return 0;
 }
 
-int registers_command(std::vector<std::string>) {
+int registers_command(std::vector<std::string> args) {
+  auto app = make_parser("usage: hetvp registers",
+                         "  prints the register tables of every block as Markdown (docs/registers.md), from the C\n"
+                         "  headers under firmware/include/hetvp\n");
+  if (int parsed = parse_args(*app, args); parsed >= 0) return parsed;
   std::cout << registers_markdown();
   return 0;
 }
 
 int stats_doc_command(std::vector<std::string> args) {
-  if (args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
-    std::cout << "usage: hetvp stats-doc [CONFIG]\n  prints every declared statistic (path, kind, unit, description) "
-                 "of one instance of\n"
-                 "  each component type in CONFIG (default configs/coherence.yaml): docs/stats.md's tables\n";
-    return 0;
-  }
-  if (args.size() > 2) return usage_error("stats-doc takes at most one CONFIG", main_usage());
-  return stats_doc_platform(args.size() == 2 ? args[1] : data_dir() + "/configs/coherence.yaml", std::cout,
-                            std::cerr);
+  auto app = make_parser("usage: hetvp stats-doc [CONFIG]",
+                         "  prints every declared statistic (path, kind, unit, description) of one instance of\n"
+                         "  each component type in CONFIG (default configs/coherence.yaml): docs/stats.md's tables\n");
+  std::string config = data_dir() + "/configs/coherence.yaml";
+  app->add_option("CONFIG", config, "the configuration (default: the shipped coherence.yaml)")->type_name("");
+  if (int parsed = parse_args(*app, args); parsed >= 0) return parsed;
+  const std::string found = find_config(config);
+  return stats_doc_platform(found.empty() ? config : found, std::cout, std::cerr);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The hetvp command-line program: looks its first argument up among the registered commands
 // (platform/cli/command.h; `hetvp --help` lists them).
 // Exit status: 0 success, 1 the simulated system failed, 2 usage or configuration error.
+#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -26,6 +27,8 @@ int sc_main(int argc, char** argv) {
 
 // SystemC's own main() prints a banner; hetvp's output is for its users, so start SystemC here.
 int main(int argc, char** argv) {
+  // Line-buffered stdout: a run's lines appear as they are printed, also into a pipe or a file.
+  setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   return sc_core::sc_elab_and_sim(argc, argv);
 }

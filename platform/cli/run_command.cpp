@@ -1,37 +1,31 @@
 // hetvp — `hetvp run`, `hetvp check` and `hetvp debug` (= run with the `debug` workload).
+#include <unistd.h>
+
 #include <iostream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "platform/cli/command.h"
+#include "platform/cli/progress.h"
+#include "platform/paths.h"
 #include "platform/simulation.h"
 
 namespace hetvp::cli {
 namespace {
 
-const char* kRunUsage =
-    "usage: hetvp run CONFIG [options]\n"
-    "  --workload NAME     run host program NAME instead of the config's workload.name\n"
-    "  --set PATH=VALUE    override any YAML value by its dotted path (repeatable), e.g. --set pcie0.lanes=8\n"
-    "  --stats FILE.json   write every component's statistics as JSON (deterministic for a seed)\n"
-    "  --csv FILE.csv      write the workload's result table as CSV\n"
-    "  --trace FILE.json   write a transaction timeline (Chrome trace-event format)\n"
-    "  --dump-config F.yaml  write the resolved configuration (every default filled in, every --set applied);\n"
-    "                      running it gives the same statistics\n"
-    "  --plugin LIB.so     load a plugin library (component types, host programs) first (repeatable)\n"
-    "  --quiet, -q         print nothing but errors (log level error)\n"
-    "  -v, -vv             log level info, debug\n"
-    "  --log-level L       error | warning (default) | info | debug: which SC_REPORT messages are printed;\n"
-    "                      per instance: --set X.log=debug (or `log: debug` in its YAML block)\n";
-
-const char* kCheckUsage =
-    "usage: hetvp check CONFIG [--set PATH=VALUE]... [--plugin LIB.so]... [--dump-config F.yaml]\n"
+const char* kRunUsage = "usage: hetvp run CONFIG [options]";
+const char* kRunAbout =
+    "  builds the platform described by CONFIG (a YAML file, or the name of a shipped config: `hetvp run default`),\n"
+    "  boots it and runs its workload. Options take their value as `--opt VALUE` or `--opt=VALUE`.\n"
+    "  Log levels: --log-level error | warning (default) | info | debug decides which SC_REPORT messages are\n"
+    "  printed; per instance: --set X.log=debug (or `log: debug` in its YAML block).\n";
+const char* kCheckUsage = "usage: hetvp check CONFIG [--set PATH=VALUE]... [--plugin LIB.so]... [--dump-config F.yaml]";
+const char* kCheckAbout =
     "  validates CONFIG (types, keys, values, connections, address maps) and builds the platform\n"
     "  without simulating; exit 0 when valid, 2 otherwise\n";
-
 const char* kDebugUsage =
-    "usage: hetvp debug CONFIG [--script FILE] [--commands 'LINE; LINE; ...'] [--set PATH=VALUE]... [--stats F]\n"
+    "usage: hetvp debug CONFIG [--script FILE] [--commands 'LINE; LINE; ...'] [--set PATH=VALUE]... [--stats F]";
+const char* kDebugAbout =
     "  boots nothing by itself: the script does (`boot`, or `load`/`start`), then sends commands and dumps\n"
     "  registers and memory through the MMIO register blocks. Lines: boot | load T FILE | start|stop|cont|reset T |\n"
     "  step T [N] | wait T STATE [US] | cmd T NAME [DATA [ARG...]] [notify] | read T OFF | write T OFF V | regs T |\n"
@@ -39,89 +33,95 @@ const char* kDebugUsage =
     "  (T = hub, gpcN, gpcs; values take $last, $NAME, $NAME.lo, $NAME.hi). docs/firmware.md. Exit status as `hetvp "
     "run`.\n";
 
-// `run` and `check`: one option parser, the options `check` has no use for are refused.
-int run_or_check(std::vector<std::string> args) {
-  const std::string cmd = args[0];
-  const char* usage = cmd == "run" ? kRunUsage : kCheckUsage;
+enum class Mode { kRun, kCheck, kDebug };
 
+// `run`, `check` and `debug`: one set of options; `check` has no use for the outputs of a run,
+// `debug` adds its script and picks the workload.
+int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
   RunOptions opt;
   opt.version = std::string(HETVP_VERSION) + " (" + HETVP_GIT_DESCRIBE + ")";
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](const char* what) -> std::string {
-      if (i + 1 >= args.size()) throw std::invalid_argument(std::string(a) + " needs " + what);
-      return args[++i];
-    };
-    try {
-      if (a == "--help" || a == "-h") {
-        std::cout << usage;
-        return 0;
-      } else if (a == "--dump-config") {
-        opt.dump_config = value("a file name");
-      } else if (a == "--plugin") {
-        opt.plugins.push_back(value("a plugin library"));
-      } else if (a == "--set") {
-        opt.overrides.push_back(value("PATH=VALUE"));
-      } else if (a.rfind("--set=", 0) == 0) {
-        opt.overrides.push_back(a.substr(6));
-      } else if (cmd == "run" && a == "--workload") {
-        opt.workload = value("a workload name");
-      } else if (cmd == "run" && a == "--stats") {
-        opt.stats_path = value("a file name");
-      } else if (cmd == "run" && a == "--csv") {
-        opt.csv_path = value("a file name");
-      } else if (cmd == "run" && a == "--trace") {
-        opt.trace_path = value("a file name");
-      } else if (a == "--quiet" || a == "-q") {
-        opt.quiet = true;
-      } else if (a == "-v" || a == "-vv") {
-        opt.log_level = a == "-v" ? "info" : "debug";
-      } else if (a == "--log-level" || a.rfind("--log-level=", 0) == 0) {
-        opt.log_level = a == "--log-level" ? value("error, warning, info or debug") : a.substr(12);
-        if (SimulationContext::parse_level(opt.log_level) < 0)
-          return usage_error("--log-level " + opt.log_level + ": expected error, warning, info or debug", usage);
-      } else if (!a.empty() && a[0] == '-') {
-        return usage_error("unknown option '" + a + "'", usage);
-      } else if (opt.config.empty()) {
-        opt.config = a;
-      } else {
-        return usage_error("unexpected argument '" + a + "'", usage);
-      }
-    } catch (const std::invalid_argument& e) {
-      return usage_error(e.what(), usage);
-    }
+  std::unique_ptr<CLI::App> app = mode == Mode::kRun     ? make_parser(kRunUsage, kRunAbout)
+                                  : mode == Mode::kCheck ? make_parser(kCheckUsage, kCheckAbout)
+                                                         : make_parser(kDebugUsage, kDebugAbout);
+  std::string script, commands;
+  int verbosity = 0;
+  bool progress = false, no_progress = false;
+  app->add_option("CONFIG", opt.config, "the configuration: a YAML file or a shipped config's name")->type_name("");
+  if (mode == Mode::kRun)
+    app->add_option("--workload", opt.workload, "run host program NAME instead of the config's workload.name")
+        ->type_name("NAME");
+  if (mode == Mode::kDebug) {
+    app->add_option("--script", script, "the debug script to run (workload.args.script)")->type_name("FILE");
+    app->add_option("--commands", commands, "debug lines separated by ';' (workload.args.commands)")
+        ->type_name("'LINE; ...'");
   }
-  if (opt.config.empty()) return usage_error("no CONFIG file given", usage);
-  return cmd == "run" ? run_platform(opt, std::cout, std::cerr) : check_platform(opt, std::cout, std::cerr);
-}
+  app->add_option("--set", opt.overrides,
+                  "override any YAML value by its dotted path (repeatable), e.g. --set pcie0.lanes=8")
+      ->type_name("PATH=VALUE")
+      ->allow_extra_args(false);
+  if (mode != Mode::kCheck) {
+    app->add_option("--stats", opt.stats_path, "write every component's statistics as JSON (deterministic for a seed)")
+        ->type_name("FILE.json");
+    app->add_option("--csv", opt.csv_path, "write the workload's result table as CSV")->type_name("FILE.csv");
+    app->add_option("--trace", opt.trace_path, "write a transaction timeline (Chrome trace-event format)")
+        ->type_name("FILE.json");
+  }
+  app->add_option("--dump-config", opt.dump_config,
+                  "write the resolved configuration (every default filled in, every --set applied); running it "
+                  "gives the same statistics")
+      ->type_name("F.yaml");
+  app->add_option("--plugin", opt.plugins, "load a plugin library (component types, host programs) first (repeatable)")
+      ->type_name("LIB.so")
+      ->allow_extra_args(false);
+  if (mode != Mode::kCheck) {
+    app->add_flag("--progress", progress, "show simulated time and rate on stderr (default: when it is a terminal)");
+    app->add_flag("--no-progress", no_progress, "never show progress");
+  }
+  app->add_flag("-q,--quiet", opt.quiet, "print nothing but errors (log level error)");
+  app->add_flag("-v", verbosity, "log level info; -vv: debug");
+  app->add_option("--log-level", opt.log_level, "which SC_REPORT messages are printed")
+      ->type_name("error|warning|info|debug");
+  const int parsed = parse_args(*app, args);
+  if (parsed >= 0) return parsed;
+  const std::string help = app->help();
+  if (!opt.log_level.empty() && SimulationContext::parse_level(opt.log_level) < 0)
+    return usage_error("--log-level " + opt.log_level + ": expected error, warning, info or debug", help);
+  if (verbosity > 0 && opt.log_level.empty()) opt.log_level = verbosity == 1 ? "info" : "debug";
+  if (progress && no_progress) return usage_error("--progress and --no-progress contradict each other", help);
+  if (opt.config.empty()) return usage_error("no CONFIG file given", help);
 
-// = run CONFIG --workload debug --set workload.args.script=FILE ...
-int debug_command(std::vector<std::string> args) {
-  std::vector<std::string> r{"run", "--workload", "debug"};
-  for (size_t i = 1; i < args.size(); ++i) {
-    if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << kDebugUsage;
-      return 0;
-    } else if ((args[i] == "--script" || args[i] == "--commands") && i + 1 < args.size()) {
-      r.push_back("--set");
-      r.push_back("workload.args." + args[i].substr(2) + "=" + args[i + 1]);
-      ++i;
-    } else {
-      r.push_back(args[i]);
-    }
+  // A path to an existing file, else a shipped config's name (configs/NAME.yaml of the data folder).
+  const std::string found = find_config(opt.config);
+  if (found.empty()) {
+    std::string names;
+    for (const std::string& n : shipped_configs()) names += (names.empty() ? "" : ", ") + n;
+    std::cerr << "error: " << opt.config << ": no such configuration file, nor a shipped config of that name"
+              << " (shipped, in " << data_dir() << "/configs: " << (names.empty() ? "none" : names) << ")\n";
+    return kExitUsage;
   }
-  return run_or_check(std::move(r));
+  opt.config = found;
+
+  if (mode == Mode::kCheck) return check_platform(opt, std::cout, std::cerr);
+  if (mode == Mode::kDebug) {
+    opt.workload = "debug";
+    if (!script.empty()) opt.overrides.push_back("workload.args.script=" + script);
+    if (!commands.empty()) opt.overrides.push_back("workload.args.commands=" + commands);
+  }
+  const bool terminal = isatty(STDERR_FILENO) == 1;
+  if (progress || (terminal && !no_progress && !opt.quiet))
+    opt.simulate = [terminal](const sc_core::sc_time& limit) { simulate_with_progress(limit, std::cerr, terminal); };
+  return run_platform(opt, std::cout, std::cerr);
 }
 
 }  // namespace
 
 HETVP_REGISTER_COMMAND("run", 10,
                        "  run CONFIG     build the platform described by CONFIG (YAML), boot it and run its workload\n",
-                       run_or_check);
+                       [](std::vector<std::string> args) { return run_check_or_debug(Mode::kRun, args); });
 HETVP_REGISTER_COMMAND("check", 20, "  check CONFIG   validate CONFIG and build the platform without simulating\n",
-                       run_or_check);
+                       [](std::vector<std::string> args) { return run_check_or_debug(Mode::kCheck, args); });
 HETVP_REGISTER_COMMAND("debug", 60,
                        "  debug CONFIG   the microcontroller debug tool: run a debug script on the booted platform\n",
-                       debug_command);
+                       [](std::vector<std::string> args) { return run_check_or_debug(Mode::kDebug, args); });
 
 }  // namespace hetvp::cli

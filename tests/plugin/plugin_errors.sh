@@ -31,7 +31,7 @@ expect old_abi "built against plugin ABI [0-9]+, this hetvp has ABI [0-9]+: rebu
   "$hetvp" check "$cfg" --plugin "$dir/libhetvp_test_plugin_old_abi.so"
 expect duplicate_type "libhetvp_test_plugin_dup_type.so': component type 'memory' is already registered \(built in\)" \
   "$hetvp" list --plugin "$dir/libhetvp_test_plugin_dup_type.so"
-expect list_needs_arg "error: --plugin needs a plugin library" "$hetvp" list --plugin
+expect list_needs_arg "error: --plugin: 1 required LIB.so missing" "$hetvp" list --plugin
 # In YAML: located at the list item, paths relative to the config file.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -63,4 +63,7 @@ printf '\nplugins: [libacc.so]\n' >>"$tmp/acc.yaml"
 "$hetvp" run "$tmp/acc.yaml" --quiet
 # Firmware comes from the installed prefix: boot the default platform from share/hetvp/configs.
 "$hetvp" run "$tmp/prefix/share/hetvp/configs/default.yaml" --workload boot | grep -q "result: PASS"
+# A shipped config by name: the installed share folder's (run from elsewhere, no configs/ here).
+(cd "$tmp" && "$hetvp" check default | grep -qF "$tmp/prefix/share/hetvp/configs/default.yaml: OK") ||
+  { echo "FAIL: the installed hetvp does not find its shipped config 'default' by name"; exit 1; }
 echo "plugin example against the installed package: ok"

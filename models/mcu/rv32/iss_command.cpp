@@ -16,58 +16,53 @@ namespace {
 
 const char* kIssUsage =
     "usage: hetvp iss ELF [--max-instructions N] [--trace] [--no-dmi] [--strict-traps] [--trap-watchdog N]\n"
+    "                     [--exit-code-file FILE]";
+const char* kIssAbout =
     "  runs an RV32IMC ELF on the bare ISS until it stores (code<<1)|1 to its `tohost` symbol\n"
-    "  --strict-traps: a trap inside a trap handler stops the run (debugging aid; off: nested traps per the spec)\n"
-    "  --trap-watchdog N: stop when the same trap (mcause, mepc) repeats N times with no progress (default 1000, 0 = "
-    "off)\n"
-    "  --exit-code-file FILE: write the program's full exit code to FILE when it exits\n"
     "  exit status: 0 when the program exits with 0; its code when 3..119; 120 for any other code (1, 2, 120 and\n"
     "  above: see the log line or --exit-code-file); 1 when the simulator stops it (fatal trap, timeout, wfi\n"
     "  deadlock); 2 for a usage error or an ELF that cannot be loaded\n";
 
 int iss_command(std::vector<std::string> args) {
-  using cli::usage_error;
   StandaloneOptions o;
-  std::string elf;
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--help" || a == "-h") {
-      std::cout << kIssUsage;
-      return 0;
-    } else if (a == "--trace") {
-      o.trace = true;
-    } else if (a == "--no-dmi") {
-      o.dmi = false;
-    } else if (a == "--strict-traps") {
-      o.strict_traps = true;
-    } else if (a == "--trap-watchdog" && i + 1 < args.size()) {
-      try {
-        const unsigned long long n = std::stoull(args[++i], nullptr, 0);
-        if (n > 0xffffffffull) throw std::out_of_range("--trap-watchdog");
-        o.trap_watchdog = static_cast<uint32_t>(n);
-      } catch (const std::exception&) {
-        return usage_error("--trap-watchdog needs a number 0..4294967295", kIssUsage);
-      }
-    } else if (a == "--exit-code-file" && i + 1 < args.size()) {
-      o.exit_code_file = args[++i];
-    } else if (a == "--max-instructions" && i + 1 < args.size()) {
-      try {  // stoull would take "-5" as 2^64-5: digits only, and at least 1
-        const std::string& n = args[++i];
-        if (n.empty() || !std::isdigit(static_cast<unsigned char>(n[0]))) throw std::invalid_argument(n);
-        o.max_instructions = std::stoull(n, nullptr, 0);
-        if (o.max_instructions == 0) throw std::out_of_range(n);
-      } catch (const std::exception&) {
-        return usage_error("--max-instructions needs a number of at least 1, not '" + args[i] + "'", kIssUsage);
-      }
-    } else if (!a.empty() && a[0] == '-') {
-      return usage_error("unknown option '" + a + "'", kIssUsage);
-    } else if (elf.empty()) {
-      elf = a;
-    } else {
-      return usage_error("unexpected argument '" + a + "'", kIssUsage);
+  std::string elf, max_instructions;
+  bool no_dmi = false;
+  auto app = cli::make_parser(kIssUsage, kIssAbout);
+  app->add_option("ELF", elf, "the RV32 program")->type_name("");
+  app->add_option("--max-instructions", max_instructions, "stop (exit 1) after N instructions (at least 1)")
+      ->type_name("N")
+      ->default_str(std::to_string(o.max_instructions));
+  app->add_flag("--trace", o.trace, "print every instruction executed");
+  app->add_flag("--no-dmi", no_dmi, "fetch and access memory through TLM transactions only (no direct memory)");
+  app->add_flag("--strict-traps", o.strict_traps,
+                "a trap inside a trap handler stops the run (debugging aid; off: nested traps per the spec)");
+  // strtoull would wrap "-5" around to a huge count: a sign is refused first; CLI11 refuses a
+  // value too large for the variable.
+  app->add_option("--trap-watchdog", o.trap_watchdog,
+                  "stop when the same trap (mcause, mepc) repeats N times with no progress (0 = off)")
+      ->type_name("N")
+      ->default_str(std::to_string(o.trap_watchdog))
+      ->check([](const std::string& v) {
+        return v.find('-') != std::string::npos ? "expected a number >= 0, not '" + v + "'" : std::string();
+      });
+  app->add_option("--exit-code-file", o.exit_code_file, "write the program's full exit code to FILE when it exits")
+      ->type_name("FILE");
+  if (int parsed = cli::parse_args(*app, args); parsed >= 0) return parsed;
+  if (no_dmi) o.dmi = false;
+  if (!max_instructions.empty()) {
+    try {  // stoull would take "-5" as 2^64-5: digits only, and at least 1
+      const std::string& n = max_instructions;
+      if (!std::isdigit(static_cast<unsigned char>(n[0]))) throw std::invalid_argument(n);
+      size_t used = 0;
+      o.max_instructions = std::stoull(n, &used, 0);
+      if (used != n.size()) throw std::invalid_argument(n);
+      if (o.max_instructions == 0) throw std::out_of_range(n);
+    } catch (const std::exception&) {
+      return cli::usage_error("--max-instructions needs a number of at least 1, not '" + max_instructions + "'",
+                              app->help());
     }
   }
-  if (elf.empty()) return usage_error("no ELF given", kIssUsage);
+  if (elf.empty()) return cli::usage_error("no ELF given", app->help());
   const int rc = run_standalone_elf(elf, o, std::cerr);
   if (rc == kStandaloneLoadError) return kExitUsage;
   if (rc < 0) return kExitSimFailure;

@@ -9,6 +9,7 @@
 #include "platform/format.h"
 #include "platform/params.h"
 #include "platform/simulation.h"
+#include "platform/cli/command.h"
 #include "platform/cli/sweep/sweep.h"
 #include "platform/cli/sweep/util.h"
 
@@ -35,56 +36,32 @@ bool number(const std::string& t, double& v) {
 }  // namespace
 
 int plot_command(const std::vector<std::string>& args) {
-  const char* usage =
+  auto app = cli::make_parser(
       "usage: hetvp sweep plot DIR --x COLUMN --y COLUMN [--series COLUMN] [--where COLUMN=VALUE]...\n"
-      "                       [--output FILE.png] [--logx] [--logy]\n"
+      "                       [--output FILE.png] [--logx] [--logy]",
       "  draws DIR/results.csv with gnuplot: one line per value of --series; rows whose other columns\n"
-      "  differ must be told apart with --where (default output DIR/plot.png)\n";
+      "  differ must be told apart with --where (default output DIR/plot.png)\n");
   std::string dir, x, y, series, output;
-  std::vector<std::pair<std::string, std::string>> where;
+  std::vector<std::string> where_text;
   bool logx = false, logy = false;
-  for (size_t i = 2; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto val = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
-    try {
-      if (a == "--help" || a == "-h") {
-        std::cout << usage;
-        return 0;
-      } else if (a == "--x")
-        x = val();
-      else if (a == "--y")
-        y = val();
-      else if (a == "--series")
-        series = val();
-      else if (a == "--output")
-        output = val();
-      else if (a == "--logx")
-        logx = true;
-      else if (a == "--logy")
-        logy = true;
-      else if (a == "--where") {
-        std::string w = val();
-        auto eq = w.find('=');
-        if (eq == std::string::npos) throw std::invalid_argument("--where needs COLUMN=VALUE");
-        where.emplace_back(w.substr(0, eq), w.substr(eq + 1));
-      } else if (!a.empty() && a[0] == '-')
-        throw std::invalid_argument("unknown option '" + a + "'");
-      else if (dir.empty())
-        dir = a;
-      else
-        throw std::invalid_argument("unexpected argument '" + a + "'");
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "error: " << e.what() << "\n" << usage;
-      return kExitUsage;
-    }
-  }
-  if (dir.empty() || x.empty() || y.empty()) {
-    std::cerr << "error: plot needs DIR, --x and --y\n" << usage;
-    return kExitUsage;
-  }
+  app->add_option("DIR", dir, "the sweep's output folder (holding results.csv)")->type_name("");
+  app->add_option("--x", x, "the column on the x axis")->type_name("COLUMN");
+  app->add_option("--y", y, "the column on the y axis")->type_name("COLUMN");
+  app->add_option("--series", series, "one line per value of this column")->type_name("COLUMN");
+  app->add_option("--where", where_text, "keep only the rows with this value (repeatable)")
+      ->type_name("COLUMN=VALUE")
+      ->allow_extra_args(false)
+      ->check([](const std::string& w) {
+        return w.find('=') == std::string::npos ? std::string("--where needs COLUMN=VALUE") : std::string();
+      });
+  app->add_option("--output", output, "the picture (default DIR/plot.png)")->type_name("FILE.png");
+  app->add_flag("--logx", logx, "logarithmic x axis");
+  app->add_flag("--logy", logy, "logarithmic y axis");
+  std::vector<std::string> rest(args.begin() + 1, args.end());  // "plot" stands for the command's name
+  if (int parsed = cli::parse_args(*app, rest); parsed >= 0) return parsed;
+  std::vector<std::pair<std::string, std::string>> where;
+  for (const std::string& w : where_text) where.emplace_back(w.substr(0, w.find('=')), w.substr(w.find('=') + 1));
+  if (dir.empty() || x.empty() || y.empty()) return cli::usage_error("plot needs DIR, --x and --y", app->help());
   const std::string csv = dir + "/results.csv";
   std::ifstream f(csv);
   std::string line;

@@ -34,21 +34,11 @@ using Clock = std::chrono::steady_clock;
 
 const char* kUsage =
     "usage: hetvp sweep SPEC.yaml --out DIR [options]\n"
-    "       hetvp sweep plot DIR --x COLUMN --y COLUMN [--series COLUMN] [--where COLUMN=VALUE]... [--output F.png]\n"
+    "       hetvp sweep plot DIR --x COLUMN --y COLUMN [--series COLUMN] [--where COLUMN=VALUE]... [--output F.png]";
+const char* kAbout =
     "  runs every point of the sweep file's grid as one `hetvp run` into DIR/points/<hash>/ and merges\n"
     "  them into DIR/results.csv; finished points are never run again (resume by running it again)\n"
-    "  --out DIR             where points and results.csv go (required)\n"
-    "  --backend local|slurm local: processes on this machine (default); slurm: one sbatch job array\n"
-    "  -j N                  local: points run at once (default: the number of CPUs)\n"
-    "  --timeout TIME        wall-clock limit of one point, e.g. '600 s' (overrides the file's timeout)\n"
-    "  --retry-failed        run failed, crashed and timed-out points again\n"
-    "  --dry-run             validate every point and list them (done or pending); run nothing\n"
-    "  --no-wait             slurm: submit and return; `hetvp sweep SPEC --out DIR --merge-only` merges later\n"
-    "  --merge-only          run nothing, merge what is finished into results.csv\n"
-    "  --poll SECONDS        slurm: how often squeue is asked (default 2)\n"
-    "  --wait-timeout TIME   slurm: give up waiting after TIME (default: none)\n"
-    "  --partition P, --time T, --max-parallel M: override the file's slurm section\n"
-    "exit status: 0 every point passed, 1 some point failed, 2 usage or sweep-file error, 130 interrupted\n";
+    "  exit status: 0 every point passed, 1 some point failed, 2 usage or sweep-file error, 130 interrupted\n";
 
 volatile sig_atomic_t g_stop = 0;
 void on_signal(int) { g_stop = 1; }
@@ -457,24 +447,33 @@ bool run_slurm(const Spec& spec, const std::vector<PointRun>& to_run, const std:
 
 // `hetvp sweep task TASKS K [--timeout T]`: array task K runs the K-th point of TASKS.
 int task_command(const std::vector<std::string>& args) {
-  if (args.size() < 4) {
-    std::cerr << "usage: hetvp sweep task TASKS-FILE INDEX [--timeout TIME] (run by the Slurm array script)\n";
-    return kExitUsage;
-  }
+  auto app = cli::make_parser("usage: hetvp sweep task TASKS-FILE INDEX [--timeout TIME]",
+                              "  runs the INDEX-th point of TASKS-FILE (one Slurm array task; the array script calls it)\n");
+  std::string tasks, index, timeout_text;
+  app->add_option("TASKS-FILE", tasks, "the list of point folders")->type_name("");
+  app->add_option("INDEX", index, "which of them")->type_name("");
+  app->add_option("--timeout", timeout_text, "wall-clock limit of the point")->type_name("TIME");
+  if (int parsed = cli::parse_args(*app, std::vector<std::string>(args.begin() + 1, args.end())); parsed >= 0)
+    return parsed;
+  if (index.empty()) return cli::usage_error("task needs TASKS-FILE and INDEX", app->help());
   double timeout_s = 0;
-  if (args.size() >= 6 && args[4] == "--timeout") timeout_s = parse_time(args[5]).to_seconds();
-  std::ifstream f(args[2]);
+  try {
+    if (!timeout_text.empty()) timeout_s = parse_time(timeout_text).to_seconds();
+  } catch (const std::exception& e) {
+    return cli::usage_error("--timeout needs a time such as '600 s': " + std::string(e.what()), app->help());
+  }
+  std::ifstream f(tasks);
   std::vector<std::string> dirs;
   for (std::string l; std::getline(f, l);)
     if (!l.empty()) dirs.push_back(l);
   size_t k = 0;
   try {
-    k = std::stoul(args[3]);
+    k = std::stoul(index);
   } catch (const std::exception&) {
     k = dirs.size();
   }
   if (k >= dirs.size()) {
-    std::cerr << "sweep task: index " << args[3] << " is not in " << args[2] << " (" << dirs.size() << " tasks)\n";
+    std::cerr << "sweep task: index " << index << " is not in " << tasks << " (" << dirs.size() << " tasks)\n";
     return kExitUsage;
   }
   if (exists(dirs[k] + "/status")) return 0;  // finished meanwhile
@@ -497,89 +496,49 @@ int command(const std::vector<std::string>& args) {
   if (args.size() >= 2 && args[1] == "task") return task_command(args);
   std::string spec_file, out, backend = "local";
   int jobs = int(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-  bool dry = false, retry = false, merge_only = false;
+  bool dry = false, retry = false, merge_only = false, no_wait = false;
   double timeout_s = -1;
   SlurmFlags fl;
-  std::string partition, time, max_parallel;
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto val = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
-    try {
-      if (a == "--help" || a == "-h") {
-        std::cout << kUsage;
-        return 0;
-      } else if (a == "--out" || a == "-o")
-        out = val();
-      else if (a == "--backend") {
-        backend = val();
-        if (backend != "local" && backend != "slurm")
-          throw std::invalid_argument("--backend is local or slurm, not '" + backend + "'");
-      } else if (a == "-j" || a == "--jobs" || (a.rfind("-j", 0) == 0 && a.size() > 2)) {
-        const std::string v = a.size() > 2 && a[1] == 'j' ? a.substr(2) : val();
-        try {
-          jobs = std::stoi(v);
-        } catch (const std::exception&) {
-          jobs = 0;
-        }
-        if (jobs < 1 || jobs > 4096) throw std::invalid_argument("-j needs a number 1..4096, not '" + v + "'");
-      } else if (a == "--timeout") {
-        const std::string v = val();
-        try {
-          timeout_s = parse_time(v).to_seconds();
-        } catch (const std::exception& e) {
-          throw std::invalid_argument("--timeout needs a time such as '600 s': " + std::string(e.what()));
-        }
-      } else if (a == "--wait-timeout") {
-        const std::string v = val();
-        try {
-          fl.wait_timeout_s = parse_time(v).to_seconds();
-        } catch (const std::exception& e) {
-          throw std::invalid_argument("--wait-timeout needs a time such as '3600 s': " + std::string(e.what()));
-        }
-      } else if (a == "--poll") {
-        const std::string v = val();
-        try {
-          fl.poll_s = parse_double(v);
-        } catch (const std::exception&) {
-          fl.poll_s = -1;
-        }
-        if (!(fl.poll_s > 0)) throw std::invalid_argument("--poll needs a positive number of seconds");
-      } else if (a == "--dry-run")
-        dry = true;
-      else if (a == "--retry-failed")
-        retry = true;
-      else if (a == "--merge-only")
-        merge_only = true;
-      else if (a == "--no-wait")
-        fl.wait = false;
-      else if (a == "--partition")
-        partition = val();
-      else if (a == "--time")
-        time = val();
-      else if (a == "--max-parallel")
-        max_parallel = val();
-      else if (!a.empty() && a[0] == '-')
-        throw std::invalid_argument("unknown option '" + a + "'");
-      else if (spec_file.empty())
-        spec_file = a;
-      else
-        throw std::invalid_argument("unexpected argument '" + a + "'");
-    } catch (const std::invalid_argument& e) {
-      std::cerr << "error: " << e.what() << "\n" << kUsage;
-      return kExitUsage;
-    }
+  std::string partition, time, max_parallel, timeout_text, wait_timeout_text;
+  auto app = cli::make_parser(kUsage, kAbout);
+  app->add_option("SPEC", spec_file, "the sweep file (docs/sweeps.md)")->type_name("");
+  app->add_option("-o,--out", out, "where points and results.csv go (required)")->type_name("DIR");
+  app->add_option("--backend", backend, "local: processes on this machine (default); slurm: one sbatch job array")
+      ->type_name("local|slurm")
+      ->check([](const std::string& b) {
+        return b == "local" || b == "slurm" ? std::string() : "--backend is local or slurm, not '" + b + "'";
+      });
+  app->add_option("-j,--jobs", jobs, "local: points run at once (default: the number of CPUs)")
+      ->type_name("N")
+      ->check(CLI::Range(1, 4096));
+  app->add_option("--timeout", timeout_text, "wall-clock limit of one point, e.g. '600 s' (overrides the file's)")
+      ->type_name("TIME");
+  app->add_flag("--retry-failed", retry, "run failed, crashed and timed-out points again");
+  app->add_flag("--dry-run", dry, "validate every point and list them (done or pending); run nothing");
+  app->add_flag("--no-wait", no_wait, "slurm: submit and return; `hetvp sweep SPEC --out DIR --merge-only` merges later");
+  app->add_flag("--merge-only", merge_only, "run nothing, merge what is finished into results.csv");
+  app->add_option("--poll", fl.poll_s, "slurm: how often squeue is asked, in seconds (default 2)")
+      ->type_name("SECONDS")
+      ->check(CLI::PositiveNumber);
+  app->add_option("--wait-timeout", wait_timeout_text, "slurm: give up waiting after TIME (default: none)")
+      ->type_name("TIME");
+  app->add_option("--partition", partition, "override the file's slurm.partition")->type_name("P");
+  app->add_option("--time", time, "override the file's slurm.time")->type_name("T");
+  app->add_option("--max-parallel", max_parallel, "override the file's slurm.max_parallel")->type_name("M");
+  if (int parsed = cli::parse_args(*app, args); parsed >= 0) return parsed;
+  if (no_wait) fl.wait = false;
+  try {
+    if (!timeout_text.empty()) timeout_s = parse_time(timeout_text).to_seconds();
+  } catch (const std::exception& e) {
+    return cli::usage_error("--timeout needs a time such as '600 s': " + std::string(e.what()), app->help());
   }
-  if (spec_file.empty()) {
-    std::cerr << "error: no sweep file given\n" << kUsage;
-    return kExitUsage;
+  try {
+    if (!wait_timeout_text.empty()) fl.wait_timeout_s = parse_time(wait_timeout_text).to_seconds();
+  } catch (const std::exception& e) {
+    return cli::usage_error("--wait-timeout needs a time such as '3600 s': " + std::string(e.what()), app->help());
   }
-  if (out.empty()) {
-    std::cerr << "error: --out DIR is required\n" << kUsage;
-    return kExitUsage;
-  }
+  if (spec_file.empty()) return cli::usage_error("no sweep file given", app->help());
+  if (out.empty()) return cli::usage_error("--out DIR is required", app->help());
   Spec spec;
   std::vector<Point> points;
   try {

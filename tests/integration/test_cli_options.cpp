@@ -1,0 +1,145 @@
+// The `hetvp` program's command line (CLI11, platform/cli): `--opt=value` and `--opt value`,
+// --help on every command, unknown options and bad values as usage errors (exit 2) that say
+// what is wrong, configs found by name, the plugin hint, and progress that changes no statistic.
+#include <gtest/gtest.h>
+
+#include "common/run_hetvp.h"
+
+using namespace hetvp::test;
+
+namespace {
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+}  // namespace
+
+// Issue #27's example: both options with '='.
+TEST(CliOptions, EqualsFormWorksForEveryOption) {
+  const std::string stats = scratch() + "/eq.json", csv = scratch() + "/eq.csv";
+  RunResult r = run_hetvp("run " + config("default.yaml") + " --stats=" + stats + " --workload=boot");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "workload boot")) << r.out;
+  EXPECT_TRUE(has(read_file(stats), "\"workload\": \"boot\"")) << read_file(stats).substr(0, 400);
+  // The same run with the values as separate words and --set both ways: the same statistics.
+  const std::string a = scratch() + "/eq_a.json", b = scratch() + "/eq_b.json";
+  ASSERT_EQ(run_hetvp("run " + config("default.yaml") + " -q --workload boot --set pcie0.lanes=8 --stats " + a).status,
+            0);
+  ASSERT_EQ(run_hetvp("run " + config("default.yaml") + " --quiet --workload=boot --set=pcie0.lanes=8 --stats=" + b)
+                .status,
+            0);
+  EXPECT_EQ(components_section(read_file(a)), components_section(read_file(b)));
+  // The sweep runner too: --out=DIR, -j4 (a short option with its value attached).
+  RunResult sw = run_hetvp("sweep " + config("sweeps/fujii2014_pcie.yaml") + " --out=" + scratch() +
+                           "/sweep -j4 --dry-run");
+  EXPECT_EQ(sw.status, 0) << sw.err;
+  EXPECT_TRUE(has(sw.out, "12 points (12 distinct), 0 finished, 12 to run")) << sw.out;
+  // -v / -vv / --log-level=
+  EXPECT_EQ(run_hetvp("run " + config("default.yaml") + " --workload boot -vv -q").status, 0);
+  RunResult lvl = run_hetvp("run " + config("default.yaml") + " --log-level=loud");
+  EXPECT_EQ(lvl.status, 2);
+  EXPECT_TRUE(has(lvl.err, "--log-level loud: expected error, warning, info or debug")) << lvl.err;
+}
+
+TEST(CliOptions, HelpOnEveryCommandExitsZero) {
+  for (const char* cmd : {"run", "check", "debug", "list", "schema", "registers", "stats-doc", "iss", "sweep",
+                          "sweep plot", "sweep task", "--version"}) {
+    RunResult r = run_hetvp(std::string(cmd) + " --help");
+    EXPECT_EQ(r.status, 0) << cmd << ": " << r.err;
+    EXPECT_EQ(r.out.rfind("usage: hetvp ", 0), 0u) << cmd << ": " << r.out;
+    EXPECT_TRUE(has(r.out, "-h,--help")) << cmd << ": " << r.out;
+  }
+  // `registers --help` used to print the tables; `list --help` used to be an error.
+  EXPECT_FALSE(has(run_hetvp("registers --help").out, "| offset | register |")) << "help, not the register tables";
+  EXPECT_TRUE(has(run_hetvp("list -h").out, "--plugin LIB.so"));
+  EXPECT_TRUE(has(run_hetvp("iss --help").out, "--trap-watchdog N=1000"));
+}
+
+TEST(CliOptions, UnknownOptionsAndArgumentsAreUsageErrors) {
+  for (const char* cmd : {"list", "registers", "schema", "stats-doc", "iss x.elf", "sweep x.yaml --out d", "check x"}) {
+    RunResult r = run_hetvp(std::string(cmd) + " --bogus=1");
+    EXPECT_EQ(r.status, 2) << cmd;
+    EXPECT_TRUE(has(r.err, "error: unknown option '--bogus=1'")) << cmd << ": " << r.err;
+  }
+  RunResult extra = run_hetvp("registers extra");
+  EXPECT_EQ(extra.status, 2);
+  EXPECT_TRUE(has(extra.err, "error: unexpected argument 'extra'")) << extra.err;
+  // `check` takes no outputs of a run.
+  RunResult chk = run_hetvp("check " + config("default.yaml") + " --stats s.json");
+  EXPECT_EQ(chk.status, 2);
+  EXPECT_TRUE(has(chk.err, "unknown option '--stats'")) << chk.err;
+  RunResult missing = run_hetvp("run " + config("default.yaml") + " --stats");
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_TRUE(has(missing.err, "error: --stats: 1 required FILE.json missing")) << missing.err;
+  RunResult both = run_hetvp("run " + config("default.yaml") + " --progress --no-progress");
+  EXPECT_EQ(both.status, 2);
+  EXPECT_TRUE(has(both.err, "--progress and --no-progress contradict each other")) << both.err;
+  RunResult jobs = run_hetvp("sweep x.yaml --out d -j0");
+  EXPECT_EQ(jobs.status, 2);
+  EXPECT_TRUE(has(jobs.err, "error: --jobs: Value 0 not in range 1 to 4096")) << jobs.err;
+}
+
+// `hetvp iss`: counts are unsigned; "-5" must not wrap around to a huge count.
+TEST(CliOptions, IssRefusesNegativeAndOversizedCounts) {
+  for (const char* opt : {"--max-instructions=-5", "--max-instructions=0x"}) {
+    RunResult r = run_hetvp(std::string("iss /nonexistent.elf ") + opt);
+    EXPECT_EQ(r.status, 2) << opt;
+    EXPECT_TRUE(has(r.err, "--max-instructions needs a number of at least 1, not '")) << opt << ": " << r.err;
+  }
+  for (const char* opt : {"--trap-watchdog=-1", "--trap-watchdog -1"}) {
+    RunResult r = run_hetvp(std::string("iss /nonexistent.elf ") + opt);
+    EXPECT_EQ(r.status, 2) << opt;
+    EXPECT_TRUE(has(r.err, "--trap-watchdog: expected a number >= 0, not '-1'")) << opt << ": " << r.err;
+  }
+  RunResult big = run_hetvp("iss /nonexistent.elf --trap-watchdog 5000000000");
+  EXPECT_EQ(big.status, 2);
+  EXPECT_TRUE(has(big.err, "--trap-watchdog")) << big.err;
+  RunResult none = run_hetvp("iss --strict-traps");
+  EXPECT_EQ(none.status, 2);
+  EXPECT_TRUE(has(none.err, "error: no ELF given")) << none.err;
+}
+
+// A name instead of a path: the shipped configs of the data folder (the build tree's configs/).
+TEST(CliOptions, ConfigsAreFoundByName) {
+  RunResult ok = run_hetvp("check default");
+  EXPECT_EQ(ok.status, 0) << ok.err;
+  EXPECT_TRUE(has(ok.out, "configs/default.yaml: OK")) << ok.out;
+  EXPECT_EQ(run_hetvp("check two_gpus.yaml").status, 0);
+  RunResult run = run_hetvp("run default --workload boot -q");
+  EXPECT_EQ(run.status, 0) << run.err;
+  RunResult bad = run_hetvp("run defualt");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_TRUE(has(bad.err, "error: defualt: no such configuration file, nor a shipped config of that name")) << bad.err;
+  EXPECT_TRUE(has(bad.err, "coherence, default, ")) << "the shipped names are listed: " << bad.err;
+  // A path is taken only as a path.
+  RunResult path = run_hetvp("check ./default");
+  EXPECT_EQ(path.status, 2);
+  EXPECT_TRUE(has(path.err, "./default: no such configuration file")) << path.err;
+}
+
+// A type or workload hetvp does not know may come from a plugin that was not loaded.
+TEST(CliOptions, UnknownTypeOrWorkloadSuggestsThePlugin) {
+  const std::string hint = "did you load the plugin? (--plugin FILE or plugins: in the YAML)";
+  std::string cfg =
+      write_file("plugin_type.yaml", read_file(config("default.yaml")) + "\nacc:\n  type: my_accelerator\n");
+  RunResult t = run_hetvp("check " + cfg);
+  EXPECT_EQ(t.status, 2);
+  EXPECT_TRUE(has(t.err, "acc.type: unknown component type 'my_accelerator'; " + hint)) << t.err;
+  RunResult w = run_hetvp("run " + config("default.yaml") + " --workload my_benchmark");
+  EXPECT_EQ(w.status, 2);
+  EXPECT_TRUE(has(w.err, "unknown workload 'my_benchmark'")) << w.err;
+  EXPECT_TRUE(has(w.err, hint)) << w.err;
+}
+
+// --progress slices the simulation (sc_start up to the next slice end); the statistics are the
+// same bytes as one sc_start, and a log (stderr not a terminal) gets the last progress line.
+TEST(CliOptions, ProgressChangesNoStatistic) {
+  const std::string a = scratch() + "/progress_on.json", b = scratch() + "/progress_off.json";
+  const std::string run = "run " + config("default.yaml") + " --set workload.args.max_size=256KiB --stats ";
+  RunResult on = run_hetvp(run + a + " --progress");
+  ASSERT_EQ(on.status, 0) << on.err;
+  EXPECT_TRUE(has(on.err, "progress: simulated ")) << on.err;
+  EXPECT_TRUE(has(on.err, " simulated per wall second")) << on.err;
+  RunResult off = run_hetvp(run + b);
+  ASSERT_EQ(off.status, 0) << off.err;
+  EXPECT_FALSE(has(off.err, "progress:")) << "stderr is not a terminal: no progress unless asked";
+  EXPECT_EQ(components_section(read_file(a)), components_section(read_file(b)));
+  EXPECT_GT(read_file(a).size(), 1000u);
+}
