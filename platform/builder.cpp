@@ -195,6 +195,7 @@ void Builder::build() {
         throw ConfigError(config_location(inst) + ": " + iname + ": " + e.what());
       }
       owned_.emplace_back(c);
+      join_run(*c, run_);
       order_.push_back(c);
       where_[c] = keys[name];
       pending.push_back({c, inst["connect"], iname, i});

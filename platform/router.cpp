@@ -108,10 +108,10 @@ void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   if (!e->absolute) gp.set_address(addr - e->base);
   // Routers are traced only when asked (simulation.trace_routers or this instance's trace: true):
   // a span per routed access is most of a trace's size.
-  if (Tracer::get().enabled() && Tracer::get().enabled_for(name(), Tracer::get().trace_routers())) {
+  if (tracer().enabled() && tracer().enabled_for(name(), tracer().trace_routers())) {
     const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay - latency_;
     out[e->out_index]->b_transport(gp, delay);
-    Tracer::get().span(name(), std::string(gp.is_read() ? "read " : "write ") + e->label, t0,
+    tracer().span(name(), std::string(gp.is_read() ? "read " : "write ") + e->label, t0,
                        sc_core::sc_time_stamp() + delay - t0,
                        format("\"addr\":%" PRIu64 ",\"size\":%u", addr, gp.get_data_length()));
   } else {

@@ -2,15 +2,7 @@
 
 #include <systemc>
 
-#include "platform/simulation.h"
-
 namespace hetvp {
-
-RunState& RunState::get() {
-  if (SimulationContext* c = SimulationContext::current()) return c->run_state;
-  static RunState s;
-  return s;
-}
 
 void RunState::fail(const std::string& who, const std::string& why) {
   failures_.push_back(who + ": " + why);
