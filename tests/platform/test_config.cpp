@@ -33,7 +33,8 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& ov
     for (auto& o : overrides) c.apply_override(o);
     c.validate();
     if (build) {
-      Builder b(c);
+      RunContext run;
+      Builder b(c, run);
       b.build();
     }
   } catch (const ConfigError& e) {
