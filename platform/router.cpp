@@ -72,7 +72,7 @@ void Router::connect_phase(Builder& b) {
     for (int i = 0; i < repeat; ++i) {
       std::string to = substitute_index(e.string("to"), i);
       uint64_t base = static_cast<uint64_t>(e.integer("base")) + i * e.size("stride");
-      std::string label = config_location(e.node("to")) + " (" + e.path() + " -> " + to + ")";
+      std::string label = b.config().location(e.node("to")) + " (" + e.path() + " -> " + to + ")";
       TargetSocketBase& t = b.resolve_target(to, e.node("to"), e.path() + ".to");
       map(label, base, e.size("size"), t, e.boolean("absolute"));
     }

@@ -254,10 +254,10 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     Component* cpu = builder->find(w.string("cpu"));
     host = dynamic_cast<ProgramHost*>(cpu);
     if (!host)
-      throw ConfigError(config_location(w.node("cpu")) + ": workload.cpu: '" + w.string("cpu") +
+      throw ConfigError(cfg.location(w.node("cpu")) + ": workload.cpu: '" + w.string("cpu") +
                         "' cannot run host programs (it is not a host_cpu)");
     YAML::Node args = w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map);
-    host->load_program(workload, Params(args, nullptr, "workload.args"), seed);
+    host->load_program(workload, Params(args, nullptr, "workload.args", cfg.source), seed);
     resolved = resolved_tree(cfg, opt);
     if (!opt.dump_config.empty()) dump_config(resolved, opt);
     if (!opt.trace_path.empty()) ctx.tracer.open(opt.trace_path);

@@ -70,7 +70,8 @@ void HostCpu::load_program(const std::string& program, const Params& args, uint6
   if (!t) throw ConfigError("unknown workload '" + program + "'");
   program_name_ = program;
   program_ = t->create();
-  program_args_ = Params(args.node() ? args.node() : YAML::Node(YAML::NodeType::Map), t->schema(), "workload.args");
+  program_args_ = Params(args.node() ? args.node() : YAML::Node(YAML::NodeType::Map), t->schema(), "workload.args",
+                         args.source());
   rng_.seed(seed);
 }
 
