@@ -73,7 +73,7 @@ TargetSocketBase& Builder::resolve_target(const std::string& ref, const YAML::No
     std::vector<std::string> names;
     for (auto* x : order_) names.push_back(x->instance_name());
     std::string near = nearest_name(inst, names);
-    throw ConfigError(config_location(at) + ": " + path + ": no instance named '" + inst + "'" +
+    throw ConfigError(cfg_.location(at) + ": " + path + ": no instance named '" + inst + "'" +
                       (near.empty() ? "" : " (did you mean '" + near + "'?)"));
   }
   auto ports = c->target_ports();
@@ -83,14 +83,14 @@ TargetSocketBase& Builder::resolve_target(const std::string& ref, const YAML::No
     } else if (c->target("in")) {
       port = "in";
     } else {
-      throw ConfigError(config_location(at) + ": " + path + ": '" + inst + "' has several target ports (" +
+      throw ConfigError(cfg_.location(at) + ": " + path + ": '" + inst + "' has several target ports (" +
                         join(ports) + "); name one as " + inst + ".PORT");
     }
   }
   TargetSocketBase* t = c->target(port);
   if (!t) {
     std::string near = nearest_name(port, ports);
-    throw ConfigError(config_location(at) + ": " + path + ": '" + inst + "' has no target port '" + port + "'" +
+    throw ConfigError(cfg_.location(at) + ": " + path + ": '" + inst + "' has no target port '" + port + "'" +
                       (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; its target ports: " + join(ports));
   }
   bound_.insert({c, port});
@@ -104,7 +104,7 @@ void Builder::bind_connections(Component* c, const YAML::Node& connect, const st
     std::string ref = substitute_index(it->second.Scalar(), index);
     std::string p = path + ".connect." + port;
     if (bound_.count({c, port}))
-      throw ConfigError(config_location(it->first) + ": " + p + ": port '" + port + "' is already connected");
+      throw ConfigError(cfg_.location(it->first) + ": " + p + ": port '" + port + "' is already connected");
     auto inits = c->initiator_ports();
     auto irqs = c->irq_out_ports();
     if (std::find(inits.begin(), inits.end(), port) != inits.end()) {
@@ -118,17 +118,17 @@ void Builder::bind_connections(Component* c, const YAML::Node& connect, const st
         tport = ref.substr(dot + 1);
       }
       Component* sink = find(inst);
-      if (!sink) throw ConfigError(config_location(it->second) + ": " + p + ": no instance named '" + inst + "'");
+      if (!sink) throw ConfigError(cfg_.location(it->second) + ": " + p + ": no instance named '" + inst + "'");
       IrqExport* e = sink->irq_in(tport);
       if (!e)
-        throw ConfigError(config_location(it->second) + ": " + p + ": '" + inst + "' has no interrupt input '" + tport +
+        throw ConfigError(cfg_.location(it->second) + ": " + p + ": '" + inst + "' has no interrupt input '" + tport +
                           "'; its interrupt inputs: " + join(sink->irq_in_ports()));
       c->bind_irq_out(port, *e);
     } else {
       std::vector<std::string> all = inits;
       all.insert(all.end(), irqs.begin(), irqs.end());
       std::string near = nearest_name(port, all);
-      throw ConfigError(config_location(it->first) + ": " + p + ": '" + c->instance_name() + "' has no output port '" +
+      throw ConfigError(cfg_.location(it->first) + ": " + p + ": '" + c->instance_name() + "' has no output port '" +
                         port + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                         "; its ports: " + join(all));
     }
@@ -141,7 +141,7 @@ void Builder::terminate_open_ports() {
     for (auto& port : c->initiator_ports()) {
       if (bound_.count({c, port})) continue;
       if (!c->is_optional(port))
-        throw ConfigError(config_location(where_[c]) + ": " + c->instance_name() + ": required port '" + port +
+        throw ConfigError(cfg_.location(where_[c]) + ": " + c->instance_name() + ": required port '" + port +
                           "' is not connected (add it under " + c->instance_name() + ".connect)");
       auto t = std::make_unique<OpenInitiatorTerminator>((c->instance_name() + "_" + port + "_open").c_str());
       c->bind_initiator(port, t->socket);
@@ -150,7 +150,7 @@ void Builder::terminate_open_ports() {
     for (auto& port : c->target_ports()) {
       if (bound_.count({c, port})) continue;
       if (!c->is_optional(port))
-        throw ConfigError(config_location(where_[c]) + ": " + c->instance_name() + ": target port '" + port +
+        throw ConfigError(cfg_.location(where_[c]) + ": " + c->instance_name() + ": target port '" + port +
                           "' is not connected to anything (map it in a router or connect an initiator to it)");
       auto t = std::make_unique<OpenTargetTerminator>((c->instance_name() + "_" + port + "_open").c_str());
       t->socket.bind(*c->target(port));
@@ -159,7 +159,7 @@ void Builder::terminate_open_ports() {
     for (auto& port : c->irq_out_ports()) {
       if (bound_.count({c, port})) continue;
       if (!c->is_optional(port))
-        throw ConfigError(config_location(where_[c]) + ": " + c->instance_name() + ": interrupt output '" + port +
+        throw ConfigError(cfg_.location(where_[c]) + ": " + c->instance_name() + ": interrupt output '" + port +
                           "' is not connected");
       auto t = std::make_unique<OpenIrqTerminator>((c->instance_name() + "_" + port + "_open").c_str());
       c->bind_irq_out(port, t->in);
@@ -187,16 +187,17 @@ void Builder::build() {
     int count = inst["count"] ? static_cast<int>(parse_int(inst["count"].Scalar())) : 1;
     for (int i = 0; i < count; ++i) {
       std::string iname = count == 1 && !inst["count"] ? name : name + "_" + std::to_string(i);
-      Params p(inst, schema, iname);
+      Params p(inst, schema, iname, cfg_.source);
       Component* c = nullptr;
       try {
         c = ct->create(iname.c_str(), p);
       } catch (const ConfigError&) {
         throw;
       } catch (const std::exception& e) {
-        throw ConfigError(config_location(inst) + ": " + iname + ": " + e.what());
+        throw ConfigError(cfg_.location(inst) + ": " + iname + ": " + e.what());
       }
       owned_.emplace_back(c);
+      join_run(*c, run_);
       order_.push_back(c);
       where_[c] = keys[name];
       pending.push_back({c, inst["connect"], iname, i});

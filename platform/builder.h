@@ -17,7 +17,8 @@ namespace hetvp {
 
 class Builder {
  public:
-  explicit Builder(const Config& cfg) : cfg_(cfg) {}
+  // Every component built joins `run` (platform/run_context.h).
+  Builder(const Config& cfg, RunContext& run) : cfg_(cfg), run_(run) {}
   ~Builder();
 
   void build();
@@ -37,6 +38,7 @@ class Builder {
   void terminate_open_ports();
 
   const Config& cfg_;
+  RunContext& run_;
   std::vector<std::unique_ptr<Component>> owned_;
   std::vector<Component*> order_;
   std::set<std::pair<Component*, std::string>> bound_;  // (component, port) already bound

@@ -3,7 +3,8 @@
 // A component declares its ports by name in its constructor (expose_initiator / expose_target /
 // expose_irq_out / expose_irq_in); the builder binds them as the YAML's `connect:` says. It
 // declares its statistics in its StatGroup (stats(), platform/stats.h); dump_stats writes them
-// into one deterministic JSON.
+// into one deterministic JSON. It reports to its run (run_state(), tracer(): RunMember,
+// platform/run_context.h), which the builder gives it once it is constructed.
 #pragma once
 
 #include <functional>
@@ -18,6 +19,7 @@
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/params.h"
+#include "platform/run_context.h"
 #include "platform/stats.h"
 
 namespace hetvp {
@@ -26,7 +28,7 @@ using TargetSocketBase = tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport
 
 class Builder;
 
-class Component : public sc_core::sc_module {
+class Component : public sc_core::sc_module, public RunMember {
  public:
   explicit Component(sc_core::sc_module_name name) : sc_core::sc_module(name), stats_(basename()) {}
 

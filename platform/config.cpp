@@ -22,17 +22,8 @@
 namespace hetvp {
 
 namespace {
-thread_local std::string g_current_file = "<config>";
-thread_local std::set<std::string> g_overridden;  // dotted paths given with --set
-
-bool is_overridden(const std::string& path) {
-  for (auto& o : g_overridden)
-    if (path == o || path.rfind(o + ".", 0) == 0 || path.rfind(o + "[", 0) == 0) return true;
-  return false;
-}
-
-[[noreturn]] void fail(const YAML::Node& at, const std::string& path, const std::string& what) {
-  throw ConfigError(config_location(at, path) + ": " + (path.empty() ? "" : path + ": ") + what);
+[[noreturn]] void fail(const ConfigSource& src, const YAML::Node& at, const std::string& path, const std::string& what) {
+  throw ConfigError(src.location(at, path) + ": " + (path.empty() ? "" : path + ": ") + what);
 }
 
 size_t edit_distance(const std::string& a, const std::string& b) {
@@ -50,17 +41,17 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 
 // yaml-cpp accepts duplicate keys silently; a user who writes an instance twice must hear of it.
-void reject_duplicate_keys(const YAML::Node& node, const std::string& path) {
+void reject_duplicate_keys(const ConfigSource& src, const YAML::Node& node, const std::string& path) {
   if (node.IsMap()) {
     std::set<std::string> seen;
     for (auto it = node.begin(); it != node.end(); ++it) {
       std::string key = it->first.Scalar();
       if (!seen.insert(key).second)
-        fail(it->first, path, "duplicate key '" + key + "'" + (path.empty() ? " (duplicate instance name)" : ""));
-      reject_duplicate_keys(it->second, path.empty() ? key : path + "." + key);
+        fail(src, it->first, path, "duplicate key '" + key + "'" + (path.empty() ? " (duplicate instance name)" : ""));
+      reject_duplicate_keys(src, it->second, path.empty() ? key : path + "." + key);
     }
   } else if (node.IsSequence()) {
-    for (size_t i = 0; i < node.size(); ++i) reject_duplicate_keys(node[i], path + "[" + std::to_string(i) + "]");
+    for (size_t i = 0; i < node.size(); ++i) reject_duplicate_keys(src, node[i], path + "[" + std::to_string(i) + "]");
   }
 }
 
@@ -69,11 +60,12 @@ std::string fmt_num(double v) {
   return buf;
 }
 
-void check_range(const YAML::Node& n, const ParamSpec& s, const std::string& path, double v, const std::string& shown) {
+void check_range(const ConfigSource& src, const YAML::Node& n, const ParamSpec& s, const std::string& path, double v,
+                 const std::string& shown) {
   if ((s.min && v < *s.min) || (s.max && v > *s.max)) {
     std::string range = "[" + (s.min ? fmt_num(*s.min) : std::string("-inf")) + ", " +
                         (s.max ? fmt_num(*s.max) : std::string("inf")) + "]";
-    fail(n, path, "value " + shown + " is out of range " + range);
+    fail(src, n, path, "value " + shown + " is out of range " + range);
   }
 }
 
@@ -258,7 +250,7 @@ void check_documents_end(const std::string& text, const std::string& name) {
 Config parse(const std::string& text, const std::string& name) {
   Config c;
   c.file = name;
-  g_current_file = name;
+  c.source->file = name;
   if (text.size() > ConfigLimits::kMaxBytes)
     throw ConfigError(name + ":1:1: the file is larger than " + std::to_string(ConfigLimits::kMaxBytes >> 10) +
                       " KiB, the most a configuration may be");
@@ -275,7 +267,7 @@ Config parse(const std::string& text, const std::string& name) {
   // reading only the first would silently drop the rest of the file.
   for (size_t i = 1; i < docs.size(); ++i)
     if (docs[i] && !docs[i].IsNull())
-      fail(docs[i], "",
+      fail(*c.source, docs[i], "",
            "a second YAML document starts here; a configuration is one document "
            "(is this line indented less than the first key of the file?)");
   if (!docs.empty()) c.root = docs[0];
@@ -284,20 +276,11 @@ Config parse(const std::string& text, const std::string& name) {
     throw ConfigError(name + ":" + (at_node ? mark_text(c.root.Mark()) : std::string("1:1")) +
                       ": the configuration is empty (no instances)");
   }
-  if (!c.root.IsMap()) fail(c.root, "", "the top level must be a map of instances");
-  reject_duplicate_keys(c.root, "");
+  if (!c.root.IsMap()) fail(*c.source, c.root, "", "the top level must be a map of instances");
+  reject_duplicate_keys(*c.source, c.root, "");
   return c;
 }
 }  // namespace
-
-std::string config_location(const YAML::Node& node) {
-  if (!node || node.Mark().is_null() || node.Mark().line < 0) return g_current_file + " (--set)";
-  return g_current_file + ":" + std::to_string(node.Mark().line + 1) + ":" + std::to_string(node.Mark().column + 1);
-}
-
-std::string config_location(const YAML::Node& node, const std::string& path) {
-  return is_overridden(path) ? g_current_file + " (--set " + path + ")" : config_location(node);
-}
 
 std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates) {
   if (word.empty()) return "";
@@ -318,7 +301,6 @@ std::string nearest_name(const std::string& word, const std::vector<std::string>
 }
 
 Config Config::load_file(const std::string& path) {
-  g_overridden.clear();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the configuration file");
   // At most one byte more than the limit: a huge file, a device or a pipe is never read whole.
@@ -330,17 +312,15 @@ Config Config::load_file(const std::string& path) {
 }
 
 Config Config::load_string(const std::string& text, const std::string& name) {
-  g_overridden.clear();
   return parse(text, name);
 }
 
 void Config::apply_override(const std::string& assignment) {
-  g_current_file = file;
   auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw ConfigError("--set " + assignment + ": expected PATH=VALUE (e.g. --set pcie.lanes=8)");
   std::string path = assignment.substr(0, eq), value = assignment.substr(eq + 1);
-  g_overridden.insert(path);
+  source->overridden.insert(path);
   std::vector<std::string> keys;
   std::stringstream ss(path);
   for (std::string k; std::getline(ss, k, '.');) {
@@ -415,11 +395,12 @@ std::shared_ptr<const Schema> Config::workload_schema() {
 
 Params Config::simulation() const {
   const YAML::Node& r = root;
-  return Params(r["simulation"] ? r["simulation"] : YAML::Node(YAML::NodeType::Map), simulation_schema(), "simulation");
+  return Params(r["simulation"] ? r["simulation"] : YAML::Node(YAML::NodeType::Map), simulation_schema(), "simulation",
+                source);
 }
 Params Config::workload() const {
   const YAML::Node& r = root;
-  return Params(r["workload"] ? r["workload"] : YAML::Node(YAML::NodeType::Map), workload_schema(), "workload");
+  return Params(r["workload"] ? r["workload"] : YAML::Node(YAML::NodeType::Map), workload_schema(), "workload", source);
 }
 
 Schema instance_schema(const Schema& own) {
@@ -440,33 +421,33 @@ Schema instance_schema(const Schema& own) {
   return full;
 }
 
-void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path) {
-  if (!node.IsMap()) fail(node, path, "expected a map of parameters");
+void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path, const ConfigSource& src) {
+  if (!node.IsMap()) fail(src, node, path, "expected a map of parameters");
   for (auto it = node.begin(); it != node.end(); ++it) {
     std::string key = it->first.Scalar();
     const ParamSpec* s = schema.find(key);
     if (!s) {
       for (const auto& [old_key, where] : schema.moved)
-        if (old_key == key) fail(it->first, path + "." + key, "'" + key + "' is no longer set here: " + where);
+        if (old_key == key) fail(src, it->first, path + "." + key, "'" + key + "' is no longer set here: " + where);
       if (schema.open) continue;
       std::string near = nearest_name(key, schema.names());
-      fail(it->first, path + "." + key,
+      fail(src, it->first, path + "." + key,
            "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
     const YAML::Node v = it->second;  // a copy: it-> yields a temporary proxy
     std::string p = path + "." + key;
     if (s->kind == ParamKind::Any) continue;
     if (s->kind == ParamKind::Group) {
-      validate_node(v, *s->children, p);
+      validate_node(v, *s->children, p, src);
       continue;
     }
     if (s->kind == ParamKind::List) {
-      if (!v.IsSequence()) fail(v, p, std::string("expected a list"));
-      for (size_t i = 0; i < v.size(); ++i) validate_node(v[i], *s->children, p + "[" + std::to_string(i) + "]");
+      if (!v.IsSequence()) fail(src, v, p, std::string("expected a list"));
+      for (size_t i = 0; i < v.size(); ++i) validate_node(v[i], *s->children, p + "[" + std::to_string(i) + "]", src);
       continue;
     }
     if (!v.IsScalar())
-      fail(v, p,
+      fail(src, v, p,
            std::string("expected a ") + to_string(s->kind) + ", got a " +
                (v.IsMap()        ? "map"
                 : v.IsSequence() ? "list"
@@ -476,17 +457,17 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
       switch (s->kind) {
         case ParamKind::Int: {
           const int64_t n = parse_int(t);
-          check_range(v, *s, p, static_cast<double>(n), t);
+          check_range(src, v, *s, p, static_cast<double>(n), t);
           if (!s->choices.empty() && std::none_of(s->choices.begin(), s->choices.end(),
                                                   [&](const std::string& c) { return parse_int(c) == n; })) {
             std::string list;
             for (auto& c : s->choices) list += (list.empty() ? "" : ", ") + c;
-            fail(v, p, "'" + t + "' is not one of: " + list);
+            fail(src, v, p, "'" + t + "' is not one of: " + list);
           }
           break;
         }
         case ParamKind::Double:
-          check_range(v, *s, p, parse_double(t), t);
+          check_range(src, v, *s, p, parse_double(t), t);
           break;
         case ParamKind::Bool:
           parse_bool(t);
@@ -494,34 +475,34 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
         case ParamKind::String:
           break;
         case ParamKind::Size:
-          check_range(v, *s, p, static_cast<double>(parse_size(t)), t);
+          check_range(src, v, *s, p, static_cast<double>(parse_size(t)), t);
           break;
         case ParamKind::Time:
-          check_range(v, *s, p, parse_time(t).to_seconds(), t);
+          check_range(src, v, *s, p, parse_time(t).to_seconds(), t);
           break;
         case ParamKind::Freq:
-          check_range(v, *s, p, parse_freq(t), t);
+          check_range(src, v, *s, p, parse_freq(t), t);
           break;
         case ParamKind::Enum:
           if (std::find(s->choices.begin(), s->choices.end(), t) == s->choices.end()) {
             std::string list;
             for (auto& c : s->choices) list += (list.empty() ? "" : ", ") + c;
             std::string near = nearest_name(t, s->choices);
-            fail(v, p, "'" + t + "' is not one of: " + list + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+            fail(src, v, p, "'" + t + "' is not one of: " + list + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
           }
           break;
         default:
           break;
       }
     } catch (const std::invalid_argument& e) {
-      fail(v, p, std::string("expected a ") + to_string(s->kind) + ": " + e.what());
+      fail(src, v, p, std::string("expected a ") + to_string(s->kind) + ": " + e.what());
     } catch (const std::out_of_range&) {
-      fail(v, p, "'" + t + "' is too large");
+      fail(src, v, p, "'" + t + "' is too large");
     }
   }
   for (auto& s : schema.specs) {
     const YAML::Node& c = node;
-    if (s.required && !c[s.name]) fail(node, path, "missing required key '" + s.name + "' (" + s.doc + ")");
+    if (s.required && !c[s.name]) fail(src, node, path, "missing required key '" + s.name + "' (" + s.doc + ")");
   }
 }
 
@@ -580,20 +561,19 @@ YAML::Node Config::resolved() const {
 }
 
 void Config::load_plugins() const {
-  g_current_file = file;
   const YAML::Node& r = root;
   const YAML::Node& list = r["plugins"];
   if (!list) return;
   if (!list.IsSequence())
-    fail(list, "plugins", "expected a list of plugin libraries, e.g. [build/libmine.so] (paths relative to this file)");
+    fail(*source, list, "plugins", "expected a list of plugin libraries, e.g. [build/libmine.so] (paths relative to this file)");
   const auto slash = file.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : file.substr(0, slash + 1);
   for (size_t i = 0; i < list.size(); ++i) {
     const YAML::Node& item = list[i];
     const std::string path = "plugins[" + std::to_string(i) + "]";
-    if (!item.IsScalar() || item.Scalar().empty()) fail(item, path, "expected the file name of a plugin library");
+    if (!item.IsScalar() || item.Scalar().empty()) fail(*source, item, path, "expected the file name of a plugin library");
     const std::string f = item.Scalar();
-    load_plugin(f[0] == '/' ? f : dir + f, config_location(item, "plugins") + ": " + path);
+    load_plugin(f[0] == '/' ? f : dir + f, location(item, "plugins") + ": " + path);
   }
 }
 
@@ -603,16 +583,15 @@ constexpr const char* kPluginHint = "; did you load the plugin? (--plugin FILE o
 
 void Config::validate() const {
   load_plugins();
-  g_current_file = file;
   const YAML::Node& r = root;
-  if (r["simulation"]) validate_node(r["simulation"], *simulation_schema(), "simulation");
-  if (r["workload"]) validate_node(r["workload"], *workload_schema(), "workload");
+  if (r["simulation"]) validate_node(r["simulation"], *simulation_schema(), "simulation", *source);
+  if (r["workload"]) validate_node(r["workload"], *workload_schema(), "workload", *source);
   // The workload must exist and its arguments must fit its schema.
   Params w = workload();
   const ProgramType* prog = ProgramRegistry::get().find(w.string("name"));
   if (!prog) {
     std::string near = nearest_name(w.string("name"), ProgramRegistry::get().names());
-    fail(
+    fail(*source, 
         w.has("name") ? w.node("name") : root, "workload.name",
         "unknown workload '" + w.string("name") + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
             "; known: " + [] {
@@ -621,21 +600,21 @@ void Config::validate() const {
               return l;
             }() + kPluginHint);
   }
-  if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args");
+  if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args", *source);
   if (prog->validate)
     prog->validate(
-        Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(), "workload.args"));
+        Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(), "workload.args", source));
 
   bool cpu_found = false;
   for (auto it = r.begin(); it != r.end(); ++it) {
     std::string name = it->first.Scalar();
     if (name == "simulation" || name == "workload" || name == "plugins") continue;
-    if (name.empty()) fail(it->first, "", "an instance needs a name (this key is empty)");
+    if (name.empty()) fail(*source, it->first, "", "an instance needs a name (this key is empty)");
     const YAML::Node inst = it->second;  // a copy: it-> yields a temporary proxy
-    if (!inst.IsMap()) fail(inst, name, "an instance must be a map with at least 'type'");
+    if (!inst.IsMap()) fail(*source, inst, name, "an instance must be a map with at least 'type'");
     if (!inst["type"]) {
       std::string near = nearest_name(name, ComponentRegistry::get().names());
-      fail(it->first, name,
+      fail(*source, it->first, name,
            "missing required key 'type'" + (near.empty() ? "" : " (is this meant to be a '" + near + "'?)"));
     }
     std::string type = inst["type"].Scalar();
@@ -645,7 +624,7 @@ void Config::validate() const {
       std::string built;  // an RTL block that was not built: say which are (docs/rtl_blocks.md)
       for (auto& n : ComponentRegistry::get().names())
         if (n.rfind("rtl.", 0) == 0) built += (built.empty() ? "" : ", ") + n;
-      fail(inst["type"], name + ".type",
+      fail(*source, inst["type"], name + ".type",
            "unknown component type '" + type + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                (type.rfind("rtl.", 0) == 0 ? "; RTL blocks built into this hetvp (hetvp_add_rtl_block): " +
                                                  (built.empty() ? std::string("none") : built)
@@ -653,12 +632,12 @@ void Config::validate() const {
     }
     if (name == w.string("cpu")) cpu_found = true;
     // Generic keys every instance may carry, then the type's own schema.
-    validate_node(inst, instance_schema(*ct->schema()), name);
+    validate_node(inst, instance_schema(*ct->schema()), name, *source);
     if (inst["connect"] && !inst["connect"].IsMap())
-      fail(inst["connect"], name + ".connect", "expected a map port: target");
+      fail(*source, inst["connect"], name + ".connect", "expected a map port: target");
   }
   if (!cpu_found)
-    fail(w.has("cpu") ? w.node("cpu") : root, "workload.cpu",
+    fail(*source, w.has("cpu") ? w.node("cpu") : root, "workload.cpu",
          "no instance named '" + w.string("cpu") + "' runs the workload");
 }
 

@@ -32,16 +32,17 @@ struct ConfigLimits {
   static constexpr uint64_t kMaxNodes = 100000;  // nodes (keys, values, items), aliases expanded
 };
 
-// "file:line:col" of a node (1-based), or "--set" for values given on the command line.
-std::string config_location(const YAML::Node& node);
-// The same, or "file (--set PATH)" when the dotted PATH (or a parent of it) was given with --set.
-std::string config_location(const YAML::Node& node, const std::string& path);
 // The nearest of `candidates` to `word`, or "" when none is close.
 std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
 
 struct Config {
   std::string file;  // as given by the user, for messages
   YAML::Node root;
+  // The file's name and the paths given with --set (platform/params.h): every location in an
+  // error about this configuration comes from it. Shared by copies, like `root`.
+  std::shared_ptr<ConfigSource> source = std::make_shared<ConfigSource>();
+  std::string location(const YAML::Node& node) const { return source->location(node); }
+  std::string location(const YAML::Node& node, const std::string& path) const { return source->location(node, path); }
 
   // Loads and parses a file; syntax errors and duplicate keys become ConfigErrors.
   static Config load_file(const std::string& path);
@@ -73,7 +74,8 @@ struct Config {
 // doc, log, trace.
 Schema instance_schema(const Schema& own);
 
-// Validates `node` against `schema`; `path` is its dotted YAML path. Throws ConfigError.
-void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path);
+// Validates `node` against `schema`; `path` is its dotted YAML path, `source` the configuration it
+// belongs to (for locations). Throws ConfigError.
+void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path, const ConfigSource& source);
 
 }  // namespace hetvp

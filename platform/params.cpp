@@ -251,8 +251,24 @@ double parse_freq(const std::string& text) {
 }
 
 // ---------------------------------------------------------------- Params view
-Params::Params(YAML::Node node, std::shared_ptr<const Schema> schema, std::string path)
-    : node_(std::move(node)), schema_(std::move(schema)), path_(std::move(path)) {}
+bool ConfigSource::is_overridden(const std::string& path) const {
+  for (auto& o : overridden)
+    if (path == o || path.rfind(o + ".", 0) == 0 || path.rfind(o + "[", 0) == 0) return true;
+  return false;
+}
+
+std::string ConfigSource::location(const YAML::Node& node) const {
+  if (!node || node.Mark().is_null() || node.Mark().line < 0) return file + " (--set)";
+  return file + ":" + std::to_string(node.Mark().line + 1) + ":" + std::to_string(node.Mark().column + 1);
+}
+
+std::string ConfigSource::location(const YAML::Node& node, const std::string& path) const {
+  return is_overridden(path) ? file + " (--set " + path + ")" : location(node);
+}
+
+Params::Params(YAML::Node node, std::shared_ptr<const Schema> schema, std::string path,
+               std::shared_ptr<const ConfigSource> source)
+    : node_(std::move(node)), schema_(std::move(schema)), path_(std::move(path)), source_(std::move(source)) {}
 
 const ParamSpec& Params::spec(const std::string& key) const {
   const ParamSpec* s = schema_ ? schema_->find(key) : nullptr;
@@ -288,7 +304,7 @@ Params Params::group(const std::string& key) const {
   const ParamSpec& s = spec(key);
   const YAML::Node& c = node_;
   YAML::Node n = has(key) ? c[key] : YAML::Node(YAML::NodeType::Map);
-  return Params(n, s.children, path_ + "." + key);
+  return Params(n, s.children, path_ + "." + key, source_);
 }
 
 std::vector<Params> Params::list(const std::string& key) const {
@@ -298,7 +314,7 @@ std::vector<Params> Params::list(const std::string& key) const {
   const YAML::Node& c = node_;
   YAML::Node n = c[key];
   for (size_t i = 0; i < n.size(); ++i)
-    out.emplace_back(n[i], s.children, path_ + "." + key + "[" + std::to_string(i) + "]");
+    out.emplace_back(n[i], s.children, path_ + "." + key + "[" + std::to_string(i) + "]", source_);
   return out;
 }
 
@@ -311,8 +327,10 @@ std::string Params::where(const std::string& key) const {
   const YAML::Node& c = node_;
   YAML::Node n = has(key) ? c[key] : node_;
   const std::string p = path_ + (key.empty() ? "" : "." + key);
-  const std::string loc = config_location(n, p);  // "file (--set P)" for a value from the command line
-  return loc == config_location(n) ? loc + " (" + p + ")" : loc;
+  static const ConfigSource kNone;  // a view made by hand (a test): no file
+  const ConfigSource& src = source_ ? *source_ : kNone;
+  const std::string loc = src.location(n, p);  // "file (--set P)" for a value from the command line
+  return loc == src.location(n) ? loc + " (" + p + ")" : loc;
 }
 
 }  // namespace hetvp

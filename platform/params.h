@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -102,11 +103,28 @@ uint64_t parse_size(const std::string& text);          // "4096", "4 KiB", "1.5 
 sc_core::sc_time parse_time(const std::string& text);  // "250 ns", "1.7us", "0"
 double parse_freq(const std::string& text);            // "1.4 GHz", "700MHz" -> Hz
 
+// Where a configuration's values come from, for error locations: the file as the user named it
+// and the dotted paths given with --set. The objects that read a configuration (Config, Params,
+// the builder) carry it, so that a location is made from the node being read and its own file.
+struct ConfigSource {
+  std::string file = "<config>";
+  std::set<std::string> overridden;  // dotted paths given with --set
+
+  // PATH, or a parent of it, was given with --set.
+  bool is_overridden(const std::string& path) const;
+  // "file:line:col" of a node (1-based), or "file (--set)" for values given on the command line.
+  std::string location(const YAML::Node& node) const;
+  // The same, or "file (--set PATH)" when the dotted PATH (or a parent of it) was given with --set.
+  std::string location(const YAML::Node& node, const std::string& path) const;
+};
+
 // A validated view onto one YAML block and its schema. Missing keys give their defaults.
 class Params {
  public:
   Params() = default;
-  Params(YAML::Node node, std::shared_ptr<const Schema> schema, std::string path);
+  // `source`: the configuration the node comes from (locations in where()); none: "<config>".
+  Params(YAML::Node node, std::shared_ptr<const Schema> schema, std::string path,
+         std::shared_ptr<const ConfigSource> source = nullptr);
 
   bool has(const std::string& key) const;  // present in YAML (not only defaulted)
   int64_t integer(const std::string& key) const;
@@ -125,6 +143,7 @@ class Params {
   YAML::Node node() const { return node_; }
   const std::string& path() const { return path_; }
   std::string where(const std::string& key) const;  // "file:line:col (path.key)"
+  const std::shared_ptr<const ConfigSource>& source() const { return source_; }
 
  private:
   std::string text_of(const std::string& key) const;
@@ -132,6 +151,7 @@ class Params {
   YAML::Node node_;
   std::shared_ptr<const Schema> schema_;
   std::string path_;
+  std::shared_ptr<const ConfigSource> source_;
 };
 
 }  // namespace hetvp

@@ -72,7 +72,7 @@ void Router::connect_phase(Builder& b) {
     for (int i = 0; i < repeat; ++i) {
       std::string to = substitute_index(e.string("to"), i);
       uint64_t base = static_cast<uint64_t>(e.integer("base")) + i * e.size("stride");
-      std::string label = config_location(e.node("to")) + " (" + e.path() + " -> " + to + ")";
+      std::string label = b.config().location(e.node("to")) + " (" + e.path() + " -> " + to + ")";
       uint64_t extent = 0;
       TargetSocketBase& t = b.resolve_target(to, e.node("to"), e.path() + ".to", &extent);
       map(label, base, e.size("size"), t, e.boolean("absolute"));
@@ -117,10 +117,10 @@ void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   if (!e->absolute) gp.set_address(addr - e->base);
   // Routers are traced only when asked (simulation.trace_routers or this instance's trace: true):
   // a span per routed access is most of a trace's size.
-  if (Tracer::get().enabled() && Tracer::get().enabled_for(name(), Tracer::get().trace_routers())) {
+  if (tracer().enabled() && tracer().enabled_for(name(), tracer().trace_routers())) {
     const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay - latency_;
     out[e->out_index]->b_transport(gp, delay);
-    Tracer::get().span(name(), std::string(gp.is_read() ? "read " : "write ") + e->label, t0,
+    tracer().span(name(), std::string(gp.is_read() ? "read " : "write ") + e->label, t0,
                        sc_core::sc_time_stamp() + delay - t0,
                        format("\"addr\":%" PRIu64 ",\"size\":%u", addr, gp.get_data_length()));
   } else {

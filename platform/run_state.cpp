@@ -2,15 +2,7 @@
 
 #include <systemc>
 
-#include "platform/simulation.h"
-
 namespace hetvp {
-
-RunState& RunState::get() {
-  if (SimulationContext* c = SimulationContext::current()) return c->run_state;
-  static RunState s;
-  return s;
-}
 
 // Both pause rather than stop the simulation: it ends at the end of the current delta cycle
 // either way, but a paused simulation can still run the one delta in which run_platform ends the

@@ -1,9 +1,11 @@
 // What a run has come to: the place where models and host programs report the end of the
 // run or a failure of the simulated system (a workload self-check, a firmware trap that ends
 // the run, a lockstep mismatch). The `hetvp` program maps it to the exit status:
-// 0 success, 1 simulated failure.
+// 0 success, 1 simulated failure. Each run has its own (RunContext, platform/run_context.h);
+// a model reaches it through run_state() of its Component base.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,10 +13,6 @@ namespace hetvp {
 
 class RunState {
  public:
-  // The current simulation's run state (each SimulationContext, platform/simulation.h, has its
-  // own); outside any simulation context, a process-wide one (unit tests that build models).
-  static RunState& get();
-
   // The simulated system failed: records who and why, and stops the simulation.
   void fail(const std::string& who, const std::string& why);
   // The workload finished (code 0 = success); stops the simulation.

@@ -24,14 +24,14 @@ namespace hetvp {
 namespace {
 
 std::ostream* g_err = nullptr;
-SimulationContext* g_current = nullptr;
+SimulationContext* g_current = nullptr;  // the one alive: SystemC's report handler is process-wide
 int g_contexts = 0;  // simulation contexts this process has made
 
 // Warnings and information go to stderr as one line each, filtered by level (SimulationContext);
 // errors throw (the run fails with their text).
 void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions& actions) {
   const sc_core::sc_severity sev = rep.get_severity();
-  SimulationContext* ctx = SimulationContext::current();
+  SimulationContext* ctx = g_current;
   if (sev == sc_core::SC_INFO || sev == sc_core::SC_WARNING) {
     // SystemC's own chatter (deprecations, its banner notes) is not the user's business.
     if (!ctx || std::string(rep.get_msg_type()).rfind("hetvp", 0) != 0) return;
@@ -225,8 +225,6 @@ SimulationContext::SimulationContext() {
 
 SimulationContext::~SimulationContext() { g_current = nullptr; }
 
-SimulationContext* SimulationContext::current() { return g_current; }
-
 int SimulationContext::parse_level(const std::string& n) {
   if (n == "error") return kError;
   if (n == "warning") return kWarning;
@@ -251,7 +249,7 @@ int check_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) 
   SimulationContext ctx;
   try {
     Config cfg = load(opt);
-    Builder b(cfg);
+    Builder b(cfg, ctx);
     b.build();
     if (!opt.dump_config.empty()) dump_config(resolved_tree(cfg, opt), opt);
     if (!opt.quiet) out << opt.config << ": OK (" << b.components().size() << " instances)\n";
@@ -280,7 +278,7 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
   YAML::Node resolved;
   try {
     cfg = load(opt);
-    builder = std::make_unique<Builder>(cfg);
+    builder = std::make_unique<Builder>(cfg, ctx);
     builder->build();
     set_log_levels(ctx, opt, cfg);
     for (const auto& name : cfg.instance_names()) {  // which instances --trace follows
@@ -297,13 +295,13 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     Component* cpu = builder->find(w.string("cpu"));
     host = dynamic_cast<ProgramHost*>(cpu);
     if (!host)
-      throw ConfigError(config_location(w.node("cpu")) + ": workload.cpu: '" + w.string("cpu") +
+      throw ConfigError(cfg.location(w.node("cpu")) + ": workload.cpu: '" + w.string("cpu") +
                         "' cannot run host programs (it is not a host_cpu)");
     YAML::Node args = w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map);
-    host->load_program(workload, Params(args, nullptr, "workload.args"), seed);
+    host->load_program(workload, Params(args, nullptr, "workload.args", cfg.source), seed);
     resolved = resolved_tree(cfg, opt);
     if (!opt.dump_config.empty()) dump_config(resolved, opt);
-    if (!opt.trace_path.empty()) Tracer::get().open(opt.trace_path);
+    if (!opt.trace_path.empty()) ctx.tracer.open(opt.trace_path);
   } catch (const ConfigError& e) {
     err << "error: " << e.what() << "\n";
     return kExitUsage;
@@ -331,7 +329,7 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
   }
   const sc_core::sc_time end = sc_core::sc_time_stamp();
   for (auto* c : builder->components()) c->end_of_run();
-  Tracer::get().close();
+  ctx.tracer.close();
 
   RunState& rs = ctx.run_state;
   int status = kExitOk;

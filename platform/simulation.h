@@ -9,27 +9,22 @@
 #include <vector>
 
 #include "platform/results.h"
-#include "platform/run_state.h"
-#include "platform/trace.h"
+#include "platform/run_context.h"
 
 namespace hetvp {
 
-// The objects of one simulation: its outcome (RunState) and its timeline (Tracer), which models
-// reach through RunState::get() and Tracer::get() while this context is current. Constructing one
+// The objects of one simulation: the run's context (its outcome, RunState, and its timeline, Tracer,
+// which the builder passes to every model it builds, platform/run_context.h) and its log levels.
+// Constructing one
 // also gives SystemC a fresh simulation context (sc_simcontext) when the process has elaborated a
 // platform before, so that one process (the Python module, a test) can build and run platforms one
 // after the other. One context at a time; the platform's modules must be destroyed before it.
-class SimulationContext {
+class SimulationContext : public RunContext {
  public:
   SimulationContext();
   ~SimulationContext();
   SimulationContext(const SimulationContext&) = delete;
   SimulationContext& operator=(const SimulationContext&) = delete;
-
-  static SimulationContext* current();
-
-  RunState run_state;
-  Tracer tracer;
 
   // Logging (SC_REPORT): a message is shown when its level (warning; info = SC_INFO up to
   // SC_MEDIUM verbosity; debug = SC_INFO above it) is at or below the level of the instance it

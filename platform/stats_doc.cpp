@@ -54,7 +54,8 @@ int stats_doc_platform(const std::string& config, std::ostream& out, std::ostrea
   try {
     Config cfg = Config::load_file(config);
     cfg.validate();
-    Builder b(cfg);
+    RunContext run;  // built, never run
+    Builder b(cfg, run);
     b.build();
     out << stats_markdown(b);
     return kExitOk;

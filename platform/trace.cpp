@@ -5,15 +5,8 @@
 
 #include "platform/format.h"
 #include "platform/json.h"
-#include "platform/simulation.h"
 
 namespace hetvp {
-
-Tracer& Tracer::get() {
-  if (SimulationContext* c = SimulationContext::current()) return c->tracer;
-  static Tracer t;
-  return t;
-}
 
 void Tracer::open(const std::string& path) {
   std::ofstream probe(path);

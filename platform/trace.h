@@ -5,7 +5,8 @@
 // Which components are traced: every instance, unless some instance says `trace: true` in YAML
 // (or --set X.trace=true), then only those; `trace: false` leaves one out. Some models are off
 // unless asked (routers: a span per routed access is costly), see enabled_for(name, false).
-// Tracks are named after the model (its SystemC name); a track belongs to the instance named by
+// Each run has its own (RunContext, platform/run_context.h); a model reaches it through tracer()
+// of its Component base. Tracks are named after the model (its SystemC name); a track belongs to the instance named by
 // its first component ("gpu0.hub" belongs to gpu0).
 #pragma once
 
@@ -19,9 +20,6 @@ namespace hetvp {
 
 class Tracer {
  public:
-  // The current simulation's tracer (each SimulationContext, platform/simulation.h, has its own);
-  // outside any simulation context, a process-wide one.
-  static Tracer& get();
   void open(const std::string& path);
   void close();
   bool enabled() const { return enabled_; }

@@ -50,8 +50,8 @@ class Accumulator : public hetvp::PeripheralOf<hetvp::Component> {
     const sc_core::sc_time start = sc_core::sc_time_stamp() + delay;
     delay += latency_;
     if (gp.is_read()) ++reads_;
-    if (hetvp::Tracer::get().enabled())
-      hetvp::Tracer::get().span(name(), gp.is_write() ? "write" : "read", start, latency_);
+    if (tracer().enabled())
+      tracer().span(name(), gp.is_write() ? "write" : "read", start, latency_);
     return false;
   }
 

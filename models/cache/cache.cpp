@@ -158,7 +158,7 @@ bool Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_gen
   if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : dummy)) {
     std::string buf =
         format("write-back (%s) of the dirty line at 0x%" PRIx64 " (%u B) through '", why, addr, array_.line());
-    RunState::get().fail(name(), buf + std::string(out.name()) + "' failed with " + gp_.get_response_string() +
+    run_state().fail(name(), buf + std::string(out.name()) + "' failed with " + gp_.get_response_string() +
                                      "; the line stays dirty");
     return false;  // l->dirty stays set: never mark a line clean whose data did not arrive
   }
@@ -267,17 +267,18 @@ unsigned Cache::transport_dbg(int, tlm::tlm_generic_payload& gp) {
 namespace {
 // Traces one control operation (a range invalidation, a flush, ...) as a span when it returns.
 struct ControlSpan {
+  Tracer& tracer;
   const char* track;
   const CacheCtl& c;
   const sc_core::sc_time& delay;
-  const bool on = Tracer::get().enabled();
+  const bool on = tracer.enabled();
   const sc_core::sc_time t0 = on ? sc_core::sc_time_stamp() + delay : sc_core::SC_ZERO_TIME;
   const uint64_t invalidated0 = c.invalidated, tags0 = c.tag_accesses, writebacks0 = c.writebacks;
   ~ControlSpan() {
     if (!on) return;
     static const char* kOps[] = {"invalidate range", "flush dirty", "lookup", "invalidate all"};  // CacheCtl::Op
     const unsigned op = static_cast<unsigned>(c.op);
-    Tracer::get().span(track, op < 4 ? kOps[op] : "control", t0, sc_core::sc_time_stamp() + delay - t0,
+    tracer.span(track, op < 4 ? kOps[op] : "control", t0, sc_core::sc_time_stamp() + delay - t0,
                        format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"unit_bytes\":%" PRIu64
                               ",\"invalidated\":%" PRIu64 ",\"tag_accesses\":%" PRIu64 ",\"writebacks\":%" PRIu64,
                               uint64_t(c.first_line), uint64_t(c.count), uint64_t(c.unit_bytes),
@@ -288,7 +289,7 @@ struct ControlSpan {
 }  // namespace
 
 void Cache::control(CacheCtl& c, sc_core::sc_time& delay) {
-  const ControlSpan traced{name(), c, delay};
+  const ControlSpan traced{tracer(), name(), c, delay};
   ++ctl_requests_;
   const unsigned L = array_.line();
   if (c.op == CacheCtl::FlushDirty) {

@@ -53,7 +53,7 @@ void CacheController::init(const Params& p) {
   line_ = p.u32("line");
   chunk_lines_ = p.u32("chunk_lines");
   address_order_ = p.string("history_order") == "address_order";
-  if (p.boolean("checker")) Checker::get().enable();
+  checker_on_ = p.boolean("checker");
   num_stages_ = 0;
   for (unsigned s : stages_) num_stages_ = std::max(num_stages_, s + 1);
   for (unsigned i = 0; i < stages_.size(); ++i) {
@@ -113,7 +113,7 @@ void CacheController::hist_confirm(uint32_t v) {
 
 void CacheController::fail(const std::string& why) {
   std::string buf = format(" (%s cache controller)", side_ == Side::Gpu ? "GPU" : "CPU");
-  RunState::get().fail(name(), why + buf);
+  run_state().fail(name(), why + buf);
 }
 
 bool CacheController::to_pa(uint64_t addr, uint64_t& pa) const {
@@ -145,17 +145,17 @@ void CacheController::b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_t
       for (uint64_t l = pa / line_; l * line_ < pa + len; ++l)
         if (recorded_.insert(l).second) history_.push_back(l);
     }
-    Checker::get().store(key_of(a), gp.get_data_ptr(), len);
+    checker().store(key_of(a), gp.get_data_ptr(), len);
   }
   out[id]->b_transport(gp, delay);
   gp.set_dmi_allowed(false);
   if (cached && gp.is_read() && gp.is_response_ok())
-    Checker::get().load(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length(), name(),
+    checker().load(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length(), name(),
                         ai ? ai->consumed : nullptr);
 }
 
 unsigned CacheController::dbg_data(int id, tlm::tlm_generic_payload& gp) {
-  if (gp.is_write()) Checker::get().store(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length());
+  if (gp.is_write()) checker().store(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length());
   return out[id]->transport_dbg(gp);
 }
 

@@ -41,6 +41,7 @@
 #include "platform/access_info.h"
 #include "platform/component.h"
 #include "platform/peripheral.h"
+#include "models/coherence/checker.h"
 
 namespace hetvp::coherence {
 
@@ -72,6 +73,14 @@ class CacheController : public PeripheralOf<Component> {
 
  private:
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
+  // `checker: true` turns on the run's checker before any controller stores (models/coherence/checker.h).
+  void end_of_elaboration() override {
+    if (checker_on_) checker().enable();
+  }
+  coherence::Checker& checker() {
+    if (!checker_) checker_ = &run_context().service<coherence::Checker>();
+    return *checker_;
+  }
   void init(const Params& p);
   void b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_data(int id, tlm::tlm_generic_payload& gp);
@@ -105,6 +114,8 @@ class CacheController : public PeripheralOf<Component> {
   bool address_order_ = true;
   bool window_ = false;  // translate through the UVA window (GPU)
   bool tracking_ = false;
+  bool checker_on_ = false;
+  coherence::Checker* checker_ = nullptr;  // the run's, on first use
   std::vector<uint64_t> history_;
   std::unordered_set<uint64_t> recorded_;
   sc_core::sc_time busy_until_;

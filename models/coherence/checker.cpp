@@ -8,11 +8,6 @@
 
 namespace hetvp::coherence {
 
-Checker& Checker::get() {
-  static Checker c;
-  return c;
-}
-
 Checker::Page& Checker::page(uint64_t key) {
   auto& p = pages_[key >> 12];
   if (!p) {
@@ -45,7 +40,7 @@ bool Checker::load(uint64_t key, const uint8_t* data, unsigned len, const char* 
     const std::string buf = format("coherence violation: load by %s at address 0x%" PRIx64
                                    " returned byte 0x%02x, the latest released value is 0x%02x",
                                    who, key + i, data[i], p.data[o]);
-    RunState::get().fail("coherence checker", buf);
+    run_.fail("coherence checker", buf);
     return false;
   }
   return true;

@@ -12,11 +12,14 @@
 #include <string>
 #include <unordered_map>
 
+#include "platform/run_context.h"
+
 namespace hetvp::coherence {
 
 class Checker {
  public:
-  static Checker& get();
+  // One per run: RunContext::service<Checker>() (the run it fails on a violation).
+  explicit Checker(RunContext& run) : run_(run.run_state) {}
   void enable() { enabled_ = true; }
   bool enabled() const { return enabled_; }
   void store(uint64_t key, const uint8_t* data, unsigned len);
@@ -33,6 +36,7 @@ class Checker {
     uint8_t valid[4096];
   };
   Page& page(uint64_t key);
+  RunState& run_;
   bool enabled_ = false;
   std::unordered_map<uint64_t, std::unique_ptr<Page>> pages_;
   uint64_t loads_ = 0, violations_ = 0;

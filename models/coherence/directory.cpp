@@ -201,8 +201,8 @@ void Directory::hist_end(uint32_t v) {
                     std::to_string(hist_[s].size()) + " arrived");
   hist_ready_[s] = true;
   hist_done_at_ = sc_core::sc_time_stamp() + this_access().delay;
-  if (Tracer::get().enabled())
-    Tracer::get().instant(std::string(name()) + ".history",
+  if (tracer().enabled())
+    tracer().instant(std::string(name()) + ".history",
                           std::string("history from the ") + side_name(s) + " complete", hist_done_at_,
                           format("\"lines\":%zu", hist_[s].size()));
   receiving_ = 0;
@@ -222,7 +222,7 @@ void Directory::gpu_track(uint32_t v) {
 void Directory::fail(const std::string& reg, uint64_t off, const std::string& why) {
   ++errors_;
   std::string buf = format("register %s (0x%" PRIx64 "): ", reg.c_str(), uint64_t(DIR_BASE + off));
-  RunState::get().fail(name(), buf + why);
+  run_state().fail(name(), buf + why);
 }
 
 bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, void* data, unsigned len,
@@ -251,7 +251,7 @@ bool Directory::cc_access(unsigned side, tlm::tlm_command cmd, uint32_t off, voi
   if (!gp.is_response_ok()) {
     std::string buf =
         format("%s cache controller register 0x%x: %s", side_name(side), off, gp.get_response_string().c_str());
-    RunState::get().fail(name(), buf);
+    run_state().fail(name(), buf);
     return false;
   }
   return true;
@@ -263,8 +263,8 @@ void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
     return fail("HISTORY", DIR_HISTORY,
                 std::string("history from the ") + side_name(side) + " without holding the lock (0x40000000)");
   receiving_ = side;
-  if (Tracer::get().enabled())
-    Tracer::get().instant(std::string(name()) + ".history", std::string("history request to the ") + side_name(side),
+  if (tracer().enabled())
+    tracer().instant(std::string(name()) + ".history", std::string("history request to the ") + side_name(side),
                           sc_core::sc_time_stamp() + delay);
   hist_[side].clear();
   hist_ready_[side] = false;
@@ -272,7 +272,7 @@ void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
   uint32_t one = 1;
   sc_core::sc_time d = delay;
   if (!cc_access(side, tlm::TLM_WRITE_COMMAND, CC_HIST_REQ, &one, 4, d)) return;
-  if (receiving_ == side && !RunState::get().failed())
+  if (receiving_ == side && !run_state().failed())
     fail("HISTORY", DIR_HISTORY, std::string("the ") + side_name(side) + " cache controller did not send its history");
 }
 
@@ -288,8 +288,8 @@ bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRan
     std::memcpy(msg + 8, &r.count, 4);
     d += response_;
     sc_core::sc_time pd = d + net_;
-    if (Tracer::get().enabled())
-      Tracer::get().instant(
+    if (tracer().enabled())
+      tracer().instant(
           std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + d,
           format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64, uint64_t(r.first), uint64_t(r.count)));
     if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 24, pd)) return false;
@@ -306,8 +306,8 @@ bool Directory::send_timed_probe(unsigned target, const LineRange& r, sc_core::s
   uint8_t msg[24] = {};
   std::memcpy(msg, &r.first, 8);
   std::memcpy(msg + 8, &r.count, 4);
-  if (Tracer::get().enabled())
-    Tracer::get().instant(
+  if (tracer().enabled())
+    tracer().instant(
         std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + arrive,
         format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64, uint64_t(r.first), uint64_t(r.count)));
   if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 24, arrive)) return false;
@@ -347,13 +347,13 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   if (hist_done_at_ > t0) d = hist_done_at_ - now;  // the history must be complete (never in Algorithm 2)
   const sc_core::sc_time engine_start = sc_core::sc_time_stamp() + d;
   std::vector<LineRange> ranges = run_engine(hist_[source], d);
-  const bool tracing = Tracer::get().enabled();
+  const bool tracing = tracer().enabled();
   if (tracing)  // the range-invalidation engine: TLM, Verilated RTL, or both in lockstep
-    Tracer::get().span(std::string(name()) + ".engine", std::string("translate (") + engine_->kind() + ")",
+    tracer().span(std::string(name()) + ".engine", std::string("translate (") + engine_->kind() + ")",
                        engine_start, sc_core::sc_time_stamp() + d - engine_start,
                        format("\"lines\":%zu,\"ranges\":%zu", hist_[source].size(), ranges.size()));
   if (!engine_error_.empty()) {
-    RunState::get().fail(name(), std::string("invalidation engine (") + engine_->kind() + "): " + engine_error_);
+    run_state().fail(name(), std::string("invalidation engine (") + engine_->kind() + "): " + engine_error_);
     return;
   }
   Sync s;
@@ -371,7 +371,7 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
       std::memcpy(msg + 8, &r.count, 4);
       sc_core::sc_time pd = d;
       if (tracing)
-        Tracer::get().instant(
+        tracer().instant(
             std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + d,
             format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64, uint64_t(r.first), uint64_t(r.count)));
       if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 16, pd)) return;
@@ -398,7 +398,7 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   const sc_core::sc_time end = sc_core::sc_time_stamp() + d;
   s.ticks = to_ticks(end - t0);
   if (tracing)
-    Tracer::get().span(
+    tracer().span(
         name(), std::string("invalidate ") + side_name(target) + " caches", t0, end - t0,
         format("\"history\":%" PRIu64 ",\"probes\":%" PRIu64 ",\"invalidated\":%" PRIu64 ",\"mode\":\"%s\"",
                uint64_t(s.history), uint64_t(s.probes), uint64_t(s.invalidated),
@@ -408,7 +408,7 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   inval_requested_ = true;
   hist_ready_[source] = false;
   hist_[source].clear();
-  RunState::get().progress();
+  run_state().progress();
 }
 
 void Directory::engine_thread() {
@@ -466,7 +466,7 @@ void Directory::bad_access(const tlm::tlm_generic_payload& gp) {
       format("bad %s of %u bytes at directory address 0x%" PRIx64 " (by %s)", gp.is_read() ? "read" : "write",
              gp.get_data_length(), uint64_t(DIR_BASE + gp.get_address()), initiator_of(gp));
   ++errors_;
-  RunState::get().fail(name(), buf);
+  run_state().fail(name(), buf);
 }
 
 void Directory::declare_stats() {
@@ -494,9 +494,9 @@ void Directory::declare_stats() {
       .value("invalidated_digest", "", "hex sum of every synchronisation's digest of invalidated lines",
              [sum, hex] { return hex(sum(0, &Sync::digest)); })
       .value("checker_loads", "count", "loads the coherence checker verified",
-             [] { return Checker::get().loads_checked(); })
+             [this] { return run_context().service<Checker>().loads_checked(); })
       .value("checker_violations", "count", "loads the checker found stale",
-             [] { return Checker::get().violations(); });
+             [this] { return run_context().service<Checker>().violations(); });
   const char* names[2] = {"to_gpu", "to_cpu"};
   for (unsigned k = 1; k <= 2; ++k)
     stats()

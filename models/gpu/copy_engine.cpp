@@ -167,10 +167,10 @@ void CopyEngine::run() {
     }
     busy_ = false;
     busy_time_ += sc_core::sc_time_stamp() - start;
-    if (Tracer::get().enabled())
-      Tracer::get().span(name(), (error ? "copy (failed) " : "copy ") + std::to_string(len) + " B", start,
+    if (tracer().enabled())
+      tracer().span(name(), (error ? "copy (failed) " : "copy ") + std::to_string(len) + " B", start,
                          sc_core::sc_time_stamp() - start);
-    RunState::get().progress();
+    run_state().progress();
     if (launch_flags_ & COPY_LAUNCH_INTR) intr->raise(intr_bit_, sc_core::SC_ZERO_TIME);
   }
 }

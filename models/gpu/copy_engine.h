@@ -29,11 +29,12 @@
 #include "platform/stats.h"
 #include "platform/params.h"
 #include "platform/peripheral.h"
+#include "platform/run_context.h"
 #include "models/gpu/gpu_mmu.h"
 
 namespace hetvp::gpu {
 
-class CopyEngine : public Peripheral {
+class CopyEngine : public Peripheral, public RunMember {
  public:
   tlm_utils::simple_initiator_socket<CopyEngine> mem{"mem"};  // GPU virtual addresses (to the MMU)
   IrqPort intr{"intr"};

@@ -70,7 +70,8 @@ void HostCpu::load_program(const std::string& program, const Params& args, uint6
   if (!t) throw ConfigError("unknown workload '" + program + "'");
   program_name_ = program;
   program_ = t->create();
-  program_args_ = Params(args.node() ? args.node() : YAML::Node(YAML::NodeType::Map), t->schema(), "workload.args");
+  program_args_ = Params(args.node() ? args.node() : YAML::Node(YAML::NodeType::Map), t->schema(), "workload.args",
+                         args.source());
   rng_.seed(seed);
 }
 
@@ -81,17 +82,17 @@ void HostCpu::run_program() {
     code = program_->run(*this, program_args_);
     qk_.sync();
   } catch (const HostError& e) {
-    RunState::get().fail(name_, std::string("workload '") + program_name_ + "': " + e.what());
+    run_state().fail(name_, std::string("workload '") + program_name_ + "': " + e.what());
     return;
   } catch (const sc_core::sc_report&) {
     throw;  // a model's SC_REPORT_ERROR: the simulation layer reports it
   } catch (const sc_core::sc_unwind_exception&) {
     throw;  // the run has ended and this thread is being killed (end_unfinished_threads): let it unwind
   } catch (const std::exception& e) {
-    RunState::get().fail(name_, std::string("workload '") + program_name_ + "' aborted: " + e.what());
+    run_state().fail(name_, std::string("workload '") + program_name_ + "' aborted: " + e.what());
     return;
   }
-  RunState::get().finish(code, program_name_);
+  run_state().finish(code, program_name_);
 }
 
 // ---------------------------------------------------------------- memory access
@@ -159,12 +160,12 @@ const char* access_name(Access a) {
 // One span per host API call on the CPU's track (the program's view: from the call to its return
 // in the CPU's local time).
 void HostCpu::trace_call(const char* what, uint64_t addr, size_t len, Access a, const sc_core::sc_time& t0) {
-  Tracer::get().span(name_, what, t0, now() - t0,
+  tracer().span(name_, what, t0, now() - t0,
                      format("\"addr\":%" PRIu64 ",\"size\":%zu,\"access\":\"%s\"", addr, len, access_name(a)));
 }
 
 void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
-  const bool tracing = Tracer::get().enabled();
+  const bool tracing = tracer().enabled();
   const sc_core::sc_time t0 = tracing ? now() : sc_core::SC_ZERO_TIME;
   const uint64_t addr0 = addr;
   const size_t len0 = len;
@@ -185,7 +186,7 @@ void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
 }
 
 void HostCpu::write(uint64_t addr, const void* src, size_t len, Access a) {
-  const bool tracing = Tracer::get().enabled();
+  const bool tracing = tracer().enabled();
   const sc_core::sc_time t0 = tracing ? now() : sc_core::SC_ZERO_TIME;
   const uint64_t addr0 = addr;
   const size_t len0 = len;
@@ -244,7 +245,7 @@ void HostCpu::sleep(const sc_core::sc_time& t) {
   const sc_core::sc_time t0 = sc_core::sc_time_stamp();
   sc_core::wait(t);
   qk_.reset();
-  if (Tracer::get().enabled()) Tracer::get().span(name_, "sleep", t0, t);
+  if (tracer().enabled()) tracer().span(name_, "sleep", t0, t);
 }
 
 void HostCpu::raise(unsigned vector, const sc_core::sc_time& delay) {
@@ -258,8 +259,8 @@ bool HostCpu::wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) {
   const sc_core::sc_time t0 = sc_core::sc_time_stamp();
   sc_core::sc_time deadline = t0 + timeout;
   auto traced = [&](bool got) {
-    if (Tracer::get().enabled())
-      Tracer::get().span(name_, got ? "wait interrupt" : "wait interrupt (timeout)", t0, sc_core::sc_time_stamp() - t0,
+    if (tracer().enabled())
+      tracer().span(name_, got ? "wait interrupt" : "wait interrupt (timeout)", t0, sc_core::sc_time_stamp() - t0,
                          format("\"vector\":%u", vector));
     return got;
   };
@@ -316,7 +317,7 @@ void HostCpu::free_pinned(uint64_t addr) {
   }
 }
 
-void HostCpu::log(const std::string& line) { RunState::get().add_summary(line); }
+void HostCpu::log(const std::string& line) { run_state().add_summary(line); }
 
 void HostCpu::declare_stats() {
   stats()

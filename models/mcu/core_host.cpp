@@ -157,10 +157,10 @@ void CoreHost::burst(bool& wake_pending) {
       break;
   }
   wake_pending = false;
-  Tracer& tr = Tracer::get();
+  Tracer& tr = tracer();
   if (tr.enabled() && took > sc_core::SC_ZERO_TIME) tr.span(name(), "run", burst_start_, took);
   if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's time at the core's clock
-  RunState::get().progress();
+  run_state().progress();
   // An interrupt raised while the burst's time passed must not be missed by the sleep.
   if (mode_ == RunMode::sleeping && wake_line() && core_->state() != CoreState::sleeping) mode_ = RunMode::running;
   if (mode_ == RunMode::sleeping && wake_line()) wake_pending = true;
@@ -178,7 +178,7 @@ void CoreHost::sleep(bool& wake_pending) {
   sleep_since_ = sc_core::sc_time_stamp();
   sc_core::wait(wake_ev_ | ctrl_ev_);
   sleep_time_ += sc_core::sc_time_stamp() - sleep_since_;
-  Tracer& tr = Tracer::get();
+  Tracer& tr = tracer();
   if (tr.enabled()) tr.span(name(), "sleep", sleep_since_, sc_core::sc_time_stamp() - sleep_since_);
   if (mode_ == RunMode::sleeping) {
     mode_ = RunMode::running;

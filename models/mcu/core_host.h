@@ -21,6 +21,7 @@
 #include "models/mcu/core_if.h"
 #include "models/mcu/gdb_stub.h"
 #include "platform/peripheral.h"
+#include "platform/run_context.h"
 
 namespace hetvp::mcu {
 
@@ -28,7 +29,7 @@ namespace hetvp::mcu {
 // RV32 model reports in UC_CTRL as they are.
 enum class RunMode : unsigned { idle = 0, running = 1, sleeping = 2, halted = 3, trapped = 4, stopped = 5 };
 
-class CoreHost : public Peripheral, public BusIf {
+class CoreHost : public Peripheral, public BusIf, public RunMember {
  public:
   ~CoreHost() override;
 

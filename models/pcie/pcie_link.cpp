@@ -83,13 +83,13 @@ sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payl
   // arbiter between data TLPs rather than queued behind them: it leaves at once, and its wire
   // time still takes a slot from the data.
   const sc_core::sc_time left = payload == 0 ? at + wire : start + wire;
-  if (Tracer::get().enabled()) {  // one span per TLP on the direction's track; bytes waiting or on the wire
+  if (tracer().enabled()) {  // one span per TLP on the direction's track; bytes waiting or on the wire
     const std::string track = std::string(name()) + "." + d.name;
-    Tracer::get().span(track, kind, left - wire, wire,
+    tracer().span(track, kind, left - wire, wire,
                        format("\"addr\":%" PRIu64 ",\"payload\":%u,\"wire_bytes\":%u,\"queued_ns\":%.3f", addr, payload,
                               payload + header + framing_, (left - wire - at).to_seconds() * 1e9));
-    Tracer::get().counter_delta(track, "occupancy_bytes", at, payload + header + framing_);
-    Tracer::get().counter_delta(track, "occupancy_bytes", left, -double(payload + header + framing_));
+    tracer().counter_delta(track, "occupancy_bytes", at, payload + header + framing_);
+    tracer().counter_delta(track, "occupancy_bytes", left, -double(payload + header + framing_));
   }
   return left;
 }

@@ -133,10 +133,10 @@ int RootComplex::port_for_address(uint64_t addr) const {
 namespace {
 // A span on `track` for one access forwarded through the root complex, from its arrival (t0) to
 // its completion.
-void trace_access(const std::string& track, const char* what, tlm::tlm_generic_payload& gp, const sc_core::sc_time& t0,
-                  const sc_core::sc_time& delay) {
+void trace_access(Tracer& tracer, const std::string& track, const char* what, tlm::tlm_generic_payload& gp,
+                  const sc_core::sc_time& t0, const sc_core::sc_time& delay) {
   const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
-  Tracer::get().span(track, what, t0, end - t0,
+  tracer.span(track, what, t0, end - t0,
                      format("\"addr\":%" PRIu64 ",\"size\":%u,\"by\":%s", static_cast<uint64_t>(gp.get_address()),
                             gp.get_data_length(), JsonWriter::escape(initiator_of(gp)).c_str()));
 }
@@ -180,8 +180,8 @@ void RootComplex::b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   gp.set_extension(&cfg);
   const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
   (*ports_[p].down)->b_transport(gp, delay);
-  if (Tracer::get().enabled())
-    trace_access(std::string(name()) + ".config", gp.is_read() ? "config read" : "config write", gp, t0, delay);
+  if (tracer().enabled())
+    trace_access(tracer(), std::string(name()) + ".config", gp.is_read() ? "config read" : "config write", gp, t0, delay);
   gp.clear_extension(&cfg);
   if (!gp.is_response_ok()) {
     ++unclaimed_;
@@ -204,8 +204,8 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   }
   const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
   (*ports_[p].down)->b_transport(gp, delay);
-  if (Tracer::get().enabled())
-    trace_access(std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", gp, t0, delay);
+  if (tracer().enabled())
+    trace_access(tracer(), std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", gp, t0, delay);
 }
 
 unsigned RootComplex::dbg_mmio(tlm::tlm_generic_payload& gp) {
@@ -221,8 +221,8 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     ++msis_;
     uint32_t data = 0;
     std::memcpy(&data, gp.get_data_ptr(), std::min(4u, gp.get_data_length()));
-    if (Tracer::get().enabled())
-      Tracer::get().instant(std::string(name()) + ".dma", "MSI", sc_core::sc_time_stamp() + delay,
+    if (tracer().enabled())
+      tracer().instant(std::string(name()) + ".dma", "MSI", sc_core::sc_time_stamp() + delay,
                             format("\"vector\":%u", data & 0xffff));
     irq->raise(data & 0xffff, delay);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -235,8 +235,8 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   ++dma_requests_;
   const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
   host->b_transport(gp, delay);
-  if (Tracer::get().enabled())
-    trace_access(std::string(name()) + ".dma", gp.is_read() ? "DMA read" : "DMA write", gp, t0, delay);
+  if (tracer().enabled())
+    trace_access(tracer(), std::string(name()) + ".dma", gp.is_read() ? "DMA read" : "DMA write", gp, t0, delay);
 }
 
 unsigned RootComplex::dbg_up(int, tlm::tlm_generic_payload& gp) { return host->transport_dbg(gp); }

@@ -191,7 +191,7 @@ void V3d::dispatch() {
     s.traced = 0;
     first_start_ = std::min(first_start_, q.cycle);
     wake_.notify(sc_core::SC_ZERO_TIME);
-    RunState::get().progress();
+    run_state().progress();
     ++changes_;
   }
 }
@@ -227,7 +227,7 @@ void V3d::run() {
       }
       if (!still) continue;
       failed_ = true;
-      RunState::get().fail(name(), "deadlock: every running QPU is blocked and nothing can release them:" + who);
+      run_state().fail(name(), "deadlock: every running QPU is blocked and nothing can release them:" + who);
       return;
     }
     const sc_core::sc_time now = sc_core::sc_time_stamp();
@@ -254,7 +254,7 @@ void V3d::run() {
 }
 
 void V3d::run_until(uint64_t horizon) {
-  const bool tracing = trace_instructions_ && Tracer::get().enabled();
+  const bool tracing = trace_instructions_ && tracer().enabled();
   for (;;) {
     Slot* best = nullptr;
     uint64_t first = UINT64_MAX, second = UINT64_MAX;
@@ -280,7 +280,7 @@ void V3d::run_until(uint64_t horizon) {
         const QpuCore::Status st = q.step();
         if (tracing && best->traced < trace_instructions_ && st != QpuCore::Status::Blocked) {
           ++best->traced;
-          Tracer::get().span(std::string(name()) + ".qpu" + std::to_string(q.index()),
+          tracer().span(std::string(name()) + ".qpu" + std::to_string(q.index()),
                              disassemble(fetch(q, pc0).raw, pc0), at_cycle(c0), at_cycle(q.cycle - c0));
         }
         if (st == QpuCore::Status::Ran) continue;
@@ -310,15 +310,15 @@ void V3d::ended(Slot& s) {
   s.busy_cycles += q.cycle - s.start_cycle;
   ++s.programs;
   last_end_ = std::max(last_end_, q.cycle);
-  if (Tracer::get().enabled())
-    Tracer::get().span(std::string(name()) + ".qpu" + std::to_string(q.index()), format("program 0x%08x", s.program_pc),
+  if (tracer().enabled())
+    tracer().span(std::string(name()) + ".qpu" + std::to_string(q.index()), format("program 0x%08x", s.program_pc),
                        at_cycle(s.start_cycle), at_cycle(q.cycle - s.start_cycle));
   Slot* sp = &s;
   arrivals_.at(delay_to(q.cycle), [this, sp] {
     sp->busy = false;
     ++completed_;
     ++programs_;
-    RunState::get().progress();
+    run_state().progress();
     ++changes_;
     dispatch();
     wake_.notify(sc_core::SC_ZERO_TIME);
@@ -331,7 +331,7 @@ void V3d::fault(Slot& s, const std::string& why) {
   auto it = code_.find(q.pc() & ~0xfffu);
   if (it != code_.end()) instr = disassemble(it->second[(q.pc() & 0xfff) >> 3].raw, q.pc());
   failed_ = true;
-  RunState::get().fail(std::string(name()) + ".qpu" + std::to_string(q.index()),
+  run_state().fail(std::string(name()) + ".qpu" + std::to_string(q.index()),
                        format("pc 0x%08x `%s`: %s", q.pc(), instr.c_str(), why.c_str()));
 }
 
@@ -341,7 +341,7 @@ void V3d::wake_blocked(const std::string& on, uint64_t cycle) {
       s.blocked = false;
       if (cycle > s.core->cycle) s.sem_wait_cycles += cycle - s.core->cycle;
       s.core->cycle = std::max(s.core->cycle, cycle);
-      RunState::get().progress();
+      run_state().progress();
       ++changes_;
     }
   }
@@ -633,8 +633,8 @@ void V3d::vpm_dma(QpuCore& q, bool store, uint32_t addr) {
     vdw_bytes_ += bytes;
   }
   ++s.vpm_dmas;
-  if (Tracer::get().enabled())
-    Tracer::get().span(
+  if (tracer().enabled())
+    tracer().span(
         std::string(name()) + ".qpu" + std::to_string(q.index()),
         format("%s %llu B at 0x%08x", store ? "VDW store" : "VCD load", static_cast<unsigned long long>(bytes), addr),
         t0, at_cycle(done) - t0);

@@ -225,12 +225,12 @@ void VcMailbox::firmware() {
         warn(format("message 0x%08x on channel %u: only the property channel (8) is modelled; answered unchanged", msg,
                     MBOX_CHANNEL(msg)));
     } catch (const std::exception& e) {
-      RunState::get().fail(name(), e.what());
+      run_state().fail(name(), e.what());
       return;
     }
     sc_core::wait(latency_);
     outbox_.push_back(msg);
-    RunState::get().progress();
+    run_state().progress();
   }
 }
 

@@ -26,9 +26,10 @@ const char* edge(bool level) { return level ? "rising" : "falling"; }
 
 }  // namespace
 
-BlockLockstep::BlockLockstep(std::string block, std::string instance, Clock clock, std::function<void()> write_ring,
+BlockLockstep::BlockLockstep(const RunMember& owner, std::string block, std::string instance, Clock clock, std::function<void()> write_ring,
                              std::function<unsigned(tlm::tlm_generic_payload&)> debug_read)
-    : instance_(std::move(instance)),
+    : owner_(owner),
+      instance_(std::move(instance)),
       clock_(clock),
       debug_read_(std::move(debug_read)),
       monitor_(std::move(block), [w = std::move(write_ring)] {
@@ -38,7 +39,7 @@ BlockLockstep::BlockLockstep(std::string block, std::string instance, Clock cloc
 
 void BlockLockstep::mismatch(const char* field, uint64_t index, const std::string& detail) {
   // The first divergence stops the run (the RTL's ring buffer is written once, by the monitor).
-  if (monitor_.diverge(field, index, detail)) RunState::get().fail(instance_, monitor_.first().report());
+  if (monitor_.diverge(field, index, detail)) owner_.run_state().fail(instance_, monitor_.first().report());
 }
 
 void BlockLockstep::compare_access(const tlm::tlm_generic_payload& rtl, const uint8_t* tlm_data, uint64_t cycle) {

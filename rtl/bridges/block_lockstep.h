@@ -24,8 +24,8 @@ namespace hetvp::rtl {
 class BlockLockstep {
  public:
   // `block` names the block in reports ("rtl.crc32 'crc0'"); write_ring writes the RTL's ring buffer;
-  // `debug_read` reads memory without time (the reference's reads).
-  BlockLockstep(std::string block, std::string instance, Clock clock, std::function<void()> write_ring,
+  // `debug_read` reads memory without time (the reference's reads); `owner`'s run is told of a divergence.
+  BlockLockstep(const RunMember& owner, std::string block, std::string instance, Clock clock, std::function<void()> write_ring,
                 std::function<unsigned(tlm::tlm_generic_payload&)> debug_read);
   bool failed() const { return monitor_.failed(); }
 
@@ -65,6 +65,7 @@ class BlockLockstep {
   void compare_irqs();
   void mismatch(const char* field, uint64_t index, const std::string& detail);
 
+  const RunMember& owner_;
   std::string instance_;
   Clock clock_;
   std::function<unsigned(tlm::tlm_generic_payload&)> debug_read_;

@@ -25,6 +25,8 @@ struct RtlCore::Impl {
   sc_core::sc_event wake, never;
   uint64_t irq_level = 0, bus_cycles = 0;
 
+  const RunMember* owner = nullptr;  // the RtlCore: its run is told of a broken bus rule
+
   Impl(const RtlBlockType& t, BlockEnv e, RtlOptions o)
       : type(t),
         s{std::move(e), std::move(o)},
@@ -55,7 +57,7 @@ struct RtlCore::Impl {
                              sc_core::sc_time_stamp().to_string().c_str(), s.n);
     msg += ring_note;
     waves.close();
-    RunState::get().fail(s.env.instance, msg);
+    owner->run_state().fail(s.env.instance, msg);
   }
 
   bool idle() const {
@@ -107,6 +109,7 @@ RtlCore::RtlCore(sc_core::sc_module_name nm, const RtlBlockType& type, BlockEnv 
     : sc_core::sc_module(nm) {
   clock_ = env.clock;
   impl_ = std::make_unique<Impl>(type, std::move(env), std::move(opt));
+  impl_->owner = this;
   SC_HAS_PROCESS(RtlCore);
   SC_THREAD(run);
 }

@@ -23,6 +23,7 @@
 #include <tlm>
 
 #include "platform/registry.h"
+#include "platform/run_context.h"
 #include "rtl/bridges/verilated_block.h"
 
 namespace hetvp::rtl {
@@ -108,7 +109,7 @@ struct RtlCounters {
   uint64_t wakeups = 0;
 };
 
-class RtlCore : public sc_core::sc_module {
+class RtlCore : public sc_core::sc_module, public RunMember {
  public:
   RtlCore(sc_core::sc_module_name n, const RtlBlockType& type, BlockEnv env, RtlOptions opt);
   ~RtlCore() override;

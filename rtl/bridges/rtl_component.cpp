@@ -113,7 +113,7 @@ class RtlComponent final : public Component {
     } else {
       if (mode_ == "lockstep") {
         lockstep_ = std::make_unique<BlockLockstep>(
-            env_.type + " '" + instance_name() + "'", instance_name(), env_.clock, [this] { core_->write_ring_now(); },
+            *this, env_.type + " '" + instance_name() + "'", instance_name(), env_.clock, [this] { core_->write_ring_now(); },
             [this](tlm::tlm_generic_payload& gp) { return mem ? (*mem)->transport_dbg(gp) : 0u; });
         real.wrote = [this](uint64_t a, const std::vector<uint8_t>& d, const std::vector<uint8_t>& be) {
           lockstep_->rtl_wrote(core_->cycle(), a, d, be);
@@ -132,7 +132,7 @@ class RtlComponent final : public Component {
     if (core_) {
       core_->end_of_run();
       // Not a statistic (the stats are the same in every mode): how much the RTL clock ran.
-      RunState::get().add_summary(
+      run_state().add_summary(
           format("%s: RTL clock ran %" PRIu64 " cycles (%" PRIu64 " after reset), woke %" PRIu64 " times",
                  instance_name().c_str(), core_->counters().cycles, core_->bus_cycles(), core_->counters().wakeups));
     }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 
+#include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "models/cache/cache.h"
 #include "models/memory/memory.h"
@@ -84,7 +85,7 @@ TEST(Cache, WriteBackKeepsDataUntilFlushThenMissHitTiming) {
     EXPECT_EQ(b.mem_word(0x100), 0xabcdu);
     ran = true;
   });
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(ran);
 }
 
@@ -108,7 +109,7 @@ TEST(Cache, WriteThroughNoAllocateAndUncachedPassThrough) {
     EXPECT_FALSE(t.socket->get_direct_mem_ptr(gp, dmi)) << "no DMI through a cache";
     ran = true;
   });
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(ran);
 }
 
@@ -144,7 +145,7 @@ TEST(Cache, RangeInvalidateCountsOneTagAccessPerLine) {
     EXPECT_EQ(again.digest, 0u);
     ran = true;
   });
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(ran);
 }
 
@@ -183,7 +184,7 @@ void range_walk_case(const char* walk, uint64_t long_tags) {
             EXPECT_EQ(b.cache->array().valid_count(), 2u) << "0x0 and 0x4200 stay";
             ran = true;
           });
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(ran);
 }
 TEST(Cache, RangeWalkPerLineChecksEveryLineOfTheRange) { range_walk_case("per_line", 200); }
@@ -205,7 +206,7 @@ TEST(Cache, DebugAccessSeesCachedData) {
     EXPECT_EQ(v, 0x1234u);
     ran = true;
   });
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(ran);
 }
 
@@ -253,7 +254,7 @@ void with_refusing_memory(std::function<void(TestInitiator&, Cache&, RefusingMem
   TestInitiator cpu("cpu", [&](TestInitiator& t) { body(t, cache, mem); });
   cpu.socket.bind(cache.in);
   cache.out.bind(mem.in);
-  sc_core::sc_start();
+  hetvp::test::start();
 }
 }  // namespace
 
@@ -270,8 +271,8 @@ TEST(CacheWriteBackFailure, FlushFailsTheRunNamingLineAndTargetAndKeepsTheLineDi
     EXPECT_EQ(m.refused, 1u);
     EXPECT_EQ(f.writebacks, 0u) << "a refused write-back is not counted as done";
     EXPECT_EQ(dirty_count(c), 1u) << "the line whose write-back failed must stay dirty";
-    ASSERT_TRUE(RunState::get().failed());
-    const std::string why = RunState::get().failures()[0];
+    ASSERT_TRUE(hetvp::test::run_state().failed());
+    const std::string why = hetvp::test::run_state().failures()[0];
     EXPECT_NE(why.find("l1"), std::string::npos) << why;
     EXPECT_NE(why.find("0x140"), std::string::npos) << "names the line address: " << why;
     EXPECT_NE(why.find("l1.out"), std::string::npos) << "names the target it was written to: " << why;
@@ -303,8 +304,8 @@ TEST(CacheWriteBackFailure, ProbeDoesNotDropADirtyLineWhoseWriteBackFailed) {
     EXPECT_EQ(inv.invalidated, 0u) << "not invalidated: its only copy of the data would be lost";
     EXPECT_EQ(dirty_count(c), 1u);
     EXPECT_EQ(c.array().valid_count(), 1u);
-    ASSERT_TRUE(RunState::get().failed());
-    EXPECT_NE(RunState::get().failures()[0].find("0x200"), std::string::npos) << RunState::get().failures()[0];
+    ASSERT_TRUE(hetvp::test::run_state().failed());
+    EXPECT_NE(hetvp::test::run_state().failures()[0].find("0x200"), std::string::npos) << hetvp::test::run_state().failures()[0];
     m.refuse_writes = false;
     uint32_t v = 0;
     ASSERT_EQ(t.read32(0x200, v, d), tlm::TLM_OK_RESPONSE);
@@ -325,8 +326,8 @@ TEST(CacheWriteBackFailure, EvictionWhoseWriteBackFailsFailsTheAccessAndKeepsThe
     uint32_t v = 0;
     EXPECT_EQ(t.read32(0x400, v, d), tlm::TLM_ADDRESS_ERROR_RESPONSE) << "the eviction's write-back failed";
     EXPECT_EQ(dirty_count(c), 2u) << "the victim stays dirty and valid";
-    ASSERT_TRUE(RunState::get().failed());
-    EXPECT_NE(RunState::get().failures()[0].find("0x0 "), std::string::npos) << RunState::get().failures()[0];
+    ASSERT_TRUE(hetvp::test::run_state().failed());
+    EXPECT_NE(hetvp::test::run_state().failures()[0].find("0x0 "), std::string::npos) << hetvp::test::run_state().failures()[0];
     m.refuse_writes = false;
     ASSERT_EQ(t.read32(0x000, v, d), tlm::TLM_OK_RESPONSE);
     EXPECT_EQ(v, 0x11u);
@@ -450,7 +451,7 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
     ran = true;
   });
   wire_one_level(*cpu, *cc, *l1, *mem, *dirm, *ctl);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(ran);
 }
 
@@ -469,9 +470,9 @@ TEST(CacheController, HistoryWhileTrackingFailsTheRun) {
   cc->out.bind(mem->in);
   cc->dir.bind(dirm->in);
   ctl->socket.bind(cc->regs);
-  sc_core::sc_start();
-  ASSERT_TRUE(hetvp::RunState::get().failed());
-  EXPECT_NE(hetvp::RunState::get().failures()[0].find("tracking is still on"), std::string::npos);
+  hetvp::test::start();
+  ASSERT_TRUE(hetvp::test::run_state().failed());
+  EXPECT_NE(hetvp::test::run_state().failures()[0].find("tracking is still on"), std::string::npos);
 }
 
 // A store records every line it touches, and only those: a 64 B store on a line boundary is one
@@ -500,7 +501,7 @@ TEST(CacheController, StoreRecordsExactlyTheLinesItTouches) {
   cc->out.bind(mem->in);
   cc->dir.bind(dirm->in);
   ctl->socket.bind(cc->regs);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(ran);
 }
 
@@ -532,7 +533,7 @@ TEST(CacheController, ProbeIsClippedToTheSharedWindow) {
     ran = true;
   });
   wire_one_level(*gpu, *cc, *l1, *mem, *dirm, *ctl);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(ran);
 }
 
@@ -541,7 +542,7 @@ TEST(CacheController, ProbeIsClippedToTheSharedWindow) {
 
 TEST(CoherenceCheckerUnit, EveryConsumedByteIsCheckedOthersAreNot) {
   using hetvp::coherence::Checker;
-  Checker& c = Checker::get();
+  Checker& c = hetvp::test::run().service<Checker>();
   c.enable();
   const uint8_t stored[4] = {1, 2, 3, 4};
   c.store(0x100, stored, 4);
@@ -553,5 +554,5 @@ TEST(CoherenceCheckerUnit, EveryConsumedByteIsCheckedOthersAreNot) {
   EXPECT_EQ(c.violations(), 0u);
   EXPECT_FALSE(c.load(0x100, last_differs, 4, "t")) << "the last byte is checked too";
   EXPECT_EQ(c.violations(), 1u);
-  EXPECT_TRUE(hetvp::RunState::get().failed());
+  EXPECT_TRUE(hetvp::test::run_state().failed());
 }

@@ -8,6 +8,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "models/coherence/coherence_regs.h"
 #include "models/coherence/directory.h"
@@ -80,7 +81,7 @@ void history_exchange(uint32_t announce, uint32_t& status, unsigned& confirms) {
     sc_core::sc_time d;
     ASSERT_EQ(t.write32(DIR_LOCK, 1, d), tlm::TLM_OK_RESPONSE);
     t.write32(DIR_HISTORY, 1, d);
-    for (int i = 0; i < 100 && !status && !RunState::get().failed(); ++i) {  // poll, as the runtime does
+    for (int i = 0; i < 100 && !status && !hetvp::test::run_state().failed(); ++i) {  // poll, as the runtime does
       d += sc_core::sc_time(10, sc_core::SC_NS);
       t.read32(DIR_HIST_STATUS, status, d);
     }
@@ -91,7 +92,7 @@ void history_exchange(uint32_t announce, uint32_t& status, unsigned& confirms) {
   bus->out.bind(dir->regs);
   dir->cpu_cc.bind(cc->regs);
   dir->host.bind(gpu_side->in);
-  sc_core::sc_start();
+  hetvp::test::start();
   confirms = cc->confirms;
 }
 
@@ -101,7 +102,7 @@ TEST(Directory, CompleteHistoryIsConfirmed) {
   uint32_t status = 0;
   unsigned confirms = 0;
   history_exchange(3, status, confirms);
-  EXPECT_FALSE(RunState::get().failed());
+  EXPECT_FALSE(hetvp::test::run_state().failed());
   EXPECT_EQ(status, 1u);
   EXPECT_EQ(confirms, 1u);
 }
@@ -114,9 +115,9 @@ TEST_P(DirectoryHistoryCount, WrongCountFailsTheRun) {
   uint32_t status = 0;
   unsigned confirms = 0;
   history_exchange(GetParam(), status, confirms);
-  ASSERT_TRUE(RunState::get().failed());
+  ASSERT_TRUE(hetvp::test::run_state().failed());
   const std::string want = "announced " + std::to_string(GetParam()) + " entries, 3 arrived";
-  EXPECT_NE(RunState::get().failures().front().find(want), std::string::npos) << RunState::get().failures().front();
+  EXPECT_NE(hetvp::test::run_state().failures().front().find(want), std::string::npos) << hetvp::test::run_state().failures().front();
   EXPECT_EQ(confirms, 0u) << "an incomplete history is not confirmed";
   EXPECT_EQ(status, 0u);
 }

@@ -119,6 +119,7 @@ void report_handler(const sc_core::sc_report& rep, const sc_core::sc_actions&) {
   }
 }
 
+RunContext g_run;  // the run the fuzzed platform reports to
 std::unique_ptr<Config> g_cfg;
 std::unique_ptr<Builder> g_builder;
 
@@ -126,9 +127,9 @@ std::unique_ptr<Builder> g_builder;
 void run_until(bool& flag, const sc_core::sc_time& limit, const char* what) {
   const sc_core::sc_time end = sc_core::sc_time_stamp() + limit;
   while (!flag) {
-    if (sc_core::sc_get_status() == sc_core::SC_STOPPED || RunState::get().failed()) {
+    if (sc_core::sc_get_status() == sc_core::SC_STOPPED || g_run.run_state.failed()) {
       std::cerr << "fuzz_mmio: the simulation stopped during " << what << ":\n";
-      for (auto& f : RunState::get().failures()) std::cerr << "  " << f << "\n";
+      for (auto& f : g_run.run_state.failures()) std::cerr << "  " << f << "\n";
       std::abort();
     }
     if (sc_core::sc_time_stamp() >= end) {
@@ -145,7 +146,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   g_cfg = std::make_unique<Config>(Config::load_file(std::string(HETVP_SOURCE_DIR) + "/configs/default.yaml"));
   g_cfg->root["workload"] = YAML::Load("{name: fuzz_mmio, cpu: cpu}");
   g_cfg->validate();
-  g_builder = std::make_unique<Builder>(*g_cfg);
+  g_builder = std::make_unique<Builder>(*g_cfg, g_run);
   g_builder->build();
   tlm::tlm_global_quantum::instance().set(g_cfg->simulation().time("quantum"));
   auto* host = dynamic_cast<ProgramHost*>(g_builder->find("cpu"));

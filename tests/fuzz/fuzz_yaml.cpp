@@ -43,7 +43,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)cfg.simulation();
     (void)cfg.workload();
     if (build) {
-      hetvp::Builder b(cfg);
+      hetvp::RunContext run;
+      hetvp::Builder b(cfg, run);
       b.build();
     }
   } catch (const hetvp::ConfigError&) {

@@ -1,6 +1,7 @@
 // GPU copy engine on a zero-latency memory: piece issue timing, and a launch while busy.
 #include <gtest/gtest.h>
 
+#include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "common/irq_counter.h"
 #include "models/gpu/copy_engine.h"
@@ -48,7 +49,7 @@ TEST(CopyEngine, PiecesGoOutIssueCostApartAndALaunchWhileBusyIsRefused) {
     r.read32(COPY_STATUS, status_done, d);
   });
   regs.socket.bind(ce.regs);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(status_busy, COPY_STATUS_BUSY | COPY_STATUS_FAILED(COPY_ERR_BUSY))
       << "still busy, with the refused launch's error";
   // 4096 B in 512 B pieces: 8 pieces issued 100 ns apart, the last at 700 ns; the engine reports
@@ -81,7 +82,7 @@ TEST(CopyEngine, LaunchTakesEffectAtTheDoorbellsArrivalTime) {
     done = sc_core::sc_time_stamp();
   });
   regs.socket.bind(ce.regs);
-  sc_core::sc_start();
+  hetvp::test::start();
   // one 512 B piece: issued at the arrival (5 us), its slot ends 100 ns later
   EXPECT_GE(done, sc_time(5100, SC_NS));
   EXPECT_LE(done, sc_time(5101, SC_NS));

@@ -7,6 +7,7 @@
 #include <functional>
 #include <sstream>
 
+#include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "common/irq_counter.h"
 #include "models/gpu/gpu_mmu.h"
@@ -74,7 +75,7 @@ TEST(GpuMmu, TranslatesAndSplitsAtPageBoundariesOntoNonAdjacentPages) {
     st = t.access(tlm::TLM_WRITE_COMMAND, MmuBench::kVa + 0x1000 - 32, data.data(), 64, d);  // straddles the page
   });
   t.socket.bind(b.mmu.in);
-  sc_core::sc_start();
+  hetvp::test::start();
   ASSERT_EQ(st, tlm::TLM_OK_RESPONSE);
   uint8_t lo[32], hi[32];
   MmuBench::debug(b.vram, false, 0x300000 + 0x1000 - 32, lo, 32);
@@ -91,7 +92,7 @@ TEST(GpuMmu, HostPagesGoToSystemMemory) {
     t.write32(MmuBench::kVa + 0x3000 + 8, v, d);
   });
   t.socket.bind(b.mmu.in);
-  sc_core::sc_start();
+  hetvp::test::start();
   uint32_t got = 0;
   MmuBench::debug(b.sys, false, 0x5008, &got, 4);
   EXPECT_EQ(got, v);
@@ -116,7 +117,7 @@ TEST(GpuMmu, ReadOnlyAndMissingPagesFault) {
     r.read32(MMU_FAULT_ADDR_LO, addr, d);
   };
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(rd, tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(ro, tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(miss, tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -146,7 +147,7 @@ TEST(GpuMmu, StaleTranslationIsUsedUntilTlbFlushOrPageDirectoryChange) {
     t.read32(MmuBench::kVa, new_pd, d);
   });
   t.socket.bind(b.mmu.in);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(first, 0xaaaau);
   EXPECT_EQ(stale, 0xaaaau);
   EXPECT_EQ(flushed, 0xbbbbu);
@@ -164,7 +165,7 @@ TEST(GpuMmu, TlbHoldsAtMostTlbEntriesTranslations) {
     t.read32(MmuBench::kVa, v, d);               // miss again
   });
   t.socket.bind(b.mmu.in);
-  sc_core::sc_start();
+  hetvp::test::start();
   std::ostringstream os;
   JsonWriter w(os);
   w.begin_object();
@@ -191,7 +192,7 @@ TEST(GpuMmu, PteBeyondVramFaultsWithOutOfVramReason) {
     r.read32(MMU_FAULT_STATUS, status, d);
   };
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(st, tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(status, 1u | (MMU_FAULT_OUT_OF_VRAM << 8));
   ASSERT_EQ(b.irq.bits.size(), 1u);

@@ -8,6 +8,7 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/gpu/host_interface.h"
@@ -80,7 +81,7 @@ TEST(HostInterface, DmaIsRefusedWithoutBusMastering) {
     st = b.dma.write32(0x1000, 1, d);
   };
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(st, tlm::TLM_COMMAND_ERROR_RESPONSE);
   EXPECT_TRUE(b.upstream.writes.empty());
 }
@@ -106,7 +107,7 @@ TEST(HostInterface, MsiOncePerRisingEnabledSourceAndWhenAPendingSourceIsEnabled)
     b.pmc.write32(PMC_INTR_EN, (1u << GPU_INTR_COPY0) | (1u << GPU_INTR_COPY1), d);
     msis.push_back(b.upstream.writes.size());
   };
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(msis, (std::vector<size_t>{1, 2, 2, 3}));
   for (auto& [addr, data] : b.upstream.writes) {
     EXPECT_EQ(addr, 0xfee00000u);
@@ -133,7 +134,7 @@ TEST(HostInterface, InterruptBitsOfSixteenGpcsAndComputeAreDistinct) {
       seen.push_back(v);
     }
   };
-  sc_core::sc_start();
+  hetvp::test::start();
   ASSERT_EQ(seen.size(), sources.size());
   for (size_t i = 0; i < seen.size(); ++i)
     EXPECT_EQ(__builtin_popcount(seen[i]), static_cast<int>(i + 1)) << "source " << i << " (bit " << sources[i] << ")";

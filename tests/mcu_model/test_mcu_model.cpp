@@ -9,6 +9,7 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/test_run.h"
 #include "common/run_hetvp.h"
 #include "common/tlm_harness.h"
 #include "firmware/include/hetvp/mcu_map.h"
@@ -174,7 +175,7 @@ TEST(McuModel, SleepsInWfiAndWakesOnTheMethodInterrupt) {
     done = true;
     sc_core::sc_stop();
   });
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
 }
 
@@ -205,7 +206,7 @@ TEST(McuModel, UploadPortsRefuseWhileRunningAndWorkAfterReset) {
     done = true;
     sc_core::sc_stop();
   });
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
 }
 
@@ -263,7 +264,7 @@ TEST(McuModel, XferMovesDataAndFaultsAreVisible) {
     done = true;
     sc_core::sc_stop();
   });
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
 }
 
@@ -297,7 +298,7 @@ TEST(McuModel, CoreXferIsServedInsideTheBurstAtTheCoresLocalTime) {
     done = true;
     sc_core::sc_stop();
   });
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   tlm::tlm_global_quantum::instance().set(quantum);
   EXPECT_TRUE(done);
 }
@@ -337,7 +338,7 @@ TEST(McuModel, HostInterruptTrapAndDebugPort) {
     done = true;
     sc_core::sc_stop();
   });
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
 }
 
@@ -365,7 +366,7 @@ TEST(McuModel, TimerFiresEveryTimerCyclesFromWhenItWasArmed) {
         sc_core::sc_stop();
       },
       c);
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
   EXPECT_EQ(timer_bit, (std::vector<uint32_t>{0, MCU_IRQ_TIMER, 0, MCU_IRQ_TIMER}));
   EXPECT_EQ(ctrl, 3u);
@@ -385,7 +386,7 @@ TEST(McuModel, CoreWritingMethodCmdDoesNotInterruptItself) {
     done = true;
     sc_core::sc_stop();
   });
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
   EXPECT_EQ(state, MCU_STATE_HALTED);
   EXPECT_EQ(irqstat & MCU_IRQ_METHOD, 0u) << "METHOD is the host's doorbell to the core";
@@ -407,7 +408,7 @@ TEST(McuModel, HubCannotStopItselfThroughItsBar0Window) {
       },
       Bench::hub());
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
   EXPECT_EQ(ctrl & MCU_STATE_MASK, MCU_STATE_TRAPPED);
   EXPECT_EQ((ctrl >> MCU_CTRL_CAUSE_SHIFT) & 0xff, 7u) << "store access fault";
@@ -448,7 +449,7 @@ TEST(McuModel, TrapLoopInFirmwareIsStoppedByTheWatchdog) {
       c);
   g_warnings.clear();
   sc_core::sc_report_handler::set_handler(keep_warnings);
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
   EXPECT_EQ(ctrl & MCU_STATE_MASK, MCU_STATE_TRAPPED);
   EXPECT_EQ(cause, 2u);
@@ -479,7 +480,7 @@ TEST(McuModel, StrictTrapsStopsAtTheFirstFaultInAHandler) {
       c);
   g_warnings.clear();
   sc_core::sc_report_handler::set_handler(keep_warnings);
-  sc_core::sc_start(sc_time(1, sc_core::SC_SEC));
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
   EXPECT_TRUE(done);
   EXPECT_EQ(ctrl & MCU_STATE_MASK, MCU_STATE_TRAPPED);
   EXPECT_EQ(pc, 0x24u);

@@ -2,6 +2,7 @@
 // clipped to a window, unmapped addresses) and register banks (access rules).
 #include <gtest/gtest.h>
 
+#include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "models/memory/memory.h"
 #include "platform/config.h"
@@ -35,7 +36,7 @@ TEST(Memory, SparseTimedAndBoundsChecked) {
     beyond = t.read32(4ull << 30, v, d);
   });
   t.socket.bind(mem.in);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(back, 0xdeadbeefu);
   EXPECT_EQ(d1, sc_time(64, SC_NS));  // 60 ns + 4 bytes at 1 GB/s
   EXPECT_EQ(d2, sc_time(64, SC_NS));
@@ -60,7 +61,7 @@ TEST(Memory, GrantsDmiPerChunk) {
     end = dmi.get_end_address();
   });
   t.socket.bind(mem.in);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(granted);
   EXPECT_EQ(start, 0x100000u);
   EXPECT_EQ(end, 0x1FFFFFu);
@@ -77,7 +78,7 @@ TEST(Memory, DmiOfAPartialLastChunkEndsAtTheMemoryEnd) {
     end = dmi.get_end_address();
   });
   t.socket.bind(mem.in);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(granted);
   EXPECT_EQ(end, 0x17FFFFu);
 }
@@ -102,7 +103,7 @@ TEST(Router, DecodesTranslatesAndRejectsUnmapped) {
   });
   t.socket.bind(bus.in);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(via_bus, 77u);
   EXPECT_EQ(hole, tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(straddle, tlm::TLM_ADDRESS_ERROR_RESPONSE);  // runs off the end of a's range
@@ -129,7 +130,7 @@ TEST(Router, DmiIsClippedToTheWindowAndOnePastItIsUnmapped) {
     debug_bytes = t.socket->transport_dbg(gp);
   });
   t.socket.bind(bus.in);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_TRUE(inside);
   EXPECT_EQ(start, 0x40000000u);
   EXPECT_EQ(end, 0x4000FFFFu) << "the memory's 1 MiB chunk must not leak past the 64 KiB window";

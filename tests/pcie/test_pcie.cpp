@@ -8,6 +8,7 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/test_run.h"
 #include "common/irq_counter.h"
 #include "common/tlm_harness.h"
 #include "models/memory/memory.h"
@@ -63,7 +64,7 @@ struct LinkBench {
     TestInitiator idle("idle", [](TestInitiator&) {});
     sender.socket.bind(from);
     idle.socket.bind(other);
-    sc_core::sc_start();
+    hetvp::test::start();
     return seen;
   }
 };
@@ -132,7 +133,7 @@ TEST(PcieLink, SameDirectionIsSharedOppositeDirectionIsNot) {
   });
   h1.socket.bind(b.link.down_in);
   dev.socket.bind(b.link.up_in);
-  sc_core::sc_start();
+  hetvp::test::start();
   // 100 TLPs alone: 1850 ns each way, in parallel on the two directions.
   EXPECT_EQ(a_done, sc_time(1850, SC_NS));
   EXPECT_EQ(up_done, sc_time(1850, SC_NS));
@@ -166,7 +167,7 @@ TEST(PcieLink, TwoSendersOnOneDirectionEachTakeLonger) {
   s2.socket.bind(fan.b);
   TestInitiator dev("dev", [](TestInitiator&) {});
   dev.socket.bind(link.up_in);
-  sc_core::sc_start();
+  hetvp::test::start();
   // Alone each would finish in 1850 ns; sharing, the pair needs 3700 ns on the wire.
   EXPECT_GT(first, sc_time(1850, SC_NS));
   EXPECT_GT(second, sc_time(1850, SC_NS));
@@ -186,7 +187,7 @@ TEST(PcieLink, OversizedRequestsAreProtocolErrors) {
   TestInitiator dev("dev", [](TestInitiator&) {});
   dev.socket.bind(b.link.up_in);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(w, tlm::TLM_BURST_ERROR_RESPONSE);
   EXPECT_EQ(r, tlm::TLM_BURST_ERROR_RESPONSE);
 }
@@ -270,7 +271,7 @@ TEST(PcieLink, PostedWriteArrivesOneLatencyAfterLeaving) {
   host.socket.bind(link.down_in);
   TestInitiator other("other", [](TestInitiator&) {});
   other.socket.bind(link.up_in);
-  sc_core::sc_start();
+  hetvp::test::start();
   ASSERT_EQ(dev.arrivals.size(), 1u);
   EXPECT_EQ(dev.arrivals[0], sc_time(18.5 + 250, SC_NS));
 }
@@ -298,7 +299,7 @@ TEST(PcieLink, HeaderOnlyTlpsStillOccupyTheWire) {
   fan.out.bind(b.link.up_in);
   TestInitiator host("host", [](TestInitiator&) {});
   host.socket.bind(b.link.down_in);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(last_write, sc_time(1850 + 2.5, SC_NS));
 }
 
@@ -319,7 +320,7 @@ TEST(PcieLink, SixtyFourBitAddressesUseFourDwordHeaders) {
   host.socket.bind(b.link.down_in);
   TestInitiator dev("dev", [](TestInitiator&) {});
   dev.socket.bind(b.link.up_in);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(low, sc_time(18.5, SC_NS));   // (128 + 12 + 8) B at 8 GB/s
   EXPECT_EQ(high, sc_time(19.0, SC_NS));  // (128 + 16 + 8) B
 }
@@ -352,7 +353,7 @@ TEST(RootComplex, RootPortDecodesItsWindowOnlyDeviceZeroAndGatesDmaOnBusMaster) 
   });
   device.socket.bind(*rc.target("up0"));
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(window_end, tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(link.arrivals.size(), 1u) << "only the MMIO read crosses the link";
   EXPECT_EQ(dev1_id, 0xffffffffu);

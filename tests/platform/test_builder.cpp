@@ -10,7 +10,8 @@ namespace {
 std::string build_error(const std::string& yaml) {
   try {
     Config c = Config::load_string(yaml, "b.yaml");
-    Builder b(c);
+    RunContext run;
+    Builder b(c, run);
     b.build();
   } catch (const ConfigError& e) {
     return e.what();
@@ -74,7 +75,8 @@ TEST(Builder, ArraysAndRepeatedMapEntries) {
           "bus:\n  type: router\n  map:\n    - {to: 'bank_{i}', base: 0, size: 1 MiB, repeat: 3, stride: 1 MiB}\n"
           "bank: {type: memory, size: 1 MiB, count: 3}\n",
       "b.yaml");
-  Builder b(c);
+  RunContext run;
+  Builder b(c, run);
   b.build();
   EXPECT_NE(b.find("bank_0"), nullptr);
   EXPECT_NE(b.find("bank_2"), nullptr);

@@ -33,7 +33,8 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& ov
     for (auto& o : overrides) c.apply_override(o);
     c.validate();
     if (build) {
-      Builder b(c);
+      RunContext run;
+      Builder b(c, run);
       b.build();
     }
   } catch (const ConfigError& e) {
@@ -215,4 +216,23 @@ TEST(Config, StrayCommaWhereADocumentStartsIsASyntaxErrorNotAHang) {
       EXPECT_NE(std::string(e.what()).find("YAML syntax error"), std::string::npos) << e.what();
     }
   }
+}
+
+// A location comes from the configuration the node belongs to (Config::source), not from the
+// file loaded last: two configurations read side by side each name their own file and --set paths.
+TEST(Config, LocationsComeFromTheConfigurationBeingRead) {
+  Config a = Config::load_string(kValid, "a.yaml");
+  a.apply_override("simulation.seed=9");
+  a.validate();
+  Config b = Config::load_string(replace(kValid, "  size: 64 MiB\n", "  size: 64 MiB\n  bogus: 1\n"), "b.yaml");
+  EXPECT_EQ(a.simulation().where("seed"), "a.yaml (--set simulation.seed)");
+  EXPECT_EQ(a.workload().where("name"), "a.yaml:4:9 (workload.name)");
+  try {
+    b.validate();
+    FAIL() << "b.yaml has an unknown key";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("b.yaml:", 0), 0u) << e.what();
+  }
+  EXPECT_EQ(a.simulation().where("seed"), "a.yaml (--set simulation.seed)") << "reading b changed nothing of a";
+  EXPECT_EQ(a.workload().where("name"), "a.yaml:4:9 (workload.name)");
 }

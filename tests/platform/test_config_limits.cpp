@@ -70,7 +70,8 @@ Outcome load_in_child(const std::string& text, const std::vector<std::string>& o
         c = Config::load_string(text, "test.yaml");
       }
       for (auto& o : overrides) c.apply_override(o);
-      Builder b(c);
+      RunContext run;
+      Builder b(c, run);
       b.build();
     } catch (const ConfigError& e) {
       msg = std::string("E") + e.what();

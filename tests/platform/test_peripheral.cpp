@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "platform/peripheral.h"
 
@@ -97,7 +98,7 @@ TEST(Peripheral, CallbackSeesInitiatorSideAndArrivalAndBlockingTimeReturnsToTheC
     EXPECT_EQ(sc_core::sc_time_stamp() + r, sc_time(110, SC_NS));
   });
   t.socket.bind(blk.regs);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(blk.go_at, sc_time(10, SC_NS));
   EXPECT_EQ(blk.go_side, Side::Gpu);
   EXPECT_EQ(blk.go_by, "test");
@@ -117,7 +118,7 @@ TEST(Peripheral, ReadTimingCatchUpWaitsForArrivalAsIssuedDoesNot) {
   });
   ta.socket.bind(a.regs);
   tb.socket.bind(b.regs);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(va, 30u) << "CatchUp: the read is served at its arrival";
   EXPECT_EQ(vb, 0u) << "AsIssued: the read is served at SystemC time";
 }
@@ -136,7 +137,7 @@ TEST(Peripheral, PortsServeWhatTheTableCannotAndFallThroughOtherwise) {
     EXPECT_EQ(ti.write32(0x8, 1, d), tlm::TLM_COMMAND_ERROR_RESPONSE);  // DONE is read-only
   });
   t.socket.bind(blk.regs);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(blk.window[0x10], 1u);
   EXPECT_EQ(blk.window[0x1f], 16u);
   EXPECT_EQ(blk.bad, 2u) << "bad_access sees every access the table refused";
@@ -150,7 +151,7 @@ TEST(Peripheral, NestedAccessHasItsOwnContextAndRestoresTheOuterOne) {
     EXPECT_EQ(ti.write32(0xc, 0x55, d), tlm::TLM_OK_RESPONSE);
   });
   t.socket.bind(blk.regs);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(blk.bank().at(0x0).value, 0x55u);
   EXPECT_EQ(blk.nested_outer_delay, sc_time(7, SC_NS));
 }

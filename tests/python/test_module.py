@@ -52,6 +52,19 @@ def test_two_platforms_one_after_the_other_match_the_program(tmp_path):
     assert json.loads(stats.read_text())["components"] == first["components"]
 
 
+def test_each_platform_has_its_own_coherence_checker():
+    """The checker's shadow memory and counts belong to the run: a second platform starts empty
+    (a process-wide checker counted the first run's loads again and carried its shadow memory)."""
+    checked = {"workload.args.programs": "20", "cpu_cc.checker": "true", "gpu0.compute.controller.checker": "true"}
+    first = hetvp.run(config("coherence.yaml"), workload="coh_random", overrides=checked)
+    plain = hetvp.run(config("coherence.yaml"), workload="coh_random", overrides={"workload.args.programs": "20"})
+    again = hetvp.run(config("coherence.yaml"), workload="coh_random", overrides=checked)
+    assert first["run"]["status"] == "pass", first["summary"]
+    assert first["components"]["directory"]["checker_loads"] > 0
+    assert plain["components"]["directory"]["checker_loads"] == 0, "checker: false in this run"
+    assert again["components"] == first["components"]
+
+
 def test_simulated_failure_is_a_status_not_an_exception():
     r = hetvp.run(config("default.yaml"), workload="boot", overrides={"simulation.time_limit": "1 us"})
     assert r["run"]["status"] == "fail"

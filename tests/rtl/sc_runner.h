@@ -21,6 +21,8 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
+#include "common/test_run.h"
+
 namespace hetvp::test {
 
 // SystemC 2.3.4 tells AddressSanitizer about its coroutine switches but gives the switch back to
@@ -49,7 +51,7 @@ class ScRunner : public sc_core::sc_module {
   void run(std::function<void()> job) {
     job_ = std::move(job);
     err_ = nullptr;
-    while (job_) sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_US));
+    while (job_) hetvp::test::start(sc_core::sc_time(1, sc_core::SC_US));
     resync_sanitizer_stack();  // before an exception unwinds frames of the main stack
     if (err_) std::rethrow_exception(err_);
   }

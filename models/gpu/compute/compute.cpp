@@ -16,7 +16,7 @@
 #include "platform/config.h"
 #include "platform/payload.h"
 #include "platform/peripheral.h"
-#include "platform/run_state.h"
+#include "platform/run_context.h"
 #include "platform/format.h"
 
 namespace hetvp::gpu {
@@ -99,7 +99,7 @@ class ComputeUnitExec : public WarpExec {
   void error(const std::string& why) override;
 };
 
-class ComputeBlock : public GpuBlock, public HasStats, public Peripheral {
+class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public RunMember {
  public:
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<ComputeBlock>>> port;
   IrqPort intr{"intr"};
@@ -175,7 +175,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral {
   void launch(uint32_t v) {
     if (!(v & CMP_LAUNCH_GO)) return;
     if (running_) {
-      RunState::get().fail(name(), "LAUNCH (BAR0 0x404014) while a kernel is running");
+      run_state().fail(name(), "LAUNCH (BAR0 0x404014) while a kernel is running");
       return;
     }
     running_ = true;
@@ -310,7 +310,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral {
   void kernel_error(uint32_t code, const std::string& why) {
     if (error_) return;
     error_ = code;
-    RunState::get().fail(name(), why);
+    run_state().fail(name(), why);
   }
   // Keeps this thread within a quantum of SystemC time.
   void sync(const sc_core::sc_time& t) {
@@ -373,7 +373,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral {
       bank_.at(CMP_STATUS).value = error_ ? 2 : 0;
       bank_.at(CMP_COMPLETED).value++;
       running_ = false;
-      RunState::get().progress();
+      run_state().progress();
       if (launch_flags_ & 2) intr->raise(GPU_INTR_COMPUTE, sc_core::SC_ZERO_TIME);
     }
   }

@@ -244,7 +244,7 @@ void Microcontroller::status1(uint32_t) {
   // The basic firmware acknowledges a command here: close its span on the timeline.
   if (!from_core() || !cmd_open_) return;
   cmd_open_ = false;
-  Tracer& tr = Tracer::get();
+  Tracer& tr = tracer();
   if (tr.enabled()) {
     const sc_core::sc_time end = this_access().arrival();
     tr.span(std::string(name()) + ".cmd", "cmd " + std::to_string(cmd_word_ & 0xff), cmd_start_,
@@ -487,11 +487,11 @@ void Microcontroller::xfer_done() {
     SC_REPORT_INFO("hetvp/mcu", buf.c_str());
   }
   xfer_time_ += xfer_done_at_ - xfer_start_at_;
-  if (Tracer::get().enabled())
-    Tracer::get().span(std::string(name()) + ".xfer",
+  if (tracer().enabled())
+    tracer().span(std::string(name()) + ".xfer",
                        std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B",
                        xfer_start_at_, xfer_done_at_ - xfer_start_at_);
-  RunState::get().progress();
+  run_state().progress();
   set_irq_bits(MCU_IRQ_XFER);
 }
 

@@ -2,6 +2,7 @@
 // upload with page tags, CC_SCRATCH SET/CLR, UNITS/MYINDEX/CAPS, interrupt routing, and the bad inputs
 // (unmodelled register, poll watchdog, illegal opcode); then the register table's rules for the host
 // and the core (refused accesses, indexed registers, the core's UC_CTRL, debug reads).
+#include "common/test_run.h"
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "models/mcu/falcon/ctxctl.h"
 #include "models/mcu/gdb_stub.h"
@@ -352,7 +353,7 @@ TEST(FalconCtxctl, SocketRefusesWrongSizeAndDebugReadsDoNotAdvanceTheIndex) {
     EXPECT_EQ(ti.read32(FCTX_DATA, v, d), tlm::TLM_OK_RESPONSE);
   });
   t.socket.bind(c.regs);
-  sc_core::sc_start();
+  hetvp::test::start();
   EXPECT_EQ(caps, FCTX_UC_CAPS_VALUE(0x2000u, 0x800u));
   EXPECT_EQ(dbg, 0x11111111u);
   EXPECT_EQ(v, 0x22222222u) << "the debug read left the index where it was; two reads advanced it";
