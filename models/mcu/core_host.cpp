@@ -17,11 +17,11 @@ void CoreHost::spawn_host_thread() {
   SC_THREAD(thread);
 }
 
-void CoreHost::attach_gdb(std::unique_ptr<GdbStub> stub) {
+void CoreHost::attach_gdb(std::unique_ptr<GdbStub> gdb_server) {
   if (core_->gdb_layout() == GdbLayout::none)
     throw std::invalid_argument(std::string(name()) + ": the " + core_->isa() +
                                 " core has no GDB register layout (the GDB stub serves RV32 cores)");
-  gdb_ = std::move(stub);
+  gdb_ = std::move(gdb_server);
 }
 
 bool CoreHost::debug_read(uint32_t, uint8_t*, uint32_t) { return false; }

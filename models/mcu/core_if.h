@@ -4,7 +4,8 @@
 // sleep/wake, trap -> run state, GDB) is one host for every core (models/mcu/core_host.h). The
 // interface holds what every core has; what only some cores have (a DMI switch, a debug mode in
 // which the ISA's breakpoint instruction stops the run, a GDB register layout) is a capability the
-// host asks for (dmi_control(), debug_control(), gdb_layout()), never a stub. Pure C++: no SystemC here.
+// host asks for (dmi_control(), debug_control(), gdb_layout()), never a do-nothing override. Pure C++:
+// no SystemC here.
 #pragma once
 
 #include <cstdint>
