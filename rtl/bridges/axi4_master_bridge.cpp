@@ -4,6 +4,7 @@
 #include <cinttypes>
 
 #include "platform/format.h"
+#include "platform/payload.h"
 
 namespace hetvp::rtl {
 
@@ -132,15 +133,7 @@ void Axi4MasterBridge::sample() {
 }
 
 tlm::tlm_generic_payload& Axi4MasterBridge::payload(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
-  gp_.set_command(cmd);
-  gp_.set_address(addr);
-  gp_.set_data_ptr(data);
-  gp_.set_data_length(len);
-  gp_.set_streaming_width(len);
-  gp_.set_byte_enable_ptr(nullptr);
-  gp_.set_byte_enable_length(0);
-  gp_.set_dmi_allowed(false);
-  gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_access(gp_, cmd, addr, data, len);  // platform/payload.h
   info_.initiator = s_.env.initiator;
   info_.uncached = true;
   info_.side = Side::Other;
