@@ -181,6 +181,7 @@ void Gpu::build_blocks(const Params& p) {
                       ".copy_engines is set, but the copy_engine block is not built (not in " + p.where("blocks") +
                       ")");
   for (auto* b : selected) blocks_.emplace_back(b->name, b->create(ctx, p.group(b->name)));
+  for (auto& [key, b] : blocks_) b->bind(ctx);
 }
 
 // External blocks' windows, after the GPU's own blocks so that an overlap names both. Each is a

@@ -31,6 +31,7 @@
 namespace hetvp::gpu {
 
 class GpuMmu;
+class ChswIf;
 
 struct GpuContext {
   std::string name;       // the gpu instance's hierarchical name (for messages)
@@ -44,6 +45,10 @@ struct GpuContext {
   // Sets a PTOP register (pmc.h, by name without the PTOP_ prefix): what software reads to find
   // the block (e.g. "COPY_BASE").
   std::function<void(const std::string& ptop_reg, uint32_t value)> topology;
+  // Interfaces one block offers another, bound after every block is built (GpuBlock::bind):
+  // the graphics engine's context-switch unit sets `chsw` (gr/chsw_if.h); the FIFO binds its
+  // ChswPort to it. nullptr: no block offers it.
+  sc_core::sc_export<ChswIf>* chsw = nullptr;
 
   // Maps `target` at BAR0 [base, base + size); `group`.`key` is the YAML key that placed it and
   // `label` the block (e.g. "copy0"): an overlap or a window outside BAR0 is a ConfigError that
@@ -64,6 +69,9 @@ class GpuBlock {
   virtual bool add_stats(StatGroup& /*gpu*/) { return false; }
   virtual void dump_stats(JsonWriter&) const {}
   virtual void end_of_run() {}
+  // Called once every selected block is built: bind ports to what other blocks offer in the
+  // context (e.g. the FIFO's ChswPort to ctx.chsw). A missing required peer is a ConfigError.
+  virtual void bind(GpuContext& /*ctx*/) {}
 };
 
 struct GpuBlockType {
