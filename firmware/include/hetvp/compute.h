@@ -19,6 +19,14 @@
     X(CMP, ARG, 0x40, 16, RW, 0, "kernel arguments")
 HETVP_REG_OFFSETS(HETVP_COMPUTE_REGS)
 #define CMP_ARGS 16
+
+/* The compute front end's GR context state: the registers a channel's context holds, which the
+ * context switch saves and restores (the HUB's MMCTX list, docs/contexts.md). X(offset, count). */
+#define HETVP_COMPUTE_CTX_REGS(X) \
+    X(CMP_KERNEL, 1) X(CMP_GRID_X, 1) X(CMP_GRID_Y, 1) X(CMP_BLOCK_X, 1) X(CMP_BLOCK_Y, 1) X(CMP_ARG, CMP_ARGS)
+/* Per-GPC GR context state (each GPC's strands, saved and loaded by its GPC microcontroller):
+ * X(offset in the GPC's compute window, count). None yet. */
+#define HETVP_COMPUTE_GPC_CTX_REGS(X)
 #define CMP_LAUNCH_GO 0x1u
 #define CMP_LAUNCH_INTR 0x2u /* raise PMC_INTR (GPU_INTR_COMPUTE) when done */
 #define CMP_STATUS_BUSY 0x1u
