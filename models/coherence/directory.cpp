@@ -65,7 +65,8 @@ std::shared_ptr<Schema> Directory::schema() {
           "src/mem/ruby/protocol/GPU_VIPER-TCC.sm)");
   s->time(
       "completion", std::string("0.5 ns"),
-      "serial_ack: completion posted after the last ack (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm, 1 cycle)");
+      "serial_ack / per_side: completion posted after the last ack (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm, "
+      "1 cycle); per_side with wait: ack pays it after every probe");
   s->time("cpu_hop", std::string("60 ns"),
           "one-way latency directory <-> CPU cache controller (gem5: 120 cycles at 2 GHz)");
   s->integer("test_skip_probe", -1, "TEST ONLY: drop probe number N (0-based over the run) — breaks coherence").min(-1);
@@ -99,13 +100,13 @@ Directory::Directory(sc_core::sc_module_name n, const Params& p) : PeripheralOf<
   cpu_hop_ = p.time("cpu_hop");
   serial_ack_ = p.string("probe_timing") == "serial_ack";
   per_side_ = p.string("probe_timing") == "per_side";
-  chain_[1] = ProbeChain(p.group("to_cpu"), p.period("clock"));
-  chain_[2] = ProbeChain(p.group("to_gpu"), p.period("clock"));
+  completion_ = p.time("completion");
+  chain_[1] = ProbeChain(p.group("to_cpu"), p.period("clock"), completion_);
+  chain_[2] = ProbeChain(p.group("to_gpu"), p.period("clock"), completion_);
   response_ = p.period("clock") * static_cast<double>(p.integer("response_cycles"));
   net_ = p.time("hop_latency") * static_cast<double>(p.integer("hops"));
   ack_[1] = p.time("cpu_ack");
   ack_[2] = p.time("gpu_ack");
-  completion_ = p.time("completion");
   skip_probe_ = p.integer("test_skip_probe");
 
   SC_HAS_PROCESS(Directory);

@@ -5,8 +5,9 @@
 // the probe leaves, the network one way (`hops` routers/links of `hop_latency`), the receiver's
 // tag walk (reported by its cache controller), the receiver's ack latency, the network back.
 // What differs between the sides is how probes overlap (`wait`):
-//   ack       the directory sends the next probe only after the previous probe's ack arrived:
-//             every probe pays the whole chain.
+//   ack       the directory sends the next probe only after the previous probe completed (its
+//             ack arrived and the directory's completion cycle passed, as gem5's directory ends a
+//             probe's transaction with its AcksComplete trigger): every probe pays the whole chain.
 //   receiver  the directory streams the probes; the receiver takes them in order, each occupies it
 //             for its walk plus `occupancy`: the chain's latency is paid once per invalidation.
 // The values and their sources are in configs/coherence.yaml and docs/coherence.md.
@@ -32,11 +33,12 @@ struct ProbeChain {
   static std::shared_ptr<Schema> schema(const Defaults& d);
 
   ProbeChain() = default;
-  // `directory_period`: one directory cycle (response_cycles are counted in it).
-  ProbeChain(const Params& p, sc_core::sc_time directory_period);
+  // `directory_period`: one directory cycle (response_cycles are counted in it); `completion`: the
+  // directory's completion after a probe's last ack (its `completion` key; wait: ack pays it per probe).
+  ProbeChain(const Params& p, sc_core::sc_time directory_period, sc_core::sc_time completion);
 
   bool wait_for_ack = true;
-  sc_core::sc_time response, net, ack, occupancy;  // net: one way
+  sc_core::sc_time response, net, ack, occupancy, completion;  // net: one way
 
   // The timing of one invalidation's probes, from `start` (all times relative to the caller's
   // SystemC time, as a b_transport delay).

@@ -227,7 +227,8 @@ TEST_F(SerialAckTerm, ReceiverWalk) {  // the TCC's tag walk, 2 -> 4 cycles at 1
 }
 
 // directory.probe_timing: per_side (the default): each target side has its own chain. Towards the
-// CPU (wait: ack) every probe pays response + hops out + walk + ack + hops back; towards the GPU
+// CPU (wait: ack) every probe pays response + hops out + walk + ack + hops back + the directory's
+// completion (the last probe's completion is the invalidation's); towards the GPU
 // (wait: receiver) the probes stream: the chain's latency once, per probe the walk + occupancy.
 // Change one term of one side, and each invalidation's ticks change by exactly its share.
 class PerSideTerm : public ::testing::Test {
@@ -263,6 +264,11 @@ TEST_F(PerSideTerm, CpuResponseAndHopsArePaidByEveryCpuProbe) {  // +10 cycles a
   expect_delta("--set directory.to_cpu.response_cycles=40", 0, 0, 5000);
   expect_delta("--set directory.to_cpu.hops=6", 0, 0, 2000);
 }
+TEST_F(PerSideTerm, CompletionIsPaidByEveryCpuProbeAndOncePerGpuInvalidation) {  // 0.5 -> 10.5 ns
+  // wait: ack: the next CPU probe leaves after the previous one's completion (gem5's AcksComplete
+  // trigger), 13 in all with the invalidation's own; the GPU stream completes once.
+  expect_delta("--set directory.completion=10.5ns", 0, 10000, 10000);
+}
 TEST_F(PerSideTerm, GpuLatenciesArePaidOncePerInvalidation) {  // the stream's first probe out, last ack back
   expect_delta("--set directory.to_gpu.response_cycles=40", 0, 5000, 0);
   expect_delta("--set directory.to_gpu.ack=4ns", 0, 3000, 0);
@@ -275,9 +281,10 @@ TEST_F(PerSideTerm, GpuReceiverWalkIsPaidByEveryGpuProbe) {  // TCC tag walk 2 -
   expect_delta("--set gpu0.compute.tcc.tag_cycles=4", 2000, 0, 0);
 }
 TEST_F(PerSideTerm, WaitingForEachGpuAckPaysTheWholeChainPerProbe) {
-  // wait: ack towards the GPU: every probe pays response 15 + hops 2 + ack 1 + hops 2 = 20 ns on
-  // top of its walk; gone are the chain's latency once (20 ns) and the 12 gaps of 2.5 ns occupancy.
-  expect_delta("--set directory.to_gpu.wait=ack", 20000, -20000 - 12 * 2500.0, 0);
+  // wait: ack towards the GPU: every probe pays response 15 + hops 2 + ack 1 + hops 2 + completion
+  // 0.5 = 20.5 ns on top of its walk; gone are the chain's latency and completion once (20.5 ns)
+  // and the 12 gaps of 2.5 ns occupancy.
+  expect_delta("--set directory.to_gpu.wait=ack", 20500, -20500 - 12 * 2500.0, 0);
 }
 TEST(CoherenceCost, BadPerSideKeysAreConfigErrors) {
   Out o = run("--workload square --set directory.to_cpu.wait=sometimes");
