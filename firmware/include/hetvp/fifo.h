@@ -33,6 +33,8 @@
     X(FIFO, ERROR_ADDR_HI, 0x020, 1, RO, 0, "bits 39:32 of it")                                     \
     X(FIFO, SWITCHES, 0x030, 1, RO, 0, "GR context switches requested since reset")              \
     X(FIFO, GR_CHAN, 0x034, 1, RO, 0, "channel id whose context GR holds + 1 (0: none)")          \
+    X(FIFO, SWITCH_NS_LO, 0x038, 1, RO, 0, "time from CHSW request to ACK summed over every switch, ns, bits 31:0") \
+    X(FIFO, SWITCH_NS_HI, 0x03c, 1, RO, 0, "bits 63:32 of it")                                      \
     X(FIFO, CHAN_INST, 0x1000, 64, RW, 0, "channel n: bit 31 valid, bits 27:0 instance VRAM address >> 12") \
     X(FIFO, CHAN_CTRL, 0x1100, 64, RW, 0, "channel n: bit 0 enable (reads RAMFC +0x48/+0x4c, GP_GET = GP_PUT = 0); 0 disables") \
     X(FIFO, GP_PUT, 0x1200, 64, RW, 0, "channel n: GP entries written by the host (the doorbell)") \

@@ -532,6 +532,9 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
     }
     const sc_core::sc_time took = sc_core::sc_time_stamp() - start;
     switch_wait_ += took;
+    const uint64_t ns = uint64_t(switch_wait_.to_seconds() * 1e9 + 0.5);
+    bank_.at(FIFO_SWITCH_NS_LO).value = uint32_t(ns);
+    bank_.at(FIFO_SWITCH_NS_HI).value = uint32_t(ns >> 32);
     if (took > switch_max_) switch_max_ = took;
     cursor_ = sc_core::sc_time_stamp();
     gr_valid_ = true;
