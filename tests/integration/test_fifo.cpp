@@ -318,3 +318,24 @@ TEST(Fifo, SameSeedSameStats) {
   };
   EXPECT_EQ(strip(a.stats), strip(b.stats));
 }
+
+// Several contexts switching (with the double): every run's time within 1 % across quanta.
+TEST(Fifo, GpuBenchWithSwitchesDoesNotDependOnTheQuantum) {
+  std::map<std::string, std::vector<double>> t;
+  for (const char* q : {"10ns", "1us", "10us"}) {
+    RunOptions opt;
+    opt.config = test::config("default.yaml");
+    opt.workload = "gpu_bench";
+    opt.overrides = {"workload.args.contexts=3", "workload.args.runs=2", "gpu0.fifo.timeslice=5us",
+                     std::string("simulation.quantum=") + q};
+    opt.quiet = true;
+    opt.csv_path = test::scratch() + "/q_" + q + ".csv";
+    std::ostringstream out, err;
+    ASSERT_EQ(run_platform(opt, out, err), 0) << err.str();
+    auto rows = test::read_csv(opt.csv_path);
+    for (size_t i = 1; i < rows.size(); ++i) t[q].push_back(std::stod(rows[i][4]));
+  }
+  ASSERT_EQ(t["10ns"].size(), 2u);
+  for (const char* q : {"1us", "10us"})
+    for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(t[q][i], t["10ns"][i], t["10ns"][i] * 0.01) << q << " run " << i;
+}

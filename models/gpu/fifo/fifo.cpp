@@ -111,6 +111,9 @@ struct Channel {
   uint64_t inst = 0;
   uint64_t gp_base = 0;
   uint32_t gp_entries = 0, gp_get = 0, gp_put = 0;
+  // GP_PUT writes not yet arrived (the host runs ahead of SystemC time by up to a quantum): the
+  // FIFO sees a doorbell at its arrival time, whatever the quantum.
+  std::vector<std::pair<sc_core::sc_time, uint32_t>> put_pending;
   // Current push-buffer segment: words still to fetch, and the fetched words not yet decoded.
   uint64_t seg_va = 0;
   uint32_t seg_words = 0;
@@ -223,7 +226,8 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
   void gp_put_written(unsigned i, uint32_t v) {
     if (i >= nchan_) return;
     Channel& c = chans_[i];
-    c.gp_put = v;
+    const sc_core::sc_time at = this_access().arrival();
+    c.put_pending.emplace_back(at, v);
     doorbell_.notify(this_access().delay);  // the FIFO sees the doorbell when the write arrives
   }
   uint32_t chan_status(unsigned i) const {
@@ -311,6 +315,7 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
   bool next_word(Channel& c, uint32_t& w, uint64_t& va) {
     while (c.buf_pos == c.buf.size()) {
       if (c.seg_words == 0) {
+        if (c.gp_get == c.gp_put) arrive_puts();
         if (c.gp_get == c.gp_put) return false;
         if (c.gp_put >= c.gp_entries) {
           fail(c, FIFO_ERR_BAD_CHANNEL, 0,
@@ -462,6 +467,9 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
           v[2] = uint32_t(ts);
           v[3] = uint32_t(ts >> 32);
           const unsigned len = (data & FIFO_SEM_RELEASE_4BYTE) ? 4 : 16;
+          // Written at the FIFO's own time, not ahead of it: the host polls the value, and must not
+          // see it before its time whatever the quantum.
+          sync_all();
           if (!mem_access(c, tlm::TLM_WRITE_COMMAND, c.sem_addr, v, len))
             fail(c, FIFO_ERR_SEMAPHORE_FAULT, c.hdr_va,
                  format("semaphore release to GPU VA 0x%" PRIx64
@@ -652,7 +660,18 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
   }
 
   // ---- the runlist ----
+  // Applies the GP_PUT writes that have arrived by the FIFO's local time.
+  void arrive_puts() {
+    const sc_core::sc_time at = sc_core::sc_time_stamp() + local();
+    for (auto& c : chans_) {
+      size_t k = 0;
+      while (k < c.put_pending.size() && c.put_pending[k].first <= at) c.gp_put = c.put_pending[k++].second;
+      c.put_pending.erase(c.put_pending.begin(), c.put_pending.begin() + long(k));
+    }
+  }
+
   int pick() {
+    arrive_puts();
     for (unsigned k = 1; k <= nchan_; ++k) {
       const unsigned i = (last_ + k) % nchan_;
       if (chans_[i].has_work() && !chans_[i].blocked) return int(i);
@@ -684,7 +703,16 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
           sc_core::wait(doorbell_);
           continue;
         }
-        if (any_blocked)
+        sc_core::sc_time next_put = sc_core::SC_ZERO_TIME;
+        for (auto& c : chans_)
+          if (!c.put_pending.empty() && (next_put == sc_core::SC_ZERO_TIME || c.put_pending.front().first < next_put))
+            next_put = c.put_pending.front().first;
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        if (next_put != sc_core::SC_ZERO_TIME && next_put > now)
+          sc_core::wait(any_blocked ? std::min(acquire_poll_, next_put - now) : next_put - now, doorbell_);
+        else if (next_put != sc_core::SC_ZERO_TIME)
+          sc_core::wait(sc_core::SC_ZERO_TIME);
+        else if (any_blocked)
           sc_core::wait(acquire_poll_, doorbell_);
         else
           sc_core::wait(doorbell_);
@@ -731,7 +759,8 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
     }
     sync_all();
   }
-  bool others_have_work(const Channel& me) const {
+  bool others_have_work(const Channel& me) {
+    arrive_puts();
     for (auto& c : chans_)
       if (&c != &me && c.has_work()) return true;
     return false;
