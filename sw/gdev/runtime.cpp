@@ -95,8 +95,9 @@ void GdevRuntime::ensure_golden() {
   if (golden_ready_) return;
   golden_ready_ = true;
 #if HETVP_HAVE_GR_CONTEXT
-  if (!mcu_)
-    throw HostError("ctx_create: the golden GR context needs the HUB/GPC microcontrollers (gpu blocks: microcontrollers)");
+  // Without microcontrollers there is no context-switch firmware, hence no golden context: each
+  // channel gets an empty context buffer (and the FIFO lets one channel at a time own GR).
+  if (!mcu_) return;
   const sc_core::sc_time t0 = api_.now();
   golden_->g = gr_golden_generate(api_, gpu_, *mcu_);
   golden_time_ = api_.now() - t0;
@@ -140,11 +141,13 @@ GdevContext* GdevRuntime::ctx_create() {
   gpu_.write_vram64(c->inst + INST_PD_BASE, gpu_.space_pd(c->space));
   gpu_.write_vram64(c->inst + INST_PD_LIMIT, (1ull << 40) - 1);
 #if HETVP_HAVE_GR_CONTEXT
-  gr_context_create(api_, gpu_, golden_->g, c->inst, c->ctx_buf);
-#else
-  // Replaced by sw/driver/gr_context.cpp: an empty context buffer, its address at +0x210.
-  gpu_.write_vram64(c->inst + INST_GR_CTX, c->ctx_buf);
+  if (mcu_)
+    gr_context_create(api_, gpu_, golden_->g, c->inst, c->ctx_buf);
+  else
 #endif
+    // Replaced by sw/driver/gr_context.cpp when it exists and the GPU has microcontrollers: an
+    // empty context buffer, its address at +0x210.
+    gpu_.write_vram64(c->inst + INST_GR_CTX, c->ctx_buf);
   // The module's constants (a GPC constant buffer every kernel of the context sees): word 0 is
   // the "scale" the benchmark kernels multiply by (1).
   c->cb = gpu_.alloc_vram(CMP_CB_MAX, c->space);

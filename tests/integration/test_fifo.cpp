@@ -25,7 +25,9 @@
 #include "platform/program.h"
 #include "platform/simulation.h"
 #include "sw/driver/gpu_driver.h"
+#include "firmware/include/hetvp/pmc.h"
 #include "sw/gdev/runtime.h"
+#include "sw/mcu/mcu_driver.h"
 
 using namespace hetvp;
 using namespace hetvp::sw;
@@ -38,6 +40,7 @@ std::shared_ptr<Schema> double_schema() {
   s->time("ack_after", std::string("2 us"), "test double: time from the request to the ACK");
   s->integer("skip", -1, "test double: compute register offset whose restore is skipped (-1: none)");
   s->boolean("never_ack", false, "test double: never acknowledge");
+  s->boolean("use", false, "test double: offer the CHSW interface (else the block does nothing)");
   return s;
 }
 
@@ -53,7 +56,7 @@ class ChswDouble : public gpu::GpuBlock, public sc_core::sc_module, public gpu::
     gpcs_ = ctx.num_gpcs;
     bar0.bind(ctx.bar0.in);
     exp.bind(*this);
-    ctx.chsw = &exp;
+    if (p.boolean("use")) ctx.chsw = &exp;  // built last (name order): it replaces any real unit
     auto* info = new AccessInfo;
     info->initiator = "test_chsw";
     gp_.set_extension(info);
@@ -144,9 +147,14 @@ class FifoBadInput : public HostProgram {
   int run(HostApi& api, const Params& args) override {
     GpuDriver drv(api);
     drv.open(0);
+    std::unique_ptr<McuDriver> mcu;  // the golden context, when the GPU has the firmware for it
+    if (drv.reg_read(GPU_PTOP_BASE + PTOP_HUB_BASE) != 0) {
+      boot_microcontrollers(api, drv);
+      mcu = std::make_unique<McuDriver>(api, drv);
+    }
     GdevOptions o;
     o.sync_timeout = sc_core::sc_time(50, sc_core::SC_MS);
-    GdevRuntime rt(api, drv, nullptr, o);
+    GdevRuntime rt(api, drv, mcu.get(), o);
     const std::string c = args.string("case");
     // Channel B: a buffer with known contents.
     GdevContext* b = rt.ctx_create();
@@ -193,6 +201,7 @@ struct FifoRun {
   std::string out, err, stats;
 };
 FifoRun run(const std::string& workload, std::vector<std::string> sets) {
+  sets.insert(sets.begin(), "gpu0.test_chsw.use=true");  // the double (tests that want none list blocks)
   RunOptions opt;
   opt.config = test::config("default.yaml");
   opt.workload = workload;
@@ -263,12 +272,13 @@ TEST(Fifo, UnacknowledgedSwitchTimesOutNamingThePendingSwitch) {
 }
 
 TEST(Fifo, WithoutAContextSwitchUnitASecondGrChannelIsRefused) {
-  FifoRun r = run("gpu_bench", {"gpu0.blocks=copy_engine,compute,fifo,microcontrollers", "workload.args.contexts=2"});
+  // No microcontrollers and no double: nothing offers a context switch.
+  FifoRun r = run("gpu_bench", {"gpu0.blocks=copy_engine,compute,fifo", "workload.args.contexts=2"});
   EXPECT_NE(r.status, 0);
   EXPECT_TRUE(has(r.err, "channel 1 (instance 0x")) << r.err;
   EXPECT_TRUE(has(r.err, "no context-switch unit: GR holds channel 0")) << r.err;
   // One context at a time works without it.
-  FifoRun ok = run("gpu_bench", {"gpu0.blocks=copy_engine,compute,fifo,microcontrollers", "workload.args.runs=3"});
+  FifoRun ok = run("gpu_bench", {"gpu0.blocks=copy_engine,compute,fifo", "workload.args.runs=3"});
   EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
@@ -326,7 +336,7 @@ TEST(Fifo, GpuBenchWithSwitchesDoesNotDependOnTheQuantum) {
     RunOptions opt;
     opt.config = test::config("default.yaml");
     opt.workload = "gpu_bench";
-    opt.overrides = {"workload.args.contexts=3", "workload.args.runs=2", "gpu0.fifo.timeslice=5us",
+    opt.overrides = {"gpu0.test_chsw.use=true", "workload.args.contexts=3", "workload.args.runs=2", "gpu0.fifo.timeslice=5us",
                      std::string("simulation.quantum=") + q};
     opt.quiet = true;
     opt.csv_path = test::scratch() + "/q_" + q + ".csv";
