@@ -39,6 +39,7 @@ std::shared_ptr<Schema> double_schema() {
   auto s = std::make_shared<Schema>();
   s->time("ack_after", std::string("2 us"), "test double: time from the request to the ACK");
   s->integer("skip", -1, "test double: compute register offset whose restore is skipped (-1: none)");
+  s->integer("skip_gpc", -1, "test double: per-GPC register offset whose restore is skipped in every GPC (-1: none)");
   s->boolean("never_ack", false, "test double: never acknowledge");
   s->boolean("use", false, "test double: offer the CHSW interface (else the block does nothing)");
   return s;
@@ -52,6 +53,7 @@ class ChswDouble : public gpu::GpuBlock, public sc_core::sc_module, public gpu::
   ChswDouble(sc_core::sc_module_name n, gpu::GpuContext& ctx, const Params& p) : sc_core::sc_module(n) {
     ack_after_ = p.time("ack_after");
     skip_ = p.integer("skip");
+    skip_gpc_ = p.integer("skip_gpc");
     never_ = p.boolean("never_ack");
     gpcs_ = ctx.num_gpcs;
     bar0.bind(ctx.bar0.in);
@@ -112,6 +114,8 @@ class ChswDouble : public gpu::GpuBlock, public sc_core::sc_module, public gpu::
       auto it = saved_.find(next_);
       for (size_t i = 0; i < r.size(); ++i) {
         if (skip_ >= 0 && r[i] == GPU_COMPUTE_BASE + uint32_t(skip_)) continue;
+        if (skip_gpc_ >= 0 && r[i] >= GPU_COMPUTE_GPC_BASE && (r[i] - GPU_COMPUTE_GPC_BASE) % GPU_GPC_STRIDE == uint32_t(skip_gpc_))
+          continue;
         rw(true, r[i], it == saved_.end() ? 0 : it->second[i]);
       }
       cur_ = next_;
@@ -121,7 +125,7 @@ class ChswDouble : public gpu::GpuBlock, public sc_core::sc_module, public gpu::
     }
   }
   sc_core::sc_time ack_after_;
-  int64_t skip_ = -1;
+  int64_t skip_ = -1, skip_gpc_ = -1;
   bool never_ = false, pending_ = false, has_cur_ = false;
   unsigned gpcs_ = 0;
   uint64_t next_ = 0, cur_ = 0;
@@ -184,6 +188,20 @@ class FifoBadInput : public HostProgram {
     } else if (c == "fault_other") {
       // Channel A's kernel reads channel B's buffer VA: not mapped in A's space.
       rt.launch_async(a, "gdev_loop", 1, 1, 32, 1, {uint32_t(bbuf.va()), uint32_t(bbuf.va() >> 32), 1, 32});
+    } else if (c == "acquire_release") {
+      // B waits on a semaphore that A releases: one pinned page mapped into both spaces.
+      const uint64_t page = api.alloc_pinned(4096, 4096);
+      api.write32(page, 0);
+      HostBuf sb = rt.map_host(b, page, 4096), sa = rt.map_host(a, page, 4096);
+      rt.push_raw(b, {hdr(FIFO_SEC_OP_INC, 4, 0, FIFO_M_SEMAPHOREA), uint32_t(sb.map.va >> 32), uint32_t(sb.map.va), 1,
+                      FIFO_SEM_ACQUIRE});
+      rt.kick(b);
+      api.sleep(sc_core::sc_time(20, sc_core::SC_US));  // B is blocked by now
+      if (!(drv.reg_read(rt.fifo_base() + FIFO_CHAN_STATUS_N(rt.chid(b))) & FIFO_CHAN_BLOCKED)) return 2;
+      rt.push_raw(a, {hdr(FIFO_SEC_OP_INC, 4, 0, FIFO_M_SEMAPHOREA), uint32_t(sa.map.va >> 32), uint32_t(sa.map.va), 1,
+                      FIFO_SEM_RELEASE | FIFO_SEM_RELEASE_4BYTE});
+      rt.kick(a);
+      rt.synchronize(b);
     } else if (c == "cmp_chan") {
       rt.push_raw(a, {hdr(FIFO_SEC_OP_INC, 1, 0, CMPM_REG(CMP_CHAN)), 0x80000001u});
     }
@@ -263,6 +281,16 @@ TEST(Fifo, SkippedAddressSpaceRestoreRunsTheKernelInTheWrongSpace) {
   EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
 }
 
+// The per-GPC constant-buffer binding is context state too: without its restore the next kernel's
+// GPCs read the other channel's constant buffer address, unmapped in this channel's space.
+TEST(Fifo, SkippedGpcConstantBufferRestoreIsCaught) {
+  FifoRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2", "gpu0.fifo.timeslice=1us",
+                                "gpu0.test_chsw.skip_gpc=" + std::to_string(CMP_GPC_CB_LO)});
+  EXPECT_NE(r.status, 0);
+  EXPECT_TRUE(has(r.err, "memory fault")) << r.err;
+  EXPECT_TRUE(has(r.err, "in the address space of channel 0 (instance 0x")) << r.err;
+}
+
 TEST(Fifo, UnacknowledgedSwitchTimesOutNamingThePendingSwitch) {
   FifoRun r = run("gpu_bench", {"gpu0.test_chsw.never_ack=true", "gpu0.fifo.chsw_timeout=100us"});
   EXPECT_NE(r.status, 0);
@@ -303,6 +331,21 @@ TEST(Fifo, BadInputsStopTheRunNamingChannelMethodAndAddress) {
     EXPECT_EQ(count(r.err, "FAILED"), 1u) << c.name << ": one failure only\n" << r.err;
     EXPECT_FALSE(has(r.err, "sync_timeout")) << c.name << ": reported by the FIFO, not the host's timeout";
   }
+}
+
+// A channel blocked on an acquire yields; another channel's release lets it go on.
+TEST(Fifo, AnAcquireWaitsForAnotherChannelsRelease) {
+  FifoRun r = run("test_fifo_bad", {"workload.args.case=acquire_release"});
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_GE(stat(r.stats, "semaphore_waits"), 1);
+  EXPECT_GE(stat(r.stats, "semaphore_acquires"), 1);
+}
+
+// The GPFIFO ring and push buffers in VRAM (written through BAR1) instead of host memory.
+TEST(Fifo, PushBuffersInVram) {
+  FifoRun r = run("gpu_bench", {"workload.args.gdev.pushbuf_in=vram", "workload.args.contexts=2"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(stat(r.stats, "failed_runs"), 0);
 }
 
 // Channel A's kernel uses channel B's buffer address: an MMU fault in A's address space.
