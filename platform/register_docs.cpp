@@ -8,6 +8,7 @@
 #include "firmware/include/hetvp/copy_engine.h"
 #include "firmware/include/hetvp/crc32.h"
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
+#include "firmware/include/hetvp/fifo.h"
 #include "firmware/include/hetvp/gpu_mmu.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "firmware/include/hetvp/pcie_config.h"
@@ -24,6 +25,8 @@ const RegSpec kPtop[] = {HETVP_REG_TABLE(HETVP_PTOP_REGS)};
 const RegSpec kMmu[] = {HETVP_REG_TABLE(HETVP_MMU_REGS)};
 const RegSpec kCopy[] = {HETVP_REG_TABLE(HETVP_COPY_REGS)};
 const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
+const RegSpec kComputeGpc[] = {HETVP_REG_TABLE(HETVP_COMPUTE_GPC_REGS)};
+const RegSpec kFifo[] = {HETVP_REG_TABLE(HETVP_FIFO_REGS)};
 const RegSpec kMcu[] = {HETVP_REG_TABLE(HETVP_MCU_REGS)};
 const RegSpec kDir[] = {HETVP_REG_TABLE(HETVP_DIR_REGS)};
 const RegSpec kCc[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
@@ -57,6 +60,10 @@ const char* access_name(RegAccess a) {
 const std::vector<RegBlockDoc>& register_blocks() {
   static const std::vector<RegBlockDoc> blocks = {
       block("PMC (firmware/include/hetvp/pmc.h)", "BAR0 0x000000, Fermi", kPmc),
+      block("FIFO engine (firmware/include/hetvp/fifo.h)",
+            "BAR0 gpu.fifo.bar0 (default 0x002000, Fermi PFIFO position); PTOP_FIFO_BASE says where; docs/contexts.md "
+            "describes channels, methods and the runlist",
+            kFifo),
       block("PTOP (firmware/include/hetvp/pmc.h)", "BAR0 0x022400, Fermi position", kPtop),
       block("GPU MMU (firmware/include/hetvp/gpu_mmu.h)", "BAR0 0x100000, hetvp", kMmu),
       block("copy engine n (firmware/include/hetvp/copy_engine.h)",
@@ -64,6 +71,9 @@ const std::vector<RegBlockDoc>& register_blocks() {
             kCopy),
       block("compute front end (firmware/include/hetvp/compute.h)",
             "BAR0 gpu.compute.bar0 (default 0x404000, hetvp); PTOP_COMPUTE_BASE says where", kCompute),
+      block("compute state of GPC n (firmware/include/hetvp/compute.h)",
+            "BAR0 gpu.compute.gpc_bar0 (default 0x500000, hetvp) + n·0x8000; PTOP_COMPUTE_GPC_BASE says where",
+            kComputeGpc),
       block("HUB / GPC microcontroller (firmware/include/hetvp/mcu_regs.h)",
             "BAR0 0x409000 (HUB), 0x502000 + n·0x8000 (GPC n), 0x41a000 (GPC broadcast); the core sees it at "
             "MCU_REG_BASE 0x20000; docs/mcu.md describes the behaviour",

@@ -132,6 +132,7 @@ Cache::Cache(sc_core::sc_module_name n, const Params& p)
   out.register_invalidate_direct_mem_ptr(this, &Cache::invalidate_dmi);
   info_->initiator = name();
   gp_.set_extension(info_);
+  gp_.set_extension(chan_);
   expose_target("in", in);
   expose_initiator("out", out);
   expose_target("ctl", ctl, true);
@@ -143,6 +144,7 @@ bool Cache::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
   AccessInfo* pi = parent.get_extension<AccessInfo>();
   if (pi) info_->side = pi->side;
   info_->uncached = false;
+  gpu::forward_channel(parent, *chan_);  // a fill or write-back is in the address space of the access that caused it
   set_access(gp_, cmd, addr, data, len);
   out->b_transport(gp_, delay);
   if (!gp_.is_response_ok()) {
@@ -288,20 +290,20 @@ struct ControlSpan {
 };
 }  // namespace
 
-void Cache::control(CacheCtl& c, sc_core::sc_time& delay) {
+void Cache::control(CacheCtl& c, sc_core::sc_time& delay, tlm::tlm_generic_payload* on_behalf) {
   const ControlSpan traced{tracer(), name(), c, delay};
   ++ctl_requests_;
   const unsigned L = array_.line();
   if (c.op == CacheCtl::FlushDirty) {
     for (CacheArray::Line* l : array_.dirty_lines()) {
-      if (!writeback(l, delay, nullptr, "flush")) return;  // the run has failed; the line stays dirty
+      if (!writeback(l, delay, on_behalf, "flush")) return;  // the run has failed; the line stays dirty
       ++c.writebacks;
     }
     return;
   }
   if (c.op == CacheCtl::InvalidateAll) {  // flash invalidate (valid bits cleared at once)
     for (CacheArray::Line* l : array_.dirty_lines()) {
-      if (!writeback(l, delay, nullptr, "invalidation")) return;  // nothing is invalidated
+      if (!writeback(l, delay, on_behalf, "invalidation")) return;  // nothing is invalidated
       ++c.writebacks;
     }
     c.invalidated += array_.invalidate_all();

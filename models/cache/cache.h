@@ -27,6 +27,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/gpu/channel_tag.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
 
@@ -90,7 +91,8 @@ class Cache : public Component {
   uint64_t id() const { return id_; }
   const CacheArray& array() const { return array_; }
   // Direct control (same semantics as the ctl port), for unit tests.
-  void control(CacheCtl& c, sc_core::sc_time& delay);
+  // `on_behalf`: the request whose extensions (its channel) the flush's write-backs carry.
+  void control(CacheCtl& c, sc_core::sc_time& delay, tlm::tlm_generic_payload* on_behalf = nullptr);
 
  private:
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
@@ -120,6 +122,7 @@ class Cache : public Component {
   sc_core::sc_time tag_time_, data_time_;
   uint64_t id_;
   tlm::tlm_generic_payload gp_;
+  gpu::ChannelTag* chan_ = new gpu::ChannelTag;  // owned by gp_
   AccessInfo* info_ = new AccessInfo;
   uint64_t reads_ = 0, writes_ = 0, read_hits_ = 0, write_hits_ = 0, misses_ = 0, evictions_ = 0, writebacks_ = 0,
            uncached_ = 0, ctl_tag_accesses_ = 0, ctl_invalidated_ = 0, ctl_requests_ = 0;

@@ -54,6 +54,7 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
   info_->side = Side::Gpu;
   gp_.set_extension(info_);
   gp_.set_extension(target_);
+  gp_.set_extension(chan_);
   buffer_.resize(static_cast<size_t>(burst_) * outstanding_);
   SC_HAS_PROCESS(CopyEngine);
   SC_THREAD(run);
@@ -95,6 +96,10 @@ void CopyEngine::run() {
     const sc_core::sc_time start = sc_core::sc_time_stamp();
     const uint64_t src = reg64(src_lo_, src_hi_), dst = reg64(dst_lo_, dst_hi_);
     const uint64_t len = length_.value;
+    const uint32_t chan = bank_.named("CHAN").value;
+    chan_->valid = (chan & 0x80000000u) != 0;
+    chan_->inst = uint64_t(chan & 0x0fffffffu) << 12;
+    chan_->chid = bank_.named("CHAN_ID").value;
     uint32_t error = COPY_OK;
     uint64_t error_va = 0;
     bool to_host = false;  // some piece was written to host memory

@@ -17,6 +17,9 @@
 // This is the register layer's worked example (docs/architecture.md): the table declares the
 // registers, the constructor binds LAUNCH to launch(), and the engine keeps references to the
 // registers it reads and sets.
+//
+// Channels: a copy launched with COPY_CHAN valid (the FIFO sets it for a channel's copy methods)
+// carries that channel's tag (channel_tag.h): the MMU translates in the channel's address space.
 #pragma once
 
 #include <vector>
@@ -30,6 +33,7 @@
 #include "platform/params.h"
 #include "platform/peripheral.h"
 #include "platform/run_context.h"
+#include "models/gpu/channel_tag.h"
 #include "models/gpu/gpu_mmu.h"
 
 namespace hetvp::gpu {
@@ -66,6 +70,7 @@ class CopyEngine : public Peripheral, public RunMember {
   tlm::tlm_generic_payload gp_;
   AccessInfo* info_ = new AccessInfo;  // owned by the payload it is attached to
   MmuTargetInfo* target_ = new MmuTargetInfo;  // likewise; the MMU says where each access went
+  ChannelTag* chan_ = new ChannelTag;          // likewise; COPY_CHAN: the channel the copy works for
   std::vector<uint8_t> buffer_;
   uint64_t copies_ = 0, bytes_ = 0, pieces_ = 0, errors_ = 0;
   sc_core::sc_time busy_time_;

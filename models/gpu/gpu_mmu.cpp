@@ -3,7 +3,9 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "models/gpu/channel_tag.h"
 #include "models/gpu/gpu_regs.h"
+#include "firmware/include/hetvp/fifo.h"
 #include "platform/payload.h"
 #include "platform/format.h"
 
@@ -36,6 +38,7 @@ GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
   on_write("PD_BASE_LO", &GpuMmu::pd_base_written);
   on_write("PD_BASE_HI", &GpuMmu::pd_base_written);
   on_write("TLB_FLUSH", &GpuMmu::tlb_flush_written);
+  fault_chan_ = &reg("FAULT_CHAN");
   walk_info_->initiator = "gpu.mmu.walker";
   walk_info_->side = Side::Gpu;
   walk_gp_.set_extension(walk_info_);
@@ -45,6 +48,25 @@ GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
 void GpuMmu::flush_tlb() {
   tlb_.clear();
   lru_.clear();
+  inst_pd_.clear();  // a driver that rewrites an instance block's PD flushes the TLB
+}
+
+bool GpuMmu::page_directory(const tlm::tlm_generic_payload& gp, uint64_t& pd, sc_core::sc_time& delay, bool debug) {
+  const ChannelTag* tag = gp.get_extension<ChannelTag>();
+  if (!tag || !tag->valid) {
+    pd = (uint64_t(pd_base_hi_.value) << 32) | pd_base_lo_.value;
+    return true;
+  }
+  auto it = inst_pd_.find(tag->inst);
+  if (it != inst_pd_.end()) {
+    pd = it->second;
+    return true;
+  }
+  uint64_t v = 0;
+  if (tag->inst + INST_BYTES > vram_size_ || !read_vram(tag->inst + INST_PD_BASE, &v, 8, delay, debug)) return false;
+  pd = v & ~0xfffull;
+  if (!debug) inst_pd_[tag->inst] = pd;
+  return true;
 }
 
 bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay, bool debug) {
@@ -54,9 +76,10 @@ bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time&
   return walk_gp_.is_response_ok();
 }
 
-bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay, bool debug) {
+bool GpuMmu::translate(uint64_t pd, uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay,
+                       bool debug) {
   uint64_t vpn = va >> MMU_PAGE_SHIFT;
-  auto it = tlb_.find(vpn);
+  auto it = va >> MMU_VA_BITS ? tlb_.end() : tlb_.find(tlb_key(pd, vpn));
   if (it != tlb_.end()) {
     if (!debug) {
       ++tlb_hits_;
@@ -70,7 +93,6 @@ bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason
       reason = MMU_FAULT_NO_PDE;
       return false;
     }
-    uint64_t pd = (uint64_t(pd_base_hi_.value) << 32) | pd_base_lo_.value;
     uint64_t pde = 0;
     uint64_t pdi = (va >> (MMU_PAGE_SHIFT + MMU_PT_INDEX_BITS)) & ((1u << MMU_PD_INDEX_BITS) - 1);
     uint64_t pti = (va >> MMU_PAGE_SHIFT) & ((1u << MMU_PT_INDEX_BITS) - 1);
@@ -100,7 +122,7 @@ bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason
         if (!(line[i] & MMU_PTE_VALID)) continue;
         Translation e = decode(line[i]);
         if (!e.sysmem && e.page >= vram_size_) continue;
-        uint64_t v = (vpn & ~7ull) | i;
+        uint64_t v = tlb_key(pd, (vpn & ~7ull) | i);
         auto old = tlb_.find(v);
         if (old != tlb_.end()) {
           lru_.erase(old->second);
@@ -124,14 +146,18 @@ bool GpuMmu::translate(uint64_t va, bool write, Translation& t, unsigned& reason
 
 void GpuMmu::fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
   ++faults_;
+  const ChannelTag* tag = gp.get_extension<ChannelTag>();
+  const bool chan = tag && tag->valid;
+  fault_chan_->value = chan ? (0x80000000u | uint32_t((tag->inst >> 12) & 0x0fffffffu)) : 0;
   fault_status_.value = MMU_FAULT_STATUS_PENDING | (reason << MMU_FAULT_STATUS_REASON_SHIFT);
   fault_addr_lo_.value = static_cast<uint32_t>(va);
   fault_addr_hi_.value = static_cast<uint32_t>(va >> 32);
   fault_count_.value++;
   static const char* reasons[] = {"none", "no page directory entry", "no page table entry", "write to read-only page",
-                                  "page outside VRAM"};
+                                  "page outside VRAM", "instance block unreadable"};
   std::string buf = format("%s: %s at GPU virtual address 0x%" PRIx64 " by %s: %s", name(),
                            gp.is_write() ? "write" : "read", va, initiator_of(gp), reasons[reason]);
+  if (chan) buf += format(" (in the address space of channel %u (instance 0x%" PRIx64 "))", tag->chid, tag->inst);
   SC_REPORT_WARNING("hetvp/gpu-mmu", buf.c_str());
   intr->raise(GPU_INTR_MMU_FAULT, delay);
 }
@@ -147,6 +173,17 @@ void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   MmuTargetInfo* target = gp.get_extension<MmuTargetInfo>();
   if (target) target->sysmem = false;
   sc_core::sc_time done = delay;
+  uint64_t pd = 0;
+  {
+    sc_core::sc_time d = delay;
+    if (!page_directory(gp, pd, d, false)) {
+      fault(va, MMU_FAULT_BAD_INSTANCE, gp, d);
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    delay = d;
+    done = d;
+  }
   uint64_t off = 0;
   while (off < len) {
     uint64_t cur = va + off;
@@ -154,7 +191,7 @@ void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
     Translation t{};
     unsigned reason = 0;
     sc_core::sc_time d = delay;
-    if (!translate(cur, gp.is_write(), t, reason, d, false)) {
+    if (!translate(pd, cur, gp.is_write(), t, reason, d, false)) {
       fault(cur, reason, gp, d);
       gp.set_address(va);
       gp.set_data_ptr(data);
@@ -192,13 +229,18 @@ unsigned GpuMmu::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   unsigned char* data = gp.get_data_ptr();
   const uint64_t page_size = 1ull << MMU_PAGE_SHIFT;
   unsigned total = 0;
+  uint64_t pd = 0;
+  {
+    sc_core::sc_time d;
+    if (!page_directory(gp, pd, d, true)) return 0;
+  }
   while (total < len) {
     uint64_t cur = va + total;
     unsigned n = static_cast<unsigned>(std::min<uint64_t>(len - total, page_size - (cur & (page_size - 1))));
     Translation t{};
     unsigned reason = 0;
     sc_core::sc_time d;
-    if (!translate(cur, false, t, reason, d, true)) break;
+    if (!translate(pd, cur, false, t, reason, d, true)) break;
     gp.set_address(t.page | (cur & (page_size - 1)));
     gp.set_data_ptr(data + total);
     gp.set_data_length(n);

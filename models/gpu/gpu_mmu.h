@@ -8,7 +8,12 @@
 // registers latch the address and reason, and PMC_INTR bit 1 is raised.
 //
 // Registers (firmware/include/hetvp/gpu_mmu.h, BAR0 GPU_MMU_BASE): PD_BASE_LO/HI, TLB_FLUSH, FAULT_STATUS,
-// FAULT_ADDR_LO/HI, FAULT_COUNT.
+// FAULT_ADDR_LO/HI, FAULT_COUNT, FAULT_CHAN.
+//
+// Channels (channel_tag.h): an access tagged with a channel walks the page directory named in the
+// channel's instance block (+0x200, read once and cached until a TLB flush); TLB entries are keyed
+// by (page directory, page), so channels never see each other's translations. A fault on a tagged
+// access names the channel ("channel N (instance 0x...)") and latches it in FAULT_CHAN.
 #pragma once
 
 #include <list>
@@ -60,7 +65,12 @@ class GpuMmu : public Peripheral {
     bool sysmem, read_only;
   };
   // Returns false on a fault (reason set). Adds walk time to `delay`.
-  bool translate(uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay, bool debug);
+  // `pd`: the page directory to walk (PD_BASE, or the tagged channel's).
+  bool translate(uint64_t pd, uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay,
+                 bool debug);
+  // The page directory of the access: its channel's (instance block +0x200) or PD_BASE. False: the
+  // instance block cannot be read (reason set).
+  bool page_directory(const tlm::tlm_generic_payload& gp, uint64_t& pd, sc_core::sc_time& delay, bool debug);
   bool read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay, bool debug);
   void fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -75,8 +85,13 @@ class GpuMmu : public Peripheral {
   uint64_t vram_size_;
   unsigned tlb_entries_;
   sc_core::sc_time tlb_hit_;
+  // TLB key: the virtual page number, with the page directory's 4 KiB frame number above bit 28
+  // (VAs have 40 bits: vpn < 2^28). PD_BASE's own frame keeps single-space keys as they were.
+  static uint64_t tlb_key(uint64_t pd, uint64_t vpn) { return vpn | ((pd >> 12) << 28); }
   std::list<std::pair<uint64_t, Translation>> lru_;  // front = most recent
   std::unordered_map<uint64_t, std::list<std::pair<uint64_t, Translation>>::iterator> tlb_;
+  std::unordered_map<uint64_t, uint64_t> inst_pd_;  // instance block -> page directory (cached)
+  Register* fault_chan_ = nullptr;
   tlm::tlm_generic_payload walk_gp_;
   AccessInfo* walk_info_ = new AccessInfo;  // owned by the payload it is attached to
   uint64_t accesses_ = 0, tlb_hits_ = 0, tlb_misses_ = 0, faults_ = 0, split_ = 0, sysmem_accesses_ = 0;

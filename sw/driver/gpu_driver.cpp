@@ -161,7 +161,7 @@ void GpuDriver::open(unsigned index) {
   vram_next_ = kPageTableArea;
   vram_va_next_ = kVramVaBase + kPageTableArea;
   sysmem_va_next_ = kSysmemVaBase;
-  pde_.assign(1u << MMU_PD_INDEX_BITS, 0);
+  spaces_.assign(1, Space{true, pd_, std::vector<uint64_t>(1u << MMU_PD_INDEX_BITS, 0)});
   reg_write(GPU_MMU_BASE + MMU_PD_BASE_LO, static_cast<uint32_t>(pd_));
   reg_write(GPU_MMU_BASE + MMU_PD_BASE_HI, static_cast<uint32_t>(pd_ >> 32));
   reg_write(GPU_PMC_BASE + PMC_INTR_EN, 0xffffffff);
@@ -194,24 +194,81 @@ void GpuDriver::write_vram64(uint64_t vram_offset, uint64_t value) {
   api_.mmio_write32(fn_.bar[1] + vram_offset, static_cast<uint32_t>(value));
   api_.mmio_write32(fn_.bar[1] + vram_offset + 4, static_cast<uint32_t>(value >> 32));
 }
+void GpuDriver::write_vram32(uint64_t vram_offset, uint32_t value) {
+  if (vram_offset + 4 > fn_.bar_size[1]) throw HostError("VRAM write outside the BAR1 aperture");
+  api_.mmio_write32(fn_.bar[1] + vram_offset, value);
+}
 
-void GpuDriver::map_pages(uint64_t va, uint64_t phys, uint64_t size, bool sysmem) {
+GpuDriver::Space& GpuDriver::space(unsigned id) {
+  if (!open_) throw HostError("GPU address space used before open");
+  if (id >= spaces_.size() || !spaces_[id].live) throw HostError("no GPU address space " + std::to_string(id));
+  return spaces_[id];
+}
+
+uint64_t GpuDriver::alloc_table() {
+  if (!free_tables_.empty()) {
+    // A recycled table holds a destroyed space's entries: clear it (untimed: a driver clears
+    // tables with a copy-engine fill, which this model does not charge).
+    const uint64_t t = free_tables_.back();
+    free_tables_.pop_back();
+    std::vector<uint8_t> zero(kPtBytes, 0);
+    vram_poke(t, zero.data(), zero.size());
+    return t;
+  }
+  if (pt_next_ + kPtBytes > kPageTableArea) throw HostError("out of GPU page-table memory");
+  const uint64_t t = pt_next_;
+  pt_next_ += kPtBytes;
+  return t;
+}
+
+unsigned GpuDriver::create_space() {
+  static_assert(kPdBytes == kPtBytes, "one free list for directories and tables");
+  Space s{true, alloc_table(), std::vector<uint64_t>(1u << MMU_PD_INDEX_BITS, 0)};
+  unsigned id = 1;
+  while (id < spaces_.size() && spaces_[id].live) ++id;
+  if (id == spaces_.size()) spaces_.emplace_back();
+  spaces_[id] = std::move(s);
+  return id;
+}
+
+void GpuDriver::destroy_space(unsigned id) {
+  if (id == 0) throw HostError("the default GPU address space cannot be destroyed");
+  Space& s = space(id);
+  for (uint64_t pt : s.pde)
+    if (pt) free_tables_.push_back(pt);  // a recycled table's stale PTEs are overwritten or unreachable: see below
+  free_tables_.push_back(s.pd);
+  s.live = false;
+  reg_write(GPU_MMU_BASE + MMU_TLB_FLUSH, 1);
+}
+
+uint64_t GpuDriver::space_pd(unsigned id) const { return const_cast<GpuDriver*>(this)->space(id).pd; }
+
+uint64_t GpuDriver::alloc_vram_phys(uint64_t size, uint64_t align) {
+  if (!open_) throw HostError("alloc_vram_phys before open");
+  const uint64_t at = (vram_next_ + align - 1) & ~(align - 1);
+  const uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
+  if (bytes == 0 || at + bytes > vram_size_)
+    throw HostError("alloc_vram_phys: out of VRAM (asked " + std::to_string(size) + " bytes)");
+  vram_next_ = at + bytes;
+  return at;
+}
+
+void GpuDriver::map_pages(uint64_t va, uint64_t phys, uint64_t size, bool sysmem, unsigned sid) {
+  Space& sp = space(sid);
   for (uint64_t off = 0; off < size; off += kPage) {
     uint64_t v = va + off;
     uint64_t pdi = (v >> (MMU_PAGE_SHIFT + MMU_PT_INDEX_BITS)) & ((1u << MMU_PD_INDEX_BITS) - 1);
     uint64_t pti = (v >> MMU_PAGE_SHIFT) & ((1u << MMU_PT_INDEX_BITS) - 1);
-    if (!pde_[pdi]) {
-      if (pt_next_ + kPtBytes > kPageTableArea) throw HostError("out of GPU page-table memory");
-      pde_[pdi] = pt_next_;
-      pt_next_ += kPtBytes;
-      write_vram64(pd_ + pdi * 8, pde_[pdi] | MMU_PDE_VALID);
+    if (!sp.pde[pdi]) {
+      sp.pde[pdi] = alloc_table();
+      write_vram64(sp.pd + pdi * 8, sp.pde[pdi] | MMU_PDE_VALID);
     }
-    write_vram64(pde_[pdi] + pti * 8, ((phys + off) & ~(kPage - 1)) | MMU_PTE_VALID | (sysmem ? MMU_PTE_SYSMEM : 0));
+    write_vram64(sp.pde[pdi] + pti * 8, ((phys + off) & ~(kPage - 1)) | MMU_PTE_VALID | (sysmem ? MMU_PTE_SYSMEM : 0));
   }
   reg_write(GPU_MMU_BASE + MMU_TLB_FLUSH, 1);
 }
 
-GpuBuffer GpuDriver::alloc_vram(uint64_t size) {
+GpuBuffer GpuDriver::alloc_vram(uint64_t size, unsigned space) {
   if (!open_) throw HostError("alloc_vram before open");
   uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
   if (bytes == 0 || vram_next_ + bytes > vram_size_)
@@ -224,16 +281,16 @@ GpuBuffer GpuDriver::alloc_vram(uint64_t size) {
   GpuBuffer b{vram_va_next_, vram_next_, size, false};
   vram_next_ += bytes;
   vram_va_next_ += bytes + kPage;
-  map_pages(b.va, b.phys, bytes, false);
+  map_pages(b.va, b.phys, bytes, false, space);
   return b;
 }
 
-GpuBuffer GpuDriver::map_host(uint64_t host_phys, uint64_t size) {
+GpuBuffer GpuDriver::map_host(uint64_t host_phys, uint64_t size, unsigned space) {
   if (!open_) throw HostError("map_host before open");
   uint64_t first = host_phys & ~(kPage - 1);
   uint64_t bytes = ((host_phys + size + kPage - 1) & ~(kPage - 1)) - first;
   GpuBuffer b{sysmem_va_next_ + (host_phys - first), host_phys, size, true};
-  map_pages(sysmem_va_next_, first, bytes, true);
+  map_pages(sysmem_va_next_, first, bytes, true, space);
   sysmem_va_next_ += bytes + kPage;  // a guard page between mappings
   return b;
 }

@@ -75,9 +75,21 @@ class GpuDriver {
   unsigned num_gpcs() const { return num_gpcs_; }
   uint64_t vram_size() const { return vram_size_; }
 
-  // Memory management.
-  GpuBuffer alloc_vram(uint64_t size);
-  GpuBuffer map_host(uint64_t host_phys, uint64_t size);  // pinned host memory, visible to the GPU
+  // Memory management. `space` 0 is the GPU's default address space (MMU PD_BASE); the others are
+  // channels' address spaces (create_space). Virtual addresses are unique across every space, so
+  // a buffer of one space is unmapped (a fault) in any other.
+  GpuBuffer alloc_vram(uint64_t size, unsigned space = 0);
+  GpuBuffer map_host(uint64_t host_phys, uint64_t size, unsigned space = 0);  // pinned host memory, visible to the GPU
+  // A new address space (its own page directory in VRAM) and its id; destroy_space frees its page
+  // directory and tables (not the buffers' VRAM: the allocator is a bump allocator).
+  unsigned create_space();
+  void destroy_space(unsigned space);
+  uint64_t space_pd(unsigned space) const;  // VRAM address of the space's page directory
+  // VRAM not mapped anywhere (instance blocks, context buffers): `align` a power of two.
+  uint64_t alloc_vram_phys(uint64_t size, uint64_t align = 4096);
+  // Timed 32/64-bit writes to VRAM through BAR1 (what the driver does for page tables).
+  void write_vram32(uint64_t vram_offset, uint32_t value);
+  void write_vram64(uint64_t vram_offset, uint64_t value);
   uint64_t bar1_address(const GpuBuffer& vram_buffer, uint64_t offset = 0) const;
 
   // Host<->device copies (synchronous, the API call included). `host` is pinned memory mapped
@@ -104,8 +116,14 @@ class GpuDriver {
  private:
   uint32_t cfg_read(unsigned bus, unsigned dev, unsigned reg);
   void cfg_write(unsigned bus, unsigned dev, unsigned reg, uint32_t v);
-  void map_pages(uint64_t va, uint64_t phys, uint64_t size, bool sysmem);
-  void write_vram64(uint64_t vram_offset, uint64_t value);
+  void map_pages(uint64_t va, uint64_t phys, uint64_t size, bool sysmem, unsigned space);
+  uint64_t alloc_table();  // one 128 KiB PD or PT in the page-table area (free list first)
+  struct Space {
+    bool live = false;
+    uint64_t pd = 0;
+    std::vector<uint64_t> pde;  // PT VRAM offset per PD index (0 = none)
+  };
+  Space& space(unsigned id);
   void copy_iorw(Direction d, const GpuBuffer& host, const GpuBuffer& dev, uint64_t size);
 
   HostApi& api_;
@@ -119,7 +137,8 @@ class GpuDriver {
   uint64_t vram_next_ = 0;       // bump allocator for buffers (VRAM)
   uint64_t vram_va_next_ = 0;    // bump allocator for their GPU VAs (a guard page after each)
   uint64_t sysmem_va_next_ = 0;  // bump allocator for host mappings (GPU VA)
-  std::vector<uint64_t> pde_;    // PT VRAM offset per PD index (0 = none)
+  std::vector<Space> spaces_;    // [0] = the default space (PD_BASE)
+  std::vector<uint64_t> free_tables_;  // freed PDs/PTs (all 128 KiB)
   uint64_t fence_host_ = 0;      // pinned words the copy engines write when done (one per engine)
   GpuBuffer fence_buf_;
   uint32_t fence_seq_[8] = {};

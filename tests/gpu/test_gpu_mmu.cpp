@@ -10,6 +10,7 @@
 #include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "common/irq_counter.h"
+#include "models/gpu/channel_tag.h"
 #include "models/gpu/gpu_mmu.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/memory/memory.h"
@@ -197,4 +198,50 @@ TEST(GpuMmu, PteBeyondVramFaultsWithOutOfVramReason) {
   EXPECT_EQ(status, 1u | (MMU_FAULT_OUT_OF_VRAM << 8));
   ASSERT_EQ(b.irq.bits.size(), 1u);
   EXPECT_EQ(b.irq.bits[0], GPU_INTR_MMU_FAULT);
+}
+
+// A channel's address space (channel_tag.h): the page directory named at instance +0x200. The same
+// VA lands on another frame than in the PD_BASE space; a VA the channel has not mapped faults with
+// the channel latched in FAULT_CHAN, though the PD_BASE space maps it.
+TEST(GpuMmu, ChannelTaggedAccessesUseTheChannelsPageDirectory) {
+  MmuBench b;
+  constexpr uint64_t kInst = 0x400000, kPd = 0x410000, kPt = 0x440000;
+  b.poke64(kInst + 0x200, kPd);
+  b.map_table(kPd, MmuBench::kVa, kPt);
+  b.map(kPt, MmuBench::kVa, 0x600000);
+  uint32_t v = 0x11223344, w = 0x55667788, fault_chan = 0;
+  tlm::tlm_response_status tagged = tlm::TLM_INCOMPLETE_RESPONSE, untagged = tagged, outside = tagged;
+  TestInitiator t("t", [&](TestInitiator& t) {
+    auto* tag = new ChannelTag;
+    tag->valid = true;
+    tag->chid = 3;
+    tag->inst = kInst;
+    tlm::tlm_generic_payload gp;
+    gp.set_extension(tag);
+    sc_core::sc_time d;
+    set_access(gp, tlm::TLM_WRITE_COMMAND, MmuBench::kVa, &v, 4);
+    t.socket->b_transport(gp, d);
+    tagged = gp.get_response_status();
+    untagged = t.access(tlm::TLM_WRITE_COMMAND, MmuBench::kVa, &w, 4, d);
+    set_access(gp, tlm::TLM_READ_COMMAND, MmuBench::kVa + 0x1000, &v, 4);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    t.socket->b_transport(gp, d);
+    outside = gp.get_response_status();
+  });
+  b.regs_body = [&](TestInitiator& r) {
+    sc_core::wait(1, sc_core::SC_US);
+    sc_core::sc_time d;
+    r.read32(MMU_FAULT_CHAN, fault_chan, d);
+  };
+  t.socket.bind(b.mmu.in);
+  hetvp::test::start();
+  EXPECT_EQ(tagged, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(untagged, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(outside, tlm::TLM_ADDRESS_ERROR_RESPONSE) << "VA mapped only in the PD_BASE space";
+  uint32_t in_chan = 0, in_default = 0;
+  MmuBench::debug(b.vram, false, 0x600000, &in_chan, 4);
+  MmuBench::debug(b.vram, false, 0x300000, &in_default, 4);
+  EXPECT_EQ(in_chan, 0x11223344u);
+  EXPECT_EQ(in_default, 0x55667788u);
+  EXPECT_EQ(fault_chan, 0x80000000u | (kInst >> 12));
 }

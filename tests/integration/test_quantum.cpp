@@ -75,3 +75,14 @@ TEST(Quantum, CoherenceTicksDoNotDependOnTheQuantum) {
                         "2dshfl --set workload.args.width=50"})
     expect_quantum_independent("run " + config("coherence.yaml") + " --workload " + w, 9, 5, 0.0);
 }
+
+// gpu_bench (FIFO channels, copies and kernels through methods): every run's total time, for a
+// kernel-bound and a copy-bound program (one context: the hetvp program has no context-switch
+// unit of its own until the GR context switch is built; test_fifo covers several contexts).
+TEST(Quantum, GpuBenchRunTimesDoNotDependOnTheQuantum) {
+  for (const char* p : {"madd", "memcpy"})
+    expect_quantum_independent("run " + config("default.yaml") + " --workload gpu_bench --set workload.args.runs=2" +
+                                   " --set workload.args.program=" + p + " --set workload.args.size=" +
+                                   (std::string(p) == "memcpy" ? "65536" : "64"),
+                               4, 4, 0.01);
+}

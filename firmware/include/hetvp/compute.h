@@ -16,19 +16,38 @@
     X(CMP, STATUS, 0x18, 1, RO, 0, "bit 0 busy, bit 1 error")                                     \
     X(CMP, COMPLETED, 0x1c, 1, RO, 0, "kernels completed since reset")                           \
     X(CMP, ERROR, 0x20, 1, RO, 0, "CMP_ERR_* of the last kernel")                                 \
+    X(CMP, CHAN, 0x24, 1, RW, 0, "address-space selection: bit 31 valid, bits 27:0 instance >> 12 of the channel the kernels run for (their GPU VAs use its page directory); 0: PD_BASE space") \
+    X(CMP, CHAN_ID, 0x28, 1, RW, 0, "channel id of CHAN (names it in messages)")                   \
+    X(CMP, ERROR_ADDR_LO, 0x2c, 1, RO, 0, "GPU VA of the last kernel's failed access, bits 31:0")   \
+    X(CMP, ERROR_ADDR_HI, 0x30, 1, RO, 0, "bits 39:32 of it")                                       \
     X(CMP, ARG, 0x40, 16, RW, 0, "kernel arguments")
 HETVP_REG_OFFSETS(HETVP_COMPUTE_REGS)
 #define CMP_ARGS 16
 
+/* Per-GPC compute state (BAR0 GPU_COMPUTE_GPC_BASE + n * GPU_GPC_STRIDE, window
+ * GPU_WINDOW_COMPUTE_GPC): GPC n's constant-buffer binding. At launch each GPC reads its constant
+ * buffer (CB_SIZE bytes at GPU VA CB, in the kernel's channel's address space); the warps of the
+ * blocks it runs (block b runs on GPC b % gpcs) read it with Warp::cb(i). */
+#define HETVP_COMPUTE_GPC_REGS(X)                                                                  \
+    X(CMP_GPC, CB_LO, 0x00, 1, RW, 0, "constant buffer GPU VA, bits 31:0")                        \
+    X(CMP_GPC, CB_HI, 0x04, 1, RW, 0, "bits 39:32 of it")                                          \
+    X(CMP_GPC, CB_SIZE, 0x08, 1, RW, 0, "constant buffer bytes (multiple of 4, at most CMP_CB_MAX; 0: none)")
+HETVP_REG_OFFSETS(HETVP_COMPUTE_GPC_REGS)
+#define CMP_CB_MAX 256
+
 /* The compute front end's GR context state: the registers a channel's context holds, which the
- * context switch saves and restores (the HUB's MMCTX list, docs/contexts.md). X(offset, count). */
+ * context switch saves and restores (the HUB's MMCTX list, docs/contexts.md). X(offset, count).
+ * CMP_CHAN is the address-space selection: a switch that misses it runs the next kernel in the
+ * previous channel's address space. */
 #define HETVP_COMPUTE_CTX_REGS(X) \
-    X(CMP_KERNEL, 1) X(CMP_GRID_X, 1) X(CMP_GRID_Y, 1) X(CMP_BLOCK_X, 1) X(CMP_BLOCK_Y, 1) X(CMP_ARG, CMP_ARGS)
+    X(CMP_KERNEL, 1) X(CMP_GRID_X, 1) X(CMP_GRID_Y, 1) X(CMP_BLOCK_X, 1) X(CMP_BLOCK_Y, 1) X(CMP_ARG, CMP_ARGS) \
+    X(CMP_CHAN, 1) X(CMP_CHAN_ID, 1)
 /* Per-GPC GR context state (each GPC's strands, saved and loaded by its GPC microcontroller):
- * X(offset in the GPC's compute window, count). None yet. */
-#define HETVP_COMPUTE_GPC_CTX_REGS(X)
+ * X(offset in the GPC's compute window, count). */
+#define HETVP_COMPUTE_GPC_CTX_REGS(X) X(CMP_GPC_CB_LO, 1) X(CMP_GPC_CB_HI, 1) X(CMP_GPC_CB_SIZE, 1)
 #define CMP_LAUNCH_GO 0x1u
 #define CMP_LAUNCH_INTR 0x2u /* raise PMC_INTR (GPU_INTR_COMPUTE) when done */
+#define CMP_LAUNCH_REPORTED 0x4u /* the launcher (the FIFO) reports a failed kernel: STATUS/ERROR only */
 #define CMP_STATUS_BUSY 0x1u
 #define CMP_STATUS_ERROR 0x2u
 #define CMP_ERR_NONE 0

@@ -21,7 +21,9 @@
     X(COPY, STATUS, 0x24, 1, RO, 0, "COPY_STATUS_BUSY, COPY_STATUS_ERROR, error code in bits 15:8") \
     X(COPY, ERROR_LO, 0x28, 1, RO, 0, "GPU virtual address that faulted, bits 31:0")              \
     X(COPY, ERROR_HI, 0x2c, 1, RO, 0, "bits 63:32 of it")                                         \
-    X(COPY, COMPLETED, 0x30, 1, RO, 0, "copies completed since reset")
+    X(COPY, COMPLETED, 0x30, 1, RO, 0, "copies completed since reset")                          \
+    X(COPY, CHAN, 0x34, 1, RW, 0, "channel the copy works for: bit 31 valid, bits 27:0 instance >> 12; 0: none (PD_BASE space)") \
+    X(COPY, CHAN_ID, 0x38, 1, RW, 0, "channel id of CHAN (names it in messages)")
 HETVP_REG_OFFSETS(HETVP_COPY_REGS)
 
 /* LAUNCH */

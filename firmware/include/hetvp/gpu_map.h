@@ -7,6 +7,7 @@
 #define HETVP_GPU_MAP_H
 
 #define GPU_PMC_BASE 0x000000u       /* Fermi PMC: identity, interrupts (pmc.h) */
+#define GPU_FIFO_BASE 0x002000u      /* default of gpu.fifo.bar0: Fermi PFIFO position, the FIFO engine (fifo.h) */
 #define GPU_PTOP_BASE 0x022400u      /* Fermi PTOP position: topology (pmc.h) */
 #define GPU_MMU_BASE 0x100000u       /* hetvp GPU MMU (gpu_mmu.h) */
 #define GPU_COPY_BASE 0x104000u      /* default of gpu.copy_engine.bar0: engine n at + n * GPU_COPY_STRIDE (copy_engine.h) */
@@ -16,6 +17,7 @@
 #define GPU_CC_BASE 0x405000u        /* default of gpu.compute.cc_bar0: GPU-side coherence cache controller */
 #define GPU_HUB_BASE 0x409000u       /* Fermi HUB microcontroller (mcu_regs.h) */
 #define GPU_GPC_BCAST_BASE 0x41a000u /* Fermi GPC broadcast: a write reaches every GPC */
+#define GPU_COMPUTE_GPC_BASE 0x500000u /* default of gpu.compute.gpc_bar0: GPC n's compute state at + n * GPU_GPC_STRIDE (compute.h) */
 #define GPU_GPC_BASE 0x502000u       /* Fermi GPC n microcontroller at GPU_GPC_BASE + n * GPU_GPC_STRIDE */
 #define GPU_GPC_STRIDE 0x8000u
 #define GPU_MCU_WINDOW 0x1000u
@@ -28,6 +30,8 @@
 #define GPU_WINDOW_COPY GPU_COPY_STRIDE
 #define GPU_WINDOW_COMPUTE 0x1000u
 #define GPU_WINDOW_CC 0x1000u
+#define GPU_WINDOW_FIFO 0x2000u
+#define GPU_WINDOW_COMPUTE_GPC 0x100u
 #define GPU_MAX_GPCS 16              /* the most GPCs the configuration schema allows */
 
 /* PMC_INTR bits, one per source. GPC n uses bit 8 + n for n < GPU_MAX_GPCS (bits 8..23), so the
@@ -38,6 +42,7 @@
 #define GPU_INTR_COPY1 5
 #define GPU_INTR_GPC(n) (8 + (n))
 #define GPU_INTR_COMPUTE 24
+#define GPU_INTR_FIFO 25
 #define GPU_INTR_COPY(n) ((n) == 0 ? GPU_INTR_COPY0 : GPU_INTR_COPY1)
 
 #if defined(__cplusplus)

@@ -14,7 +14,8 @@
     X(MMU, FAULT_STATUS, 0x10, 1, W1C, 0, "bit 0 fault pending; bits 11:8 reason (MMU_FAULT_*)") \
     X(MMU, FAULT_ADDR_LO, 0x14, 1, RO, 0, "faulting virtual address, bits 31:0")                 \
     X(MMU, FAULT_ADDR_HI, 0x18, 1, RO, 0, "bits 39:32 of it")                                     \
-    X(MMU, FAULT_COUNT, 0x1c, 1, RO, 0, "faults since reset")
+    X(MMU, FAULT_COUNT, 0x1c, 1, RO, 0, "faults since reset")                                   \
+    X(MMU, FAULT_CHAN, 0x20, 1, RO, 0, "channel of the last fault: bit 31 valid, bits 27:0 instance >> 12 (0: no channel, PD_BASE space)")
 HETVP_REG_OFFSETS(HETVP_MMU_REGS)
 #define MMU_FAULT_STATUS_PENDING 0x1u
 #define MMU_FAULT_STATUS_REASON_SHIFT 8
@@ -24,6 +25,11 @@ HETVP_REG_OFFSETS(HETVP_MMU_REGS)
 #define MMU_FAULT_NO_PTE 2
 #define MMU_FAULT_READ_ONLY 3
 #define MMU_FAULT_OUT_OF_VRAM 4
+#define MMU_FAULT_BAD_INSTANCE 5 /* a channel's instance block is outside VRAM */
+
+/* Channel address spaces: an access tagged with a channel (models/gpu/channel_tag.h) walks the
+ * page directory whose VRAM address is in the channel's instance block at +0x200 (fifo.h
+ * INST_PD_BASE); an untagged one walks PD_BASE. */
 
 /* Page-table format */
 #define MMU_VA_BITS 40

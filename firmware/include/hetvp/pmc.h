@@ -27,7 +27,9 @@ HETVP_REG_OFFSETS(HETVP_PMC_REGS)
     X(PTOP, EXT_COUNT, 0x58, 1, RO, 0, "number of external BAR0 windows (gpu.bar0_ports: blocks outside the GPU, e.g. an RTL block)") \
     X(PTOP, MCU_CORE, 0x5c, 1, RO, 0, "the microcontrollers' core: PTOP_MCU_CORE_RV32 or _FALCON; 0: none") \
     X(PTOP, EXT_BASE, 0x60, 4, RO, 0, "BAR0 offset of external window n (n < EXT_COUNT)")           \
-    X(PTOP, EXT_SIZE, 0x70, 4, RO, 0, "size in bytes of external window n")
+    X(PTOP, EXT_SIZE, 0x70, 4, RO, 0, "size in bytes of external window n")                         \
+    X(PTOP, FIFO_BASE, 0x80, 1, RO, 0, "BAR0 offset of the FIFO engine (fifo.h); 0: no fifo block") \
+    X(PTOP, COMPUTE_GPC_BASE, 0x84, 1, RO, 0, "BAR0 offset of GPC 0's compute state window (GPC n at + n * GPU_GPC_STRIDE); 0: none")
 HETVP_REG_OFFSETS(HETVP_PTOP_REGS)
 #define PTOP_EXT_MAX 4u /* external BAR0 windows PTOP can describe */
 #define PTOP_EXT_BASE_N(n) (PTOP_EXT_BASE + 4u * (n))

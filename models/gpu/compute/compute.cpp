@@ -9,6 +9,7 @@
 #include "models/cache/cache.h"
 #include "models/coherence/cache_controller.h"
 #include "models/coherence/coherence_regs.h"
+#include "models/gpu/channel_tag.h"
 #include "models/gpu/coalescer.h"
 #include "models/gpu/compute/kernel.h"
 #include "models/gpu/gpu_block.h"
@@ -41,6 +42,16 @@ const KernelFn* find_kernel(uint32_t id, std::string* name) {
 
 namespace {
 const RegSpec kComputeRegs[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
+const RegSpec kComputeGpcRegs[] = {HETVP_REG_TABLE(HETVP_COMPUTE_GPC_REGS)};
+
+// GPC n's compute state (compute.h HETVP_COMPUTE_GPC_REGS): plain registers, read by the front end
+// at launch. A window per GPC, as Fermi's per-GPC registers are.
+class GpcState : public Peripheral {
+ public:
+  explicit GpcState(sc_core::sc_module_name n) : Peripheral(n, kComputeGpcRegs) {}
+  uint64_t cb() const { return uint64_t(bank_.at(CMP_GPC_CB_LO).value) | uint64_t(bank_.at(CMP_GPC_CB_HI).value) << 32; }
+  uint32_t cb_size() const { return bank_.at(CMP_GPC_CB_SIZE).value; }
+};
 
 std::shared_ptr<Schema> cache_schema(const char* size, int ways, int tag_cycles, const char* policy, bool alloc) {
   auto s = cache::Cache::schema();
@@ -82,6 +93,10 @@ std::shared_ptr<Schema> block_schema() {
       .range(GPU_WINDOW_PMC, 0xffffffffll);
   s->integer("cc_bar0", GPU_CC_BASE, "BAR0 offset of the GPU cache controller's registers (PTOP_CC_BASE)")
       .range(GPU_WINDOW_PMC, 0xffffffffll);
+  s->integer("gpc_bar0", GPU_COMPUTE_GPC_BASE,
+             "BAR0 offset of GPC 0's compute state (constant-buffer binding; GPC n at + n * 0x8000; "
+             "PTOP_COMPUTE_GPC_BASE)")
+      .range(GPU_WINDOW_PMC, 0xffffffffll);
   return s;
 }
 
@@ -117,6 +132,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     info_->initiator = name();
     info_->side = Side::Gpu;
     gp_.set_extension(info_);
+    gp_.set_extension(chan_);
     build_caches(ctx, p);
     map_windows(ctx, p);
     intr.bind(ctx.intr);
@@ -144,6 +160,16 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     ctx.map_window(p, "cc_bar0", "gpu_cc", p.u64("cc_bar0"), GPU_WINDOW_CC, cc_->regs);
     ctx.topology("COMPUTE_BASE", p.u32("bar0"));
     ctx.topology("CC_BASE", p.u32("cc_bar0"));
+    const uint64_t gpc_base = p.u64("gpc_bar0");
+    if (gpc_base % GPU_WINDOW_COMPUTE_GPC)
+      throw ConfigError(p.where("gpc_bar0") + ": " + hex(gpc_base) + " is not a multiple of the window size " +
+                        hex(GPU_WINDOW_COMPUTE_GPC));
+    for (unsigned g = 0; g < ctx.num_gpcs; ++g) {
+      gpc_.push_back(std::make_unique<GpcState>(("gpc_state" + std::to_string(g)).c_str()));
+      ctx.map_window(p, "gpc_bar0", gpc_.back()->basename(), gpc_base + uint64_t(g) * GPU_GPC_STRIDE,
+                     GPU_WINDOW_COMPUTE_GPC, gpc_.back()->regs);
+    }
+    ctx.topology("COMPUTE_GPC_BASE", p.u32("gpc_bar0"));
   }
 
   // The CU -> TCP -> TCC -> GPU VA data path and the GPU cache controller that probes those caches.
@@ -224,7 +250,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       std::string buf = format("kernel '%s': %s %s of %u bytes at GPU VA 0x%" PRIx64 " failed: %s", kname_.c_str(),
                                uncached ? "uncached" : "cached", cmd == tlm::TLM_READ_COMMAND ? "load" : "store", len,
                                addr, gp_.get_response_string().c_str());
-      kernel_error(3, buf);
+      kernel_error(3, buf, addr);
       return false;
     }
     return true;
@@ -307,10 +333,13 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     x.cursor += cycle_ * static_cast<double>(n);
     sync(x.cursor);
   }
-  void kernel_error(uint32_t code, const std::string& why) {
+  void kernel_error(uint32_t code, const std::string& why, uint64_t va = 0) {
     if (error_) return;
     error_ = code;
-    run_state().fail(name(), why);
+    error_va_ = va;
+    // Launched by the FIFO: it reports the failure with the channel, method and push-buffer address.
+    if (launch_flags_ & CMP_LAUNCH_REPORTED) return;
+    run_state().fail(name(), chan_->valid ? why + format(" (channel %u, instance 0x%" PRIx64 ")", chan_->chid, chan_->inst) : why);
   }
   // Keeps this thread within a quantum of SystemC time.
   void sync(const sc_core::sc_time& t) {
@@ -332,14 +361,21 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       const Dim2 block{bank_.at(CMP_BLOCK_X).value, bank_.at(CMP_BLOCK_Y).value};
       uint32_t args[CMP_ARGS + 1] = {};
       for (unsigned i = 0; i < CMP_ARGS; ++i) args[i] = bank_.at(CMP_ARG + 4 * i).value;
+      const uint32_t chan = bank_.at(CMP_CHAN).value;
+      chan_->valid = (chan & 0x80000000u) != 0;
+      chan_->inst = uint64_t(chan & 0x0fffffffu) << 12;
+      chan_->chid = bank_.at(CMP_CHAN_ID).value;
       const KernelFn* fn = find_kernel(id, &kname_);
-      if (!fn) {
+      cb_done_ = start + launch_cost_;
+      if (fn) load_constant_buffers(start + launch_cost_);
+      if (error_) {
+      } else if (!fn) {
         std::string buf = format("LAUNCH of unknown kernel id 0x%08x (KERNEL, BAR0 0x404000)", id);
         kernel_error(1, buf);
       } else if (!grid.x || !grid.y || !block.x || !block.y || block.x * block.y > 1024) {
         kernel_error(2, "kernel '" + kname_ + "': bad grid/block dimensions");
       } else {
-        for (auto& x : exec_) x.cursor = start + launch_cost_;
+        for (auto& x : exec_) x.cursor = cb_done_;
         if (tcp_flash_)
           for (auto& t : tcp_) {
             cache::CacheCtl c;
@@ -355,6 +391,10 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
             ComputeUnitExec& x = exec_[b % units_];
             for (unsigned w = 0; w < warps && !error_; ++w) {
               Warp warp(x, args, grid, block, Dim2{bx, by}, w);
+              if (!gpc_.empty()) {
+                const auto& cb = cb_words_[b % gpc_.size()];
+                warp.set_cb(cb.data(), unsigned(cb.size()));
+              }
               ++warps_;
               (*fn)(warp);
             }
@@ -368,8 +408,11 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       sc_core::sc_time end = sc_core::sc_time_stamp();
       for (auto& e : exec_) end = std::max(end, e.cursor);
       if (end > sc_core::sc_time_stamp()) sc_core::wait(end - sc_core::sc_time_stamp());
+      if (chan_->valid) end_of_channel_kernel();
       busy_time_ += sc_core::sc_time_stamp() - start;
       bank_.at(CMP_ERROR).value = error_;
+      bank_.at(CMP_ERROR_ADDR_LO).value = uint32_t(error_va_);
+      bank_.at(CMP_ERROR_ADDR_HI).value = uint32_t(error_va_ >> 32);
       bank_.at(CMP_STATUS).value = error_ ? 2 : 0;
       bank_.at(CMP_COMPLETED).value++;
       running_ = false;
@@ -378,7 +421,48 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     }
   }
 
+  // Each GPC's constant buffer, read at launch through unit 0's path in the kernel's address
+  // space (a fault is the kernel's memory fault).
+  void load_constant_buffers(sc_core::sc_time at) {
+    cb_words_.assign(gpc_.size(), {});
+    const std::string kernel = kname_;
+    for (size_t g = 0; g < gpc_.size() && !error_; ++g) {
+      const uint32_t size = gpc_[g]->cb_size();
+      if (!size) continue;
+      if (size % 4 || size > CMP_CB_MAX) {
+        kernel_error(2, format("GPC %zu constant buffer of %u bytes (CMP_GPC_CB_SIZE: a multiple of 4, at most %u)", g,
+                               size, unsigned(CMP_CB_MAX)));
+        return;
+      }
+      cb_words_[g].resize(size / 4);
+      kname_ = "(constant buffer of GPC " + std::to_string(g) + ")";
+      if (!access(0, tlm::TLM_READ_COMMAND, gpc_[g]->cb(), reinterpret_cast<uint8_t*>(cb_words_[g].data()), size, false,
+                  at))
+        return;
+      kname_ = kernel;
+    }
+    cb_done_ = at;
+  }
+
+  // A kernel launched for a channel ends with a release to memory: the TCC (write-back) writes
+  // its dirty lines back, in the channel's address space, and drops every line, so that the copy
+  // engine (which does not go through the caches) reads the results and the next channel's kernel
+  // never hits a line of another address space.
+  void end_of_channel_kernel() {
+    cache::CacheCtl c;
+    c.op = cache::CacheCtl::InvalidateAll;
+    sc_core::sc_time d;
+    tcc_->control(c, d, &gp_);
+    tcc_flush_writebacks_ += c.writebacks;
+    if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
+  }
+
   unsigned units_;
+  std::vector<std::unique_ptr<GpcState>> gpc_;
+  std::vector<std::vector<uint32_t>> cb_words_;
+  ChannelTag* chan_ = new ChannelTag;  // owned by gp_: CMP_CHAN of the running kernel
+  uint64_t error_va_ = 0, tcc_flush_writebacks_ = 0;
+  sc_core::sc_time cb_done_;  // when the constant buffers are in (the warps start then)
   sc_core::sc_time cycle_, alu_, issue_, replay_, launch_cost_, launch_at_;
   bool caching_, tcp_flash_ = true;
   uint64_t tcp_flashed_ = 0;

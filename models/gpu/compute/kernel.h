@@ -60,6 +60,18 @@ class Warp {
     }
   }
   uint32_t active() const { return active_; }
+  // The constant buffer of the GPC this warp's block runs on (compute.h CMP_GPC_CB_*): word i.
+  // Reading past its end is a kernel error.
+  void set_cb(const uint32_t* words, unsigned n) {
+    cb_ = words;
+    cb_words_ = n;
+  }
+  uint32_t cb(unsigned i) {
+    if (i < cb_words_) return cb_[i];
+    x_.error("constant buffer word " + std::to_string(i) + " read, the GPC's constant buffer has " +
+             std::to_string(cb_words_) + " words (CMP_GPC_CB_SIZE)");
+    return 0;
+  }
   uint32_t arg(unsigned i) const { return args_[i]; }
   uint64_t arg64(unsigned i) const { return args_[i] | (uint64_t(args_[i + 1]) << 32); }
   Dim2 grid() const { return grid_; }
@@ -139,6 +151,8 @@ class Warp {
   unsigned warp_;
   uint32_t active_ = 0;
   Lanes<uint32_t> tx_{}, ty_{};
+  const uint32_t* cb_ = nullptr;
+  unsigned cb_words_ = 0;
 };
 
 using KernelFn = std::function<void(Warp&)>;

@@ -1,0 +1,270 @@
+// `gpu_bench`: Gdev's CUDA microbenchmarks (madd, mmul, fmadd, memcpy, loop, idle) on the FIFO
+// runtime, as Fujii 2013 runs them: each run creates a context, copies the inputs in, launches,
+// copies the result out and destroys the context; the run's total time is the metric. With
+// `contexts` > 1 each run does that for that many contexts at once (one host thread pushes to all,
+// then synchronizes all), so the FIFO time-slices their channels and switches GR between them.
+// Reported: every run's total time (CSV with --csv), the first run apart (it pays the golden
+// context), the median of the others, GR context switches requested and their time.
+#include <algorithm>
+#include <cinttypes>
+#include <cstring>
+
+#include "firmware/include/hetvp/fifo.h"
+#include "firmware/include/hetvp/gpu_map.h"
+#include "firmware/include/hetvp/pmc.h"
+#include "models/host/host_api.h"
+#include "platform/config.h"
+#include "platform/format.h"
+#include "platform/program.h"
+#include "sw/driver/gpu_driver.h"
+#include "sw/gdev/runtime.h"
+#include "sw/mcu/falcon_boot.h"
+#include "sw/mcu/mcu_driver.h"
+
+namespace hetvp::sw {
+namespace {
+
+// One program's data for one context: host buffers (pinned), what the kernel gets, the check.
+struct Job {
+  std::string program;
+  uint32_t n = 0;  // the size argument
+  uint64_t in_bytes = 0, out_bytes = 0;
+  uint64_t host_a = 0, host_b = 0, host_c = 0;  // pinned
+};
+
+uint64_t bytes_in(const std::string& p, uint32_t n) {
+  if (p == "memcpy") return n;
+  if (p == "loop") return uint64_t(n) * 0;  // no input
+  if (p == "idle") return 0;
+  return uint64_t(n) * n * 4;
+}
+uint64_t bytes_out(const std::string& p, uint32_t n) {
+  if (p == "memcpy") return n;
+  if (p == "loop") return 32ull * 4;
+  if (p == "idle") return 4;
+  return uint64_t(n) * n * 4;
+}
+
+class GpuBench : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = std::make_shared<Schema>();
+    s->choice("program", {"madd", "mmul", "fmadd", "memcpy", "loop", "idle"}, std::string("madd"),
+              "the microbenchmark (Gdev test/cuda/user)");
+    s->integer("size", 64,
+               "problem size: matrix side for madd/fmadd/mmul, bytes for memcpy, iterations for loop, cycles for "
+               "idle")
+        .range(1, 1 << 26);
+    s->integer("runs", 1, "runs (each: create context, copy in, launch, copy out, destroy)").range(1, 10000);
+    s->integer("contexts", 1, "contexts per run, driven at once").range(1, FIFO_MAX_CHANNELS);
+    s->group("driver", DriverOptions::schema(), "driver options");
+    s->group("gdev", GdevOptions::schema(), "runtime options");
+    s->group("mcu", McuBootOptions::schema(), "firmware images and boot timeout (the HUB/GPC context switch)");
+    return s;
+  }
+  static void validate(const Params& args) {
+    McuBootOptions::validate(args.group("mcu"));
+    const std::string p = args.string("program");
+    const int64_t n = args.integer("size");
+    if ((p == "madd" || p == "fmadd") && n > 2048)
+      throw ConfigError(args.where("size") + ": " + p + " of a " + std::to_string(n) + " x " + std::to_string(n) +
+                        " matrix is too large (at most 2048)");
+    if (p == "mmul" && n > 256)
+      throw ConfigError(args.where("size") + ": mmul of a " + std::to_string(n) + " x " + std::to_string(n) +
+                        " matrix is too large (at most 256: the simulation walks every multiply)");
+  }
+
+  int run(HostApi& api, const Params& args) override {
+    GpuDriver drv(api, DriverOptions::from(args.group("driver")));
+    drv.open(0);
+    std::unique_ptr<McuDriver> mcu;
+    if (drv.reg_read(GPU_PTOP_BASE + PTOP_HUB_BASE) != 0) {
+      if (falcon_microcontrollers(drv))
+        boot_nouveau(api, drv, McuBootOptions::from(args.group("mcu")).timeout);
+      else
+        boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
+      mcu = std::make_unique<McuDriver>(api, drv);
+    }
+    GdevRuntime rt(api, drv, mcu.get(), GdevOptions::from(args.group("gdev")));
+    const std::string prog = args.string("program");
+    const uint32_t n = args.u32("size");
+    const unsigned runs = args.u32("runs"), contexts = args.u32("contexts");
+    std::vector<Job> jobs(contexts);
+    for (unsigned k = 0; k < contexts; ++k) prepare(api, jobs[k], prog, n, k);
+
+    api.results().set_columns({"program", "size", "contexts", "run", "total_ns", "switches", "switch_ns", "check"});
+    const uint32_t fifo = rt.fifo_base();
+    auto switch_state = [&](uint64_t& ns) {
+      ns = drv.reg_read(fifo + FIFO_SWITCH_NS_LO) | uint64_t(drv.reg_read(fifo + FIFO_SWITCH_NS_HI)) << 32;
+      return drv.reg_read(fifo + FIFO_SWITCHES);
+    };
+    std::vector<double> totals;
+    uint64_t all_switches = 0;
+    unsigned failures = 0;
+    for (unsigned r = 0; r < runs; ++r) {
+      for (auto& j : jobs) clear_output(api, j);
+      uint64_t sw_ns0 = 0;
+      const uint32_t sw0 = switch_state(sw_ns0);
+      const sc_core::sc_time t0 = api.now();
+      struct Live {
+        GdevContext* ctx;
+        HostBuf a, b, c;
+        DevPtr da, db, dc;
+      };
+      std::vector<Live> live(contexts);
+      for (unsigned k = 0; k < contexts; ++k) start(rt, jobs[k], live[k].ctx, live[k].a, live[k].b, live[k].c,
+                                                    live[k].da, live[k].db, live[k].dc);
+      for (auto& l : live) rt.synchronize(l.ctx);
+      for (auto& l : live) rt.ctx_destroy(l.ctx);
+      const double total = (api.now() - t0).to_seconds() * 1e9;
+      uint64_t sw_ns1 = 0;
+      const uint32_t sw1 = switch_state(sw_ns1);
+      std::string bad;
+      for (unsigned k = 0; k < contexts && bad.empty(); ++k) bad = check(api, jobs[k], k);
+      if (!bad.empty()) {
+        ++failures;
+        api.log(format("gpu_bench: run %u: %s", r, bad.c_str()));
+      }
+      totals.push_back(total);
+      all_switches += sw1 - sw0;
+      api.results().add_row({prog, std::to_string(n), std::to_string(contexts), std::to_string(r),
+                             format("%.0f", total), std::to_string(sw1 - sw0), std::to_string(sw_ns1 - sw_ns0),
+                             bad.empty() ? "ok" : "FAILED"});
+    }
+    const double first = totals[0];
+    std::vector<double> rest(totals.begin() + 1, totals.end());
+    std::sort(rest.begin(), rest.end());
+    const double median = rest.empty() ? first : rest[rest.size() / 2];
+    api.log(format("gpu_bench %s size %u, %u run(s) x %u context(s): first run %.3f us, median of the others "
+                   "%.3f us, %" PRIu64 " GR context switches, golden context %.3f us%s",
+                   prog.c_str(), n, runs, contexts, first / 1e3, median / 1e3, all_switches,
+                   rt.golden_time().to_seconds() * 1e6, failures ? "" : ", every result correct"));
+    api.stat("first_run_ns", first);
+    api.stat("median_run_ns", median);
+    api.stat("switches", double(all_switches));
+    api.stat("golden_ns", rt.golden_time().to_seconds() * 1e9);
+    api.stat("failed_runs", failures);
+    return failures ? 1 : 0;
+  }
+
+ private:
+  // Pinned host buffers and their contents (untimed: the program's data exists before it runs).
+  static void prepare(HostApi& api, Job& j, const std::string& prog, uint32_t n, unsigned k) {
+    j.program = prog;
+    j.n = n;
+    j.in_bytes = bytes_in(prog, n);
+    j.out_bytes = bytes_out(prog, n);
+    if (j.in_bytes) {
+      j.host_a = api.alloc_pinned(j.in_bytes, 4096);
+      j.host_b = api.alloc_pinned(j.in_bytes, 4096);
+      std::vector<uint32_t> a(j.in_bytes / 4 + 1), b(j.in_bytes / 4 + 1);
+      for (size_t i = 0; i < a.size(); ++i) {
+        const uint32_t row = n ? uint32_t(i / n) : 0;
+        if (prog == "fmadd") {
+          const float fa = float(row) + 0.5f * float(k), fb = float(row);
+          std::memcpy(&a[i], &fa, 4);
+          std::memcpy(&b[i], &fb, 4);
+        } else if (prog == "memcpy") {
+          a[i] = uint32_t(i * 2654435761u) ^ k;
+        } else {  // Gdev madd/mmul: a[i][j] = b[i][j] = i; context k adds k to a, so contexts differ
+          a[i] = row + k;
+          b[i] = prog == "mmul" ? uint32_t(i % 7) : row;
+        }
+      }
+      api.poke(j.host_a, a.data(), j.in_bytes);
+      api.poke(j.host_b, b.data(), j.in_bytes);
+    }
+    j.host_c = api.alloc_pinned(j.out_bytes, 4096);
+  }
+  static void clear_output(HostApi& api, const Job& j) {
+    std::vector<uint8_t> z(j.out_bytes, 0xee);
+    api.poke(j.host_c, z.data(), z.size());
+  }
+
+  static void start(GdevRuntime& rt, const Job& j, GdevContext*& ctx, HostBuf& a, HostBuf& b, HostBuf& c, DevPtr& da,
+                    DevPtr& db, DevPtr& dc) {
+    ctx = rt.ctx_create();
+    const uint32_t n = j.n;
+    const std::string& p = j.program;
+    c = rt.map_host(ctx, j.host_c, j.out_bytes);
+    dc = rt.mem_alloc(ctx, j.out_bytes);
+    if (j.in_bytes) {
+      a = rt.map_host(ctx, j.host_a, j.in_bytes);
+      da = rt.mem_alloc(ctx, j.in_bytes);
+      rt.memcpy_htod_async(ctx, da, a, j.in_bytes);
+    }
+    if (p == "memcpy") {
+      rt.memcpy_dtoh_async(ctx, c, da, j.out_bytes);
+      return;
+    }
+    auto lo = [](uint64_t v) { return uint32_t(v); };
+    auto hi = [](uint64_t v) { return uint32_t(v >> 32); };
+    if (p == "loop") {
+      rt.launch_async(ctx, "gdev_loop", 1, 1, 32, 1, {lo(dc.va()), hi(dc.va()), n, 32});
+    } else if (p == "idle") {
+      rt.launch_async(ctx, "gdev_idle", 1, 1, 1, 1, {lo(dc.va()), hi(dc.va()), n});
+    } else {
+      b = rt.map_host(ctx, j.host_b, j.in_bytes);
+      db = rt.mem_alloc(ctx, j.in_bytes);
+      rt.memcpy_htod_async(ctx, db, b, j.in_bytes);
+      const uint32_t bx = std::min<uint32_t>(n, 16), by = std::min<uint32_t>(n, 16);
+      rt.launch_async(ctx, "gdev_" + p, (n + bx - 1) / bx, (n + by - 1) / by, bx, by,
+                      {lo(da.va()), hi(da.va()), lo(db.va()), hi(db.va()), lo(dc.va()), hi(dc.va()), n});
+    }
+    rt.memcpy_dtoh_async(ctx, c, dc, j.out_bytes);
+  }
+
+  // The result computed on the host; "" when right, else where it is wrong.
+  static std::string check(HostApi& api, const Job& j, unsigned k) {
+    std::vector<uint32_t> c(j.out_bytes / 4 + 1), a(j.in_bytes / 4 + 1), b(j.in_bytes / 4 + 1);
+    api.peek(j.host_c, c.data(), j.out_bytes);
+    if (j.in_bytes) {
+      api.peek(j.host_a, a.data(), j.in_bytes);
+      api.peek(j.host_b, b.data(), j.in_bytes);
+    }
+    const uint32_t n = j.n;
+    auto wrong = [&](size_t i, uint64_t got, uint64_t want) {
+      return format("context %u: %s element %zu is 0x%" PRIx64 ", expected 0x%" PRIx64, k, j.program.c_str(), i, got,
+                    want);
+    };
+    if (j.program == "memcpy") {
+      std::vector<uint8_t> x(j.in_bytes), y(j.out_bytes);
+      api.peek(j.host_a, x.data(), x.size());
+      api.peek(j.host_c, y.data(), y.size());
+      for (size_t i = 0; i < x.size(); ++i)
+        if (x[i] != y[i]) return wrong(i, y[i], x[i]);
+      return "";
+    }
+    if (j.program == "loop") {
+      for (uint32_t t = 0; t < 32; ++t)
+        if (c[t] != t + n) return wrong(t, c[t], t + n);
+      return "";
+    }
+    if (j.program == "idle") return c[0] == n ? "" : wrong(0, c[0], n);
+    for (size_t i = 0; i < size_t(n) * n; ++i) {
+      if (j.program == "fmadd") {
+        float fa, fb, fc;
+        std::memcpy(&fa, &a[i], 4);
+        std::memcpy(&fb, &b[i], 4);
+        std::memcpy(&fc, &c[i], 4);
+        if (fc != fa + fb) return wrong(i, c[i], 0) + format(" (%g, expected %g)", double(fc), double(fa + fb));
+      } else if (j.program == "madd") {
+        if (c[i] != a[i] + b[i]) return wrong(i, c[i], a[i] + b[i]);
+      } else {
+        const size_t y = i / n, x = i % n;
+        uint32_t s = 0;
+        for (uint32_t kk = 0; kk < n; ++kk) s += a[y * n + kk] * b[kk * n + x];
+        if (c[i] != s) return wrong(i, c[i], s);
+      }
+    }
+    return "";
+  }
+};
+
+}  // namespace
+
+HETVP_REGISTER_PROGRAM("gpu_bench", GpuBench,
+                       "Gdev's CUDA microbenchmarks (madd, mmul, fmadd, memcpy, loop, idle) through the FIFO runtime: "
+                       "per-run time, first run apart, GR context switches (docs/contexts.md)");
+
+}  // namespace hetvp::sw

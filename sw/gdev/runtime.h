@@ -1,0 +1,94 @@
+// A host runtime shaped like Gdev's CUDA driver API (github:shinpei0208/gdev, test/cuda/user/*:
+// cuCtxCreate, cuMemAlloc, cuMemcpyHtoD/DtoH, cuLaunchGrid, cuCtxSynchronize, cuCtxDestroy),
+// on hetvp's FIFO (docs/contexts.md). A context is a channel with its own GPU address space
+// (page directory), instance block, GPFIFO ring and push buffer (pinned host memory, mapped in its
+// space), a GR context buffer (gr_context_create: a copy of the golden context) and a fence
+// semaphore. Work is pushed as methods and kicked by writing GP_PUT; synchronize pushes a
+// semaphore release and polls the value in host memory. Several contexts at once: one host thread
+// interleaves them (push to each, then synchronize each), and the FIFO time-slices their channels.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/host/host_api.h"
+#include "platform/params.h"
+#include "sw/driver/gpu_driver.h"
+
+namespace hetvp::sw {
+
+class McuDriver;
+
+struct GdevOptions {
+  sc_core::sc_time api_call = sc_core::sc_time(5, sc_core::SC_US);  // host software cost of an API call
+  sc_core::sc_time poll = sc_core::sc_time(1, sc_core::SC_US);      // fence polling period
+  sc_core::sc_time sync_timeout = sc_core::sc_time(1, sc_core::SC_SEC);
+  uint32_t gpfifo_entries = 256;  // a power of two
+  uint64_t pushbuf_bytes = 64 * 1024;
+  uint64_t gr_context_bytes = 64 * 1024;  // context buffer size when no golden context says one
+  bool pushbuf_in_vram = false;           // else pinned host memory (fetched across PCIe)
+  static std::shared_ptr<Schema> schema();
+  static GdevOptions from(const Params& p);
+};
+
+struct GdevContext;  // opaque to users: runtime.cpp
+
+struct DevPtr {
+  GpuBuffer buf;
+  uint64_t va() const { return buf.va; }
+};
+struct HostBuf {  // pinned host memory, mapped into one context's space
+  uint64_t phys = 0;
+  GpuBuffer map;
+};
+
+class GdevRuntime {
+ public:
+  // `mcu`: the HUB/GPC driver, for the golden context (nullptr: none on this GPU).
+  GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, GdevOptions opt = {});
+  ~GdevRuntime();
+
+  GdevContext* ctx_create();
+  void ctx_destroy(GdevContext* c);  // synchronizes first
+  DevPtr mem_alloc(GdevContext* c, uint64_t bytes);
+  HostBuf mem_alloc_host(GdevContext* c, uint64_t bytes);  // cuMemAllocHost: pinned, mapped
+  HostBuf map_host(GdevContext* c, uint64_t phys, uint64_t bytes);  // pinned memory the program has
+  // Asynchronous (pushed and kicked; ordered within the context): synchronize to wait.
+  void memcpy_htod_async(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes);
+  void memcpy_dtoh_async(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes);
+  void launch_async(GdevContext* c, const std::string& kernel, uint32_t grid_x, uint32_t grid_y, uint32_t block_x,
+                    uint32_t block_y, const std::vector<uint32_t>& args);
+  // Synchronous forms (cuMemcpyHtoD, cuMemcpyDtoH): push, then synchronize.
+  void memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes);
+  void memcpy_dtoh(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes);
+  void synchronize(GdevContext* c);
+  // Raw access for tests: push methods (header + data words) and kick.
+  void push_raw(GdevContext* c, const std::vector<uint32_t>& words);
+  void push_segment(GdevContext* c, uint64_t va, uint32_t words);  // a GP entry of any VA
+  void kick(GdevContext* c);
+  unsigned chid(const GdevContext* c) const;
+  uint64_t inst(const GdevContext* c) const;
+  unsigned space(const GdevContext* c) const;
+  uint32_t fifo_base() const { return fifo_base_; }
+  sc_core::sc_time golden_time() const { return golden_time_; }
+
+ private:
+  void push(GdevContext* c, const std::vector<uint32_t>& words);
+  void ensure_golden();
+  HostApi& api_;
+  GpuDriver& gpu_;
+  McuDriver* mcu_;
+  GdevOptions opt_;
+  uint32_t fifo_base_ = 0;
+  unsigned channels_ = 0;
+  std::vector<bool> chid_used_;
+  bool golden_ready_ = false;
+  struct Golden;
+  std::unique_ptr<Golden> golden_;
+  sc_core::sc_time golden_time_;
+  std::vector<std::unique_ptr<GdevContext>> live_;
+};
+
+}  // namespace hetvp::sw

@@ -1,0 +1,394 @@
+// The FIFO engine, channels and the Gdev-shaped runtime (docs/contexts.md), in-process.
+//
+// TEST DOUBLE: `test_chsw` below is a GPU block that exists only in this test binary. It exports
+// the context-switch interface (models/gpu/gr/chsw_if.h) the real GR context-switch unit (HUB
+// firmware, MMCTX, strands: issue 23's other half) exports, and does the switch itself: after a
+// fixed delay it copies the compute front end's and every GPC's context registers
+// (HETVP_COMPUTE_CTX_REGS, HETVP_COMPUTE_GPC_CTX_REGS) of the current channel into a map keyed by
+// instance address, loads the next channel's (zeros for a new one) and acknowledges. Parameters
+// make it skip one register's restore or never acknowledge, for the failure tests.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "common/run_hetvp.h"
+#include "firmware/include/hetvp/compute.h"
+#include "firmware/include/hetvp/fifo.h"
+#include "firmware/include/hetvp/gpu_map.h"
+#include "models/gpu/gpu_block.h"
+#include "models/gpu/gr/chsw_if.h"
+#include "platform/access_info.h"
+#include "platform/payload.h"
+#include "platform/program.h"
+#include "platform/simulation.h"
+#include "sw/driver/gpu_driver.h"
+#include "firmware/include/hetvp/pmc.h"
+#include "sw/gdev/runtime.h"
+#include "sw/mcu/mcu_driver.h"
+
+using namespace hetvp;
+using namespace hetvp::sw;
+
+namespace {
+
+// ---------------------------------------------------------------- the test double
+std::shared_ptr<Schema> double_schema() {
+  auto s = std::make_shared<Schema>();
+  s->time("ack_after", std::string("2 us"), "test double: time from the request to the ACK");
+  s->integer("skip", -1, "test double: compute register offset whose restore is skipped (-1: none)");
+  s->integer("skip_gpc", -1, "test double: per-GPC register offset whose restore is skipped in every GPC (-1: none)");
+  s->boolean("never_ack", false, "test double: never acknowledge");
+  s->boolean("use", false, "test double: offer the CHSW interface (else the block does nothing)");
+  return s;
+}
+
+class ChswDouble : public gpu::GpuBlock, public sc_core::sc_module, public gpu::ChswIf {
+ public:
+  tlm_utils::simple_initiator_socket<ChswDouble> bar0{"bar0"};
+  gpu::ChswExport exp{"chsw"};
+
+  ChswDouble(sc_core::sc_module_name n, gpu::GpuContext& ctx, const Params& p) : sc_core::sc_module(n) {
+    ack_after_ = p.time("ack_after");
+    skip_ = p.integer("skip");
+    skip_gpc_ = p.integer("skip_gpc");
+    never_ = p.boolean("never_ack");
+    gpcs_ = ctx.num_gpcs;
+    bar0.bind(ctx.bar0.in);
+    exp.bind(*this);
+    if (p.boolean("use")) ctx.chsw = &exp;  // built last (name order): it replaces any real unit
+    auto* info = new AccessInfo;
+    info->initiator = "test_chsw";
+    gp_.set_extension(info);
+    SC_HAS_PROCESS(ChswDouble);
+    SC_THREAD(run);
+  }
+  void request_switch(uint32_t, uint64_t inst, const sc_core::sc_time& delay) override {
+    pending_ = true;
+    next_ = inst;
+    req_.notify(delay);
+  }
+  bool switch_pending() const override { return pending_; }
+  const sc_core::sc_event& switch_acked() const override { return acked_; }
+  bool current_channel(uint64_t& inst) const override {
+    inst = cur_;
+    return has_cur_;
+  }
+
+ private:
+  // (BAR0 address, saved?) of every context register.
+  std::vector<uint32_t> regs() const {
+    std::vector<uint32_t> v;
+#define X(off, n) \
+  for (unsigned i = 0; i < (n); ++i) v.push_back(GPU_COMPUTE_BASE + (off) + 4 * i);
+    HETVP_COMPUTE_CTX_REGS(X)
+#undef X
+    for (unsigned g = 0; g < gpcs_; ++g) {
+#define Y(off, n) \
+  for (unsigned i = 0; i < (n); ++i) v.push_back(GPU_COMPUTE_GPC_BASE + g * GPU_GPC_STRIDE + (off) + 4 * i);
+      HETVP_COMPUTE_GPC_CTX_REGS(Y)
+#undef Y
+    }
+    return v;
+  }
+  uint32_t rw(bool write, uint32_t addr, uint32_t v) {
+    set_access(gp_, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, &v, 4);
+    sc_core::sc_time d;
+    bar0->b_transport(gp_, d);
+    if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
+    return v;
+  }
+  void run() {
+    for (;;) {
+      sc_core::wait(req_);
+      sc_core::wait(ack_after_);
+      if (never_) continue;
+      const auto r = regs();
+      if (has_cur_) {
+        auto& img = saved_[cur_];
+        img.resize(r.size());
+        for (size_t i = 0; i < r.size(); ++i) img[i] = rw(false, r[i], 0);
+      }
+      auto it = saved_.find(next_);
+      for (size_t i = 0; i < r.size(); ++i) {
+        if (skip_ >= 0 && r[i] == GPU_COMPUTE_BASE + uint32_t(skip_)) continue;
+        if (skip_gpc_ >= 0 && r[i] >= GPU_COMPUTE_GPC_BASE && (r[i] - GPU_COMPUTE_GPC_BASE) % GPU_GPC_STRIDE == uint32_t(skip_gpc_))
+          continue;
+        rw(true, r[i], it == saved_.end() ? 0 : it->second[i]);
+      }
+      cur_ = next_;
+      has_cur_ = true;
+      pending_ = false;
+      acked_.notify(sc_core::SC_ZERO_TIME);
+    }
+  }
+  sc_core::sc_time ack_after_;
+  int64_t skip_ = -1, skip_gpc_ = -1;
+  bool never_ = false, pending_ = false, has_cur_ = false;
+  unsigned gpcs_ = 0;
+  uint64_t next_ = 0, cur_ = 0;
+  std::map<uint64_t, std::vector<uint32_t>> saved_;
+  sc_core::sc_event req_, acked_;
+  tlm::tlm_generic_payload gp_;
+};
+
+HETVP_REGISTER_GPU_BLOCK("test_chsw", "TEST DOUBLE of the GR context-switch unit (tests/integration/test_fifo.cpp)",
+                         double_schema, [](gpu::GpuContext& ctx, const Params& p) -> std::unique_ptr<gpu::GpuBlock> {
+                           return std::make_unique<ChswDouble>("test_chsw", ctx, p);
+                         });
+
+// ---------------------------------------------------------------- bad-input programs
+// `case`: what channel A does wrong. Channel B (created first) has finished its own work.
+class FifoBadInput : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = std::make_shared<Schema>();
+    s->string("case", std::string("none"), "which bad input");
+    return s;
+  }
+  int run(HostApi& api, const Params& args) override {
+    GpuDriver drv(api);
+    drv.open(0);
+    std::unique_ptr<McuDriver> mcu;  // the golden context, when the GPU has the firmware for it
+    if (drv.reg_read(GPU_PTOP_BASE + PTOP_HUB_BASE) != 0) {
+      boot_microcontrollers(api, drv);
+      mcu = std::make_unique<McuDriver>(api, drv);
+    }
+    GdevOptions o;
+    o.sync_timeout = sc_core::sc_time(50, sc_core::SC_MS);
+    GdevRuntime rt(api, drv, mcu.get(), o);
+    const std::string c = args.string("case");
+    // Channel B: a buffer with known contents.
+    GdevContext* b = rt.ctx_create();
+    DevPtr bbuf = rt.mem_alloc(b, 4096);
+    HostBuf bh = rt.mem_alloc_host(b, 4096);
+    std::vector<uint32_t> pattern(1024, 0x5a5a5a5a);
+    api.poke(bh.phys, pattern.data(), 4096);
+    rt.memcpy_htod(b, bbuf, bh, 4096);
+    const bool single = c == "unknown_kernel" || c == "fault_other";
+    if (single) rt.ctx_destroy(b);  // these need GR for A, and this GPU may have no context switch
+    GdevContext* a = rt.ctx_create();
+    DevPtr abuf = rt.mem_alloc(a, 4096);
+    auto hdr = [](uint32_t op, unsigned n, unsigned sub, uint32_t m) { return FIFO_HDR(op, n, sub, m); };
+    if (c == "unbound_subchannel") {
+      rt.push_raw(a, {hdr(FIFO_SEC_OP_INC, 1, 5, 0x0200), 7});
+    } else if (c == "unknown_method") {
+      rt.push_raw(a, {hdr(FIFO_SEC_OP_INC, 1, 1, 0x0abc), 7});
+    } else if (c == "bad_segment") {
+      rt.push_segment(a, 0x7000000000ull, 4);
+    } else if (c == "unknown_kernel") {
+      rt.push_raw(a, {hdr(FIFO_SEC_OP_INC, 5, 0, CMPM_REG(CMP_KERNEL)), 0xdeadbeef, 1, 1, 32, 1,
+                      hdr(FIFO_SEC_OP_INC, 1, 0, CMPM_LAUNCH), 0});
+    } else if (c == "deadlock") {
+      HostBuf sem = rt.mem_alloc_host(a, 4096);
+      rt.push_raw(a, {hdr(FIFO_SEC_OP_INC, 4, 0, FIFO_M_SEMAPHOREA), uint32_t(sem.map.va >> 32), uint32_t(sem.map.va),
+                      42, FIFO_SEM_ACQUIRE});
+    } else if (c == "fault_other") {
+      // Channel A's kernel reads channel B's buffer VA: not mapped in A's space.
+      rt.launch_async(a, "gdev_loop", 1, 1, 32, 1, {uint32_t(bbuf.va()), uint32_t(bbuf.va() >> 32), 1, 32});
+    } else if (c == "acquire_release") {
+      // B waits on a semaphore that A releases: one pinned page mapped into both spaces.
+      const uint64_t page = api.alloc_pinned(4096, 4096);
+      api.write32(page, 0);
+      HostBuf sb = rt.map_host(b, page, 4096), sa = rt.map_host(a, page, 4096);
+      rt.push_raw(b, {hdr(FIFO_SEC_OP_INC, 4, 0, FIFO_M_SEMAPHOREA), uint32_t(sb.map.va >> 32), uint32_t(sb.map.va), 1,
+                      FIFO_SEM_ACQUIRE});
+      rt.kick(b);
+      api.sleep(sc_core::sc_time(20, sc_core::SC_US));  // B is blocked by now
+      if (!(drv.reg_read(rt.fifo_base() + FIFO_CHAN_STATUS_N(rt.chid(b))) & FIFO_CHAN_BLOCKED)) return 2;
+      rt.push_raw(a, {hdr(FIFO_SEC_OP_INC, 4, 0, FIFO_M_SEMAPHOREA), uint32_t(sa.map.va >> 32), uint32_t(sa.map.va), 1,
+                      FIFO_SEM_RELEASE | FIFO_SEM_RELEASE_4BYTE});
+      rt.kick(a);
+      rt.synchronize(b);
+    } else if (c == "cmp_chan") {
+      rt.push_raw(a, {hdr(FIFO_SEC_OP_INC, 1, 0, CMPM_REG(CMP_CHAN)), 0x80000001u});
+    }
+    rt.kick(a);
+    rt.synchronize(a);
+    (void)abuf;
+    api.log("fifo_bad: case " + c + " completed");
+    return 0;
+  }
+};
+HETVP_REGISTER_PROGRAM("test_fifo_bad", FifoBadInput, "test: a channel with a bad push buffer");
+
+struct FifoRun {
+  int status = 0;
+  std::string out, err, stats;
+};
+FifoRun run(const std::string& workload, std::vector<std::string> sets) {
+  sets.insert(sets.begin(), "gpu0.test_chsw.use=true");  // the double (tests that want none list blocks)
+  RunOptions opt;
+  opt.config = test::config("default.yaml");
+  opt.workload = workload;
+  opt.overrides = std::move(sets);
+  opt.quiet = true;
+  opt.log_level = "warning";  // the MMU's fault report is a warning
+  static int n = 0;
+  opt.stats_path = test::scratch() + "/fifo" + std::to_string(n++) + ".json";
+  std::ostringstream out, err;
+  FifoRun r;
+  r.status = run_platform(opt, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  r.stats = test::read_file(opt.stats_path);
+  return r;
+}
+double stat(const std::string& stats, const std::string& key) {
+  auto p = stats.find("\"" + key + "\": ");
+  if (p == std::string::npos) return -1;
+  return std::stod(stats.substr(p + key.size() + 4));
+}
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+size_t count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+// One context per run on the default GPU: correct results, and the test double does switch GR
+// between runs' channels (each run's channel is a new context).
+TEST(Fifo, GpuBenchMaddContexts4SwitchesWithTheDouble) {
+  FifoRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.runs=2", "workload.args.contexts=4"});
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_EQ(stat(r.stats, "failed_runs"), 0) << r.stats;
+  EXPECT_GE(stat(r.stats, "switches_requested"), 8) << "4 contexts x 2 runs need at least 8 GR loads";
+  EXPECT_GT(stat(r.stats, "switch_wait_ns"), 0);
+}
+
+TEST(Fifo, EveryProgramPassesItsSelfCheckWithTwoContexts) {
+  for (const char* p : {"madd", "fmadd", "mmul", "memcpy", "loop", "idle"}) {
+    FifoRun r = run("gpu_bench", {std::string("workload.args.program=") + p, "workload.args.size=32",
+                              "workload.args.contexts=2"});
+    EXPECT_EQ(r.status, 0) << p << ": " << r.err << r.out;
+  }
+}
+
+// A switch that does not restore CMP_CHAN (the address-space selection) runs the next kernel in
+// the previous channel's address space: its buffers are not mapped there, an MMU fault. A 1 us
+// timeslice makes the two channels interleave, so channel 0 launches after channel 1 bound GR.
+TEST(Fifo, SkippedAddressSpaceRestoreRunsTheKernelInTheWrongSpace) {
+  FifoRun good = run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2", "gpu0.fifo.timeslice=1us"});
+  EXPECT_EQ(good.status, 0) << good.err;
+  EXPECT_GE(stat(good.stats, "switches_requested"), 3) << "the channels interleave on GR";
+  FifoRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2", "gpu0.fifo.timeslice=1us",
+                            "gpu0.test_chsw.skip=" + std::to_string(CMP_CHAN)});
+  EXPECT_NE(r.status, 0);
+  EXPECT_TRUE(has(r.err, "memory fault")) << r.err;
+  EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
+}
+
+// The per-GPC constant-buffer binding is context state too: without its restore the next kernel's
+// GPCs read the other channel's constant buffer address, unmapped in this channel's space.
+TEST(Fifo, SkippedGpcConstantBufferRestoreIsCaught) {
+  FifoRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2", "gpu0.fifo.timeslice=1us",
+                                "gpu0.test_chsw.skip_gpc=" + std::to_string(CMP_GPC_CB_LO)});
+  EXPECT_NE(r.status, 0);
+  EXPECT_TRUE(has(r.err, "memory fault")) << r.err;
+  EXPECT_TRUE(has(r.err, "in the address space of channel 0 (instance 0x")) << r.err;
+}
+
+TEST(Fifo, UnacknowledgedSwitchTimesOutNamingThePendingSwitch) {
+  FifoRun r = run("gpu_bench", {"gpu0.test_chsw.never_ack=true", "gpu0.fifo.chsw_timeout=100us"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_TRUE(has(r.err, "context switch not acknowledged within chsw_timeout")) << r.err;
+  EXPECT_TRUE(has(r.err, "pending switch of GR from no channel to channel 0 (instance 0x")) << r.err;
+  EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
+}
+
+TEST(Fifo, WithoutAContextSwitchUnitASecondGrChannelIsRefused) {
+  // No microcontrollers and no double: nothing offers a context switch.
+  FifoRun r = run("gpu_bench", {"gpu0.blocks=copy_engine,compute,fifo", "workload.args.contexts=2"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_TRUE(has(r.err, "channel 1 (instance 0x")) << r.err;
+  EXPECT_TRUE(has(r.err, "no context-switch unit: GR holds channel 0")) << r.err;
+  // One context at a time works without it.
+  FifoRun ok = run("gpu_bench", {"gpu0.blocks=copy_engine,compute,fifo", "workload.args.runs=3"});
+  EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
+struct BadCase {
+  const char* name;
+  std::vector<const char*> expect;
+};
+TEST(Fifo, BadInputsStopTheRunNamingChannelMethodAndAddress) {
+  const BadCase cases[] = {
+      {"unbound_subchannel", {"channel 1 (instance 0x", "method 0x0200 (data 0x00000007) on subchannel 5, which no SET_OBJECT bound, at push-buffer address 0x"}},
+      {"unknown_method", {"channel 1 (instance 0x", "unknown method 0x0abc on subchannel 1 (copy)", "at push-buffer address 0x"}},
+      {"bad_segment", {"channel 1 (instance 0x", "push-buffer segment at GPU VA 0x7000000000 is outside the channel's address space"}},
+      {"unknown_kernel", {"channel 0 (instance 0x", "LAUNCH (method 0x0300, subchannel 0) at push-buffer address 0x", "unknown code id 0xdeadbeef"}},
+      {"deadlock", {"channel 1 (instance 0x", "deadlock: every channel with work has been blocked", "SEMAPHORED (method 0x001c, subchannel 0) at push-buffer address 0x", "value == 0x0000002a"}},
+      {"cmp_chan", {"channel 1 (instance 0x", "unknown method 0x0224 on subchannel 0 (compute)"}},
+  };
+  for (const auto& c : cases) {
+    FifoRun r = run("test_fifo_bad", {std::string("workload.args.case=") + c.name});
+    EXPECT_NE(r.status, 0) << c.name;
+    for (const char* e : c.expect) EXPECT_TRUE(has(r.err, e)) << c.name << ": expected '" << e << "' in\n" << r.err;
+    EXPECT_FALSE(has(r.out, "completed")) << c.name;
+    EXPECT_EQ(count(r.err, "FAILED"), 1u) << c.name << ": one failure only\n" << r.err;
+    EXPECT_FALSE(has(r.err, "sync_timeout")) << c.name << ": reported by the FIFO, not the host's timeout";
+  }
+}
+
+// A channel blocked on an acquire yields; another channel's release lets it go on.
+TEST(Fifo, AnAcquireWaitsForAnotherChannelsRelease) {
+  FifoRun r = run("test_fifo_bad", {"workload.args.case=acquire_release"});
+  EXPECT_EQ(r.status, 0) << r.err << r.out;
+  EXPECT_GE(stat(r.stats, "semaphore_waits"), 1);
+  EXPECT_GE(stat(r.stats, "semaphore_acquires"), 1);
+}
+
+// The GPFIFO ring and push buffers in VRAM (written through BAR1) instead of host memory.
+TEST(Fifo, PushBuffersInVram) {
+  FifoRun r = run("gpu_bench", {"workload.args.gdev.pushbuf_in=vram", "workload.args.contexts=2"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(stat(r.stats, "failed_runs"), 0);
+}
+
+// Channel A's kernel uses channel B's buffer address: an MMU fault in A's address space.
+TEST(Fifo, AKernelCannotReachAnotherChannelsBuffer) {
+  FifoRun r = run("test_fifo_bad", {"workload.args.case=fault_other"});
+  EXPECT_NE(r.status, 0);
+  EXPECT_TRUE(has(r.err, "in the address space of channel 0 (instance 0x")) << r.err;
+  EXPECT_TRUE(has(r.err, "memory fault at GPU VA 0x")) << r.err;
+}
+
+TEST(Fifo, SameSeedSameStats) {
+  FifoRun a = run("gpu_bench", {"workload.args.contexts=3", "workload.args.runs=2"});
+  FifoRun b = run("gpu_bench", {"workload.args.contexts=3", "workload.args.runs=2"});
+  ASSERT_EQ(a.status, 0) << a.err;
+  auto strip = [](std::string s) {  // wall-clock fields differ
+    auto p = s.find("\"wall");
+    while (p != std::string::npos) {
+      auto e = s.find('\n', p);
+      s.erase(p, e - p);
+      p = s.find("\"wall");
+    }
+    return s;
+  };
+  EXPECT_EQ(strip(a.stats), strip(b.stats));
+}
+
+// Several contexts switching (with the double): every run's time within 1 % across quanta.
+TEST(Fifo, GpuBenchWithSwitchesDoesNotDependOnTheQuantum) {
+  std::map<std::string, std::vector<double>> t;
+  for (const char* q : {"10ns", "1us", "10us"}) {
+    RunOptions opt;
+    opt.config = test::config("default.yaml");
+    opt.workload = "gpu_bench";
+    opt.overrides = {"gpu0.test_chsw.use=true", "workload.args.contexts=3", "workload.args.runs=2", "gpu0.fifo.timeslice=5us",
+                     std::string("simulation.quantum=") + q};
+    opt.quiet = true;
+    opt.csv_path = test::scratch() + "/q_" + q + ".csv";
+    std::ostringstream out, err;
+    ASSERT_EQ(run_platform(opt, out, err), 0) << err.str();
+    auto rows = test::read_csv(opt.csv_path);
+    for (size_t i = 1; i < rows.size(); ++i) t[q].push_back(std::stod(rows[i][4]));
+  }
+  ASSERT_EQ(t["10ns"].size(), 2u);
+  for (const char* q : {"1us", "10us"})
+    for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(t[q][i], t["10ns"][i], t["10ns"][i] * 0.01) << q << " run " << i;
+}
