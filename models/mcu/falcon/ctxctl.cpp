@@ -98,10 +98,18 @@ void Ctxctl::bind_registers() {
   on_port("DATA", FCTX_DATA, 4, &C::upload_read);
   on_write("CODE_VIRT_ADDR", &C::code_virt_addr);
   on_write("MMIO_CTRL", &C::bridge);
+  // The chip's Falcon version; CC_SCRATCH_SET and UNK86C at the chip's offsets (gpu_chips.h), the
+  // other positions removed: the firmware of another chip stops at them, named.
+  bank_.set_reset("UC_CAPS2", cfg_.fuc);
+  const bool moved_set = cfg_.cc_scratch_set == FCTX_GK110_CC_SCRATCH_SET;
+  const char* set_name = moved_set ? "GK110_CC_SCRATCH_SET" : "CC_SCRATCH_SET";
+  for (unsigned i = 0; i < 8; ++i)
+    bank_.remove((std::string(moved_set ? "CC_SCRATCH_SET" : "GK110_CC_SCRATCH_SET") + std::to_string(i)).c_str());
+  bank_.remove(cfg_.unk86c == FCTX_GK110_UNK86C ? "UNK86C" : "GK110_UNK86C");
   // CC_SCRATCH_SET[n] / CC_SCRATCH_CLR[n] set / clear bits of CC_SCRATCH[n].
   for (unsigned i = 0; i < 8; ++i) {
     Register& word = reg(("CC_SCRATCH" + std::to_string(i)).c_str());
-    reg(("CC_SCRATCH_SET" + std::to_string(i)).c_str()).write([&word](Register&, uint32_t v) { word.value |= v; });
+    reg((set_name + std::to_string(i)).c_str()).write([&word](Register&, uint32_t v) { word.value |= v; });
     reg(("CC_SCRATCH_CLR" + std::to_string(i)).c_str()).write([&word](Register&, uint32_t v) { word.value &= ~v; });
   }
 }
