@@ -97,7 +97,7 @@ const std::vector<std::string>& cycle_class_names() {
   return n;
 }
 
-FalconCore::FalconCore() : vmap_(kVirtPages, -1) {}
+FalconCore::FalconCore() : vmap_(kVirtPages, -1), dpages_(kVirtPages) {}
 FalconCore::~FalconCore() = default;
 
 void FalconCore::add_region(const MemRegion& r) {
@@ -317,8 +317,19 @@ bool FalconCore::fetch_bytes(uint32_t pc, uint8_t out[4]) const {
   return ok;
 }
 
+// Only the pages decoded so far exist: an invalidation clears those (a code upload before the first
+// run, the usual case, finds none).
 void FalconCore::invalidate_all() {
-  if (!dcache_.empty()) std::fill(dcache_.begin(), dcache_.end(), Insn{});
+  for (uint32_t pg : dpages_used_) std::fill_n(dpages_[pg].get(), 0x100, Insn{});
+}
+
+Insn* FalconCore::decode_page(uint32_t vpc) {
+  auto& pg = dpages_[(vpc >> 8) % kVirtPages];
+  if (!pg) {
+    pg.reset(new Insn[0x100]);
+    dpages_used_.push_back((vpc >> 8) % kVirtPages);
+  }
+  return pg.get();
 }
 
 void FalconCore::invalidate_code(uint32_t, uint32_t) { invalidate_all(); }
@@ -426,7 +437,6 @@ RunResult FalconCore::run(uint64_t max_cycles) {
     res.reason = RunResult::Reason::trapped_fatal;
     return res;
   }
-  if (dcache_.empty()) dcache_.assign(kVirtPages * 0x100, Insn{});
   const uint64_t c0 = cycles_, i0 = instret_;
   limit_ = cycles_ + (max_cycles ? max_cycles : 1);
   stop_pending_ = false;
@@ -440,7 +450,6 @@ RunResult FalconCore::run(uint64_t max_cycles) {
   };
 
   uint32_t* __restrict const r = r_;  // GPRs never alias pc_, flags_ or the decode cache
-  Insn* const dc = dcache_.data();
   const Insn* i = nullptr;
   uint32_t s2 = 0;
 
@@ -467,7 +476,12 @@ dispatch:
     pc_ = (vec == 0 ? iv0_ : iv1_) & 0xffff;
     cycles_ += costs_.trap;
   }
-  i = &dc[pc_];
+  {
+    // The decode cache: one 256-entry page per virtual code page, made on its first execution.
+    Insn* pg = dpages_[pc_ >> 8].get();
+    if (HETVP_UNLIKELY(!pg)) pg = decode_page(pc_);
+    i = &pg[pc_ & 0xff];
+  }
   if (HETVP_UNLIKELY(i->op == OP_NONE)) {
     uint8_t b[4];
     uint32_t phys;
@@ -515,7 +529,7 @@ dispatch:
         d.cost = static_cast<uint8_t>(costs_.alu);
         break;
     }
-    if (!breakpoints_.count(pc_)) dc[pc_] = d;
+    if (!breakpoints_.count(pc_)) dpages_[pc_ >> 8][pc_ & 0xff] = d;
     if (breakpoints_.count(pc_) && !first) {
       stop_reason_ = RunResult::Reason::breakpoint;
       goto out;

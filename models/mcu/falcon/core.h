@@ -6,13 +6,15 @@
 // non-executable one the data segment. I/O space (iord/iowr/iowrs) goes to the BusIf with the Falcon
 // I/O address (e.g. 0x04200 = UC_CAPS); xfers (xcld/xdld/xdst) go to an XferIf.
 //
-// Speed: each instruction is decoded once into an Insn in a decode cache indexed by virtual pc; the run
-// loop dispatches with computed goto (as the RV32 core).
+// Speed: each instruction is decoded on its first execution into an Insn in a decode cache indexed by
+// virtual pc (allocated per 256-byte page on first touch, cleared on a code upload); the run loop
+// dispatches with computed goto (as the RV32 core).
 #pragma once
 
 #include "models/mcu/core_if.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -172,7 +174,11 @@ class FalconCore final : public CoreIf {
   };
   std::vector<Tlb> tlb_;
   std::vector<int32_t> vmap_;  // virtual page -> physical page, -1 no hit, -2 multi hit (256 pages)
-  std::vector<Insn> dcache_;   // by virtual pc (64 KiB)
+  // Decode cache by virtual pc, in 256-entry pages made on a page's first execution (a core that
+  // runs 3 KiB of code holds 12 pages, not 64 Ki entries); dpages_used_ lists the pages made.
+  std::vector<std::unique_ptr<Insn[]>> dpages_;
+  std::vector<uint32_t> dpages_used_;
+  Insn* decode_page(uint32_t vpc);
   BusIf* bus_ = nullptr;
   XferIf* xfer_ = nullptr;
   CycleCosts costs_;
