@@ -11,6 +11,7 @@
 #include "firmware/include/hetvp/pmc.h"
 #include "models/host/host_api.h"
 #include "models/mcu/falcon/nouveau_fw.h"
+#include "sw/mcu/falcon_image.h"
 #include "sw/mcu/mcu_driver.h"
 #include "platform/format.h"
 
@@ -73,19 +74,51 @@ std::string FalconBootReport::summary() const {
 }
 
 FalconBootReport boot_nouveau(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout) {
-  // The chip, by its id in PMC_BOOT_0, as nouveau's device probe finds it; its images.
+  return boot_nouveau_with(api, gpu, timeout, "", "");
+}
+
+// The chip, by its id in PMC_BOOT_0, as nouveau's device probe finds it.
+const GpuChip& falcon_chip(GpuDriver& gpu) {
   const uint32_t boot0 = gpu.reg_read(GPU_PMC_BASE + PMC_BOOT_0);
   const GpuChip* chip = find_gpu_chip_by_boot0(boot0);
   if (!chip)
     throw McuError(format("nouveau boot: PMC_BOOT_0 0x%08x names chipset 0x%x, which has no nouveau graphics firmware "
                           "in hetvp (gpu_chips.h)",
                           boot0, HETVP_PMC_BOOT_0_CHIPSET(boot0)));
+  return *chip;
+}
+
+FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout,
+                                   const std::string& hub_image, const std::string& gpc_image) {
+  const GpuChip* chip = &falcon_chip(gpu);
+  FalconImageFile hub_file, gpc_file;
+  if (!hub_image.empty() || !gpc_image.empty()) {
+    try {
+      if (!hub_image.empty()) hub_file = read_falcon_image(hub_image);
+      if (!gpc_image.empty()) gpc_file = read_falcon_image(gpc_image);
+    } catch (const FalconImageError& e) {
+      throw McuError(e.what());
+    }
+  }
+  // nouveau's images for what no file replaces
   const auto& fw = mcu::falcon::nouveau_firmware(chip->name);
-  if (!fw.available) throw McuError(fw.reason);
+  if ((hub_image.empty() || gpc_image.empty()) && !fw.available) throw McuError(fw.reason);
   FalconBootReport r;
   r.source = "nouveau ";
   for (const char* c = chip->name; *c; ++c) r.source += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
-  const FalconImages images{fw.hub, fw.gpc, r.source + " HUB", r.source + " GPC"};
+  FalconImages images{fw.hub, fw.gpc, r.source + " HUB", r.source + " GPC"};
+  if (!hub_image.empty()) {
+    images.hub = hub_file.image();
+    images.hub_name = "HUB image " + hub_image;
+  }
+  if (!gpc_image.empty()) {
+    images.gpc = gpc_file.image();
+    images.gpc_name = "GPC image " + gpc_image;
+  }
+  if (!hub_image.empty() && !gpc_image.empty())
+    r.source = "Falcon image files";
+  else if (!hub_image.empty() || !gpc_image.empty())
+    r.source = "Falcon image file + " + r.source;
   return boot_falcon(api, gpu, images, *chip, timeout, r);
 }
 

@@ -29,6 +29,13 @@ struct FalconBootReport {
 // The chip is the one PMC_BOOT_0 names (gpu_chips.h), its images nouveau's for that chip.
 FalconBootReport boot_nouveau(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout);
 
+// The same with the HUB and/or GPC image read from a file (falcon_image.h; "" = nouveau's image for
+// the chip). A file that cannot be read or parsed throws McuError naming it and the line.
+FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout,
+                                   const std::string& hub_image, const std::string& gpc_image);
+// The chip PMC_BOOT_0 names (gpu_chips.h); McuError when hetvp has no such chip.
+const GpuChip& falcon_chip(GpuDriver& gpu);
+
 // The same boot with any HUB and GPC images (nouveau's, or read from files: falcon_image.h).
 struct FalconImages {
   mcu::falcon::NouveauImage hub, gpc;

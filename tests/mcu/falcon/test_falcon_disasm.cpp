@@ -155,3 +155,24 @@ TEST(FalconDisasm, InvalidOpcodeIsMarked) {
   EXPECT_EQ(disassemble(b, 0, len), "???");
   EXPECT_EQ(len, 1u);
 }
+
+// The other fuc3 images (issue #25): GF117, GK104 and GK110, HUB and GPC, every instruction against
+// envydis -V fuc3 when HETVP_ENVYDIS is set; the hand-verified entries of expected_listing.txt
+// (tags gk110hub, gk110gpc: the instructions that reach the registers GK110 moved) always.
+TEST(FalconDisasm, Fuc3ImagesOfEveryChipMatchEnvydis) {
+  const char* exe = std::getenv("HETVP_ENVYDIS");
+  if (!exe || !*exe) GTEST_SKIP() << "HETVP_ENVYDIS is not set: no comparison with envydis (docs/falcon.md)";
+  for (const char* chip : {"gf117", "gk104", "gk110"}) {
+    const auto& fw = nouveau_firmware(chip);
+    if (!fw.available) GTEST_SKIP() << fw.reason;
+    compare_with_envydis((std::string(chip) + "hub").c_str(), fw.hub);
+    compare_with_envydis((std::string(chip) + "gpc").c_str(), fw.gpc);
+  }
+}
+
+TEST(FalconDisasm, Gk110ImagesMatchHandVerifiedListing) {
+  const auto& fw = nouveau_firmware("gk110");
+  if (!fw.available) GTEST_SKIP() << fw.reason;
+  compare_with_listing("gk110hub", fw.hub);
+  compare_with_listing("gk110gpc", fw.gpc);
+}
