@@ -303,9 +303,9 @@ bool FalconCore::translate(uint32_t vpc, uint32_t& phys) const {
   return true;
 }
 
-bool FalconCore::fetch_bytes(uint32_t pc, uint8_t out[4]) const {
+bool FalconCore::fetch_bytes(uint32_t pc, uint8_t out[kInsnBytes]) const {
   bool ok = true;
-  for (unsigned k = 0; k < 4; ++k) {
+  for (unsigned k = 0; k < kInsnBytes; ++k) {
     uint32_t phys;
     if (translate((pc + k) & 0xffff, phys) && phys < code_size_) {
       out[k] = code_[phys];
@@ -483,7 +483,7 @@ dispatch:
     i = &pg[pc_ & 0xff];
   }
   if (HETVP_UNLIKELY(i->op == OP_NONE)) {
-    uint8_t b[4];
+    uint8_t b[kInsnBytes];
     uint32_t phys;
     if (!translate(pc_, phys) || phys >= code_size_) {
       if (vmap_[(pc_ >> 8) % kVirtPages] == -2)
@@ -496,7 +496,7 @@ dispatch:
     }
     fetch_bytes(pc_, b);
     Insn d;
-    decode(b, d);
+    decode(b, d, version_);
     switch (d.op) {
       case OP_LD:
       case OP_POP:
@@ -509,10 +509,13 @@ dispatch:
         d.cost = static_cast<uint8_t>(costs_.store);
         break;
       case OP_BRA:
+      case OP_BRACMP:
         d.cost = static_cast<uint8_t>(costs_.branch);
         break;
       case OP_JMP:
       case OP_CALL:
+      case OP_LBRA:
+      case OP_LCALL:
         d.cost = static_cast<uint8_t>(costs_.call);
         break;
       case OP_DIV:
@@ -543,7 +546,7 @@ dispatch:
 
 l_NONE:
 l_INVALID : {
-  uint8_t b[4];
+  uint8_t b[kInsnBytes];
   fetch_bytes(pc_, b);
   char bytes[16];
   std::snprintf(bytes, sizeof bytes, "%02x %02x %02x %02x", b[0], b[1], b[2], b[3]);
@@ -770,6 +773,7 @@ l_SETHI:
   r[i->a] = (r[i->a] & 0xffff) | (i->imm << 16);
   NEXT();
 l_MOVI:
+l_MOVI32:
   r[i->a] = i->imm;
   NEXT();
 l_BSET:
@@ -861,11 +865,25 @@ l_BRA : {
   }
   NEXT();
 }
+// v5 compare-and-branch: the sized register against the immediate, equal (a = 0) or not (a = 1);
+// pc-relative like bra. Whether it also sets $flags is not known: hetvp leaves them (assumption).
+l_BRACMP : {
+  const bool eq = (r[i->b] & kMask[i->sz]) == ((i->imm & 0xffff) & kMask[i->sz]);
+  if (eq != (i->a != 0)) {
+    pc_ = (pc_ + static_cast<uint32_t>(static_cast<int32_t>(i->imm) >> 16)) & 0xffff;
+    cycles_ += costs_.branch_taken - costs_.branch;
+    ++instret_;
+    goto dispatch;
+  }
+  NEXT();
+}
 l_JMP:
+l_LBRA:
   pc_ = SRC2() & 0xffff;
   ++instret_;
   goto dispatch;
-l_CALL : {
+l_CALL:
+l_LCALL : {
   const uint32_t target = SRC2();
   if (!push32((pc_ + i->len) & 0xffff)) goto out;
   pc_ = target & 0xffff;

@@ -41,6 +41,7 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
   core_.add_region(MemRegion{0, cfg_.data_size, data_.data(), true, false});
   core_.set_bus(this);
   core_.set_xfer(this);
+  core_.set_version(cfg_.fuc);  // the chip's Falcon version (gpu_chips.h FUC): 3, or 5 from GK208 on
   core_.set_sync_io(true);  // every I/O access at its own time: results do not depend on the quantum
   // Code pages hold no translation until the host uploads them with a tag (CODE_VIRT_ADDR).
   for (uint32_t pg = 0; pg < cfg_.code_size / 0x100; ++pg) core_.set_tlb(pg, 0, 0);
@@ -362,11 +363,11 @@ RunResult Ctxctl::run_core(uint64_t budget) {
   RunResult r;
   r.reason = RunResult::Reason::budget;
   for (uint64_t k = 0; k < budget; ++k) {
-    uint8_t b[4];
+    uint8_t b[FalconCore::kInsnBytes];
     core_.fetch_bytes(core_.read_pc(), b);
     unsigned len = 0;
     std::fprintf(stderr, "%s %04x: %s\n", cfg_.path.c_str(), core_.read_pc(),
-                 disassemble(b, core_.read_pc(), len).c_str());
+                 disassemble(b, core_.read_pc(), len, core_.version()).c_str());
     const RunResult s = core_.step();
     r.cycles += s.cycles;
     r.instructions += s.instructions;

@@ -91,12 +91,6 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
       throw ConfigError(ctx.gpu_params.where("blocks") +
                         ": the Falcon microcontrollers serve PGRAPH 0x404170, inside the compute block's window; "
                         "build without it (blocks: microcontrollers), as configs/gf100_nouveau.yaml does");
-    // hetvp's core implements the Falcon v3 ISA; a chip whose controllers are v5 (GK208: fuc5
-    // images, a re-encoded ISA) is refused rather than run into its first v5 opcode (docs/falcon.md).
-    if (ctx.chip && ctx.chip->fuc != 3)
-      throw ConfigError(ctx.gpu_params.where("chip") + ": " + ctx.chip->name + "'s context controllers are Falcon v" +
-                        std::to_string(ctx.chip->fuc) +
-                        " (fuc5 images); hetvp's Falcon core implements v3 only (docs/falcon.md, \"Falcon v5\")");
     hub_ = std::make_unique<Ctxctl>(
         "hub", config_from(p, p.group("hub"), ctx.chip, true, 0, ctx.num_gpcs, ctx.name + ".hub", GPU_HUB_BASE));
     wire(ctx, *hub_, GPU_HUB_BASE);

@@ -28,6 +28,7 @@ long context_size(const std::string& out) {
   } while (0)
 }  // namespace
 
+// GK208's images are Falcon v5 (fuc5): the core runs them in v5 mode (UC_CAPS2 5, gpu_chips.h FUC).
 // Expected sizes by hand from hub.fuc/gpc.fuc's init, as for GF100 (docs/falcon.md): HUB 1024; each
 // GPC: its lists (GPC 4 bytes + TPC 4 bytes x TPCs + PPC 4 bytes x PPCs) fit one 256-byte unit, + its
 // strand (512) = 768. GK104: 4 + 2 x 4 + 1 x 4 = 16 bytes; GK110: 4 + 3 x 4 + 2 x 4 = 24 bytes.
@@ -40,7 +41,8 @@ TEST(FalconChips, KeplerAndGf117ImagesReachInitDoneOverTheirGpcRange) {
   };
   for (const Case& c : {Case{"gk104", "gk104_nouveau.yaml", 4, "nouveau GK104 firmware"},
                         Case{"gk110", "gk110_nouveau.yaml", 5, "nouveau GK110 firmware"},
-                        Case{"gf117", "gf117_nouveau.yaml", 1, "nouveau GF117 firmware"}}) {
+                        Case{"gf117", "gf117_nouveau.yaml", 1, "nouveau GF117 firmware"},
+                        Case{"gk208", "gk208_nouveau.yaml", 1, "nouveau GK208 firmware"}}) {
     const auto& fw = hetvp::mcu::falcon::nouveau_firmware(c.chip);
     if (!fw.available) GTEST_SKIP() << fw.reason;
     // The config's own GPC count (the full chip), then every count down to 1.
