@@ -96,7 +96,8 @@ std::shared_ptr<Schema> Gpu::schema() {
   s->integer("gpcs", 4,
              "number of GPCs (each with one GPC microcontroller); with a chip: 1 to the chip's GPCs, default all of "
              "them")
-      .range(1, 16);
+      .range(1, 16)
+      .only_when_given();  // with a chip, absent means the chip's count: the resolved config must not pin 4
   std::vector<std::string> chips = {"hetvp"};
   std::string chip_doc;
   for (unsigned i = 0; i < gpu_chip_count(); ++i) {

@@ -143,8 +143,27 @@ void add_falcon_schema(Schema& s) {
             "Falcon core: stop the run when the firmware reads one register this many times in a row with the "
             "same value and no write in between (docs/falcon.md); 0 = off")
       .range(0, 0xffffffffLL);
-  s.integer("rops", 6, "Falcon/nouveau: ROP count the HUB reads at 0x409604 bits 16-20 (GTX 480: 6)").range(0, 31);
-  s.integer("tpcs", 4, "Falcon/nouveau: TPCs per GPC, read by the GPC firmware at UNITS 0x608").range(1, 31);
+  // With gpu0.chip these default to the chip's (gpu_chips.h), so the resolved configuration
+  // (--dump-config) leaves them out when they were not given, or a dumped GK104 would pin GF100's.
+  s.integer("rops", 6,
+            "Falcon/nouveau: ROP count the HUB reads at 0x409604 bits 16-20 (GTX 480: 6; default with gpu0.chip: "
+            "the chip's memory partitions)")
+      .range(0, 31)
+      .only_when_given();
+  s.integer("tpcs", 4,
+            "Falcon/nouveau: TPCs per GPC, read by the GPC firmware at UNITS 0x608 (default with gpu0.chip: the "
+            "chip's)")
+      .range(1, 31)
+      .only_when_given();
+  // The same for the segment sizes of the HUB and GPC groups (declared by the microcontroller block,
+  // models/mcu/uc/mcu_block.cpp): a chip's UC_CAPS sizes apply when they are not given.
+  for (const char* group : {"hub", "gpc"}) {
+    for (auto& g : s.specs) {
+      if (g.name != group || !g.children) continue;
+      for (auto& c : g.children->specs)
+        if (c.name == "code_size" || c.name == "data_size") c.resolve_default = false;
+    }
+  }
   s.integer("strands", 1, "Falcon/nouveau: STRANDS_CNT 0x880 (context strands per controller)").range(1, 63);
   s.integer("strand_words", 0x40, "Falcon/nouveau: each strand's STRAND_SIZE 0x910 (context words)").range(0, 0xffffff);
   s.boolean("trace", false, "Falcon core: print every instruction, disassembled, on stderr (slow)");
