@@ -58,6 +58,24 @@ TEST(FalconChips, KeplerAndGf117ImagesReachInitDoneOverTheirGpcRange) {
   }
 }
 
+// As for GF100 (FalconBoot.InitDoneTimeAndStatsDoNotDependOnTheQuantum): the quantum trades speed, never
+// results, also with GK110's moved registers and GK208's v5 core.
+TEST(FalconChips, InitDoneDoesNotDependOnTheQuantum) {
+  for (const char* chip : {"gk110", "gk208"}) {
+    const auto& fw = hetvp::mcu::falcon::nouveau_firmware(chip);
+    if (!fw.available) GTEST_SKIP() << fw.reason;
+    std::string first;
+    for (const char* q : {"100ns", "1us", "100us"}) {
+      auto r = run_hetvp(boot(std::string(chip) + "_nouveau.yaml", std::string("--set simulation.quantum=") + q), 120);
+      ASSERT_EQ(r.status, 0) << r.out << r.err;
+      std::smatch m;
+      ASSERT_TRUE(std::regex_search(r.out, m, std::regex("firmware: init-done at [^\n]*"))) << r.out;
+      if (first.empty()) first = m[0];
+      EXPECT_EQ(m[0], first) << chip << " quantum " << q;
+    }
+  }
+}
+
 TEST(FalconChips, UnknownChipAndImpossibleGpcCountAreLocatedConfigErrors) {
   auto a = run_hetvp(boot("gk104_nouveau.yaml", "--set gpu0.chip=gk999"));
   EXPECT_EQ(a.status, 2) << a.out << a.err;
