@@ -1,4 +1,4 @@
-// hetvp — Falcon v3 ("fuc3") microcontroller core, behind CoreIf. Pure C++.
+// hetvp — Falcon v3 ("fuc3") microcontroller core, with the v5 ("fuc5") encodings of set_version(5), behind CoreIf. Pure C++.
 //
 // The ISA follows the envytools documentation (docs/hw/falcon/*.rst); decoding was written from those
 // documents (docs/falcon.md). Falcon has separate code and data spaces: an executable MemRegion is the
