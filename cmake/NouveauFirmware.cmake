@@ -1,73 +1,113 @@
-# nouveau's GF100 graphics context-controller firmware (Linux, MIT licence, Red Hat), obtained at
-# configure time from Debian's linux-source-6.1 package and never committed (docs/falcon.md).
+# nouveau's graphics context-controller firmware (Linux, MIT licence, Red Hat), obtained at configure
+# time from Debian's linux-source-6.1 package and never committed (docs/falcon.md).
 #
-# hetvp_nouveau_firmware(OUT_CPP) extracts only */gr/fuc/hubgf100.fuc3.h and */gr/fuc/gpcgf100.fuc3.h
-# from /usr/src/linux-source-6.1.tar.xz (override: -DHETVP_LINUX_SOURCE_TARBALL=...) into
-# ${PROJECT_BINARY_DIR}/nouveau-fw, checks their pinned SHA-256 sums, and writes a loader
-# (OUT_CPP) that includes them and exposes the code/data arrays as hetvp::mcu::falcon::nouveau_gf100().
-# Without the package, or with other bytes, the loader reports "not available" with the reason, and
-# the tests that need the firmware skip with that reason. Sets HETVP_NOUVEAU_FW_REASON ("" = ok).
+# hetvp_nouveau_firmware(OUT_CPP) extracts only the */gr/fuc/{hub,gpc}<chip>.fuc3.h / .fuc5.h headers
+# of the chips in HETVP_NOUVEAU_IMAGES from /usr/src/linux-source-6.1.tar.xz (override:
+# -DHETVP_LINUX_SOURCE_TARBALL=...) into ${PROJECT_BINARY_DIR}/nouveau-fw, checks their pinned SHA-256
+# sums, and writes a loader (OUT_CPP) that includes them and exposes the code/data arrays as
+# hetvp::mcu::falcon::nouveau_firmware("gk104") etc. (nouveau_fw.h). Without the package, or with other
+# bytes, the loader reports "not available" with the reason, and the tests that need the firmware
+# skip with that reason. Sets HETVP_NOUVEAU_FW_REASON ("" = ok).
 # -DHETVP_REQUIRE_NOUVEAU=ON (set by .ci/run, where install-deps installs the package): any of those
 # reasons is a configure error instead, so a missing package, a failed extraction or a changed
 # SHA-256 (a Debian point release) turns CI red rather than skipping the Falcon tests.
-option(HETVP_REQUIRE_NOUVEAU "Fail at configure time when nouveau's GF100 firmware is not available" OFF)
+option(HETVP_REQUIRE_NOUVEAU "Fail at configure time when nouveau's graphics firmware is not available" OFF)
 
 set(HETVP_LINUX_SOURCE_TARBALL /usr/src/linux-source-6.1.tar.xz CACHE FILEPATH
-    "Debian linux-source-6.1 tarball holding nouveau's GF100 graphics firmware")
-# Pinned: the two headers as shipped in Debian bookworm's linux-source-6.1.
-set(HETVP_NOUVEAU_HUB_SHA256 608c7a1c63d12ebeb56839cdab28dfd96eba0170a17f1eb9b509859561f31ec7)
-set(HETVP_NOUVEAU_GPC_SHA256 dcc8fbee6ff47da0a413719753033ccaf087cb215de11cf8ce268b4d4f295045)
+    "Debian linux-source-6.1 tarball holding nouveau's graphics firmware")
+# Pinned: the headers as shipped in Debian bookworm's linux-source-6.1 (file=SHA-256).
+set(HETVP_NOUVEAU_IMAGES
+  "hubgf100.fuc3.h=608c7a1c63d12ebeb56839cdab28dfd96eba0170a17f1eb9b509859561f31ec7"
+  "gpcgf100.fuc3.h=dcc8fbee6ff47da0a413719753033ccaf087cb215de11cf8ce268b4d4f295045"
+  "hubgf117.fuc3.h=76cfe716b9976d3837553ce4f139704555a3508680ed1bc04fe32614915437f8"
+  "gpcgf117.fuc3.h=d72717a8cccb7f40f6d1eca970f8715027eb8ee858ec7737bf67b872448ea684"
+  "hubgk104.fuc3.h=93b6d541e025a5e66079b1307f783313a3e59703eef1bbf7703ec280bc8566e6"
+  "gpcgk104.fuc3.h=8474328f1496f51cfb6a7c45ba863b60b3fb7eca74ac4cbcf537d967387b3531"
+  "hubgk110.fuc3.h=87e615b8b79d9d5f96530fe847aad51dd46cdbbbe39e00c3b3860b6ae802226f"
+  "gpcgk110.fuc3.h=6c07071db8ddbc5dd638edcfa389bd4d0b718c87607d7b2e4ca87703e9196c93"
+  "hubgk208.fuc5.h=a85e8918462f1f5c1e85d3b0619f80aa3c42af2aec74b809acda2495ae20e32e"
+  "gpcgk208.fuc5.h=951f78cfa94e3aee96123d6933ea25b8f3addbe727f235375a0a3eff6d31c8b0"
+  "hubgm107.fuc5.h=e79f3007e309f078335d8514b4cc5d50a5c23ffa8e6dbb082eae9e0f86f7acc4"
+  "gpcgm107.fuc5.h=9a25b7c9d0bb1c40887e76f2883f4d5d397462603d055124d80960622e062812")
+
+# Sets ${ok} TRUE when every pinned file is in ${dir} with its pinned sum; ${bad} names the first that
+# is not ("" when missing).
+function(_hetvp_nouveau_check dir ok bad)
+  set(all TRUE)
+  set(first "")
+  foreach(entry ${HETVP_NOUVEAU_IMAGES})
+    string(REGEX REPLACE "=.*" "" f "${entry}")
+    string(REGEX REPLACE ".*=" "" want "${entry}")
+    if(NOT EXISTS ${dir}/${f})
+      set(all FALSE)
+      continue()
+    endif()
+    file(SHA256 ${dir}/${f} got)
+    if(NOT got STREQUAL want)
+      set(all FALSE)
+      if(first STREQUAL "")
+        set(first "${f} has SHA-256 ${got}, hetvp pins ${want}")
+      endif()
+    endif()
+  endforeach()
+  set(${ok} ${all} PARENT_SCOPE)
+  set(${bad} "${first}" PARENT_SCOPE)
+endfunction()
 
 function(hetvp_nouveau_firmware out_cpp)
   set(dir ${PROJECT_BINARY_DIR}/nouveau-fw)
-  set(hub ${dir}/hubgf100.fuc3.h)
-  set(gpc ${dir}/gpcgf100.fuc3.h)
   set(reason "")
-  set(have_files FALSE)
-  if(EXISTS ${hub} AND EXISTS ${gpc})
-    file(SHA256 ${hub} h1)
-    file(SHA256 ${gpc} h2)
-    if(h1 STREQUAL HETVP_NOUVEAU_HUB_SHA256 AND h2 STREQUAL HETVP_NOUVEAU_GPC_SHA256)
-      set(have_files TRUE)
-    endif()
-  endif()
+  set(patterns "")
+  set(names "")
+  set(names_text "")
+  foreach(entry ${HETVP_NOUVEAU_IMAGES})
+    string(REGEX REPLACE "=.*" "" f "${entry}")
+    list(APPEND patterns "*/gr/fuc/${f}")
+    list(APPEND names ${f})
+    string(APPEND names_text " ${f}")
+  endforeach()
+  _hetvp_nouveau_check(${dir} have_files bad)
   if(NOT have_files)
     if(NOT EXISTS ${HETVP_LINUX_SOURCE_TARBALL})
-      set(reason "nouveau GF100 firmware not available: ${HETVP_LINUX_SOURCE_TARBALL} not found (install the Debian package linux-source-6.1, see .ci/install-deps)")
+      set(reason "nouveau graphics firmware not available: ${HETVP_LINUX_SOURCE_TARBALL} not found (install the Debian package linux-source-6.1, see .ci/install-deps)")
     else()
-      message(STATUS "nouveau firmware: extracting hubgf100.fuc3.h and gpcgf100.fuc3.h from ${HETVP_LINUX_SOURCE_TARBALL}")
+      message(STATUS "nouveau firmware: extracting${names_text} from ${HETVP_LINUX_SOURCE_TARBALL}")
       set(tmp ${dir}/extract)
       file(REMOVE_RECURSE ${tmp})
       file(MAKE_DIRECTORY ${tmp})
       execute_process(
-        COMMAND tar -xJf ${HETVP_LINUX_SOURCE_TARBALL} --wildcards */gr/fuc/hubgf100.fuc3.h */gr/fuc/gpcgf100.fuc3.h
+        COMMAND tar -xJf ${HETVP_LINUX_SOURCE_TARBALL} --wildcards ${patterns}
         WORKING_DIRECTORY ${tmp} RESULT_VARIABLE rc ERROR_VARIABLE err)
-      file(GLOB_RECURSE found_hub ${tmp}/hubgf100.fuc3.h)
-      file(GLOB_RECURSE found_gpc ${tmp}/gpcgf100.fuc3.h)
-      if(NOT rc EQUAL 0 OR NOT found_hub OR NOT found_gpc)
+      set(missing "")
+      foreach(f ${names})
+        file(GLOB_RECURSE found ${tmp}/${f})
+        if(found)
+          list(GET found 0 found)
+          file(COPY_FILE ${found} ${dir}/${f})
+        else()
+          list(APPEND missing ${f})
+        endif()
+      endforeach()
+      if(NOT rc EQUAL 0 OR missing)
         string(STRIP "${err}" err)
         string(REGEX REPLACE "[\r\n]+" "; " err "${err}")  # tar's lines as one
-        set(reason "nouveau GF100 firmware not available: could not extract */gr/fuc/{hub,gpc}gf100.fuc3.h from ${HETVP_LINUX_SOURCE_TARBALL} (tar exit status ${rc}: ${err})")
+        set(reason "nouveau graphics firmware not available: could not extract ${missing} from ${HETVP_LINUX_SOURCE_TARBALL} (tar exit status ${rc}: ${err})")
       else()
-        list(GET found_hub 0 found_hub)
-        list(GET found_gpc 0 found_gpc)
-        file(COPY_FILE ${found_hub} ${hub})
-        file(COPY_FILE ${found_gpc} ${gpc})
-        file(SHA256 ${hub} h1)
-        file(SHA256 ${gpc} h2)
-        if(NOT h1 STREQUAL HETVP_NOUVEAU_HUB_SHA256)
-          set(reason "nouveau GF100 firmware not used: hubgf100.fuc3.h from ${HETVP_LINUX_SOURCE_TARBALL} has SHA-256 ${h1}, hetvp pins ${HETVP_NOUVEAU_HUB_SHA256} (another kernel version?)")
-        elseif(NOT h2 STREQUAL HETVP_NOUVEAU_GPC_SHA256)
-          set(reason "nouveau GF100 firmware not used: gpcgf100.fuc3.h from ${HETVP_LINUX_SOURCE_TARBALL} has SHA-256 ${h2}, hetvp pins ${HETVP_NOUVEAU_GPC_SHA256} (another kernel version?)")
+        _hetvp_nouveau_check(${dir} have_files bad)
+        if(NOT have_files)
+          set(reason "nouveau graphics firmware not used: ${bad} (from ${HETVP_LINUX_SOURCE_TARBALL}; another kernel version?)")
         endif()
       endif()
       file(REMOVE_RECURSE ${tmp})
     endif()
   endif()
   if(reason STREQUAL "")
-    message(STATUS "nouveau firmware: ${hub}, ${gpc} (SHA-256 pinned, ok)")
+    message(STATUS "nouveau firmware: ${dir} (${names_text}; SHA-256 pinned, ok)")
     set(HETVP_NOUVEAU_FW_AVAILABLE 1)
-    set(HETVP_NOUVEAU_FW_INCLUDES "#include \"${hub}\"\n#include \"${gpc}\"")
+    set(HETVP_NOUVEAU_FW_INCLUDES "")
+    foreach(f ${names})
+      string(APPEND HETVP_NOUVEAU_FW_INCLUDES "#include \"${dir}/${f}\"\n")
+    endforeach()
   elseif(HETVP_REQUIRE_NOUVEAU)
     message(FATAL_ERROR "${reason}. HETVP_REQUIRE_NOUVEAU is ON (CI): the Falcon tests must run, not skip.")
   else()

@@ -35,6 +35,11 @@ inline constexpr InputKind kSweepSpec{"a sweep specification", 1ull << 20};
 // Plugin libraries are opened by dlopen, which maps rather than reads them; the limit only keeps
 // a wrong file from being mapped (the example plugin is ~200 KiB, ~2 MiB with debug information).
 inline constexpr InputKind kPlugin{"a plugin library", 1ull << 30};
+// A Falcon image in nouveau's .fuc3.h/.fuc5.h text format (sw/mcu/falcon_image.h): nouveau's largest
+// is ~30 KiB of text for 3.3 KiB of code; a Falcon segment is at most 64 KiB (~6 bytes of text per
+// byte): 1 MiB.
+inline constexpr InputKind kFalconImage{"a Falcon image (C arrays <name>_code[] and <name>_data[], nouveau's .fuc3.h format)",
+                                        1ull << 20};
 }  // namespace input_kind
 
 class InputFileError : public std::runtime_error {

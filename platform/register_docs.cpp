@@ -32,6 +32,7 @@ const RegSpec kDir[] = {HETVP_REG_TABLE(HETVP_DIR_REGS)};
 const RegSpec kCc[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
 const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
+const RegSpec kGpcPpc[] = {HETVP_REG_TABLE(HETVP_GPC_PPC_REGS)};
 const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
 const RegSpec kV3d[] = {HETVP_REG_TABLE(HETVP_V3D_REGS)};
 const RegSpec kVcMbox[] = {HETVP_REG_TABLE(HETVP_VCMBOX_REGS)};
@@ -84,6 +85,9 @@ const std::vector<RegBlockDoc>& register_blocks() {
             kFctx),
       block("PGRAPH registers of the nouveau boot (firmware/include/hetvp/falcon_ctxctl_regs.h)",
             "BAR0 addresses, served by the Falcon microcontroller block", kPgraphBoot),
+      block("GPC PPC units (firmware/include/hetvp/falcon_ctxctl_regs.h)",
+            "BAR0 0x500c30 + n·0x8000 (GPC n), on chips with PPCs (gpu_chips.h); docs/falcon.md, docs/kepler.md",
+            kGpcPpc),
       block("coherence directory (firmware/include/hetvp/coherence.h)",
             "host physical 0x40000000 (configs/coherence.yaml); plus the history-data port DIR_HIST_DATA 0x6800 "
             "(writes of up to 0x800 bytes of 64-bit line numbers)",

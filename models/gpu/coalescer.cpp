@@ -2,6 +2,8 @@
 #include "models/gpu/coalescer.h"
 
 #include <map>
+
+#include "firmware/include/hetvp/gpu_chips.h"
 #include <stdexcept>
 
 namespace hetvp::gpu {
@@ -68,6 +70,17 @@ CoalesceResult coalesce(const WarpRequest& req) {
   }
   r.replays = r.transactions.empty() ? 0 : unsigned(r.transactions.size() - 1);
   return r;
+}
+
+AccessMode global_load_mode(bool l1_caches_global_loads) {
+  return l1_caches_global_loads ? AccessMode::CachingLoad : AccessMode::NonCachingLoad;
+}
+
+AccessMode global_load_mode(const GpuChip* chip, const std::string& mode) {
+  if (mode == "caching") return AccessMode::CachingLoad;
+  if (mode == "non_caching") return AccessMode::NonCachingLoad;
+  if (!mode.empty()) throw std::invalid_argument("coalescer mode must be caching or non_caching, got '" + mode + "'");
+  return global_load_mode(chip ? chip->l1_caches_global_loads : true);
 }
 
 }  // namespace hetvp::gpu

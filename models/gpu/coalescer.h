@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace hetvp {
+struct GpuChip;
+}
+
 namespace hetvp::gpu {
 
 constexpr unsigned kWarpSize = 32;
@@ -46,5 +50,13 @@ struct CoalesceResult {
 // (real hardware would fault); a lane whose bytes straddle a 32 B / 128 B boundary is served by
 // every transaction it overlaps.
 CoalesceResult coalesce(const WarpRequest& req);
+
+// The memory path of a GPU generation (gpu_chips.h L1_GLOBAL, docs/kepler.md): Fermi caches global
+// loads in L1, so a load is a caching load (128 B units); Kepler's L1 serves local memory only and
+// global loads go to L2 in 32 B segments, i.e. they are served as non-caching loads (1, 2 or 4
+// aligned segments, seeds/kepler-memory-coalescing). Stores are the same on both. `mode` is the
+// YAML override ("caching" / "non_caching"); "" = the chip's default (no chip: Fermi's).
+AccessMode global_load_mode(bool l1_caches_global_loads);
+AccessMode global_load_mode(const GpuChip* chip, const std::string& mode = "");
 
 }  // namespace hetvp::gpu

@@ -93,7 +93,21 @@ const std::set<std::string> kFixedPorts = {"pcie", "upstream", "gpu_va"};
 
 std::shared_ptr<Schema> Gpu::schema() {
   auto s = std::make_shared<Schema>();
-  s->integer("gpcs", 4, "number of GPCs (each with one GPC microcontroller)").range(1, 16);
+  s->integer("gpcs", 4,
+             "number of GPCs (each with one GPC microcontroller); with a chip: 1 to the chip's GPCs, default all of "
+             "them")
+      .range(1, 16)
+      .only_when_given();  // with a chip, absent means the chip's count: the resolved config must not pin 4
+  std::vector<std::string> chips = {"hetvp"};
+  std::string chip_doc;
+  for (unsigned i = 0; i < gpu_chip_count(); ++i) {
+    chips.push_back(gpu_chips_begin()[i].name);
+    chip_doc += std::string(", ") + gpu_chips_begin()[i].name + " = " + gpu_chips_begin()[i].description;
+  }
+  s->choice("chip", chips, std::string("hetvp"),
+            "GPU generation (firmware/include/hetvp/gpu_chips.h, docs/kepler.md): hetvp = a Fermi-class GPU with "
+            "GF100's id and 1-16 GPCs" +
+                chip_doc);
   auto vram = Memory::schema();
   // VRAM defaults of a GTX 480: 1.5 GiB GDDR5, 177.4 GB/s.
   for (auto& spec : vram->specs) {
@@ -131,7 +145,13 @@ std::shared_ptr<Schema> Gpu::schema() {
 }
 
 Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
+  chip_ = find_gpu_chip(p.string("chip"));
   num_gpcs_ = p.u32("gpcs");
+  if (chip_ && !p.has("gpcs")) num_gpcs_ = chip_->gpcs;
+  if (chip_ && num_gpcs_ > chip_->gpcs)
+    throw ConfigError(p.where("gpcs") + ": " + std::to_string(num_gpcs_) + " GPCs, but chip " + chip_->name +
+                      " has " + std::to_string(chip_->gpcs) + " (legal: 1.." + std::to_string(chip_->gpcs) +
+                      "; the chip at " + p.where("chip") + ")");
   build_fixed_parts(p);
   build_blocks(p);
   build_bar0_ports(p);
@@ -161,6 +181,7 @@ void Gpu::build_fixed_parts(const Params& p) {
   bar0_->map(me + ".ptop (fixed)", GPU_PTOP_BASE, GPU_WINDOW_PTOP, hostif_->ptop);
   bar0_->map(me + ".mmu (fixed)", GPU_MMU_BASE, GPU_WINDOW_MMU, mmu_->regs);
   mmu_->intr.bind(hostif_->intr);
+  if (chip_) hostif_->set_boot0(chip_->boot0());
 }
 
 // On-chip blocks (copy engines, microcontrollers, compute units), as `blocks` lists them.
@@ -174,6 +195,7 @@ void Gpu::build_blocks(const Params& p) {
                       hostif_->intr,
                       p,
                       [this](const std::string& reg, uint32_t v) { hostif_->set_topology(reg, v); }};
+  ctx.chip = chip_;
   auto selected = selected_blocks(p);
   if (p.has("copy_engines") &&
       std::none_of(selected.begin(), selected.end(), [](auto* b) { return b->name == "copy_engine"; }))

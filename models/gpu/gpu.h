@@ -27,6 +27,7 @@
 #include "models/gpu/gpu_mmu.h"
 #include "models/gpu/host_interface.h"
 #include "models/memory/memory.h"
+#include "firmware/include/hetvp/gpu_chips.h"
 #include "platform/component.h"
 #include "platform/router.h"
 
@@ -39,6 +40,7 @@ class Gpu : public Component {
   void end_of_run() override;
 
   unsigned num_gpcs() const { return num_gpcs_; }
+  const GpuChip* chip() const { return chip_; }  // gpu0.chip; nullptr: hetvp's generic Fermi-class GPU
 
  private:
   void build_fixed_parts(const Params& p);  // VRAM, host interface, MMU, routers
@@ -46,6 +48,7 @@ class Gpu : public Component {
   void build_bar0_ports(const Params& p);   // the `bar0_ports` list (external blocks)
   void declare_stats();
   unsigned num_gpcs_;
+  const GpuChip* chip_ = nullptr;
   std::unique_ptr<Memory> vram_;
   std::unique_ptr<Router> vram_bus_, bar0_;
   std::unique_ptr<gpu::HostInterface> hostif_;

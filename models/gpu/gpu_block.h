@@ -21,6 +21,7 @@
 
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
+#include "firmware/include/hetvp/gpu_chips.h"
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/params.h"
@@ -49,6 +50,9 @@ struct GpuContext {
   // the graphics engine's context-switch unit sets `chsw` (gr/chsw_if.h); the FIFO binds its
   // ChswPort to it. nullptr: no block offers it.
   sc_core::sc_export<ChswIf>* chsw = nullptr;
+  // gpu0.chip: what differs between GPU generations (firmware/include/hetvp/gpu_chips.h); nullptr:
+  // hetvp's generic Fermi-class GPU (GF100's id and layout, 1-16 GPCs).
+  const GpuChip* chip = nullptr;
 
   // Maps `target` at BAR0 [base, base + size); `group`.`key` is the YAML key that placed it and
   // `label` the block (e.g. "copy0"): an overlap or a window outside BAR0 is a ConfigError that

@@ -48,6 +48,7 @@ class HostInterface : public sc_core::sc_module {
   // Sets a PTOP register (pmc.h name without the prefix) that depends on the GPU's composition
   // (where a block sits, how many copy engines there are); the GPU's blocks call it while built.
   void set_topology(const std::string& reg, uint32_t value) { ptop_.set_topology(reg, value); }
+  void set_boot0(uint32_t value) { pmc_.set_boot0(value); }  // PMC_BOOT_0 (gpu0.chip)
   uint64_t bar0_size() const { return bar0_size_; }
   static std::shared_ptr<Schema> schema();
 

@@ -24,6 +24,8 @@ class Pmc : public Peripheral, public IrqIf {
   Pmc(sc_core::sc_module_name name, std::function<void(const sc_core::sc_time&)> send_msi);
   void raise(unsigned bit, const sc_core::sc_time& delay) override;
   uint64_t errors() const { return bank().errors(); }
+  // PMC_BOOT_0: the chip's id (gpu0.chip, firmware/include/hetvp/gpu_chips.h).
+  void set_boot0(uint32_t v) { bank_.set_reset("BOOT_0", v); }
 
  private:
   void intr_en_written(uint32_t value);

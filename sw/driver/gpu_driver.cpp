@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "firmware/include/hetvp/gpu_chips.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/pcie/tlp.h"
 #include "platform/format.h"
@@ -151,7 +152,7 @@ void GpuDriver::open(unsigned index) {
   fn_ = gpus[index];
   open_ = true;
   uint32_t boot0 = reg_read(GPU_PMC_BASE + PMC_BOOT_0);
-  if (boot0 != PMC_BOOT_0_GF100)
+  if (boot0 != PMC_BOOT_0_GF100 && !find_gpu_chip_by_boot0(boot0))  // a chip of gpu_chips.h (#25)
     throw HostError("GPU " + std::to_string(index) + ": unexpected PMC_BOOT_0 " + hex(boot0));
   num_gpcs_ = reg_read(GPU_PTOP_BASE + PTOP_NUM_GPCS);
   vram_size_ = uint64_t(reg_read(GPU_PTOP_BASE + PTOP_VRAM_MIB)) << 20;

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "firmware/include/hetvp/gpu_chips.h"
+#include "models/mcu/falcon/nouveau_fw.h"
 #include "sw/driver/gpu_driver.h"
 
 namespace hetvp::sw {
@@ -14,6 +16,7 @@ namespace hetvp::sw {
 bool falcon_microcontrollers(GpuDriver& gpu);
 
 struct FalconBootReport {
+  std::string source = "nouveau GF100";  // whose firmware: "nouveau GK104", "image files"
   uint32_t context_size = 0;  // 0x409804 after init-done: the firmware's context size in bytes
   double upload_us = 0, init_done_us = 0;
   std::string summary() const;
@@ -23,6 +26,22 @@ struct FalconBootReport {
 // through DATA_INDEX/DATA, then code through CODE_INDEX/CODE with a CODE_VIRT_ADDR page tag every 256
 // bytes), start the HUB (0x40910c = 0, 0x409100 = 2), poll 0x409800 bit 31, read 0x409804. Throws
 // McuError when the firmware is not built in, when the HUB stops, or on timeout.
+// The chip is the one PMC_BOOT_0 names (gpu_chips.h), its images nouveau's for that chip.
 FalconBootReport boot_nouveau(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout);
+
+// The same with the HUB and/or GPC image read from a file (falcon_image.h; "" = nouveau's image for
+// the chip). A file that cannot be read or parsed throws McuError naming it and the line.
+FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout,
+                                   const std::string& hub_image, const std::string& gpc_image);
+// The chip PMC_BOOT_0 names (gpu_chips.h); McuError when hetvp has no such chip.
+const GpuChip& falcon_chip(GpuDriver& gpu);
+
+// The same boot with any HUB and GPC images (nouveau's, or read from files: falcon_image.h).
+struct FalconImages {
+  mcu::falcon::NouveauImage hub, gpc;
+  std::string hub_name, gpc_name;  // for messages: "nouveau GK104 HUB", "hub image build/my.fuc3.h"
+};
+FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& images, const GpuChip& chip,
+                             const sc_core::sc_time& timeout, FalconBootReport report = {});
 
 }  // namespace hetvp::sw

@@ -1,4 +1,5 @@
 #include "sw/mcu/mcu_driver.h"
+#include "sw/mcu/falcon_image.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -100,6 +101,11 @@ std::shared_ptr<Schema> McuBootOptions::schema() {
   s->string("hub_firmware", std::string(""), "HUB image (default: firmware_dir/hub.elf)");
   s->string("gpc_firmware", std::string(""), "GPC image for every GPC (default: firmware_dir/gpc.elf)");
   s->string("gpc_override", std::string(""), "'N:path': GPC N gets another image (e.g. a test variant)");
+  s->string("falcon_hub_image", std::string(""),
+            "Falcon context controllers (core: falcon): HUB image file in nouveau's .fuc3.h array format "
+            "(<name>_code[], <name>_data[]; docs/falcon.md); default: nouveau's image for the chip");
+  s->string("falcon_gpc_image", std::string(""),
+            "Falcon context controllers: GPC image file, same format; default: nouveau's image for the chip");
   s->time("boot_timeout", std::string("10 ms"), "how long the driver waits for the HUB's init-done");
   s->time("boot_poll", std::string("1 us"), "init-done polling period");
   return s;
@@ -111,6 +117,8 @@ McuBootOptions McuBootOptions::from(const Params& p) {
   o.hub_firmware = p.string("hub_firmware");
   o.gpc_firmware = p.string("gpc_firmware");
   o.gpc_override = p.string("gpc_override");
+  o.falcon_hub_image = p.string("falcon_hub_image");
+  o.falcon_gpc_image = p.string("falcon_gpc_image");
   o.timeout = p.time("boot_timeout");
   o.poll_interval = p.time("boot_poll");
   return o;
@@ -128,6 +136,15 @@ void McuBootOptions::validate(const Params& p) {
     if (!p.string(key).empty()) check(key, p.string(key));
   const std::string& o = p.string("gpc_override");
   if (o.find(':') != std::string::npos) check("gpc_override", o.substr(o.find(':') + 1));
+  // Falcon images: read and parsed now, so a bad one is a located error before anything runs.
+  for (const char* key : {"falcon_hub_image", "falcon_gpc_image"}) {
+    if (p.string(key).empty()) continue;
+    try {
+      read_falcon_image(p.string(key));
+    } catch (const FalconImageError& e) {
+      throw ConfigError(p.where(key) + ": " + e.what());
+    }
+  }
 }
 
 std::string McuBootOptions::hub_path() const {

@@ -41,6 +41,7 @@ struct McuBootOptions {
   std::string hub_firmware;  // default: firmware_dir/hub.elf
   std::string gpc_firmware;  // default: firmware_dir/gpc.elf
   std::string gpc_override;  // "N:path": after the broadcast upload, GPC N gets this image instead
+  std::string falcon_hub_image, falcon_gpc_image;  // Falcon controllers: image files (falcon_image.h)
   sc_core::sc_time timeout = sc_core::sc_time(10, sc_core::SC_MS);  // for the init-done handshake
   sc_core::sc_time poll_interval = sc_core::sc_time(1, sc_core::SC_US);
   static std::shared_ptr<Schema> schema();

@@ -43,7 +43,7 @@ class BootProgram : public HostProgram {
       if (args.boolean("microcontrollers")) {
         const McuBootOptions mo = McuBootOptions::from(args.group("mcu"));
         if (falcon_microcontrollers(drv))  // Falcon context controllers: nouveau's firmware (docs/falcon.md)
-          boot_nouveau(api, drv, mo.timeout);
+          boot_nouveau_with(api, drv, mo.timeout, mo.falcon_hub_image, mo.falcon_gpc_image);
         else
           boot_microcontrollers(api, drv, mo);
       }

@@ -31,7 +31,7 @@
     X(FCTX, UC_ENTRY, 0x104, 1, RW, 0, "start pc")                                                        \
     X(FCTX, UC_CAPS, 0x108, 1, RO, 0, "code size >> 8 in bits 0-8, data size >> 8 in bits 9-16")          \
     X(FCTX, UC_BLOCK_ON_FIFO, 0x10C, 1, RW, 0, "stored (nouveau writes 0 before a start)")                \
-    X(FCTX, UC_CAPS2, 0x12C, 1, RO, 3, "bits 0-3: Falcon version (3); hetvp's driver probes the core type here") \
+    X(FCTX, UC_CAPS2, 0x12C, 1, RO, 3, "bits 0-3: Falcon version (3, or 5 from GK208 on: gpu_chips.h FUC); hetvp's driver probes the core type here") \
     X(FCTX, CODE_INDEX, 0x180, 1, RW, 0, "code byte address; bit 24 auto-increment on write, 25 on read") \
     X(FCTX, CODE, 0x184, 1, RW, 0, "code word at CODE_INDEX")                                              \
     X(FCTX, CODE_VIRT_ADDR, 0x188, 1, WO, 0, "virtual page tag of the page at CODE_INDEX (TLB)")         \
@@ -52,9 +52,11 @@
     X(FCTX, MMIO_WRVAL, 0x730, 1, RW, 0, "value for the next bridge write")                               \
     X(FCTX, MMCTX_LOAD_COUNT, 0x74C, 1, RW, 0, "stored")                                                  \
     X(FCTX, CC_SCRATCH, 0x800, 8, RW, 0, "status scratch: [0] bit 31 = init done, [1] = context size")     \
-    X(FCTX, CC_SCRATCH_SET, 0x820, 8, WO, 0, "write 1s: set bits of CC_SCRATCH[n]")                       \
+    X(FCTX, CC_SCRATCH_SET, 0x820, 8, WO, 0, "write 1s: set bits of CC_SCRATCH[n] (before GK110: gpu_chips.h CC_SET)") \
     X(FCTX, CC_SCRATCH_CLR, 0x840, 8, WO, 0, "write 1s: clear bits of CC_SCRATCH[n]")                     \
-    X(FCTX, UNK86C, 0x86C, 1, RW, 0, "stored (ctx_86c handshake value)")                                   \
+    X(FCTX, UNK86C, 0x86C, 1, RW, 0, "stored (ctx_86c handshake value; before GK110: gpu_chips.h UNK86C)")   \
+    X(FCTX, GK110_UNK86C, 0x88C, 1, RW, 0, "GK110+: UNK86C moved here (nouveau macros.fuc)")                       \
+    X(FCTX, GK110_CC_SCRATCH_SET, 0x8C0, 8, WO, 0, "GK110+: CC_SCRATCH_SET moved here (nouveau macros.fuc)") \
     X(FCTX, STRANDS_CNT, 0x880, 1, RO, 1, "number of strands (YAML strands)")                              \
     X(FCTX, STRAND_SAVE_SWBASE, 0x908, 1, RW, 0, "indexed (0..63): save base per strand (stored)")      \
     X(FCTX, STRAND_LOAD_SWBASE, 0x90C, 1, RW, 0, "indexed (0..63): load base per strand (stored)")      \
@@ -73,6 +75,13 @@ HETVP_REG_OFFSETS(HETVP_FCTX_REGS)
     X(PGRAPH, UNK_408A14, 0x408A14, 1, RW, 0, "stored (ctx_86c)")
 HETVP_REG_OFFSETS(HETVP_PGRAPH_BOOT_REGS)
 
+/* A GPC's PPC units (chips with gpu_chips.h PPCS > 0), at BAR0 HETVP_PPC_TPC_MASK_BASE + GPC * 0x8000:
+ * the TPCs each PPC serves, probed by the GPC firmware (gpc.fuc init_unk_loop) and by nouveau's
+ * gf100_gr_oneinit; a PPC the GPC lacks reads 0. */
+#define HETVP_GPC_PPC_REGS(X)                                                                          \
+    X(GPC, PPC_TPC_MASK, 0x000, 4, RO, 0, "TPC mask of PPC n (0: absent); gpu_chips.h PPCS of them present")
+HETVP_REG_OFFSETS(HETVP_GPC_PPC_REGS)
+
 /* The core's I/O address of a register: offset in bits 8-17, index (indexed registers) in 2-7. */
 #define FCTX_IO(off, idx) ((((off) & 0xffcu) << 6) | ((unsigned)(idx) << 2))
 #define FCTX_IO_SIZE 0x40000u
@@ -90,6 +99,8 @@ HETVP_REG_OFFSETS(HETVP_PGRAPH_BOOT_REGS)
 #define FCTX_UC_CAPS_VALUE(code_size, data_size) (((code_size) >> 8) | ((data_size) >> 8) << 9)
 /* UC_CAPS2 */
 #define FCTX_UC_CAPS2_FALCON_V3 3u
+#define FCTX_UC_CAPS2_FALCON_V5 5u
+#define FCTX_UC_CAPS2_VERSION_MASK 0xfu
 /* CODE_INDEX / DATA_INDEX */
 #define FCTX_INDEX_ADDR_MASK 0xfffcu
 #define FCTX_INDEX_AINCW 0x01000000u /* advance after a write */

@@ -7,7 +7,7 @@
 #include "regdef.h"
 
 #define HETVP_PMC_REGS(X)                                                                          \
-    X(PMC, BOOT_0, 0x000, 1, RO, 0x0c0000a1, "chip id (GF100)")                                   \
+    X(PMC, BOOT_0, 0x000, 1, RO, 0x0c0000a1, "chip id: bits 20-28 chipset (gpu0.chip, gpu_chips.h; default GF100)")                                   \
     X(PMC, INTR, 0x100, 1, W1C, 0, "pending interrupts, one bit per source (gpu_map.h GPU_INTR_*)") \
     X(PMC, INTR_EN, 0x140, 1, RW, 0, "enabled sources; a source becoming pending while enabled sends one MSI")
 HETVP_REG_OFFSETS(HETVP_PMC_REGS)

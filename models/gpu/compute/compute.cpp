@@ -70,7 +70,8 @@ std::shared_ptr<Schema> block_schema() {
   auto s = std::make_shared<Schema>();
   s->integer("units", 4, "compute units (each with its own TCP)").range(1, 64);
   s->freq("clock", std::string("1 GHz"), "compute unit clock");
-  s->choice("coalescer", {"caching", "non_caching"}, std::string("caching"), "load mode of the coalescer (SPEC §8)");
+  s->choice("coalescer", {"caching", "non_caching"}, std::string("caching"),
+            "load mode of the coalescer (SPEC §8); not given: the chip's (gpu0.chip: Kepler non_caching, else caching)");
   s->integer("alu_cycles", 1, "cycles per ALU instruction").min(0);
   s->integer("issue_cycles", 4, "cycles to issue a memory instruction").min(0);
   s->integer("replay_cycles", 2, "extra issue cycles per replayed transaction").min(0);
@@ -122,7 +123,8 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
   ComputeBlock(sc_core::sc_module_name n, GpuContext& ctx, const Params& p) : Peripheral(n, kComputeRegs) {
     units_ = p.u32("units");
     cycle_ = p.period("clock");
-    caching_ = p.string("coalescer") == "caching";
+    // The chip's memory path unless the YAML says (#25: Kepler global loads bypass L1, docs/kepler.md).
+    caching_ = global_load_mode(ctx.chip, p.has("coalescer") ? p.string("coalescer") : "") == AccessMode::CachingLoad;
     alu_ = cycle_ * static_cast<double>(p.integer("alu_cycles"));
     issue_ = cycle_ * static_cast<double>(p.integer("issue_cycles"));
     replay_ = cycle_ * static_cast<double>(p.integer("replay_cycles"));

@@ -97,7 +97,7 @@ const std::vector<std::string>& cycle_class_names() {
   return n;
 }
 
-FalconCore::FalconCore() : vmap_(kVirtPages, -1) {}
+FalconCore::FalconCore() : vmap_(kVirtPages, -1), dpages_(kVirtPages) {}
 FalconCore::~FalconCore() = default;
 
 void FalconCore::add_region(const MemRegion& r) {
@@ -303,9 +303,9 @@ bool FalconCore::translate(uint32_t vpc, uint32_t& phys) const {
   return true;
 }
 
-bool FalconCore::fetch_bytes(uint32_t pc, uint8_t out[4]) const {
+bool FalconCore::fetch_bytes(uint32_t pc, uint8_t out[kInsnBytes]) const {
   bool ok = true;
-  for (unsigned k = 0; k < 4; ++k) {
+  for (unsigned k = 0; k < kInsnBytes; ++k) {
     uint32_t phys;
     if (translate((pc + k) & 0xffff, phys) && phys < code_size_) {
       out[k] = code_[phys];
@@ -317,8 +317,19 @@ bool FalconCore::fetch_bytes(uint32_t pc, uint8_t out[4]) const {
   return ok;
 }
 
+// Only the pages decoded so far exist: an invalidation clears those (a code upload before the first
+// run, the usual case, finds none).
 void FalconCore::invalidate_all() {
-  if (!dcache_.empty()) std::fill(dcache_.begin(), dcache_.end(), Insn{});
+  for (uint32_t pg : dpages_used_) std::fill_n(dpages_[pg].get(), 0x100, Insn{});
+}
+
+Insn* FalconCore::decode_page(uint32_t vpc) {
+  auto& pg = dpages_[(vpc >> 8) % kVirtPages];
+  if (!pg) {
+    pg.reset(new Insn[0x100]);
+    dpages_used_.push_back((vpc >> 8) % kVirtPages);
+  }
+  return pg.get();
 }
 
 void FalconCore::invalidate_code(uint32_t, uint32_t) { invalidate_all(); }
@@ -426,7 +437,6 @@ RunResult FalconCore::run(uint64_t max_cycles) {
     res.reason = RunResult::Reason::trapped_fatal;
     return res;
   }
-  if (dcache_.empty()) dcache_.assign(kVirtPages * 0x100, Insn{});
   const uint64_t c0 = cycles_, i0 = instret_;
   limit_ = cycles_ + (max_cycles ? max_cycles : 1);
   stop_pending_ = false;
@@ -440,7 +450,6 @@ RunResult FalconCore::run(uint64_t max_cycles) {
   };
 
   uint32_t* __restrict const r = r_;  // GPRs never alias pc_, flags_ or the decode cache
-  Insn* const dc = dcache_.data();
   const Insn* i = nullptr;
   uint32_t s2 = 0;
 
@@ -467,9 +476,14 @@ dispatch:
     pc_ = (vec == 0 ? iv0_ : iv1_) & 0xffff;
     cycles_ += costs_.trap;
   }
-  i = &dc[pc_];
+  {
+    // The decode cache: one 256-entry page per virtual code page, made on its first execution.
+    Insn* pg = dpages_[pc_ >> 8].get();
+    if (HETVP_UNLIKELY(!pg)) pg = decode_page(pc_);
+    i = &pg[pc_ & 0xff];
+  }
   if (HETVP_UNLIKELY(i->op == OP_NONE)) {
-    uint8_t b[4];
+    uint8_t b[kInsnBytes];
     uint32_t phys;
     if (!translate(pc_, phys) || phys >= code_size_) {
       if (vmap_[(pc_ >> 8) % kVirtPages] == -2)
@@ -482,7 +496,7 @@ dispatch:
     }
     fetch_bytes(pc_, b);
     Insn d;
-    decode(b, d);
+    decode(b, d, version_);
     switch (d.op) {
       case OP_LD:
       case OP_POP:
@@ -495,10 +509,13 @@ dispatch:
         d.cost = static_cast<uint8_t>(costs_.store);
         break;
       case OP_BRA:
+      case OP_BRACMP:
         d.cost = static_cast<uint8_t>(costs_.branch);
         break;
       case OP_JMP:
       case OP_CALL:
+      case OP_LBRA:
+      case OP_LCALL:
         d.cost = static_cast<uint8_t>(costs_.call);
         break;
       case OP_DIV:
@@ -515,7 +532,7 @@ dispatch:
         d.cost = static_cast<uint8_t>(costs_.alu);
         break;
     }
-    if (!breakpoints_.count(pc_)) dc[pc_] = d;
+    if (!breakpoints_.count(pc_)) dpages_[pc_ >> 8][pc_ & 0xff] = d;
     if (breakpoints_.count(pc_) && !first) {
       stop_reason_ = RunResult::Reason::breakpoint;
       goto out;
@@ -529,7 +546,7 @@ dispatch:
 
 l_NONE:
 l_INVALID : {
-  uint8_t b[4];
+  uint8_t b[kInsnBytes];
   fetch_bytes(pc_, b);
   char bytes[16];
   std::snprintf(bytes, sizeof bytes, "%02x %02x %02x %02x", b[0], b[1], b[2], b[3]);
@@ -756,6 +773,7 @@ l_SETHI:
   r[i->a] = (r[i->a] & 0xffff) | (i->imm << 16);
   NEXT();
 l_MOVI:
+l_MOVI32:
   r[i->a] = i->imm;
   NEXT();
 l_BSET:
@@ -847,11 +865,25 @@ l_BRA : {
   }
   NEXT();
 }
+// v5 compare-and-branch: the sized register against the immediate, equal (a = 0) or not (a = 1);
+// pc-relative like bra. Whether it also sets $flags is not known: hetvp leaves them (assumption).
+l_BRACMP : {
+  const bool eq = (r[i->b] & kMask[i->sz]) == ((i->imm & 0xffff) & kMask[i->sz]);
+  if (eq != (i->a != 0)) {
+    pc_ = (pc_ + static_cast<uint32_t>(static_cast<int32_t>(i->imm) >> 16)) & 0xffff;
+    cycles_ += costs_.branch_taken - costs_.branch;
+    ++instret_;
+    goto dispatch;
+  }
+  NEXT();
+}
 l_JMP:
+l_LBRA:
   pc_ = SRC2() & 0xffff;
   ++instret_;
   goto dispatch;
-l_CALL : {
+l_CALL:
+l_LCALL : {
   const uint32_t target = SRC2();
   if (!push32((pc_ + i->len) & 0xffff)) goto out;
   pc_ = target & 0xffff;

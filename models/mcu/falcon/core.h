@@ -1,4 +1,4 @@
-// hetvp — Falcon v3 ("fuc3") microcontroller core, behind CoreIf. Pure C++.
+// hetvp — Falcon v3 ("fuc3") microcontroller core, with the v5 ("fuc5") encodings of set_version(5), behind CoreIf. Pure C++.
 //
 // The ISA follows the envytools documentation (docs/hw/falcon/*.rst); decoding was written from those
 // documents (docs/falcon.md). Falcon has separate code and data spaces: an executable MemRegion is the
@@ -6,13 +6,15 @@
 // non-executable one the data segment. I/O space (iord/iowr/iowrs) goes to the BusIf with the Falcon
 // I/O address (e.g. 0x04200 = UC_CAPS); xfers (xcld/xdld/xdst) go to an XferIf.
 //
-// Speed: each instruction is decoded once into an Insn in a decode cache indexed by virtual pc; the run
-// loop dispatches with computed goto (as the RV32 core).
+// Speed: each instruction is decoded on its first execution into an Insn in a decode cache indexed by
+// virtual pc (allocated per 256-byte page on first touch, cleared on a code upload); the run loop
+// dispatches with computed goto (as the RV32 core).
 #pragma once
 
 #include "models/mcu/core_if.h"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -78,7 +80,7 @@ class FalconCore final : public CoreIf {
   FalconCore();
   ~FalconCore() override;
 
-  const char* isa() const override { return "falcon3"; }
+  const char* isa() const override { return version_ >= 5 ? "falcon5" : "falcon3"; }
 
   // An executable region is the code segment, a non-executable one the data segment (base 0 each;
   // sizes multiples of 0x100). The code pages are mapped at identical virtual pages on add_region.
@@ -134,12 +136,21 @@ class FalconCore final : public CoreIf {
   void itlb(uint32_t phys_page);
   uint32_t code_size() const { return code_size_; }
   uint32_t data_size() const { return data_size_; }
-  // Decode the instruction at bytes b[0..3] (tests, disassembler).
-  static void decode(const uint8_t* b, Insn& out);
+  // Decode the instruction at bytes b[0..kInsnBytes-1] (tests, disassembler) as Falcon `version` (3 or
+  // 5: the v5 encodings of decode_v5, the rest as v3).
+  static constexpr unsigned kInsnBytes = 8;  // longest v5 form is 5 bytes; 8 for alignment
+  static void decode(const uint8_t* b, Insn& out, unsigned version = 3);
   // Raw bytes at virtual pc (missing bytes read 0); false if pc is not mapped.
-  bool fetch_bytes(uint32_t pc, uint8_t out[4]) const;
+  bool fetch_bytes(uint32_t pc, uint8_t out[kInsnBytes]) const;
+  // The ISA version the core executes: 3 (default) or 5 (GK208+ context controllers, fuc5).
+  void set_version(unsigned v) {
+    version_ = v >= 5 ? 5 : 3;
+    invalidate_all();
+  }
+  unsigned version() const { return version_; }
 
  private:
+  static bool decode_v5(const uint8_t* b, Insn& out);
   bool translate(uint32_t vpc, uint32_t& phys) const;
   void rebuild_vmap();
   void invalidate_all();
@@ -155,6 +166,7 @@ class FalconCore final : public CoreIf {
   uint32_t pc_ = 0, flags_ = 0, iv0_ = 0, iv1_ = 0, tv_ = 0, xcbase_ = 0, xdbase_ = 0, xtargets_ = 0, tstatus_ = 0;
   bool tv_written_ = false;
   bool sync_io_ = false;
+  unsigned version_ = 3;
   uint32_t lines_ = 0;  // bit 0 = vector 0 line, bit 1 = vector 1 line
   uint64_t cycles_ = 0, instret_ = 0, limit_ = 0;
   CoreState state_ = CoreState::running;
@@ -172,7 +184,11 @@ class FalconCore final : public CoreIf {
   };
   std::vector<Tlb> tlb_;
   std::vector<int32_t> vmap_;  // virtual page -> physical page, -1 no hit, -2 multi hit (256 pages)
-  std::vector<Insn> dcache_;   // by virtual pc (64 KiB)
+  // Decode cache by virtual pc, in 256-entry pages made on a page's first execution (a core that
+  // runs 3 KiB of code holds 12 pages, not 64 Ki entries); dpages_used_ lists the pages made.
+  std::vector<std::unique_ptr<Insn[]>> dpages_;
+  std::vector<uint32_t> dpages_used_;
+  Insn* decode_page(uint32_t vpc);
   BusIf* bus_ = nullptr;
   XferIf* xfer_ = nullptr;
   CycleCosts costs_;

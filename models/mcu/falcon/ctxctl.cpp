@@ -41,6 +41,7 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
   core_.add_region(MemRegion{0, cfg_.data_size, data_.data(), true, false});
   core_.set_bus(this);
   core_.set_xfer(this);
+  core_.set_version(cfg_.fuc);  // the chip's Falcon version (gpu_chips.h FUC): 3, or 5 from GK208 on
   core_.set_sync_io(true);  // every I/O access at its own time: results do not depend on the quantum
   // Code pages hold no translation until the host uploads them with a tag (CODE_VIRT_ADDR).
   for (uint32_t pg = 0; pg < cfg_.code_size / 0x100; ++pg) core_.set_tlb(pg, 0, 0);
@@ -98,10 +99,18 @@ void Ctxctl::bind_registers() {
   on_port("DATA", FCTX_DATA, 4, &C::upload_read);
   on_write("CODE_VIRT_ADDR", &C::code_virt_addr);
   on_write("MMIO_CTRL", &C::bridge);
+  // The chip's Falcon version; CC_SCRATCH_SET and UNK86C at the chip's offsets (gpu_chips.h), the
+  // other positions removed: the firmware of another chip stops at them, named.
+  bank_.set_reset("UC_CAPS2", cfg_.fuc);
+  const bool moved_set = cfg_.cc_scratch_set == FCTX_GK110_CC_SCRATCH_SET;
+  const char* set_name = moved_set ? "GK110_CC_SCRATCH_SET" : "CC_SCRATCH_SET";
+  for (unsigned i = 0; i < 8; ++i)
+    bank_.remove((std::string(moved_set ? "CC_SCRATCH_SET" : "GK110_CC_SCRATCH_SET") + std::to_string(i)).c_str());
+  bank_.remove(cfg_.unk86c == FCTX_GK110_UNK86C ? "UNK86C" : "GK110_UNK86C");
   // CC_SCRATCH_SET[n] / CC_SCRATCH_CLR[n] set / clear bits of CC_SCRATCH[n].
   for (unsigned i = 0; i < 8; ++i) {
     Register& word = reg(("CC_SCRATCH" + std::to_string(i)).c_str());
-    reg(("CC_SCRATCH_SET" + std::to_string(i)).c_str()).write([&word](Register&, uint32_t v) { word.value |= v; });
+    reg((set_name + std::to_string(i)).c_str()).write([&word](Register&, uint32_t v) { word.value |= v; });
     reg(("CC_SCRATCH_CLR" + std::to_string(i)).c_str()).write([&word](Register&, uint32_t v) { word.value &= ~v; });
   }
 }
@@ -354,11 +363,11 @@ RunResult Ctxctl::run_core(uint64_t budget) {
   RunResult r;
   r.reason = RunResult::Reason::budget;
   for (uint64_t k = 0; k < budget; ++k) {
-    uint8_t b[4];
+    uint8_t b[FalconCore::kInsnBytes];
     core_.fetch_bytes(core_.read_pc(), b);
     unsigned len = 0;
     std::fprintf(stderr, "%s %04x: %s\n", cfg_.path.c_str(), core_.read_pc(),
-                 disassemble(b, core_.read_pc(), len).c_str());
+                 disassemble(b, core_.read_pc(), len, core_.version()).c_str());
     const RunResult s = core_.step();
     r.cycles += s.cycles;
     r.instructions += s.instructions;

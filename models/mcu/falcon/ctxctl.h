@@ -33,6 +33,10 @@ struct CtxctlConfig {
   uint64_t poll_watchdog = 100000;  // identical polled reads without progress before the run stops
   uint32_t bar0_base = 0;           // the window's BAR0 address (messages)
   bool trace = false;               // --trace: disassemble every instruction on stderr
+  // What differs between chips (firmware/include/hetvp/gpu_chips.h): the Falcon version UC_CAPS2
+  // reports, and where CC_SCRATCH_SET and UNK86C sit (they moved at GK110).
+  unsigned fuc = 3;
+  uint32_t cc_scratch_set = 0x820, unk86c = 0x86c;
 };
 
 class Ctxctl : public CoreHost, public XferIf {

@@ -20,8 +20,104 @@ inline uint32_t sext8(uint32_t v) { return static_cast<uint32_t>(static_cast<int
 inline uint32_t sext16(uint32_t v) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v))); }
 }  // namespace
 
-void FalconCore::decode(const uint8_t* b, Insn& o) {
+// Falcon v5 (fuc5, GK208+): the encodings that differ from v3, as far as nouveau's fuc5 images use
+// them. No document describes v5 (envytools docs/hw/falcon/intro.rst: "redesigned ISA encoding",
+// todo); these forms were read off envydis's listing of hubgk208/gpcgk208 (-V fuc5) and are checked
+// against it instruction for instruction (test_falcon_disasm.cpp). Operand naming as above: R1 = low
+// nibble of byte 1, R2 = high nibble. Returns false for a byte pattern v5 encodes as v3 does.
+bool FalconCore::decode_v5(const uint8_t* b, Insn& o) {
+  const unsigned b0 = b[0], b1 = b[1];
+  const unsigned r1 = b1 & 0xf, r2 = b1 >> 4;
+  auto set = [&](unsigned op, unsigned len, unsigned a, unsigned bb, unsigned c, bool imm_form, uint32_t imm) {
+    o.op = static_cast<uint8_t>(op);
+    o.len = static_cast<uint8_t>(len);
+    o.a = static_cast<uint8_t>(a);
+    o.b = static_cast<uint8_t>(bb);
+    o.c = static_cast<uint8_t>(c);
+    o.imm_form = imm_form;
+    o.imm = imm;
+  };
+  const uint32_t i16 = b[2] | static_cast<uint32_t>(b[3]) << 8;
+  if (b0 == 0x3e || b0 == 0x7e) {  // lbra / lcall: absolute 24-bit target in bytes 1-3 (v4+)
+    set(b0 == 0x7e ? OP_LCALL : OP_LBRA, 4, 0, 0, 0, true, b1 | static_cast<uint32_t>(b[2]) << 8 | static_cast<uint32_t>(b[3]) << 16);
+    return true;
+  }
+  if ((b0 >> 4) == 0xd) {  // mov R0, imm32 (R0 = low nibble of byte 0), bytes 1-4; replaces v3's iowr d0/d1
+    set(OP_MOVI32, 5, b0 & 0xf, 0, 0, true,
+        b1 | static_cast<uint32_t>(b[2]) << 8 | static_cast<uint32_t>(b[3]) << 16 | static_cast<uint32_t>(b[4]) << 24);
+    return true;
+  }
+  if (b0 == 0xf6 || b0 == 0xf7) {  // iowr / iowrs I[R2 + I8*4], R1 (v3's d0 / d1 forms)
+    set(b0 == 0xf6 ? OP_IOWR : OP_IOWRS, 3, r1, r2, 0, true, b[2]);
+    return true;
+  }
+  if ((b0 >> 6) == 3) return false;
+  o.sz = static_cast<uint8_t>(b0 >> 6);
+  const unsigned low6 = b0 & 0x3f;
+  if (low6 < 0x10) {  // 0x/4x/8x: mov R0, sign-extended imm8 / imm16 / imm24 (replaces v3's sized st)
+    const unsigned bytes = 1 + o.sz;
+    uint32_t v = b1;
+    if (bytes > 1) v |= static_cast<uint32_t>(b[2]) << 8;
+    if (bytes > 2) v |= static_cast<uint32_t>(b[3]) << 16;
+    const unsigned bits = 8 * bytes;
+    v = (v ^ (1u << (bits - 1))) - (1u << (bits - 1));  // sign-extend from `bits`
+    o.sz = 2;
+    set(OP_MOVI, 1 + bytes, b0 & 0xf, 0, 0, true, v);
+    return true;
+  }
+  switch (low6) {
+    case 0x20:  // st D[R2], R1 (2 bytes)
+      set(OP_ST, 2, r1, r2, 0, true, 0);
+      return true;
+    case 0x24:  // cmpu / cmps / cmp R2, R1 (2 bytes)
+    case 0x25:
+    case 0x26:
+      set(low6 == 0x24 ? OP_CMPU : low6 == 0x25 ? OP_CMPS : OP_CMP, 2, 0, r2, r1, false, 0);
+      return true;
+    case 0x32:  // mov R1, R2 (sized, 2 bytes)
+      set(OP_MOVS, 2, r1, r2, 0, false, 0);
+      return true;
+    case 0x33: {  // bra sz R2 == / != imm, pc-relative target: sub-opcode in R1 (byte 1 low nibble)
+      // 0/4: imm8, rel8; 9/d: imm8, rel16; a/e: imm16, rel8; b/f: imm16, rel16 (0-3, 9-b: e; 4-7, d-f: ne).
+      // Packed: imm bits 0-15 the compare value, 16-31 the signed offset; a = 1 for ne.
+      static const signed char wide_imm[16] = {0, -1, -1, -1, 0, -1, -1, -1, -1, 0, 1, 1, -1, 0, 1, 1};
+      static const signed char wide_rel[16] = {0, -1, -1, -1, 0, -1, -1, -1, -1, 1, 0, 1, -1, 1, 0, 1};
+      if (wide_imm[r1] < 0) return true;  // invalid
+      const unsigned ib = wide_imm[r1] ? 2 : 1, rb = wide_rel[r1] ? 2 : 1;
+      const uint32_t cmp = ib == 2 ? i16 : b[2];
+      const unsigned ro = 2 + ib;
+      const uint32_t rel = rb == 2 ? static_cast<uint32_t>(static_cast<int16_t>(b[ro] | b[ro + 1] << 8))
+                                   : static_cast<uint32_t>(static_cast<int8_t>(b[ro]));
+      set(OP_BRACMP, ro + rb, (r1 & 4) ? 1 : 0, r2, 0, true, (cmp & 0xffff) | rel << 16);
+      return true;
+    }
+    case 0x35:  // st D[R2 + I8*sz], R1 (v3's sized 0x00 form)
+      set(OP_ST, 3, r1, r2, 0, true, b[2]);
+      return true;
+    case 0x38: {  // R1 = R2 op I16, op in byte 4 (add adc sub sbb); replaces v3's 0x38 group
+      static const unsigned char t[4] = {OP_ADD, OP_ADC, OP_SUB, OP_SBB};
+      if ((b[4] & 0xf) < 4) set(t[b[4] & 0xf], 5, r1, r2, 0, true, i16);
+      return true;  // other sub-opcodes: invalid
+    }
+    case 0x3f:  // ld R1, D[R2] (2 bytes)
+      set(OP_LD, 2, r1, r2, 0, true, 0);
+      return true;
+    default:
+      return false;
+  }
+}
+
+void FalconCore::decode(const uint8_t* b, Insn& o, unsigned version) {
   o = Insn{};
+  if (version >= 5) {
+    o.op = OP_INVALID;
+    o.len = 1;
+    if (decode_v5(b, o)) {
+      if (o.op == OP_INVALID) o.len = 1;
+      return;
+    }
+    o = Insn{};
+  }
   o.op = OP_INVALID;
   o.len = 1;
   const unsigned b0 = b[0], b1 = b[1], b2 = b[2];

@@ -1,4 +1,4 @@
-// hetvp — Falcon v3 disassembler. Uses the core's decoder for the operation and operands, and the raw
+// hetvp — Falcon v3/v5 disassembler. Uses the core's decoder for the operation and operands, and the raw
 // opcode byte for the form (2 or 3 operands), so the text follows the operand order of the forms in
 // envytools docs/hw/falcon/*.rst.
 #include "models/mcu/falcon/disasm.h"
@@ -68,14 +68,15 @@ std::string mem(const char* space, const Insn& i, unsigned scale) {
 }
 }  // namespace
 
-std::string disassemble(const uint8_t* b, uint32_t pc, unsigned& len) {
+std::string disassemble(const uint8_t* b, uint32_t pc, unsigned& len, unsigned version) {
   Insn i;
-  FalconCore::decode(b, i);
+  FalconCore::decode(b, i, version);
   len = i.len;
   const unsigned b0 = b[0];
   const bool sized = (b0 >> 6) != 3;
   const unsigned low6 = b0 & 0x3f;
   // two-operand forms: sized 30/31/36/37/38/3b/3d, unsized f0/f1/fd
+  // (v5's 0x38 is a three-operand form; its other new forms print like their v3 equivalents)
   const bool two = sized ? (low6 == 0x36 || low6 == 0x37 || low6 == 0x3b) : (b0 == 0xf0 || b0 == 0xf1 || b0 == 0xfd);
   const std::string mn = op_mnemonic(i.op);
   const std::string sz = kSize[i.sz];
@@ -148,6 +149,14 @@ std::string disassemble(const uint8_t* b, uint32_t pc, unsigned& len) {
       return mn + " " + reg(i.a) + " " + hx(i.imm << 16);
     case OP_MOVI:
       return mn + " " + reg(i.a) + " " + shx(static_cast<int32_t>(i.imm));
+    case OP_MOVI32:  // v5: a full 32-bit immediate, printed unsigned
+      return mn + " " + reg(i.a) + " " + hx(i.imm);
+    case OP_BRACMP:
+      return mn + " " + sz + " " + reg(i.b) + " " + hx(i.imm & 0xffff) + (i.a ? " ne " : " e ") +
+             hx((pc + static_cast<uint32_t>(static_cast<int32_t>(i.imm) >> 16)) & 0xffff);
+    case OP_LBRA:
+    case OP_LCALL:
+      return mn + " " + hx(i.imm);
     case OP_XBITF:
       return mn + " " + reg(i.a) + " $flags " + (i.imm_form ? flag_name(i.imm) : reg(i.c));
     case OP_SETP:

@@ -7,8 +7,8 @@
 
 namespace hetvp::mcu::falcon {
 
-// Disassembles the instruction at bytes b[0..3] located at pc. len receives its length (1 for an
-// invalid opcode, whose text is "???").
-std::string disassemble(const uint8_t* b, uint32_t pc, unsigned& len);
+// Disassembles the instruction at bytes b[0..7] (FalconCore::kInsnBytes) located at pc, as Falcon
+// `version` (3 or 5). len receives its length (1 for an invalid opcode, whose text is "???").
+std::string disassemble(const uint8_t* b, uint32_t pc, unsigned& len, unsigned version = 3);
 
 }  // namespace hetvp::mcu::falcon

@@ -2,11 +2,14 @@
 #include "models/mcu/falcon/falcon_block.h"
 
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
+#include "firmware/include/hetvp/gpu_chips.h"
 #include "firmware/include/hetvp/gpu_map.h"
 #include "models/mcu/broadcast.h"
 #include "models/mcu/falcon/ctxctl.h"
 #include "platform/config.h"
 #include "platform/peripheral.h"
+
+#include <algorithm>
 
 namespace hetvp::mcu::falcon {
 
@@ -29,8 +32,26 @@ class PgraphBootRegs : public Peripheral {
   void handshake(uint32_t v) { reg("HANDSHAKE_4170").value = v & ~0x10u; }
 };
 
-CtxctlConfig config_from(const Params& block, const Params& p, bool hub, unsigned index, unsigned gpcs,
-                         const std::string& path, uint32_t base) {
+// A GPC's PPC units (gpu_chips.h PPCS): PPC_TPC_MASK[j], the TPCs PPC j serves. How a GPC's TPCs are
+// split between its PPCs is an assumption (in order, as evenly as possible: GK110's 3 TPCs as 2 + 1);
+// nouveau only counts them (gf100_gr_oneinit). PPCs beyond the chip's read 0 (absent).
+const RegSpec kGpcPpc[] = {HETVP_REG_TABLE(HETVP_GPC_PPC_REGS)};
+
+class GpcPpcRegs : public Peripheral {
+ public:
+  GpcPpcRegs(sc_core::sc_module_name n, unsigned ppcs, unsigned tpcs) : Peripheral(n, kGpcPpc) {
+    read_timing(ReadTiming::AsIssued);
+    const unsigned per = (tpcs + ppcs - 1) / ppcs;
+    for (unsigned j = 0; j < ppcs && j < 4; ++j) {
+      const unsigned first = j * per, end = std::min(tpcs, first + per);
+      const uint32_t mask = end > first ? ((1u << end) - 1) & ~((1u << first) - 1) : 0;
+      bank_.set_reset("PPC_TPC_MASK" + std::to_string(j), mask);
+    }
+  }
+};
+
+CtxctlConfig config_from(const Params& block, const Params& p, const GpuChip* chip, bool hub, unsigned index,
+                         unsigned gpcs, const std::string& path, uint32_t base) {
   CtxctlConfig c;
   c.hub = hub;
   c.index = index;
@@ -38,11 +59,22 @@ CtxctlConfig config_from(const Params& block, const Params& p, bool hub, unsigne
   c.clock_hz = p.freq("clock");
   c.code_size = static_cast<uint32_t>(p.size("code_size"));
   c.data_size = static_cast<uint32_t>(p.size("data_size"));
+  // A chip's segment sizes (UC_CAPS), its ROP partitions and TPCs, unless the YAML gives them.
+  if (chip) {
+    if (!p.has("code_size")) c.code_size = hub ? chip->hub_code : chip->gpc_code;
+    if (!p.has("data_size")) c.data_size = hub ? chip->hub_data : chip->gpc_data;
+    c.fuc = chip->fuc;
+    c.cc_scratch_set = chip->cc_scratch_set;
+    c.unk86c = chip->unk86c;
+  }
   if (c.data_size & (c.data_size - 1))
     throw ConfigError(p.where("data_size") + ": the Falcon core needs a power-of-two data_size");
   c.gpcs = gpcs;
-  c.rops = block.u32("rops");
-  c.tpcs = block.u32("tpcs");
+  c.rops = chip && !block.has("rops") ? chip->parts : block.u32("rops");
+  c.tpcs = chip && !block.has("tpcs") ? chip->tpcs : block.u32("tpcs");
+  if (chip && c.tpcs > chip->tpcs)
+    throw ConfigError(block.where("tpcs") + ": " + std::to_string(c.tpcs) + " TPCs per GPC, but " + chip->name +
+                      " has " + std::to_string(chip->tpcs));
   c.strands = block.u32("strands");
   c.strand_words = block.u32("strand_words");
   c.poll_watchdog = block.u32("poll_watchdog");
@@ -60,16 +92,22 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
                         ": the Falcon microcontrollers serve PGRAPH 0x404170, inside the compute block's window; "
                         "build without it (blocks: microcontrollers), as configs/gf100_nouveau.yaml does");
     hub_ = std::make_unique<Ctxctl>(
-        "hub", config_from(p, p.group("hub"), true, 0, ctx.num_gpcs, ctx.name + ".hub", GPU_HUB_BASE));
+        "hub", config_from(p, p.group("hub"), ctx.chip, true, 0, ctx.num_gpcs, ctx.name + ".hub", GPU_HUB_BASE));
     wire(ctx, *hub_, GPU_HUB_BASE);
     std::vector<Ctxctl*> raw;
     for (unsigned i = 0; i < ctx.num_gpcs; ++i) {
       const std::string n = "gpc" + std::to_string(i);
       const uint32_t base = GPU_GPC_BASE + i * GPU_GPC_STRIDE;
       gpcs_.push_back(std::make_unique<Ctxctl>(
-          n.c_str(), config_from(p, p.group("gpc"), false, i, ctx.num_gpcs, ctx.name + "." + n, base)));
+          n.c_str(), config_from(p, p.group("gpc"), ctx.chip, false, i, ctx.num_gpcs, ctx.name + "." + n, base)));
       wire(ctx, *gpcs_.back(), base);
       raw.push_back(gpcs_.back().get());
+      if (ctx.chip && ctx.chip->ppcs) {
+        const unsigned tpcs = ctx.chip && !p.has("tpcs") ? ctx.chip->tpcs : p.u32("tpcs");
+        ppcs_.push_back(std::make_unique<GpcPpcRegs>((n + "_ppc").c_str(), ctx.chip->ppcs, tpcs));
+        const uint32_t at = HETVP_PPC_TPC_MASK_BASE + i * HETVP_PPC_TPC_MASK_STRIDE;
+        ctx.bar0.map(ctx.name + "." + n + "_ppc", at, 16, ppcs_.back()->regs);
+      }
     }
     bcast_ = std::make_unique<Broadcast<Ctxctl>>("gpc_broadcast", raw);
     ctx.bar0.map(ctx.name + ".gpc_broadcast", GPU_GPC_BCAST_BASE, GPU_MCU_WINDOW, bcast_->in);
@@ -94,6 +132,7 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
   std::vector<std::unique_ptr<Ctxctl>> gpcs_;
   std::unique_ptr<Broadcast<Ctxctl>> bcast_;
   std::unique_ptr<PgraphBootRegs> r4170_, r8a14_;
+  std::vector<std::unique_ptr<GpcPpcRegs>> ppcs_;
   StatGroup stats_{"microcontrollers"};
 };
 
@@ -104,8 +143,27 @@ void add_falcon_schema(Schema& s) {
             "Falcon core: stop the run when the firmware reads one register this many times in a row with the "
             "same value and no write in between (docs/falcon.md); 0 = off")
       .range(0, 0xffffffffLL);
-  s.integer("rops", 6, "Falcon/nouveau: ROP count the HUB reads at 0x409604 bits 16-20 (GTX 480: 6)").range(0, 31);
-  s.integer("tpcs", 4, "Falcon/nouveau: TPCs per GPC, read by the GPC firmware at UNITS 0x608").range(1, 31);
+  // With gpu0.chip these default to the chip's (gpu_chips.h), so the resolved configuration
+  // (--dump-config) leaves them out when they were not given, or a dumped GK104 would pin GF100's.
+  s.integer("rops", 6,
+            "Falcon/nouveau: ROP count the HUB reads at 0x409604 bits 16-20 (GTX 480: 6; default with gpu0.chip: "
+            "the chip's memory partitions)")
+      .range(0, 31)
+      .only_when_given();
+  s.integer("tpcs", 4,
+            "Falcon/nouveau: TPCs per GPC, read by the GPC firmware at UNITS 0x608 (default with gpu0.chip: the "
+            "chip's)")
+      .range(1, 31)
+      .only_when_given();
+  // The same for the segment sizes of the HUB and GPC groups (declared by the microcontroller block,
+  // models/mcu/uc/mcu_block.cpp): a chip's UC_CAPS sizes apply when they are not given.
+  for (const char* group : {"hub", "gpc"}) {
+    for (auto& g : s.specs) {
+      if (g.name != group || !g.children) continue;
+      for (auto& c : g.children->specs)
+        if (c.name == "code_size" || c.name == "data_size") c.resolve_default = false;
+    }
+  }
   s.integer("strands", 1, "Falcon/nouveau: STRANDS_CNT 0x880 (context strands per controller)").range(1, 63);
   s.integer("strand_words", 0x40, "Falcon/nouveau: each strand's STRAND_SIZE 0x910 (context words)").range(0, 0xffffff);
   s.boolean("trace", false, "Falcon core: print every instruction, disassembled, on stderr (slow)");

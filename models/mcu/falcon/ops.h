@@ -1,4 +1,4 @@
-// hetvp — Falcon v3 operation list (X-macro): name, mnemonic. Op 0 = not decoded.
+// hetvp — Falcon v3/v5 operation list (MOVI32, LBRA, LCALL: v4/v5 forms) (X-macro): name, mnemonic. Op 0 = not decoded.
 #pragma once
 
 /* clang-format off */
@@ -17,7 +17,8 @@
   X(RET, "ret") X(IRET, "iret") X(EXIT, "exit") X(XDWAIT, "xdwait") X(XCWAIT, "xcwait") X(XDFENCE, "xdfence") \
   X(TRAP, "trap") X(PUSH, "push") X(POP, "pop") X(MOVTSR, "mov") X(MOVFSR, "mov") \
   X(ITLB, "itlb") X(PTLB, "ptlb") X(VTLB, "vtlb") X(XCLD, "xcld") X(XDLD, "xdld") X(XDST, "xdst") \
-  X(NOP, "mov")
+  X(NOP, "mov") \
+  X(MOVI32, "mov") X(LBRA, "lbra") X(LCALL, "lcall") X(BRACMP, "bra")
 /* clang-format on */
 
 namespace hetvp::mcu::falcon {

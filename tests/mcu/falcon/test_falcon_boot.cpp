@@ -81,7 +81,7 @@ TEST(FalconBoot, ImageLargerThanTheSegmentIsRefusedByTheDriver) {
   auto r = run_hetvp(boot("--set gpu0.microcontrollers.hub.data_size=256"), 120);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(
-      (r.out + r.err).find("nouveau HUB image (code 0xc00, data 0x304 bytes) does not fit the Falcon at 0x409000"),
+      (r.out + r.err).find("nouveau GF100 HUB image (code 0xc00, data 0x304 bytes) does not fit the Falcon at 0x409000"),
       std::string::npos)
       << r.out << r.err;
 }

@@ -479,3 +479,77 @@ TEST(FalconIsa, SyncIoEndsTheBurstBeforeAnIoAccess) {
   EXPECT_EQ(r.reason, RunResult::Reason::halted);
   EXPECT_EQ(s.bus.reads.size(), 1u);
 }
+
+// Falcon v5 (set_version(5)): the forms decode_v5 adds, executed. Expected values by hand from the
+// form each encoding has (decode.cpp decode_v5, envydis's listing of the fuc5 images) and the v3
+// semantics of the operation it encodes.
+TEST(FalconIsa, V5FormsExecute) {
+  Sim s;
+  s.core.set_version(5);
+  EXPECT_STREQ(s.core.isa(), "falcon5");
+  s.b({0x01, 0xff})                    // mov $r1 -0x1        (imm8, sign-extended)
+      .b({0x42, 0x00, 0x80})           // mov $r2 -0x8000     (imm16, sign-extended)
+      .b({0x83, 0x56, 0x34, 0x12})     // mov $r3 0x123456    (imm24)
+      .b({0xd4, 0x78, 0x56, 0x34, 0x12})  // mov $r4 0x12345678 (imm32)
+      .b({0xb8, 0x35, 0x10, 0x00, 0x00})  // add b32 $r5 $r3 0x10 (0x38: R1 = R2 + I16, op byte 4 = 0)
+      .b({0xb8, 0x36, 0x01, 0x00, 0x02})  // sub b32 $r6 $r3 0x1  (op 2)
+      .b({0x07, 0x40})                 // mov $r7 0x40
+      .b({0xa0, 0x74})                 // st b32 D[$r7] $r4   (0x20)
+      .b({0xbf, 0x78})                 // ld b32 $r8 D[$r7]   (0x3f: ld R1, D[R2])
+      .b({0xb5, 0x73, 0x01})           // st b32 D[$r7+0x4] $r3 (0x35)
+      .b({0xb2, 0x49})                 // mov b32 $r9 $r4     (0x32: mov R1, R2)
+      .b({0x0a, 0x20})                 // mov $r10 0x20
+      .b({0xf6, 0xa4, 0x01})           // iowr I[$r10+0x4] $r4 (f6)
+      .b({0xa4, 0x49})                 // cmpu b32 $r4 $r9    (0x24): equal
+      .b({0xf4, 0x0b, 0x05})           // bra e +5 (v3 form)  -> over the next 2-byte mov
+      .b({0x0b, 0x01})                 // mov $r11 0x1        (skipped)
+      .b({0xb3, 0x40, 0x05, 0x06})     // bra b32 $r4 0x5 e +6: $r4 != 5, not taken (0x33 sub 0)
+      .b({0x0c, 0x01})                 // mov $r12 0x1        (executed)
+      .b({0xb3, 0xa4, 0x20, 0x06})     // bra b32 $r10 0x20 ne +6: equal, not taken (sub 4)
+      .b({0x0d, 0x01});                // mov $r13 0x1        (executed)
+  // lcall to a subroutine placed after the exit: it sets $r14 and returns.
+  const size_t call_at = s.p.size();
+  s.b({0x7e, 0x00, 0x00, 0x00});  // lcall (target patched below)
+  s.b({0xf8, 0x02});              // exit
+  const size_t sub = s.p.size();
+  s.b({0x0e, 0x2a, 0xf8, 0x00});  // mov $r14 0x2a; ret
+  s.p[call_at + 1] = static_cast<uint8_t>(sub);
+  s.p[call_at + 2] = static_cast<uint8_t>(sub >> 8);
+  ASSERT_EQ(s.run().reason, RunResult::Reason::halted);
+  EXPECT_EQ(s.r(1), 0xffffffffu);
+  EXPECT_EQ(s.r(2), 0xffff8000u);
+  EXPECT_EQ(s.r(3), 0x123456u);
+  EXPECT_EQ(s.r(4), 0x12345678u);
+  EXPECT_EQ(s.r(5), 0x123466u);
+  EXPECT_EQ(s.r(6), 0x123455u);
+  EXPECT_EQ(s.r(8), 0x12345678u);
+  uint32_t w;
+  std::memcpy(&w, &s.data[0x44], 4);
+  EXPECT_EQ(w, 0x123456u);
+  EXPECT_EQ(s.r(9), 0x12345678u);
+  ASSERT_EQ(s.bus.writes.size(), 1u);
+  EXPECT_EQ(s.bus.writes[0].first, 0x24u);  // $r10 + 1 * 4
+  EXPECT_EQ(s.bus.writes[0].second, 0x12345678u);
+  EXPECT_EQ(s.r(11), 0u);
+  EXPECT_EQ(s.r(12), 1u);
+  EXPECT_EQ(s.r(13), 1u);
+  EXPECT_EQ(s.r(14), 0x2au);
+}
+
+// The same bytes mean other things in v3: 0x01 0xff is a sized st (b8), d4 is an iowr form.
+TEST(FalconIsa, V5EncodingsAreNotV3) {
+  Insn a, b;
+  const uint8_t mov8[8] = {0x01, 0xff};
+  FalconCore::decode(mov8, a, 3);
+  FalconCore::decode(mov8, b, 5);
+  EXPECT_NE(a.op, b.op);
+  EXPECT_EQ(b.len, 2);
+  const uint8_t iowr[8] = {0xf6, 0x0c, 0x00};
+  FalconCore::decode(iowr, b, 5);
+  EXPECT_EQ(b.len, 3);
+  FalconCore::decode(iowr, a, 3);
+  EXPECT_NE(a.op, b.op);
+  const uint8_t bad38[8] = {0xb8, 0x12, 0x00, 0x00, 0x07};  // 0x38 with op 7: no such operation
+  FalconCore::decode(bad38, b, 5);
+  EXPECT_EQ(b.len, 1);
+}

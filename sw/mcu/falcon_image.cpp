@@ -1,0 +1,136 @@
+// hetvp — Falcon image files in nouveau's .fuc3.h array format (falcon_image.h).
+#include "sw/mcu/falcon_image.h"
+
+#include <cctype>
+
+#include "platform/file_input.h"
+
+namespace hetvp::sw {
+
+namespace {
+
+// A small scanner over C text: skips whitespace and comments, counts lines.
+struct Scanner {
+  const std::string& t;
+  const std::string& path;
+  size_t i = 0;
+  unsigned line = 1;
+
+  [[noreturn]] void fail(const std::string& why) const {
+    throw FalconImageError(path + ":" + std::to_string(line) + ": " + why);
+  }
+  void skip() {
+    while (i < t.size()) {
+      if (t[i] == '\n') {
+        ++line;
+        ++i;
+      } else if (std::isspace(static_cast<unsigned char>(t[i]))) {
+        ++i;
+      } else if (t.compare(i, 2, "/*") == 0) {
+        const size_t e = t.find("*/", i + 2);
+        if (e == std::string::npos) fail("unterminated /* comment");
+        for (size_t k = i; k < e; ++k) line += t[k] == '\n';
+        i = e + 2;
+      } else if (t.compare(i, 2, "//") == 0) {
+        while (i < t.size() && t[i] != '\n') ++i;
+      } else {
+        return;
+      }
+    }
+  }
+  bool at_end() {
+    skip();
+    return i >= t.size();
+  }
+  std::string ident() {
+    skip();
+    const size_t b = i;
+    while (i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) || t[i] == '_')) ++i;
+    return t.substr(b, i - b);
+  }
+  bool eat(char c) {
+    skip();
+    if (i < t.size() && t[i] == c) {
+      ++i;
+      return true;
+    }
+    return false;
+  }
+  // The elements between '{' and '}' (the '{' already read), then '}' ';'.
+  std::vector<uint32_t> elements(const std::string& name) {
+    std::vector<uint32_t> v;
+    for (;;) {
+      if (eat('}')) break;
+      skip();
+      if (i >= t.size()) fail("array " + name + " has no closing '}'");
+      const size_t b = i;
+      while (i < t.size() && std::isalnum(static_cast<unsigned char>(t[i]))) ++i;
+      const std::string num = t.substr(b, i - b);
+      if (num.empty()) fail(std::string("unexpected '") + t[i] + "' in array " + name + " (32-bit numbers expected)");
+      uint64_t value = 0;
+      size_t used = 0;
+      try {
+        value = std::stoull(num, &used, 0);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != num.size()) fail("'" + num + "' in array " + name + " is not a number");
+      if (value > 0xffffffffull) fail(num + " in array " + name + " does not fit 32 bits");
+      v.push_back(static_cast<uint32_t>(value));
+      if (eat('}')) break;
+      if (!eat(',')) fail("',' or '}' expected after " + num + " in array " + name);
+    }
+    if (!eat(';')) fail("';' expected after array " + name);
+    return v;
+  }
+};
+
+bool ends_with(const std::string& s, const char* suffix) {
+  const std::string x(suffix);
+  return s.size() > x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
+}
+
+}  // namespace
+
+FalconImageFile parse_falcon_image(const std::string& text, const std::string& path) {
+  FalconImageFile f;
+  f.path = path;
+  Scanner s{text, path};
+  bool have_code = false, have_data = false;
+  while (!s.at_end()) {
+    // [static] [const] uint32_t NAME [ ] = { ... } ;
+    std::string w = s.ident();
+    if (w.empty()) s.fail(std::string("unexpected '") + text[s.i] + "' (an array 'static uint32_t <name>_code[] = {...};' expected)");
+    while (w == "static" || w == "const") w = s.ident();
+    if (w != "uint32_t") s.fail("'" + w + "': only uint32_t arrays (<name>_code[], <name>_data[]) may appear");
+    const unsigned line = s.line;
+    const std::string name = s.ident();
+    if (name.empty() || !s.eat('[') || !s.eat(']') || !s.eat('=') || !s.eat('{'))
+      s.fail("'uint32_t <name>[] = {' expected");
+    const bool code = ends_with(name, "_code"), data = ends_with(name, "_data");
+    if (!code && !data) s.fail("array '" + name + "': its name must end in _code or _data");
+    bool& have = code ? have_code : have_data;
+    if (have) {
+      s.line = line;
+      s.fail(std::string("a second ") + (code ? "_code" : "_data") + " array ('" + name + "')");
+    }
+    have = true;
+    (code ? f.code : f.data) = s.elements(name);
+  }
+  if (!have_code) s.fail("no <name>_code[] array in the file");
+  if (!have_data) s.fail("no <name>_data[] array in the file");
+  if (f.code.empty()) s.fail("the _code array is empty");
+  return f;
+}
+
+FalconImageFile read_falcon_image(const std::string& path) {
+  std::string text;
+  try {
+    text = read_input_text(path, input_kind::kFalconImage);
+  } catch (const InputFileError& e) {
+    throw FalconImageError(e.what());
+  }
+  return parse_falcon_image(text, path);
+}
+
+}  // namespace hetvp::sw
