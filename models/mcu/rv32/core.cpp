@@ -348,6 +348,7 @@ __attribute__((noinline)) Block* Rv32Core::build_block(Region& r, uint32_t pc0, 
     o.rs1 = in.rs1;
     o.rs2 = in.rs2;
     o.len = in.len;
+    o.opc = auipc ? static_cast<uint8_t>(OP_LI) : in.op;
     if (in.op >= OP_BEQ && in.op <= OP_BGEU)
       o.tdelta = static_cast<int32_t>(costs_.branch_taken) - static_cast<int32_t>(in.cost);
     b->ops.push_back(o);
@@ -368,6 +369,15 @@ __attribute__((noinline)) Block* Rv32Core::build_block(Region& r, uint32_t pc0, 
     e.h = bl[OP_COUNT];
     e.pc = pc;
     b->ops.push_back(e);
+  }
+  if (translate_) {
+    if (jitbuf_.ensure() && jitbuf_.room() < (64u << 10)) {
+      // code memory full: start over (every block is rebuilt on its next execution)
+      invalidate_all();
+      jitbuf_.clear();
+    }
+    b->code = jit_translate(*b, compressed_ ? 0u : 2u, jitbuf_);
+    if (b->code) ++blocks_translated_;
   }
   const uint32_t off0 = pc0 - r.m.base;
   r.bpages[off0 >> kBlockPageShift] = 1;
@@ -754,6 +764,7 @@ RunResult Rv32Core::run_impl(uint64_t max_cycles) {
     slim4 = st_size_ - 4; \
     slim2 = st_size_ - 2; \
     slim1 = st_size_ - 1; \
+    if constexpr (kBlocks) sync_jit_ctx();  \
   } while (0)
 #define DISPATCH()                                        \
   do {                                                    \
@@ -851,6 +862,26 @@ block_dispatch : {
     if (cyc >= limit) goto out;
     i = dc + (off_ >> 1);
     goto* labels[i->op];
+  }
+  if (b_->code) {  // translated: run it, then go on where it stopped
+    jc_.cyc = cyc;
+    jc_.ins = ins;
+    const int k_ = b_->code(x, &jc_);
+    if (k_ >= 0) {  // stopped before op k_: the interpreter runs that instruction
+      op = &b_->ops[static_cast<uint32_t>(k_)];
+      bcyc = jc_.cyc;
+      bins = jc_.ins;
+      DEOPT();
+    }
+    pc = jc_.next_pc;
+    cyc = jc_.cyc;
+    ins = jc_.ins;
+    if (k_ != -3) {
+      cyc += b_->cost;
+      ins += b_->n;
+      if (k_ == -2) cyc += static_cast<uint64_t>(static_cast<int64_t>(b_->ops[b_->n - 1].tdelta));
+    }
+    goto block_dispatch;
   }
   bcyc = cyc;
   bins = ins;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "models/mcu/core_if.h"
+#include "models/mcu/rv32/jit_x86.h"
 
 #include <algorithm>
 #include <memory>
@@ -116,6 +117,7 @@ struct BOp {
   int32_t tdelta = 0;  // branches: branch_taken - cost (added when taken)
   uint16_t idx = 0;    // instructions of the block before this one
   uint8_t rd = 0, rs1 = 0, rs2 = 0, len = 4;
+  uint8_t opc = 0;  // Op (auipc is filed as LI with the pc folded into imm)
 };
 
 // A straight-line run of simple instructions (ALU, M, loads, stores, at most one control transfer
@@ -127,6 +129,7 @@ struct Block {
   uint32_t cost = 0;            // cycles with every branch not taken
   uint32_t cost_before_last = 0;
   std::vector<BOp> ops;  // n ops (+ an END op when the last one is not a control transfer)
+  JitFn code = nullptr;  // x86-64 translation (jit_x86.h), null: run the ops threaded
 };
 constexpr uint32_t kMaxBlockInsns = 64;
 constexpr uint32_t kMaxBlockBytes = 256;  // also the invalidation look-back window
@@ -189,8 +192,15 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
     invalidate_all();
   }
   bool jit() const { return jit_; }
-  // Blocks built since construction (statistics for tests and benchmarks).
+  // Translation of blocks to x86-64 code (default on where supported: x86-64 Linux; elsewhere, or
+  // off, blocks run as threaded code). Same results either way (docs/iss.md).
+  void set_translate(bool on) {
+    translate_ = on;
+    invalidate_all();
+  }
+  // Blocks built / translated since construction (statistics for tests and benchmarks).
   uint64_t blocks_built() const { return blocks_built_; }
+  uint64_t blocks_translated() const { return blocks_translated_; }
   // Debugging aid, off by default (the privileged spec allows a trap inside a trap handler): with it
   // on, a synchronous exception taken while "in a trap handler" halts the core (fatal).
   void set_strict_traps(bool on) { strict_traps_ = on; }
@@ -234,6 +244,19 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   void fatal(const std::string& why);
   uint32_t pending_enabled() const { return mie_ & mip_; }
   void reset_data_cache();
+  void sync_jit_ctx() {
+    jc_.limit = limit_;
+    jc_.lbase = ld_base_;
+    jc_.llim1 = ld_size_ - 1;
+    jc_.llim2 = ld_size_ - 2;
+    jc_.llim4 = ld_size_ - 4;
+    jc_.lhost = ld_host_;
+    jc_.sbase = st_base_;
+    jc_.slim1 = st_size_ - 1;
+    jc_.slim2 = st_size_ - 2;
+    jc_.slim4 = st_size_ - 4;
+    jc_.shost = st_host_;
+  }
 
   // architectural state
   uint32_t x_[33] = {};  // x_[32] is the sink for writes to x0
@@ -262,7 +285,10 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   bool compressed_ = true;
   bool dmi_ = true;
   bool jit_ = true;
-  uint64_t blocks_built_ = 0;
+  bool translate_ = true;  // translate blocks to host code where supported (set_translate)
+  uint64_t blocks_built_ = 0, blocks_translated_ = 0;
+  JitCtx jc_;        // translated code's view of counters, limit and the data caches
+  JitBuffer jitbuf_;  // translated code
 
   // memory
   std::vector<std::unique_ptr<Region>> regions_;
