@@ -194,3 +194,35 @@ TEST(Rv32Blocks, CycleCostChangeReachesBuiltBlocks) {
     EXPECT_EQ(h.run().cycles, 1u + 10u) << static_cast<int>(p);
   }
 }
+
+// A tight loop (a block that branches to its own start runs inside the translated code) with a load
+// and a store in it: every path stops at the same instruction for every budget, and the loop's
+// first load (a miss of the last-region cache) leaves the block and comes back.
+TEST(Rv32Blocks, SelfLoopStopsAtEveryBudgetLikeTheInterpreter) {
+  Harness h[3];
+  const Path paths[3] = {Path::interp, Path::threaded, Path::translated};
+  for (int p = 0; p < 3; ++p) {
+    set_path(h[p], paths[p]);
+    h[p].li(2, Harness::kDmem).li(5, 3000);
+    // loop: x6 += x5; x7 = mem[x2]; x7 += x6; mem[x2] = x7; x5 -= 1; bne x5, x0, loop
+    h[p].e(add(6, 6, 5)).e(lw(7, 2, 0)).e(add(7, 7, 6)).e(sw(7, 2, 0)).e(addi(5, 5, -1)).e(bne(5, 0, -20));
+    h[p].end();
+    h[p].core.reset(0);
+  }
+  std::mt19937 budgets(4242);
+  for (int step = 0; step < 2000; ++step) {
+    const uint64_t budget = 1 + budgets() % 37;
+    RunResult r[3];
+    for (int p = 0; p < 3; ++p) r[p] = h[p].core.run(budget);
+    for (int p = 1; p < 3; ++p) {
+      ASSERT_EQ(r[p].reason, r[0].reason) << "step " << step << " path " << p;
+      ASSERT_EQ(r[p].cycles, r[0].cycles) << "step " << step << " path " << p;
+      ASSERT_EQ(r[p].instructions, r[0].instructions) << "step " << step << " path " << p;
+      ASSERT_EQ(h[p].core.read_pc(), h[0].core.read_pc()) << "step " << step << " path " << p;
+      for (unsigned x = 1; x < 32; ++x) ASSERT_EQ(h[p].x(x), h[0].x(x)) << "x" << x << " step " << step;
+    }
+    if (r[0].reason == RunResult::Reason::breakpoint) break;
+  }
+  EXPECT_EQ(h[0].x(5), 0u);  // the loop ran to its end within the steps
+  for (int p = 1; p < 3; ++p) EXPECT_EQ(h[p].dmem, h[0].dmem);
+}

@@ -188,7 +188,8 @@ bool JitBuffer::ensure() {
   }
   mem_ = static_cast<uint8_t*>(m);
   cap_ = kBufferSize;
-  used_ = 0;
+  std::memset(mem_, 0xCC, kHeadroom);
+  used_ = kHeadroom;
   return true;
 }
 
@@ -487,7 +488,8 @@ JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
   a.b(0xC3);
   if (a.size() > kMaxBlockCode) std::abort();  // cannot happen: bounded per op above
   uint8_t* const code = buf.cursor();
-  buf.commit((a.size() + 15) & ~size_t(15));
+  while (a.size() & 15) a.b(0xCC);  // int3 padding up to the next block
+  buf.commit(a.size());
   return reinterpret_cast<JitFn>(code);
 }
 

@@ -46,7 +46,10 @@ class JitBuffer {
   size_t room() const { return cap_ - used_; }
   uint8_t* cursor() { return mem_ + used_; }
   void commit(size_t n) { used_ += n; }
-  void clear() { used_ = 0; }
+  // Code starts 16 bytes into the buffer and every block is 16-byte aligned with int3 padding, so
+  // nothing reads outside the mapping in front of a block (e.g. a sanitizer's function-type check).
+  void clear() { used_ = kHeadroom; }
+  static constexpr size_t kHeadroom = 16;
   bool failed() const { return failed_; }
 
  private:
