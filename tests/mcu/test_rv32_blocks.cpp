@@ -226,3 +226,22 @@ TEST(Rv32Blocks, SelfLoopStopsAtEveryBudgetLikeTheInterpreter) {
   EXPECT_EQ(h[0].x(5), 0u);  // the loop ran to its end within the steps
   for (int p = 1; p < 3; ++p) EXPECT_EQ(h[p].dmem, h[0].dmem);
 }
+
+// Single-stepping builds (and translates) a block at every pc: 15,000 blocks of up to 64
+// instructions overflow the core's translated-code memory several times; each time every block is
+// dropped and rebuilt on demand, and the program still computes the same.
+TEST(Rv32Blocks, TranslatedCodeMemoryRefillsWhenFull) {
+  Harness h;
+  const uint32_t n = 15000;
+  for (uint32_t k = 0; k < n; ++k) h.e(addi(5, 5, 1));
+  h.end();
+  for (uint32_t k = 0; k < n; ++k) ASSERT_EQ(h.core.step().instructions, 1u) << k;
+  EXPECT_EQ(h.x(5), n);
+  if (hetvp::mcu::rv32::jit_supported() && std::getenv("HETVP_TEST_RV32_MODE") == nullptr) {
+    EXPECT_GE(h.core.blocks_translated(), n);  // at least one per pc stepped
+    EXPECT_GE(h.core.code_memory_refills(), 2u);
+  }
+  h.core.write_pc(0);
+  EXPECT_EQ(h.run().reason, RunResult::Reason::breakpoint);
+  EXPECT_EQ(h.x(5), 2 * n);
+}

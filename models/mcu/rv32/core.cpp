@@ -375,6 +375,7 @@ __attribute__((noinline)) Block* Rv32Core::build_block(Region& r, uint32_t pc0, 
       // code memory full: start over (every block is rebuilt on its next execution)
       invalidate_all();
       jitbuf_.clear();
+      ++jit_refills_;
     }
     b->code = jit_translate(*b, compressed_ ? 0u : 2u, jitbuf_);
     if (b->code) ++blocks_translated_;

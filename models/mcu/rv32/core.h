@@ -201,6 +201,7 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   // Blocks built / translated since construction (statistics for tests and benchmarks).
   uint64_t blocks_built() const { return blocks_built_; }
   uint64_t blocks_translated() const { return blocks_translated_; }
+  uint64_t code_memory_refills() const { return jit_refills_; }  // translated-code memory was full
   // Debugging aid, off by default (the privileged spec allows a trap inside a trap handler): with it
   // on, a synchronous exception taken while "in a trap handler" halts the core (fatal).
   void set_strict_traps(bool on) { strict_traps_ = on; }
@@ -286,7 +287,7 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   bool dmi_ = true;
   bool jit_ = true;
   bool translate_ = true;  // translate blocks to host code where supported (set_translate)
-  uint64_t blocks_built_ = 0, blocks_translated_ = 0;
+  uint64_t blocks_built_ = 0, blocks_translated_ = 0, jit_refills_ = 0;
   JitCtx jc_;        // translated code's view of counters, limit and the data caches
   JitBuffer jitbuf_;  // translated code
 
