@@ -151,6 +151,7 @@ void Rv32Core::invalidate_all() {
     for (auto& e : r->dcache) e.op = OP_DECODE;
     if (r->any_block) {
       for (auto& b : r->blocks) b.reset();
+      std::fill(r->jslots.begin(), r->jslots.end(), nullptr);
       std::fill(r->bpages.begin(), r->bpages.end(), 0);
       r->any_block = false;
     }
@@ -172,7 +173,10 @@ void Rv32Core::drop_blocks(Region& r, uint64_t lo, uint64_t hi) {
     const uint64_t pt = std::min(t, b + ((p + 1) << kBlockPageShift));
     for (uint64_t k = (ps - b) >> 1; k < (pt - b + 1) >> 1; ++k) {
       const Block* blk = r.blocks[k].get();
-      if (blk && blk->end > lo && blk->start < hi) r.blocks[k].reset();
+      if (blk && blk->end > lo && blk->start < hi) {
+        r.blocks[k].reset();
+        r.jslots[k] = nullptr;  // unlinks every chain into it
+      }
     }
   }
 }
@@ -310,6 +314,7 @@ __attribute__((noinline)) void Rv32Core::allocate_decode_cache(Region& r) {
   r.dcache.assign(r.m.size / 2, Insn{});
   r.blocks.clear();
   r.blocks.resize(r.m.size / 2);
+  r.jslots.assign(r.m.size / 2, nullptr);
   r.bpages.assign((r.m.size + (1u << kBlockPageShift) - 1) >> kBlockPageShift, 0);
   r.any_block = false;
   reset_data_cache();
@@ -377,13 +382,14 @@ __attribute__((noinline)) Block* Rv32Core::build_block(Region& r, uint32_t pc0, 
       jitbuf_.clear();
       ++jit_refills_;
     }
-    b->code = jit_translate(*b, compressed_ ? 0u : 2u, jitbuf_);
+    b->code = jit_translate(*b, compressed_ ? 0u : 2u, JitSlots{r.jslots.data(), r.m.base, r.m.size}, jitbuf_);
     if (b->code) ++blocks_translated_;
   }
   const uint32_t off0 = pc0 - r.m.base;
   r.bpages[off0 >> kBlockPageShift] = 1;
   r.any_block = true;
   ++blocks_built_;
+  r.jslots[off0 >> 1] = b->code;
   r.blocks[off0 >> 1] = std::move(b);
   return r.blocks[off0 >> 1].get();
 }
@@ -867,9 +873,9 @@ block_dispatch : {
   if (b_->code) {  // translated: run it, then go on where it stopped
     jc_.cyc = cyc;
     jc_.ins = ins;
-    const int k_ = b_->code(x, &jc_);
-    if (k_ >= 0) {  // stopped before op k_: the interpreter runs that instruction
-      op = &b_->ops[static_cast<uint32_t>(k_)];
+    const int k_ = b_->code(x, &jc_);  // may chain through further blocks (jit_x86.h)
+    if (k_ >= 0) {  // stopped before op k_ of block jc_.cur: the interpreter runs that instruction
+      op = &jc_.cur->ops[static_cast<uint32_t>(k_)];
       bcyc = jc_.cyc;
       bins = jc_.ins;
       DEOPT();
@@ -877,11 +883,6 @@ block_dispatch : {
     pc = jc_.next_pc;
     cyc = jc_.cyc;
     ins = jc_.ins;
-    if (k_ != -3) {
-      cyc += b_->cost;
-      ins += b_->n;
-      if (k_ == -2) cyc += static_cast<uint64_t>(static_cast<int64_t>(b_->ops[b_->n - 1].tdelta));
-    }
     goto block_dispatch;
   }
   bcyc = cyc;

@@ -223,6 +223,7 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
     MemRegion m;
     std::vector<Insn> dcache;  // executable regions only: size/2 entries, allocated at the first fetch
     std::vector<std::unique_ptr<Block>> blocks;  // with dcache: the block starting at each halfword
+    std::vector<JitFn> jslots;                   // with dcache: translated code of those blocks (chaining)
     std::vector<uint8_t> bpages;                 // per 256-byte page: some block starts here
     bool any_block = false;
   };

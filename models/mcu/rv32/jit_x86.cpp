@@ -102,7 +102,7 @@ struct Asm {
 enum Cc : uint8_t { CC_B = 2, CC_AE = 3, CC_E = 4, CC_NE = 5, CC_L = 0xC, CC_GE = 0xD, CC_G = 0xF };
 
 constexpr int8_t off(size_t o) { return static_cast<int8_t>(o); }
-const int8_t kCyc = off(offsetof(JitCtx, cyc)), kIns = off(offsetof(JitCtx, ins)),
+const int8_t kCur = off(offsetof(JitCtx, cur)), kCyc = off(offsetof(JitCtx, cyc)), kIns = off(offsetof(JitCtx, ins)),
              kLimit = off(offsetof(JitCtx, limit)), kNextPc = off(offsetof(JitCtx, next_pc)),
              kLbase = off(offsetof(JitCtx, lbase)), kLlim1 = off(offsetof(JitCtx, llim1)),
              kLlim2 = off(offsetof(JitCtx, llim2)), kLlim4 = off(offsetof(JitCtx, llim4)),
@@ -131,6 +131,8 @@ struct Gen {
   std::vector<uint8_t> saved;  // callee-saved host registers pushed by the prologue
   std::vector<std::pair<uint8_t*, uint32_t>> deopts;  // (jcc rel32 position, op index)
   std::vector<uint8_t*> to_epilogue;
+  std::vector<uint8_t*> to_chain;  // jumps to the epilogue that ends in `jmp rax`
+  JitSlots slots;
 
   explicit Gen(uint8_t* at) : a(at) { host.fill(kNoReg); }
 
@@ -156,6 +158,31 @@ struct Gen {
   void ret_code(int32_t code) {  // mov eax, code; jmp epilogue
     a.mov_imm(RAX, static_cast<uint32_t>(code));
     to_epilogue.push_back(a.jmp());
+  }
+  // The block is done, going to static target t after `cycles` cycles and n instructions: account
+  // them, set next_pc, chain to t's translated code when it exists and may start, else return -1.
+  void exit_to(uint32_t t, uint64_t cycles, uint32_t n) {
+    a.b(0x48), a.b(0x81), a.b(0x46), a.b(static_cast<uint8_t>(kCyc)), a.d(static_cast<uint32_t>(cycles));
+    a.b(0x48), a.b(0x81), a.b(0x46), a.b(static_cast<uint8_t>(kIns)), a.d(n);
+    a.b(0xC7);  // mov dword [rsi+next_pc], t
+    a.b(static_cast<uint8_t>(0x40 | RSI));
+    a.b(static_cast<uint8_t>(kNextPc));
+    a.d(t);
+    if (slots.slots && t - slots.base < slots.size) {
+      const uint64_t slot = reinterpret_cast<uint64_t>(slots.slots + ((t - slots.base) >> 1));
+      a.b(0x48), a.b(0xB8);  // mov rax, imm64 (the slot's address)
+      std::memcpy(a.p, &slot, 8);
+      a.p += 8;
+      a.b(0x48), a.b(0x8B), a.b(0x00);  // mov rax, [rax]
+      a.b(0x48), a.b(0x85), a.b(0xC0);  // test rax, rax
+      uint8_t* none = a.jcc(CC_E);
+      a.rm_mem(0x8B, RDX, RSI, kCyc, true);        // mov rdx, [c->cyc]
+      a.b(0x48), a.b(0x03), a.b(0x50), a.b(0xF8);  // add rdx, [rax - 8]  (target's cost_before_last)
+      a.rm_mem(0x3B, RDX, RSI, kLimit, true);      // cmp rdx, [c->limit]
+      to_chain.push_back(a.jcc(CC_B));
+      Asm::patch(none, a.p);
+    }
+    ret_code(-1);
   }
   // eax = guest effective address - base; exits at op k unless within [0, lim] and aligned
   void mem_check(const BOp& o, uint32_t k, uint32_t size, int8_t base, int8_t lim) {
@@ -188,14 +215,13 @@ bool JitBuffer::ensure() {
   }
   mem_ = static_cast<uint8_t*>(m);
   cap_ = kBufferSize;
-  std::memset(mem_, 0xCC, kHeadroom);
-  used_ = kHeadroom;
+  used_ = 0;
   return true;
 }
 
 bool jit_supported() { return true; }
 
-JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
+JitFn jit_translate(const Block& b, uint32_t mmask, const JitSlots& slots, JitBuffer& buf) {
   if (!buf.ensure() || buf.room() < kMaxBlockCode) return nullptr;
   if (b.n == 0 || b.ops.size() * 200 + 512 > kMaxBlockCode) return nullptr;
   for (uint32_t k = 0; k < b.n; ++k)
@@ -203,7 +229,13 @@ JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
   const BOp& last = b.ops[b.n - 1];
   const bool self_loop = is_branch(last.opc) && last.pc + static_cast<uint32_t>(last.imm) == b.start;
 
-  Gen g(buf.cursor());
+  // header: 8 int3 bytes, then cost_before_last (read by chaining blocks at entry - 8)
+  uint8_t* const header = buf.cursor();
+  std::memset(header, 0xCC, 8);
+  const uint64_t cbl = b.cost_before_last;
+  std::memcpy(header + 8, &cbl, 8);
+  Gen g(header + 16);
+  g.slots = slots;
   Asm& a = g.a;
 
   // register caching: the most used guest registers (x1..x31) get host registers
@@ -229,17 +261,20 @@ JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
     a.rex(false, 0, h);
     a.b(static_cast<uint8_t>(0x50 | (h & 7)));  // push
   }
+  {  // c->cur = &b
+    const uint64_t bp = reinterpret_cast<uint64_t>(&b);
+    a.b(0x48), a.b(0xB8);  // mov rax, imm64
+    std::memcpy(a.p, &bp, 8);
+    a.p += 8;
+    a.rm_mem(0x89, RAX, RSI, kCur, true);  // mov [c->cur], rax
+  }
   for (uint8_t r : order) a.rm_mem(0x8B, g.host[r], RDI, static_cast<int8_t>(4 * r));
   uint8_t* const loop_head = a.p;
 
   for (uint32_t k = 0; k < b.ops.size(); ++k) {
     const BOp& o = b.ops[k];
     if (k == b.n) {  // the END op: fall through to the next block
-      a.b(0xC7);     // mov dword [rsi+next_pc], imm32
-      a.b(static_cast<uint8_t>(0x40 | RSI));
-      a.b(static_cast<uint8_t>(kNextPc));
-      a.d(o.pc);
-      g.ret_code(-1);
+      g.exit_to(o.pc, b.cost, b.n);
       break;
     }
     const uint32_t uimm = static_cast<uint32_t>(o.imm);
@@ -402,13 +437,9 @@ JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
       case OP_JAL: {
         const uint32_t t = o.pc + uimm;
         if (t & mmask) return nullptr;  // traps: leave it to the interpreter
-        a.b(0xC7);
-        a.b(static_cast<uint8_t>(0x40 | RSI));
-        a.b(static_cast<uint8_t>(kNextPc));
-        a.d(t);
         a.mov_imm(RAX, o.pc + o.len);
         g.put(o.rd, RAX);
-        g.ret_code(-1);
+        g.exit_to(t, b.cost, b.n);
         break;
       }
       case OP_JALR:
@@ -423,6 +454,8 @@ JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
         a.rm_mem(0x89, RAX, RSI, kNextPc);  // mov [c->next_pc], eax
         a.mov_imm(RAX, o.pc + o.len);
         g.put(o.rd, RAX);
+        a.b(0x48), a.b(0x81), a.b(0x46), a.b(static_cast<uint8_t>(kCyc)), a.d(b.cost);
+        a.b(0x48), a.b(0x81), a.b(0x46), a.b(static_cast<uint8_t>(kIns)), a.d(b.n);
         g.ret_code(-1);
         break;
       case OP_BEQ:
@@ -437,17 +470,13 @@ JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
         g.get(RAX, o.rs1);
         g.get(RCX, o.rs2);
         a.rr(0x39, RAX, RCX);  // cmp eax, ecx
+        const uint64_t iter = static_cast<uint64_t>(b.cost) + static_cast<int64_t>(o.tdelta);
+        if (iter > 0x7fffffffu || b.cost > 0x7fffffffu || b.cost_before_last > 0x7fffffffu) return nullptr;
         uint8_t* taken = a.jcc(cc[o.opc - OP_BEQ]);
-        a.b(0xC7);  // not taken: next_pc = pc + len
-        a.b(static_cast<uint8_t>(0x40 | RSI));
-        a.b(static_cast<uint8_t>(kNextPc));
-        a.d(o.pc + o.len);
-        g.ret_code(-1);
+        g.exit_to(o.pc + o.len, b.cost, b.n);  // not taken
         Asm::patch(taken, a.p);
         if (self_loop) {
           // back edge: account the iteration, go round again if the next one may start
-          const uint64_t iter = static_cast<uint64_t>(b.cost) + static_cast<int64_t>(o.tdelta);
-          if (iter > 0x7fffffffu || b.cost_before_last > 0x7fffffffu) return nullptr;
           a.b(0x48), a.b(0x81), a.b(0x46), a.b(static_cast<uint8_t>(kCyc)), a.d(static_cast<uint32_t>(iter));
           a.b(0x48), a.b(0x81), a.b(0x46), a.b(static_cast<uint8_t>(kIns)), a.d(b.n);
           a.rm_mem(0x8B, RAX, RSI, kCyc, true);  // mov rax, [c->cyc]
@@ -458,13 +487,9 @@ JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
           a.b(static_cast<uint8_t>(0x40 | RSI));
           a.b(static_cast<uint8_t>(kNextPc));
           a.d(t);
-          g.ret_code(-3);
+          g.ret_code(-1);
         } else {
-          a.b(0xC7);
-          a.b(static_cast<uint8_t>(0x40 | RSI));
-          a.b(static_cast<uint8_t>(kNextPc));
-          a.d(t);
-          g.ret_code(-2);
+          g.exit_to(t, iter, b.n);
         }
         break;
       }
@@ -477,20 +502,27 @@ JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
     Asm::patch(at, a.p);
     g.ret_code(static_cast<int32_t>(k));
   }
-  // epilogue: store written cached registers, restore callee-saved ones, return eax
-  for (auto* at : g.to_epilogue) Asm::patch(at, a.p);
-  for (uint8_t r : order)
-    if (g.written[r]) a.rm_mem(0x89, g.host[r], RDI, static_cast<int8_t>(4 * r));
-  for (auto it = g.saved.rbegin(); it != g.saved.rend(); ++it) {
-    a.rex(false, 0, *it);
-    a.b(static_cast<uint8_t>(0x58 | (*it & 7)));  // pop
+  // epilogues: store written cached registers, restore callee-saved ones, then return eax or (chain)
+  // jump to the next block's code in rax
+  for (int chain = 0; chain < 2; ++chain) {
+    auto& from = chain ? g.to_chain : g.to_epilogue;
+    if (from.empty()) continue;
+    for (auto* at : from) Asm::patch(at, a.p);
+    for (uint8_t r : order)
+      if (g.written[r]) a.rm_mem(0x89, g.host[r], RDI, static_cast<int8_t>(4 * r));
+    for (auto it = g.saved.rbegin(); it != g.saved.rend(); ++it) {
+      a.rex(false, 0, *it);
+      a.b(static_cast<uint8_t>(0x58 | (*it & 7)));  // pop
+    }
+    if (chain)
+      a.b(0xFF), a.b(0xE0);  // jmp rax
+    else
+      a.b(0xC3);  // ret
   }
-  a.b(0xC3);
-  if (a.size() > kMaxBlockCode) std::abort();  // cannot happen: bounded per op above
-  uint8_t* const code = buf.cursor();
-  while (a.size() & 15) a.b(0xCC);  // int3 padding up to the next block
-  buf.commit(a.size());
-  return reinterpret_cast<JitFn>(code);
+  if (a.size() + 16 > kMaxBlockCode) std::abort();  // cannot happen: bounded per op above
+  while (a.size() & 15) a.b(0xCC);                  // int3 padding up to the next block
+  buf.commit(16 + a.size());
+  return reinterpret_cast<JitFn>(header + 16);
 }
 
 #else  // no translator on this host: the threaded blocks run
@@ -498,7 +530,7 @@ JitFn jit_translate(const Block& b, uint32_t mmask, JitBuffer& buf) {
 JitBuffer::~JitBuffer() = default;
 bool JitBuffer::ensure() { return false; }
 bool jit_supported() { return false; }
-JitFn jit_translate(const Block&, uint32_t, JitBuffer&) { return nullptr; }
+JitFn jit_translate(const Block&, uint32_t, const JitSlots&, JitBuffer&) { return nullptr; }
 
 #endif
 
