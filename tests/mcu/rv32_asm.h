@@ -3,6 +3,9 @@
 
 #include "models/mcu/rv32/core.h"
 
+#include <cstdlib>
+#include <string>
+
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -217,6 +220,16 @@ struct MockBus : BusIf {
 };
 
 // Core with IMEM (64 KiB at 0) and DMEM (64 KiB at 0x10000); emits code from 0.
+// The ISS's run paths (docs/iss.md): ctest runs these tests three times, with HETVP_TEST_RV32_MODE
+// unset (the default: blocks translated to host code), "threaded" (blocks, no translation) and
+// "interp" (--no-jit: the per-instruction interpreter).
+inline void apply_rv32_test_mode(Rv32Core& core) {
+  const char* m = std::getenv("HETVP_TEST_RV32_MODE");
+  if (!m) return;
+  if (std::string(m) == "interp") core.set_jit(false);
+  if (std::string(m) == "threaded") core.set_translate(false);
+}
+
 struct Harness {
   static constexpr uint32_t kImem = 0x0, kImemSize = 0x10000, kDmem = 0x10000, kDmemSize = 0x10000;
   std::vector<uint8_t> imem = std::vector<uint8_t>(kImemSize, 0);
@@ -230,6 +243,7 @@ struct Harness {
     core.add_region(MemRegion{kDmem, kDmemSize, dmem.data(), true, false});
     core.set_bus(&bus);
     core.set_debug_mode(true);  // ebreak ends a test program
+    apply_rv32_test_mode(core);
     core.reset(0);
   }
   Harness& e(uint32_t insn) {

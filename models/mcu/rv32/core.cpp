@@ -147,8 +147,38 @@ void Rv32Core::set_compressed(bool on) {
 }
 
 void Rv32Core::invalidate_all() {
-  for (auto& r : regions_)
+  for (auto& r : regions_) {
     for (auto& e : r->dcache) e.op = OP_DECODE;
+    if (r->any_block) {
+      for (auto& b : r->blocks) b.reset();
+      std::fill(r->jslots.begin(), r->jslots.end(), nullptr);
+      std::fill(r->bpages.begin(), r->bpages.end(), 0);
+      r->any_block = false;
+    }
+  }
+}
+
+// Drops every block of `r` that was decoded from a byte in [lo, hi). A block is at most
+// kMaxBlockBytes long, so only blocks starting in [lo - kMaxBlockBytes, hi) can overlap, and the
+// per-page flags skip pages where no block starts (a data store into an RWX region costs a few
+// flag tests).
+void Rv32Core::drop_blocks(Region& r, uint64_t lo, uint64_t hi) {
+  if (!r.any_block) return;
+  const uint64_t b = r.m.base, e = b + r.m.size;
+  const uint64_t s = std::max(lo >= kMaxBlockBytes ? lo - kMaxBlockBytes : 0, b), t = std::min(hi, e);
+  if (s >= t) return;
+  for (uint64_t p = (s - b) >> kBlockPageShift; p <= (t - 1 - b) >> kBlockPageShift; ++p) {
+    if (!r.bpages[p]) continue;
+    const uint64_t ps = std::max(s, b + (p << kBlockPageShift));
+    const uint64_t pt = std::min(t, b + ((p + 1) << kBlockPageShift));
+    for (uint64_t k = (ps - b) >> 1; k < (pt - b + 1) >> 1; ++k) {
+      const Block* blk = r.blocks[k].get();
+      if (blk && blk->end > lo && blk->start < hi) {
+        r.blocks[k].reset();
+        r.jslots[k] = nullptr;  // unlinks every chain into it
+      }
+    }
+  }
 }
 
 void Rv32Core::invalidate_code(uint32_t addr, uint32_t len) {
@@ -161,6 +191,7 @@ void Rv32Core::invalidate_code(uint32_t addr, uint32_t len) {
     const uint64_t s = std::max(lo, b), t = std::min(hi, e);
     if (s >= t) continue;
     for (uint64_t k = (s - b) / 2; k < (t - b + 1) / 2; ++k) r->dcache[k].op = OP_DECODE;
+    drop_blocks(*r, addr, static_cast<uint64_t>(addr) + len);
   }
 }
 
@@ -281,7 +312,86 @@ void Rv32Core::decode_at(Region& r, uint32_t pc, Insn& out) const {
 // (stores into decoded code must take the invalidating slow path). Out of line: keeps run() small.
 __attribute__((noinline)) void Rv32Core::allocate_decode_cache(Region& r) {
   r.dcache.assign(r.m.size / 2, Insn{});
+  r.blocks.clear();
+  r.blocks.resize(r.m.size / 2);
+  r.jslots.assign(r.m.size / 2, nullptr);
+  r.bpages.assign((r.m.size + (1u << kBlockPageShift) - 1) >> kBlockPageShift, 0);
+  r.any_block = false;
   reset_data_cache();
+}
+
+namespace {
+bool is_control_transfer(uint8_t op) {
+  return op == OP_JAL || op == OP_JALR || (op >= OP_BEQ && op <= OP_BGEU);
+}
+}  // namespace
+
+// Builds the block starting at pc (decoding what is not decoded yet) and files it under pc.
+// blabels[op] is the block handler of each op, null for ops that end a block (they run on the
+// per-instruction path); blabels[OP_COUNT] is the END handler. Returns null when the instruction at
+// pc is such an op (nothing is filed: the caller interprets it).
+__attribute__((noinline)) Block* Rv32Core::build_block(Region& r, uint32_t pc0, const void* const* bl) {
+  auto b = std::make_unique<Block>();
+  b->start = pc0;
+  uint32_t pc = pc0, cost = 0;
+  bool transfer = false;
+  while (b->n < kMaxBlockInsns) {
+    const uint32_t off = pc - r.m.base;
+    if (off >= r.m.size) break;  // falls off the region: the next fetch takes the slow path
+    Insn& in = r.dcache[off >> 1];
+    if (in.op == OP_DECODE) decode_at(r, pc, in);
+    const bool auipc = in.op == OP_AUIPC;  // pc is known: auipc is a load-immediate here
+    const void* h = auipc ? bl[OP_LI] : bl[in.op];
+    if (!h || pc + in.len - pc0 > kMaxBlockBytes) break;
+    BOp o;
+    o.h = h;
+    o.imm = auipc ? static_cast<int32_t>(pc + static_cast<uint32_t>(in.imm)) : in.imm;
+    o.pc = pc;
+    o.pcost = cost;
+    o.idx = static_cast<uint16_t>(b->n);
+    o.rd = in.rd;
+    o.rs1 = in.rs1;
+    o.rs2 = in.rs2;
+    o.len = in.len;
+    o.opc = auipc ? static_cast<uint8_t>(OP_LI) : in.op;
+    if (in.op >= OP_BEQ && in.op <= OP_BGEU)
+      o.tdelta = static_cast<int32_t>(costs_.branch_taken) - static_cast<int32_t>(in.cost);
+    b->ops.push_back(o);
+    b->cost_before_last = cost;
+    cost += in.cost;
+    ++b->n;
+    pc += in.len;
+    if (is_control_transfer(in.op)) {
+      transfer = true;
+      break;
+    }
+  }
+  if (b->n == 0) return nullptr;
+  b->cost = cost;
+  b->end = pc;
+  if (!transfer) {
+    BOp e;
+    e.h = bl[OP_COUNT];
+    e.pc = pc;
+    b->ops.push_back(e);
+  }
+  if (translate_) {
+    if (jitbuf_.ensure() && jitbuf_.room() < (64u << 10)) {
+      // code memory full: start over (every block is rebuilt on its next execution)
+      invalidate_all();
+      jitbuf_.clear();
+      ++jit_refills_;
+    }
+    b->code = jit_translate(*b, compressed_ ? 0u : 2u, JitSlots{r.jslots.data(), r.m.base, r.m.size}, jitbuf_);
+    if (b->code) ++blocks_translated_;
+  }
+  const uint32_t off0 = pc0 - r.m.base;
+  r.bpages[off0 >> kBlockPageShift] = 1;
+  r.any_block = true;
+  ++blocks_built_;
+  r.jslots[off0 >> 1] = b->code;
+  r.blocks[off0 >> 1] = std::move(b);
+  return r.blocks[off0 >> 1].get();
 }
 
 bool Rv32Core::load_slow(uint32_t addr, uint32_t size, uint32_t& value) {
@@ -560,7 +670,19 @@ bool Rv32Core::csr_access(const Insn& i, uint32_t operand, bool write, uint32_t&
 // ------------------------------------------------------------------------------------------------
 // the run loop
 
-RunResult Rv32Core::run(uint64_t max_cycles) {
+RunResult Rv32Core::run(uint64_t max_cycles) { return jit_ ? run_impl<true>(max_cycles) : run_impl<false>(max_cycles); }
+
+// kBlocks = false: the per-instruction interpreter. kBlocks = true: the same handlers, plus block
+// handlers (B_*) that run pre-decoded straight-line blocks; every instruction a block cannot run
+// (and every slow path: a load/store miss, a misaligned jump) falls back to the interpreter's
+// handler for exactly that instruction, with pc and counters restored to its start, and the
+// interpreter's DISPATCH comes back to block_dispatch. Cycle budgets stay exact: a block is entered
+// only when every instruction but its last starts below the limit, as in the interpreter.
+// The interpreter instantiation never takes the block handlers' addresses: their labels are unused there.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-label"
+template <bool kBlocks>
+RunResult Rv32Core::run_impl(uint64_t max_cycles) {
   RunResult res;
   switch (state_) {
     case CoreState::fatal:
@@ -593,6 +715,24 @@ RunResult Rv32Core::run(uint64_t max_cycles) {
 #undef HETVP_RV32_LABEL
   };
 
+  // Block handlers by op (null: the op ends a block), [OP_COUNT] = END. Only taken in the block
+  // instantiation, so the interpreter's code has no unreachable block handlers.
+  const void* const* blabels = nullptr;
+  if constexpr (kBlocks) {
+    static const void* const table[OP_COUNT + 1] = {
+        nullptr,   nullptr,   nullptr,    nullptr,    &&B_NOP,    &&B_LI,    nullptr /*AUIPC: built as LI*/,
+        &&B_JAL,   &&B_JALR,  &&B_BEQ,    &&B_BNE,    &&B_BLT,    &&B_BGE,   &&B_BLTU,
+        &&B_BGEU,  &&B_LB,    &&B_LH,     &&B_LW,     &&B_LBU,    &&B_LHU,   &&B_SB,
+        &&B_SH,    &&B_SW,    &&B_ADDI,   &&B_SLTI,   &&B_SLTIU,  &&B_XORI,  &&B_ORI,
+        &&B_ANDI,  &&B_SLLI,  &&B_SRLI,   &&B_SRAI,   &&B_ADD,    &&B_SUB,   &&B_SLL,
+        &&B_SLT,   &&B_SLTU,  &&B_XOR,    &&B_SRL,    &&B_SRA,    &&B_OR,    &&B_AND,
+        &&B_MUL,   &&B_MULH,  &&B_MULHSU, &&B_MULHU,  &&B_DIV,    &&B_DIVU,  &&B_REM,
+        &&B_REMU,  nullptr,   nullptr,    nullptr,    nullptr,    nullptr,   nullptr,
+        nullptr,   nullptr,   nullptr,    nullptr,    nullptr,    &&B_END};
+    blabels = table;
+  }
+  (void)blabels;
+
   uint32_t* const x = x_;
   uint32_t pc;
   uint64_t cyc, ins, limit;
@@ -605,6 +745,12 @@ RunResult Rv32Core::run(uint64_t max_cycles) {
   uint32_t cbase = 0, csize = 0;
   Insn* dc = nullptr;
   Insn* i = nullptr;
+  std::unique_ptr<Block>* bidx = nullptr;  // creg's blocks
+  const BOp* op = nullptr;                 // block mode: the op being executed
+  uint64_t bcyc = 0, bins = 0;             // block mode: counters at the block's start
+  (void)op;
+  (void)bcyc;
+  (void)bins;
   const uint32_t mmask = compressed_ ? 0u : 2u;
   uint32_t v = 0;
 
@@ -625,14 +771,34 @@ RunResult Rv32Core::run(uint64_t max_cycles) {
     slim4 = st_size_ - 4; \
     slim2 = st_size_ - 2; \
     slim1 = st_size_ - 1; \
+    if constexpr (kBlocks) sync_jit_ctx();  \
   } while (0)
-#define DISPATCH()                                      \
-  do {                                                  \
-    if (HETVP_UNLIKELY(cyc >= limit)) goto out;         \
-    const uint32_t off_ = pc - cbase;                   \
-    if (HETVP_UNLIKELY(off_ >= csize)) goto fetch_slow; \
-    i = dc + (off_ >> 1);                               \
-    goto* labels[i->op];                                \
+#define DISPATCH()                                        \
+  do {                                                    \
+    if constexpr (kBlocks) {                              \
+      goto block_dispatch;                                \
+    } else {                                              \
+      if (HETVP_UNLIKELY(cyc >= limit)) goto out;         \
+      const uint32_t off_ = pc - cbase;                   \
+      if (HETVP_UNLIKELY(off_ >= csize)) goto fetch_slow; \
+      i = dc + (off_ >> 1);                               \
+      goto* labels[i->op];                                \
+    }                                                     \
+  } while (0)
+// block mode: next op of the block
+#define BNEXT()       \
+  do {                \
+    ++op;             \
+    goto* op->h;      \
+  } while (0)
+// block mode: leave the block at this op and run it on the interpreter's handler (slow path)
+#define DEOPT()                          \
+  do {                                   \
+    pc = op->pc;                         \
+    cyc = bcyc + op->pcost;              \
+    ins = bins + op->idx;                \
+    i = dc + ((pc - cbase) >> 1);        \
+    goto* labels[i->op];                 \
   } while (0)
 #define NEXT()      \
   do {              \
@@ -678,7 +844,53 @@ fetch_slow : {
   cbase = r->m.base;
   csize = r->m.size;
   dc = r->dcache.data();
+  bidx = r->blocks.data();
   DISPATCH();
+}
+
+block_dispatch : {
+  // Block mode only. Enter the block at pc if every instruction but its last starts below the
+  // limit; otherwise (and for ops no block holds) run one instruction on the interpreter.
+  const uint32_t off_ = pc - cbase;
+  if (HETVP_UNLIKELY(off_ >= csize)) {
+    if (cyc >= limit) goto out;
+    goto fetch_slow;
+  }
+  Block* b_ = bidx[off_ >> 1].get();
+  if (HETVP_UNLIKELY(!b_)) {
+    if (cyc >= limit) goto out;
+    b_ = build_block(*creg, pc, blabels);
+    if (!b_) {
+      i = dc + (off_ >> 1);
+      goto* labels[i->op];
+    }
+  }
+  if (HETVP_UNLIKELY(cyc + b_->cost_before_last >= limit)) {
+    if (cyc >= limit) goto out;
+    i = dc + (off_ >> 1);
+    goto* labels[i->op];
+  }
+  if (b_->code) {  // translated: run it, then go on where it stopped
+    jc_.cyc = cyc;
+    jc_.ins = ins;
+    const int k_ = b_->code(x, &jc_);  // may chain through further blocks (jit_x86.h)
+    if (k_ >= 0) {  // stopped before op k_ of block jc_.cur: the interpreter runs that instruction
+      op = &jc_.cur->ops[static_cast<uint32_t>(k_)];
+      bcyc = jc_.cyc;
+      bins = jc_.ins;
+      DEOPT();
+    }
+    pc = jc_.next_pc;
+    cyc = jc_.cyc;
+    ins = jc_.ins;
+    goto block_dispatch;
+  }
+  bcyc = cyc;
+  bins = ins;
+  cyc += b_->cost;
+  ins += b_->n;
+  op = b_->ops.data();
+  goto* op->h;
 }
 
 check_irq:  // state synced out; take a pending interrupt if enabled, then go on
@@ -811,106 +1023,162 @@ L_SH:
 L_SW:
   STORE(4, slim4, uint32_t);
 
-L_ADDI:
-  RD = RS1 + static_cast<uint32_t>(i->imm);
-  NEXT();
-L_SLTI:
-  RD = static_cast<int32_t>(RS1) < i->imm;
-  NEXT();
-L_SLTIU:
-  RD = RS1 < static_cast<uint32_t>(i->imm);
-  NEXT();
-L_XORI:
-  RD = RS1 ^ static_cast<uint32_t>(i->imm);
-  NEXT();
-L_ORI:
-  RD = RS1 | static_cast<uint32_t>(i->imm);
-  NEXT();
-L_ANDI:
-  RD = RS1 & static_cast<uint32_t>(i->imm);
-  NEXT();
-L_SLLI:
-  RD = RS1 << i->imm;
-  NEXT();
-L_SRLI:
-  RD = RS1 >> i->imm;
-  NEXT();
-L_SRAI:
-  RD = static_cast<uint32_t>(static_cast<int32_t>(RS1) >> i->imm);
-  NEXT();
-L_ADD:
-  RD = RS1 + RS2;
-  NEXT();
-L_SUB:
-  RD = RS1 - RS2;
-  NEXT();
-L_SLL:
-  RD = RS1 << (RS2 & 31);
-  NEXT();
-L_SLT:
-  RD = static_cast<int32_t>(RS1) < static_cast<int32_t>(RS2);
-  NEXT();
-L_SLTU:
-  RD = RS1 < RS2;
-  NEXT();
-L_XOR:
-  RD = RS1 ^ RS2;
-  NEXT();
-L_SRL:
-  RD = RS1 >> (RS2 & 31);
-  NEXT();
-L_SRA:
-  RD = static_cast<uint32_t>(static_cast<int32_t>(RS1) >> (RS2 & 31));
-  NEXT();
-L_OR:
-  RD = RS1 | RS2;
-  NEXT();
-L_AND:
-  RD = RS1 & RS2;
-  NEXT();
-L_MUL:
-  RD = RS1 * RS2;
-  NEXT();
-L_MULH:
-  RD = static_cast<uint32_t>(
-      (static_cast<int64_t>(static_cast<int32_t>(RS1)) * static_cast<int64_t>(static_cast<int32_t>(RS2))) >> 32);
-  NEXT();
-L_MULHSU:
-  RD = static_cast<uint32_t>((static_cast<int64_t>(static_cast<int32_t>(RS1)) * static_cast<int64_t>(RS2)) >> 32);
-  NEXT();
-L_MULHU:
-  RD = static_cast<uint32_t>((static_cast<uint64_t>(RS1) * RS2) >> 32);
-  NEXT();
-L_DIV : {
-  const int32_t a = static_cast<int32_t>(RS1), b = static_cast<int32_t>(RS2);
-  if (b == 0)
-    RD = 0xffffffffu;
-  else if (a == std::numeric_limits<int32_t>::min() && b == -1)
-    RD = static_cast<uint32_t>(a);
-  else
-    RD = static_cast<uint32_t>(a / b);
-  NEXT();
+// ALU and M ops: one body, two handlers (L_: interpreter, B_: block). c_ is the Insn or the BOp.
+#define XD x[c_->rd]
+#define XS1 x[c_->rs1]
+#define XS2 x[c_->rs2]
+#define UIMM static_cast<uint32_t>(c_->imm)
+#define BOTH(name, ...)       \
+  L_##name : {                \
+    const auto* const c_ = i; \
+    __VA_ARGS__;              \
+    NEXT();                   \
+  }                           \
+  B_##name : {                \
+    const auto* const c_ = op; \
+    __VA_ARGS__;              \
+    BNEXT();                  \
+  }
+  BOTH(ADDI, XD = XS1 + UIMM)
+  BOTH(SLTI, XD = static_cast<int32_t>(XS1) < c_->imm)
+  BOTH(SLTIU, XD = XS1 < UIMM)
+  BOTH(XORI, XD = XS1 ^ UIMM)
+  BOTH(ORI, XD = XS1 | UIMM)
+  BOTH(ANDI, XD = XS1 & UIMM)
+  BOTH(SLLI, XD = XS1 << c_->imm)
+  BOTH(SRLI, XD = XS1 >> c_->imm)
+  BOTH(SRAI, XD = static_cast<uint32_t>(static_cast<int32_t>(XS1) >> c_->imm))
+  BOTH(ADD, XD = XS1 + XS2)
+  BOTH(SUB, XD = XS1 - XS2)
+  BOTH(SLL, XD = XS1 << (XS2 & 31))
+  BOTH(SLT, XD = static_cast<int32_t>(XS1) < static_cast<int32_t>(XS2))
+  BOTH(SLTU, XD = XS1 < XS2)
+  BOTH(XOR, XD = XS1 ^ XS2)
+  BOTH(SRL, XD = XS1 >> (XS2 & 31))
+  BOTH(SRA, XD = static_cast<uint32_t>(static_cast<int32_t>(XS1) >> (XS2 & 31)))
+  BOTH(OR, XD = XS1 | XS2)
+  BOTH(AND, XD = XS1 & XS2)
+  BOTH(MUL, XD = XS1 * XS2)
+  BOTH(MULH, XD = static_cast<uint32_t>(
+                 (static_cast<int64_t>(static_cast<int32_t>(XS1)) * static_cast<int64_t>(static_cast<int32_t>(XS2))) >>
+                 32))
+  BOTH(MULHSU,
+       XD = static_cast<uint32_t>((static_cast<int64_t>(static_cast<int32_t>(XS1)) * static_cast<int64_t>(XS2)) >> 32))
+  BOTH(MULHU, XD = static_cast<uint32_t>((static_cast<uint64_t>(XS1) * XS2) >> 32))
+  BOTH(DIV, {
+    const int32_t a = static_cast<int32_t>(XS1), b = static_cast<int32_t>(XS2);
+    if (b == 0)
+      XD = 0xffffffffu;
+    else if (a == std::numeric_limits<int32_t>::min() && b == -1)
+      XD = static_cast<uint32_t>(a);
+    else
+      XD = static_cast<uint32_t>(a / b);
+  })
+  BOTH(DIVU, {
+    const uint32_t b = XS2;
+    XD = b == 0 ? 0xffffffffu : XS1 / b;
+  })
+  BOTH(REM, {
+    const int32_t a = static_cast<int32_t>(XS1), b = static_cast<int32_t>(XS2);
+    if (b == 0)
+      XD = static_cast<uint32_t>(a);
+    else if (a == std::numeric_limits<int32_t>::min() && b == -1)
+      XD = 0;
+    else
+      XD = static_cast<uint32_t>(a % b);
+  })
+  BOTH(REMU, {
+    const uint32_t a = XS1, b = XS2;
+    XD = b == 0 ? a : a % b;
+  })
+
+// Block-only handlers: control transfers end the block (misaligned targets fall back to the
+// interpreter, which traps), loads/stores fall back on any miss of the fast path.
+B_NOP:
+  BNEXT();
+B_LI:
+  x[op->rd] = static_cast<uint32_t>(op->imm);
+  BNEXT();
+B_END:
+  pc = op->pc;
+  goto block_dispatch;
+B_JAL : {
+  const uint32_t t = op->pc + static_cast<uint32_t>(op->imm);
+  if (HETVP_UNLIKELY(t & mmask)) DEOPT();
+  x[op->rd] = op->pc + op->len;
+  pc = t;
+  goto block_dispatch;
 }
-L_DIVU : {
-  const uint32_t b = RS2;
-  RD = b == 0 ? 0xffffffffu : RS1 / b;
-  NEXT();
+B_JALR : {
+  const uint32_t t = (x[op->rs1] + static_cast<uint32_t>(op->imm)) & ~1u;
+  if (HETVP_UNLIKELY(t & mmask)) DEOPT();
+  x[op->rd] = op->pc + op->len;
+  pc = t;
+  goto block_dispatch;
 }
-L_REM : {
-  const int32_t a = static_cast<int32_t>(RS1), b = static_cast<int32_t>(RS2);
-  if (b == 0)
-    RD = static_cast<uint32_t>(a);
-  else if (a == std::numeric_limits<int32_t>::min() && b == -1)
-    RD = 0;
-  else
-    RD = static_cast<uint32_t>(a % b);
-  NEXT();
-}
-L_REMU : {
-  const uint32_t a = RS1, b = RS2;
-  RD = b == 0 ? a : a % b;
-  NEXT();
-}
+#define BBRANCH(cond)                                                  \
+  do {                                                                 \
+    if (cond) {                                                        \
+      const uint32_t t = op->pc + static_cast<uint32_t>(op->imm);      \
+      if (HETVP_UNLIKELY(t & mmask)) DEOPT();                          \
+      cyc += static_cast<uint64_t>(static_cast<int64_t>(op->tdelta));  \
+      pc = t;                                                          \
+    } else {                                                           \
+      pc = op->pc + op->len;                                           \
+    }                                                                  \
+    goto block_dispatch;                                               \
+  } while (0)
+B_BEQ:
+  BBRANCH(x[op->rs1] == x[op->rs2]);
+B_BNE:
+  BBRANCH(x[op->rs1] != x[op->rs2]);
+B_BLT:
+  BBRANCH(static_cast<int32_t>(x[op->rs1]) < static_cast<int32_t>(x[op->rs2]));
+B_BGE:
+  BBRANCH(static_cast<int32_t>(x[op->rs1]) >= static_cast<int32_t>(x[op->rs2]));
+B_BLTU:
+  BBRANCH(x[op->rs1] < x[op->rs2]);
+B_BGEU:
+  BBRANCH(x[op->rs1] >= x[op->rs2]);
+#define BLOAD(sz, lim, T, conv)                                            \
+  do {                                                                     \
+    const uint32_t a = x[op->rs1] + static_cast<uint32_t>(op->imm);        \
+    const uint32_t o = a - lbase;                                          \
+    if (HETVP_LIKELY(static_cast<int64_t>(o) <= lim && !(o & (sz - 1)))) { \
+      T t_;                                                                \
+      std::memcpy(&t_, lhost + o, sz);                                     \
+      x[op->rd] = conv(t_);                                                \
+      BNEXT();                                                             \
+    }                                                                      \
+    DEOPT();                                                               \
+  } while (0)
+B_LB:
+  BLOAD(1, llim1, int8_t, CONV_S);
+B_LH:
+  BLOAD(2, llim2, int16_t, CONV_S);
+B_LW:
+  BLOAD(4, llim4, uint32_t, CONV_U);
+B_LBU:
+  BLOAD(1, llim1, uint8_t, CONV_U);
+B_LHU:
+  BLOAD(2, llim2, uint16_t, CONV_U);
+#define BSTORE(sz, lim, T)                                                 \
+  do {                                                                     \
+    const uint32_t a = x[op->rs1] + static_cast<uint32_t>(op->imm);        \
+    const uint32_t o = a - sbase;                                          \
+    if (HETVP_LIKELY(static_cast<int64_t>(o) <= lim && !(o & (sz - 1)))) { \
+      const T t_ = static_cast<T>(x[op->rs2]);                             \
+      std::memcpy(shost + o, &t_, sz);                                     \
+      BNEXT();                                                             \
+    }                                                                      \
+    DEOPT();                                                               \
+  } while (0)
+B_SB:
+  BSTORE(1, slim1, uint8_t);
+B_SH:
+  BSTORE(2, slim2, uint16_t);
+B_SW:
+  BSTORE(4, slim4, uint32_t);
 
 L_FENCE_I:
   SYNC_OUT();
@@ -993,6 +1261,23 @@ out_synced:
 #undef LOAD
 #undef STORE
 #undef CSROP
+#undef BNEXT
+#undef DEOPT
+#undef XD
+#undef XS1
+#undef XS2
+#undef UIMM
+#undef BOTH
+#undef BBRANCH
+#undef BLOAD
+#undef BSTORE
+#undef CONV_S
+#undef CONV_U
 }
+
+#pragma GCC diagnostic pop
+
+template RunResult Rv32Core::run_impl<false>(uint64_t);
+template RunResult Rv32Core::run_impl<true>(uint64_t);
 
 }  // namespace hetvp::mcu::rv32

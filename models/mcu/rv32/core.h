@@ -2,11 +2,15 @@
 //
 // Speed: every 16/32-bit instruction is decoded once into a compact Insn (op index + operands +
 // cycle cost) held in a per-executable-region decode cache indexed by (pc - base) / 2; the run loop
-// dispatches with computed goto. Stores into executable regions, fence.i, invalidate_code(),
-// breakpoint and cycle-table changes drop decoded entries. See docs/iss.md.
+// dispatches with computed goto. On top of that (the default, `set_jit(false)` turns it off) the run
+// loop executes pre-decoded straight-line blocks: a Block is an array of BOp (handler address,
+// operands, pc) built once per start pc, run with one dispatch check per block. Stores into
+// executable regions, fence.i, invalidate_code(), breakpoint and cycle-table changes drop decoded
+// entries and the blocks that cover them. See docs/iss.md.
 #pragma once
 
 #include "models/mcu/core_if.h"
+#include "models/mcu/rv32/jit_x86.h"
 
 #include <algorithm>
 #include <memory>
@@ -103,6 +107,34 @@ struct Insn {
   uint8_t pad = 0;
 };
 
+// One pre-decoded instruction of a Block (the fast path): the handler's label address in run(),
+// the operands, and what is needed to fall back to the per-instruction path at this instruction.
+struct BOp {
+  const void* h = nullptr;  // handler label (run_impl<true>)
+  int32_t imm = 0;
+  uint32_t pc = 0;     // this instruction's address (for the END op: the block's fall-through pc)
+  uint32_t pcost = 0;  // cycles of the block's instructions before this one
+  int32_t tdelta = 0;  // branches: branch_taken - cost (added when taken)
+  uint16_t idx = 0;    // instructions of the block before this one
+  uint8_t rd = 0, rs1 = 0, rs2 = 0, len = 4;
+  uint8_t opc = 0;  // Op (auipc is filed as LI with the pc folded into imm)
+};
+
+// A straight-line run of simple instructions (ALU, M, loads, stores, at most one control transfer
+// as the last one) starting at `start`. Anything else (CSR, system, illegal, breakpoint, ...) ends
+// the block before it and runs on the per-instruction path.
+struct Block {
+  uint32_t start = 0, end = 0;  // [start, end): the bytes the block was decoded from
+  uint32_t n = 0;               // instructions
+  uint32_t cost = 0;            // cycles with every branch not taken
+  uint32_t cost_before_last = 0;
+  std::vector<BOp> ops;  // n ops (+ an END op when the last one is not a control transfer)
+  JitFn code = nullptr;  // x86-64 translation (jit_x86.h), null: run the ops threaded
+};
+constexpr uint32_t kMaxBlockInsns = 64;
+constexpr uint32_t kMaxBlockBytes = 256;  // also the invalidation look-back window
+constexpr uint32_t kBlockPageShift = 8;   // "a block starts in this 256-byte page" flags
+
 class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
  public:
   Rv32Core();
@@ -153,6 +185,23 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   // Without C: 16-bit encodings are illegal and jumps to pc with bit 1 set raise a misaligned fetch.
   void set_compressed(bool on);
   bool dmi() const { return dmi_; }
+  // Pre-decoded blocks (default on). Off: the per-instruction interpreter (`hetvp iss --no-jit`).
+  // Both give the same architectural results, counters and stop points (docs/iss.md).
+  void set_jit(bool on) {
+    jit_ = on;
+    invalidate_all();
+  }
+  bool jit() const { return jit_; }
+  // Translation of blocks to x86-64 code (default on where supported: x86-64 Linux; elsewhere, or
+  // off, blocks run as threaded code). Same results either way (docs/iss.md).
+  void set_translate(bool on) {
+    translate_ = on;
+    invalidate_all();
+  }
+  // Blocks built / translated since construction (statistics for tests and benchmarks).
+  uint64_t blocks_built() const { return blocks_built_; }
+  uint64_t blocks_translated() const { return blocks_translated_; }
+  uint64_t code_memory_refills() const { return jit_refills_; }  // translated-code memory was full
   // Debugging aid, off by default (the privileged spec allows a trap inside a trap handler): with it
   // on, a synchronous exception taken while "in a trap handler" halts the core (fatal).
   void set_strict_traps(bool on) { strict_traps_ = on; }
@@ -173,7 +222,15 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   struct Region {
     MemRegion m;
     std::vector<Insn> dcache;  // executable regions only: size/2 entries, allocated at the first fetch
+    std::vector<std::unique_ptr<Block>> blocks;  // with dcache: the block starting at each halfword
+    std::vector<JitFn> jslots;                   // with dcache: translated code of those blocks (chaining)
+    std::vector<uint8_t> bpages;                 // per 256-byte page: some block starts here
+    bool any_block = false;
   };
+  template <bool kBlocks>
+  RunResult run_impl(uint64_t max_cycles);
+  Block* build_block(Region& r, uint32_t pc, const void* const* blabels);
+  void drop_blocks(Region& r, uint64_t lo, uint64_t hi);
   Region* find_region(uint32_t addr, uint32_t size);
   const Region* find_region(uint32_t addr, uint32_t size) const;
   void decode_at(Region& r, uint32_t pc, Insn& out) const;
@@ -189,6 +246,19 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   void fatal(const std::string& why);
   uint32_t pending_enabled() const { return mie_ & mip_; }
   void reset_data_cache();
+  void sync_jit_ctx() {
+    jc_.limit = limit_;
+    jc_.lbase = ld_base_;
+    jc_.llim1 = ld_size_ - 1;
+    jc_.llim2 = ld_size_ - 2;
+    jc_.llim4 = ld_size_ - 4;
+    jc_.lhost = ld_host_;
+    jc_.sbase = st_base_;
+    jc_.slim1 = st_size_ - 1;
+    jc_.slim2 = st_size_ - 2;
+    jc_.slim4 = st_size_ - 4;
+    jc_.shost = st_host_;
+  }
 
   // architectural state
   uint32_t x_[33] = {};  // x_[32] is the sink for writes to x0
@@ -216,6 +286,11 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   bool debug_ebreak_ = false;
   bool compressed_ = true;
   bool dmi_ = true;
+  bool jit_ = true;
+  bool translate_ = true;  // translate blocks to host code where supported (set_translate)
+  uint64_t blocks_built_ = 0, blocks_translated_ = 0, jit_refills_ = 0;
+  JitCtx jc_;        // translated code's view of counters, limit and the data caches
+  JitBuffer jitbuf_;  // translated code
 
   // memory
   std::vector<std::unique_ptr<Region>> regions_;

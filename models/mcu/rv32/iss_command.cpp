@@ -15,8 +15,8 @@ namespace hetvp::mcu {
 namespace {
 
 const char* kIssUsage =
-    "usage: hetvp iss ELF [--max-instructions N] [--trace] [--no-dmi] [--strict-traps] [--trap-watchdog N]\n"
-    "                     [--exit-code-file FILE]";
+    "usage: hetvp iss ELF [--max-instructions N] [--trace] [--no-dmi] [--no-jit] [--strict-traps]\n"
+    "                     [--trap-watchdog N] [--exit-code-file FILE]";
 const char* kIssAbout =
     "  runs an RV32IMC ELF on the bare ISS until it stores (code<<1)|1 to its `tohost` symbol\n"
     "  exit status: 0 when the program exits with 0; its code when 3..119; 120 for any other code (1, 2, 120 and\n"
@@ -26,7 +26,7 @@ const char* kIssAbout =
 int iss_command(std::vector<std::string> args) {
   StandaloneOptions o;
   std::string elf, max_instructions;
-  bool no_dmi = false;
+  bool no_dmi = false, no_jit = false;
   auto app = cli::make_parser(kIssUsage, kIssAbout);
   app->add_option("ELF", elf, "the RV32 program")->type_name("");
   app->add_option("--max-instructions", max_instructions, "stop (exit 1) after N instructions (at least 1)")
@@ -34,6 +34,8 @@ int iss_command(std::vector<std::string> args) {
       ->default_str(std::to_string(o.max_instructions));
   app->add_flag("--trace", o.trace, "print every instruction executed");
   app->add_flag("--no-dmi", no_dmi, "fetch and access memory through TLM transactions only (no direct memory)");
+  app->add_flag("--no-jit", no_jit,
+                "run every instruction on the per-instruction interpreter (no pre-decoded blocks; same results)");
   app->add_flag("--strict-traps", o.strict_traps,
                 "a trap inside a trap handler stops the run (debugging aid; off: nested traps per the spec)");
   // strtoull would wrap "-5" around to a huge count: a sign is refused first; CLI11 refuses a
@@ -49,6 +51,7 @@ int iss_command(std::vector<std::string> args) {
       ->type_name("FILE");
   if (int parsed = cli::parse_args(*app, args); parsed >= 0) return parsed;
   if (no_dmi) o.dmi = false;
+  if (no_jit) o.jit = false;
   if (!max_instructions.empty()) {
     try {  // stoull would take "-5" as 2^64-5: digits only, and at least 1
       const std::string& n = max_instructions;

@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
       opt.trace = true;
     else if (!std::strcmp(argv[k], "--no-dmi"))
       opt.dmi = false;
+    else if (!std::strcmp(argv[k], "--no-jit"))
+      opt.jit = false;
     else if (!std::strcmp(argv[k], "--strict-traps"))
       opt.strict_traps = true;
     else if (!std::strcmp(argv[k], "--trap-watchdog") && k + 1 < argc)
@@ -24,7 +26,7 @@ int main(int argc, char** argv) {
       opt.max_instructions = std::strtoull(argv[++k], nullptr, 0);
     else if (!std::strcmp(argv[k], "--help") || !std::strcmp(argv[k], "-h")) {
       std::cout
-          << "usage: hetvp-iss [--trace] [--no-dmi] [--strict-traps] [--trap-watchdog N] [--max-instructions N] ELF\n"
+          << "usage: hetvp-iss [--trace] [--no-dmi] [--no-jit] [--strict-traps] [--trap-watchdog N] [--max-instructions N] ELF\n"
              "Runs an RV32IMC ELF until it stores (code<<1)|1 to `tohost`; exit status: the code when 0 or 3..119,\n"
              "else 120 (the log line has the full code).\n"
              "Exit status 125 when the simulator reports a timeout, fatal trap, load error or deadlock.\n";
