@@ -80,7 +80,14 @@ HETVP_REG_OFFSETS(HETVP_MCU_REGS)
 #define MCU_IRQ_METHOD MCUR_U(0x04) /* the host wrote METHOD_CMD */
 #define MCU_IRQ_SWGEN0 MCUR_U(0x08) /* free for software (set through IRQSSET) */
 #define MCU_IRQ_SWGEN1 MCUR_U(0x10)
-#define MCU_IRQ_ALL MCUR_U(0x1f)
+/* Raised by the graphics engine's context-switch unit (gr_ctxsw.h) through the microcontroller's
+ * interrupt input: */
+#define MCU_IRQ_CHSW MCUR_U(0x100)  /* (HUB) the FIFO asks for a channel switch: CHAN_NEXT is latched
+                                       (GF100 NV_PGRAPH_FECS_INTR_CHSW, macros.fuc) */
+#define MCU_IRQ_CTXSW MCUR_U(0x200) /* hetvp: the unit's MMCTX / strand engine went idle (SIGNAL busy bits clear) */
+#define MCU_IRQ_CHSW_BIT 8
+#define MCU_IRQ_CTXSW_BIT 9
+#define MCU_IRQ_ALL MCUR_U(0x31f)
 
 /* mailbox n (0..15) */
 #define MCU_MAILBOX_COUNT 16

@@ -143,6 +143,8 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
       m->attach_gdb(std::make_unique<GdbStub>(ctx.name + "." + target, static_cast<int>(g.integer("port")),
                                               g.real("accept_timeout"), g.real("idle_timeout")));
     }
+    ctx.mcu_irq.push_back(&hub_->irq_in);
+    for (auto& m : gpcs_) ctx.mcu_irq.push_back(&m->irq_in);
     stats_.add("hub", hub_->stats());
     for (auto& m : gpcs_) stats_.add(m->stats());
     stats_
@@ -152,6 +154,12 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
   }
   void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
   StatGroup& stat_group() override { return stats_; }
+  // The gr block's context-switch registers share our windows (gpu_block.h ctxsw_regs).
+  void bind(gpu::GpuContext& ctx) override {
+    if (ctx.ctxsw_regs.empty()) return;
+    hub_->attach_ctxsw(*ctx.ctxsw_regs.at(0));
+    for (size_t i = 0; i < gpcs_.size(); ++i) gpcs_[i]->attach_ctxsw(*ctx.ctxsw_regs.at(1 + i));
+  }
 
  private:
   static void wire(gpu::GpuContext& ctx, const Params& p, const char* key, Microcontroller& m, uint32_t base) {

@@ -38,6 +38,8 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
     rv->set_trap_watchdog(cfg_.trap_watchdog);
   }
 
+  irq_impl_.m = this;
+  irq_in.bind(irq_impl_);
   init_payloads();
   bind_registers();
   spawn_host_thread();  // the burst loop (core_host.h), created where this model's thread was
@@ -359,7 +361,15 @@ bool Microcontroller::write_rules(tlm::tlm_generic_payload& gp, sc_core::sc_time
 }
 
 void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (forwarded(gp.get_address())) return ctxsw->b_transport(gp, delay);  // the context-switch unit's register
   serve(gp, delay, ReadTiming::CatchUp);  // a read may catch up to its arrival
+}
+
+void Microcontroller::external_irq(unsigned bit, const sc_core::sc_time& delay) {
+  if (bit >= 32) return;
+  const uint32_t mask = 1u << bit;
+  if (delay == sc_core::SC_ZERO_TIME) return set_irq_bits(mask);
+  arrivals_.at(delay, [this, mask] { set_irq_bits(mask); });
 }
 
 // The core's accesses outside its direct memories: its own register block and the BAR0 window.
@@ -367,6 +377,15 @@ void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time
 int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
   if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
     if (size != 4) return 0;
+    if (forwarded(addr - MCU_REG_BASE)) {  // the context-switch unit's register: through its socket, timed
+      set_access(bar0_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
+      const sc_core::sc_time issued = core_offset();
+      sc_core::sc_time d = issued;
+      ctxsw->b_transport(bar0_gp_, d);
+      const sc_core::sc_time took = d > issued ? d - issued : sc_core::SC_ZERO_TIME;
+      extra = cfg_.reg_cycles + uint64_t(std::ceil(took.to_seconds() * cfg_.clock_hz));
+      return bar0_gp_.is_response_ok() ? 1 : 0;
+    }
     set_access(core_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
     sc_core::sc_time at = core_offset();
     serve(core_gp_, at, ReadTiming::AsIssued);  // the core never waits
