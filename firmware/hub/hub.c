@@ -59,7 +59,8 @@ static uint32_t gr_chan_ctx(uint32_t chan, uint32_t* ctx) {
  * strands (their firmware, in parallel) and the HUB's MMCTX list. Returns GRC_ERR_*. */
 static uint32_t gr_xfer(uint32_t ctx, uint32_t load, uint32_t* bytes) {
   uint32_t seq[GPU_MAX_GPCS];
-  for (uint32_t n = 0; n < num_gpcs; ++n)
+  const uint32_t gpcs = gpc_units ? num_gpcs : 0u; /* GPCs without strand words: nothing to ask */
+  for (uint32_t n = 0; n < gpcs; ++n)
     seq[n] = gpc_cmd_start(n, FW_CMD_GR_GPC_XFER, ctx + hub_units + n * gpc_units, load);
   mcu_reg_write(GRC_ERROR, 0);
   if (compute_base && HUB_LIST_LEN) {
@@ -76,7 +77,7 @@ static uint32_t gr_xfer(uint32_t ctx, uint32_t load, uint32_t* bytes) {
   }
   uint32_t err = mcu_reg_read(GRC_ERROR) & 0xffu;
   uint32_t moved = err ? 0u : mcu_reg_read(GRC_MMCTX_WORDS) * 4u;
-  for (uint32_t n = 0; n < num_gpcs; ++n) {
+  for (uint32_t n = 0; n < gpcs; ++n) {
     uint32_t r = 0;
     if (gpc_cmd_wait(n, seq[n], &r) != FW_ERR_OK) {
       if (!err) err = GRC_ERR_GPC;

@@ -81,6 +81,7 @@ void Microcontroller::bind_registers() {
   on_port("UC_EXIT", MCU_UC_EXIT, 4, &Microcontroller::write_rules);
   on_port("UC_CTRL", MCU_UC_CTRL, 4, &Microcontroller::write_rules);
   on_port("DBG_DATA", MCU_DBG_DATA, 4, &Microcontroller::write_rules);
+  on_port("ctxsw", 0, MCU_REG_SIZE, &Microcontroller::ctxsw_port);
   bank_.set_reset("UC_CAPS", ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
   bank_.set_reset("UC_ID", (cfg_.index & MCU_UC_ID_INDEX_MASK) | (cfg_.hub ? MCU_UC_ID_HUB : 0u));
   bank_.set_reset("UC_CLOCK_KHZ", uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
@@ -361,8 +362,14 @@ bool Microcontroller::write_rules(tlm::tlm_generic_payload& gp, sc_core::sc_time
 }
 
 void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  if (forwarded(gp.get_address())) return ctxsw->b_transport(gp, delay);  // the context-switch unit's register
   serve(gp, delay, ReadTiming::CatchUp);  // a read may catch up to its arrival
+}
+
+// Offsets this block's table does not have belong to the context-switch unit, when there is one.
+bool Microcontroller::ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (!forwarded(gp.get_address())) return false;
+  ctxsw->b_transport(gp, delay);
+  return true;
 }
 
 void Microcontroller::external_irq(unsigned bit, const sc_core::sc_time& delay) {

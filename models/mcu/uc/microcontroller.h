@@ -136,6 +136,7 @@ class Microcontroller : public CoreHost {
     void raise(unsigned bit, const sc_core::sc_time& delay) override { m->external_irq(bit, delay); }
   };
   void external_irq(unsigned bit, const sc_core::sc_time& delay);
+  bool ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   bool forwarded(uint64_t off) const { return has_ctxsw_ && !bank_.has(off & ~uint64_t(3)); }
 
   McuConfig cfg_;
