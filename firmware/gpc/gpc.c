@@ -2,11 +2,14 @@
  * never reports), then serves commands (docs/firmware.md). */
 #include "fw.h"
 
-static uint32_t strand_units; /* this GPC's strands in the context buffer, 256-byte units */
+/* This GPC's strands in the context buffer, 256-byte units. In .data, not .bss: gpc.elf's buffers keep
+ * their data-memory offsets (tests/mcu_model uses the copy buffer at 0x400). */
+static uint32_t strand_units __attribute__((section(".data"))) = 0;
 
 /* Like nouveau's strand_ctx_init (com.fuc): each strand's size (GET_INFO), its save / load area
  * one after the other from MEM_BASE. */
 static void strands_initialize(void) {
+  if (!(mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_CTXSW)) return; /* no GR unit in this GPU (gpu.blocks) */
   const uint32_t cnt = mcu_reg_read(GRC_STRANDS_CNT);
   uint32_t off = 0;
   for (uint32_t s = 0; s < cnt; ++s) {
@@ -22,6 +25,10 @@ static void strands_initialize(void) {
 
 /* The HUB's FW_CMD_GR_GPC_XFER: every strand to (save) or from (load) VRAM (mem_base << 8). */
 static uint32_t strands_xfer(uint32_t mem_base, uint32_t load, uint32_t* error) {
+  if (!(mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_CTXSW)) {
+    *error = FW_ERR_NO_DEVICE;
+    return 0;
+  }
   mcu_reg_write(GRC_ERROR, 0);
   mcu_reg_write(GRC_MEM_BASE, mem_base);
   mcu_reg_write(GRC_MEM_TARGET, GRC_MEM_TARGET_AS_VRAM);

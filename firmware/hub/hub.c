@@ -107,7 +107,11 @@ void fw_chsw(void) {
   mcu_reg_write(GRH_CHSW, err ? GRH_CHSW_ERROR | err << GRH_CHSW_CODE_SHIFT : GRH_CHSW_ACK);
 }
 
+static uint32_t have_gr; /* a GR context-switch unit shares the HUB window (MCU_UC_ID_CTXSW) */
+
 static void gr_initialize(void) {
+  have_gr = mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_CTXSW;
+  if (!have_gr) return; /* a GPU built without the gr block: the GR commands answer FW_ERR_NO_DEVICE */
   compute_base = bar0_read(GPU_PTOP_BASE + PTOP_COMPUTE_BASE);
   uint32_t words = 0;
   for (uint32_t i = 0; compute_base && i < HUB_LIST_LEN; ++i) words += (hub_list[i] >> GRC_MMCTX_ENTRY_COUNT_SHIFT) + 1u;
@@ -134,6 +138,10 @@ void fw_initialize(void) {
 }
 
 int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) {
+  if (!have_gr && (cmd == FW_CMD_GR_INFO || cmd == FW_CMD_GR_SET_CHAN || cmd == FW_CMD_GR_SAVE)) {
+    *error = FW_ERR_NO_DEVICE;
+    return 1;
+  }
   switch (cmd) {
     case FW_CMD_REG_READ:
       if (data & 3u || data >= MCU_BAR0_SIZE) {

@@ -182,6 +182,10 @@ TEST(GrContextSwitch, EveryRegisterFollowsItsChannel) {
   EXPECT_NE(o.stats.find("\"golden_generation_ns\": "), std::string::npos);
   EXPECT_EQ(o.stats.find("\"golden_generation_ns\": 0,"), std::string::npos);
   EXPECT_NE(o.stats.find("\"strand_load_bytes\": 32"), std::string::npos) << "2 words x 4 loads per GPC";
+  const size_t gr = o.stats.find("\"gr\": {");
+  ASSERT_NE(gr, std::string::npos);
+  std::cout << "components.gpu0.gr of this run (docs/contexts_switch.md):\n"
+            << o.stats.substr(gr, o.stats.find("\"microcontrollers\"", gr) - gr) << "\n";
 }
 
 TEST(GrContextSwitch, SkippedRestoreIsCaught) {
@@ -236,4 +240,30 @@ TEST(GrContextSwitch, BadSkipRestoreNameIsAConfigError) {
   EXPECT_NE(o.code, 0);
   EXPECT_NE(o.err.find("test_skip_restore"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("not a BAR0 address nor a compute register name"), std::string::npos) << o.err;
+}
+
+namespace {
+double stat_after(const std::string& json, const std::string& group, const std::string& key) {
+  const size_t g = json.find("\"" + group + "\": {");
+  if (g == std::string::npos) return -1;
+  const size_t k = json.find("\"" + key + "\": ", g);
+  return k == std::string::npos ? -1 : std::stod(json.substr(k + key.size() + 4));
+}
+}  // namespace
+
+// The switch's cost does not depend on the quantum (within 1 %), and a rerun gives the same stats.
+TEST(GrContextSwitch, CostIndependentOfQuantumAndDeterministic) {
+  std::vector<double> p2a;
+  for (const char* q : {"10 ns", "1 us", "10 us"}) {
+    Outcome o = run("switch", {std::string("simulation.quantum=") + q});
+    ASSERT_EQ(o.code, 0) << q << ": " << o.err;
+    p2a.push_back(stat_after(o.stats, "hub_ctxsw", "pulse_to_ack_ns_mean"));
+    std::cout << "quantum " << q << ": pulse_to_ack_ns_mean " << p2a.back() << ", fw_cycles_mean "
+              << stat_after(o.stats, "hub_ctxsw", "fw_cycles_mean") << ", golden_generation_ns "
+              << stat_after(o.stats, "hub_ctxsw", "golden_generation_ns") << "\n";
+  }
+  for (double v : p2a) EXPECT_NEAR(v, p2a[1], p2a[1] * 0.01);
+  Outcome a = run("switch"), b = run("switch");
+  EXPECT_EQ(stat_after(a.stats, "hub_ctxsw", "pulse_to_ack_ns_mean"), stat_after(b.stats, "hub_ctxsw", "pulse_to_ack_ns_mean"));
+  EXPECT_EQ(stat_after(a.stats, "hub_ctxsw", "fw_cycles_total"), stat_after(b.stats, "hub_ctxsw", "fw_cycles_total"));
 }

@@ -45,7 +45,7 @@
     X(MCU, UC_INSTRET_HI, 0x124, 1, RO, 0, "bits 63:32 of it")                                        \
     X(MCU, UC_CYCLES_LO, 0x128, 1, RO, 0, "core cycles since start, bits 31:0")                       \
     X(MCU, UC_CYCLES_HI, 0x12C, 1, RO, 0, "bits 63:32 of it")                                         \
-    X(MCU, UC_ID, 0x130, 1, RO, 0, "bits 7:0 GPC index (0 for the HUB), bit 8 = HUB")                \
+    X(MCU, UC_ID, 0x130, 1, RO, 0, "bits 7:0 GPC index (0 for the HUB), bit 8 = HUB, bit 9 = a GR context-switch unit shares the window")                \
     X(MCU, UC_CLOCK_KHZ, 0x134, 1, RO, 0, "the microcontroller's clock in kHz")                       \
     X(MCU, DBG_INDEX, 0x140, 1, RW, 0, "0..31 = GPR xN, 32 = pc")                                      \
     X(MCU, DBG_DATA, 0x144, 1, RW, 0, "that register (writes only while the core is stopped)")        \
@@ -127,6 +127,7 @@ static inline const char* mcu_state_name(unsigned state) {
 /* UC_ID fields */
 #define MCU_UC_ID_INDEX_MASK MCUR_U(0xff)
 #define MCU_UC_ID_HUB MCUR_U(0x100)
+#define MCU_UC_ID_CTXSW MCUR_U(0x200) /* the GR context-switch unit shares this window (gr_ctxsw.h) */
 
 /* upload index bits */
 #define MCU_INDEX_ADDR_MASK MCUR_U(0x00ffffff)

@@ -372,7 +372,7 @@ void CtxswUnit::fw_cycles_written(uint32_t v) {
 }
 
 void CtxswUnit::declare_stats() {
-  stats_.set_name(cfg_.hub ? "hub" : "gpc" + std::to_string(cfg_.index));
+  stats_.set_name(cfg_.hub ? "hub_ctxsw" : "gpc" + std::to_string(cfg_.index) + "_ctxsw");
   stats_.counter("mmctx_entries", "count", "MMCTX list entries executed", entries_)
       .value("mmctx_save_bytes", "bytes", "bytes the MMCTX engine saved (registers to VRAM)",
              [this] { return 4 * mmctx_saved_; })

@@ -97,6 +97,7 @@ void Microcontroller::bind_registers() {
   on_read("UC_CTRL", &M::uc_ctrl);
   on_write("UC_CTRL", &M::uc_ctrl_written);
   on_write("UC_EXIT", &M::uc_exit);
+  on_read("UC_ID", &M::uc_id);
   on_read("UC_TRAP_PC", &M::trap_pc);
   on_read("UC_TRAP_CAUSE", &M::trap_cause);
   on_read("UC_TRAP_VAL", &M::trap_val);
@@ -363,6 +364,10 @@ bool Microcontroller::write_rules(tlm::tlm_generic_payload& gp, sc_core::sc_time
 
 void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   serve(gp, delay, ReadTiming::CatchUp);  // a read may catch up to its arrival
+}
+
+uint32_t Microcontroller::uc_id() const {
+  return bank_.at(MCU_UC_ID).value | (has_ctxsw_ ? MCU_UC_ID_CTXSW : 0u);
 }
 
 // Offsets this block's table does not have belong to the context-switch unit, when there is one.

@@ -116,6 +116,7 @@ class Microcontroller : public CoreHost {
   void uc_ctrl_written(uint32_t v);
   void uc_exit(uint32_t v);
   uint32_t trap_pc() const { return trap_pc_; }
+  uint32_t uc_id() const;
   uint32_t trap_cause() const { return trap_cause_; }
   uint32_t trap_val() const { return trap_val_; }
   void fw_trap(uint32_t v);
