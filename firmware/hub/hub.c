@@ -21,25 +21,28 @@ static const uint32_t hub_list[] = {HETVP_COMPUTE_CTX_REGS(GR_LIST_ENTRY) 0u}; /
 #define HUB_LIST_LEN (sizeof hub_list / sizeof hub_list[0] - 1u)
 static uint32_t compute_base;      /* 0: no compute block, nothing to switch on the HUB */
 static uint32_t hub_units, gpc_units; /* context buffer layout, 256-byte units (gr_ctxsw.h) */
-#define GPC_WAIT_NAPS 40000u        /* x ~1/4 us: a GPC that has not answered in ~10 ms failed */
+#define GPC_WAIT_US 10000u          /* a GPC that has not answered in 10 ms failed */
 
 static uint32_t gpc_window(uint32_t n) { return gpc_base + n * gpc_stride; }
-/* Starts a command on GPC n's firmware (mcu_regs.h protocol, through BAR0); returns its sequence. */
+/* Starts a command on GPC n's firmware (mcu_regs.h protocol, through BAR0) that wakes the HUB when
+ * done (FW_CMD_NOTIFY_HUB); returns the GPC's command sequence before it. */
 static uint32_t gpc_cmd_start(uint32_t n, uint32_t cmd, uint32_t data, uint32_t arg0) {
   const uint32_t g = gpc_window(n);
   const uint32_t seq = bar0_read(g + MCU_STATUS1);
   bar0_write(g + FW_ARG0, arg0);
   bar0_write(g + MCU_METHOD_DATA, data);
-  bar0_write(g + MCU_METHOD_CMD, cmd);
+  bar0_write(g + MCU_METHOD_CMD, cmd | FW_CMD_NOTIFY_HUB);
   return seq;
 }
-/* Waits (sleeping) for it; returns FW_ERROR (FW_ERR_TIMEOUT when it never answered), *result. */
+static uint32_t wait_gpc, wait_seq;
+static int gpc_answered(void) { return bar0_read(gpc_window(wait_gpc) + MCU_STATUS1) != wait_seq; }
+/* Sleeps until GPC n answered (its MCU_IRQ_SWGEN1 wakes us); returns FW_ERROR (FW_ERR_TIMEOUT when it
+ * did not within ~10 ms) and *result. */
 static uint32_t gpc_cmd_wait(uint32_t n, uint32_t seq, uint32_t* result) {
-  const uint32_t g = gpc_window(n), nap = cycles_per_us() / 4u + 1u;
-  for (uint32_t i = 0; bar0_read(g + MCU_STATUS1) == seq; ++i) {
-    if (i == GPC_WAIT_NAPS) return FW_ERR_TIMEOUT;
-    fw_sleep_cycles(nap);
-  }
+  wait_gpc = n;
+  wait_seq = seq;
+  if (!fw_wait_until(gpc_answered, GPC_WAIT_US * cycles_per_us())) return FW_ERR_TIMEOUT;
+  const uint32_t g = gpc_window(n);
   *result = bar0_read(g + FW_RESULT);
   return bar0_read(g + FW_ERROR);
 }

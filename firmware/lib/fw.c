@@ -1,6 +1,9 @@
 /* hetvp — basic firmware library: interrupt handler, command queue, sleep, xfer, context switch. */
 #include "fw.h"
 
+#include "hetvp/gpu_map.h"
+#include "hetvp/pmc.h"
+
 #define QLEN 8u
 
 static volatile uint32_t q_cmd[QLEN], q_data[QLEN];
@@ -52,6 +55,22 @@ static void wait_flag(volatile uint32_t* flag) {
     irq_enable();
   }
   irq_enable();
+}
+
+int fw_wait_until(int (*cond)(void), uint32_t timeout_cycles) {
+  timer_fired = 0;
+  mcu_reg_write(MCU_TIMER_CYCLES, timeout_cycles);
+  mcu_reg_write(MCU_TIMER_CTRL, 1);
+  int ok = 0;
+  for (;;) {
+    irq_disable();
+    if ((ok = cond()) || timer_fired) break;
+    wfi();
+    irq_enable();
+  }
+  irq_enable();
+  mcu_reg_write(MCU_TIMER_CTRL, 0);
+  return ok;
 }
 
 void fw_sleep_cycles(uint32_t cycles) {
@@ -209,13 +228,15 @@ static int work(uint32_t cmd_word, uint32_t data, int* exit_code) {
   mcu_reg_write(FW_ERROR, error);
   mcu_reg_write(MCU_STATUS1, ++done_count);
   if (cmd_word & FW_CMD_NOTIFY) mcu_reg_write(MCU_HOST_INTR, 1);
+  if (cmd_word & FW_CMD_NOTIFY_HUB) bar0_write(bar0_read(GPU_PTOP_BASE + PTOP_HUB_BASE) + MCU_IRQSSET, MCU_IRQ_SWGEN1);
   return leave;
 }
 
 int fw_main(void) {
   /* initialize: install the interrupt handler, enable method/xfer/timer interrupts */
   CSR_WRITE(mtvec, (uint32_t)(uintptr_t)&ihbody);
-  mcu_reg_write(MCU_IRQMSET, MCU_IRQ_METHOD | MCU_IRQ_XFER | MCU_IRQ_TIMER | MCU_IRQ_CHSW | MCU_IRQ_CTXSW);
+  mcu_reg_write(MCU_IRQMSET, MCU_IRQ_METHOD | MCU_IRQ_XFER | MCU_IRQ_TIMER | MCU_IRQ_CHSW | MCU_IRQ_CTXSW |
+                                 MCU_IRQ_SWGEN1); /* SWGEN1: a GPC's FW_CMD_NOTIFY_HUB (wakes fw_wait_until) */
   CSR_SET(mie, MIE_MEIE);
   irq_enable();
   done_count = mcu_reg_read(MCU_STATUS1);

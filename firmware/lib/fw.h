@@ -21,6 +21,8 @@ void fw_chsw(void) __attribute__((weak));
 void fw_ctxsw_wait_idle(void); /* sleep until the context-switch engines are idle (gr_ctxsw.h SIGNAL) */
 int fw_main(void);                     /* the whole firmware: call from main() */
 void fw_sleep_cycles(uint32_t cycles); /* sleep on the timer interrupt (no busy-polling) */
+/* Sleeps (wfi) until cond() holds, checked after every interrupt; 0 when timeout_cycles passed first. */
+int fw_wait_until(int (*cond)(void), uint32_t timeout_cycles);
 uint32_t fw_xfer(uint32_t ctrl, uint32_t ext_lo, uint32_t ext_hi, uint32_t dmem_off); /* -> XFER_STATUS */
 uint32_t fw_dmem_offset(const void* p); /* data-memory offset of a DMEM object */
 /* Copies `size` bytes between GPU virtual addresses through data memory (copy.c); returns the

@@ -163,6 +163,9 @@ static inline const char* mcu_state_name(unsigned state) {
 #define FW_CTXREG(n) MCU_MAILBOX_N(8 + (n)) /* mailboxes 8..15: "context registers" saved/loaded */
 #define FW_CTXREG_COUNT 8
 #define FW_CMD_NOTIFY MCUR_U(0x80000000) /* OR into a command: raise the host interrupt when done */
+#define FW_CMD_NOTIFY_HUB MCUR_U(0x40000000) /* OR into a command the HUB sends a GPC: when done (STATUS1 written),
+                                                the GPC sets the HUB's IRQSSET MCU_IRQ_SWGEN1 through BAR0, so the
+                                                HUB sleeps instead of polling */
 #define FW_CMD_MASK MCUR_U(0xff)
 #define FW_CMD_ECHO 1u      /* result = data */
 #define FW_CMD_REG_READ 2u  /* data = offset (HUB: BAR0 offset; GPC: own block offset); result = value */

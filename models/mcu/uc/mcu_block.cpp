@@ -5,6 +5,7 @@
 
 
 #include "models/gpu/gpu_block.h"
+#include "firmware/include/hetvp/mcu_regs.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/mcu/falcon/falcon_block.h"
 #include "models/mcu/broadcast.h"
@@ -112,6 +113,8 @@ McuConfig config_from(const Params& p, bool hub, unsigned index, const Windows& 
     // A GPC reaches the topology registers and every GPC block (its own and its peers'), not
     // the host-facing units (PMC, MMU, copy engines) nor the HUB.
     c.bar0_allow = {{GPU_PTOP_BASE, GPU_PTOP_BASE + GPU_WINDOW_PTOP}, {w.gpc, w.gpc_n(16)}};
+    // ... except the HUB's IRQSSET: a GPC answering the HUB wakes it (FW_CMD_NOTIFY_HUB).
+    c.bar0_allow.push_back({w.hub + MCU_IRQSSET, w.hub + MCU_IRQSSET + 4});
   }
   return c;
 }
