@@ -48,9 +48,15 @@ class GrSwitchHarness : public HostProgram {
     boot_microcontrollers(api, drv);
     McuDriver mcu(api, drv);
     if (mode == "mmctx_outside") return mmctx_outside(api, drv, mcu);
+    if (mode == "setchan_nocontext") {  // the host command path: the error comes back to the host
+      GpuBuffer inst = drv.alloc_vram(4096);
+      McuResult r = mcu.command(McuId::hub(), FW_CMD_GR_SET_CHAN, GRH_CHAN_VALID | uint32_t(inst.phys >> 12));
+      if (r.error == FW_ERR_GR && r.result == GRC_ERR_NO_CTX) return 0;
+      throw HostError("GR_SET_CHAN answered error " + std::to_string(r.error) + ", result " + std::to_string(r.result));
+    }
+    const GoldenContext gold = gr_golden_generate(api, drv, mcu);
     chsw_ = dynamic_cast<gpu::ChswIf*>(sc_core::sc_find_object("gpu0.gr_hub"));
     if (!chsw_) throw HostError("no gpu0.gr_hub");
-    const GoldenContext gold = gr_golden_generate(api, drv, mcu);
     api.log("golden context: " + std::to_string(gold.bytes) + " bytes");
     auto channel = [&](bool with_context) {
       GpuBuffer inst = drv.alloc_vram(4096), ctx = drv.alloc_vram(gold.bytes);
@@ -234,6 +240,17 @@ TEST(GrContextSwitch, MmctxEntryOutsideBar0IsRefused) {
   const size_t gr = o.stats.find("\"gr\": {", o.stats.find("\"components\""));
   ASSERT_NE(gr, std::string::npos) << o.stats;
   EXPECT_NE(o.stats.find("\"errors\": 1", gr), std::string::npos) << o.stats.substr(gr, 600);
+}
+
+TEST(GrContextSwitch, SetChannelWithoutContextAnswersTheHost) {
+  Outcome o = run("setchan_nocontext");
+  EXPECT_EQ(o.code, 0) << o.err << o.out;
+}
+
+TEST(GrContextSwitch, GoldenContextWithoutGrBlockIsAClearError) {
+  Outcome o = run("switch", {"gpu0.blocks=compute,copy_engine,microcontrollers"});
+  EXPECT_EQ(o.code, kExitSimFailure) << o.out;
+  EXPECT_NE(o.err.find("golden context size: the HUB firmware answered error 6"), std::string::npos) << o.err;
 }
 
 TEST(GrContextSwitch, BadSkipRestoreNameIsAConfigError) {
