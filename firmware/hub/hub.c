@@ -19,9 +19,9 @@ static uint32_t num_gpcs, gpc_base, gpc_stride;
 #define GR_LIST_ENTRY(off, count) GRC_MMCTX_ENTRY(off, count) | GRC_MMCTX_ENTRY_BASE_EN,
 static const uint32_t hub_list[] = {HETVP_COMPUTE_CTX_REGS(GR_LIST_ENTRY) 0u}; /* 0: end */
 #define HUB_LIST_LEN (sizeof hub_list / sizeof hub_list[0] - 1u)
-static uint32_t compute_base;      /* 0: no compute block, nothing to switch on the HUB */
+static uint32_t compute_base;         /* 0: no compute block, nothing to switch on the HUB */
 static uint32_t hub_units, gpc_units; /* context buffer layout, 256-byte units (gr_ctxsw.h) */
-#define GPC_WAIT_US 10000u          /* a GPC that has not answered in 10 ms failed */
+#define GPC_WAIT_US 10000u            /* a GPC that has not answered in 10 ms failed */
 
 static uint32_t gpc_window(uint32_t n) { return gpc_base + n * gpc_stride; }
 /* Starts a command on GPC n's firmware (mcu_regs.h protocol, through BAR0) that wakes the HUB when
@@ -117,7 +117,8 @@ static void gr_initialize(void) {
   if (!have_gr) return; /* a GPU built without the gr block: the GR commands answer FW_ERR_NO_DEVICE */
   compute_base = bar0_read(GPU_PTOP_BASE + PTOP_COMPUTE_BASE);
   uint32_t words = 0;
-  for (uint32_t i = 0; compute_base && i < HUB_LIST_LEN; ++i) words += (hub_list[i] >> GRC_MMCTX_ENTRY_COUNT_SHIFT) + 1u;
+  for (uint32_t i = 0; compute_base && i < HUB_LIST_LEN; ++i)
+    words += (hub_list[i] >> GRC_MMCTX_ENTRY_COUNT_SHIFT) + 1u;
   hub_units = (words * 4u + GR_CTX_UNIT - 1u) / GR_CTX_UNIT;
   gpc_units = 0;
   if (num_gpcs) { /* every GPC has the same strands: ask GPC 0 */

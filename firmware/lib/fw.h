@@ -18,7 +18,7 @@ int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error);
 void fw_chsw(void) __attribute__((weak));
 
 /* Library. */
-void fw_ctxsw_wait_idle(void); /* sleep until the context-switch engines are idle (gr_ctxsw.h SIGNAL) */
+void fw_ctxsw_wait_idle(void);         /* sleep until the context-switch engines are idle (gr_ctxsw.h SIGNAL) */
 int fw_main(void);                     /* the whole firmware: call from main() */
 void fw_sleep_cycles(uint32_t cycles); /* sleep on the timer interrupt (no busy-polling) */
 /* Sleeps (wfi) until cond() holds, checked after every interrupt; 0 when timeout_cycles passed first. */

@@ -32,9 +32,9 @@ McuResult checked(McuDriver& mcu, uint32_t cmd, uint32_t data, const char* what)
 
 int64_t gr_context_offset(uint32_t cmp_offset) {
   int64_t at = 0;  // the HUB's MMCTX area starts the image; words in list order (firmware/hub/hub.c)
-#define HETVP_GR_FIND(off, count)                                              \
+#define HETVP_GR_FIND(off, count)                                               \
   if (cmp_offset >= uint32_t(off) && cmp_offset < uint32_t(off) + 4u * (count)) \
-    return at + (cmp_offset - uint32_t(off));                                  \
+    return at + (cmp_offset - uint32_t(off));                                   \
   at += 4 * (count);
   HETVP_COMPUTE_CTX_REGS(HETVP_GR_FIND)
 #undef HETVP_GR_FIND

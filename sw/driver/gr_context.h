@@ -15,8 +15,8 @@
 namespace hetvp::sw {
 
 struct GoldenContext {
-  uint64_t vram = 0;   // VRAM byte address of the golden image (256-byte aligned)
-  uint32_t bytes = 0;  // its size (FW_CMD_GR_INFO)
+  uint64_t vram = 0;            // VRAM byte address of the golden image (256-byte aligned)
+  uint32_t bytes = 0;           // its size (FW_CMD_GR_INFO)
   sc_core::sc_time generation;  // host time generation took (also stat gr_golden_generation_ns)
 };
 

@@ -1,6 +1,5 @@
 #include "sw/mcu/mcu_driver.h"
 
-
 #include <cinttypes>
 #include <cstdio>
 

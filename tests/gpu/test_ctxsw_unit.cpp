@@ -31,7 +31,8 @@ struct RegFile : sc_core::sc_module {
   explicit RegFile(sc_core::sc_module_name n) : sc_core::sc_module(n) { in.register_b_transport(this, &RegFile::b); }
   void b(tlm::tlm_generic_payload& gp, sc_time& d) {
     const uint64_t a = gp.get_address();
-    if (a < 0x1000 || a >= 0x3000 || gp.get_data_length() != 4) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    if (a < 0x1000 || a >= 0x3000 || gp.get_data_length() != 4)
+      return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     if (gp.is_read())
       std::memcpy(gp.get_data_ptr(), &regs[a], 4);
     else
@@ -103,7 +104,8 @@ void wr(TestInitiator& h, uint32_t off, uint32_t v) {
   EXPECT_EQ(h.write32(off, v, d), tlm::TLM_OK_RESPONSE) << std::hex << off;
 }
 void idle(TestInitiator& h) {
-  for (int i = 0; i < 1000 && (rd(h, GRC_SIGNAL) & (GRC_SIGNAL_MMCTX | GRC_SIGNAL_STRAND)); ++i) sc_core::wait(100, SC_NS);
+  for (int i = 0; i < 1000 && (rd(h, GRC_SIGNAL) & (GRC_SIGNAL_MMCTX | GRC_SIGNAL_STRAND)); ++i)
+    sc_core::wait(100, SC_NS);
   EXPECT_EQ(rd(h, GRC_SIGNAL), 0u);
 }
 
@@ -125,8 +127,9 @@ TEST(CtxswUnit, MmctxSavesAndRestoresBaseAndMultiEntries) {
         wr(h, GRC_MMCTX_MULTI_MASK, 0xb);  // units 0, 1, 3
         wr(h, GRC_MMCTX_CTRL, GRC_MMCTX_CTRL_START);
         EXPECT_EQ(rd(h, GRC_MMCTX_CTRL) & GRC_MMCTX_CTRL_FREE_MASK, 16u);
-        wr(h, GRC_MMCTX_QUEUE, GRC_MMCTX_ENTRY(0x100, 8) | GRC_MMCTX_ENTRY_BASE_EN);             // 0x1100..0x111c
-        wr(h, GRC_MMCTX_QUEUE, GRC_MMCTX_ENTRY(0x200, 1) | GRC_MMCTX_ENTRY_BASE_EN | GRC_MMCTX_ENTRY_MULTI_EN);  // 0x1200, 0x1220, 0x1260
+        wr(h, GRC_MMCTX_QUEUE, GRC_MMCTX_ENTRY(0x100, 8) | GRC_MMCTX_ENTRY_BASE_EN);  // 0x1100..0x111c
+        wr(h, GRC_MMCTX_QUEUE,
+           GRC_MMCTX_ENTRY(0x200, 1) | GRC_MMCTX_ENTRY_BASE_EN | GRC_MMCTX_ENTRY_MULTI_EN);  // 0x1200, 0x1220, 0x1260
         EXPECT_EQ(rd(h, GRC_MMCTX_CTRL) & GRC_MMCTX_CTRL_FREE_MASK, 14u);
         EXPECT_EQ(rd(h, GRC_SIGNAL), GRC_SIGNAL_MMCTX);
         idle(h);
@@ -256,7 +259,7 @@ TEST(CtxswUnit, LoadChanChecksTheInstanceBlock) {
         EXPECT_EQ(load(GRH_CHAN_VALID | 3), GRC_ERR_NONE);
         EXPECT_EQ(rd(h, GRH_MEM_CTX), 0x456u);
         EXPECT_EQ(load(GRH_CHAN_VALID | 4), GRC_ERR_NO_CTX);  // zero at 0x4210
-        b->vram.set(0x4000 + GR_INST_CTX_PTR, 0x45600, 8);     // no VRAM bit (a GPU VA as nouveau writes it)
+        b->vram.set(0x4000 + GR_INST_CTX_PTR, 0x45600, 8);    // no VRAM bit (a GPU VA as nouveau writes it)
         EXPECT_EQ(load(GRH_CHAN_VALID | 4), GRC_ERR_BAD_CTX);
         b->vram.set(0x4000 + GR_INST_CTX_PTR, (2ull << 20) | GR_INST_CTX_VRAM, 8);  // beyond 1 MiB of VRAM
         EXPECT_EQ(load(GRH_CHAN_VALID | 4), GRC_ERR_BAD_CTX);

@@ -69,7 +69,8 @@ class GrSwitchHarness : public HostProgram {
       const uint64_t b = channel(false);
       if (mode == "outside") {  // a VRAM-flagged pointer beyond the end of VRAM
         const uint64_t bad = drv.vram_size() + 0x10000;
-        api.mmio_write32(drv.bar1_address(GpuBuffer{0, b + GR_INST_CTX_PTR, 8, false}), uint32_t(bad) | GR_INST_CTX_VRAM);
+        api.mmio_write32(drv.bar1_address(GpuBuffer{0, b + GR_INST_CTX_PTR, 8, false}),
+                         uint32_t(bad) | GR_INST_CTX_VRAM);
         api.mmio_write32(drv.bar1_address(GpuBuffer{0, b + GR_INST_CTX_PTR + 4, 8, false}), uint32_t(bad >> 32));
       }
       switch_to(api, 1, a);
@@ -283,6 +284,7 @@ TEST(GrContextSwitch, CostIndependentOfQuantumAndDeterministic) {
   }
   for (double v : p2a) EXPECT_NEAR(v, p2a[1], p2a[1] * 0.02);
   Outcome a = run("switch"), b = run("switch");
-  EXPECT_EQ(stat_after(a.stats, "hub_ctxsw", "pulse_to_ack_ns_mean"), stat_after(b.stats, "hub_ctxsw", "pulse_to_ack_ns_mean"));
+  EXPECT_EQ(stat_after(a.stats, "hub_ctxsw", "pulse_to_ack_ns_mean"),
+            stat_after(b.stats, "hub_ctxsw", "pulse_to_ack_ns_mean"));
   EXPECT_EQ(stat_after(a.stats, "hub_ctxsw", "fw_cycles_total"), stat_after(b.stats, "hub_ctxsw", "fw_cycles_total"));
 }

@@ -29,7 +29,7 @@ namespace hetvp::gpu {
 
 struct CtxswConfig {
   bool hub = false;
-  unsigned index = 0;          // GPC index (0 for the HUB)
+  unsigned index = 0;  // GPC index (0 for the HUB)
   uint64_t vram_size = 0;
   uint64_t bar0_size = 16 << 20;
   sc_core::sc_time word_cost{2, sc_core::SC_NS};      // engine time per word moved (assumption)
@@ -43,10 +43,10 @@ struct CtxswConfig {
 
 class CtxswUnit : public Peripheral, public RunMember, public ChswIf {
  public:
-  tlm_utils::simple_initiator_socket<CtxswUnit> bar0{"bar0"};  // the registers it saves / restores
-  tlm_utils::simple_initiator_socket<CtxswUnit> vram{"vram"};  // context buffers, instance blocks
+  tlm_utils::simple_initiator_socket<CtxswUnit> bar0{"bar0"};                     // the registers it saves / restores
+  tlm_utils::simple_initiator_socket<CtxswUnit> vram{"vram"};                     // context buffers, instance blocks
   sc_core::sc_port<IrqIf, 1, sc_core::SC_ZERO_OR_MORE_BOUND> mcu_irq{"mcu_irq"};  // its microcontroller
-  ChswExport chsw{"chsw"};  // the HUB's unit: bound by the FIFO
+  ChswExport chsw{"chsw"};                                                        // the HUB's unit: bound by the FIFO
 
   CtxswUnit(sc_core::sc_module_name name, const CtxswConfig& cfg);
   StatGroup& stats() { return stats_; }
@@ -66,9 +66,9 @@ class CtxswUnit : public Peripheral, public RunMember, public ChswIf {
   struct Job {
     bool strand = false, load = false;
     uint32_t entry = 0, base = 0, stride = 0, mask = 0;  // MMCTX
-    uint64_t buf = 0;                                     // MMCTX: VRAM byte address of this entry's words
-    std::vector<std::pair<unsigned, uint64_t>> strands;   // strand engine: (strand, VRAM address)
-    sc_core::sc_time at;                                  // absolute arrival
+    uint64_t buf = 0;                                    // MMCTX: VRAM byte address of this entry's words
+    std::vector<std::pair<unsigned, uint64_t>> strands;  // strand engine: (strand, VRAM address)
+    sc_core::sc_time at;                                 // absolute arrival
   };
   void run();
   void do_mmctx(const Job& j, sc_core::sc_time& d);
@@ -100,8 +100,8 @@ class CtxswUnit : public Peripheral, public RunMember, public ChswIf {
   std::deque<Job> jobs_;
   sc_core::sc_event work_;
   unsigned mmctx_pending_ = 0, strand_pending_ = 0;
-  uint32_t mmctx_dir_ = 0;  // MMCTX_CTRL DIR latched at START
-  uint64_t mmctx_offset_ = 0;  // bytes queued since START (the next entry's offset in the area)
+  uint32_t mmctx_dir_ = 0;                           // MMCTX_CTRL DIR latched at START
+  uint64_t mmctx_offset_ = 0;                        // bytes queued since START (the next entry's offset in the area)
   std::vector<uint32_t> strand_save_, strand_load_;  // per-strand SWBASE
   tlm::tlm_generic_payload bar0_gp_, vram_gp_, mem_gp_;
   AccessInfo* bar0_info_ = new AccessInfo;  // each owned by its payload

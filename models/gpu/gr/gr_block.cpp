@@ -21,8 +21,7 @@ std::shared_ptr<Schema> gr_schema() {
   s->time("word_cost", std::string("2 ns"),
           "engine time per context word moved, beside the register and VRAM accesses' own time (assumption: no "
           "source gives GF100's MMCTX rate)");
-  s->time("command_cost", std::string("20 ns"),
-          "engine time per MMCTX list entry or strand command (assumption)");
+  s->time("command_cost", std::string("20 ns"), "engine time per MMCTX list entry or strand command (assumption)");
   s->integer("gpc_state_bar0", 0x500000, "BAR0 offset of GPC 0's compute window (HETVP_COMPUTE_GPC_CTX_REGS offsets)")
       .range(0, 0xffffffffll);
   s->integer("gpc_state_stride", GPU_GPC_STRIDE, "distance between two GPCs' compute windows").range(0, 0x1000000ll);
@@ -115,8 +114,7 @@ class GrBlock : public GpuBlock, public HasStats {
     for (auto& g : gpcs_) ctx.ctxsw_regs.push_back(&g->regs);
     stats_.add(hub_->stats());
     for (auto& g : gpcs_) stats_.add(g->stats());
-    stats_
-        .value("switches", "count", "channel switches acknowledged", [this] { return hub_switches(); })
+    stats_.value("switches", "count", "channel switches acknowledged", [this] { return hub_switches(); })
         .value("save_bytes", "bytes", "context bytes saved by every unit (MMCTX and strands)",
                [this] { return total(true); })
         .value("load_bytes", "bytes", "context bytes restored by every unit", [this] { return total(false); });

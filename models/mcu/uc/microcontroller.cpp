@@ -366,9 +366,7 @@ void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time
   serve(gp, delay, ReadTiming::CatchUp);  // a read may catch up to its arrival
 }
 
-uint32_t Microcontroller::uc_id() const {
-  return bank_.at(MCU_UC_ID).value | (has_ctxsw_ ? MCU_UC_ID_CTXSW : 0u);
-}
+uint32_t Microcontroller::uc_id() const { return bank_.at(MCU_UC_ID).value | (has_ctxsw_ ? MCU_UC_ID_CTXSW : 0u); }
 
 // Offsets this block's table does not have belong to the context-switch unit, when there is one.
 bool Microcontroller::ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
