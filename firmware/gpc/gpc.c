@@ -5,6 +5,7 @@
 /* This GPC's strands in the context buffer, 256-byte units. In .data, not .bss: gpc.elf's buffers keep
  * their data-memory offsets (tests/mcu_model uses the copy buffer at 0x400). */
 static uint32_t strand_units __attribute__((section(".data"))) = 0;
+static uint32_t strand_bytes __attribute__((section(".data"))) = 0; /* the words they hold, x 4 */
 
 /* Like nouveau's strand_ctx_init (com.fuc): each strand's size (GET_INFO), its save / load area
  * one after the other from MEM_BASE. */
@@ -19,6 +20,7 @@ static void strands_initialize(void) {
     mcu_reg_write(GRC_STRAND_SAVE_SWBASE, off);
     mcu_reg_write(GRC_STRAND_LOAD_SWBASE, off);
     off += (words * 4u + GR_CTX_UNIT - 1u) / GR_CTX_UNIT;
+    strand_bytes += words * 4u;
   }
   strand_units = off;
 }
@@ -42,7 +44,7 @@ static uint32_t strands_xfer(uint32_t mem_base, uint32_t load, uint32_t* error) 
     *error = FW_ERR_GR;
     return err;
   }
-  return strand_units * GR_CTX_UNIT;
+  return strand_bytes;
 }
 
 void fw_initialize(void) {

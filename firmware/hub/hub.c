@@ -96,16 +96,17 @@ static uint32_t gr_xfer(uint32_t ctx, uint32_t load, uint32_t* bytes) {
 void fw_chsw(void) {
   const uint32_t t0 = mcu_reg_read(MCU_UC_CYCLES_LO);
   const uint32_t prev = mcu_reg_read(GRH_CHAN_ADDR), next = mcu_reg_read(GRH_CHAN_NEXT);
-  uint32_t err = 0, ctx = 0, bytes = 0;
+  uint32_t err = 0, ctx = 0, saved = 0, loaded = 0;
   if (prev & GRH_CHAN_VALID) {
     err = gr_chan_ctx(prev, &ctx);
-    if (!err) err = gr_xfer(ctx, 0, &bytes);
+    if (!err) err = gr_xfer(ctx, 0, &saved);
   }
   if (!err && (next & GRH_CHAN_VALID)) {
     err = gr_chan_ctx(next, &ctx);
-    if (!err) err = gr_xfer(ctx, 1, &bytes);
+    if (!err) err = gr_xfer(ctx, 1, &loaded);
   }
   if (!err) mcu_reg_write(GRH_CHAN_ADDR, next);
+  mcu_reg_write(GRH_CHSW_BYTES, saved + loaded);
   mcu_reg_write(GRH_CHSW_FW_CYCLES, mcu_reg_read(MCU_UC_CYCLES_LO) - t0);
   mcu_reg_write(GRH_CHSW, err ? GRH_CHSW_ERROR | err << GRH_CHSW_CODE_SHIFT : GRH_CHSW_ACK);
 }

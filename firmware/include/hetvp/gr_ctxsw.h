@@ -58,6 +58,7 @@
     X(GRH, CHAN_NEXT, 0xb04, 1, RW, 0, "channel the FIFO asks for, latched with the CHSW interrupt (macros.fuc FECS_CHAN_NEXT)") \
     X(GRH, CHSW, 0xb0c, 1, WO, 0, "firmware: GRH_CHSW_ACK (bit 0, macros.fuc) ends the switch; hetvp: GRH_CHSW_ERROR | code << 8 fails it") \
     X(GRH, CHSW_FW_CYCLES, 0xb10, 1, RW, 0, "hetvp: firmware writes the cycles its switch took, before the ACK (a statistic)") \
+    X(GRH, CHSW_BYTES, 0xb14, 1, RW, 0, "hetvp: firmware writes the context bytes its switch moved (save + load, HUB and GPCs), before the ACK") \
     X(GRH, GOLDEN_NS, 0xb20, 1, RW, 0, "hetvp: the driver writes the golden context's generation time in ns (a statistic)")
 HETVP_REG_OFFSETS(HETVP_GR_CTXSW_REGS)
 HETVP_REG_OFFSETS(HETVP_GR_HUB_REGS)
@@ -147,7 +148,7 @@ static inline const char* grc_err_name(unsigned code) {
 #define FW_CMD_GR_SAVE 18u     /* (HUB) hub.fuc command 0x0002: save CHAN_ADDR's context; result = bytes */
 #define FW_CMD_GR_INFO 19u     /* HUB: result = context bytes; GPC: result = its strands' bytes */
 #define FW_CMD_GR_GPC_XFER 20u /* (GPC, from the HUB) data = MEM_BASE for this GPC, ARG0 = 1 load / 0 save;
-                                  result = bytes; FW_ERR_GR with result = GRC_ERR_* on failure */
+                                  result = bytes moved; FW_ERR_GR with result = GRC_ERR_* on failure */
 #define FW_ERR_GR 8u           /* a context command failed: result = GRC_ERR_* */
 
 #endif

@@ -358,6 +358,11 @@ void CtxswUnit::chsw_written(uint32_t v) {
   p2a_min_ = switches_ == 1 ? ns : std::min(p2a_min_, ns);
   p2a_max_ = std::max(p2a_max_, ns);
   p2a_sum_ += ns;
+  // The firmware wrote CHSW_FW_CYCLES and CHSW_BYTES for this switch just before the ACK.
+  const uint32_t bytes = bank_.at(GRH_CHSW_BYTES).value;
+  switch_bytes_ += bytes;
+  switch_log_.push_back({pending_chid_, pending_inst_, pulse_at_.to_seconds() * 1e9, ns,
+                         bank_.at(GRH_CHSW_FW_CYCLES).value, bytes});
   if (tracer().enabled())
     tracer().span(std::string(name()) + ".chsw", "switch to channel " + std::to_string(pending_chid_), pulse_at_,
                   at - pulse_at_);
@@ -399,6 +404,25 @@ void CtxswUnit::declare_stats() {
              [this] { return fw_cycle_reports_ ? double(fw_cycles_sum_) / double(fw_cycle_reports_) : 0.0; })
       .counter("fw_cycles_min", "cycles", "HUB firmware cycles per switch, fewest", fw_cycles_min_)
       .counter("fw_cycles_max", "cycles", "HUB firmware cycles per switch, most", fw_cycles_max_)
+      .counter("switch_bytes", "bytes", "context bytes the firmware reported moving in switches (CHSW_BYTES)",
+               switch_bytes_)
+      .record("switch_log", "",
+              "one object per acknowledged switch, in order: chid, inst (VRAM, hex), pulse_ns, pulse_to_ack_ns, "
+              "fw_cycles, bytes",
+              [this](JsonWriter& w, const std::string& key) {
+                w.begin_array(key);
+                for (const SwitchRecord& r : switch_log_) {
+                  w.begin_object();
+                  w.value("chid", uint64_t(r.chid));
+                  w.value("inst", format("0x%" PRIx64, r.inst));
+                  w.value("pulse_ns", r.pulse_ns);
+                  w.value("pulse_to_ack_ns", r.pulse_to_ack_ns);
+                  w.value("fw_cycles", uint64_t(r.fw_cycles));
+                  w.value("bytes", uint64_t(r.bytes));
+                  w.end_object();
+                }
+                w.end_array();
+              })
       .value("golden_generation_ns", "ns", "golden context generation time the driver reported (GOLDEN_NS)",
              [this] { return uint64_t(bank_.at(GRH_GOLDEN_NS).value); });
 }

@@ -119,6 +119,14 @@ class CtxswUnit : public Peripheral, public RunMember, public ChswIf {
   uint64_t entries_ = 0, strand_cmds_ = 0, errors_ = 0, skipped_ = 0, chan_loads_ = 0;
   uint64_t switches_ = 0, switch_errors_ = 0, stray_acks_ = 0;
   double p2a_min_ = 0, p2a_max_ = 0, p2a_sum_ = 0;  // CHSW pulse to ACK, ns
+  struct SwitchRecord {
+    uint32_t chid;
+    uint64_t inst;
+    double pulse_ns, pulse_to_ack_ns;
+    uint32_t fw_cycles, bytes;
+  };
+  std::vector<SwitchRecord> switch_log_;
+  uint64_t switch_bytes_ = 0;
   uint64_t fw_cycles_sum_ = 0, fw_cycles_max_ = 0, fw_cycles_min_ = 0, fw_cycle_reports_ = 0;
   sc_core::sc_time busy_time_;
   StatGroup stats_;
