@@ -311,9 +311,9 @@ void CtxswUnit::raise(unsigned bit, const sc_core::sc_time& delay) {
 
 // ---- channel switch (the HUB's unit) ------------------------------------------------------------
 void CtxswUnit::request_switch(uint32_t chid, uint64_t inst, const sc_core::sc_time& delay) {
-  if (!cfg_.hub) SC_REPORT_FATAL("hetvp/gr", (std::string(name()) + ": request_switch on a GPC unit").c_str());
+  if (!cfg_.hub) SC_REPORT_ERROR("hetvp/gr", (std::string(name()) + ": request_switch on a GPC unit").c_str());
   if (pending_)
-    SC_REPORT_FATAL("hetvp/gr", format("%s: switch to channel %u requested while the switch to channel %u is pending",
+    SC_REPORT_ERROR("hetvp/gr", format("%s: switch to channel %u requested while the switch to channel %u is pending",
                                        name(), chid, pending_chid_)
                                     .c_str());
   pending_ = true;
@@ -361,8 +361,8 @@ void CtxswUnit::chsw_written(uint32_t v) {
   // The firmware wrote CHSW_FW_CYCLES and CHSW_BYTES for this switch just before the ACK.
   const uint32_t bytes = bank_.at(GRH_CHSW_BYTES).value;
   switch_bytes_ += bytes;
-  switch_log_.push_back({pending_chid_, pending_inst_, pulse_at_.to_seconds() * 1e9, ns,
-                         bank_.at(GRH_CHSW_FW_CYCLES).value, bytes});
+  switch_log_.push_back(
+      {pending_chid_, pending_inst_, pulse_at_.to_seconds() * 1e9, ns, bank_.at(GRH_CHSW_FW_CYCLES).value, bytes});
   if (tracer().enabled())
     tracer().span(std::string(name()) + ".chsw", "switch to channel " + std::to_string(pending_chid_), pulse_at_,
                   at - pulse_at_);
