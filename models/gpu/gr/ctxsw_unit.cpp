@@ -311,11 +311,16 @@ void CtxswUnit::raise(unsigned bit, const sc_core::sc_time& delay) {
 
 // ---- channel switch (the HUB's unit) ------------------------------------------------------------
 void CtxswUnit::request_switch(uint32_t chid, uint64_t inst, const sc_core::sc_time& delay) {
-  if (!cfg_.hub) SC_REPORT_ERROR("hetvp/gr", (std::string(name()) + ": request_switch on a GPC unit").c_str());
-  if (pending_)
+  if (!cfg_.hub) {
+    SC_REPORT_ERROR("hetvp/gr", (std::string(name()) + ": request_switch on a GPC unit").c_str());
+    return;
+  }
+  if (pending_) {
     SC_REPORT_ERROR("hetvp/gr", format("%s: switch to channel %u requested while the switch to channel %u is pending",
                                        name(), chid, pending_chid_)
                                     .c_str());
+    return;
+  }
   pending_ = true;
   pending_chid_ = chid;
   pending_inst_ = inst;
