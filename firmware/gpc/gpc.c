@@ -5,11 +5,14 @@
 /* This GPC's strands in the context buffer, 256-byte units. In .data, not .bss: gpc.elf's buffers keep
  * their data-memory offsets (tests/mcu_model uses the copy buffer at 0x400). */
 static uint32_t strand_units __attribute__((section(".data"))) = 0;
-static uint32_t strand_bytes __attribute__((section(".data"))) = 0; /* the words they hold, x 4 */
+static uint32_t strand_bytes __attribute__((section(".data"))) = 0;  /* the words they hold, x 4 */
+static uint32_t strands_known __attribute__((section(".data"))) = 0; /* laid out (at the first GR command) */
 
 /* Like nouveau's strand_ctx_init (com.fuc): each strand's size (GET_INFO), its save / load area
  * one after the other from MEM_BASE. */
 static void strands_initialize(void) {
+  if (strands_known) return;
+  strands_known = 1;
   if (!(mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_CTXSW)) return; /* no GR unit in this GPU (gpu.blocks) */
   const uint32_t cnt = mcu_reg_read(GRC_STRANDS_CNT);
   uint32_t off = 0;
@@ -48,7 +51,6 @@ static uint32_t strands_xfer(uint32_t mem_base, uint32_t load, uint32_t* error) 
 }
 
 void fw_initialize(void) {
-  strands_initialize();
 #ifndef HETVP_FW_NO_INIT
   mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | (mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_INDEX_MASK));
 #endif
@@ -74,9 +76,11 @@ int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) 
       *result = mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_INDEX_MASK;
       return 1;
     case FW_CMD_GR_INFO:
+      strands_initialize();
       *result = strand_units * GR_CTX_UNIT;
       return 1;
     case FW_CMD_GR_GPC_XFER:
+      strands_initialize();
       *result = strands_xfer(data, mcu_reg_read(FW_ARG0), error);
       return 1;
   }

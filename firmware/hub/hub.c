@@ -60,7 +60,9 @@ static uint32_t gr_chan_ctx(uint32_t chan, uint32_t* ctx) {
 
 /* Saves (load = 0) or loads GR state to / from the context buffer at VRAM ctx << 8: every GPC's
  * strands (their firmware, in parallel) and the HUB's MMCTX list. Returns GRC_ERR_*. */
+static void gr_layout(void);
 static uint32_t gr_xfer(uint32_t ctx, uint32_t load, uint32_t* bytes) {
+  gr_layout();
   uint32_t seq[GPU_MAX_GPCS];
   const uint32_t gpcs = gpc_units ? num_gpcs : 0u; /* GPCs without strand words: nothing to ask */
   for (uint32_t n = 0; n < gpcs; ++n)
@@ -111,7 +113,8 @@ void fw_chsw(void) {
   mcu_reg_write(GRH_CHSW, err ? GRH_CHSW_ERROR | err << GRH_CHSW_CODE_SHIFT : GRH_CHSW_ACK);
 }
 
-static uint32_t have_gr; /* a GR context-switch unit shares the HUB window (MCU_UC_ID_CTXSW) */
+static uint32_t have_gr;     /* a GR context-switch unit shares the HUB window (MCU_UC_ID_CTXSW) */
+static uint32_t gr_laid_out; /* the layout is known (on first use, so that a boot does not wait for it) */
 
 static void gr_initialize(void) {
   have_gr = mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_CTXSW;
@@ -121,11 +124,16 @@ static void gr_initialize(void) {
   for (uint32_t i = 0; compute_base && i < HUB_LIST_LEN; ++i)
     words += (hub_list[i] >> GRC_MMCTX_ENTRY_COUNT_SHIFT) + 1u;
   hub_units = (words * 4u + GR_CTX_UNIT - 1u) / GR_CTX_UNIT;
+}
+
+/* The GPCs' part of the context buffer: asked once, at the first GR command or switch (the golden
+ * context's generation pays it). Every GPC has the same strands: GPC 0 answers for all. */
+static void gr_layout(void) {
+  if (gr_laid_out) return;
+  gr_laid_out = 1;
   gpc_units = 0;
-  if (num_gpcs) { /* every GPC has the same strands: ask GPC 0 */
-    uint32_t r = 0;
-    if (gpc_cmd_wait(0, gpc_cmd_start(0, FW_CMD_GR_INFO, 0, 0), &r) == FW_ERR_OK) gpc_units = r / GR_CTX_UNIT;
-  }
+  uint32_t r = 0;
+  if (num_gpcs && gpc_cmd_wait(0, gpc_cmd_start(0, FW_CMD_GR_INFO, 0, 0), &r) == FW_ERR_OK) gpc_units = r / GR_CTX_UNIT;
 }
 
 void fw_initialize(void) {
@@ -166,6 +174,7 @@ int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) 
       *result = num_gpcs;
       return 1;
     case FW_CMD_GR_INFO:
+      gr_layout();
       *result = (hub_units + num_gpcs * gpc_units) * GR_CTX_UNIT;
       return 1;
     case FW_CMD_GR_SET_CHAN: { /* hub.fuc 0x0001: CHAN_ADDR = the channel, no transfer */

@@ -275,8 +275,8 @@ double stat_after(const std::string& json, const std::string& group, const std::
 }
 }  // namespace
 
-// The switch's cost barely depends on the quantum, and a rerun gives the same stats. Measured: 1 us and
-// 10 us identical, 10 ns 1.1 % shorter (docs/contexts_switch.md); the test allows 2 %.
+// The switch's cost barely depends on the quantum, and a rerun gives the same stats. Measured: 10 ns and
+// 1 us identical, 10 us 1.1 % longer (docs/contexts_switch.md); the test allows 2 %.
 TEST(GrContextSwitch, CostIndependentOfQuantumAndDeterministic) {
   std::vector<double> p2a;
   for (const char* q : {"10 ns", "1 us", "10 us"}) {
