@@ -259,6 +259,16 @@ TEST(GrContextSwitch, GoldenContextWithoutGrBlockIsAClearError) {
   EXPECT_NE(o.err.find("golden context size: the HUB firmware answered error 6"), std::string::npos) << o.err;
 }
 
+// A strand register no block answers: the GPC's strand engine reports GRC_ERR_REG, its firmware
+// FW_ERR_GR, the HUB GRC_ERR_GPC — here in the golden context's save, which the driver reports.
+TEST(GrContextSwitch, StrandRegisterNobodyAnswersFailsTheGoldenSave) {
+  Outcome o = run("switch", {"gpu0.gr.test_gpc_strand=[0x1ff0]"});
+  EXPECT_EQ(o.code, kExitSimFailure) << o.out;
+  EXPECT_NE(o.err.find("golden context: save: the HUB firmware reports a GPC's strand transfer failed (code 8)"),
+            std::string::npos)
+      << o.err;
+}
+
 TEST(GrContextSwitch, BadSkipRestoreNameIsAConfigError) {
   Outcome o = run("switch", {"gpu0.gr.test_skip_restore=NOT_A_REG"});
   EXPECT_NE(o.code, 0);
