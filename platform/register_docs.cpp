@@ -10,6 +10,7 @@
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/fifo.h"
 #include "firmware/include/hetvp/gpu_mmu.h"
+#include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "firmware/include/hetvp/pcie_config.h"
 #include "firmware/include/hetvp/pmc.h"
@@ -30,6 +31,8 @@ const RegSpec kFifo[] = {HETVP_REG_TABLE(HETVP_FIFO_REGS)};
 const RegSpec kMcu[] = {HETVP_REG_TABLE(HETVP_MCU_REGS)};
 const RegSpec kDir[] = {HETVP_REG_TABLE(HETVP_DIR_REGS)};
 const RegSpec kCc[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
+const RegSpec kGrc[] = {HETVP_REG_TABLE(HETVP_GR_CTXSW_REGS)};
+const RegSpec kGrh[] = {HETVP_REG_TABLE(HETVP_GR_HUB_REGS)};
 const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 const RegSpec kGpcPpc[] = {HETVP_REG_TABLE(HETVP_GPC_PPC_REGS)};
@@ -79,6 +82,13 @@ const std::vector<RegBlockDoc>& register_blocks() {
             "BAR0 0x409000 (HUB), 0x502000 + n·0x8000 (GPC n), 0x41a000 (GPC broadcast); the core sees it at "
             "MCU_REG_BASE 0x20000; docs/mcu.md describes the behaviour",
             kMcu),
+      block("GR context-switch unit, HUB and every GPC (firmware/include/hetvp/gr_ctxsw.h)",
+            "inside the microcontroller windows (HUB 0x409000, GPC n 0x502000 + n·0x8000), at offsets the "
+            "microcontroller's block does not use; the core reaches them at MCU_REG_BASE + offset; "
+            "docs/contexts_switch.md describes the behaviour",
+            kGrc),
+      block("GR context-switch unit, HUB only (firmware/include/hetvp/gr_ctxsw.h)",
+            "the HUB window (0x409000): channel switch and instance-block fetch", kGrh),
       block("GF100 context controller, Falcon core (firmware/include/hetvp/falcon_ctxctl_regs.h)",
             "the same windows when gpu0.microcontrollers.core is falcon; the Falcon core sees offset X at I/O address "
             "(X & 0xffc) << 6 | index << 2; docs/falcon.md describes the behaviour",

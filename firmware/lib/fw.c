@@ -1,11 +1,15 @@
 /* hetvp — basic firmware library: interrupt handler, command queue, sleep, xfer, context switch. */
 #include "fw.h"
 
+#include "hetvp/gpu_map.h"
+#include "hetvp/pmc.h"
+
 #define QLEN 8u
 
 static volatile uint32_t q_cmd[QLEN], q_data[QLEN];
 static volatile uint32_t q_head, q_tail; /* head: written by ihbody, tail: by work */
 static volatile uint32_t xfer_done, timer_fired;
+static volatile uint32_t chsw_requested; /* MCU_IRQ_CHSW seen (HUB): served by fw_chsw() in the main loop */
 static uint32_t done_count;
 
 #ifndef FW_CTX_BYTES
@@ -36,6 +40,8 @@ void __attribute__((interrupt("machine"), aligned(4))) ihbody(void) {
   }
   if (st & MCU_IRQ_XFER) xfer_done = 1;
   if (st & MCU_IRQ_TIMER) timer_fired = 1;
+  if (st & MCU_IRQ_CHSW) chsw_requested = 1;
+  /* MCU_IRQ_CTXSW only wakes fw_ctxsw_wait_idle(), which looks at SIGNAL itself. */
   mcu_reg_write(MCU_IRQSCLR, st);
 }
 
@@ -51,11 +57,39 @@ static void wait_flag(volatile uint32_t* flag) {
   irq_enable();
 }
 
+int fw_wait_until(int (*cond)(void), uint32_t timeout_cycles) {
+  timer_fired = 0;
+  mcu_reg_write(MCU_TIMER_CYCLES, timeout_cycles);
+  mcu_reg_write(MCU_TIMER_CTRL, 1);
+  int ok = 0;
+  for (;;) {
+    irq_disable();
+    if ((ok = cond()) || timer_fired) break;
+    wfi();
+    irq_enable();
+  }
+  irq_enable();
+  mcu_reg_write(MCU_TIMER_CTRL, 0);
+  return ok;
+}
+
 void fw_sleep_cycles(uint32_t cycles) {
   timer_fired = 0;
   mcu_reg_write(MCU_TIMER_CYCLES, cycles);
   mcu_reg_write(MCU_TIMER_CTRL, 1);
   wait_flag(&timer_fired);
+}
+
+/* Sleeps until the context-switch unit's MMCTX and strand engines are idle (gr_ctxsw.h SIGNAL):
+ * the unit raises MCU_IRQ_CTXSW when they go idle, so the core sleeps instead of polling. */
+void fw_ctxsw_wait_idle(void) {
+  for (;;) {
+    irq_disable();
+    if (!(mcu_reg_read(GRC_SIGNAL) & (GRC_SIGNAL_MMCTX | GRC_SIGNAL_STRAND))) break;
+    wfi();
+    irq_enable();
+  }
+  irq_enable();
 }
 
 uint32_t fw_dmem_offset(const void* p) { return (uint32_t)(uintptr_t)p - MCU_DMEM_BASE; }
@@ -194,27 +228,33 @@ static int work(uint32_t cmd_word, uint32_t data, int* exit_code) {
   mcu_reg_write(FW_ERROR, error);
   mcu_reg_write(MCU_STATUS1, ++done_count);
   if (cmd_word & FW_CMD_NOTIFY) mcu_reg_write(MCU_HOST_INTR, 1);
+  if (cmd_word & FW_CMD_NOTIFY_HUB) bar0_write(bar0_read(GPU_PTOP_BASE + PTOP_HUB_BASE) + MCU_IRQSSET, MCU_IRQ_SWGEN1);
   return leave;
 }
 
 int fw_main(void) {
   /* initialize: install the interrupt handler, enable method/xfer/timer interrupts */
   CSR_WRITE(mtvec, (uint32_t)(uintptr_t)&ihbody);
-  mcu_reg_write(MCU_IRQMSET, MCU_IRQ_METHOD | MCU_IRQ_XFER | MCU_IRQ_TIMER);
+  mcu_reg_write(MCU_IRQMSET, MCU_IRQ_METHOD | MCU_IRQ_XFER | MCU_IRQ_TIMER | MCU_IRQ_CHSW | MCU_IRQ_CTXSW |
+                                 MCU_IRQ_SWGEN1); /* SWGEN1: a GPC's FW_CMD_NOTIFY_HUB (wakes fw_wait_until) */
   CSR_SET(mie, MIE_MEIE);
   irq_enable();
   done_count = mcu_reg_read(MCU_STATUS1);
   fw_initialize();
   int exit_code = 0;
   for (;;) {
-    /* sleep until a command is queued */
+    /* sleep until a command is queued or a channel switch is asked for */
     for (;;) {
       irq_disable();
-      if (q_tail != q_head) break;
+      if (q_tail != q_head || chsw_requested) break;
       wfi();
       irq_enable();
     }
     irq_enable();
+    if (chsw_requested) { /* the FIFO waits on it: before any queued command */
+      chsw_requested = 0;
+      if (fw_chsw) fw_chsw();
+    }
     /* work */
     while (q_tail != q_head) {
       uint32_t t = q_tail;

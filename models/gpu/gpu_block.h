@@ -53,6 +53,14 @@ struct GpuContext {
   // gpu0.chip: what differs between GPU generations (firmware/include/hetvp/gpu_chips.h); nullptr:
   // hetvp's generic Fermi-class GPU (GF100's id and layout, 1-16 GPCs).
   const GpuChip* chip = nullptr;
+  // The graphics engine's context-switch register blocks (gr/ctxsw_unit.h), which share the
+  // microcontroller windows: [0] the HUB's, [1 + n] GPC n's. The gr block sets them; the
+  // microcontroller block forwards the offsets its own table lacks to them. Empty: no gr block.
+  std::vector<TargetSocketBase*> ctxsw_regs{};
+  // The microcontrollers' interrupt inputs ([0] HUB, [1 + n] GPC n; raise(bit) sets IRQSTAT bit
+  // `bit`), which the context-switch units raise (CHSW, engine done). Set by the microcontroller
+  // block; empty with a core that has none (falcon).
+  std::vector<IrqExport*> mcu_irq{};
 
   // Maps `target` at BAR0 [base, base + size); `group`.`key` is the YAML key that placed it and
   // `label` the block (e.g. "copy0"): an overlap or a window outside BAR0 is a ConfigError that

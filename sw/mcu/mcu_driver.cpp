@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_map.h"
 #include "models/gpu/gpu_regs.h"
 #include "platform/config.h"
@@ -35,6 +36,10 @@ const Cmd kCommands[] = {{"echo", FW_CMD_ECHO},
                          {"coh_acquire", FW_CMD_COH_ACQUIRE},
                          {"coh_release", FW_CMD_COH_RELEASE},
                          {"rtl_crc32", FW_CMD_RTL_CRC32},
+                         {"gr_set_chan", FW_CMD_GR_SET_CHAN},
+                         {"gr_save", FW_CMD_GR_SAVE},
+                         {"gr_info", FW_CMD_GR_INFO},
+                         {"gr_gpc_xfer", FW_CMD_GR_GPC_XFER},
                          {"exit", FW_CMD_EXIT}};
 }  // namespace
 

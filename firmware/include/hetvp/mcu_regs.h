@@ -45,7 +45,7 @@
     X(MCU, UC_INSTRET_HI, 0x124, 1, RO, 0, "bits 63:32 of it")                                        \
     X(MCU, UC_CYCLES_LO, 0x128, 1, RO, 0, "core cycles since start, bits 31:0")                       \
     X(MCU, UC_CYCLES_HI, 0x12C, 1, RO, 0, "bits 63:32 of it")                                         \
-    X(MCU, UC_ID, 0x130, 1, RO, 0, "bits 7:0 GPC index (0 for the HUB), bit 8 = HUB")                \
+    X(MCU, UC_ID, 0x130, 1, RO, 0, "bits 7:0 GPC index (0 for the HUB), bit 8 = HUB, bit 9 = a GR context-switch unit shares the window")                \
     X(MCU, UC_CLOCK_KHZ, 0x134, 1, RO, 0, "the microcontroller's clock in kHz")                       \
     X(MCU, DBG_INDEX, 0x140, 1, RW, 0, "0..31 = GPR xN, 32 = pc")                                      \
     X(MCU, DBG_DATA, 0x144, 1, RW, 0, "that register (writes only while the core is stopped)")        \
@@ -80,7 +80,14 @@ HETVP_REG_OFFSETS(HETVP_MCU_REGS)
 #define MCU_IRQ_METHOD MCUR_U(0x04) /* the host wrote METHOD_CMD */
 #define MCU_IRQ_SWGEN0 MCUR_U(0x08) /* free for software (set through IRQSSET) */
 #define MCU_IRQ_SWGEN1 MCUR_U(0x10)
-#define MCU_IRQ_ALL MCUR_U(0x1f)
+/* Raised by the graphics engine's context-switch unit (gr_ctxsw.h) through the microcontroller's
+ * interrupt input: */
+#define MCU_IRQ_CHSW MCUR_U(0x100)  /* (HUB) the FIFO asks for a channel switch: CHAN_NEXT is latched
+                                       (GF100 NV_PGRAPH_FECS_INTR_CHSW, macros.fuc) */
+#define MCU_IRQ_CTXSW MCUR_U(0x200) /* hetvp: the unit's MMCTX / strand engine went idle (SIGNAL busy bits clear) */
+#define MCU_IRQ_CHSW_BIT 8
+#define MCU_IRQ_CTXSW_BIT 9
+#define MCU_IRQ_ALL MCUR_U(0x31f)
 
 /* mailbox n (0..15) */
 #define MCU_MAILBOX_COUNT 16
@@ -120,6 +127,7 @@ static inline const char* mcu_state_name(unsigned state) {
 /* UC_ID fields */
 #define MCU_UC_ID_INDEX_MASK MCUR_U(0xff)
 #define MCU_UC_ID_HUB MCUR_U(0x100)
+#define MCU_UC_ID_CTXSW MCUR_U(0x200) /* the GR context-switch unit shares this window (gr_ctxsw.h) */
 
 /* upload index bits */
 #define MCU_INDEX_ADDR_MASK MCUR_U(0x00ffffff)
@@ -155,10 +163,15 @@ static inline const char* mcu_state_name(unsigned state) {
 #define FW_CTXREG(n) MCU_MAILBOX_N(8 + (n)) /* mailboxes 8..15: "context registers" saved/loaded */
 #define FW_CTXREG_COUNT 8
 #define FW_CMD_NOTIFY MCUR_U(0x80000000) /* OR into a command: raise the host interrupt when done */
+#define FW_CMD_NOTIFY_HUB MCUR_U(0x40000000) /* OR into a command the HUB sends a GPC: when done (STATUS1 written),
+                                                the GPC sets the HUB's IRQSSET MCU_IRQ_SWGEN1 through BAR0, so the
+                                                HUB sleeps instead of polling */
 #define FW_CMD_MASK MCUR_U(0xff)
 #define FW_CMD_ECHO 1u      /* result = data */
 #define FW_CMD_REG_READ 2u  /* data = offset (HUB: BAR0 offset; GPC: own block offset); result = value */
 #define FW_CMD_REG_WRITE 3u /* data = offset, ARG0 = value */
+/* FW_CMD_CTX_*: the firmware's own synthetic "context area" (data memory + mailboxes 8..15), the xfer
+ * engine's earlier test path; the GPU's GR contexts are FW_CMD_GR_* (gr_ctxsw.h, docs/contexts_switch.md). */
 #define FW_CMD_CTX_SAVE 4u  /* data = GPU VA bits 31:0, ARG0 = bits 39:32; result = bytes moved */
 #define FW_CMD_CTX_LOAD 5u  /* same; error FW_ERR_BAD_CONTEXT when the image is not a context */
 #define FW_CMD_CTX_FILL 6u  /* fill the context area and context registers from seed `data` */

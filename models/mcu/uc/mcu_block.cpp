@@ -5,6 +5,7 @@
 
 
 #include "models/gpu/gpu_block.h"
+#include "firmware/include/hetvp/mcu_regs.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/mcu/falcon/falcon_block.h"
 #include "models/mcu/broadcast.h"
@@ -112,6 +113,8 @@ McuConfig config_from(const Params& p, bool hub, unsigned index, const Windows& 
     // A GPC reaches the topology registers and every GPC block (its own and its peers'), not
     // the host-facing units (PMC, MMU, copy engines) nor the HUB.
     c.bar0_allow = {{GPU_PTOP_BASE, GPU_PTOP_BASE + GPU_WINDOW_PTOP}, {w.gpc, w.gpc_n(16)}};
+    // ... except the HUB's IRQSSET: a GPC answering the HUB wakes it (FW_CMD_NOTIFY_HUB).
+    c.bar0_allow.push_back({w.hub + MCU_IRQSSET, w.hub + MCU_IRQSSET + 4});
   }
   return c;
 }
@@ -143,6 +146,8 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
       m->attach_gdb(std::make_unique<GdbStub>(ctx.name + "." + target, static_cast<int>(g.integer("port")),
                                               g.real("accept_timeout"), g.real("idle_timeout")));
     }
+    ctx.mcu_irq.push_back(&hub_->irq_in);
+    for (auto& m : gpcs_) ctx.mcu_irq.push_back(&m->irq_in);
     stats_.add("hub", hub_->stats());
     for (auto& m : gpcs_) stats_.add(m->stats());
     stats_
@@ -152,6 +157,12 @@ class McuBlock : public gpu::GpuBlock, public HasStats {
   }
   void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
   StatGroup& stat_group() override { return stats_; }
+  // The gr block's context-switch registers share our windows (gpu_block.h ctxsw_regs).
+  void bind(gpu::GpuContext& ctx) override {
+    if (ctx.ctxsw_regs.empty()) return;
+    hub_->attach_ctxsw(*ctx.ctxsw_regs.at(0));
+    for (size_t i = 0; i < gpcs_.size(); ++i) gpcs_[i]->attach_ctxsw(*ctx.ctxsw_regs.at(1 + i));
+  }
 
  private:
   static void wire(gpu::GpuContext& ctx, const Params& p, const char* key, Microcontroller& m, uint32_t base) {

@@ -38,6 +38,8 @@ Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg
     rv->set_trap_watchdog(cfg_.trap_watchdog);
   }
 
+  irq_impl_.m = this;
+  irq_in.bind(irq_impl_);
   init_payloads();
   bind_registers();
   spawn_host_thread();  // the burst loop (core_host.h), created where this model's thread was
@@ -79,6 +81,7 @@ void Microcontroller::bind_registers() {
   on_port("UC_EXIT", MCU_UC_EXIT, 4, &Microcontroller::write_rules);
   on_port("UC_CTRL", MCU_UC_CTRL, 4, &Microcontroller::write_rules);
   on_port("DBG_DATA", MCU_DBG_DATA, 4, &Microcontroller::write_rules);
+  on_port("ctxsw", 0, MCU_REG_SIZE, &Microcontroller::ctxsw_port);
   bank_.set_reset("UC_CAPS", ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
   bank_.set_reset("UC_ID", (cfg_.index & MCU_UC_ID_INDEX_MASK) | (cfg_.hub ? MCU_UC_ID_HUB : 0u));
   bank_.set_reset("UC_CLOCK_KHZ", uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
@@ -94,6 +97,7 @@ void Microcontroller::bind_registers() {
   on_read("UC_CTRL", &M::uc_ctrl);
   on_write("UC_CTRL", &M::uc_ctrl_written);
   on_write("UC_EXIT", &M::uc_exit);
+  on_read("UC_ID", &M::uc_id);
   on_read("UC_TRAP_PC", &M::trap_pc);
   on_read("UC_TRAP_CAUSE", &M::trap_cause);
   on_read("UC_TRAP_VAL", &M::trap_val);
@@ -362,11 +366,36 @@ void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time
   serve(gp, delay, ReadTiming::CatchUp);  // a read may catch up to its arrival
 }
 
+uint32_t Microcontroller::uc_id() const { return bank_.at(MCU_UC_ID).value | (has_ctxsw_ ? MCU_UC_ID_CTXSW : 0u); }
+
+// Offsets this block's table does not have belong to the context-switch unit, when there is one.
+bool Microcontroller::ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (!forwarded(gp.get_address())) return false;
+  ctxsw->b_transport(gp, delay);
+  return true;
+}
+
+void Microcontroller::external_irq(unsigned bit, const sc_core::sc_time& delay) {
+  if (bit >= 32) return;
+  const uint32_t mask = 1u << bit;
+  if (delay == sc_core::SC_ZERO_TIME) return set_irq_bits(mask);
+  arrivals_.at(delay, [this, mask] { set_irq_bits(mask); });
+}
+
 // The core's accesses outside its direct memories: its own register block and the BAR0 window.
 // Returns 1 handled ok, 0 handled with an access fault, -1 not an I/O address.
 int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
   if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
     if (size != 4) return 0;
+    if (forwarded(addr - MCU_REG_BASE)) {  // the context-switch unit's register: through its socket, timed
+      set_access(bar0_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
+      const sc_core::sc_time issued = core_offset();
+      sc_core::sc_time d = issued;
+      ctxsw->b_transport(bar0_gp_, d);
+      const sc_core::sc_time took = d > issued ? d - issued : sc_core::SC_ZERO_TIME;
+      extra = cfg_.reg_cycles + uint64_t(std::ceil(took.to_seconds() * cfg_.clock_hz));
+      return bar0_gp_.is_response_ok() ? 1 : 0;
+    }
     set_access(core_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
     sc_core::sc_time at = core_offset();
     serve(core_gp_, at, ReadTiming::AsIssued);  // the core never waits

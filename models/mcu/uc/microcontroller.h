@@ -45,6 +45,16 @@ class Microcontroller : public CoreHost {
   tlm_utils::simple_initiator_socket<Microcontroller> xfer{"xfer"};  // GPU virtual addresses (MMU)
   tlm_utils::simple_initiator_socket<Microcontroller> bar0{"bar0"};  // the core's BAR0 window
   IrqPort intr{"intr"};                                              // PMC_INTR
+  // The graphics engine's context-switch unit (models/gpu/gr, gr_ctxsw.h) shares this window: an
+  // offset this block's table does not have (host or core access) goes to it, unchanged.
+  tlm_utils::simple_initiator_socket_optional<Microcontroller> ctxsw{"ctxsw"};
+  // Interrupt input from that unit: raise(bit, delay) sets IRQSTAT bit `bit` when it arrives
+  // (MCU_IRQ_CHSW_BIT, MCU_IRQ_CTXSW_BIT).
+  IrqExport irq_in{"irq_in"};
+  void attach_ctxsw(tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>& t) {
+    ctxsw.bind(t);
+    has_ctxsw_ = true;
+  }
 
   Microcontroller(sc_core::sc_module_name name, const McuConfig& cfg);
   ~Microcontroller() override;
@@ -106,6 +116,7 @@ class Microcontroller : public CoreHost {
   void uc_ctrl_written(uint32_t v);
   void uc_exit(uint32_t v);
   uint32_t trap_pc() const { return trap_pc_; }
+  uint32_t uc_id() const;
   uint32_t trap_cause() const { return trap_cause_; }
   uint32_t trap_val() const { return trap_val_; }
   void fw_trap(uint32_t v);
@@ -121,7 +132,17 @@ class Microcontroller : public CoreHost {
   void method_cmd(uint32_t v);
   void status1(uint32_t v);
 
+  struct IrqIn : IrqIf {
+    Microcontroller* m = nullptr;
+    void raise(unsigned bit, const sc_core::sc_time& delay) override { m->external_irq(bit, delay); }
+  };
+  void external_irq(unsigned bit, const sc_core::sc_time& delay);
+  bool ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  bool forwarded(uint64_t off) const { return has_ctxsw_ && !bank_.has(off & ~uint64_t(3)); }
+
   McuConfig cfg_;
+  IrqIn irq_impl_;
+  bool has_ctxsw_ = false;
   std::vector<uint8_t> imem_, dmem_;
   Register *irqstat_ = nullptr, *irqmask_ = nullptr, *xfer_status_ = nullptr;  // set once the table is added
   bool started_ = false;

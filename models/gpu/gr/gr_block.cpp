@@ -1,0 +1,155 @@
+// The GPU block "gr": the graphics engine's context-switch units — the HUB's (FECS-like: MMCTX,
+// strands, the CHSW interface the FIFO binds) and one per GPC (GPCCS-like: MMCTX, strands). Their
+// registers share the microcontroller windows (gpu_block.h ctxsw_regs). YAML group gpu0.gr.
+#include <memory>
+#include <vector>
+
+#include "firmware/include/hetvp/compute.h"
+#include "firmware/include/hetvp/gpu_map.h"
+#include "models/gpu/gpu_block.h"
+#include "models/gpu/gr/ctxsw_unit.h"
+#include "platform/config.h"
+#include "platform/format.h"
+#include "platform/register_table.h"
+
+namespace hetvp::gpu {
+
+namespace {
+
+std::shared_ptr<Schema> gr_schema() {
+  auto s = std::make_shared<Schema>();
+  s->time("word_cost", std::string("2 ns"),
+          "engine time per context word moved, beside the register and VRAM accesses' own time (assumption: no "
+          "source gives GF100's MMCTX rate)");
+  s->time("command_cost", std::string("20 ns"), "engine time per MMCTX list entry or strand command (assumption)");
+  s->integer("gpc_state_bar0", 0x500000, "BAR0 offset of GPC 0's compute window (HETVP_COMPUTE_GPC_CTX_REGS offsets)")
+      .range(0, 0xffffffffll);
+  s->integer("gpc_state_stride", GPU_GPC_STRIDE, "distance between two GPCs' compute windows").range(0, 0x1000000ll);
+  s->any("test_gpc_strand",
+         "TEST ONLY: list of offsets in each GPC's compute window (gpc_state_bar0 + n * gpc_state_stride) that form "
+         "an extra strand, to exercise the strand path with registers of a test's choosing");
+  s->any("test_skip_restore",
+         "TEST ONLY fault: a BAR0 address, or a compute register name (e.g. ARG3, CMP_GRID_X), whose restore every "
+         "context load skips; shows that the save/restore is what keeps a channel's state (docs/contexts_switch.md)");
+  return s;
+}
+
+// test_skip_restore as a BAR0 address: an integer, or a compute front-end register by name.
+uint32_t skip_address(const Params& p, const Params& gpu) {
+  YAML::Node n = p.node("test_skip_restore");
+  if (n.IsScalar()) {
+    try {
+      return n.as<uint32_t>();
+    } catch (const YAML::Exception&) {
+    }
+    std::string name = n.as<std::string>();
+    if (name.rfind("CMP_", 0) == 0) name = name.substr(4);
+    static const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
+    uint64_t base = GPU_COMPUTE_BASE;
+    try {
+      base = gpu.group("compute").u64("bar0");
+    } catch (const std::exception&) {  // no compute group: its default position
+    }
+    for (const RegSpec& r : kCompute) {
+      if (name == r.name) return uint32_t(base + r.offset);
+      for (unsigned i = 0; r.count > 1 && i < r.count; ++i)
+        if (name == std::string(r.name) + std::to_string(i)) return uint32_t(base + r.offset + 4 * i);
+    }
+  }
+  throw ConfigError(p.where("test_skip_restore") +
+                    ": not a BAR0 address nor a compute register name (KERNEL, GRID_X, ..., ARG0..ARG15)");
+}
+
+class GrBlock : public GpuBlock, public HasStats {
+ public:
+  GrBlock(GpuContext& ctx, const Params& p) {
+    CtxswConfig base;
+    base.vram_size = ctx.vram_size;
+    try {
+      base.bar0_size = ctx.gpu_params.group("pcie").size("bar0_size");
+    } catch (const std::exception&) {
+    }
+    base.word_cost = p.time("word_cost");
+    base.command_cost = p.time("command_cost");
+    if (p.has("test_skip_restore")) {
+      base.has_skip = true;
+      base.skip_restore = skip_address(p, ctx.gpu_params);
+    }
+    std::vector<uint32_t> test_strand;
+    if (p.has("test_gpc_strand")) {
+      YAML::Node n = p.node("test_gpc_strand");
+      if (!n.IsSequence()) throw ConfigError(p.where("test_gpc_strand") + ": a list of offsets");
+      for (const auto& e : n) {
+        const uint32_t off = e.as<uint32_t>();
+        if (off & 3) throw ConfigError(p.where("test_gpc_strand") + ": offset " + hex(off) + " is not 4-byte aligned");
+        test_strand.push_back(off);
+      }
+    }
+    CtxswConfig hub = base;
+    hub.hub = true;
+    hub_ = std::make_unique<CtxswUnit>("gr_hub", hub);
+    wire(ctx, *hub_);
+    const uint64_t state0 = p.u64("gpc_state_bar0"), stride = p.u64("gpc_state_stride");
+    for (unsigned i = 0; i < ctx.num_gpcs; ++i) {
+      CtxswConfig g = base;
+      g.index = i;
+      const uint32_t window = uint32_t(state0 + i * stride);
+      // Strand 0: the compute front end's per-GPC state (compute.h); strand 1: the test's, if any.
+      std::vector<uint32_t> compute;
+#define HETVP_GR_GPC_WORDS(off, count) \
+  for (unsigned k = 0; k < (count); ++k) compute.push_back(window + (off) + 4 * k);
+      HETVP_COMPUTE_GPC_CTX_REGS(HETVP_GR_GPC_WORDS)
+#undef HETVP_GR_GPC_WORDS
+      g.strands.push_back(compute);
+      if (!test_strand.empty()) {
+        std::vector<uint32_t> t;
+        for (uint32_t off : test_strand) t.push_back(window + off);
+        g.strands.push_back(t);
+      }
+      gpcs_.push_back(std::make_unique<CtxswUnit>(("gr_gpc" + std::to_string(i)).c_str(), g));
+      wire(ctx, *gpcs_.back());
+    }
+    ctx.chsw = &hub_->chsw;
+    ctx.ctxsw_regs.push_back(&hub_->regs);
+    for (auto& g : gpcs_) ctx.ctxsw_regs.push_back(&g->regs);
+    stats_.add(hub_->stats());
+    for (auto& g : gpcs_) stats_.add(g->stats());
+    stats_.value("switches", "count", "channel switches acknowledged", [this] { return hub_switches(); })
+        .value("save_bytes", "bytes", "context bytes saved by every unit (MMCTX and strands)",
+               [this] { return total(true); })
+        .value("load_bytes", "bytes", "context bytes restored by every unit", [this] { return total(false); });
+  }
+  void bind(GpuContext& ctx) override {
+    if (ctx.mcu_irq.empty()) return;  // a core without the interrupt input (falcon): nothing raised
+    hub_->mcu_irq.bind(*ctx.mcu_irq.at(0));
+    for (size_t i = 0; i < gpcs_.size() && 1 + i < ctx.mcu_irq.size(); ++i) gpcs_[i]->mcu_irq.bind(*ctx.mcu_irq[1 + i]);
+  }
+  StatGroup& stat_group() override { return stats_; }
+  void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
+
+ private:
+  static void wire(GpuContext& ctx, CtxswUnit& u) {
+    u.bar0.bind(ctx.bar0.in);
+    u.vram.bind(ctx.vram);
+  }
+  uint64_t hub_switches() const { return hub_->switches(); }
+  uint64_t total(bool save) const {
+    uint64_t t = save ? hub_->save_bytes() : hub_->load_bytes();
+    for (auto& g : gpcs_) t += save ? g->save_bytes() : g->load_bytes();
+    return t;
+  }
+  std::unique_ptr<CtxswUnit> hub_;
+  std::vector<std::unique_ptr<CtxswUnit>> gpcs_;
+  StatGroup stats_{"gr"};
+};
+
+}  // namespace
+
+HETVP_REGISTER_GPU_BLOCK("gr",
+                         "graphics engine context switch: the HUB's and every GPC's MMCTX / strand engines and the "
+                         "CHSW interface (docs/contexts_switch.md)",
+                         gr_schema, [](GpuContext& ctx, const Params& p) -> std::unique_ptr<GpuBlock> {
+                           return std::make_unique<GrBlock>(ctx, p);
+                         });
+
+}  // namespace hetvp::gpu

@@ -1,0 +1,115 @@
+#include "sw/driver/gr_context.h"
+
+#include <vector>
+
+#include "firmware/include/hetvp/compute.h"
+#include "firmware/include/hetvp/gpu_map.h"
+#include "firmware/include/hetvp/gr_ctxsw.h"
+#include "firmware/include/hetvp/pmc.h"
+#include "platform/format.h"
+#include "platform/register_table.h"
+
+namespace hetvp::sw {
+
+namespace {
+
+// Timed VRAM access through the BAR1 aperture, 32-bit words.
+void vram_write32(HostApi& api, GpuDriver& gpu, uint64_t vram, uint32_t v) {
+  api.mmio_write32(gpu.bar1_address(GpuBuffer{0, vram, 4, false}), v);
+}
+
+McuResult checked(McuDriver& mcu, uint32_t cmd, uint32_t data, const char* what) {
+  McuResult r = mcu.command(McuId::hub(), cmd, data);
+  if (r.error == FW_ERR_GR)
+    throw McuError(std::string(what) + ": the HUB firmware reports " + grc_err_name(r.result) + " (code " +
+                   std::to_string(r.result) + ")");
+  if (r.error != FW_ERR_OK)
+    throw McuError(std::string(what) + ": the HUB firmware answered error " + std::to_string(r.error));
+  return r;
+}
+
+}  // namespace
+
+int64_t gr_context_offset(uint32_t cmp_offset) {
+  int64_t at = 0;  // the HUB's MMCTX area starts the image; words in list order (firmware/hub/hub.c)
+#define HETVP_GR_FIND(off, count)                                               \
+  if (cmp_offset >= uint32_t(off) && cmp_offset < uint32_t(off) + 4u * (count)) \
+    return at + (cmp_offset - uint32_t(off));                                   \
+  at += 4 * (count);
+  HETVP_COMPUTE_CTX_REGS(HETVP_GR_FIND)
+#undef HETVP_GR_FIND
+  return -1;
+}
+
+GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, McuDriver& mcu) {
+  const sc_core::sc_time t0 = api.now();
+  GoldenContext g;
+  // Every GR context register to its default (the register tables' reset values), through BAR0.
+  static const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
+  auto reset_of = [](uint32_t off) {
+    for (const RegSpec& r : kCompute)
+      if (off >= r.offset && off < r.offset + 4 * (r.count ? r.count : 1)) return r.reset;
+    return 0u;
+  };
+  const uint32_t compute = gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_BASE);
+  if (compute) {
+#define HETVP_GR_RESET(off, count) \
+  for (uint32_t k = 0; k < (count); ++k) gpu.reg_write(compute + (off) + 4 * k, reset_of((off) + 4 * k));
+    HETVP_COMPUTE_CTX_REGS(HETVP_GR_RESET)
+#undef HETVP_GR_RESET
+  }
+  // Per-GPC state: at its default position (gpu0.gr.gpc_state_bar0 = 0x500000, stride 0x8000).
+  for (unsigned n = 0; n < gpu.num_gpcs(); ++n) {
+    const uint32_t base = 0x500000u + n * GPU_GPC_STRIDE;
+    (void)base;
+#define HETVP_GR_GPC_RESET(off, count) \
+  for (uint32_t k = 0; k < (count); ++k) gpu.reg_write(base + (off) + 4 * k, 0);
+    HETVP_COMPUTE_GPC_CTX_REGS(HETVP_GR_GPC_RESET)
+#undef HETVP_GR_GPC_RESET
+  }
+  // A channel for the firmware to save: an instance block pointing at the golden buffer.
+  g.bytes = checked(mcu, FW_CMD_GR_INFO, 0, "golden context size").result;
+  GpuBuffer inst = gpu.alloc_vram(4096);
+  GpuBuffer buf = gpu.alloc_vram(g.bytes ? g.bytes : GR_CTX_UNIT);
+  if (inst.phys & 0xfff) throw McuError("golden context: instance block " + hex(inst.phys) + " not 4 KiB aligned");
+  g.vram = buf.phys;
+  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR, uint32_t(g.vram) | GR_INST_CTX_VRAM);
+  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR + 4, uint32_t(g.vram >> 32));
+  const uint32_t chan = GRH_CHAN_VALID | uint32_t(inst.phys >> 12);
+  checked(mcu, FW_CMD_GR_SET_CHAN, chan, "golden context: set channel");
+  const uint32_t saved = checked(mcu, FW_CMD_GR_SAVE, 0, "golden context: save").result;
+  if (saved > g.bytes)
+    throw McuError("golden context: the firmware saved " + std::to_string(saved) + " bytes into a " +
+                   std::to_string(g.bytes) + "-byte buffer");
+  // The golden channel must not stay current: the first switch would save into the golden image.
+  mcu.write(McuId::hub(), GRH_CHAN_ADDR, 0);
+  g.generation = api.now() - t0;
+  const double ns = g.generation.to_seconds() * 1e9;
+  mcu.write(McuId::hub(), GRH_GOLDEN_NS, uint32_t(ns + 0.5));
+  api.stat("gr_golden_generation_ns", ns);
+  api.stat("gr_context_bytes", g.bytes);
+  return g;
+}
+
+void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden, uint64_t inst_vram,
+                       uint64_t ctx_vram) {
+  if (ctx_vram & (GR_CTX_UNIT - 1))
+    throw HostError("gr_context_create: context buffer " + hex(ctx_vram) + " is not 256-byte aligned");
+  std::vector<uint8_t> image(golden.bytes);
+  if (!image.empty()) {
+    api.read(gpu.bar1_address(GpuBuffer{0, golden.vram, golden.bytes, false}), image.data(), image.size(),
+             Access::Uncached);
+    api.write(gpu.bar1_address(GpuBuffer{0, ctx_vram, golden.bytes, false}), image.data(), image.size(),
+              Access::WriteCombined);
+  }
+  vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR, uint32_t(ctx_vram) | GR_INST_CTX_VRAM);
+  vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR + 4, uint32_t(ctx_vram >> 32));
+}
+
+void gr_context_write(HostApi& api, GpuDriver& gpu, uint64_t ctx_vram, uint32_t cmp_offset, uint32_t value) {
+  const int64_t off = gr_context_offset(cmp_offset);
+  if (off < 0) throw HostError("gr_context_write: compute register " + hex(cmp_offset) + " is not context state");
+  vram_write32(api, gpu, ctx_vram + uint64_t(off), value);
+}
+
+}  // namespace hetvp::sw
