@@ -9,9 +9,16 @@
 # optional busy). REFERENCE_CXX adds the sources of the block's TLM reference model
 # (HETVP_REGISTER_RTL_REFERENCE); REFERENCE names another block whose reference model this block
 # uses (test-only variants). TARGET defaults to hetvp_rtl_obj, whose objects go into hetvp_rtl (libhetvp_rtl.so).
+# Installed (find_package(hetvp) includes this file as lib/cmake/hetvp/HetvpRtl.cmake): TARGET is
+# required (the user's MODULE library, a plugin), which gets hetvp::rtl; Verilator's runtime is not
+# compiled into it (libhetvp_rtl.so carries it, built with the same Verilator: hetvpConfig.cmake checks).
 # Verilator flags always given: -Wall (lint warnings fail the build), --x-assign unique,
 # --x-initial unique, -O3.
-set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/../rtl/bridges/rtl_block_glue.cpp.in CACHE INTERNAL "")
+if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/rtl_block_glue.cpp.in)  # installed beside this file
+  set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/rtl_block_glue.cpp.in CACHE INTERNAL "")
+else()
+  set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/../rtl/bridges/rtl_block_glue.cpp.in CACHE INTERNAL "")
+endif()
 
 # hetvp_verilate(TARGET <target> TOP <module> PREFIX <prefix> SOURCES <files.sv...>
 #                [VERILATOR_ARGS <args...>])
@@ -64,6 +71,10 @@ function(hetvp_add_rtl_block)
   if(NOT B_IRQS MATCHES "^[0-9]+$" OR B_IRQS GREATER 64)
     message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): IRQS must be 0..64")
   endif()
+  if(NOT B_TARGET AND HETVP_RTL_INSTALLED)
+    message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): TARGET is required outside hetvp's tree "
+                        "(e.g. add_library(my_block MODULE) ... TARGET my_block: a plugin for `hetvp --plugin`)")
+  endif()
   if(NOT B_TARGET)
     set(B_TARGET hetvp_rtl_obj)
   endif()
@@ -88,6 +99,13 @@ function(hetvp_add_rtl_block)
     set(HETVP_RTL_MASTER 1)
   else()
     set(HETVP_RTL_MASTER 0)
+  endif()
+  if(HETVP_RTL_INSTALLED)
+    # The plugin resolves Verilator's runtime in libhetvp_rtl.so: one copy of its globals per process.
+    get_target_property(_srcs ${B_TARGET} SOURCES)
+    list(FILTER _srcs EXCLUDE REGEX "/include/verilated[^/]*\\.cpp$")
+    set_property(TARGET ${B_TARGET} PROPERTY SOURCES ${_srcs})
+    target_link_libraries(${B_TARGET} PRIVATE hetvp::rtl)
   endif()
   configure_file(${HETVP_RTL_GLUE_TEMPLATE} ${CMAKE_CURRENT_BINARY_DIR}/${_prefix}_glue.cpp @ONLY)
   target_sources(${B_TARGET} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${_prefix}_glue.cpp ${B_REFERENCE_CXX})

@@ -97,6 +97,16 @@ class RtlComponent final : public Component {
     o.waves_stop = p.time("waves_stop");
     o.ring_cycles = p.u32("ring_cycles");
     o.ring_file = p.string("ring_file");
+    // The blocks are Verilated with --trace (VCD): a Verilated model has one trace format, and FST
+    // would be VCD text under another name. Say so rather than write a file GTKWave rejects.
+    auto ends_with = [](const std::string& s, const std::string& e) {
+      return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+    };
+    if (ends_with(o.waves, ".fst") || ends_with(o.ring_file, ".fst"))
+      throw std::invalid_argument(p.where(ends_with(o.waves, ".fst") ? "waves" : "ring_file") + ": '" +
+                                  (ends_with(o.waves, ".fst") ? o.waves : o.ring_file) +
+                                  "': this hetvp writes VCD waveforms only (its RTL blocks are Verilated with "
+                                  "--trace, not --trace-fst): name the file .vcd; GTKWave's vcd2fst converts it");
     if (!o.waves.empty() && !writable_dir(o.waves))
       throw std::invalid_argument(p.where("waves") + ": cannot write '" + o.waves + "' (no such directory)");
     if (!o.ring_file.empty() && !writable_dir(o.ring_file))
