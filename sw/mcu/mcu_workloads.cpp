@@ -331,7 +331,7 @@ class DebugProgram : public HostProgram {
           const double to = w.size() > 5 ? double(value(w[5])) : 10000.0;
           if (!api.poll32(a, mask, want, sc_core::sc_time(1, sc_core::SC_US), sc_core::sc_time(to, sc_core::SC_US),
                           Access::Uncached))
-            throw McuError(where + w[1] + "[" + hex(off, 8) + "] & " + hex(mask, 8) + " did not become " +
+            throw McuError(w[1] + "[" + hex(off, 8) + "] & " + hex(mask, 8) + " did not become " +
                            hex(want, 8) + " within " + std::to_string(int64_t(to)) + " us; it is " +
                            hex(mcu.read(target(1), off), 8));
           last = mcu.read(target(1), off);

@@ -318,7 +318,7 @@ TEST(McuDebugTool, InteractivePromptReadsStdin) {
   EXPECT_TRUE(has(r.out, "'help' lists the commands")) << r.out;
   EXPECT_TRUE(has(r.out, "waitreg TARGET OFF MASK [VALUE] [US]")) << r.out;
   EXPECT_TRUE(has(r.out, "debug> loaded ")) << r.out;
-  EXPECT_TRUE(has(r.out, "debug> hub is stopped")) << r.out;
+  EXPECT_TRUE(has(r.out, "debug> hub is idle")) << r.out;
   EXPECT_TRUE(has(r.out, "  3  state hub\n  4  history")) << r.out;
   EXPECT_TRUE(has(r.out, "debug: 2 line(s), 0 error(s)")) << r.out;  // quit ends: gpc0 never asked
   EXPECT_FALSE(has(r.out, "gpc0 is")) << r.out;
