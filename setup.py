@@ -3,7 +3,7 @@ with CMake into a staging folder, and its package folder gets
 
     hetvp/__init__.py              python/hetvp/__init__.py (the API)
     hetvp/_hetvp.*.so              the extension (python/hetvp_module.cpp)
-    hetvp/libhetvp*.so.*           the simulator's libraries (preloaded by __init__.py)
+    hetvp/libhetvp*.so.*           the simulator's libraries (the extension's run path has $ORIGIN)
     hetvp/configs/, firmware/      the shipped configurations and firmware images; the platform
                                    finds them beside its library (platform/paths.cpp)
 

@@ -36,7 +36,7 @@ set xtics ($tics)
 set xlabel "transfer size (bytes, binary units)"
 set ylabel "time including the API calls (µs)"
 # The legend inside the frame; Okabe & Ito's colour-blind-safe palette (no yellow), distinct points.
-set key inside top left box opaque
+set key inside top left box opaque Left reverse width 1
 set grid
 set linetype 1 linecolor rgb "#0072B2" linewidth 2 pointtype 4
 set linetype 2 linecolor rgb "#D55E00" linewidth 2 pointtype 5

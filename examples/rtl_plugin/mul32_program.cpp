@@ -67,7 +67,7 @@ class Mul32Program : public hetvp::HostProgram {
     api.stat("wrong", wrong);
     api.stat("polls", double(total_polls));
     api.log("mul32: " + std::to_string(jobs) + " jobs, " + std::to_string(wrong) + " wrong, " +
-            std::to_string(total_polls) + " STATUS polls, " + std::to_string(ns_per_job) + " ns per job");
+            std::to_string(total_polls) + " STATUS polls, " + std::to_string(int64_t(ns_per_job + 0.5)) + " ns per job");
     return wrong == 0 ? 0 : 1;
   }
 

@@ -12,27 +12,11 @@ A configuration error raises ConfigError with .file, .line, .col, .message and .
 error the check found); a failed simulation is r["run"]["status"] == "fail", not an exception.
 docs/library.md, "Python".
 """
-import ctypes
 import json
 import os
 import tempfile
-from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-
-
-def _preload_libraries():
-    """A pip-installed hetvp keeps its libraries beside this file (setup.py): load them first so
-    that the extension's DT_NEEDED entries resolve to them whatever its run path says."""
-    order = ["libhetvp_platform.so", "libhetvp.so", "libhetvp_sw.so", "libhetvp_rtl.so"]
-    for stem in order:
-        found = sorted(_HERE.glob(stem + ".*"))
-        if found:
-            ctypes.CDLL(str(found[0]), mode=ctypes.RTLD_GLOBAL)
-
-
-_preload_libraries()
-from . import _hetvp  # noqa: E402  (after the libraries it needs)
+from . import _hetvp
 
 __version__ = _hetvp.__version__
 __all__ = ["run", "check", "list_types", "schema", "load_plugin", "version", "ConfigError", "RunResult",

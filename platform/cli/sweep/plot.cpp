@@ -168,7 +168,7 @@ int plot_command(const std::vector<std::string>& args) {
   g << "set xlabel " << shell_quote(axis_label(x)) << "\nset ylabel " << shell_quote(axis_label(y)) << "\n";
   // The legend inside the frame, on a white box over the grid; Okabe & Ito's colour-blind-safe
   // palette (no yellow: too faint on white), solid lines, distinct point shapes.
-  g << "set key inside top left box opaque\nset grid\n";
+  g << "set key inside top left box opaque Left reverse width 1\nset grid\n";
   static const char* kPalette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
   for (int k = 0; k < 7; ++k)
     g << "set linetype " << k + 1 << " linecolor rgb '" << kPalette[k] << "' linewidth 2 pointtype " << k + 4 << "\n";
