@@ -14,6 +14,7 @@ Environment:
     HETVP_CMAKE_ARGS        extra arguments for the CMake configure step
 """
 import glob
+import importlib.machinery
 import os
 import re
 import shlex
@@ -64,6 +65,11 @@ class BuildWithCMake(build_py):
         ext = glob.glob(str(stage / "lib*" / "**" / "hetvp" / "_hetvp*.so"), recursive=True)
         if not ext:
             sys.exit("setup.py: the build has no Python extension (install pybind11-dev python3-dev and reconfigure)")
+        # An existing build may be for another interpreter: refuse it here, not at `import hetvp`.
+        if not any(ext[0].endswith(sfx) for sfx in importlib.machinery.EXTENSION_SUFFIXES):
+            sys.exit("setup.py: %s was built for another Python than %s (%s); configure that build with "
+                     "-DPython3_EXECUTABLE=%s" % (Path(ext[0]).name, sys.executable,
+                                                  importlib.machinery.EXTENSION_SUFFIXES[0], sys.executable))
         shutil.copy2(ext[0], pkg)
         for lib in glob.glob(str(stage / "lib*" / "libhetvp*.so.*")):
             if re.search(r"\.so\.\d+\.\d+$", lib):  # the SONAME file (libhetvp.so.0.2), real content

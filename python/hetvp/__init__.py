@@ -16,7 +16,16 @@ import json
 import os
 import tempfile
 
-from . import _hetvp
+try:
+    from . import _hetvp
+except ImportError as e:  # built for another interpreter (the file name says which), or not built
+    import glob as _glob
+    import sys as _sys
+    _built = [os.path.basename(f) for f in _glob.glob(os.path.join(os.path.dirname(__file__), "_hetvp*.so"))]
+    raise ImportError("hetvp: cannot load its extension for Python %d.%d (%s); found: %s. Build it for this "
+                      "interpreter (pip install --no-build-isolation ., or cmake -DPython3_EXECUTABLE=%s)"
+                      % (_sys.version_info[0], _sys.version_info[1], e, ", ".join(_built) or "none",
+                         _sys.executable)) from e
 
 __version__ = _hetvp.__version__
 __all__ = ["run", "check", "list_types", "schema", "load_plugin", "version", "ConfigError", "RunResult",

@@ -175,3 +175,19 @@ def test_every_error_of_a_dict_config_is_structured():
     assert "unknown key 'lanse'" in e.value.errors[0]["message"]
     assert "unknown key 'gpcz'" in e.value.errors[1]["message"]
     assert all(err["file"] == "<dict>" for err in e.value.errors)
+
+
+def test_missing_extension_says_what_to_build(tmp_path):
+    """A package whose extension is missing or for another Python: an ImportError that says which
+    interpreter to build for (a Python 3.12 user used to get a bare ModuleNotFoundError)."""
+    import shutil
+    import sys
+    pkg = tmp_path / "hetvp"
+    pkg.mkdir()
+    shutil.copy(hetvp.__file__, pkg / "__init__.py")
+    (pkg / "_hetvp.cpython-399-x86_64-linux-gnu.so").write_bytes(b"")
+    r = subprocess.run([sys.executable, "-c", "import hetvp"], cwd=tmp_path, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert r.returncode != 0
+    assert "hetvp: cannot load its extension for Python %d.%d" % sys.version_info[:2] in r.stderr, r.stderr
+    assert "found: _hetvp.cpython-399-x86_64-linux-gnu.so" in r.stderr and "-DPython3_EXECUTABLE=" in r.stderr
