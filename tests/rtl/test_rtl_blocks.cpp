@@ -92,7 +92,9 @@ TEST(RtlBlock, BadParametersAreLocated) {
   // FST is asked for by the file name: a clear error, not VCD text in a .fst file (issue #27).
   r = run_hetvp("run " + config("rtl_block_example.yaml") + " --set crc0.waves=" + scratch() + "/w.fst");
   EXPECT_EQ(r.status, 2);
-  EXPECT_NE(r.err.find("(--set crc0.waves): '" + scratch() + "/w.fst': this hetvp writes VCD waveforms only"),
+  EXPECT_NE(r.err.find("(--set crc0.waves): '" + scratch() + "/w.fst': rtl.crc32 writes VCD waveforms (hetvp_add_rtl_block "
+                       "WAVES vcd; Verilator --trace): name the file .vcd (GTKWave's vcd2fst converts it), or build "
+                       "the block with WAVES fst"),
             std::string::npos)
       << r.err;
   EXPECT_FALSE(std::ifstream(scratch() + "/w.fst").good()) << "nothing written";
