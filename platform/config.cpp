@@ -470,8 +470,12 @@ ConfigDiagnostic diagnose(const std::string& message) {
   auto digits = [](const std::string& t) { return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos; };
   if (c1 != std::string::npos && digits(head.substr(c1 + 1, c2 - c1 - 1)) && digits(head.substr(c2 + 1))) {
     d.file = head.substr(0, c1);
-    d.line = std::stoi(head.substr(c1 + 1, c2 - c1 - 1));
-    d.col = std::stoi(head.substr(c2 + 1));
+    auto num = [](const std::string& t) {  // digits only; clamped (a file name may hold any)
+      const unsigned long long v = std::strtoull(t.c_str(), nullptr, 10);
+      return v > unsigned(INT_MAX) ? INT_MAX : int(v);
+    };
+    d.line = num(head.substr(c1 + 1, c2 - c1 - 1));
+    d.col = num(head.substr(c2 + 1));
   } else if (head.find(' ') == std::string::npos) {
     d.file = head;  // "FILE: ..." (a file that cannot be read, a plugin)
   }
