@@ -1,28 +1,41 @@
 # hetvp_add_rtl_block(NAME <name> TOP <module> SOURCES <files.sv...> BUS axi4lite|apb [MASTER axi4]
 #                     [IRQS <n>] [VERILATOR_ARGS <args...>] [REFERENCE_CXX <reference model .cpp...>]
-#                     [REFERENCE <block name>] [TARGET <object library>])
+#                     [REFERENCE <block name>] [TARGET <object library>] [WAVES vcd|fst])
 #
 # Verilates the SystemVerilog block (C++ output with --trace, evaluated by the bridges in
 # rtl/bridges) and registers the component type `rtl.<name>` that YAML instantiates; `hetvp list`
 # shows it with its ports. The top module's pins follow the naming convention of
 # docs/rtl_blocks.md (clk, rst_n, s_axil_* or s_apb_*, m_axi_* with MASTER axi4, irq[IRQS-1:0],
-# optional busy). REFERENCE_CXX adds the sources of the block's TLM reference model
+# optional busy). WAVES picks the format of the block's full waveform (`waves:` in YAML; default
+# vcd; fst: Verilator --trace-fst, zlib; a Verilated model has one format). REFERENCE_CXX adds the sources of the block's TLM reference model
 # (HETVP_REGISTER_RTL_REFERENCE); REFERENCE names another block whose reference model this block
 # uses (test-only variants). TARGET defaults to hetvp_rtl_obj, whose objects go into hetvp_rtl (libhetvp_rtl.so).
+# Installed (find_package(hetvp) includes this file as lib/cmake/hetvp/HetvpRtl.cmake): TARGET is
+# required (the user's MODULE library, a plugin), which gets hetvp::rtl; Verilator's runtime is not
+# compiled into it (libhetvp_rtl.so carries it, built with the same Verilator: hetvpConfig.cmake checks).
 # Verilator flags always given: -Wall (lint warnings fail the build), --x-assign unique,
 # --x-initial unique, -O3.
-set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/../rtl/bridges/rtl_block_glue.cpp.in CACHE INTERNAL "")
+if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/rtl_block_glue.cpp.in)  # installed beside this file
+  set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/rtl_block_glue.cpp.in CACHE INTERNAL "")
+else()
+  set(HETVP_RTL_GLUE_TEMPLATE ${CMAKE_CURRENT_LIST_DIR}/../rtl/bridges/rtl_block_glue.cpp.in CACHE INTERNAL "")
+endif()
 
 # hetvp_verilate(TARGET <target> TOP <module> PREFIX <prefix> SOURCES <files.sv...>
-#                [VERILATOR_ARGS <args...>])
+#                [VERILATOR_ARGS <args...>] [FST])
 #
 # The Verilator call every RTL block of hetvp uses (hetvp_add_rtl_block's bus blocks, the range
 # engine behind the stream bridge, test-only variants): C++ output with --trace into
 # <binary dir>/<prefix>, flags -Wall (lint warnings fail the build), --x-assign unique,
 # --x-initial unique, -O3.
 function(hetvp_verilate)
-  cmake_parse_arguments(V "" "TARGET;TOP;PREFIX" "SOURCES;VERILATOR_ARGS" ${ARGN})
-  verilate(${V_TARGET} TRACE
+  cmake_parse_arguments(V "FST" "TARGET;TOP;PREFIX" "SOURCES;VERILATOR_ARGS" ${ARGN})
+  if(V_FST)
+    set(_trace TRACE_FST)
+  else()
+    set(_trace TRACE)
+  endif()
+  verilate(${V_TARGET} ${_trace}
     SOURCES ${V_SOURCES}
     TOP_MODULE ${V_TOP}
     PREFIX ${V_PREFIX}
@@ -42,7 +55,7 @@ function(hetvp_verilate)
 endfunction()
 
 function(hetvp_add_rtl_block)
-  cmake_parse_arguments(B "" "NAME;TOP;BUS;MASTER;IRQS;TARGET;REFERENCE" "SOURCES;VERILATOR_ARGS;REFERENCE_CXX" ${ARGN})
+  cmake_parse_arguments(B "" "NAME;TOP;BUS;MASTER;IRQS;TARGET;REFERENCE;WAVES" "SOURCES;VERILATOR_ARGS;REFERENCE_CXX" ${ARGN})
   if(B_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hetvp_add_rtl_block: unknown arguments: ${B_UNPARSED_ARGUMENTS}")
   endif()
@@ -58,11 +71,21 @@ function(hetvp_add_rtl_block)
   if(B_MASTER AND NOT B_MASTER STREQUAL "axi4")
     message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): MASTER must be axi4, not '${B_MASTER}'")
   endif()
+  if(NOT B_WAVES)
+    set(B_WAVES vcd)
+  endif()
+  if(NOT B_WAVES STREQUAL "vcd" AND NOT B_WAVES STREQUAL "fst")
+    message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): WAVES must be vcd or fst, not '${B_WAVES}'")
+  endif()
   if(NOT B_IRQS)
     set(B_IRQS 0)
   endif()
   if(NOT B_IRQS MATCHES "^[0-9]+$" OR B_IRQS GREATER 64)
     message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): IRQS must be 0..64")
+  endif()
+  if(NOT B_TARGET AND HETVP_RTL_INSTALLED)
+    message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): TARGET is required outside hetvp's tree "
+                        "(e.g. add_library(my_block MODULE) ... TARGET my_block: a plugin for `hetvp --plugin`)")
   endif()
   if(NOT B_TARGET)
     set(B_TARGET hetvp_rtl_obj)
@@ -71,8 +94,15 @@ function(hetvp_add_rtl_block)
     set(B_REFERENCE ${B_NAME})
   endif()
   set(_prefix Vrtl_${B_NAME})
+  set(_fst)
+  set(HETVP_RTL_FST 0)
+  if(B_WAVES STREQUAL "fst")
+    set(_fst FST)
+    set(HETVP_RTL_FST 1)
+  endif()
+  set(HETVP_RTL_WAVES ${B_WAVES})
   hetvp_verilate(TARGET ${B_TARGET} TOP ${B_TOP} PREFIX ${_prefix} SOURCES ${B_SOURCES}
-    VERILATOR_ARGS ${B_VERILATOR_ARGS})
+    VERILATOR_ARGS ${B_VERILATOR_ARGS} ${_fst})
   set(HETVP_RTL_NAME ${B_NAME})
   set(HETVP_RTL_TOP ${B_TOP})
   set(HETVP_RTL_BUS ${B_BUS})
@@ -88,6 +118,14 @@ function(hetvp_add_rtl_block)
     set(HETVP_RTL_MASTER 1)
   else()
     set(HETVP_RTL_MASTER 0)
+  endif()
+  if(HETVP_RTL_INSTALLED)
+    # The plugin resolves Verilator's runtime in libhetvp_rtl.so: one copy of its globals per process.
+    # (libhetvp_rtl.so has no FST writer: a WAVES fst block keeps verilated_fst_c.cpp.)
+    get_target_property(_srcs ${B_TARGET} SOURCES)
+    list(FILTER _srcs EXCLUDE REGEX "/include/verilated(_vcd_c|_threads)?\\.cpp$")
+    set_property(TARGET ${B_TARGET} PROPERTY SOURCES ${_srcs})
+    target_link_libraries(${B_TARGET} PRIVATE hetvp::rtl)
   endif()
   configure_file(${HETVP_RTL_GLUE_TEMPLATE} ${CMAKE_CURRENT_BINARY_DIR}/${_prefix}_glue.cpp @ONLY)
   target_sources(${B_TARGET} PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${_prefix}_glue.cpp ${B_REFERENCE_CXX})

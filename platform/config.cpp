@@ -421,30 +421,91 @@ Schema instance_schema(const Schema& own) {
   return full;
 }
 
+namespace {
+// While Config::validate runs, the errors of independent parts (each key, each instance) are
+// collected here instead of ending the check at the first; elsewhere (nullptr) they propagate.
+thread_local std::vector<std::string>* t_errors = nullptr;
+thread_local size_t t_dropped = 0;  // errors beyond kMaxConfigErrors
+
+template <class F>
+void collecting(F&& f) {
+  if (!t_errors) return f();
+  try {
+    f();
+  } catch (const ConfigError& e) {
+    for (auto& m : e.messages()) {
+      if (std::find(t_errors->begin(), t_errors->end(), m) != t_errors->end()) continue;
+      if (t_errors->size() < kMaxConfigErrors)
+        t_errors->push_back(m);
+      else
+        ++t_dropped;
+    }
+  }
+}
+}  // namespace
+
+ConfigError::ConfigError(const std::vector<std::string>& all)
+    : std::runtime_error([&] {
+        std::string s;
+        for (const auto& m : all) s += (s.empty() ? "" : "\nerror: ") + m;
+        return s;
+      }()),
+      all_(all) {}
+
+ConfigDiagnostic diagnose(const std::string& message) {
+  ConfigDiagnostic d;
+  d.message = message;
+  // "FILE (--set PATH): ..." (a value given on the command line)
+  size_t set = message.find(" (--set");
+  size_t colon = message.find(": ");
+  if (set != std::string::npos && (colon == std::string::npos || set < colon)) {
+    d.file = message.substr(0, set);
+    return d;
+  }
+  if (colon == std::string::npos) return d;
+  // "FILE:LINE:COL: ..." — the last two ':'-separated fields before ": " are numbers.
+  const std::string head = message.substr(0, colon);
+  size_t c2 = head.rfind(':');
+  size_t c1 = c2 == std::string::npos || c2 == 0 ? std::string::npos : head.rfind(':', c2 - 1);
+  auto digits = [](const std::string& t) { return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos; };
+  if (c1 != std::string::npos && digits(head.substr(c1 + 1, c2 - c1 - 1)) && digits(head.substr(c2 + 1))) {
+    d.file = head.substr(0, c1);
+    auto num = [](const std::string& t) {  // digits only; clamped (a file name may hold any)
+      const unsigned long long v = std::strtoull(t.c_str(), nullptr, 10);
+      return v > unsigned(INT_MAX) ? INT_MAX : int(v);
+    };
+    d.line = num(head.substr(c1 + 1, c2 - c1 - 1));
+    d.col = num(head.substr(c2 + 1));
+  } else if (head.find(' ') == std::string::npos) {
+    d.file = head;  // "FILE: ..." (a file that cannot be read, a plugin)
+  }
+  return d;
+}
+
 void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path, const ConfigSource& src) {
   if (!node.IsMap()) fail(src, node, path, "expected a map of parameters");
-  for (auto it = node.begin(); it != node.end(); ++it) {
+  for (auto it = node.begin(); it != node.end(); ++it) collecting([&] {
     std::string key = it->first.Scalar();
     const ParamSpec* s = schema.find(key);
     if (!s) {
       for (const auto& [old_key, where] : schema.moved)
         if (old_key == key) fail(src, it->first, path + "." + key, "'" + key + "' is no longer set here: " + where);
-      if (schema.open) continue;
+      if (schema.open) return;
       std::string near = nearest_name(key, schema.names());
       fail(src, it->first, path + "." + key,
            "unknown key '" + key + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
     const YAML::Node v = it->second;  // a copy: it-> yields a temporary proxy
     std::string p = path + "." + key;
-    if (s->kind == ParamKind::Any) continue;
+    if (s->kind == ParamKind::Any) return;
     if (s->kind == ParamKind::Group) {
       validate_node(v, *s->children, p, src);
-      continue;
+      return;
     }
     if (s->kind == ParamKind::List) {
       if (!v.IsSequence()) fail(src, v, p, std::string("expected a list"));
       for (size_t i = 0; i < v.size(); ++i) validate_node(v[i], *s->children, p + "[" + std::to_string(i) + "]", src);
-      continue;
+      return;
     }
     if (!v.IsScalar())
       fail(src, v, p,
@@ -499,10 +560,11 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
     } catch (const std::out_of_range&) {
       fail(src, v, p, "'" + t + "' is too large");
     }
-  }
+  });
   for (auto& s : schema.specs) {
     const YAML::Node& c = node;
-    if (s.required && !c[s.name]) fail(src, node, path, "missing required key '" + s.name + "' (" + s.doc + ")");
+    if (s.required && !c[s.name])
+      collecting([&] { fail(src, node, path, "missing required key '" + s.name + "' (" + s.doc + ")"); });
   }
 }
 
@@ -583,62 +645,83 @@ constexpr const char* kPluginHint = "; did you load the plugin? (--plugin FILE o
 
 void Config::validate() const {
   load_plugins();
+  // Every independent part is checked even after an error: `hetvp check` lists them all (up to
+  // kMaxConfigErrors), not only the first.
+  std::vector<std::string> errors;
+  t_errors = &errors;
+  t_dropped = 0;
+  struct Reset {
+    ~Reset() { t_errors = nullptr; }
+  } reset;
   const YAML::Node& r = root;
-  if (r["simulation"]) validate_node(r["simulation"], *simulation_schema(), "simulation", *source);
-  if (r["workload"]) validate_node(r["workload"], *workload_schema(), "workload", *source);
-  // The workload must exist and its arguments must fit its schema.
-  Params w = workload();
-  const ProgramType* prog = ProgramRegistry::get().find(w.string("name"));
-  if (!prog) {
-    std::string near = nearest_name(w.string("name"), ProgramRegistry::get().names());
-    fail(*source, 
-        w.has("name") ? w.node("name") : root, "workload.name",
-        "unknown workload '" + w.string("name") + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
-            "; known: " + [] {
-              std::string l;
-              for (auto& n : ProgramRegistry::get().names()) l += (l.empty() ? "" : ", ") + n;
-              return l;
-            }() + kPluginHint);
-  }
-  if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args", *source);
-  if (prog->validate)
-    prog->validate(
-        Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(), "workload.args", source));
+  if (r["simulation"]) collecting([&] { validate_node(r["simulation"], *simulation_schema(), "simulation", *source); });
+  if (r["workload"]) collecting([&] { validate_node(r["workload"], *workload_schema(), "workload", *source); });
+  std::string cpu;
+  collecting([&] {
+    // The workload must exist and its arguments must fit its schema.
+    Params w = workload();
+    cpu = w.string("cpu");
+    const ProgramType* prog = ProgramRegistry::get().find(w.string("name"));
+    if (!prog) {
+      std::string near = nearest_name(w.string("name"), ProgramRegistry::get().names());
+      fail(*source, w.has("name") ? w.node("name") : root, "workload.name",
+           "unknown workload '" + w.string("name") + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+               "; known: " + [] {
+                 std::string l;
+                 for (auto& n : ProgramRegistry::get().names()) l += (l.empty() ? "" : ", ") + n;
+                 return l;
+               }() + kPluginHint);
+    }
+    if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args", *source);
+    if (prog->validate)
+      prog->validate(Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(),
+                            "workload.args", source));
+  });
 
   bool cpu_found = false;
   for (auto it = r.begin(); it != r.end(); ++it) {
     std::string name = it->first.Scalar();
     if (name == "simulation" || name == "workload" || name == "plugins") continue;
-    if (name.empty()) fail(*source, it->first, "", "an instance needs a name (this key is empty)");
-    const YAML::Node inst = it->second;  // a copy: it-> yields a temporary proxy
-    if (!inst.IsMap()) fail(*source, inst, name, "an instance must be a map with at least 'type'");
-    if (!inst["type"]) {
-      std::string near = nearest_name(name, ComponentRegistry::get().names());
-      fail(*source, it->first, name,
-           "missing required key 'type'" + (near.empty() ? "" : " (is this meant to be a '" + near + "'?)"));
-    }
-    std::string type = inst["type"].Scalar();
-    const ComponentType* ct = ComponentRegistry::get().find(type);
-    if (!ct) {
-      std::string near = nearest_name(type, ComponentRegistry::get().names());
-      std::string built;  // an RTL block that was not built: say which are (docs/rtl_blocks.md)
-      for (auto& n : ComponentRegistry::get().names())
-        if (n.rfind("rtl.", 0) == 0) built += (built.empty() ? "" : ", ") + n;
-      fail(*source, inst["type"], name + ".type",
-           "unknown component type '" + type + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
-               (type.rfind("rtl.", 0) == 0 ? "; RTL blocks built into this hetvp (hetvp_add_rtl_block): " +
-                                                 (built.empty() ? std::string("none") : built)
-                                           : std::string(kPluginHint)));
-    }
-    if (name == w.string("cpu")) cpu_found = true;
-    // Generic keys every instance may carry, then the type's own schema.
-    validate_node(inst, instance_schema(*ct->schema()), name, *source);
-    if (inst["connect"] && !inst["connect"].IsMap())
-      fail(*source, inst["connect"], name + ".connect", "expected a map port: target");
+    if (name == cpu) cpu_found = true;
+    collecting([&] {
+      if (name.empty()) fail(*source, it->first, "", "an instance needs a name (this key is empty)");
+      const YAML::Node inst = it->second;  // a copy: it-> yields a temporary proxy
+      if (!inst.IsMap()) fail(*source, inst, name, "an instance must be a map with at least 'type'");
+      if (!inst["type"]) {
+        std::string near = nearest_name(name, ComponentRegistry::get().names());
+        fail(*source, it->first, name,
+             "missing required key 'type'" + (near.empty() ? "" : " (is this meant to be a '" + near + "'?)"));
+      }
+      std::string type = inst["type"].Scalar();
+      const ComponentType* ct = ComponentRegistry::get().find(type);
+      if (!ct) {
+        std::string near = nearest_name(type, ComponentRegistry::get().names());
+        std::string built;  // an RTL block that was not built: say which are (docs/rtl_blocks.md)
+        for (auto& n : ComponentRegistry::get().names())
+          if (n.rfind("rtl.", 0) == 0) built += (built.empty() ? "" : ", ") + n;
+        fail(*source, inst["type"], name + ".type",
+             "unknown component type '" + type + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                 (type.rfind("rtl.", 0) == 0 ? "; RTL blocks built into this hetvp (hetvp_add_rtl_block): " +
+                                                   (built.empty() ? std::string("none") : built) + kPluginHint
+                                             : std::string(kPluginHint)));
+      }
+      // Generic keys every instance may carry, then the type's own schema.
+      validate_node(inst, instance_schema(*ct->schema()), name, *source);
+      if (inst["connect"] && !inst["connect"].IsMap())
+        fail(*source, inst["connect"], name + ".connect", "expected a map port: target");
+    });
   }
-  if (!cpu_found)
-    fail(*source, w.has("cpu") ? w.node("cpu") : root, "workload.cpu",
-         "no instance named '" + w.string("cpu") + "' runs the workload");
+  if (!cpu_found && !cpu.empty())
+    collecting([&] {
+      Params w = workload();
+      fail(*source, w.has("cpu") ? w.node("cpu") : root, "workload.cpu", "no instance named '" + cpu + "' runs the workload");
+    });
+  if (t_dropped)
+    errors.push_back(source->file + ": " + std::to_string(t_dropped) + " more error(s) not shown (the first " +
+                     std::to_string(kMaxConfigErrors) + " are)");
+  t_errors = nullptr;
+  if (errors.size() == 1) throw ConfigError(errors.front());
+  if (!errors.empty()) throw ConfigError(errors);
 }
 
 }  // namespace hetvp

@@ -22,7 +22,28 @@ namespace hetvp {
 class ConfigError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+  // Several errors at once (Config::validate collects the errors of independent keys and
+  // instances): what() joins them with "\nerror: ", so `hetvp` prints one "error: " line each.
+  explicit ConfigError(const std::vector<std::string>& all);
+  // Each error's message (what() alone for a single error).
+  std::vector<std::string> messages() const { return all_.empty() ? std::vector<std::string>{what()} : all_; }
+
+ private:
+  std::vector<std::string> all_;
 };
+
+// At most this many errors of one configuration are reported (the rest are counted).
+constexpr size_t kMaxConfigErrors = 20;
+
+// One error split into the location every hetvp configuration error starts with ("FILE:LINE:COL: ",
+// "FILE (--set PATH): " or "FILE: ") and the rest; line and col are 0 when not located, so the
+// Python module's ConfigError gets its fields from here rather than by matching text itself.
+struct ConfigDiagnostic {
+  std::string file;
+  int line = 0, col = 0;
+  std::string message;  // the whole message, location included
+};
+ConfigDiagnostic diagnose(const std::string& message);
 
 // What a configuration may be, so that loading it can neither crash nor hang (docs/reliability.md).
 // Every limit is checked on the parse events, before any node tree is built or walked.

@@ -253,9 +253,11 @@ int check_platform(const RunOptions& opt, std::ostream& out, std::ostream& err) 
     b.build();
     if (!opt.dump_config.empty()) dump_config(resolved_tree(cfg, opt), opt);
     if (!opt.quiet) out << opt.config << ": OK (" << b.components().size() << " instances)\n";
+    if (opt.outputs) opt.outputs->instances = b.components().size();
     return kExitOk;
   } catch (const ConfigError& e) {
     err << "error: " << e.what() << "\n";
+    if (opt.outputs) opt.outputs->errors = e.messages();
     return kExitUsage;
   }
 }
@@ -304,9 +306,11 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     if (!opt.trace_path.empty()) ctx.tracer.open(opt.trace_path);
   } catch (const ConfigError& e) {
     err << "error: " << e.what() << "\n";
+    if (opt.outputs) opt.outputs->errors = e.messages();
     return kExitUsage;
   } catch (const std::exception& e) {
     err << "error: " << e.what() << "\n";
+    if (opt.outputs) opt.outputs->errors = {e.what()};
     return kExitUsage;
   }
 

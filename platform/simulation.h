@@ -45,6 +45,8 @@ struct RunOutputs {
   std::string stats_json;  // the --stats document
   ResultTable results;     // the --csv table
   std::string summary;     // the human summary (what `hetvp run` prints)
+  std::vector<std::string> errors;  // a usage or configuration error (exit 2): each message (diagnose())
+  size_t instances = 0;             // check_platform: instances built
 };
 
 struct RunOptions {

@@ -28,10 +28,11 @@ const char* kDebugUsage =
 const char* kDebugAbout =
     "  boots nothing by itself: the script does (`boot`, or `load`/`start`), then sends commands and dumps\n"
     "  registers and memory through the MMIO register blocks. Lines: boot | load T FILE | start|stop|cont|reset T |\n"
-    "  step T [N] | wait T STATE [US] | cmd T NAME [DATA [ARG...]] [notify] | read T OFF | write T OFF V | regs T |\n"
+    "  step T [N] | wait T STATE [US] | waitreg T OFF MASK [V] [US] | cmd T NAME [DATA [ARG...]] [notify] | read T OFF | write T OFF V | regs T |\n"
     "  dump T OFF LEN | alloc NAME SIZE [vram|host] | set NAME V | expect V | state T | echo TEXT | sleep US\n"
     "  (T = hub, gpcN, gpcs; values take $last, $NAME, $NAME.lo, $NAME.hi). docs/firmware.md. Exit status as `hetvp "
-    "run`.\n";
+    "run`.\n"
+    "  With neither --script nor --commands: an interactive prompt on stdin (help, history, quit).\n";
 
 enum class Mode { kRun, kCheck, kDebug };
 
@@ -106,6 +107,11 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
     opt.workload = "debug";
     if (!script.empty()) opt.overrides.push_back("workload.args.script=" + script);
     if (!commands.empty()) opt.overrides.push_back("workload.args.commands=" + commands);
+    // Neither: an interactive prompt on stdin (sw/mcu/debug_prompt.h); no progress line beside it.
+    if (script.empty() && commands.empty()) {
+      opt.overrides.push_back("workload.args.interactive=true");
+      no_progress = !progress;
+    }
   }
   const bool terminal = isatty(STDERR_FILENO) == 1;
   if (progress || (terminal && !no_progress && !opt.quiet))

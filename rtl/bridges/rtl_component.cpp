@@ -97,6 +97,21 @@ class RtlComponent final : public Component {
     o.waves_stop = p.time("waves_stop");
     o.ring_cycles = p.u32("ring_cycles");
     o.ring_file = p.string("ring_file");
+    // A Verilated model has one trace format (hetvp_add_rtl_block WAVES vcd|fst): a file named for
+    // the other would hold the wrong format under its name. The ring buffer is hetvp's own VCD.
+    auto ends_with = [](const std::string& s, const std::string& e) {
+      return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+    };
+    const std::string other = t.waves == "fst" ? ".vcd" : ".fst";
+    if (ends_with(o.waves, other))
+      throw std::invalid_argument(p.where("waves") + ": '" + o.waves + "': rtl." + t.name + " writes " +
+                                  (t.waves == "fst" ? "FST" : "VCD") + " waveforms (hetvp_add_rtl_block WAVES " +
+                                  t.waves + "; Verilator --trace" + (t.waves == "fst" ? "-fst" : "") +
+                                  "): name the file ." + t.waves +
+                                  (t.waves == "fst" ? "" : " (GTKWave's vcd2fst converts it), or build the block with WAVES fst"));
+    if (ends_with(o.ring_file, ".fst"))
+      throw std::invalid_argument(p.where("ring_file") + ": '" + o.ring_file +
+                                  "': the ring buffer of the last cycles is written as VCD: name the file .vcd");
     if (!o.waves.empty() && !writable_dir(o.waves))
       throw std::invalid_argument(p.where("waves") + ": cannot write '" + o.waves + "' (no such directory)");
     if (!o.ring_file.empty() && !writable_dir(o.ring_file))

@@ -95,6 +95,7 @@ struct RtlBlockType {
   unsigned irqs = 0;
   bool has_busy = false;
   std::string reference;  // block name whose TLM reference model serves this block (default: name)
+  std::string waves = "vcd";  // format of the full waveform (`waves:`): "vcd" or "fst" (hetvp_add_rtl_block WAVES)
   std::function<std::unique_ptr<VerilatedBlock>(const char* instance)> create;
 };
 using RtlBlockRegistry = Registry<RtlBlockType>;

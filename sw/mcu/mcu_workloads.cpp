@@ -7,6 +7,7 @@
 #include <cinttypes>
 #include <ctime>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 
@@ -14,7 +15,9 @@
 #include "models/host/host_api.h"
 #include "platform/config.h"
 #include "platform/file_input.h"
+#include "platform/paths.h"
 #include "platform/program.h"
+#include "sw/mcu/debug_prompt.h"
 #include "sw/mcu/debug_script.h"
 #include "sw/mcu/mcu_driver.h"
 #include "platform/format.h"
@@ -223,6 +226,8 @@ class DebugProgram : public HostProgram {
     auto s = boot_schema();
     s->string("script", std::string(""), "file with one debug command per line (see docs/firmware.md)");
     s->string("commands", std::string(""), "commands separated by ';' (after the script)");
+    s->boolean("interactive", false,
+               "read lines from a prompt on stdin after the script and commands (hetvp debug CONFIG with neither)");
     return s;
   }
   // The script is read (bounded, regular files only: platform/file_input.h) with the
@@ -250,13 +255,29 @@ class DebugProgram : public HostProgram {
     gpu.open(0);
     McuDriver mcu(api, gpu);
     McuBootOptions bo = McuBootOptions::from(args);
-    const std::vector<std::string> lines = debug_script_lines(script, args.string("commands"));
+    std::vector<std::string> lines = debug_script_lines(script, args.string("commands"));
+    // Interactive: each answer is printed at once as well (the summary comes after the run).
+    const bool interactive = args.boolean("interactive");
+    auto say = [&](const std::string& text) {
+      api.log(text);
+      if (interactive) std::cout << text << std::endl;
+    };
+    DebugPrompt prompt(std::cin, std::cout);
+    if (interactive)
+      std::cout << "hetvp debug: the platform is up (nothing loaded or started yet); 'help' lists the commands, "
+                   "'quit' or Ctrl-D ends (line editing: "
+                << DebugPrompt::editor() << ")" << std::endl;
     DebugValues vals;
     std::map<std::string, uint64_t>& vars = vals.vars;
     uint32_t& last = vals.last;
     int errors = 0;
     auto value = [&](const std::string& t) -> uint64_t { return vals.value(t); };
-    for (size_t ln = 0; ln < lines.size(); ++ln) {
+    for (size_t ln = 0;; ++ln) {
+      if (ln == lines.size()) {
+        std::string more;
+        if (!interactive || !prompt.next(more)) break;
+        lines.push_back(more);
+      }
       const DebugLine dl = parse_debug_line(lines[ln], ln + 1);
       const std::string& line = dl.text;
       const std::vector<std::string>& w = dl.words;
@@ -269,11 +290,14 @@ class DebugProgram : public HostProgram {
         const std::string& op = w[0];
         auto target = [&](size_t i) { return McuId::parse(w.at(i), gpu.num_gpcs()); };
         if (op == "boot") {
-          api.log("debug> " + mcu.boot(bo).summary());
+          say("debug> " + mcu.boot(bo).summary());
         } else if (op == "load") {
           need(3);
-          mcu.load_file(target(1), w[2]);
-          api.log("debug> loaded " + w[2] + " into " + w[1] + " (entry " + hex(mcu.read(target(1), MCU_UC_ENTRY), 8) +
+          // A bare file name that is not in the working folder: hetvp's firmware folder (build or install).
+          std::string file = w[2];
+          if (file.find('/') == std::string::npos && !std::ifstream(file)) file = firmware_dir() + "/" + file;
+          mcu.load_file(target(1), file);
+          say("debug> loaded " + w[2] + " into " + w[1] + " (entry " + hex(mcu.read(target(1), MCU_UC_ENTRY), 8) +
                   ")");
         } else if (op == "start" || op == "stop" || op == "cont" || op == "reset") {
           need(2);
@@ -282,12 +306,12 @@ class DebugProgram : public HostProgram {
                              : op == "cont" ? MCU_CTRL_CONT
                                             : MCU_CTRL_RESET;
           mcu.write(target(1), MCU_UC_CTRL, v);
-          api.log("debug> " + op + " " + w[1]);
+          say("debug> " + op + " " + w[1]);
         } else if (op == "step") {
           need(2);
           const uint64_t n = w.size() > 2 ? value(w[2]) : 1;
           for (uint64_t i = 0; i < n; ++i) mcu.write(target(1), MCU_UC_CTRL, MCU_CTRL_STEP);
-          api.log("debug> step " + w[1] + ": pc " + hex(mcu.gpr(target(1), 32), 8));
+          say("debug> step " + w[1] + ": pc " + hex(mcu.gpr(target(1), 32), 8));
         } else if (op == "wait") {  // wait TARGET STATE [TIMEOUT_US]
           need(3);
           const std::map<std::string, uint32_t> st{{"idle", 0},   {"running", 1}, {"sleeping", 2},
@@ -298,7 +322,20 @@ class DebugProgram : public HostProgram {
           if (!api.poll32(a, MCU_STATE_MASK, st.at(w[2]), sc_core::sc_time(1, sc_core::SC_US),
                           sc_core::sc_time(to, sc_core::SC_US), Access::Uncached))
             throw McuError(where + w[1] + " did not reach state " + w[2] + "; it is " + mcu.state(target(1)));
-          api.log("debug> " + w[1] + " is " + mcu.state(target(1)));
+          say("debug> " + w[1] + " is " + mcu.state(target(1)));
+        } else if (op == "waitreg") {  // waitreg TARGET OFFSET MASK [VALUE] [TIMEOUT_US]
+          need(4);
+          const uint32_t off = uint32_t(value(w[2])), mask = uint32_t(value(w[3]));
+          const uint32_t want = w.size() > 4 ? uint32_t(value(w[4])) : mask;
+          const uint64_t a = gpu.function().bar[0] + mcu.base(target(1)) + off;
+          const double to = w.size() > 5 ? double(value(w[5])) : 10000.0;
+          if (!api.poll32(a, mask, want, sc_core::sc_time(1, sc_core::SC_US), sc_core::sc_time(to, sc_core::SC_US),
+                          Access::Uncached))
+            throw McuError(w[1] + "[" + hex(off, 8) + "] & " + hex(mask, 8) + " did not become " +
+                           hex(want, 8) + " within " + std::to_string(int64_t(to)) + " us; it is " +
+                           hex(mcu.read(target(1), off), 8));
+          last = mcu.read(target(1), off);
+          say("debug> " + w[1] + "[" + hex(off, 8) + "] = " + hex(last, 8));
         } else if (op == "cmd") {
           need(3);
           const uint32_t c = fw_command_number(w[2]) | (w.size() > 3 && w.back() == "notify" ? FW_CMD_NOTIFY : 0);
@@ -310,16 +347,16 @@ class DebugProgram : public HostProgram {
           last = r.result;
           std::string b = format("debug> %s %s(%s): result 0x%08x error %u (%.3f us)", w[1].c_str(), fw_command_name(c),
                                  hex(data, 8).c_str(), r.result, r.error, us(r.latency));
-          api.log(b);
+          say(b);
           if (r.error) ++errors;
         } else if (op == "read") {
           need(3);
           last = mcu.read(target(1), static_cast<uint32_t>(value(w[2])));
-          api.log("debug> " + w[1] + "[" + hex(uint32_t(value(w[2])), 8) + "] = " + hex(last, 8));
+          say("debug> " + w[1] + "[" + hex(uint32_t(value(w[2])), 8) + "] = " + hex(last, 8));
         } else if (op == "write") {
           need(4);
           mcu.write(target(1), static_cast<uint32_t>(value(w[2])), static_cast<uint32_t>(value(w[3])));
-          api.log("debug> " + w[1] + "[" + hex(uint32_t(value(w[2])), 8) + "] <- " + hex(uint32_t(value(w[3])), 8));
+          say("debug> " + w[1] + "[" + hex(uint32_t(value(w[2])), 8) + "] <- " + hex(uint32_t(value(w[3])), 8));
         } else if (op == "regs") {
           need(2);
           const McuId m = target(1);
@@ -330,14 +367,14 @@ class DebugProgram : public HostProgram {
               {"INSTRET", MCU_UC_INSTRET_LO}, {"CYCLES", MCU_UC_CYCLES_LO},      {"XFER_STATUS", MCU_XFER_STATUS},
               {"XFER_COUNT", MCU_XFER_COUNT}, {"XFER_FAULTS", MCU_XFER_FAULTS},  {"METHOD_DATA", MCU_METHOD_DATA},
               {"METHOD_CMD", MCU_METHOD_CMD}, {"STATUS0", MCU_STATUS0},          {"STATUS1", MCU_STATUS1}};
-          api.log("debug> registers of " + m.name() + " (" + mcu.state(m) + "):");
+          say("debug> registers of " + m.name() + " (" + mcu.state(m) + "):");
           std::string row;
           int k = 0;
           for (auto& [n, o] : rs) {
             std::string b = format("  %-11s %08x", n, mcu.read(m, o));
             row += b;
             if (++k % 4 == 0) {
-              api.log(row);
+              say(row);
               row.clear();
             }
           }
@@ -345,13 +382,13 @@ class DebugProgram : public HostProgram {
             std::string b = format("  MAILBOX%-4u%08x", i, mcu.read(m, MCU_MAILBOX_N(i)));
             row += b;
           }
-          api.log(row);
+          say(row);
           row.clear();
           for (unsigned i = 0; i <= 32; ++i) {
             std::string b = format("  %-4s %08x", i == 32 ? "pc" : ("x" + std::to_string(i)).c_str(), mcu.gpr(m, i));
             row += b;
             if (i % 8 == 7 || i == 32) {
-              api.log(row);
+              say(row);
               row.clear();
             }
           }
@@ -364,7 +401,7 @@ class DebugProgram : public HostProgram {
             int n = snprintf(b, sizeof b, "debug> %s dmem+%04x:", w[1].c_str(), off + i);
             for (uint32_t k = i; k < i + 16 && k < bytes.size(); ++k)
               n += snprintf(b + n, sizeof b - n, " %02x", bytes[k]);
-            api.log(b);
+            say(b);
           }
         } else if (op == "alloc") {  // alloc NAME SIZE [vram|host]
           need(3);
@@ -377,7 +414,7 @@ class DebugProgram : public HostProgram {
           vars[w[1]] = buf.va;
           std::string b = format("debug> $%s = GPU VA 0x%" PRIx64 " (%" PRIu64 " B %s)", w[1].c_str(), buf.va, size,
                                  buf.sysmem ? "host memory" : "VRAM");
-          api.log(b);
+          say(b);
         } else if (op == "set") {
           need(3);
           vars[w[1]] = value(w[2]);
@@ -385,33 +422,33 @@ class DebugProgram : public HostProgram {
           need(2);
           const uint32_t v = static_cast<uint32_t>(value(w[1]));
           if (last != v) {
-            api.log(where + "expected " + hex(v, 8) + ", got " + hex(last, 8));
+            say(where + "expected " + hex(v, 8) + ", got " + hex(last, 8));
             ++errors;
           } else {
-            api.log("debug> expect " + hex(v, 8) + ": ok");
+            say("debug> expect " + hex(v, 8) + ": ok");
           }
         } else if (op == "state") {
           need(2);
-          api.log("debug> " + w[1] + " is " + mcu.state(target(1)));
+          say("debug> " + w[1] + " is " + mcu.state(target(1)));
         } else if (op == "echo") {
-          api.log("debug> " + debug_echo_text(dl));
+          say("debug> " + debug_echo_text(dl));
         } else if (op == "sleep") {
           need(2);
           api.sleep(sc_core::sc_time(double(value(w[1])), sc_core::SC_US));
         } else {
           throw McuError(
               where + "unknown debug command '" + op +
-              "' (boot, load, start, stop, cont, reset, step, wait, cmd, read, write, regs, dump, alloc, set, "
+              "' (boot, load, start, stop, cont, reset, step, wait, waitreg, cmd, read, write, regs, dump, alloc, set, "
               "expect, state, echo, sleep)");
         }
       } catch (const HostError& e) {
-        api.log(where + "error: " + e.what());
+        say(where + "error: " + e.what());
         ++errors;
       } catch (const McuError& e) {
-        api.log(where + "error: " + e.what());
+        say(where + "error: " + e.what());
         ++errors;
       } catch (const std::invalid_argument&) {
-        api.log(where + "error: bad number in '" + line + "'");
+        say(where + "error: bad number in '" + line + "'");
         ++errors;
       }
     }

@@ -143,3 +143,36 @@ TEST(CliOptions, ProgressChangesNoStatistic) {
   EXPECT_EQ(components_section(read_file(a)), components_section(read_file(b)));
   EXPECT_GT(read_file(a).size(), 1000u);
 }
+
+// `check` (and `run`) report every error of a file, each with its location, up to a limit:
+// a user fixing typos sees them all at once.
+TEST(CliOptions, CheckReportsEveryErrorUpToALimit) {
+  const std::string two = write_file("two_typos.yaml",
+                                     "simulation: {seed: 1}\n"
+                                     "workload: {name: boot, cpu: cpu}\n"
+                                     "cpu: {type: host_cpu, connect: {mem: host_bus}}\n"
+                                     "host_bus:\n"
+                                     "  type: router\n"
+                                     "  latncy: 2 ns\n"
+                                     "  map: [{to: host_mem, base: 0x0, size: 256 MiB}]\n"
+                                     "host_mem: {type: memory, size: 256 MiB, latncy: 10 ns}\n");
+  RunResult r = run_hetvp("check " + two);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(has(r.err, "error: " + two + ":6:3: host_bus.latncy: unknown key 'latncy' (did you mean 'latency'?)"))
+      << r.err;
+  EXPECT_TRUE(has(r.err, "error: " + two + ":8:41: host_mem.latncy: unknown key 'latncy' (did you mean 'latency'?)"))
+      << r.err;
+  size_t lines = 0;
+  for (size_t p = 0; (p = r.err.find("error: ", p)) != std::string::npos; ++p) ++lines;
+  EXPECT_EQ(lines, 2u) << r.err;  // both typos, nothing else
+  // 25 typos: the first 20 and a count of the others.
+  std::string many = "simulation: {seed: 1}\nworkload: {name: boot, cpu: cpu}\ncpu: {type: host_cpu}\n";
+  for (int i = 0; i < 25; ++i) many += "m" + std::to_string(i) + ": {type: memory, size: 1 MiB, sise: 1 MiB}\n";
+  const std::string f = write_file("many_typos.yaml", many);
+  RunResult m = run_hetvp("check " + f);
+  EXPECT_EQ(m.status, 2);
+  lines = 0;
+  for (size_t p = 0; (p = m.err.find("unknown key 'sise'", p)) != std::string::npos; ++p) ++lines;
+  EXPECT_EQ(lines, 20u) << m.err;
+  EXPECT_TRUE(has(m.err, "error: " + f + ": 5 more error(s) not shown (the first 20 are)")) << m.err;
+}

@@ -290,6 +290,40 @@ TEST(McuDebugTool, UnknownCommandAndTargetAreClear) {
   EXPECT_TRUE(has(r.out, "unknown firmware command 'nosuch'")) << r.out;
 }
 
+// The script docs/firmware.md shows and the README names, shipped as examples/debug/init.dbg:
+// `wait hub sleeping` alone returned at the HUB's first nap, before init-done (`expected
+// 0x80000004, got 0x00000000`); the script waits for the init-done bit itself (`waitreg`).
+TEST(McuDebugTool, ShippedExampleScriptPasses) {
+  auto r = run_hetvp("debug " + cfg() + " --script " + std::string(HETVP_SOURCE_DIR) + "/examples/debug/init.dbg");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "debug> hub[0x00000800] = 0x80000004")) << r.out;
+  EXPECT_TRUE(has(r.out, "expect 0x80000004: ok")) << r.out;
+  EXPECT_TRUE(has(r.out, "expect 0x00001234: ok")) << r.out;
+  EXPECT_TRUE(has(r.out, "gpc1 dmem+0000:")) << r.out;
+  EXPECT_TRUE(has(r.out, "0 error(s)")) << r.out;
+  // waitreg's time-out names the register, the mask, the value and what it read.
+  auto t = run_hetvp("debug " + cfg() + " --commands 'waitreg hub 0x800 0x80000000 0x80000000 5'");
+  EXPECT_EQ(t.status, 1);
+  EXPECT_TRUE(has(t.out, "debug:1: error: hub[0x00000800] & 0x80000000 did not become 0x80000000 within 5 us; it is "
+                         "0x00000000"))
+      << t.out;
+}
+
+// `hetvp debug CONFIG` with neither --script nor --commands: a prompt on stdin, with help and
+// history; each answer is printed as it comes, the lines count like a script's.
+TEST(McuDebugTool, InteractivePromptReadsStdin) {
+  const std::string in = write_file("prompt.txt", "help\nload hub hub.elf\n\nstate hub\nhistory\nquit\nstate gpc0\n");
+  auto r = run_hetvp("debug " + cfg() + " < " + in);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "'help' lists the commands")) << r.out;
+  EXPECT_TRUE(has(r.out, "waitreg TARGET OFF MASK [VALUE] [US]")) << r.out;
+  EXPECT_TRUE(has(r.out, "debug> loaded ")) << r.out;
+  EXPECT_TRUE(has(r.out, "debug> hub is idle")) << r.out;
+  EXPECT_TRUE(has(r.out, "  3  state hub\n  4  history")) << r.out;
+  EXPECT_TRUE(has(r.out, "debug: 2 line(s), 0 error(s)")) << r.out;  // quit ends: gpc0 never asked
+  EXPECT_FALSE(has(r.out, "gpc0 is")) << r.out;
+}
+
 TEST(McuDebugTool, HelpDescribesIt) {
   auto r = run_hetvp("debug --help");
   EXPECT_EQ(r.status, 0);

@@ -2,6 +2,8 @@
 // simulation. (The exit status 2 of `hetvp` for these is checked in tests/integration.)
 #include <gtest/gtest.h>
 
+#include <climits>
+
 #include "platform/builder.h"
 #include "platform/config.h"
 #include "platform/registry.h"
@@ -235,4 +237,31 @@ TEST(Config, LocationsComeFromTheConfigurationBeingRead) {
   }
   EXPECT_EQ(a.simulation().where("seed"), "a.yaml (--set simulation.seed)") << "reading b changed nothing of a";
   EXPECT_EQ(a.workload().where("name"), "a.yaml:4:9 (workload.name)");
+}
+
+// The location at the start of a configuration error, split for the Python package's ConfigError.
+TEST(ConfigDiagnose, SplitsEveryLocationForm) {
+  auto d = hetvp::diagnose("configs/x.yaml:12:5: gpu0.gpcz: unknown key 'gpcz'");
+  EXPECT_EQ(d.file, "configs/x.yaml");
+  EXPECT_EQ(d.line, 12);
+  EXPECT_EQ(d.col, 5);
+  EXPECT_EQ(d.message, "configs/x.yaml:12:5: gpu0.gpcz: unknown key 'gpcz'");
+  d = hetvp::diagnose("configs/x.yaml (--set pcie0.lanes): pcie0.lanes: '3' is not one of: 1, 2, 4, 8, 16");
+  EXPECT_EQ(d.file, "configs/x.yaml");
+  EXPECT_EQ(d.line, 0);
+  d = hetvp::diagnose("/tmp/nope.yaml: cannot open the file");
+  EXPECT_EQ(d.file, "/tmp/nope.yaml");
+  EXPECT_EQ(d.line, 0);
+  d = hetvp::diagnose("a:b:99999999999999999999:1: huge");  // clamped, never an exception
+  EXPECT_EQ(d.file, "a:b");
+  EXPECT_EQ(d.line, INT_MAX);
+  EXPECT_EQ(d.col, 1);
+  d = hetvp::diagnose("no location at all");
+  EXPECT_EQ(d.file, "");
+  EXPECT_EQ(d.line, 0);
+  // Several errors at once: what() has one "error: " line each after the first; messages() each.
+  const hetvp::ConfigError e(std::vector<std::string>{"f:1:1: a", "f:2:1: b"});
+  EXPECT_STREQ(e.what(), "f:1:1: a\nerror: f:2:1: b");
+  EXPECT_EQ(e.messages().size(), 2u);
+  EXPECT_EQ(hetvp::ConfigError("one").messages(), std::vector<std::string>{"one"});
 }

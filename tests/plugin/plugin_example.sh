@@ -45,13 +45,14 @@ PY
 # The installed Python module runs it too (when the build has the module).
 py=python3
 [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
-if ls "$tmp/prefix"/lib*/python3/dist-packages/hetvp*.so >/dev/null 2>&1; then
+if ls "$tmp/prefix"/lib*/python3/dist-packages/hetvp/_hetvp*.so >/dev/null 2>&1; then
   PYTHONPATH=$(echo "$tmp/prefix"/lib*/python3/dist-packages) "$py" - "$tmp/acc.yaml" "$lib" <<'PY'
 import sys
 import hetvp
 r = hetvp.run(sys.argv[1], plugins=[sys.argv[2]], overrides={"workload.args.n": 10})
 assert r["run"]["status"] == "pass" and r["components"]["acc"]["sum"] == 55, r["run"]
-assert r["csv"] == [{"n": "10", "sum": "55", "ns_per_store": r["csv"][0]["ns_per_store"]}], r["csv"]
+assert r["csv"] == [{"n": 10, "sum": 55, "ns_per_store": r["csv"][0]["ns_per_store"]}], r["csv"]
+assert isinstance(r["csv"][0]["ns_per_store"], float), r["csv"]
 assert "accumulator" in hetvp.list_types()["components"]
 print("installed Python module with the plugin: ok")
 PY

@@ -1,4 +1,4 @@
-"""The Python module `hetvp` (python/hetvp_module.cpp): run, check, list_types."""
+"""The Python package `hetvp` (python/hetvp/__init__.py over python/hetvp_module.cpp): run, check, list_types."""
 import json
 import os
 import subprocess
@@ -113,3 +113,81 @@ def test_bad_plugin_is_a_config_error():
     with pytest.raises(hetvp.ConfigError) as e:
         hetvp.load_plugin(os.path.join(d, "libhetvp_test_plugin_no_info.so"))
     assert "not a hetvp plugin" in e.value.message
+
+
+def test_version_is_the_project_version():
+    assert hetvp.__version__ == hetvp.version().split()[0]
+    assert hetvp.__version__.count(".") == 2
+
+
+def test_path_objects_and_the_configs_seed(tmp_path):
+    """A pathlib.Path works; without seed= the config's seed is kept (it used to be forced to 1)."""
+    from pathlib import Path
+    cfg = tmp_path / "seed9.yaml"
+    cfg.write_text(open(config("default.yaml")).read().replace("  seed: 1", "  seed: 9", 1))
+    r = hetvp.run(Path(cfg), workload="boot")
+    assert r["run"]["seed"] == 9 and r["run"]["status"] == "pass"
+    assert hetvp.run(cfg, workload="boot", seed=3)["run"]["seed"] == 3
+    assert hetvp.check(Path(config("two_gpus.yaml"))) == 8
+
+
+def test_dict_config_runs_like_its_file(tmp_path):
+    import yaml
+    d = yaml.safe_load(open(config("default.yaml")))
+    d["workload"] = {"name": "transfer", "cpu": "cpu",
+                     "args": {"max_size": "8 KiB", "methods": "dma", "directions": "htod"}}
+    d["simulation"]["seed"] = 4
+    r = hetvp.run(d)
+    assert r["run"]["status"] == "pass" and r["run"]["seed"] == 4
+    f = tmp_path / "same.yaml"
+    f.write_text(yaml.safe_dump(d))
+    assert hetvp.run(str(f))["components"] == r["components"]
+    with pytest.raises(TypeError):
+        hetvp.run(42)
+
+
+def test_results_are_typed():
+    r = hetvp.run(config("default.yaml"), workload="transfer",
+                  overrides={"workload.args.max_size": "16 KiB", "workload.args.methods": "dma",
+                             "workload.args.directions": "htod"})
+    row = r["csv"][0]
+    assert isinstance(row["size_bytes"], int) and isinstance(row["method"], str)
+    assert isinstance(r["components"]["pcie0"], dict)
+    assert all(isinstance(v, (int, float)) for v in r["run"].values() if isinstance(v, (int, float)))
+    assert r.rows is r["csv"]
+    t = r.table
+    try:
+        import pandas  # noqa: F401
+        assert list(t.columns) == list(row) and len(t) == len(r["csv"])
+    except ImportError:
+        assert t is r["csv"]
+
+
+def test_every_error_of_a_dict_config_is_structured():
+    import yaml
+    d = yaml.safe_load(open(config("default.yaml")))
+    d["pcie0"]["lanse"] = 16
+    d["gpu0"]["gpcz"] = 4
+    with pytest.raises(hetvp.ConfigError) as e:
+        hetvp.check(d)
+    assert len(e.value.errors) == 2, e.value.errors
+    assert e.value.file == "<dict>" and e.value.line > 0 and e.value.col > 0
+    assert "unknown key 'lanse'" in e.value.errors[0]["message"]
+    assert "unknown key 'gpcz'" in e.value.errors[1]["message"]
+    assert all(err["file"] == "<dict>" for err in e.value.errors)
+
+
+def test_missing_extension_says_what_to_build(tmp_path):
+    """A package whose extension is missing or for another Python: an ImportError that says which
+    interpreter to build for (a Python 3.12 user used to get a bare ModuleNotFoundError)."""
+    import shutil
+    import sys
+    pkg = tmp_path / "hetvp"
+    pkg.mkdir()
+    shutil.copy(hetvp.__file__, pkg / "__init__.py")
+    (pkg / "_hetvp.cpython-399-x86_64-linux-gnu.so").write_bytes(b"")
+    r = subprocess.run([sys.executable, "-c", "import hetvp"], cwd=tmp_path, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert r.returncode != 0
+    assert "hetvp: cannot load its extension for Python %d.%d" % sys.version_info[:2] in r.stderr, r.stderr
+    assert "found: _hetvp.cpython-399-x86_64-linux-gnu.so" in r.stderr and "-DPython3_EXECUTABLE=" in r.stderr

@@ -2,6 +2,7 @@
 // results and byte-identical --stats in rtl, tlm and lockstep modes (interrupt-driven and
 // polling host program, two quanta), waveforms, and the errors a user can get from YAML.
 #include <gtest/gtest.h>
+#include <fstream>
 
 #include <regex>
 #include <sstream>
@@ -88,6 +89,15 @@ TEST(RtlBlock, BadParametersAreLocated) {
   EXPECT_NE(r.err.find("(--set crc0.waves): cannot write '/nonexistent/dir/x.vcd' (no such directory)"),
             std::string::npos)
       << r.err;
+  // FST is asked for by the file name: a clear error, not VCD text in a .fst file (issue #27).
+  r = run_hetvp("run " + config("rtl_block_example.yaml") + " --set crc0.waves=" + scratch() + "/w.fst");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("(--set crc0.waves): '" + scratch() + "/w.fst': rtl.crc32 writes VCD waveforms (hetvp_add_rtl_block "
+                       "WAVES vcd; Verilator --trace): name the file .vcd (GTKWave's vcd2fst converts it), or build "
+                       "the block with WAVES fst"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::ifstream(scratch() + "/w.fst").good()) << "nothing written";
   r = run_hetvp("run " + config("rtl_block_example.yaml") + " --set crc0.ring_file=/nonexistent/dir/r.vcd");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("(--set crc0.ring_file): cannot write"), std::string::npos) << r.err;

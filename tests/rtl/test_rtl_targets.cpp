@@ -187,6 +187,31 @@ TEST(RtlTargets, ApbOnlyBlockRunsInEveryModePolling) {
   expect_same_in_every_mode({"workload.args.wait=poll", "workload.args.load=333", "blk.clock=33 MHz"});
 }
 
+// WAVES fst (hetvp_add_rtl_block): `waves: x.fst` writes an FST file (GTKWave's format: block
+// type 0, the header, first), the run is the same as with the VCD-built block; a `.vcd` name for
+// an FST block (and `.fst` for a VCD one, test_rtl_blocks.cpp) is a clear configuration error.
+TEST(RtlTargets, FstWaveformsWhenTheBlockIsBuiltForThem) {
+  const std::string fst = test::scratch() + "/timer_waves.fst";
+  std::remove(fst.c_str());
+  const Outcome o =
+      run(yaml("rtl.apb_timer_fst", "test_apb_timer", ", connect: {irq: cpu.irq}, waves: " + fst), {"blk.mode=lockstep"});
+  ASSERT_EQ(o.status, kExitOk) << o.text;
+  const Outcome vcd_built = run(yaml("rtl.apb_timer", "test_apb_timer", ", connect: {irq: cpu.irq}"), {});
+  EXPECT_EQ(line_of(o.text, "apb_timer: id"), line_of(vcd_built.text, "apb_timer: id"));
+  std::ifstream f(fst, std::ios::binary);
+  std::string head(64, '\0');
+  f.read(&head[0], 64);
+  ASSERT_EQ(f.gcount(), 64) << fst;
+  EXPECT_EQ(head[0], '\0') << "FST starts with its header block (type 0)";
+  EXPECT_EQ(head.find("$date"), std::string::npos) << "not VCD text";
+  const Outcome bad = run(yaml("rtl.apb_timer_fst", "test_apb_timer", ", waves: x.vcd"), {});
+  EXPECT_EQ(bad.status, kExitUsage);
+  EXPECT_NE(bad.text.find("(blk.waves): 'x.vcd': rtl.apb_timer_fst writes FST waveforms (hetvp_add_rtl_block WAVES "
+                          "fst; Verilator --trace-fst): name the file .fst"),
+            std::string::npos)
+      << bad.text;
+}
+
 TEST(RtlTargets, ApbOnlyBlockValuesAreTheCyclesCounted) {
   // 200 MHz: 5 ns a cycle. The two COUNT reads are one register access apart, and the count at
   // the first one is LOAD minus the cycles since START.

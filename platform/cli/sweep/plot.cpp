@@ -1,5 +1,6 @@
 // hetvp sweep plot — draws a sweep's results.csv with gnuplot (docs/sweeps.md).
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -31,6 +32,49 @@ bool number(const std::string& t, double& v) {
     } catch (const std::exception&) {
     }
   return false;
+}
+
+// A column name as an axis label with its unit: hetvp's result tables end a column's name with
+// its unit ("size_bytes", "bandwidth_MBps", "time_us"); other names are shown as they are.
+std::string axis_label(const std::string& column) {
+  static const std::pair<const char*, const char*> kUnits[] = {
+      {"_bytes", "B"},  {"_B", "B"},       {"_MBps", "MB/s"}, {"_GBps", "GB/s"}, {"_MiBps", "MiB/s"},
+      {"_us", "µs"},    {"_ns", "ns"},     {"_ms", "ms"},     {"_s", "s"},       {"_ps", "ps"},
+      {"_Hz", "Hz"},    {"_MHz", "MHz"},   {"_GHz", "GHz"},   {"_cycles", "cycles"}, {"_GFLOPs", "GFLOP/s"}};
+  for (const auto& [suffix, unit] : kUnits) {
+    const std::string sf = suffix;
+    if (column.size() > sf.size() && column.compare(column.size() - sf.size(), sf.size(), sf) == 0) {
+      std::string name = column.substr(0, column.size() - sf.size());
+      std::replace(name.begin(), name.end(), '_', ' ');
+      return name + " (" + unit + ")";
+    }
+  }
+  return column;
+}
+
+bool x_is_bytes(const std::string& column) { return axis_label(column).find(" (B)") != std::string::npos; }
+
+// Tics at powers of two labelled in binary units (4 KiB, 1 MiB: not "4 kB", which is 4000 bytes).
+std::string binary_size_tics(const std::map<std::string, std::vector<std::pair<double, double>>>& lines) {
+  double lo = 0, hi = 0;
+  for (const auto& [s, pts] : lines)
+    for (const auto& [xv, yv] : pts)
+      if (xv > 0) {
+        lo = lo == 0 ? xv : std::min(lo, xv);
+        hi = std::max(hi, xv);
+      }
+  if (lo <= 0) return "";
+  int e0 = 0, e1 = 0;
+  while (std::ldexp(1.0, e0) < lo) ++e0;
+  while (std::ldexp(1.0, e1) < hi) ++e1;
+  const int step = (e1 - e0) > 12 ? 4 : (e1 - e0) > 6 ? 2 : 1;
+  std::string tics = "set xtics (";
+  for (int e = e0; e <= e1; e += step) {
+    static const char* kUnit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    const int u = std::min(e / 10, 4);
+    tics += (e == e0 ? "" : ", ") + format("\"%g %s\" %.17g", std::ldexp(1.0, e - 10 * u), kUnit[u], std::ldexp(1.0, e));
+  }
+  return tics + ")\n";
 }
 
 }  // namespace
@@ -119,9 +163,18 @@ int plot_command(const std::vector<std::string>& args) {
   if (output.empty()) output = dir + "/plot.png";
   const std::string dat = dir + "/plot.dat", gp = dir + "/plot.gp";
   std::ostringstream d, g;
-  g << "set terminal pngcairo size 900,600 noenhanced\nset output " << shell_quote(output) << "\n";
-  g << "set xlabel " << shell_quote(x) << "\nset ylabel " << shell_quote(y) << "\nset key outside right\nset grid\n";
-  if (logx) g << "set logscale x\n";
+  g << "set terminal pngcairo size 900,600 font 'sans,11' noenhanced\nset output " << shell_quote(output) << "\n";
+  g << "set title " << shell_quote(axis_label(y) + " against " + axis_label(x) + " (hetvp sweep " + dir + ")") << "\n";
+  g << "set xlabel " << shell_quote(axis_label(x)) << "\nset ylabel " << shell_quote(axis_label(y)) << "\n";
+  // The legend inside the frame, on a white box over the grid; Okabe & Ito's colour-blind-safe
+  // palette (no yellow: too faint on white), solid lines, distinct point shapes.
+  g << "set key inside top left box opaque Left reverse width 1\nset grid\n";
+  static const char* kPalette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"};
+  for (int k = 0; k < 7; ++k)
+    g << "set linetype " << k + 1 << " linecolor rgb '" << kPalette[k] << "' linewidth 2 pointtype " << k + 4 << "\n";
+  g << "set linetype cycle 7\n";
+  if (logx) g << (x_is_bytes(x) ? "set logscale x 2\n" : "set logscale x\n");
+  if (logx && x_is_bytes(x)) g << binary_size_tics(lines);
   if (logy) g << "set logscale y\n";
   g << "plot ";
   for (size_t i = 0; i < order.size(); ++i) {
