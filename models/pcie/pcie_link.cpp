@@ -83,13 +83,19 @@ sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payl
   // arbiter between data TLPs rather than queued behind them: it leaves at once, and its wire
   // time still takes a slot from the data.
   const sc_core::sc_time left = payload == 0 ? at + wire : start + wire;
+  HETVP_DEBUG(PCIe, "%s %s addr 0x%" PRIx64 ", %u B payload, %u B on the wire: ready at %s, on the wire %s..%s", d.name,
+              kind, addr, payload, payload + header + framing_, at.to_string().c_str(),
+              (left - wire).to_string().c_str(), left.to_string().c_str());
   if (tracer().enabled()) {  // one span per TLP on the direction's track; bytes waiting or on the wire
-    const std::string track = std::string(name()) + "." + d.name;
-    tracer().span(track, kind, left - wire, wire,
-                       format("\"addr\":%" PRIu64 ",\"payload\":%u,\"wire_bytes\":%u,\"queued_ns\":%.3f", addr, payload,
-                              payload + header + framing_, (left - wire - at).to_seconds() * 1e9));
-    tracer().counter_delta(track, "occupancy_bytes", at, payload + header + framing_);
-    tracer().counter_delta(track, "occupancy_bytes", left, -double(payload + header + framing_));
+    if (d.track.empty()) d.track = std::string(name()) + "." + d.name;
+    tracer().span(d.track, kind, left - wire, wire,
+                  TraceArgs()
+                      .add("addr", addr)
+                      .add("payload", payload)
+                      .add("wire_bytes", payload + header + framing_)
+                      .add("queued_ns", (left - wire - at).to_seconds() * 1e9));
+    tracer().counter_delta(d.track, "occupancy_bytes", at, payload + header + framing_);
+    tracer().counter_delta(d.track, "occupancy_bytes", left, -double(payload + header + framing_));
   }
   return left;
 }

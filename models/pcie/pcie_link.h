@@ -44,7 +44,8 @@ class PcieLink : public Component {
   struct Direction {
     explicit Direction(const char* n) : name(n) {}
     const char* name;
-    Calendar wire;  // when this direction serialises TLPs
+    std::string track;  // "pcie0.down": its track in the trace
+    Calendar wire;      // when this direction serialises TLPs
     uint64_t tlps = 0, payload_bytes = 0, wire_bytes = 0;
     sc_core::sc_time busy_time;
   };
