@@ -64,6 +64,7 @@ void Tracer::open(const std::string& path) {
   used_ = 0;
   events_ = async_spans_ = 0;
   slack_ = sc_core::sc_time(1, sc_core::SC_MS);
+  run_gap_ = sc_core::sc_time(1, sc_core::SC_US);
   enabled_ = true;
   any_selected_ = false;
   for (auto& [inst, on] : selected_) any_selected_ |= on;
@@ -335,6 +336,35 @@ void Tracer::span(const std::string& name, const std::string& what, const sc_cor
   }
 }
 
+void Tracer::span_run(const std::string& name, const char* what, const sc_core::sc_time& start,
+                      const sc_core::sc_time& duration, uint64_t addr, uint64_t bytes) {
+  if (!enabled_) return;
+  Track& t = track(name);
+  if (!t.on) return;
+  Track::Run& r = t.run;
+  const sc_core::sc_time end = start + duration;
+  if (r.count && std::strcmp(r.what, what) == 0 && addr >= r.addr && addr <= r.next + 4096 && start >= r.end &&
+      start - r.end <= run_gap_) {
+    r.end = end;
+    r.next += bytes;
+    r.bytes += bytes;
+    r.busy += duration;
+    ++r.count;
+    return;
+  }
+  flush_run(name, t);
+  r = {what, start, end, duration, addr, addr + bytes, bytes, 1};
+}
+
+void Tracer::flush_run(const std::string& name, Track& t) {
+  Track::Run& r = t.run;
+  if (!r.count) return;
+  const uint64_t n = r.count;
+  r.count = 0;
+  span(name, n == 1 ? std::string(r.what) : std::string(r.what) + " x" + std::to_string(n), r.start, r.end - r.start,
+       TraceArgs().add("addr", r.addr).add("count", n).add("bytes", r.bytes).add("busy_ns", r.busy.to_seconds() * 1e9));
+}
+
 void Tracer::instant(const std::string& name, const std::string& what, const sc_core::sc_time& at,
                      const std::string& args) {
   if (!enabled_ || !in_window(at, at)) return;
@@ -415,8 +445,10 @@ void Tracer::flush_counter(int pid, Counter& c, const sc_core::sc_time& before) 
 
 bool Tracer::close() {
   if (!enabled_) return true;
-  for (auto& [name, t] : tracks_)
+  for (auto& [name, t] : tracks_) {
+    flush_run(name, t);
     for (auto& [what, c] : t.counters) flush_counter(t.pid, c, sc_core::sc_max_time());
+  }
   put("\n],\"displayTimeUnit\":\"ns\"}\n");
   drain();
   const bool ok = !std::ferror(file_);

@@ -94,6 +94,15 @@ class Tracer {
   }
   void span(const std::string& track, const std::string& what, const sc_core::sc_time& start,
             const sc_core::sc_time& duration, const char* args, size_t args_len);
+  // A span that may merge with the track's previous one into a run ("MWr x512"): same `what`,
+  // `addr` from the run's first address to 4 KiB past its last byte, starting at most run_gap()
+  // (1 us) after the previous one ended.
+  // The run is one span from its first start to its last end, with args addr, count, bytes and
+  // busy_ns (the sum of the durations); written when a span does not continue it, or at close().
+  // For a model's stream of small sequential transactions (TLPs, MMIO words) on busy tracks.
+  void span_run(const std::string& track, const char* what, const sc_core::sc_time& start,
+                const sc_core::sc_time& duration, uint64_t addr, uint64_t bytes);
+  const sc_core::sc_time& run_gap() const { return run_gap_; }
   // A counter track (e.g. a link's occupancy): `track`'s counter `name` takes `value` at `at`.
   void counter(const std::string& track, const std::string& name, const sc_core::sc_time& at, double value);
   // A counter that moves by `delta` at `at` (e.g. bytes entering and leaving a queue): calls may
@@ -132,6 +141,11 @@ class Tracer {
     std::vector<std::pair<sc_core::sc_time, sc_core::sc_time>> open;  // nested X spans, outermost first
     std::vector<Lane> lanes;                                          // async lanes for overlapping spans
     std::vector<std::pair<std::string, Counter>> counters;            // counter_delta's, by name
+    struct Run {
+      const char* what = nullptr;
+      sc_core::sc_time start, end, busy;
+      uint64_t addr = 0, next = 0, bytes = 0, count = 0;
+    } run;  // span_run's pending run
     std::string x_head;  // ",\"ph\":\"X\",\"pid\":P,\"tid\":T,\"ts\":": what every X event of the track repeats
   };
   Track& track(const std::string& name);
@@ -141,6 +155,7 @@ class Tracer {
     return !windowed_ || (end >= window_start_ && start < window_end_);
   }
   void flush_counter(int pid, Counter& c, const sc_core::sc_time& before);
+  void flush_run(const std::string& name, Track& t);
   void put_counter(int pid, const std::string& name, const sc_core::sc_time& at, double value);
   // The writer: events go into buf_ and on to the file when it fills.
   void begin_event();
@@ -165,7 +180,7 @@ class Tracer {
   void put_double(double v);
   void drain();
 
-  sc_core::sc_time slack_;  // set by open() (an sc_time must not be made before SystemC's time resolution is)
+  sc_core::sc_time slack_, run_gap_;  // set by open() (an sc_time must not be made before SystemC's time resolution is)
   bool enabled_ = false;
   bool windowed_ = false;
   sc_core::sc_time window_start_, window_end_;

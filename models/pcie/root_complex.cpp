@@ -208,8 +208,9 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   }
   const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
   (*ports_[p].down)->b_transport(gp, delay);
-  if (tracer().enabled())
-    trace_access(tracer(), std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", gp, t0, delay);
+  if (tracer().enabled())  // the CPU's word-by-word accesses: runs of them (Tracer::span_run)
+    tracer().span_run(std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", t0,
+                      sc_core::sc_time_stamp() + delay - t0, gp.get_address(), gp.get_data_length());
   HETVP_DEBUG(PCIe, "MMIO %s 0x%" PRIx64 " (%u B) by %s through port %d, done at %s: %s", gp.is_read() ? "read" : "write",
               static_cast<uint64_t>(gp.get_address()), gp.get_data_length(), initiator_of(gp), p,
               (sc_core::sc_time_stamp() + delay).to_string().c_str(), gp.get_response_string().c_str());

@@ -139,7 +139,8 @@ def test_readme_example_window_is_a_slice(tmp_path):
 
 
 def test_filter_keeps_matching_tracks(tmp_path):
-    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER, "--trace-filter", "pcie0, *.dma")
+    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER, "--trace-filter", "pcie0, *.dma", "--set",
+                            "pcie0.trace_detail=tlps")
     assert spans and set(spans) <= {"pcie0.down", "pcie0.up", "rc.dma"}, sorted(spans)
     assert spans["rc.dma"] and spans["pcie0.up"]
     assert set(counters) == {"pcie0.down occupancy_bytes", "pcie0.up occupancy_bytes"}
@@ -167,14 +168,15 @@ TRANSFER = ["--set", "workload.args.max_size=16KiB", "--set", "workload.args.met
 
 
 def test_transfer_shows_pcie_link_root_complex_and_cpu(tmp_path):
-    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER)
+    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER, "--set", "pcie0.trace_detail=tlps")
     for track in ("pcie0.down", "pcie0.up", "rc.mmio", "rc.dma", "rc.config", "cpu"):
         assert spans[track], (track, sorted(spans))
     kinds = {e["name"] for e in spans["pcie0.down"]} | {e["name"] for e in spans["pcie0.up"]}
     assert {"MWr", "MRd", "CplD", "CfgWr", "CfgRd"} <= kinds, kinds
     mwr = next(e for e in spans["pcie0.up"] if e["name"] == "MWr" and e["args"]["payload"] == 128)
     assert mwr["args"]["wire_bytes"] == 128 + 12 + 8 or mwr["args"]["wire_bytes"] == 128 + 16 + 8
-    assert {"addr", "size", "by"} <= set(spans["rc.mmio"][0]["args"])
+    assert {"addr", "count", "bytes", "busy_ns"} <= set(spans["rc.mmio"][0]["args"])  # runs of MMIO words
+    assert {"addr", "size", "by"} <= set(spans["rc.dma"][0]["args"])
     assert {"read", "write", "sleep"} <= {e["name"] for e in spans["cpu"]}
     assert {"addr", "size", "access"} <= set(next(e for e in spans["cpu"] if e["name"] == "write")["args"])
     # Occupancy of each direction: a counter track that rises and comes back to zero.
@@ -210,8 +212,28 @@ def test_rtl_engine_track(tmp_path):
     assert spans["directory.engine"] and all(e["name"] == "translate (lockstep)" for e in spans["directory.engine"])
 
 
+def test_tlp_runs_by_default(tmp_path):
+    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER)
+    runs = [e for e in spans["pcie0.down"] + spans["pcie0.up"] if e["ph"] == "X" and e["args"]["count"] > 1]
+    assert runs and all(e["name"].endswith(" x%d" % e["args"]["count"]) for e in runs)
+    cpld = [e for e in runs if e["name"].startswith("CplD")]
+    assert cpld and all(e["args"]["busy_ns"] <= e["dur"] * 1000 + 1e-6 for e in cpld)
+    assert not counters  # the occupancy counters come with trace_detail=tlps
+
+
+@pytest.mark.skipif(not HAVE_RTL, reason="built without Verilator (HETVP_HAVE_RTL=0)")
+def test_rtl_bridges_have_tracks(tmp_path):
+    spans, _ = trace(tmp_path, "rtl_block_example.yaml", "--set", "workload.args.size=4KiB")
+    regs = [t for t in spans if t.endswith(".regs")]
+    mem = [t for t in spans if t.endswith(".mem")]
+    assert regs and mem, sorted(spans)
+    assert {"addr", "data", "presented_cycle", "resp"} <= set(spans[regs[0]][0]["args"])
+    assert any(e["name"].startswith("read ") for e in spans[mem[0]])
+
+
 def test_per_instance_selection_and_routers(tmp_path):
-    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER, "--set", "pcie0.trace=true")
+    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER, "--set", "pcie0.trace=true", "--set",
+                            "pcie0.trace_detail=tlps")
     assert spans and all(track.startswith("pcie0.") for track in spans), sorted(spans)
     assert all(name.startswith("pcie0.") for name in counters)
     spans, _ = trace(tmp_path, "default.yaml", *TRANSFER, "--set", "cpu.trace=false", "--set",
