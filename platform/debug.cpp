@@ -67,10 +67,12 @@ void DebugLog::enable(const std::string& list) {
 }
 
 bool DebugLog::on(DebugFlag f, const sc_core::sc_object* who) const {
-  if (mask_ & bit(f)) return true;
-  if (instances_.empty() || !who) return false;
-  const std::string n = who->name();
-  return instances_.count(n.substr(0, n.find('.'))) != 0;
+  if (!instances_.empty() && who) {
+    const std::string n = who->name();
+    auto it = instances_.find(n.substr(0, n.find('.')));
+    if (it != instances_.end()) return it->second;
+  }
+  return (mask_ & bit(f)) != 0;
 }
 
 void DebugLog::print(DebugFlag f, const sc_core::sc_object* who, const std::string& text) const {

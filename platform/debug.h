@@ -14,7 +14,7 @@
 
 #include <cstdint>
 #include <ostream>
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -56,9 +56,11 @@ class DebugLog {
     any_ = true;
   }
   void enable_all() { enable("all"); }
-  void enable_instance(const std::string& instance) {  // X.log=debug
-    instances_.insert(instance);
-    any_ = true;
+  // X.log: debug turns every category of instance X on, a lower level turns them off (over
+  // --debug-flags and -vv).
+  void set_instance(const std::string& instance, bool on) {
+    instances_[instance] = on;
+    any_ |= on;
   }
 
   bool any() const { return any_; }
@@ -72,7 +74,7 @@ class DebugLog {
   static uint32_t bit(DebugFlag f) { return 1u << static_cast<unsigned>(f); }
   bool any_ = false;
   uint32_t mask_ = 0;
-  std::set<std::string> instances_;
+  std::map<std::string, bool> instances_;
   std::ostream* out_ = nullptr;  // nullptr: std::cerr
   mutable uint64_t lines_ = 0;
 };

@@ -302,7 +302,7 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     ctx.debug.set_stream(&err);
     if (!opt.debug_flags.empty()) ctx.debug.enable(opt.debug_flags);  // std::invalid_argument: exit 2
     for (const auto& [inst, level] : ctx.instance_log_levels)
-      if (level >= SimulationContext::kDebug) ctx.debug.enable_instance(inst);
+      ctx.debug.set_instance(inst, level >= SimulationContext::kDebug);
     if (ctx.log_level >= SimulationContext::kDebug) ctx.debug.enable_all();
     if (ctx.log_level >= SimulationContext::kInfo)  // -v
       err << "info: " << opt.config << ": " << builder->components().size() << " instances built; workload "
@@ -348,8 +348,7 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
   }
   const sc_core::sc_time end = sc_core::sc_time_stamp();
   if (ctx.log_level >= SimulationContext::kInfo)
-    err << "info: simulation stopped at " << fmt_time(end) << " after "
-        << std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() << " s host time ("
+    err << "info: simulation stopped at " << fmt_time(end) << " ("
         << (ctx.run_state.finished() ? "the workload finished" : "the workload did not finish") << ")"
         << (ctx.debug.lines() ? "; " + std::to_string(ctx.debug.lines()) + " debug lines" : "") << "\n";
   for (auto* c : builder->components()) c->end_of_run();

@@ -64,7 +64,7 @@ void Tracer::open(const std::string& path) {
   used_ = 0;
   events_ = async_spans_ = 0;
   slack_ = sc_core::sc_time(1, sc_core::SC_MS);
-  run_gap_ = sc_core::sc_time(1, sc_core::SC_US);
+  run_gap_ = sc_core::sc_time(5, sc_core::SC_US);  // more than an MMIO read's round trip over PCIe
   enabled_ = true;
   any_selected_ = false;
   for (auto& [inst, on] : selected_) any_selected_ |= on;
@@ -362,7 +362,7 @@ void Tracer::flush_run(const std::string& name, Track& t) {
   const uint64_t n = r.count;
   r.count = 0;
   span(name, n == 1 ? std::string(r.what) : std::string(r.what) + " x" + std::to_string(n), r.start, r.end - r.start,
-       TraceArgs().add("addr", r.addr).add("count", n).add("bytes", r.bytes).add("busy_ns", r.busy.to_seconds() * 1e9));
+       TraceArgs().add("addr", r.addr).add("count", n).add("bytes", r.bytes).add("busy_ns", std::round(r.busy.to_seconds() * 1e12) / 1000));
 }
 
 void Tracer::instant(const std::string& name, const std::string& what, const sc_core::sc_time& at,

@@ -96,7 +96,7 @@ class Tracer {
             const sc_core::sc_time& duration, const char* args, size_t args_len);
   // A span that may merge with the track's previous one into a run ("MWr x512"): same `what`,
   // `addr` from the run's first address to 4 KiB past its last byte, starting at most run_gap()
-  // (1 us) after the previous one ended.
+  // (5 us) after the previous one ended.
   // The run is one span from its first start to its last end, with args addr, count, bytes and
   // busy_ns (the sum of the durations); written when a span does not continue it, or at close().
   // For a model's stream of small sequential transactions (TLPs, MMIO words) on busy tracks.

@@ -26,7 +26,7 @@ std::shared_ptr<Schema> PcieLink::schema() {
       .allowed({128, 256, 512, 1024, 2048, 4096});
   s->integer("framing", 8, "per-TLP bytes besides the header: STP/SDP, sequence number, LCRC, END").range(0, 64);
   s->choice("trace_detail", {"runs", "tlps"}, std::string("runs"),
-            "--trace: `runs` writes TLPs of one kind at consecutive addresses, each within 1 us of the previous one, as "
+            "--trace: `runs` writes TLPs of one kind at consecutive addresses, each within 5 us of the previous one, as "
             "one span (\"CplD x8\", Tracer::span_run); "
             "`tlps` a span per TLP and each direction's occupancy_bytes counter (many more events)");
   return s;
