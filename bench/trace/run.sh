@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tracing at scale (issue #27): the README's example untraced, traced, and traced over windows of
-# 0.1, 0.3 and 1 ms, each under /usr/bin/time -v: wall time, peak RSS, trace size and events, and
+# 1, 100 and 200 ms from 4 s, each under /usr/bin/time -v: wall time, peak RSS, trace size and events, and
 # the ratios to the untraced run. Usage: bench/trace/run.sh [OUT_DIR] (default /tmp/hetvp-trace-bench).
 # Run from the source tree after building build/hetvp. Perfetto's trace processor is not packaged
 # by Debian or npm; tests/python/test_trace.py checks the files' schema instead.
@@ -23,7 +23,7 @@ measure() {  # NAME EXTRA-ARGS...: prints "NAME wall_s rss_kb"
 read -r _ w0 r0 < <(measure untraced)
 printf '%-22s %8s %10s %12s %10s %8s %8s\n' run wall_s rss_kb trace_bytes events wall_x rss_x
 printf '%-22s %8.2f %10d %12s %10s %8s %8s\n' untraced "$w0" "$r0" - - 1.00 1.00
-for spec in full:- w0.1ms:2ms:2.1ms w0.3ms:2ms:2.3ms w1ms:2ms:3ms; do
+for spec in full:- w1ms:4s:4.001s w100ms:4s:4.1s w200ms:4s:4.2s; do
   name=${spec%%:*}
   window=${spec#*:}
   extra=(--trace "$out/$name.json")
