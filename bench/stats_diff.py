@@ -94,6 +94,9 @@ def main():
             differ += not same
             continue
         f0, f1 = flatten(d0, "", {}), flatten(d1, "", {})
+        for f in (f0, f1):  # wall-clock measures, not results: differ between any two runs
+            for k in ("run.host_seconds", "run.sim_rate"):
+                f.pop(k, None)
         lines = []
         for k in sorted(set(f0) | set(f1)):
             if k not in f1:

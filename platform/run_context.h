@@ -12,6 +12,8 @@
 #include <memory>
 #include <typeindex>
 
+#include "platform/debug.h"
+#include "platform/format.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
 
@@ -24,6 +26,7 @@ struct RunContext {
 
   RunState run_state;
   Tracer tracer;
+  DebugLog debug;  // --debug-flags, X.log=debug (platform/debug.h)
 
   // The run's one object of type T, made on first use as T(*this): state shared by several
   // models of one run that lives no longer than the run.
@@ -50,10 +53,15 @@ class RunMember {
   RunState& run_state() const { return run_context().run_state; }
   Tracer& tracer() const { return run_context().tracer; }
   bool in_run() const { return run_ != nullptr; }
+  // Debug categories (platform/debug.h): whether this module prints `f`'s messages; one load and
+  // one branch while no category is on anywhere. Use HETVP_DEBUG(Flag, fmt, ...).
+  bool debug_on(DebugFlag f) const { return run_ && run_->debug.any() && run_->debug.on(f, debug_object()); }
+  void debug_print(DebugFlag f, const std::string& text) const { run_->debug.print(f, debug_object(), text); }
 
  private:
   friend void join_run(sc_core::sc_object& top, RunContext& run);
   [[noreturn]] void no_run() const;  // throws std::logic_error naming the module
+  const sc_core::sc_object* debug_object() const { return dynamic_cast<const sc_core::sc_object*>(this); }
   RunContext* run_ = nullptr;
 };
 
@@ -62,3 +70,12 @@ class RunMember {
 void join_run(sc_core::sc_object& top, RunContext& run);
 
 }  // namespace hetvp
+
+// A debug message of category `flag` (DebugFlag::flag) from a RunMember's member function: the
+// printf-style arguments are formatted only when the category is on for this module.
+#define HETVP_DEBUG(flag, ...)                                                                  \
+  do {                                                                                          \
+    if (this->debug_on(::hetvp::DebugFlag::flag))                                               \
+      this->debug_print(::hetvp::DebugFlag::flag, ::hetvp::format(__VA_ARGS__));                \
+  } while (0)
+

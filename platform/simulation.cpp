@@ -301,9 +301,28 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
                         "' cannot run host programs (it is not a host_cpu)");
     YAML::Node args = w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map);
     host->load_program(workload, Params(args, nullptr, "workload.args", cfg.source), seed);
+    ctx.debug.set_stream(&err);
+    if (!opt.debug_flags.empty()) ctx.debug.enable(opt.debug_flags);  // std::invalid_argument: exit 2
+    for (const auto& [inst, level] : ctx.instance_log_levels)
+      ctx.debug.set_instance(inst, level >= SimulationContext::kDebug);
+    if (ctx.log_level >= SimulationContext::kDebug) ctx.debug.enable_all();
+    if (ctx.log_level >= SimulationContext::kInfo)  // -v
+      err << "info: " << opt.config << ": " << builder->components().size() << " instances built; workload "
+          << workload << " on " << w.string("cpu") << ", seed " << seed << ", time limit " << fmt_time(limit)
+          << ", quantum " << fmt_time(sim.time("quantum")) << "\n";
     resolved = resolved_tree(cfg, opt);
     if (!opt.dump_config.empty()) dump_config(resolved, opt);
-    if (!opt.trace_path.empty()) ctx.tracer.open(opt.trace_path);
+    if (!opt.trace_path.empty()) {
+      if (!opt.trace_window.empty()) {
+        const auto [from, to] = Tracer::parse_window(opt.trace_window);
+        ctx.tracer.set_window(from, to);
+      }
+      if (!opt.trace_filter.empty()) ctx.tracer.set_filter(opt.trace_filter);
+      ctx.tracer.open(opt.trace_path);
+    } else if (!opt.trace_window.empty() || !opt.trace_filter.empty()) {
+      throw ConfigError(std::string(opt.trace_window.empty() ? "--trace-filter" : "--trace-window") +
+                        " needs --trace FILE.json");
+    }
   } catch (const ConfigError& e) {
     err << "error: " << e.what() << "\n";
     if (opt.outputs) opt.outputs->errors = e.messages();
@@ -332,8 +351,16 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     sim_error = e.what();
   }
   const sc_core::sc_time end = sc_core::sc_time_stamp();
+  if (ctx.log_level >= SimulationContext::kInfo)
+    err << "info: simulation stopped at " << fmt_time(end) << " ("
+        << (ctx.run_state.finished() ? "the workload finished" : "the workload did not finish") << ")"
+        << (ctx.debug.lines() ? "; " + std::to_string(ctx.debug.lines()) + " debug lines" : "") << "\n";
   for (auto* c : builder->components()) c->end_of_run();
-  ctx.tracer.close();
+  std::string output_error;  // an output file that cannot be written: exit 2 after the summary
+  if (!ctx.tracer.close()) output_error = "cannot write the trace to " + opt.trace_path;
+  // Host time so far (the simulation and the trace); the summary's wall time below also covers
+  // writing the stats and the CSV.
+  const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
 
   RunState& rs = ctx.run_state;
   int status = kExitOk;
@@ -369,6 +396,11 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     w.value("workload", workload);
     w.value("seed", seed);
     w.value("simulated_ns", end.to_seconds() * 1e9);
+    // gem5's sim_seconds / host_seconds / sim rate. host_seconds and sim_rate are wall-clock
+    // measures: the only values of the file that differ between two runs of the same seed.
+    w.value("simulated_seconds", end.to_seconds());
+    w.value("host_seconds", host_seconds);
+    w.value("sim_rate", host_seconds > 0 ? end.to_seconds() / host_seconds : 0.0);
     w.value("warnings", ctx.warnings);
     w.value("status", status == kExitOk ? "pass" : "fail");
     w.begin_array("failures");
@@ -389,24 +421,32 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     opt.outputs->stats_json = stats_text.str();
     opt.outputs->results = host->result_table();
   }
-  std::string output_error;  // a --stats or --csv file that cannot be written: exit 2 after the summary
   if (!opt.stats_path.empty()) {
     std::ofstream f(opt.stats_path);
     if (!f || !(f << stats_text.str())) output_error = "cannot write stats to " + opt.stats_path;
   }
-  if (!opt.csv_path.empty() && output_error.empty()) {
+  if (!opt.csv_path.empty()) {
     std::ofstream f(opt.csv_path);
     if (f)
       host->result_table().write_csv(f);
     else
       output_error = "cannot write CSV to " + opt.csv_path;
   }
+  if (ctx.log_level >= SimulationContext::kInfo)
+    for (const auto& [what, path] : {std::pair<const char*, const std::string&>{"stats", opt.stats_path},
+                                     {"CSV", opt.csv_path},
+                                     {"trace", opt.trace_path}})
+      if (!path.empty()) err << "info: wrote the " << what << " to " << path << "\n";
   // The summary last: its wall time covers the simulation and writing its outputs.
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   if (!opt.quiet) {
     out << "hetvp: " << opt.config << ", workload " << workload << ", seed " << seed << "\n";
     for (auto& l : rs.summary()) out << "  " << l << "\n";
-    out << "simulated " << fmt_time(end) << " in " << std::fixed << std::setprecision(2) << wall << " s wall\n";
+    out << "simulated " << fmt_time(end) << " in " << std::fixed << std::setprecision(2) << wall << " s wall ("
+        << std::setprecision(3) << (wall > 0 ? end.to_seconds() / wall : 0.0) << " simulated s per host s)\n";
+    if (!opt.trace_path.empty())
+      out << "trace: " << ctx.tracer.events_written() << " events (" << ctx.tracer.async_spans()
+          << " overlapping spans as async) in " << opt.trace_path << "\n";
   }
   if (ctx.warnings_dropped)
     err << "warning: " << ctx.warnings_dropped << " more warning" << (ctx.warnings_dropped == 1 ? "" : "s")

@@ -57,6 +57,9 @@ struct RunOptions {
   std::string stats_path;              // JSON stats
   std::string csv_path;                // workload results table
   std::string trace_path;              // Chrome trace-event timeline
+  std::string trace_window;            // "START:END" in simulated time: only that part of the timeline
+  std::string trace_filter;            // comma-separated globs over track names: only those tracks
+  std::string debug_flags;             // comma-separated debug categories (platform/debug.h)
   bool quiet = false;
   std::string log_level;          // error|warning|info|debug; "" = warning (error with quiet)
   std::string version;            // "0.2.0 (git describe)": recorded in the stats' run section

@@ -1,96 +1,464 @@
 #include "platform/trace.h"
 
-#include <fstream>
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
 #include <stdexcept>
 
-#include "platform/format.h"
 #include "platform/json.h"
+#include "platform/params.h"
 
 namespace hetvp {
 
+namespace {
+constexpr size_t kBufferBytes = 1 << 20;  // what the writer holds before it writes to the file
+constexpr size_t kMaxLanes = 64;          // async lanes per track; more concurrency shares the last ones
+}  // namespace
+
+Tracer::~Tracer() {
+  if (enabled_) close();
+}
+
+void Tracer::set_window(const sc_core::sc_time& start, const sc_core::sc_time& end) {
+  windowed_ = true;
+  window_start_ = start;
+  window_end_ = end;
+}
+
+void Tracer::set_filter(const std::string& globs) {
+  filter_.clear();
+  size_t b = 0;
+  while (b <= globs.size()) {
+    size_t e = globs.find(',', b);
+    if (e == std::string::npos) e = globs.size();
+    std::string g = globs.substr(b, e - b);
+    const size_t f = g.find_first_not_of(' '), l = g.find_last_not_of(' ');
+    if (f != std::string::npos) filter_.push_back(g.substr(f, l - f + 1));
+    b = e + 1;
+  }
+}
+
+std::pair<sc_core::sc_time, sc_core::sc_time> Tracer::parse_window(const std::string& text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos)
+    throw std::invalid_argument("--trace-window " + text + ": expected START:END, e.g. 2ms:3ms");
+  sc_core::sc_time start, end;
+  try {
+    start = parse_time(text.substr(0, colon));
+    end = parse_time(text.substr(colon + 1));
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("--trace-window " + text + ": " + e.what());
+  }
+  if (end <= start) throw std::invalid_argument("--trace-window " + text + ": END must be after START");
+  return {start, end};
+}
+
 void Tracer::open(const std::string& path) {
-  std::ofstream probe(path);
-  if (!probe) throw std::runtime_error("cannot write trace file " + path);
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) throw std::runtime_error("cannot write trace file " + path);
   path_ = path;
+  buf_.assign(kBufferBytes, '\0');
+  used_ = 0;
+  events_ = async_spans_ = 0;
+  slack_ = sc_core::sc_time(1, sc_core::SC_MS);
+  run_gap_ = sc_core::sc_time(5, sc_core::SC_US);  // more than an MMIO read's round trip over PCIe
   enabled_ = true;
   any_selected_ = false;
   for (auto& [inst, on] : selected_) any_selected_ |= on;
+  put("{\"traceEvents\":[");
 }
 
 bool Tracer::enabled_for(const std::string& track, bool by_default) const {
   if (!enabled_) return false;
   const std::string inst = track.substr(0, track.find('.'));
   auto it = selected_.find(inst);
-  if (it != selected_.end()) return it->second;
-  return !any_selected_ && by_default;
+  if (it != selected_.end()) return it->second && matches_filter(track);
+  return !any_selected_ && by_default && matches_filter(track);
 }
 
-int Tracer::track_id(const std::string& track) {
-  auto it = tracks_.find(track);
-  if (it == tracks_.end()) {
-    it = tracks_.emplace(track, static_cast<int>(tracks_.size()) + 1).first;
-    events_ += first_ ? "\n" : ",\n";
-    first_ = false;
-    events_ += "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(it->second) +
-               ",\"args\":{\"name\":" + JsonWriter::escape(track) + "}}";
-  }
-  return it->second;
-}
-
-void Tracer::span(const std::string& track, const std::string& what, const sc_core::sc_time& start,
-                  const sc_core::sc_time& duration, const std::string& args) {
-  if (!enabled_ || !enabled_for(track)) return;
-  const int tid = track_id(track);
-  events_ += first_ ? "\n" : ",\n";
-  first_ = false;
-  events_ += "{\"name\":" + JsonWriter::escape(what) + ",\"tid\":" + std::to_string(tid) +
-             format(",\"ph\":\"X\",\"pid\":1,\"ts\":%.6f,\"dur\":%.6f", start.to_seconds() * 1e6,
-                    duration.to_seconds() * 1e6) +
-             (args.empty() ? "" : ",\"args\":{" + args + "}") + "}";
-}
-
-void Tracer::instant(const std::string& track, const std::string& what, const sc_core::sc_time& at,
-                     const std::string& args) {
-  if (!enabled_ || !enabled_for(track)) return;
-  const int tid = track_id(track);
-  events_ += first_ ? "\n" : ",\n";
-  first_ = false;
-  events_ += "{\"name\":" + JsonWriter::escape(what) + ",\"tid\":" + std::to_string(tid) +
-             format(",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"ts\":%.6f", at.to_seconds() * 1e6) +
-             (args.empty() ? "" : ",\"args\":{" + args + "}") + "}";
-}
-
-void Tracer::counter(const std::string& track, const std::string& name, const sc_core::sc_time& at, double value) {
-  if (!enabled_ || !enabled_for(track)) return;
-  events_ += first_ ? "\n" : ",\n";
-  first_ = false;
-  // A counter is its own track in the viewers, named "track name".
-  events_ += "{\"name\":" + JsonWriter::escape(track + " " + name) +
-             format(",\"ph\":\"C\",\"pid\":1,\"ts\":%.6f,\"args\":{\"value\":%.17g}}", at.to_seconds() * 1e6, value);
-}
-
-void Tracer::counter_delta(const std::string& track, const std::string& name, const sc_core::sc_time& at,
-                           double delta) {
-  if (!enabled_ || !enabled_for(track)) return;
-  deltas_[track + " " + name][at] += delta;
-}
-
-void Tracer::close() {
-  if (!enabled_) return;
-  for (const auto& [counter, steps] : deltas_) {
-    double level = 0;
-    for (const auto& [t, delta] : steps) {
-      level += delta;
-      events_ += first_ ? "\n" : ",\n";
-      first_ = false;
-      events_ += "{\"name\":" + JsonWriter::escape(counter) +
-                 format(",\"ph\":\"C\",\"pid\":1,\"ts\":%.6f,\"args\":{\"value\":%.17g}}", t.to_seconds() * 1e6, level);
+// A glob matches a track when it matches the track's name or one of its dotted prefixes: "gpu0"
+// keeps every track of gpu0, "gpu0.ce*" the copy engines', "*.dma" the root complexes' DMA tracks.
+bool Tracer::matches_filter(const std::string& track) const {
+  if (filter_.empty()) return true;
+  for (const std::string& g : filter_) {
+    for (size_t dot = track.find('.'); ; dot = track.find('.', dot + 1)) {
+      const std::string prefix = track.substr(0, dot);
+      if (fnmatch(g.c_str(), prefix.c_str(), 0) == 0) return true;
+      if (dot == std::string::npos) break;
     }
   }
-  deltas_.clear();
-  std::ofstream out(path_);
-  out << "{\"traceEvents\":[" << events_ << "\n],\"displayTimeUnit\":\"ns\"}\n";
+  return false;
+}
+
+// ------------------------------------------------------------------ the writer
+void Tracer::drain() {
+  if (used_ && file_) std::fwrite(buf_.data(), 1, used_, file_);
+  used_ = 0;
+}
+
+void Tracer::put_slow(const char* s, size_t n) {
+  drain();
+  if (n > buf_.size()) {
+    std::fwrite(s, 1, n, file_);
+    return;
+  }
+  std::memcpy(buf_.data() + used_, s, n);
+  used_ += n;
+}
+
+void Tracer::begin_event() {
+  put(events_++ == 0 ? "\n" : ",\n");
+}
+
+void Tracer::put_string(const std::string& s) {
+  put_char('"');
+  bool plain = true;  // the usual case: nothing to escape, one copy
+  for (char c : s)
+    if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) {
+      plain = false;
+      break;
+    }
+  if (plain) {
+    put(s.data(), s.size());
+    put_char('"');
+    return;
+  }
+  for (char c : s) {
+    switch (c) {
+      case '"':
+        put("\\\"", 2);
+        break;
+      case '\\':
+        put("\\\\", 2);
+        break;
+      case '\n':
+        put("\\n", 2);
+        break;
+      case '\t':
+        put("\\t", 2);
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", c);
+          put(b);
+        } else {
+          put_char(c);
+        }
+    }
+  }
+  put_char('"');
+}
+
+void Tracer::put_int(uint64_t v) {
+  char b[24];
+  int n = 0;
+  do {
+    b[sizeof b - 1 - n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  put(b + sizeof b - n, n);
+}
+
+// The trace-event format counts microseconds; simulated time is whole picoseconds (SystemC's
+// default resolution), so "12.000345" is exact where a double printed with %f could round.
+void Tracer::put_time(const sc_core::sc_time& t) {
+  static const double res_ps = sc_core::sc_get_time_resolution().to_seconds() * 1e12;
+  const uint64_t ps = res_ps == 1.0 ? t.value() : static_cast<uint64_t>(t.value() * res_ps + 0.5);
+  put_int(ps / 1000000);
+  uint64_t frac = ps % 1000000;
+  if (!frac) return;
+  char b[8] = {'.'};
+  int n = 6;
+  while (frac % 10 == 0) {
+    frac /= 10;
+    --n;
+  }
+  for (int i = n; i >= 1; --i) {
+    b[i] = static_cast<char>('0' + frac % 10);
+    frac /= 10;
+  }
+  put(b, n + 1);
+}
+
+void Tracer::put_double(double v) {
+  if (!std::isfinite(v)) v = 0;  // JSON has no NaN or infinity
+  char b[32];
+  const auto r = std::to_chars(b, b + sizeof b, v);  // the shortest text that reads back as v
+  put(b, static_cast<size_t>(r.ptr - b));
+}
+
+// ------------------------------------------------------------------ TraceArgs
+bool TraceArgs::key(const char* k, size_t room) {
+  const size_t kn = std::strlen(k);
+  if (n_ + kn + 4 + room > sizeof b_) return false;
+  if (n_) b_[n_++] = ',';
+  b_[n_++] = '"';
+  std::memcpy(b_ + n_, k, kn);
+  n_ += kn;
+  b_[n_++] = '"';
+  b_[n_++] = ':';
+  return true;
+}
+
+TraceArgs& TraceArgs::add(const char* k, uint64_t v) {
+  if (key(k, 20)) n_ = static_cast<size_t>(std::to_chars(b_ + n_, b_ + sizeof b_, v).ptr - b_);
+  return *this;
+}
+
+TraceArgs& TraceArgs::add(const char* k, double v) {
+  if (!std::isfinite(v)) v = 0;  // JSON has no NaN or infinity
+  if (key(k, 32)) n_ = static_cast<size_t>(std::to_chars(b_ + n_, b_ + sizeof b_, v).ptr - b_);
+  return *this;
+}
+
+TraceArgs& TraceArgs::add(const char* k, const char* text) {
+  const std::string e = JsonWriter::escape(text);
+  if (key(k, e.size())) {
+    std::memcpy(b_ + n_, e.data(), e.size());
+    n_ += e.size();
+  }
+  return *this;
+}
+
+// ------------------------------------------------------------------ tracks
+// Each instance is a process of the trace (its name shown as the process's); pid 1, 2, ... in the
+// order they first report.
+int Tracer::process(const std::string& instance) {
+  auto it = processes_.find(instance);
+  if (it != processes_.end()) return it->second;
+  const int pid = static_cast<int>(processes_.size()) + 1;
+  processes_.emplace(instance, pid);
+  begin_event();
+  put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
+  put_int(pid);
+  put(",\"args\":{\"name\":");
+  put_string(instance);
+  put("}}");
+  return pid;
+}
+
+Tracer::Track& Tracer::track(const std::string& name) {
+  auto it = tracks_.find(name);
+  if (it != tracks_.end()) return it->second;
+  Track& t = tracks_[name];
+  t.on = enabled_for(name);
+  if (!t.on) return t;
+  t.pid = process(name.substr(0, name.find('.')));
+  t.tid = static_cast<int>(tracks_.size());
+  t.x_head = ",\"ph\":\"X\",\"pid\":" + std::to_string(t.pid) + ",\"tid\":" + std::to_string(t.tid) + ",\"ts\":";
+  begin_event();
+  put("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
+  put_int(t.pid);
+  put(",\"tid\":");
+  put_int(t.tid);
+  put(",\"args\":{\"name\":");
+  put_string(name);
+  put("}}");
+  return t;
+}
+
+void Tracer::span(const std::string& name, const std::string& what, const sc_core::sc_time& start,
+                  const sc_core::sc_time& duration, const char* args, size_t args_len) {
+  if (!enabled_) return;
+  const sc_core::sc_time end = start + duration;
+  if (!in_window(start, end)) return;
+  Track& t = track(name);
+  if (!t.on) return;
+  // Complete ("X") when the span nests in what is open on the track and does not start before the
+  // last one (spans reported in time order, the usual case); else an async pair on a lane.
+  bool nested = start >= t.last_start;
+  if (nested) {
+    while (!t.open.empty() && t.open.back().second <= start) t.open.pop_back();
+    nested = t.open.empty() || end <= t.open.back().second;
+  }
+  begin_event();
+  put("{\"name\":");
+  put_string(what);
+  if (nested) {
+    t.open.emplace_back(start, end);
+    t.last_start = start;
+    put(t.x_head);
+    put_time(start);
+    put(",\"dur\":");
+    put_time(duration);
+    if (args_len) {
+      put(",\"args\":{");
+      put(args, args_len);
+      put_char('}');
+    }
+    put_char('}');
+    return;
+  }
+  // A lane whose last span has ended; else a new one (up to kMaxLanes, then the one ending first).
+  ++async_spans_;
+  Lane* lane = nullptr;
+  for (Lane& l : t.lanes)
+    if (l.end <= start) {
+      lane = &l;
+      break;
+    }
+  if (!lane && t.lanes.size() < kMaxLanes) {
+    t.lanes.push_back({sc_core::SC_ZERO_TIME, next_async_id_++});
+    lane = &t.lanes.back();
+  }
+  if (!lane) {
+    lane = &t.lanes.front();
+    for (Lane& l : t.lanes)
+      if (l.end < lane->end) lane = &l;
+  }
+  if (end > lane->end) lane->end = end;
+  for (const char ph : {'b', 'e'}) {
+    if (ph == 'e') {
+      begin_event();
+      put("{\"name\":");
+      put_string(what);
+    }
+    put(",\"cat\":");
+    put_string(name);
+    put(ph == 'b' ? ",\"ph\":\"b\",\"id\":" : ",\"ph\":\"e\",\"id\":");
+    put_int(lane->id);
+    put(",\"pid\":");
+    put_int(t.pid);
+    put(",\"tid\":");
+    put_int(t.tid);
+    put(",\"ts\":");
+    put_time(ph == 'b' ? start : end);
+    if (ph == 'b' && args_len) {
+      put(",\"args\":{");
+      put(args, args_len);
+      put_char('}');
+    }
+    put_char('}');
+  }
+}
+
+void Tracer::span_run(const std::string& name, const char* what, const sc_core::sc_time& start,
+                      const sc_core::sc_time& duration, uint64_t addr, uint64_t bytes) {
+  if (!enabled_) return;
+  Track& t = track(name);
+  if (!t.on) return;
+  Track::Run& r = t.run;
+  const sc_core::sc_time end = start + duration;
+  if (r.count && std::strcmp(r.what, what) == 0 && addr >= r.addr && addr <= r.next + 4096 && start >= r.end &&
+      start - r.end <= run_gap_) {
+    r.end = end;
+    r.next += bytes;
+    r.bytes += bytes;
+    r.busy += duration;
+    ++r.count;
+    return;
+  }
+  flush_run(name, t);
+  r = {what, start, end, duration, addr, addr + bytes, bytes, 1};
+}
+
+void Tracer::flush_run(const std::string& name, Track& t) {
+  Track::Run& r = t.run;
+  if (!r.count) return;
+  const uint64_t n = r.count;
+  r.count = 0;
+  span(name, n == 1 ? std::string(r.what) : std::string(r.what) + " x" + std::to_string(n), r.start, r.end - r.start,
+       TraceArgs().add("addr", r.addr).add("count", n).add("bytes", r.bytes).add("busy_ns", std::round(r.busy.to_seconds() * 1e12) / 1000));
+}
+
+void Tracer::instant(const std::string& name, const std::string& what, const sc_core::sc_time& at,
+                     const std::string& args) {
+  if (!enabled_ || !in_window(at, at)) return;
+  Track& t = track(name);
+  if (!t.on) return;
+  begin_event();
+  put("{\"name\":");
+  put_string(what);
+  put(",\"ph\":\"i\",\"s\":\"t\",\"pid\":");
+  put_int(t.pid);
+  put(",\"tid\":");
+  put_int(t.tid);
+  put(",\"ts\":");
+  put_time(at);
+  if (!args.empty()) {
+    put(",\"args\":{");
+    put(args);
+    put_char('}');
+  }
+  put_char('}');
+}
+
+void Tracer::put_counter(int pid, const std::string& name, const sc_core::sc_time& at, double value) {
+  // A counter is its own track in the viewers, named "track name", in its instance's process.
+  begin_event();
+  put("{\"name\":");
+  put_string(name);
+  put(",\"ph\":\"C\",\"pid\":");
+  put_int(pid);
+  put(",\"ts\":");
+  put_time(at);
+  put(",\"args\":{\"value\":");
+  put_double(value);
+  put("}}");
+}
+
+void Tracer::counter(const std::string& name, const std::string& what, const sc_core::sc_time& at, double value) {
+  if (!enabled_ || !in_window(at, at)) return;
+  Track& t = track(name);
+  if (t.on) put_counter(t.pid, name + " " + what, at, value);
+}
+
+void Tracer::counter_delta(const std::string& name, const std::string& what, const sc_core::sc_time& at,
+                           double delta) {
+  if (!enabled_) return;
+  Track& t = track(name);
+  if (!t.on) return;
+  Counter* c = nullptr;
+  for (auto& [n, k] : t.counters)
+    if (n == what) c = &k;
+  if (!c) {
+    t.counters.emplace_back(what, Counter{});
+    c = &t.counters.back().second;
+    c->name = name + " " + what;
+  }
+  c->pending.emplace_back(at < c->flushed ? c->flushed : at, delta);
+  if (c->pending.size() >= 256) flush_counter(t.pid, *c, sc_core::sc_time_stamp());
+}
+
+// Writes the running level at every time before `before` (in the window), in time order.
+void Tracer::flush_counter(int pid, Counter& c, const sc_core::sc_time& before) {
+  std::stable_sort(c.pending.begin(), c.pending.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  size_t i = 0;
+  while (i < c.pending.size() && c.pending[i].first < before) {
+    const sc_core::sc_time at = c.pending[i].first;
+    const double was = c.level;
+    for (; i < c.pending.size() && c.pending[i].first == at; ++i) c.level += c.pending[i].second;
+    if (windowed_ && !c.wrote_start && at >= window_start_) {  // the level as the window opens
+      c.wrote_start = true;
+      if (at > window_start_) put_counter(pid, c.name, window_start_, was);
+    }
+    if (in_window(at, at) && c.level != was) put_counter(pid, c.name, at, c.level);
+  }
+  c.pending.erase(c.pending.begin(), c.pending.begin() + static_cast<long>(i));
+  if (before > c.flushed) c.flushed = before;
+}
+
+bool Tracer::close() {
+  if (!enabled_) return true;
+  for (auto& [name, t] : tracks_) {
+    flush_run(name, t);
+    for (auto& [what, c] : t.counters) flush_counter(t.pid, c, sc_core::sc_max_time());
+  }
+  put("\n],\"displayTimeUnit\":\"ns\"}\n");
+  drain();
+  const bool ok = !std::ferror(file_);
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  tracks_.clear();
+  processes_.clear();
+  buf_ = {};
   enabled_ = false;
+  return ok && closed;
 }
 
 }  // namespace hetvp

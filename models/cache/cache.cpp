@@ -166,6 +166,7 @@ bool Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_gen
   }
   ++writebacks_;
   l->dirty = false;
+  HETVP_DEBUG(Cache, "write-back (%s) of the line at 0x%" PRIx64, why, addr);
   return true;
 }
 
@@ -204,6 +205,8 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   // Miss with allocation: evict, fill from below, then serve.
   ++misses_;
   CacheArray::Line* v = array_.victim(la);
+  HETVP_DEBUG(Cache, "%s miss at 0x%" PRIx64 " (%u B): fill line 0x%" PRIx64 "%s", cmd == tlm::TLM_READ_COMMAND ? "read" : "write",
+              addr, len, la * L, v->valid ? format(", evicting line 0x%" PRIx64 "%s", v->tag * L, v->dirty ? " (dirty)" : "").c_str() : "");
   if (v->valid) {
     ++evictions_;
     if (v->dirty && !writeback(v, delay, &parent, "eviction")) return false;  // parent carries the error
@@ -292,6 +295,8 @@ struct ControlSpan {
 
 void Cache::control(CacheCtl& c, sc_core::sc_time& delay, tlm::tlm_generic_payload* on_behalf) {
   const ControlSpan traced{tracer(), name(), c, delay};
+  HETVP_DEBUG(Cache, "control operation %u: first line %" PRIu64 ", %" PRIu64 " lines", static_cast<unsigned>(c.op),
+              uint64_t(c.first_line), uint64_t(c.count));
   ++ctl_requests_;
   const unsigned L = array_.line();
   if (c.op == CacheCtl::FlushDirty) {

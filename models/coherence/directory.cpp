@@ -202,6 +202,7 @@ void Directory::hist_end(uint32_t v) {
                     std::to_string(hist_[s].size()) + " arrived");
   hist_ready_[s] = true;
   hist_done_at_ = sc_core::sc_time_stamp() + this_access().delay;
+  HETVP_DEBUG(Coherence, "history from the %s complete: %zu lines", side_name(s), hist_[s].size());
   if (tracer().enabled())
     tracer().instant(std::string(name()) + ".history",
                           std::string("history from the ") + side_name(s) + " complete", hist_done_at_,
@@ -264,6 +265,7 @@ void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
     return fail("HISTORY", DIR_HISTORY,
                 std::string("history from the ") + side_name(side) + " without holding the lock (0x40000000)");
   receiving_ = side;
+  HETVP_DEBUG(Coherence, "history request to the %s", side_name(side));
   if (tracer().enabled())
     tracer().instant(std::string(name()) + ".history", std::string("history request to the ") + side_name(side),
                           sc_core::sc_time_stamp() + delay);
@@ -289,6 +291,8 @@ bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRan
     std::memcpy(msg + 8, &r.count, 4);
     d += response_;
     sc_core::sc_time pd = d + net_;
+    HETVP_DEBUG(Coherence, "probe to the %s: lines %" PRIu64 "..+%" PRIu64 " (serial ack)", side_name(target),
+                uint64_t(r.first), uint64_t(r.count));
     if (tracer().enabled())
       tracer().instant(
           std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + d,
@@ -307,6 +311,8 @@ bool Directory::send_timed_probe(unsigned target, const LineRange& r, sc_core::s
   uint8_t msg[24] = {};
   std::memcpy(msg, &r.first, 8);
   std::memcpy(msg + 8, &r.count, 4);
+  HETVP_DEBUG(Coherence, "probe to the %s: lines %" PRIu64 "..+%" PRIu64 ", arriving at %s", side_name(target),
+              uint64_t(r.first), uint64_t(r.count), (sc_core::sc_time_stamp() + arrive).to_string().c_str());
   if (tracer().enabled())
     tracer().instant(
         std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + arrive,
@@ -348,6 +354,8 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   if (hist_done_at_ > t0) d = hist_done_at_ - now;  // the history must be complete (never in Algorithm 2)
   const sc_core::sc_time engine_start = sc_core::sc_time_stamp() + d;
   std::vector<LineRange> ranges = run_engine(hist_[source], d);
+  HETVP_DEBUG(Coherence, "invalidation of the %s caches: %zu history lines translated (%s) into %zu ranges",
+              side_name(target), hist_[source].size(), engine_->kind(), ranges.size());
   const bool tracing = tracer().enabled();
   if (tracing)  // the range-invalidation engine: TLM, Verilated RTL, or both in lockstep
     tracer().span(std::string(name()) + ".engine", std::string("translate (") + engine_->kind() + ")",
@@ -398,6 +406,8 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   // mode, for a VCD): measure from the request to the end in absolute time.
   const sc_core::sc_time end = sc_core::sc_time_stamp() + d;
   s.ticks = to_ticks(end - t0);
+  HETVP_DEBUG(Coherence, "invalidation of the %s caches done at %s: %" PRIu64 " probes, %" PRIu64 " lines invalidated",
+              side_name(target), end.to_string().c_str(), uint64_t(s.probes), uint64_t(s.invalidated));
   if (tracing)
     tracer().span(
         name(), std::string("invalidate ") + side_name(target) + " caches", t0, end - t0,

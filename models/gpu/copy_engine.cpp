@@ -64,6 +64,7 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
 void CopyEngine::launch(uint32_t v) {
   if (!(v & COPY_LAUNCH_GO)) return;
   if (busy_) {  // one copy at a time: the second launch is refused, visibly
+    HETVP_DEBUG(Dma, "launch refused: a copy is in progress");
     status_.value |= COPY_STATUS_FAILED(COPY_ERR_BUSY);
     ++errors_;
     return;
@@ -103,6 +104,8 @@ void CopyEngine::run() {
     uint32_t error = COPY_OK;
     uint64_t error_va = 0;
     bool to_host = false;  // some piece was written to host memory
+    HETVP_DEBUG(Dma, "copy %" PRIu64 " B from 0x%" PRIx64 " to 0x%" PRIx64 " starts (flags 0x%x)", len, src, dst,
+                launch_flags_);
 
     // Up to `outstanding` pieces are in flight: a piece's buffer slot (and its PCIe tag) is free
     // again once the piece has been written out. Reads issue back to back while slots are free;
@@ -172,6 +175,9 @@ void CopyEngine::run() {
     }
     busy_ = false;
     busy_time_ += sc_core::sc_time_stamp() - start;
+    HETVP_DEBUG(Dma, "copy %" PRIu64 " B %s after %s%s", len, error ? "failed" : "done",
+                (sc_core::sc_time_stamp() - start).to_string().c_str(),
+                error ? format(" (error %u at 0x%" PRIx64 ")", error, error_va).c_str() : "");
     if (tracer().enabled())
       tracer().span(name(), (error ? "copy (failed) " : "copy ") + std::to_string(len) + " B", start,
                          sc_core::sc_time_stamp() - start);

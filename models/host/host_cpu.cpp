@@ -78,6 +78,7 @@ void HostCpu::load_program(const std::string& program, const Params& args, uint6
 void HostCpu::run_program() {
   if (!program_) return;
   int code = 1;
+  HETVP_DEBUG(Cpu, "workload %s starts", program_name_.c_str());
   try {
     code = program_->run(*this, program_args_);
     qk_.sync();
@@ -92,6 +93,7 @@ void HostCpu::run_program() {
     run_state().fail(name_, std::string("workload '") + program_name_ + "' aborted: " + e.what());
     return;
   }
+  HETVP_DEBUG(Cpu, "workload %s returned %d at %s", program_name_.c_str(), code, now().to_string().c_str());
   run_state().finish(code, program_name_);
 }
 
@@ -246,12 +248,14 @@ void HostCpu::sleep(const sc_core::sc_time& t) {
   sc_core::wait(t);
   qk_.reset();
   if (tracer().enabled()) tracer().span(name_, "sleep", t0, t);
+  HETVP_DEBUG(Cpu, "slept %s from %s", t.to_string().c_str(), t0.to_string().c_str());
 }
 
 void HostCpu::raise(unsigned vector, const sc_core::sc_time& delay) {
   ++irqs_;
   pending_irq_[vector].push_back(sc_core::sc_time_stamp() + delay);
   irq_event_.notify(delay);
+  HETVP_DEBUG(Cpu, "interrupt vector %u raised, arriving at %s", vector, (sc_core::sc_time_stamp() + delay).to_string().c_str());
 }
 
 bool HostCpu::wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) {
@@ -259,6 +263,7 @@ bool HostCpu::wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) {
   const sc_core::sc_time t0 = sc_core::sc_time_stamp();
   sc_core::sc_time deadline = t0 + timeout;
   auto traced = [&](bool got) {
+    HETVP_DEBUG(Cpu, "interrupt vector %u %s after waiting %s", vector, got ? "taken" : "not raised (time-out)", (sc_core::sc_time_stamp() - t0).to_string().c_str());
     if (tracer().enabled())
       tracer().span(name_, got ? "wait interrupt" : "wait interrupt (timeout)", t0, sc_core::sc_time_stamp() - t0,
                          format("\"vector\":%u", vector));

@@ -93,6 +93,9 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   }
   if (seconds_per_byte_ > 0) delay += sc_core::sc_time(len * seconds_per_byte_, sc_core::SC_SEC);
   gp.set_dmi_allowed(dmi_);
+  HETVP_DEBUG(Memory, "%s 0x%" PRIx64 " (%u B) by %s, done at %s", gp.is_read() ? "read" : "write",
+              static_cast<uint64_t>(gp.get_address()), len, initiator_of(gp),
+              (sc_core::sc_time_stamp() + delay).to_string().c_str());
 }
 
 unsigned Memory::transport_dbg(tlm::tlm_generic_payload& gp) { return access(gp) ? gp.get_data_length() : 0; }

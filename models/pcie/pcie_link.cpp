@@ -1,6 +1,7 @@
 #include "models/pcie/pcie_link.h"
 
 #include <cinttypes>
+#include <cstring>
 
 #include "models/pcie/tlp.h"
 #include "platform/access_info.h"
@@ -24,6 +25,10 @@ std::shared_ptr<Schema> PcieLink::schema() {
   s->integer("max_read_request", 512, "max read request size (bytes); the endpoint below uses it too")
       .allowed({128, 256, 512, 1024, 2048, 4096});
   s->integer("framing", 8, "per-TLP bytes besides the header: STP/SDP, sequence number, LCRC, END").range(0, 64);
+  s->choice("trace_detail", {"runs", "tlps"}, std::string("runs"),
+            "--trace: `runs` writes TLPs of one kind at consecutive addresses, each within 5 us of the previous one, as "
+            "one span (\"CplD x8\", Tracer::span_run); "
+            "`tlps` a span per TLP and each direction's occupancy_bytes counter (many more events)");
   return s;
 }
 
@@ -37,6 +42,7 @@ PcieLink::PcieLink(sc_core::sc_module_name n, const Params& p) : Component(n) {
   max_payload_ = p.u32("max_payload");
   max_read_request_ = p.u32("max_read_request");
   framing_ = p.u32("framing");
+  trace_each_tlp_ = p.string("trace_detail") == "tlps";
   down_in.register_b_transport(this, &PcieLink::b_down);
   down_in.register_transport_dbg(this, &PcieLink::dbg_down);
   up_in.register_b_transport(this, &PcieLink::b_up);
@@ -83,13 +89,22 @@ sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payl
   // arbiter between data TLPs rather than queued behind them: it leaves at once, and its wire
   // time still takes a slot from the data.
   const sc_core::sc_time left = payload == 0 ? at + wire : start + wire;
-  if (tracer().enabled()) {  // one span per TLP on the direction's track; bytes waiting or on the wire
-    const std::string track = std::string(name()) + "." + d.name;
-    tracer().span(track, kind, left - wire, wire,
-                       format("\"addr\":%" PRIu64 ",\"payload\":%u,\"wire_bytes\":%u,\"queued_ns\":%.3f", addr, payload,
-                              payload + header + framing_, (left - wire - at).to_seconds() * 1e9));
-    tracer().counter_delta(track, "occupancy_bytes", at, payload + header + framing_);
-    tracer().counter_delta(track, "occupancy_bytes", left, -double(payload + header + framing_));
+  HETVP_DEBUG(PCIe, "%s %s addr 0x%" PRIx64 ", %u B payload, %u B on the wire: ready at %s, on the wire %s..%s", d.name,
+              kind, addr, payload, payload + header + framing_, at.to_string().c_str(),
+              (left - wire).to_string().c_str(), left.to_string().c_str());
+  if (tracer().enabled() && !trace_each_tlp_) {  // runs of TLPs on the direction's track
+    if (d.track.empty()) d.track = std::string(name()) + "." + d.name;
+    tracer().span_run(d.track, kind, left - wire, wire, addr, payload);
+  } else if (tracer().enabled()) {  // one span per TLP on the direction's track; bytes waiting or on the wire
+    if (d.track.empty()) d.track = std::string(name()) + "." + d.name;
+    tracer().span(d.track, kind, left - wire, wire,
+                  TraceArgs()
+                      .add("addr", addr)
+                      .add("payload", payload)
+                      .add("wire_bytes", payload + header + framing_)
+                      .add("queued_ns", (left - wire - at).to_seconds() * 1e9));
+    tracer().counter_delta(d.track, "occupancy_bytes", at, payload + header + framing_);
+    tracer().counter_delta(d.track, "occupancy_bytes", left, -double(payload + header + framing_));
   }
   return left;
 }

@@ -44,6 +44,7 @@ class PcieLink : public Component {
   struct Direction {
     explicit Direction(const char* n) : name(n) {}
     const char* name;
+    std::string track;  // "pcie0.down": its track in the trace
     Calendar wire;  // when this direction serialises TLPs
     uint64_t tlps = 0, payload_bytes = 0, wire_bytes = 0;
     sc_core::sc_time busy_time;
@@ -63,6 +64,7 @@ class PcieLink : public Component {
   double bytes_per_second_;  // per direction, after encoding
   sc_core::sc_time latency_;
   unsigned max_payload_, max_read_request_, framing_;
+  bool trace_each_tlp_ = false;  // trace_detail: tlps
   Direction down_{"down"}, up_{"up"};
   uint64_t protocol_errors_ = 0;
 };

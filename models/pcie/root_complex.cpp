@@ -137,8 +137,10 @@ void trace_access(Tracer& tracer, const std::string& track, const char* what, tl
                   const sc_core::sc_time& t0, const sc_core::sc_time& delay) {
   const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
   tracer.span(track, what, t0, end - t0,
-                     format("\"addr\":%" PRIu64 ",\"size\":%u,\"by\":%s", static_cast<uint64_t>(gp.get_address()),
-                            gp.get_data_length(), JsonWriter::escape(initiator_of(gp)).c_str()));
+              TraceArgs()
+                  .add("addr", static_cast<uint64_t>(gp.get_address()))
+                  .add("size", gp.get_data_length())
+                  .add("by", initiator_of(gp)));
 }
 }  // namespace
 
@@ -182,6 +184,8 @@ void RootComplex::b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   (*ports_[p].down)->b_transport(gp, delay);
   if (tracer().enabled())
     trace_access(tracer(), std::string(name()) + ".config", gp.is_read() ? "config read" : "config write", gp, t0, delay);
+  HETVP_DEBUG(PCIe, "config %s bus %u device %u function %u register 0x%03x by %s: %s", gp.is_read() ? "read" : "write",
+              bus, dev, fn, reg, initiator_of(gp), gp.get_response_string().c_str());
   gp.clear_extension(&cfg);
   if (!gp.is_response_ok()) {
     ++unclaimed_;
@@ -204,8 +208,12 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   }
   const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
   (*ports_[p].down)->b_transport(gp, delay);
-  if (tracer().enabled())
-    trace_access(tracer(), std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", gp, t0, delay);
+  if (tracer().enabled())  // the CPU's word-by-word accesses: runs of them (Tracer::span_run)
+    tracer().span_run(std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", t0,
+                      sc_core::sc_time_stamp() + delay - t0, gp.get_address(), gp.get_data_length());
+  HETVP_DEBUG(PCIe, "MMIO %s 0x%" PRIx64 " (%u B) by %s through port %d, done at %s: %s", gp.is_read() ? "read" : "write",
+              static_cast<uint64_t>(gp.get_address()), gp.get_data_length(), initiator_of(gp), p,
+              (sc_core::sc_time_stamp() + delay).to_string().c_str(), gp.get_response_string().c_str());
 }
 
 unsigned RootComplex::dbg_mmio(tlm::tlm_generic_payload& gp) {
@@ -224,6 +232,7 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     if (tracer().enabled())
       tracer().instant(std::string(name()) + ".dma", "MSI", sc_core::sc_time_stamp() + delay,
                             format("\"vector\":%u", data & 0xffff));
+    HETVP_DEBUG(PCIe, "MSI vector %u from port %d", data & 0xffff, port);
     irq->raise(data & 0xffff, delay);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
@@ -237,6 +246,9 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   host->b_transport(gp, delay);
   if (tracer().enabled())
     trace_access(tracer(), std::string(name()) + ".dma", gp.is_read() ? "DMA read" : "DMA write", gp, t0, delay);
+  HETVP_DEBUG(PCIe, "DMA %s 0x%" PRIx64 " (%u B) by %s from port %d, done at %s: %s", gp.is_read() ? "read" : "write",
+              static_cast<uint64_t>(gp.get_address()), gp.get_data_length(), initiator_of(gp), port,
+              (sc_core::sc_time_stamp() + delay).to_string().c_str(), gp.get_response_string().c_str());
 }
 
 unsigned RootComplex::dbg_up(int, tlm::tlm_generic_payload& gp) { return host->transport_dbg(gp); }

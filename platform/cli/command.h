@@ -44,6 +44,9 @@ std::unique_ptr<CLI::App> make_parser(const std::string& usage, const std::strin
 // and the help.
 int parse_args(CLI::App& app, const std::vector<std::string>& args);
 
+// Prints the debug categories (platform/debug.h) with what each prints; returns 0.
+int list_debug_flags(std::ostream& out);
+
 }  // namespace hetvp::cli
 
 #define HETVP_REGISTER_COMMAND(NAME, ORDER, HELP, FUNCTION) \

@@ -6,6 +6,7 @@
 
 #include "platform/cli/command.h"
 #include "platform/config.h"
+#include "platform/debug.h"
 #include "platform/format.h"
 #include "platform/paths.h"
 #include "platform/plugin.h"
@@ -63,13 +64,15 @@ void add_plugin_option(CLI::App& app, std::vector<std::string>& plugins) {
 int list_command(std::vector<std::string> args) {
   auto app = make_parser("usage: hetvp list [TYPE] [--plugin LIB.so]...",
                          "  lists the component types and host programs (workloads); with TYPE, every parameter of\n"
-                         "  that type or program: kind, default, range, description\n");
+                         "  that type or program: kind, default, range, description; `list debug-flags`: the debug\n"
+                         "  categories of --debug-flags\n");
   std::string t;
   std::vector<std::string> plugins;
   app->add_option("TYPE", t, "a component type or host program")->type_name("");
   add_plugin_option(*app, plugins);
   if (int parsed = parse_args(*app, args); parsed >= 0) return parsed;
   if (!load_plugins(plugins)) return kExitUsage;
+  if (t == "debug-flags") return list_debug_flags(std::cout);
   if (!t.empty()) {  // hetvp list TYPE: a component type's or a host program's parameters
     if (auto* c = ComponentRegistry::get().find(t)) {
       std::cout << "component type " << t << " — " << c->doc << "\nparameters (ranges in base units: bytes, s, Hz):\n";
@@ -99,6 +102,18 @@ int list_command(std::vector<std::string> args) {
               << "\n";
   return 0;
 }
+
+}  // namespace
+
+// `hetvp list debug-flags`, `hetvp run --debug-flags help`: the categories of platform/debug.h.
+int list_debug_flags(std::ostream& out) {
+  out << "debug categories (hetvp run CONFIG --debug-flags A,B; `all` for every one; --set X.log=debug: every\n"
+         "category of instance X; -vv: every category everywhere):\n";
+  for (DebugFlag f : DebugLog::all()) out << "  " << DebugLog::name(f) << " — " << DebugLog::doc(f) << "\n";
+  return 0;
+}
+
+namespace {
 
 int version_command(std::vector<std::string> args) {
   auto app = make_parser("usage: hetvp --version", "  prints hetvp's version and the git commit it was built from\n");

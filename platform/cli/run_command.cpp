@@ -66,6 +66,13 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
     app->add_option("--csv", opt.csv_path, "write the workload's result table as CSV")->type_name("FILE.csv");
     app->add_option("--trace", opt.trace_path, "write a transaction timeline (Chrome trace-event format)")
         ->type_name("FILE.json");
+    app->add_option("--trace-window", opt.trace_window,
+                    "trace only what overlaps this stretch of simulated time, e.g. 2ms:3ms")
+        ->type_name("START:END");
+    app->add_option("--trace-filter", opt.trace_filter,
+                    "trace only the tracks a glob matches (comma-separated; a glob matching an instance keeps its "
+                    "tracks), e.g. 'pcie0,gpu0.ce*'")
+        ->type_name("GLOBS");
   }
   app->add_option("--dump-config", opt.dump_config,
                   "write the resolved configuration (every default filled in, every --set applied); running it "
@@ -78,8 +85,14 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
     app->add_flag("--progress", progress, "show simulated time and rate on stderr (default: when it is a terminal)");
     app->add_flag("--no-progress", no_progress, "never show progress");
   }
+  if (mode != Mode::kCheck)
+    app->add_option("--debug-flags", opt.debug_flags,
+                    "print the debug messages of these categories (comma-separated; `help` or `hetvp list "
+                    "debug-flags` lists them)")
+        ->type_name("FLAG,...");
   app->add_flag("-q,--quiet", opt.quiet, "print nothing but errors (log level error)");
-  app->add_flag("-v", verbosity, "log level info; -vv: debug");
+  app->add_flag("-v", verbosity,
+                "log level info (the run's milestones, models' notes); -vv: debug (also every debug category)");
   app->add_option("--log-level", opt.log_level, "which SC_REPORT messages are printed")
       ->type_name("error|warning|info|debug");
   const int parsed = parse_args(*app, args);
@@ -89,6 +102,7 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
     return usage_error("--log-level " + opt.log_level + ": expected error, warning, info or debug", help);
   if (verbosity > 0 && opt.log_level.empty()) opt.log_level = verbosity == 1 ? "info" : "debug";
   if (progress && no_progress) return usage_error("--progress and --no-progress contradict each other", help);
+  if (opt.debug_flags == "help" || opt.debug_flags == "list") return list_debug_flags(std::cout);
   if (opt.config.empty()) return usage_error("no CONFIG file given", help);
 
   // A path to an existing file, else a shipped config's name (configs/NAME.yaml of the data folder).

@@ -143,8 +143,22 @@ tlm::tlm_generic_payload& Axi4MasterBridge::payload(tlm::tlm_command cmd, uint64
 }
 
 void Axi4MasterBridge::send(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
+  const sc_core::sc_time t0 = sc_core::sc_time_stamp() + d;
   s_.env.mem(gp, d);
   gp.clear_extension<AccessInfo>();
+  // A span per burst on the block's memory track, from the handshake to the data's arrival.
+  if (!s_.owner || !s_.owner->in_run()) return;
+  const sc_core::sc_time end = sc_core::sc_time_stamp() + d;
+  const uint64_t addr = gp.get_address();
+  if (s_.owner->tracer().enabled())
+    s_.owner->tracer().span(s_.track + ".mem", format("%s %u B", gp.is_read() ? "read" : "write", gp.get_data_length()),
+                            t0, end - t0,
+                            format("\"addr\":%" PRIu64 ",\"size\":%u,\"ok\":%s", addr, gp.get_data_length(),
+                                   gp.is_response_ok() ? "true" : "false"));
+  if (s_.owner->debug_on(DebugFlag::Rtl))
+    s_.owner->debug_print(DebugFlag::Rtl, format("AXI4 %s burst of %u B at 0x%" PRIx64 " took %s: %s",
+                                                 gp.is_read() ? "read" : "write", gp.get_data_length(), addr,
+                                                 (end - t0).to_string().c_str(), gp.get_response_string().c_str()));
 }
 
 void Axi4MasterBridge::read(const BurstAddr& a) {

@@ -40,6 +40,8 @@ struct CoreState {
   uint64_t n = 0;  // the current cycle (rising edge)
   bool in_reset = true, failed = false;
   std::function<void(const RuleViolation&)> fail;  // first call stops the run; later ones are ignored
+  const RunMember* owner = nullptr;  // the RtlCore: its run's timeline and debug categories
+  std::string track;                 // the RtlCore's name: its tracks are TRACK.regs and TRACK.mem
   const Clock& clock() const { return env.clock; }
 };
 

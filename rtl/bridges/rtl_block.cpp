@@ -110,6 +110,8 @@ RtlCore::RtlCore(sc_core::sc_module_name nm, const RtlBlockType& type, BlockEnv 
   clock_ = env.clock;
   impl_ = std::make_unique<Impl>(type, std::move(env), std::move(opt));
   impl_->owner = this;
+  impl_->s.owner = this;
+  impl_->s.track = name();
   SC_HAS_PROCESS(RtlCore);
   SC_THREAD(run);
 }
@@ -170,6 +172,17 @@ uint64_t RtlCore::access(tlm::tlm_generic_payload& gp, std::function<void(uint64
   sc_core::wait(r.done);
   if (!r.write)
     for (unsigned i = 0; i < len; ++i) gp.get_data_ptr()[i] = uint8_t(r.rdata >> (8 * (lane + i)));
+  // A span per register access on the block's register track, from its arrival to its response.
+  const uint32_t data = r.write ? r.wdata : r.rdata;
+  if (in_run() && tracer().enabled())
+    tracer().span(m.s.track + ".regs", format("%s 0x%x", r.write ? "write" : "read", r.addr), r.arrival,
+                  sc_core::sc_time_stamp() - r.arrival,
+                  format("\"addr\":%u,\"data\":%u,\"strobe\":%u,\"presented_cycle\":%" PRIu64 ",\"resp\":%u", r.addr,
+                         data, r.wstrb, r.presented, r.resp));
+  if (in_run())
+    HETVP_DEBUG(Rtl, "%s register 0x%x %s 0x%08x (strobe 0x%x), presented at cycle %" PRIu64 ", response %s",
+                m.type.bus.c_str(), r.addr, r.write ? "<-" : "->", data, r.wstrb, r.presented,
+                r.resp == 0 ? "OKAY" : r.resp == 3 ? "DECERR" : "SLVERR");
   gp.set_response_status(r.resp == 0   ? tlm::TLM_OK_RESPONSE
                          : r.resp == 3 ? tlm::TLM_ADDRESS_ERROR_RESPONSE
                                        : tlm::TLM_GENERIC_ERROR_RESPONSE);

@@ -47,6 +47,22 @@ inline std::string read_file(const std::string& path) {
   ss << in.rdbuf();
   return ss.str();
 }
+// A --stats file without its two wall-clock fields (run.host_seconds, run.sim_rate): what two runs
+// of the same seed give byte for byte.
+inline std::string without_host_time(const std::string& stats) {
+  std::string out;
+  size_t b = 0;
+  while (b < stats.size()) {
+    size_t e = stats.find('\n', b);
+    e = e == std::string::npos ? stats.size() : e + 1;
+    const std::string line = stats.substr(b, e - b);
+    if (line.find("\"host_seconds\"") == std::string::npos && line.find("\"sim_rate\"") == std::string::npos)
+      out += line;
+    b = e;
+  }
+  return out;
+}
+
 // A stats file's per-component statistics ("components" to the end): the run section before it
 // holds the resolved configuration, whose keys repeat the instance and parameter-group names.
 inline std::string components_section(const std::string& stats) {

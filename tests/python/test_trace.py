@@ -1,7 +1,9 @@
-"""The whole-platform trace (--trace): valid JSON (Python's json parser), the tracks of the PCIe
-link (per direction, with an occupancy counter), the root complex, the host CPU's API calls, the
-coherence directory (history, probes, engine, invalidation) and the caches' range invalidations,
-per-instance selection and the routers' opt-in."""
+"""The whole-platform trace (--trace): valid JSON (Python's json parser) of the trace-event schema
+(check_schema), complete spans that nest on every track (check_nesting; overlaps are async pairs),
+the tracks of the PCIe link (per direction, with an occupancy counter), the root complex, the host
+CPU's API calls, the coherence directory (history, probes, engine, invalidation) and the caches'
+range invalidations, the RTL bridges' tracks, per-instance selection, the routers' opt-in,
+--trace-window and --trace-filter and their errors."""
 import collections
 import json
 import os
@@ -18,14 +20,13 @@ def trace(tmp_path, config, *args):
     subprocess.run([BIN, "run", os.path.join(SRC, "configs", config), "--quiet", "--trace", str(t), *args],
                    check=True)
     doc = json.loads(t.read_text())  # a real parser: the file must be valid JSON
+    check_schema(doc)
+    check_nesting(doc["traceEvents"])
     events = doc["traceEvents"]
-    tracks = {e["tid"]: e["args"]["name"] for e in events if e["ph"] == "M"}
+    tracks = {e["tid"]: e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
     spans = collections.defaultdict(list)
     for e in events:
-        if e["ph"] in ("X", "i"):
-            assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0
-            if e["ph"] == "X":
-                assert e["dur"] >= 0
+        if e["ph"] in ("X", "i", "b"):  # a span that overlapped others on its track is an async pair (b/e)
             spans[tracks[e["tid"]]].append(e)
     counters = collections.defaultdict(list)
     for e in events:
@@ -34,18 +35,150 @@ def trace(tmp_path, config, *args):
     return spans, counters
 
 
+# --- the file's schema --------------------------------------------------------------------
+PHASES = {"X", "b", "e", "i", "C", "M"}
+
+
+def number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0
+
+
+def check_schema(doc):
+    """The Chrome trace-event JSON object format as hetvp writes it: every event's fields and
+    types, each thread and process named (metadata) before its first event, async pairs matched."""
+    assert set(doc) == {"traceEvents", "displayTimeUnit"} and doc["displayTimeUnit"] == "ns"
+    threads, processes = set(), set()
+    open_async = {}
+    for e in doc["traceEvents"]:
+        assert isinstance(e, dict) and isinstance(e.get("name"), str) and e["ph"] in PHASES, e
+        assert isinstance(e["pid"], int) and e["pid"] >= 1, e
+        if "args" in e:
+            assert isinstance(e["args"], dict), e
+        if e["ph"] == "M":
+            assert e["name"] in ("process_name", "thread_name") and isinstance(e["args"]["name"], str), e
+            if e["name"] == "process_name":
+                processes.add(e["pid"])
+            else:
+                assert e["pid"] in processes, e
+                threads.add((e["pid"], e["tid"]))
+            continue
+        assert number(e["ts"]), e
+        assert e["pid"] in processes, e
+        if e["ph"] == "C":
+            assert set(e["args"]) == {"value"} and isinstance(e["args"]["value"], (int, float)), e
+            continue
+        assert (e["pid"], e["tid"]) in threads, e
+        if e["ph"] == "X":
+            assert number(e["dur"]), e
+        elif e["ph"] == "i":
+            assert e["s"] == "t", e
+        else:
+            assert isinstance(e["cat"], str) and isinstance(e["id"], int), e
+            key = (e["cat"], e["id"])
+            if e["ph"] == "b":
+                assert key not in open_async, e  # a lane holds one span at a time
+                open_async[key] = e
+            else:
+                b = open_async.pop(key)
+                assert b["name"] == e["name"] and e["ts"] >= b["ts"], (b, e)
+    assert not open_async, list(open_async.values())[:3]
+
+
+def ps(us):
+    return round(us * 1e6)  # the file's microseconds, exact to the picosecond
+
+
+def check_nesting(events):
+    """On every track (pid, tid) complete spans ("X") nest: each one lies inside the one it starts
+    in, or starts after it ends. Overlapping operations must be async pairs instead."""
+    per_track = collections.defaultdict(list)
+    for e in events:
+        if e["ph"] == "X":
+            per_track[(e["pid"], e["tid"])].append((ps(e["ts"]), ps(e["ts"]) + ps(e["dur"]), e["name"]))
+    for track, spans in per_track.items():
+        spans.sort(key=lambda s: (s[0], -s[1]))
+        stack = []
+        for start, end, name in spans:
+            while stack and stack[-1][1] <= start:
+                stack.pop()
+            assert not stack or end <= stack[-1][1], (track, stack[-1], (start, end, name))
+            stack.append((start, end, name))
+
+
+README = ["--set", "pcie0.lanes=8", "--set", "workload.args.max_size=1MiB"]
+
+
+def test_readme_example_tracks_nest_and_overlaps_are_async(tmp_path):
+    # The README's example, a smaller size range (the full one writes ~26 M events).
+    spans, counters = trace(tmp_path, "default.yaml", "--set", "pcie0.lanes=8", "--set", "workload.args.max_size=64KiB")
+    assert any(e["ph"] == "b" for e in spans["rc.dma"])  # the copy engine's pieces in flight at once
+    assert any(e["ph"] == "X" for e in spans["rc.dma"])
+    doc = json.loads((tmp_path / "trace.json").read_text())
+    names = {e["args"]["name"] for e in doc["traceEvents"] if e["ph"] == "M" and e["name"] == "process_name"}
+    assert {"cpu", "pcie0", "rc", "gpu0"} <= names
+
+
+def test_readme_example_window_is_a_slice(tmp_path):
+    # The README's example (~1 GB traced whole) over windows: a file holds only what overlaps its
+    # window, so a window's size is the sum of its two halves' (the workload's activity varies over
+    # time, so a longer window is not simply a bigger file).
+    sizes = {}
+    for window in ("4s:4.1s", "4.1s:4.2s", "4s:4.2s"):
+        t = tmp_path / "w.json"
+        subprocess.run([BIN, "run", os.path.join(SRC, "configs", "default.yaml"), *README, "--quiet", "--trace",
+                        str(t), "--trace-window", window], check=True)
+        doc = json.loads(t.read_text())
+        check_schema(doc)
+        check_nesting(doc["traceEvents"])
+        lo, hi = (float(x[:-1]) * 1e6 for x in window.split(":"))
+        timed = [e for e in doc["traceEvents"] if e["ph"] != "M"]
+        assert len(timed) > 1000
+        for e in timed:  # everything overlaps the window
+            assert e["ph"] == "e" or (e["ts"] + e.get("dur", 0) >= lo and e["ts"] < hi), e
+        sizes[window] = t.stat().st_size
+    whole, halves = sizes["4s:4.2s"], sizes["4s:4.1s"] + sizes["4.1s:4.2s"]
+    assert abs(whole - halves) < 0.05 * whole, sizes
+
+
+def test_filter_keeps_matching_tracks(tmp_path):
+    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER, "--trace-filter", "pcie0, *.dma", "--set",
+                            "pcie0.trace_detail=tlps")
+    assert spans and set(spans) <= {"pcie0.down", "pcie0.up", "rc.dma"}, sorted(spans)
+    assert spans["rc.dma"] and spans["pcie0.up"]
+    assert set(counters) == {"pcie0.down occupancy_bytes", "pcie0.up occupancy_bytes"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--trace-window", "3ms:2ms"], "--trace-window 3ms:2ms: END must be after START"),
+    (["--trace-window", "2ms"], "--trace-window 2ms: expected START:END, e.g. 2ms:3ms"),
+    (["--trace-window", "2:3ms"], "--trace-window 2:3ms: time '2' needs a unit (ps, ns, us, ms, s)"),
+])
+def test_bad_window_is_a_clear_error(tmp_path, args, message):
+    p = subprocess.run([BIN, "run", os.path.join(SRC, "configs", "default.yaml"), "--trace", str(tmp_path / "t.json"),
+                        *args], capture_output=True, text=True)
+    assert p.returncode == 2 and p.stderr == f"error: {message}\n" and p.stdout == "", p.stderr
+
+
+def test_window_or_filter_without_trace_is_an_error():
+    for opt in ("--trace-window", "--trace-filter"):
+        p = subprocess.run([BIN, "run", os.path.join(SRC, "configs", "default.yaml"), opt, "1ms:2ms"],
+                           capture_output=True, text=True)
+        assert p.returncode == 2 and p.stderr == f"error: {opt} needs --trace FILE.json\n", p.stderr
+
+
 TRANSFER = ["--set", "workload.args.max_size=16KiB", "--set", "workload.args.methods=dma,iorw"]
 
 
 def test_transfer_shows_pcie_link_root_complex_and_cpu(tmp_path):
-    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER)
+    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER, "--set", "pcie0.trace_detail=tlps")
     for track in ("pcie0.down", "pcie0.up", "rc.mmio", "rc.dma", "rc.config", "cpu"):
         assert spans[track], (track, sorted(spans))
     kinds = {e["name"] for e in spans["pcie0.down"]} | {e["name"] for e in spans["pcie0.up"]}
     assert {"MWr", "MRd", "CplD", "CfgWr", "CfgRd"} <= kinds, kinds
     mwr = next(e for e in spans["pcie0.up"] if e["name"] == "MWr" and e["args"]["payload"] == 128)
     assert mwr["args"]["wire_bytes"] == 128 + 12 + 8 or mwr["args"]["wire_bytes"] == 128 + 16 + 8
-    assert {"addr", "size", "by"} <= set(spans["rc.mmio"][0]["args"])
+    assert {"addr", "count", "bytes", "busy_ns"} <= set(spans["rc.mmio"][0]["args"])  # runs of MMIO words
+    assert {"addr", "size", "by"} <= set(spans["rc.dma"][0]["args"])
     assert {"read", "write", "sleep"} <= {e["name"] for e in spans["cpu"]}
     assert {"addr", "size", "access"} <= set(next(e for e in spans["cpu"] if e["name"] == "write")["args"])
     # Occupancy of each direction: a counter track that rises and comes back to zero.
@@ -81,8 +214,28 @@ def test_rtl_engine_track(tmp_path):
     assert spans["directory.engine"] and all(e["name"] == "translate (lockstep)" for e in spans["directory.engine"])
 
 
+def test_tlp_runs_by_default(tmp_path):
+    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER)
+    runs = [e for e in spans["pcie0.down"] + spans["pcie0.up"] if e["ph"] == "X" and e["args"]["count"] > 1]
+    assert runs and all(e["name"].endswith(" x%d" % e["args"]["count"]) for e in runs)
+    cpld = [e for e in runs if e["name"].startswith("CplD")]
+    assert cpld and all(e["args"]["busy_ns"] <= e["dur"] * 1000 + 1e-6 for e in cpld)
+    assert not counters  # the occupancy counters come with trace_detail=tlps
+
+
+@pytest.mark.skipif(not HAVE_RTL, reason="built without Verilator (HETVP_HAVE_RTL=0)")
+def test_rtl_bridges_have_tracks(tmp_path):
+    spans, _ = trace(tmp_path, "rtl_block_example.yaml", "--set", "workload.args.size=4KiB")
+    regs = [t for t in spans if t.endswith(".regs")]
+    mem = [t for t in spans if t.endswith(".mem")]
+    assert regs and mem, sorted(spans)
+    assert {"addr", "data", "presented_cycle", "resp"} <= set(spans[regs[0]][0]["args"])
+    assert any(e["name"].startswith("read ") for e in spans[mem[0]])
+
+
 def test_per_instance_selection_and_routers(tmp_path):
-    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER, "--set", "pcie0.trace=true")
+    spans, counters = trace(tmp_path, "default.yaml", *TRANSFER, "--set", "pcie0.trace=true", "--set",
+                            "pcie0.trace_detail=tlps")
     assert spans and all(track.startswith("pcie0.") for track in spans), sorted(spans)
     assert all(name.startswith("pcie0.") for name in counters)
     spans, _ = trace(tmp_path, "default.yaml", *TRANSFER, "--set", "cpu.trace=false", "--set",

@@ -242,6 +242,7 @@ void Microcontroller::method_cmd(uint32_t v) {
   cmd_open_ = true;
   cmd_word_ = v;
   cmd_start_ = this_access().arrival();
+  HETVP_DEBUG(Mcu, "command 0x%08x arrives at %s", v, cmd_start_.to_string().c_str());
   arrivals_.at(this_access().delay, [this] { set_irq_bits(MCU_IRQ_METHOD); });
 }
 void Microcontroller::status1(uint32_t) {
@@ -301,6 +302,7 @@ void Microcontroller::control(uint32_t v, From from) {
   // The core starts, stops and resumes when the write arrives; its state changes now, which
   // only this module's thread (waiting on ctrl_ev_) acts on.
   const sc_core::sc_time at = this_access().delay;
+  HETVP_DEBUG(Mcu, "control 0x%x (reset/start/stop/step/cont) from the host, in %s", v, at.to_string().c_str());
   if (v & MCU_CTRL_RESET) reset_run(at);
   if (v & MCU_CTRL_START) {
     core_->reset(bank_.at(MCU_UC_ENTRY).value);
@@ -516,6 +518,8 @@ void Microcontroller::xfer_done() {
     SC_REPORT_INFO("hetvp/mcu", buf.c_str());
   }
   xfer_time_ += xfer_done_at_ - xfer_start_at_;
+  HETVP_DEBUG(Mcu, "xfer %s of %u B at GPU VA 0x%" PRIx64 " done at %s", xfer_store_ ? "store" : "load", xfer_len_, xfer_ext_,
+              xfer_done_at_.to_string().c_str());
   if (tracer().enabled())
     tracer().span(std::string(name()) + ".xfer",
                        std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B",
