@@ -282,6 +282,26 @@ void GdevRuntime::launch_async(GdevContext* c, const std::string& kernel, uint32
   kick(c);
 }
 
+void GdevRuntime::set_params(GdevContext* c, const std::string& kernel, uint32_t block_x, uint32_t block_y,
+                             const std::vector<uint32_t>& args) {
+  api_.spend(opt_.api_call);
+  if (args.size() > CMP_ARGS) throw HostError("set_params of " + kernel + ": more than 16 argument words");
+  std::vector<uint32_t> w = {inc(kSubCompute, CMPM_REG(CMP_KERNEL), 1), gpu::kernel_id(kernel),
+                             inc(kSubCompute, CMPM_REG(CMP_BLOCK_X), 2), block_x, block_y};
+  if (!args.empty()) {
+    w.push_back(inc(kSubCompute, CMPM_REG(CMP_ARG), unsigned(args.size())));
+    w.insert(w.end(), args.begin(), args.end());
+  }
+  push(c, w);
+  kick(c);
+}
+
+void GdevRuntime::launch_grid_async(GdevContext* c, uint32_t grid_x, uint32_t grid_y) {
+  api_.spend(opt_.api_call);
+  push(c, {inc(kSubCompute, CMPM_REG(CMP_GRID_X), 2), grid_x, grid_y, inc(kSubCompute, CMPM_LAUNCH, 1), 0});
+  kick(c);
+}
+
 void GdevRuntime::synchronize(GdevContext* c) {
   api_.spend(opt_.api_call);
   const uint32_t seq = ++c->seq;
