@@ -58,10 +58,11 @@ GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, McuDriver& mcu) {
     HETVP_COMPUTE_CTX_REGS(HETVP_GR_RESET)
 #undef HETVP_GR_RESET
   }
-  // Per-GPC state: at its default position (gpu0.gr.gpc_state_bar0 = 0x500000, stride 0x8000).
-  for (unsigned n = 0; n < gpu.num_gpcs(); ++n) {
-    const uint32_t base = 0x500000u + n * GPU_GPC_STRIDE;
-    (void)base;
+  // Per-GPC state: where PTOP says the compute block put it (gpu.compute.gpc_bar0), GPC n at
+  // + n * GPU_GPC_STRIDE; the gr block's strands read the same key.
+  const uint32_t gpc0 = compute ? gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_GPC_BASE) : 0;
+  for (unsigned n = 0; gpc0 && n < gpu.num_gpcs(); ++n) {
+    const uint32_t base = gpc0 + n * GPU_GPC_STRIDE;
 #define HETVP_GR_GPC_RESET(off, count) \
   for (uint32_t k = 0; k < (count); ++k) gpu.reg_write(base + (off) + 4 * k, 0);
     HETVP_COMPUTE_GPC_CTX_REGS(HETVP_GR_GPC_RESET)

@@ -1,5 +1,6 @@
 #include "sw/gdev/runtime.h"
 
+#include <algorithm>
 #include <cinttypes>
 
 #include "firmware/include/hetvp/compute.h"
@@ -116,7 +117,13 @@ GdevContext* GdevRuntime::ctx_create() {
   c->chid = id;
   c->space = gpu_.create_space();
   c->inst = gpu_.alloc_vram_phys(INST_BYTES, INST_BYTES);
-  c->ctx_buf = gpu_.alloc_vram_phys(opt_.gr_context_bytes, 4096);
+  // The context buffer is as large as the golden image the firmware saved (FW_CMD_GR_INFO); the
+  // option only sizes it on a GPU without the context-switch firmware.
+  uint64_t ctx_bytes = opt_.gr_context_bytes;
+#if HETVP_HAVE_GR_CONTEXT
+  if (mcu_) ctx_bytes = std::max<uint64_t>(golden_->g.bytes, 256u);
+#endif
+  c->ctx_buf = gpu_.alloc_vram_phys((ctx_bytes + 255) & ~uint64_t(255), 4096);
   const uint64_t gp_bytes = uint64_t(opt_.gpfifo_entries) * GP_ENTRY_BYTES;
   if (opt_.pushbuf_in_vram) {
     c->gpfifo = gpu_.alloc_vram(gp_bytes, c->space);
