@@ -101,6 +101,7 @@ class GpuBench : public HostProgram {
     std::vector<double> totals;
     uint64_t all_switches = 0;
     unsigned failures = 0;
+    std::string first_bad;
     for (unsigned r = 0; r < runs; ++r) {
       for (auto& j : jobs) clear_output(api, j);
       uint64_t sw_ns0 = 0;
@@ -122,6 +123,7 @@ class GpuBench : public HostProgram {
       std::string bad;
       for (unsigned k = 0; k < contexts && bad.empty(); ++k) bad = check(api, jobs[k], k);
       if (!bad.empty()) {
+        if (!failures) first_bad = format("run %u: %s", r, bad.c_str());
         ++failures;
         api.log(format("gpu_bench: run %u: %s", r, bad.c_str()));
       }
@@ -144,7 +146,11 @@ class GpuBench : public HostProgram {
     api.stat("switches", double(all_switches));
     api.stat("golden_ns", rt.golden_time().to_seconds() * 1e9);
     api.stat("failed_runs", failures);
-    return failures ? 1 : 0;
+    // A wrong result stops the run with the first one named (after the numbers above are out).
+    if (failures)
+      throw HostError(format("gpu_bench: %u of %u run(s) failed the self-check; first: %s", failures, runs,
+                             first_bad.c_str()));
+    return 0;
   }
 
  private:
