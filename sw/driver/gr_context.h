@@ -1,5 +1,5 @@
 // hetvp — GR contexts on the host side, like a real driver's context creation
-// (docs/contexts_switch.md "Golden context"): the first context of a GPU is generated once (every
+// (docs/contexts.md "Golden context"): the first context of a GPU is generated once (every
 // GR context register set to its default through BAR0, then the HUB firmware sets a channel and
 // saves the current context into a buffer, hub.fuc commands 0x0001 / 0x0002 = FW_CMD_GR_SET_CHAN /
 // FW_CMD_GR_SAVE); every new channel's context buffer is a copy of that image.

@@ -199,7 +199,7 @@ TEST(GrContextSwitch, EveryRegisterFollowsItsChannel) {
   EXPECT_NE(o.stats.find("\"bytes\": 172"), std::string::npos) << "the first switch: a load only";
   const size_t gr = o.stats.find("\"gr\": {", o.stats.find("\"components\""));
   ASSERT_NE(gr, std::string::npos);
-  std::cout << "components.gpu0.gr of this run (docs/contexts_switch.md):\n"
+  std::cout << "components.gpu0.gr of this run (docs/contexts.md):\n"
             << o.stats.substr(gr, o.stats.find("\"microcontrollers\"", gr) - gr) << "\n";
 }
 
@@ -288,7 +288,7 @@ double stat_after(const std::string& json, const std::string& group, const std::
 }  // namespace
 
 // The switch's cost barely depends on the quantum, and a rerun gives the same stats. Measured: 10 ns and
-// 1 us identical, 10 us 1.1 % longer (docs/contexts_switch.md); the test allows 2 %.
+// 1 us identical, 10 us 1.1 % longer (docs/contexts.md); the test allows 2 %.
 TEST(GrContextSwitch, CostIndependentOfQuantumAndDeterministic) {
   std::vector<double> p2a;
   for (const char* q : {"10 ns", "1 us", "10 us"}) {

@@ -27,7 +27,7 @@ std::shared_ptr<Schema> gr_schema() {
          "an extra strand, to exercise the strand path with registers of a test's choosing");
   s->any("test_skip_restore",
          "TEST ONLY fault: a BAR0 address, or a compute register name (e.g. ARG3, CMP_GRID_X), whose restore every "
-         "context load skips; shows that the save/restore is what keeps a channel's state (docs/contexts_switch.md)");
+         "context load skips; shows that the save/restore is what keeps a channel's state (docs/contexts.md)");
   return s;
 }
 
@@ -151,7 +151,7 @@ class GrBlock : public GpuBlock, public HasStats {
 
 HETVP_REGISTER_GPU_BLOCK("gr",
                          "graphics engine context switch: the HUB's and every GPC's MMCTX / strand engines and the "
-                         "CHSW interface (docs/contexts_switch.md)",
+                         "CHSW interface (docs/contexts.md)",
                          gr_schema, [](GpuContext& ctx, const Params& p) -> std::unique_ptr<GpuBlock> {
                            return std::make_unique<GrBlock>(ctx, p);
                          });
