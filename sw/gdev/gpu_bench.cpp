@@ -148,8 +148,8 @@ class GpuBench : public HostProgram {
     api.stat("failed_runs", failures);
     // A wrong result stops the run with the first one named (after the numbers above are out).
     if (failures)
-      throw HostError(format("gpu_bench: %u of %u run(s) failed the self-check; first: %s", failures, runs,
-                             first_bad.c_str()));
+      throw HostError(
+          format("gpu_bench: %u of %u run(s) failed the self-check; first: %s", failures, runs, first_bad.c_str()));
     return 0;
   }
 

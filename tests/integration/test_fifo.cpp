@@ -292,11 +292,12 @@ TEST(Fifo, SkippedLaunchArgumentRestoreGivesAWrongResult) {
   FifoRun good = run("gpu_bench", {"workload.args.program=loop", "workload.args.contexts=2"});
   EXPECT_EQ(good.status, 0) << good.err;
   EXPECT_EQ(stat(good.stats, "failed_runs"), 0);
-  FifoRun r = run("gpu_bench",
-                  {"workload.args.program=loop", "workload.args.contexts=2", "gpu0.gr.test_skip_restore=ARG2"});
+  FifoRun r =
+      run("gpu_bench", {"workload.args.program=loop", "workload.args.contexts=2", "gpu0.gr.test_skip_restore=ARG2"});
   EXPECT_NE(r.status, 0);
-  EXPECT_TRUE(has(r.err, "gpu_bench: 1 of 1 run(s) failed the self-check; first: run 0: context 0: loop element 0 "
-                         "is 0x41, expected 0x40"))
+  EXPECT_TRUE(has(r.err,
+                  "gpu_bench: 1 of 1 run(s) failed the self-check; first: run 0: context 0: loop element 0 "
+                  "is 0x41, expected 0x40"))
       << r.out << r.err;
   EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
   EXPECT_FALSE(has(r.err, "memory fault")) << r.err;
@@ -307,8 +308,8 @@ TEST(Fifo, SkippedLaunchArgumentRestoreGivesAWrongResult) {
 // A switch that does not restore CMP_CHAN (the address-space selection) runs the next kernel in
 // the previous channel's address space: its buffers are not mapped there, an MMU fault.
 TEST(Fifo, SkippedAddressSpaceRestoreRunsTheKernelInTheWrongSpace) {
-  FifoRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2",
-                                "gpu0.gr.test_skip_restore=CHAN"});
+  FifoRun r =
+      run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2", "gpu0.gr.test_skip_restore=CHAN"});
   EXPECT_NE(r.status, 0);
   EXPECT_TRUE(has(r.err, "channel 0 (instance 0x")) << r.err;
   EXPECT_TRUE(has(r.err, "memory fault")) << r.err;
@@ -319,23 +320,24 @@ TEST(Fifo, SkippedAddressSpaceRestoreRunsTheKernelInTheWrongSpace) {
 // restore (GPC 0's CB_LO) the next kernel's GPC 0 reads the other channel's constant buffer
 // address, unmapped in this channel's space. The window follows gpu.compute.gpc_bar0.
 TEST(Fifo, SkippedGpcConstantBufferRestoreIsCaught) {
-  FifoRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2",
-                                "gpu0.compute.gpc_bar0=0x580000",
-                                "gpu0.gr.test_skip_restore=" + std::to_string(0x580000 + CMP_GPC_CB_LO)});
+  FifoRun r =
+      run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2", "gpu0.compute.gpc_bar0=0x580000",
+                        "gpu0.gr.test_skip_restore=" + std::to_string(0x580000 + CMP_GPC_CB_LO)});
   EXPECT_NE(r.status, 0);
   EXPECT_TRUE(has(r.err, "memory fault")) << r.err;
   EXPECT_TRUE(has(r.err, "in the address space of channel 0 (instance 0x")) << r.err;
   EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
   // The default position's address is then no context register: the run passes.
-  FifoRun ok = run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2",
-                                 "gpu0.compute.gpc_bar0=0x580000",
-                                 "gpu0.gr.test_skip_restore=" + std::to_string(0x500000 + CMP_GPC_CB_LO)});
+  FifoRun ok =
+      run("gpu_bench", {"workload.args.program=madd", "workload.args.contexts=2", "gpu0.compute.gpc_bar0=0x580000",
+                        "gpu0.gr.test_skip_restore=" + std::to_string(0x500000 + CMP_GPC_CB_LO)});
   EXPECT_EQ(ok.status, 0) << ok.err;
 }
 
 // TEST DOUBLE: hetvp's firmware always acknowledges; a unit that never does shows the FIFO's timeout.
 TEST(Fifo, UnacknowledgedSwitchTimesOutNamingThePendingSwitch) {
-  FifoRun r = run("gpu_bench", {"gpu0.test_chsw.use=true", "gpu0.test_chsw.never_ack=true", "gpu0.fifo.chsw_timeout=100us"});
+  FifoRun r =
+      run("gpu_bench", {"gpu0.test_chsw.use=true", "gpu0.test_chsw.never_ack=true", "gpu0.fifo.chsw_timeout=100us"});
   EXPECT_NE(r.status, 0);
   EXPECT_TRUE(has(r.err, "context switch not acknowledged within chsw_timeout")) << r.err;
   EXPECT_TRUE(has(r.err, "pending switch of GR from no channel to channel 0 (instance 0x")) << r.err;
