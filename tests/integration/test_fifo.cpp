@@ -407,13 +407,9 @@ TEST(Fifo, SameSeedSameStats) {
   FifoRun a = run("gpu_bench", {"workload.args.contexts=4", "workload.args.runs=2"});
   FifoRun b = run("gpu_bench", {"workload.args.contexts=4", "workload.args.runs=2"});
   ASSERT_EQ(a.status, 0) << a.err;
-  auto strip = [](std::string s) {  // wall-clock fields differ
-    auto p = s.find("\"wall");
-    while (p != std::string::npos) {
-      auto e = s.find('\n', p);
-      s.erase(p, e - p);
-      p = s.find("\"wall");
-    }
+  auto strip = [](std::string s) {  // wall-clock fields differ (run.host_seconds / sim_rate where present)
+    for (const char* key : {"\"wall", "\"host_seconds\"", "\"sim_rate\""})
+      for (auto p = s.find(key); p != std::string::npos; p = s.find(key)) s.erase(p, s.find('\n', p) - p);
     return s;
   };
   EXPECT_EQ(strip(a.stats), strip(b.stats));
