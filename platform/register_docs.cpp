@@ -85,7 +85,7 @@ const std::vector<RegBlockDoc>& register_blocks() {
       block("GR context-switch unit, HUB and every GPC (firmware/include/hetvp/gr_ctxsw.h)",
             "inside the microcontroller windows (HUB 0x409000, GPC n 0x502000 + n·0x8000), at offsets the "
             "microcontroller's block does not use; the core reaches them at MCU_REG_BASE + offset; "
-            "docs/contexts_switch.md describes the behaviour",
+            "docs/contexts.md describes the behaviour",
             kGrc),
       block("GR context-switch unit, HUB only (firmware/include/hetvp/gr_ctxsw.h)",
             "the HUB window (0x409000): channel switch and instance-block fetch", kGrh),

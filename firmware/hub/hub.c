@@ -13,7 +13,7 @@
 
 static uint32_t num_gpcs, gpc_base, gpc_stride;
 
-/* ---- GR contexts (docs/contexts_switch.md) ------------------------------------------------------
+/* ---- GR contexts (docs/contexts.md) ------------------------------------------------------
  * The HUB's MMCTX list: the compute front end's context registers (compute.h), BAR0 offsets
  * relative to MMCTX_BASE = the compute block's position (PTOP_COMPUTE_BASE). */
 #define GR_LIST_ENTRY(off, count) GRC_MMCTX_ENTRY(off, count) | GRC_MMCTX_ENTRY_BASE_EN,

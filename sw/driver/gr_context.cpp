@@ -58,10 +58,11 @@ GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, McuDriver& mcu) {
     HETVP_COMPUTE_CTX_REGS(HETVP_GR_RESET)
 #undef HETVP_GR_RESET
   }
-  // Per-GPC state: at its default position (gpu0.gr.gpc_state_bar0 = 0x500000, stride 0x8000).
-  for (unsigned n = 0; n < gpu.num_gpcs(); ++n) {
-    const uint32_t base = 0x500000u + n * GPU_GPC_STRIDE;
-    (void)base;
+  // Per-GPC state: where PTOP says the compute block put it (gpu.compute.gpc_bar0), GPC n at
+  // + n * GPU_GPC_STRIDE; the gr block's strands read the same key.
+  const uint32_t gpc0 = compute ? gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_GPC_BASE) : 0;
+  for (unsigned n = 0; gpc0 && n < gpu.num_gpcs(); ++n) {
+    const uint32_t base = gpc0 + n * GPU_GPC_STRIDE;
 #define HETVP_GR_GPC_RESET(off, count) \
   for (uint32_t k = 0; k < (count); ++k) gpu.reg_write(base + (off) + 4 * k, 0);
     HETVP_COMPUTE_GPC_CTX_REGS(HETVP_GR_GPC_RESET)
@@ -81,6 +82,9 @@ GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, McuDriver& mcu) {
   if (saved > g.bytes)
     throw McuError("golden context: the firmware saved " + std::to_string(saved) + " bytes into a " +
                    std::to_string(g.bytes) + "-byte buffer");
+  g.image.resize(g.bytes);
+  if (!g.image.empty())
+    api.read(gpu.bar1_address(GpuBuffer{0, g.vram, g.bytes, false}), g.image.data(), g.image.size(), Access::Uncached);
   // The golden channel must not stay current: the first switch would save into the golden image.
   mcu.write(McuId::hub(), GRH_CHAN_ADDR, 0);
   g.generation = api.now() - t0;
@@ -95,13 +99,9 @@ void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden
                        uint64_t ctx_vram) {
   if (ctx_vram & (GR_CTX_UNIT - 1))
     throw HostError("gr_context_create: context buffer " + hex(ctx_vram) + " is not 256-byte aligned");
-  std::vector<uint8_t> image(golden.bytes);
-  if (!image.empty()) {
-    api.read(gpu.bar1_address(GpuBuffer{0, golden.vram, golden.bytes, false}), image.data(), image.size(),
-             Access::Uncached);
-    api.write(gpu.bar1_address(GpuBuffer{0, ctx_vram, golden.bytes, false}), image.data(), image.size(),
+  if (!golden.image.empty())
+    api.write(gpu.bar1_address(GpuBuffer{0, ctx_vram, golden.bytes, false}), golden.image.data(), golden.image.size(),
               Access::WriteCombined);
-  }
   vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR, uint32_t(ctx_vram) | GR_INST_CTX_VRAM);
   vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR + 4, uint32_t(ctx_vram >> 32));
 }

@@ -1,11 +1,12 @@
 // hetvp — GR contexts on the host side, like a real driver's context creation
-// (docs/contexts_switch.md "Golden context"): the first context of a GPU is generated once (every
+// (docs/contexts.md "Golden context"): the first context of a GPU is generated once (every
 // GR context register set to its default through BAR0, then the HUB firmware sets a channel and
 // saves the current context into a buffer, hub.fuc commands 0x0001 / 0x0002 = FW_CMD_GR_SET_CHAN /
 // FW_CMD_GR_SAVE); every new channel's context buffer is a copy of that image.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 
@@ -18,12 +19,16 @@ struct GoldenContext {
   uint64_t vram = 0;            // VRAM byte address of the golden image (256-byte aligned)
   uint32_t bytes = 0;           // its size (FW_CMD_GR_INFO)
   sc_core::sc_time generation;  // host time generation took (also stat gr_golden_generation_ns)
+  // The image, read back once at generation: every channel's buffer is written from this host
+  // copy (posted writes), not read again from VRAM through BAR1 (a PCIe round trip per read),
+  // as nouveau keeps its golden image in system memory.
+  std::vector<uint8_t> image;
 };
 
 // Once per GPU, after the microcontrollers booted. Throws McuError naming the firmware's error.
 GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, McuDriver& mcu);
 
-// A channel's context: copies the golden image to VRAM ctx_vram (256-byte aligned, golden.bytes
+// A channel's context: writes the golden image (its host copy) to VRAM ctx_vram (256-byte aligned, golden.bytes
 // long) and points the channel's instance block at it: inst + 0x210 = ctx_vram | GR_INST_CTX_VRAM
 // (64 bit, gr_ctxsw.h). hetvp has no per-channel GR entries yet (nouveau's per-channel MMIO list
 // patches buffer addresses; hetvp's compute registers carry none): gr_context_write() patches one.

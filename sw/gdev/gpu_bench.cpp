@@ -101,19 +101,20 @@ class GpuBench : public HostProgram {
     std::vector<double> totals;
     uint64_t all_switches = 0;
     unsigned failures = 0;
+    std::string first_bad;
     for (unsigned r = 0; r < runs; ++r) {
       for (auto& j : jobs) clear_output(api, j);
       uint64_t sw_ns0 = 0;
       const uint32_t sw0 = switch_state(sw_ns0);
       const sc_core::sc_time t0 = api.now();
-      struct Live {
-        GdevContext* ctx;
-        HostBuf a, b, c;
-        DevPtr da, db, dc;
-      };
       std::vector<Live> live(contexts);
-      for (unsigned k = 0; k < contexts; ++k) start(rt, jobs[k], live[k].ctx, live[k].a, live[k].b, live[k].c,
-                                                    live[k].da, live[k].db, live[k].dc);
+      // Every context first (as a program's threads each open theirs and load their function),
+      // then each one's transfers and launch.
+      for (unsigned k = 0; k < contexts; ++k) {
+        live[k].ctx = rt.ctx_create();
+        setup(rt, jobs[k], k, live[k]);
+      }
+      for (unsigned k = 0; k < contexts; ++k) launch(rt, jobs[k], live[k]);
       for (auto& l : live) rt.synchronize(l.ctx);
       for (auto& l : live) rt.ctx_destroy(l.ctx);
       const double total = (api.now() - t0).to_seconds() * 1e9;
@@ -122,6 +123,7 @@ class GpuBench : public HostProgram {
       std::string bad;
       for (unsigned k = 0; k < contexts && bad.empty(); ++k) bad = check(api, jobs[k], k);
       if (!bad.empty()) {
+        if (!failures) first_bad = format("run %u: %s", r, bad.c_str());
         ++failures;
         api.log(format("gpu_bench: run %u: %s", r, bad.c_str()));
       }
@@ -144,7 +146,11 @@ class GpuBench : public HostProgram {
     api.stat("switches", double(all_switches));
     api.stat("golden_ns", rt.golden_time().to_seconds() * 1e9);
     api.stat("failed_runs", failures);
-    return failures ? 1 : 0;
+    // A wrong result stops the run with the first one named (after the numbers above are out).
+    if (failures)
+      throw HostError(
+          format("gpu_bench: %u of %u run(s) failed the self-check; first: %s", failures, runs, first_bad.c_str()));
+    return 0;
   }
 
  private:
@@ -181,37 +187,54 @@ class GpuBench : public HostProgram {
     api.poke(j.host_c, z.data(), z.size());
   }
 
-  static void start(GdevRuntime& rt, const Job& j, GdevContext*& ctx, HostBuf& a, HostBuf& b, HostBuf& c, DevPtr& da,
-                    DevPtr& db, DevPtr& dc) {
-    ctx = rt.ctx_create();
+  // Pass 1 (each context, right after ctx_create): buffers and the kernel's block shape and
+  // parameters (cuFuncSetBlockShape / cuParamSet*). Pass 2 (launch): copies in, cuLaunchGrid, copy
+  // out. With several contexts GR switches to the others between a channel's two passes, so its
+  // kernel runs with what the context switch restored. `loop` counts n + k in context k: the
+  // contexts' parameters differ, and a parameter that is not restored gives a wrong number.
+  struct Live {
+    GdevContext* ctx = nullptr;
+    HostBuf a, b, c;
+    DevPtr da, db, dc;
+    uint32_t gx = 0, gy = 0;
+  };
+  static void setup(GdevRuntime& rt, const Job& j, unsigned k, Live& l) {
+    GdevContext* ctx = l.ctx;
     const uint32_t n = j.n;
     const std::string& p = j.program;
-    c = rt.map_host(ctx, j.host_c, j.out_bytes);
-    dc = rt.mem_alloc(ctx, j.out_bytes);
+    l.c = rt.map_host(ctx, j.host_c, j.out_bytes);
+    l.dc = rt.mem_alloc(ctx, j.out_bytes);
     if (j.in_bytes) {
-      a = rt.map_host(ctx, j.host_a, j.in_bytes);
-      da = rt.mem_alloc(ctx, j.in_bytes);
-      rt.memcpy_htod_async(ctx, da, a, j.in_bytes);
-    }
-    if (p == "memcpy") {
-      rt.memcpy_dtoh_async(ctx, c, da, j.out_bytes);
-      return;
+      l.a = rt.map_host(ctx, j.host_a, j.in_bytes);
+      l.da = rt.mem_alloc(ctx, j.in_bytes);
     }
     auto lo = [](uint64_t v) { return uint32_t(v); };
     auto hi = [](uint64_t v) { return uint32_t(v >> 32); };
+    if (p == "memcpy") return;
+    l.gx = l.gy = 1;
     if (p == "loop") {
-      rt.launch_async(ctx, "gdev_loop", 1, 1, 32, 1, {lo(dc.va()), hi(dc.va()), n, 32});
+      rt.set_params(ctx, "gdev_loop", 32, 1, {lo(l.dc.va()), hi(l.dc.va()), n + k, 32});
     } else if (p == "idle") {
-      rt.launch_async(ctx, "gdev_idle", 1, 1, 1, 1, {lo(dc.va()), hi(dc.va()), n});
+      rt.set_params(ctx, "gdev_idle", 1, 1, {lo(l.dc.va()), hi(l.dc.va()), n});
     } else {
-      b = rt.map_host(ctx, j.host_b, j.in_bytes);
-      db = rt.mem_alloc(ctx, j.in_bytes);
-      rt.memcpy_htod_async(ctx, db, b, j.in_bytes);
+      l.b = rt.map_host(ctx, j.host_b, j.in_bytes);
+      l.db = rt.mem_alloc(ctx, j.in_bytes);
       const uint32_t bx = std::min<uint32_t>(n, 16), by = std::min<uint32_t>(n, 16);
-      rt.launch_async(ctx, "gdev_" + p, (n + bx - 1) / bx, (n + by - 1) / by, bx, by,
-                      {lo(da.va()), hi(da.va()), lo(db.va()), hi(db.va()), lo(dc.va()), hi(dc.va()), n});
+      l.gx = (n + bx - 1) / bx;
+      l.gy = (n + by - 1) / by;
+      rt.set_params(ctx, "gdev_" + p, bx, by,
+                    {lo(l.da.va()), hi(l.da.va()), lo(l.db.va()), hi(l.db.va()), lo(l.dc.va()), hi(l.dc.va()), n});
     }
-    rt.memcpy_dtoh_async(ctx, c, dc, j.out_bytes);
+  }
+  static void launch(GdevRuntime& rt, const Job& j, Live& l) {
+    if (j.in_bytes) rt.memcpy_htod_async(l.ctx, l.da, l.a, j.in_bytes);
+    if (j.program == "memcpy") {
+      rt.memcpy_dtoh_async(l.ctx, l.c, l.da, j.out_bytes);
+      return;
+    }
+    if (j.program != "loop" && j.program != "idle") rt.memcpy_htod_async(l.ctx, l.db, l.b, j.in_bytes);
+    rt.launch_grid_async(l.ctx, l.gx, l.gy);
+    rt.memcpy_dtoh_async(l.ctx, l.c, l.dc, j.out_bytes);
   }
 
   // The result computed on the host; "" when right, else where it is wrong.
@@ -237,7 +260,7 @@ class GpuBench : public HostProgram {
     }
     if (j.program == "loop") {
       for (uint32_t t = 0; t < 32; ++t)
-        if (c[t] != t + n) return wrong(t, c[t], t + n);
+        if (c[t] != t + n + k) return wrong(t, c[t], t + n + k);
       return "";
     }
     if (j.program == "idle") return c[0] == n ? "" : wrong(0, c[0], n);

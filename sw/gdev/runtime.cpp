@@ -1,5 +1,6 @@
 #include "sw/gdev/runtime.h"
 
+#include <algorithm>
 #include <cinttypes>
 
 #include "firmware/include/hetvp/compute.h"
@@ -116,7 +117,13 @@ GdevContext* GdevRuntime::ctx_create() {
   c->chid = id;
   c->space = gpu_.create_space();
   c->inst = gpu_.alloc_vram_phys(INST_BYTES, INST_BYTES);
-  c->ctx_buf = gpu_.alloc_vram_phys(opt_.gr_context_bytes, 4096);
+  // The context buffer is as large as the golden image the firmware saved (FW_CMD_GR_INFO); the
+  // option only sizes it on a GPU without the context-switch firmware.
+  uint64_t ctx_bytes = opt_.gr_context_bytes;
+#if HETVP_HAVE_GR_CONTEXT
+  if (mcu_) ctx_bytes = std::max<uint64_t>(golden_->g.bytes, 256u);
+#endif
+  c->ctx_buf = gpu_.alloc_vram_phys((ctx_bytes + 255) & ~uint64_t(255), 4096);
   const uint64_t gp_bytes = uint64_t(opt_.gpfifo_entries) * GP_ENTRY_BYTES;
   if (opt_.pushbuf_in_vram) {
     c->gpfifo = gpu_.alloc_vram(gp_bytes, c->space);
@@ -279,6 +286,26 @@ void GdevRuntime::launch_async(GdevContext* c, const std::string& kernel, uint32
   w.push_back(inc(kSubCompute, CMPM_LAUNCH, 1));
   w.push_back(0);
   push(c, w);
+  kick(c);
+}
+
+void GdevRuntime::set_params(GdevContext* c, const std::string& kernel, uint32_t block_x, uint32_t block_y,
+                             const std::vector<uint32_t>& args) {
+  api_.spend(opt_.api_call);
+  if (args.size() > CMP_ARGS) throw HostError("set_params of " + kernel + ": more than 16 argument words");
+  std::vector<uint32_t> w = {inc(kSubCompute, CMPM_REG(CMP_KERNEL), 1), gpu::kernel_id(kernel),
+                             inc(kSubCompute, CMPM_REG(CMP_BLOCK_X), 2), block_x, block_y};
+  if (!args.empty()) {
+    w.push_back(inc(kSubCompute, CMPM_REG(CMP_ARG), unsigned(args.size())));
+    w.insert(w.end(), args.begin(), args.end());
+  }
+  push(c, w);
+  kick(c);
+}
+
+void GdevRuntime::launch_grid_async(GdevContext* c, uint32_t grid_x, uint32_t grid_y) {
+  api_.spend(opt_.api_call);
+  push(c, {inc(kSubCompute, CMPM_REG(CMP_GRID_X), 2), grid_x, grid_y, inc(kSubCompute, CMPM_LAUNCH, 1), 0});
   kick(c);
 }
 

@@ -60,6 +60,13 @@ class GdevRuntime {
   void memcpy_dtoh_async(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes);
   void launch_async(GdevContext* c, const std::string& kernel, uint32_t grid_x, uint32_t grid_y, uint32_t block_x,
                     uint32_t block_y, const std::vector<uint32_t>& args);
+  // The same in the CUDA driver API's two steps: the function's block shape and parameters
+  // (cuFuncSetBlockShape, cuParamSet*: KERNEL, BLOCK_X/Y, ARGs pushed now), then cuLaunchGrid
+  // (GRID_X/Y and LAUNCH). Between them the channel's GR context holds the launch state, so a
+  // switch to another channel in between must save and restore it.
+  void set_params(GdevContext* c, const std::string& kernel, uint32_t block_x, uint32_t block_y,
+                  const std::vector<uint32_t>& args);
+  void launch_grid_async(GdevContext* c, uint32_t grid_x, uint32_t grid_y);
   // Synchronous forms (cuMemcpyHtoD, cuMemcpyDtoH): push, then synchronize.
   void memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes);
   void memcpy_dtoh(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes);

@@ -1,6 +1,6 @@
 /* hetvp — the graphics engine's context-switch hardware (GR "ctxsw"): THE single source of its
  * registers, shared by the model (models/gpu/gr), the firmware (firmware/hub, firmware/gpc) and the
- * host driver (sw/driver/gr_context). docs/contexts_switch.md describes every register in words.
+ * host driver (sw/driver/gr_context). docs/contexts.md describes every register in words.
  *
  * Shaped like GF100's FECS (HUB) and GPCCS (GPC) context-switch units: names, offsets and bits from
  * nouveau's drivers/gpu/drm/nouveau/nvkm/engine/gr/fuc/macros.fuc (NV_PGRAPH_FECS_*, GPCX_GPCCS_*),

@@ -171,7 +171,7 @@ static inline const char* mcu_state_name(unsigned state) {
 #define FW_CMD_REG_READ 2u  /* data = offset (HUB: BAR0 offset; GPC: own block offset); result = value */
 #define FW_CMD_REG_WRITE 3u /* data = offset, ARG0 = value */
 /* FW_CMD_CTX_*: the firmware's own synthetic "context area" (data memory + mailboxes 8..15), the xfer
- * engine's earlier test path; the GPU's GR contexts are FW_CMD_GR_* (gr_ctxsw.h, docs/contexts_switch.md). */
+ * engine's earlier test path; the GPU's GR contexts are FW_CMD_GR_* (gr_ctxsw.h, docs/contexts.md). */
 #define FW_CMD_CTX_SAVE 4u  /* data = GPU VA bits 31:0, ARG0 = bits 39:32; result = bytes moved */
 #define FW_CMD_CTX_LOAD 5u  /* same; error FW_ERR_BAD_CONTEXT when the image is not a context */
 #define FW_CMD_CTX_FILL 6u  /* fill the context area and context registers from seed `data` */

@@ -4,7 +4,7 @@
 // chains, saved and loaded on a command) and, in the HUB's unit, the channel-switch interface the
 // FIFO drives (ChswIf: CHAN_NEXT, the CHSW interrupt, CHSW ACK) and the instance-block fetch
 // (MEM_CMD LOAD_CHAN). Registers: firmware/include/hetvp/gr_ctxsw.h; behaviour:
-// docs/contexts_switch.md.
+// docs/contexts.md.
 //
 // The registers sit in the microcontroller's window (the microcontroller forwards the offsets it
 // does not have), so the firmware reaches them as its own registers. The engines run in their

@@ -22,15 +22,12 @@ std::shared_ptr<Schema> gr_schema() {
           "engine time per context word moved, beside the register and VRAM accesses' own time (assumption: no "
           "source gives GF100's MMCTX rate)");
   s->time("command_cost", std::string("20 ns"), "engine time per MMCTX list entry or strand command (assumption)");
-  s->integer("gpc_state_bar0", 0x500000, "BAR0 offset of GPC 0's compute window (HETVP_COMPUTE_GPC_CTX_REGS offsets)")
-      .range(0, 0xffffffffll);
-  s->integer("gpc_state_stride", GPU_GPC_STRIDE, "distance between two GPCs' compute windows").range(0, 0x1000000ll);
   s->any("test_gpc_strand",
-         "TEST ONLY: list of offsets in each GPC's compute window (gpc_state_bar0 + n * gpc_state_stride) that form "
+         "TEST ONLY: list of offsets in each GPC's compute window (gpu.compute.gpc_bar0 + n * 0x8000) that form "
          "an extra strand, to exercise the strand path with registers of a test's choosing");
   s->any("test_skip_restore",
          "TEST ONLY fault: a BAR0 address, or a compute register name (e.g. ARG3, CMP_GRID_X), whose restore every "
-         "context load skips; shows that the save/restore is what keeps a channel's state (docs/contexts_switch.md)");
+         "context load skips; shows that the save/restore is what keeps a channel's state (docs/contexts.md)");
   return s;
 }
 
@@ -89,7 +86,14 @@ class GrBlock : public GpuBlock, public HasStats {
     hub.hub = true;
     hub_ = std::make_unique<CtxswUnit>("gr_hub", hub);
     wire(ctx, *hub_);
-    const uint64_t state0 = p.u64("gpc_state_bar0"), stride = p.u64("gpc_state_stride");
+    // The GPCs' compute windows: where the compute block put them (one source, its gpc_bar0 key,
+    // also published as PTOP_COMPUTE_GPC_BASE), GPC n at + n * GPU_GPC_STRIDE.
+    uint64_t state0 = GPU_COMPUTE_GPC_BASE;
+    try {
+      state0 = ctx.gpu_params.group("compute").u64("gpc_bar0");
+    } catch (const std::exception&) {  // no compute group: its default position
+    }
+    const uint64_t stride = GPU_GPC_STRIDE;
     for (unsigned i = 0; i < ctx.num_gpcs; ++i) {
       CtxswConfig g = base;
       g.index = i;
@@ -147,7 +151,7 @@ class GrBlock : public GpuBlock, public HasStats {
 
 HETVP_REGISTER_GPU_BLOCK("gr",
                          "graphics engine context switch: the HUB's and every GPC's MMCTX / strand engines and the "
-                         "CHSW interface (docs/contexts_switch.md)",
+                         "CHSW interface (docs/contexts.md)",
                          gr_schema, [](GpuContext& ctx, const Params& p) -> std::unique_ptr<GpuBlock> {
                            return std::make_unique<GrBlock>(ctx, p);
                          });
