@@ -15,6 +15,7 @@ namespace hetvp {
 Register& RegisterBank::add(const std::string& name, uint32_t offset, RegAccess access, uint32_t reset) {
   if (offset & 3) throw std::logic_error(block_ + ": register " + name + " is not 32-bit aligned");
   if (regs_.count(offset)) throw std::logic_error(block_ + ": two registers at one offset (" + name + ")");
+  index_.clear();
   Register& r = regs_[offset];
   r.name = name;
   r.offset = offset;
@@ -24,10 +25,18 @@ Register& RegisterBank::add(const std::string& name, uint32_t offset, RegAccess 
   return r;
 }
 
+void RegisterBank::build_index() {
+  const uint64_t words = regs_.rbegin()->first / 4 + 1;
+  indexed_ = words <= kMaxIndexed;
+  index_.assign(indexed_ ? words : 1, nullptr);  // non-empty: built
+  if (indexed_)
+    for (auto& [off, r] : regs_) index_[off / 4] = &r;
+}
+
 Register& RegisterBank::at(uint32_t offset) {
-  auto it = regs_.find(offset);
-  if (it == regs_.end()) throw std::logic_error(block_ + ": no register at offset " + std::to_string(offset));
-  return it->second;
+  Register* r = lookup(offset);
+  if (!r) throw std::logic_error(block_ + ": no register at offset " + std::to_string(offset));
+  return *r;
 }
 
 Register& RegisterBank::named(const std::string& name) {
@@ -75,11 +84,11 @@ bool RegisterBank::rules(tlm::tlm_generic_payload& gp, const sc_core::sc_time& d
   uint64_t off = gp.get_address();
   if (gp.get_data_length() != 4 || (off & 3) || gp.get_byte_enable_ptr())
     return reject(gp, tlm::TLM_BURST_ERROR_RESPONSE, "registers take aligned 32-bit accesses only");
-  auto it = regs_.find(static_cast<uint32_t>(off));
-  if (it == regs_.end())
+  Register* found = lookup(off);
+  if (!found)
     return reject(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE,
                   gp.is_read() ? "read of an unmapped register" : "write to an unmapped register");
-  Register& r = it->second;
+  Register& r = *found;
   if (r.indices && ctx_->index >= r.indices)
     return reject(gp, tlm::TLM_ADDRESS_ERROR_RESPONSE,
                   format("index %u of indexed register %s (0..%u)", ctx_->index, r.name.c_str(), r.indices - 1));

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -107,7 +108,10 @@ class RegisterBank {
   bool has(uint32_t offset) const { return regs_.count(offset) != 0; }
   // Takes a register of the table out (one this instance does not have, e.g. a HUB-only one on
   // a GPC): its offset becomes a hole.
-  void remove(const std::string& name) { regs_.erase(named(name).offset); }
+  void remove(const std::string& name) {
+    regs_.erase(named(name).offset);
+    index_.clear();
+  }
   void reset();
 
   // Serves one access; returns false (and sets an error response) when a rule is broken.
@@ -139,8 +143,22 @@ class RegisterBank {
 
  private:
   bool reject(tlm::tlm_generic_payload& gp, tlm::tlm_response_status st, const std::string& why);
+  // The register at `offset`, or nullptr for a hole: a flat table indexed by offset / 4, built on
+  // the first access after the table changed (registers come from the blocks' C header tables,
+  // so it is built once), instead of a std::map walk per access (#31). Banks whose offsets span
+  // more than kMaxIndexed words keep the map lookup.
+  Register* lookup(uint64_t offset) {
+    if (index_.empty() && !regs_.empty()) build_index();
+    if (indexed_) return offset / 4 < index_.size() ? index_[offset / 4] : nullptr;
+    auto it = regs_.find(static_cast<uint32_t>(offset));
+    return it == regs_.end() ? nullptr : &it->second;
+  }
+  void build_index();
+  static constexpr uint64_t kMaxIndexed = 1u << 16;
   std::string block_;
   std::map<uint32_t, Register> regs_;
+  std::vector<Register*> index_;
+  bool indexed_ = false;
   uint64_t errors_ = 0;
   AccessContext idle_;             // the context outside any access
   AccessContext* ctx_ = &idle_;    // the access being served (RegisterBank::serve's own)

@@ -50,6 +50,7 @@ void Router::map(const std::string& label, uint64_t base, uint64_t size, TargetS
   check_limit(label, base, size);
   out.bind(target);
   entries_.push_back({label, base, size, next_out_++, absolute});
+  last_ = nullptr;  // entries_ may have moved
 }
 
 void Router::limit(uint64_t size, const std::string& what) {
@@ -90,15 +91,20 @@ void Router::connect_phase(Builder& b) {
 
 void Router::end_of_elaboration() {
   std::sort(entries_.begin(), entries_.end(), [](const Entry& a, const Entry& b) { return a.base < b.base; });
+  last_ = nullptr;
 }
 
 const Router::Entry* Router::decode(uint64_t addr) const {
+  // Accesses come in runs to one target: the last hit first.
+  if (last_ && addr - last_->base < last_->size) return last_;
   // entries_ is sorted by base: the candidate is the last entry whose base <= addr.
   auto it =
       std::upper_bound(entries_.begin(), entries_.end(), addr, [](uint64_t a, const Entry& e) { return a < e.base; });
   if (it == entries_.begin()) return nullptr;
   --it;
-  return addr - it->base < it->size ? &*it : nullptr;
+  if (addr - it->base >= it->size) return nullptr;
+  last_ = &*it;
+  return last_;
 }
 
 void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {

@@ -50,6 +50,7 @@ class Router : public Component {
     bool absolute;
   };
   const Entry* decode(uint64_t addr) const;
+  mutable const Entry* last_ = nullptr;  // the entry decode found last: checked first (#31)
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);

@@ -31,13 +31,15 @@ CacheArray::CacheArray(uint64_t size, unsigned ways, unsigned line) : line_(line
   if (ways == 0 || size % (uint64_t(ways) * line))
     throw std::invalid_argument("cache size must be a multiple of ways * line");
   sets_ = size / (uint64_t(ways) * line);
+  pow2_sets_ = (sets_ & (sets_ - 1)) == 0;
+  set_mask_ = sets_ - 1;
   lines_.resize(sets_ * ways_);
   data_.resize(size);
   for (uint64_t i = 0; i < lines_.size(); ++i) lines_[i].data = &data_[i * line_];
 }
 
 CacheArray::Line* CacheArray::probe(uint64_t la) {
-  Line* set = &lines_[(la % sets_) * ways_];
+  Line* set = set_of(la);
   for (unsigned w = 0; w < ways_; ++w)
     if (set[w].valid && set[w].tag == la) return &set[w];
   return nullptr;
@@ -50,7 +52,7 @@ CacheArray::Line* CacheArray::find(uint64_t la) {
 }
 
 CacheArray::Line* CacheArray::victim(uint64_t la) {
-  Line* set = &lines_[(la % sets_) * ways_];
+  Line* set = set_of(la);
   Line* v = &set[0];
   for (unsigned w = 0; w < ways_; ++w) {
     if (!set[w].valid) return &set[w];

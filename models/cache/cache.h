@@ -72,6 +72,10 @@ class CacheArray {
 
  private:
   uint64_t line_, sets_, ways_;
+  // la % sets_ as a mask when sets_ is a power of two (every shipped cache): no divide per probe.
+  uint64_t set_mask_ = 0;
+  bool pow2_sets_ = false;
+  Line* set_of(uint64_t la) { return &lines_[(pow2_sets_ ? la & set_mask_ : la % sets_) * ways_]; }
   std::vector<Line> lines_;
   std::vector<uint8_t> data_;
   uint64_t tick_ = 0;

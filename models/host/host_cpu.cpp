@@ -125,7 +125,7 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   bool uncached = a != Access::Cached;
   if (!uncached && use_dmi_ && try_dmi(cmd, addr, data, len)) {
     qk_.inc(cached_access_);
-    if (qk_.need_sync()) qk_.sync();
+    qk_.sync_if_needed();
     return;
   }
   set_access(gp_, cmd, addr, data, len);
@@ -150,7 +150,7 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     tlm::tlm_dmi d;
     if (mem->get_direct_mem_ptr(gp_, d)) dmi_.push_back(d);
   }
-  if (qk_.need_sync()) qk_.sync();
+  qk_.sync_if_needed();
 }
 
 namespace {
@@ -239,7 +239,7 @@ sc_core::sc_time HostCpu::now() { return qk_.get_current_time(); }
 void HostCpu::spend(const sc_core::sc_time& t) {
   busy_ += t;
   qk_.inc(t);
-  if (qk_.need_sync()) qk_.sync();
+  qk_.sync_if_needed();
 }
 
 void HostCpu::sleep(const sc_core::sc_time& t) {
@@ -280,7 +280,16 @@ bool HostCpu::wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) {
       }
     }
     if (t >= deadline) return traced(false);
-    sc_core::wait(deadline - t, irq_event_);
+    // One persistent watchdog instead of wait(timeout, event): a wait with a timeout that an
+    // interrupt ends leaves its cancelled timeout in SystemC's timed-event heap until the
+    // deadline (1 s for a copy), and a run of copies filled the heap with them (#31). The
+    // watchdog stays armed; a later wait whose deadline is later lets it fire (a spurious wake:
+    // the loop re-checks and re-arms) instead of cancelling it.
+    if (watchdog_at_ <= t || watchdog_at_ > deadline) {
+      watchdog_.notify(deadline - t);
+      watchdog_at_ = deadline;
+    }
+    sc_core::wait(irq_event_ | watchdog_);
   }
 }
 

@@ -5,7 +5,9 @@
 // are split into `mmio_width`-byte transactions, each costing the CPU `uncached_store` /
 // `uncached_load` on top of what the path beyond returns; write-combined stores leave as one
 // 64-byte posted write per line, costing `write_combine_line`. Interrupts arrive on `irq`.
-// Temporal decoupling: the CPU runs ahead of SystemC time up to the global quantum.
+// Temporal decoupling: the CPU runs ahead of SystemC time up to the global quantum, and past it
+// while no other process has anything to do before the CPU's local time (RunAheadKeeper,
+// platform/run_ahead.h): a loop of uncached reads does not wait per read.
 //
 // Ports: initiator `mem`; interrupt input `irq`.
 #pragma once
@@ -15,12 +17,12 @@
 #include <random>
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "models/host/host_api.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
 #include "platform/program.h"
+#include "platform/run_ahead.h"
 
 namespace hetvp {
 
@@ -72,7 +74,7 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   sc_core::sc_time cached_access_, uncached_store_, uncached_load_, wc_line_;
   unsigned mmio_width_, line_bytes_;
   bool use_dmi_;
-  tlm_utils::tlm_quantumkeeper qk_;
+  RunAheadKeeper qk_;  // local time; syncs only where another process could see it
   tlm::tlm_generic_payload gp_;
   AccessInfo* info_ext_ = new AccessInfo;  // owned by the payload it is attached to
   std::vector<tlm::tlm_dmi> dmi_;          // granted regions
@@ -90,6 +92,8 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   // interrupts: count of pending deliveries per vector, with the time they become visible
   std::map<unsigned, std::vector<sc_core::sc_time>> pending_irq_;
   sc_core::sc_event irq_event_;
+  sc_core::sc_event watchdog_{"watchdog"};  // wait_interrupt's deadline, armed at watchdog_at_
+  sc_core::sc_time watchdog_at_ = sc_core::SC_ZERO_TIME;
 
   uint64_t loads_ = 0, stores_ = 0, uncached_loads_ = 0, uncached_stores_ = 0, wc_lines_ = 0, dmi_accesses_ = 0,
            irqs_ = 0;

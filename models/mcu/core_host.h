@@ -56,7 +56,14 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
  protected:
   template <size_t N>
   CoreHost(sc_core::sc_module_name name, const RegSpec (&table)[N], std::unique_ptr<CoreIf> core, double clock_hz)
-      : Peripheral(name, table), core_(std::move(core)), clock_hz_(clock_hz) {}
+      : Peripheral(name, table), core_(std::move(core)), clock_hz_(clock_hz) {
+    // Integer time per cycle when the clock is a whole number of Hz and SystemC counts picoseconds
+    // (every shipped config): the same rounding as sc_time(c / clock, SC_SEC), without a
+    // floating-point conversion per burst and per register access (#31).
+    if (clock_hz > 0 && clock_hz < 1e15 && clock_hz == static_cast<double>(static_cast<uint64_t>(clock_hz)) &&
+        sc_core::sc_time(1, sc_core::SC_PS).value() == 1)
+      hz_int_ = static_cast<uint64_t>(clock_hz);
+  }
 
   // The owner calls this where it creates its own processes: SystemC runs processes of one delta in
   // creation order, so the host's thread keeps the place the model's own thread had.
@@ -75,7 +82,13 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
 
   // The interrupt line rose: a sleeping core wakes (at the end of the current delta).
   void wake() { wake_ev_.notify(sc_core::SC_ZERO_TIME); }
-  sc_core::sc_time cycles_to_time(uint64_t c) const { return sc_core::sc_time(double(c) / clock_hz_, sc_core::SC_SEC); }
+  sc_core::sc_time cycles_to_time(uint64_t c) const {
+    if (hz_int_) {  // round(c * 1e12 / hz) in exact integer arithmetic
+      const unsigned __int128 num = static_cast<unsigned __int128>(c) * 2000000000000ull + hz_int_;
+      return sc_core::sc_time::from_value(static_cast<uint64_t>(num / (2 * static_cast<unsigned __int128>(hz_int_))));
+    }
+    return sc_core::sc_time(double(c) / clock_hz_, sc_core::SC_SEC);
+  }
   // The core's local time ahead of SystemC time (inside a burst; zero outside).
   sc_core::sc_time core_offset() const;
   bool in_run() const { return in_run_; }
@@ -89,6 +102,7 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
 
   std::unique_ptr<CoreIf> core_;
   double clock_hz_;
+  uint64_t hz_int_ = 0;  // clock_hz_ when it is a whole number (cycles_to_time), else 0
   RunMode mode_ = RunMode::idle;
   // Local time the core spent inside the current burst beyond its cycles (e.g. the Falcon's MMIO
   // bridge): zeroed at each burst's start, added to the burst's time.

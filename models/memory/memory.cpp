@@ -27,6 +27,9 @@ Memory::Memory(sc_core::sc_module_name name, const Params& p) : Component(name) 
   write_latency_ = p.has("write_latency") ? p.time("write_latency") : latency_;
   double bw = p.real("bandwidth");
   seconds_per_byte_ = bw > 0 ? 1.0 / bw : 0.0;
+  if (seconds_per_byte_ > 0)
+    for (unsigned len = 0; len <= 4096; ++len)
+      stream_table_.push_back(sc_core::sc_time(len * seconds_per_byte_, sc_core::SC_SEC));
   dmi_ = p.boolean("dmi");
   chunks_.resize((size_ + kChunk - 1) / kChunk);
   in.register_b_transport(this, &Memory::b_transport);
@@ -91,7 +94,8 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
     bytes_written_ += len;
     delay += write_latency_;
   }
-  if (seconds_per_byte_ > 0) delay += sc_core::sc_time(len * seconds_per_byte_, sc_core::SC_SEC);
+  if (seconds_per_byte_ > 0)
+    delay += len < stream_table_.size() ? stream_table_[len] : sc_core::sc_time(len * seconds_per_byte_, sc_core::SC_SEC);
   gp.set_dmi_allowed(dmi_);
   HETVP_DEBUG(Memory, "%s 0x%" PRIx64 " (%u B) by %s, done at %s", gp.is_read() ? "read" : "write",
               static_cast<uint64_t>(gp.get_address()), len, initiator_of(gp),

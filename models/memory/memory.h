@@ -39,6 +39,9 @@ class Memory : public Component {
   uint64_t size_;
   sc_core::sc_time latency_, write_latency_;
   double seconds_per_byte_;
+  // len * seconds_per_byte_ as an sc_time for len < stream_table_.size(), computed once with the
+  // same expression (no double -> sc_time conversion per access, #31); longer accesses convert.
+  std::vector<sc_core::sc_time> stream_table_;
   bool dmi_;
   std::vector<std::unique_ptr<uint8_t[]>> chunks_;
   uint64_t reads_ = 0, writes_ = 0, bytes_read_ = 0, bytes_written_ = 0, chunks_allocated_ = 0, dmi_grants_ = 0;

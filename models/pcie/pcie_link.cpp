@@ -43,6 +43,8 @@ PcieLink::PcieLink(sc_core::sc_module_name n, const Params& p) : Component(n) {
   max_read_request_ = p.u32("max_read_request");
   framing_ = p.u32("framing");
   trace_each_tlp_ = p.string("trace_detail") == "tlps";
+  for (unsigned bytes = 0; bytes <= max_payload_ + 16 + framing_; ++bytes)
+    wire_table_.push_back(sc_core::sc_time(bytes / bytes_per_second_, sc_core::SC_SEC));
   down_in.register_b_transport(this, &PcieLink::b_down);
   down_in.register_transport_dbg(this, &PcieLink::dbg_down);
   up_in.register_b_transport(this, &PcieLink::b_up);
@@ -72,7 +74,8 @@ unsigned PcieLink::dbg_up(tlm::tlm_generic_payload& gp) {
 sc_core::sc_time PcieLink::wire_time(unsigned payload, uint64_t addr, bool completion) const {
   // 3DW header for completions and 32-bit addresses, 4DW for 64-bit addresses.
   unsigned header = (!completion && addr > 0xffffffffull) ? 16 : 12;
-  return sc_core::sc_time((payload + header + framing_) / bytes_per_second_, sc_core::SC_SEC);
+  const unsigned bytes = payload + header + framing_;
+  return bytes < wire_table_.size() ? wire_table_[bytes] : sc_core::sc_time(bytes / bytes_per_second_, sc_core::SC_SEC);
 }
 
 sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payload, uint64_t addr, bool completion,

@@ -17,6 +17,8 @@
 //        target `up_in` (from the device), initiator `up_out` (to the root port).
 #pragma once
 
+#include <vector>
+
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -65,6 +67,9 @@ class PcieLink : public Component {
   sc_core::sc_time latency_;
   unsigned max_payload_, max_read_request_, framing_;
   bool trace_each_tlp_ = false;  // trace_detail: tlps
+  // wire_time by TLP size (payload + header + framing), computed once (#31: no double -> sc_time
+  // conversion per TLP).
+  std::vector<sc_core::sc_time> wire_table_;
   Direction down_{"down"}, up_{"up"};
   uint64_t protocol_errors_ = 0;
 };

@@ -180,8 +180,7 @@ void V3d::dispatch() {
     s.busy = true;
     s.blocked = false;
     s.unif = r.unif;
-    s.tmu[0].fifo.clear();
-    s.tmu[1].fifo.clear();
+    s.tmu[0].count = s.tmu[1].count = 0;
     s.rd = s.wr = GenericSetup{};
     s.rd_queue.clear();
     s.rd_left = 0;
@@ -429,40 +428,54 @@ void V3d::uniforms_address(QpuCore& q, uint32_t addr) { slot(q).unif = addr; }
 void V3d::tmu_request(QpuCore& q, unsigned tmu, const Vec& addr, const uint8_t* mask) {
   Slot& s = slot(q);
   Tmu& t = s.tmu[tmu];
-  if (t.fifo.size() >= tmu_queue_)
+  if (t.count >= tmu_queue_)
     throw QpuFault(
         format("TMU%u request with %u requests outstanding (the queue holds %u): read results with ldtmu%u first", tmu,
-               unsigned(t.fifo.size()), tmu_queue_, tmu));
+               t.count, tmu_queue_, tmu));
   Tmu::Req r;
+  // The lanes of one request mostly fall in one DMI region: look it up once, not per lane.
+  uint64_t lo = 1, hi = 0;  // the region of the last lane served by DMI: [lo, hi]
+  uint8_t* base = nullptr;  // its pointer, for address lo
   for (unsigned i = 0; i < kLanes; ++i) {
     r.data.v[i] = 0;
     if (!mask[i]) continue;
     const uint32_t a = addr.v[i];
     if (a & 3) throw QpuFault(format("TMU%u lookup of element %u at 0x%08x: not 32-bit aligned", tmu, i, a));
-    if (uint8_t* p = (uint64_t(a & kBusAliasMask) + 4 <= sdram_size_) ? dmi_ptr(a & kBusAliasMask, 4) : nullptr)
-      std::memcpy(&r.data.v[i], p, 4);
-    else
+    const uint32_t pa = a & kBusAliasMask;
+    if (pa >= lo && uint64_t(pa) + 3 <= hi && uint64_t(pa) + 4 <= sdram_size_) {
+      std::memcpy(&r.data.v[i], base + (pa - lo), 4);
+      continue;
+    }
+    const int reg = uint64_t(pa) + 4 <= sdram_size_ ? dmi_region(pa, 4) : -1;
+    if (reg >= 0) {
+      const tlm::tlm_dmi& d = dmi_[static_cast<size_t>(reg)];
+      lo = d.get_start_address();
+      hi = d.get_end_address();
+      base = d.get_dmi_ptr();
+      std::memcpy(&r.data.v[i], base + (pa - lo), 4);
+    } else {
       mem_read(a, &r.data.v[i], 4, tmu ? "TMU1 lookup" : "TMU0 lookup");
+    }
   }
   const unsigned slice = q.index() / qpus_per_slice_;
   const uint64_t start = reserve(tmu_busy_[slice * 2 + tmu], q.cycle, tmu_interval_);
   r.ready = start + tmu_latency_;
-  t.fifo.push_back(r);
+  t.push(r);
   ++s.tmu_requests;
   ++tmu_total_;
 }
 
 void V3d::tmu_load(QpuCore& q, unsigned tmu, Vec& out) {
   Tmu& t = slot(q).tmu[tmu];
-  if (t.fifo.empty()) throw QpuFault(format("ldtmu%u with no TMU%u request outstanding", tmu, tmu));
-  const Tmu::Req& r = t.fifo.front();
+  if (t.count == 0) throw QpuFault(format("ldtmu%u with no TMU%u request outstanding", tmu, tmu));
+  const Tmu::Req& r = t.front();
   if (r.ready > q.cycle) {
     q.stall_cycles += r.ready - q.cycle;
     q.tmu_stall_cycles += r.ready - q.cycle;
     q.cycle = r.ready;
   }
   out = r.data;
-  t.fifo.pop_front();
+  t.pop();
 }
 
 unsigned V3d::vpm_index(const GenericSetup& g, unsigned lane, const char* what) {

@@ -17,6 +17,7 @@
 // the QPU, its pc, the instruction and the cause.
 #pragma once
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <unordered_map>
@@ -77,7 +78,17 @@ class V3d : public Component, public QpuIo {
       uint64_t ready;
       Vec data;
     };
-    std::deque<Req> fifo;
+    // The outstanding requests, oldest first: a fixed ring (the queue holds at most 64, the
+    // schema's limit) instead of a std::deque that allocated per request (#31).
+    static constexpr unsigned kRing = 64;
+    std::array<Req, kRing> ring;
+    unsigned head = 0, count = 0;
+    void push(const Req& r) { ring[(head + count++) % kRing] = r; }
+    const Req& front() const { return ring[head]; }
+    void pop() {
+      head = (head + 1) % kRing;
+      --count;
+    }
   };
   struct GenericSetup {  // a QPU's VPM generic read or write setup
     unsigned addr = 0, stride = 1, num = 0;
@@ -129,6 +140,9 @@ class V3d : public Component, public QpuIo {
   void mem_write(uint32_t addr, const void* src, unsigned len, const char* what);
   void mem_access(tlm::tlm_command cmd, uint32_t bus, void* data, unsigned len, const char* what);
   uint8_t* dmi_ptr(uint32_t addr, unsigned len);
+  // The DMI region (index into dmi_) holding [addr, addr + len), asking the memory for it the
+  // first time; -1 when the memory grants none.
+  int dmi_region(uint32_t addr, unsigned len);
   Slot& slot(QpuCore& q) { return slots_[q.index()]; }
   sc_core::sc_time at_cycle(uint64_t c) const { return period_ * double(c); }
   uint64_t cycle_at(const sc_core::sc_time& t) const;

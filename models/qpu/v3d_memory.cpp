@@ -14,10 +14,10 @@
 
 namespace hetvp::qpu {
 
-uint8_t* V3d::dmi_ptr(uint32_t addr, unsigned len) {
-  for (auto& d : dmi_)
-    if (addr >= d.get_start_address() && uint64_t(addr) + len - 1 <= d.get_end_address())
-      return d.get_dmi_ptr() + (addr - d.get_start_address());
+int V3d::dmi_region(uint32_t addr, unsigned len) {
+  for (size_t i = 0; i < dmi_.size(); ++i)
+    if (addr >= dmi_[i].get_start_address() && uint64_t(addr) + len - 1 <= dmi_[i].get_end_address())
+      return static_cast<int>(i);
   tlm::tlm_generic_payload gp;
   AccessInfo info;
   info.initiator = name();
@@ -29,9 +29,14 @@ uint8_t* V3d::dmi_ptr(uint32_t addr, unsigned len) {
   gp.clear_extension(&info);
   if (!ok || !d.is_read_allowed() || !d.is_write_allowed() || addr < d.get_start_address() ||
       uint64_t(addr) + len - 1 > d.get_end_address())
-    return nullptr;
+    return -1;
   dmi_.push_back(d);
-  return d.get_dmi_ptr() + (addr - d.get_start_address());
+  return static_cast<int>(dmi_.size() - 1);
+}
+
+uint8_t* V3d::dmi_ptr(uint32_t addr, unsigned len) {
+  const int i = dmi_region(addr, len);
+  return i < 0 ? nullptr : dmi_[static_cast<size_t>(i)].get_dmi_ptr() + (addr - dmi_[static_cast<size_t>(i)].get_start_address());
 }
 
 uint32_t V3d::decode_bus(uint32_t bus, unsigned len, const char* what, const char* verb) const {

@@ -2,6 +2,11 @@
 // directions use it, so a decoupled initiator running ahead cannot take an earlier one's slot).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include "platform/calendar.h"
 
 using hetvp::Calendar;
@@ -41,4 +46,39 @@ TEST(Calendar, ForgetBeforeDropsOnlyFinishedBlocks) {
   c.forget_before(ns(25));  // [20,30) is still running
   EXPECT_EQ(c.blocks(), 1u);
   EXPECT_EQ(c.reserve(ns(25), ns(1)), ns(30));
+}
+
+// The flat calendar (a vector with a moving head, #31) against the plain definition: the first
+// gap at or after the request's time that is long enough, over random requests out of time order
+// with the past forgotten as SystemC time moves on (enough of it to compact the vector).
+TEST(Calendar, MatchesTheFirstFitDefinitionOverRandomRequests) {
+  Calendar c;
+  std::vector<std::pair<uint64_t, uint64_t>> ref;  // every reservation, [start, end) in ns
+  uint64_t now = 0, seed = 12345;
+  auto rnd = [&](uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t at = now + rnd(400), len = 1 + rnd(10);
+    uint64_t t = at;
+    for (bool moved = true; moved;) {  // first fit: move past every reservation that overlaps
+      moved = false;
+      for (auto& [s, e] : ref)
+        if (s < t + len && t < e) t = e, moved = true;
+    }
+    ASSERT_EQ(c.reserve(ns(double(at)), ns(double(len))), ns(double(t))) << "request " << i;
+    ref.emplace_back(t, t + len);
+    if (rnd(4) == 0) {
+      now += rnd(80);
+      c.forget_before(ns(double(now)));
+      std::vector<std::pair<uint64_t, uint64_t>> keep;
+      for (auto& r : ref)
+        if (r.second > now) keep.push_back(r);
+      ref.swap(keep);
+    }
+  }
+  uint64_t last = 0;
+  for (auto& r : ref) last = std::max(last, r.second);
+  EXPECT_EQ(c.busy_until(), ns(double(last)));
 }
