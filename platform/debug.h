@@ -34,7 +34,11 @@ namespace hetvp {
   X(Cache, "caches: misses, write-backs, snoops and flushes")                                                 \
   X(Coherence, "coherence directory: probes, history requests, translations and invalidations")              \
   X(Mcu, "microcontrollers: commands, state changes (start, halt, sleep, wake), transfers")                  \
-  X(Rtl, "RTL register/bus bridges: each access to and from a Verilated block")
+  X(Rtl, "RTL register/bus bridges: each access to and from a Verilated block")                            \
+  X(Fifo, "GPU FIFO: doorbells, GP entries fetched, methods decoded (subchannel, method, value), semaphores, "   \
+          "runlist choices, GR context switches requested and acknowledged")                                  \
+  X(Gr, "GR context-switch units: CHSW raised and acknowledged, MMCTX transfers, strand save/load, LOAD_CHAN")  \
+  X(Mmu, "GPU MMU: TLB misses and their page-table walks (with the channel), translation faults")
 
 enum class DebugFlag : unsigned {
 #define HETVP_DEBUG_ENUM(name, doc) name,

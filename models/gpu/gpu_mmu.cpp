@@ -159,6 +159,8 @@ void GpuMmu::fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload&
                            gp.is_write() ? "write" : "read", va, initiator_of(gp), reasons[reason]);
   if (chan) buf += format(" (in the address space of channel %u (instance 0x%" PRIx64 "))", tag->chid, tag->inst);
   SC_REPORT_WARNING("hetvp/gpu-mmu", buf.c_str());
+  HETVP_DEBUG(Mmu, "fault: %s at VA 0x%" PRIx64 " by %s%s: %s", gp.is_write() ? "write" : "read", va, initiator_of(gp),
+              chan ? format(" (channel %u)", tag->chid).c_str() : "", reasons[reason]);
   intr->raise(GPU_INTR_MMU_FAULT, delay);
 }
 
@@ -191,7 +193,17 @@ void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
     Translation t{};
     unsigned reason = 0;
     sc_core::sc_time d = delay;
-    if (!translate(pd, cur, gp.is_write(), t, reason, d, false)) {
+    const uint64_t misses = tlb_misses_;
+    const bool ok = translate(pd, cur, gp.is_write(), t, reason, d, false);
+    if (tlb_misses_ != misses && debug_on(DebugFlag::Mmu)) {
+      const ChannelTag* tag = gp.get_extension<ChannelTag>();
+      debug_print(DebugFlag::Mmu,
+                  format("TLB miss at VA 0x%" PRIx64 " by %s%s: walked page directory 0x%" PRIx64 " in %s%s", cur,
+                         initiator_of(gp), tag && tag->valid ? format(" (channel %u)", tag->chid).c_str() : "", pd,
+                         (d - delay).to_string().c_str(),
+                         ok ? format(" -> %s 0x%" PRIx64, t.sysmem ? "host" : "VRAM", t.page).c_str() : ": fault"));
+    }
+    if (!ok) {
       fault(cur, reason, gp, d);
       gp.set_address(va);
       gp.set_data_ptr(data);

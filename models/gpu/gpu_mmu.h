@@ -29,6 +29,7 @@
 #include "platform/stats.h"
 #include "platform/params.h"
 #include "platform/peripheral.h"
+#include "platform/run_context.h"
 
 namespace hetvp::gpu {
 
@@ -42,7 +43,7 @@ struct MmuTargetInfo : tlm::tlm_extension<MmuTargetInfo> {
   void copy_from(const tlm::tlm_extension_base& e) override { sysmem = static_cast<const MmuTargetInfo&>(e).sysmem; }
 };
 
-class GpuMmu : public Peripheral {
+class GpuMmu : public Peripheral, public RunMember {
  public:
   // GPU virtual addresses, from every bus master the GPU's blocks have (none when it has no blocks).
   tlm_utils::multi_passthrough_target_socket<GpuMmu, 32, tlm::tlm_base_protocol_types, 0,

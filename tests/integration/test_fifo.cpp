@@ -386,6 +386,28 @@ TEST(Fifo, AnAcquireWaitsForAnotherChannelsRelease) {
   EXPECT_GE(stat(r.stats, "semaphore_acquires"), 1);
 }
 
+// The blocked acquire as the user sees it (issue 27): Fifo debug lines for the block and the
+// release, and a "semaphore wait" span on the channel's trace track from the block to the release.
+TEST(Fifo, AnAcquireWaitIsDebuggedAndTraced) {
+  RunOptions opt;
+  opt.config = test::config("default.yaml");
+  opt.workload = "test_fifo_bad";
+  opt.overrides = {"workload.args.case=acquire_release"};
+  opt.quiet = true;
+  opt.debug_flags = "Fifo";
+  opt.trace_path = test::scratch() + "/fifo_acquire_trace.json";
+  std::ostringstream out, err;
+  ASSERT_EQ(run_platform(opt, out, err), 0) << err.str();
+  EXPECT_TRUE(has(err.str(), ": semaphore acquire at VA 0x")) << err.str();
+  EXPECT_TRUE(has(err.str(), ") blocks the channel [")) << err.str();
+  EXPECT_TRUE(has(err.str(), " satisfied after ")) << err.str();
+  const std::string trace = test::read_file(opt.trace_path);
+  const auto wait = trace.find("{\"name\":\"semaphore wait\",\"ph\":\"X\"");
+  ASSERT_NE(wait, std::string::npos) << trace.substr(0, 2000);
+  EXPECT_NE(trace.find("\"payload\":", wait), std::string::npos);
+  EXPECT_NE(trace.find("\"name\":\"gpu0.fifo.ch"), std::string::npos);
+}
+
 // The GPFIFO ring and push buffers in VRAM (written through BAR1) instead of host memory.
 TEST(Fifo, PushBuffersInVram) {
   FifoRun r = run("gpu_bench", {"workload.args.gdev.pushbuf_in=vram", "workload.args.contexts=2"});

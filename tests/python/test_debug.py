@@ -76,7 +76,7 @@ def test_list_debug_flags():
     listed = subprocess.run([BIN, "list", "debug-flags"], capture_output=True, text=True)
     assert listed.returncode == 0 and listed.stderr == ""
     names = [l.split()[0] for l in listed.stdout.splitlines() if l.startswith("  ")]
-    assert names == ["PCIe", "Dma", "Cpu", "Memory", "Cache", "Coherence", "Mcu", "Rtl"]
+    assert names == ["PCIe", "Dma", "Cpu", "Memory", "Cache", "Coherence", "Mcu", "Rtl", "Fifo", "Gr", "Mmu"]
     helped = subprocess.run([BIN, "run", "--debug-flags", "help"], capture_output=True, text=True)
     assert helped.returncode == 0 and helped.stdout == listed.stdout
 
@@ -119,3 +119,50 @@ def test_stats_run_section_has_host_time_and_rate(tmp_path):
     assert r["host_seconds"] > 0 and r["sim_rate"] == pytest.approx(r["simulated_seconds"] / r["host_seconds"])
     p = run(*SMALL)
     assert re.search(r"^simulated [0-9.]+ \w+ in [0-9.]+ s wall \([0-9.]+ simulated s per host s\)$", p.stdout, re.M)
+
+
+GPU_BENCH = ["--workload", "gpu_bench", "--set", "workload.args.contexts=2", "--set", "workload.args.runs=1"]
+
+
+def test_fifo_and_gr_flags():
+    """Two contexts on GR: the FIFO's methods, semaphores, runlist and switches, and the HUB
+    unit's CHSW → MMCTX → ACK; without the flags, none of it."""
+    off = run(*GPU_BENCH)
+    assert off.returncode == 0, off.stderr
+    assert categories(off) == []
+    p = run(*GPU_BENCH, "--debug-flags", "Fifo,Gr")
+    assert p.returncode == 0, p.stderr
+    seen = categories(p)
+    assert {c for _, c in seen} == {"Fifo", "Gr"}
+    assert all(m.startswith("gpu0.") for m, _ in seen)
+    t = p.stderr
+    assert re.search(r"debug: gpu0\.fifo: Fifo: doorbell: channel \d+ GP_PUT \d+", t)
+    assert re.search(r"debug: gpu0\.fifo: Fifo: channel \d+: GP entry at VA 0x[0-9a-f]+ fetched: \d+ push-buffer", t)
+    assert re.search(r"debug: gpu0\.fifo: Fifo: channel \d+: method 0x[0-9a-f]{4} = 0x[0-9a-f]{8} on subchannel \d "
+                     r"\((fifo|compute|copy)\)", t)
+    assert re.search(r"Fifo: channel \d+: LAUNCH \[", t)
+    assert re.search(r"Fifo: runlist: channel \d+ gets the engines", t)
+    assert re.search(r"Fifo: channel \d+: LAUNCH_DMA \d+ B 0x[0-9a-f]+ -> 0x[0-9a-f]+ on copy engine \d", t)
+    # Both channels take GR at least once: a switch requested, raised at the HUB unit, acknowledged.
+    switched = set(int(x) for x in re.findall(r"Fifo: GR switch to channel (\d+) acknowledged after", t))
+    assert len(switched) >= 2, switched
+    assert re.search(r"Fifo: GR switch requested: from channel \d+ to channel \d+", t)
+    assert re.search(r"Gr: CHSW raised: switch to channel \d+ \(CHAN_NEXT 0x[0-9a-f]{8}\)", t)
+    assert re.search(r"Gr: MMCTX start \((save|load)\)", t)
+    assert re.search(r"Gr: MMCTX (save|load) entry 0x[0-9a-f]{8}: [1-9]\d* words at VRAM 0x[0-9a-f]+", t)
+    assert re.search(r"Gr: CHSW ACK: channel \d+ after [0-9]+ ns \([1-9]\d* B moved, \d+ firmware cycles\)", t)
+    # The order of one switch: requested (FIFO) -> CHSW raised (HUB) -> ACK (HUB) -> acknowledged (FIFO).
+    lines = [l for l in t.splitlines() if l.startswith("debug: ")]
+    req = next(i for i, l in enumerate(lines) if "GR switch requested" in l)
+    raised = next(i for i, l in enumerate(lines) if "CHSW raised" in l and i > req)
+    ack = next(i for i, l in enumerate(lines) if "CHSW ACK" in l and i > raised)
+    done = next(i for i, l in enumerate(lines) if "acknowledged after" in l and i > ack)
+    assert req < raised < ack < done
+
+
+def test_mmu_flag():
+    p = run(*GPU_BENCH, "--debug-flags", "Mmu")
+    assert p.returncode == 0, p.stderr
+    assert {c for _, c in categories(p)} == {"Mmu"}
+    assert re.search(r"debug: gpu0\.mmu: Mmu: TLB miss at VA 0x[0-9a-f]+ by gpu0\.fifo \(channel \d+\): walked page "
+                     r"directory 0x[0-9a-f]+ in \d+ \w+ -> (VRAM|host) 0x[0-9a-f]+", p.stderr)

@@ -242,3 +242,31 @@ def test_per_instance_selection_and_routers(tmp_path):
                      "simulation.trace_routers=true")
     assert "cpu" not in spans and spans["host_bus"] and spans["pcie0.down"]
     assert {"addr", "size"} <= set(spans["host_bus"][0]["args"])
+
+
+def test_gpu_bench_fifo_and_gr_tracks(tmp_path):
+    """Two contexts time-sliced on GR: a track per FIFO channel whose timeslices hold their
+    launches, copies and GR switches as nested complete spans, the GR owner's switches, and the
+    context-switch units' CHSW pulse -> ACK and MMCTX commands (trace() checks every track nests)."""
+    spans, _ = trace(tmp_path, "default.yaml", "--workload", "gpu_bench", "--set", "workload.args.contexts=2", "--set",
+                     "workload.args.runs=1")
+    chans = sorted(t for t in spans if t.startswith("gpu0.fifo.ch"))
+    assert len(chans) >= 2, sorted(spans)
+    for ch in chans:
+        xs = [e for e in spans[ch] if e["ph"] == "X"]
+        slices = [e for e in xs if e["name"] == "timeslice"]
+        assert slices and {"methods", "gp_entries", "blocked"} <= set(slices[0]["args"])
+        inner = [e for e in xs if e["name"] in ("launch", "GR switch") or e["name"].startswith("copy ")]
+        assert any(e["name"] == "launch" for e in inner), (ch, {e["name"] for e in xs})
+        # Each launch, copy and switch lies inside one of its channel's timeslices (nested X events).
+        for e in inner:
+            assert any(ps(s["ts"]) <= ps(e["ts"]) and ps(e["ts"]) + ps(e["dur"]) <= ps(s["ts"]) + ps(s["dur"])
+                       for s in slices), (ch, e)
+    assert any(e["name"] == "GR switch" for ch in chans for e in spans[ch])
+    owner = [e for e in spans["gpu0.fifo.gr"] if e["ph"] == "X"]
+    assert len(owner) >= 2 and all(e["name"].startswith("GR ") and "chid" in e["args"] for e in owner)
+    chsw = [t for t in spans if t.endswith(".chsw")]
+    assert chsw and len(spans[chsw[0]]) == len(owner), (chsw, len(owner))
+    assert all(e["ph"] == "X" and e["args"]["bytes"] > 0 for e in spans[chsw[0]])
+    mmctx = [e for t in spans if t.startswith("gpu0.") for e in spans[t] if e["name"] in ("MMCTX save", "MMCTX load")]
+    assert mmctx and any(e["args"]["words"] > 0 for e in mmctx)

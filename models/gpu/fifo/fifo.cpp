@@ -53,6 +53,7 @@
 #include "platform/run_context.h"
 #include "platform/run_state.h"
 #include "platform/stats.h"
+#include "platform/trace.h"
 
 namespace hetvp::gpu {
 namespace {
@@ -228,6 +229,7 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
     Channel& c = chans_[i];
     const sc_core::sc_time at = this_access().arrival();
     c.put_pending.emplace_back(at, v);
+    HETVP_DEBUG(Fifo, "doorbell: channel %u GP_PUT %u (arrives at %s)", i, v, at.to_string().c_str());
     doorbell_.notify(this_access().delay);  // the FIFO sees the doorbell when the write arrives
   }
   uint32_t chan_status(unsigned i) const {
@@ -336,6 +338,8 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
         bank_.at(FIFO_GP_GET_N(c.id)).value = c.gp_get;
         c.seg_va = (e[0] & ~3u) | uint64_t(e[1] & 0xff) << 32;
         c.seg_words = (e[1] >> GP_ENTRY1_LENGTH_SHIFT) & GP_ENTRY1_LENGTH_MASK;
+        HETVP_DEBUG(Fifo, "channel %u: GP entry at VA 0x%" PRIx64 " fetched: %u push-buffer words at VA 0x%" PRIx64,
+                    c.id, at, c.seg_words, c.seg_va);
         continue;
       }
       const uint64_t page_left = 4096 - (c.seg_va & 4095);
@@ -405,6 +409,8 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
 
   void execute(Channel& c, uint32_t m, uint32_t data) {
     cur_method_ = m;
+    HETVP_DEBUG(Fifo, "channel %u: method 0x%04x = 0x%08x on subchannel %u (%s) at VA 0x%" PRIx64, c.id, m, data,
+                c.subch, m < 0x100 ? "fifo" : class_name(c.cls[c.subch]), c.hdr_va);
     if (m < 0x100) return fifo_method(c, m, data);
     const uint32_t cls = c.cls[c.subch];
     if (!cls) {
@@ -455,6 +461,11 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
             ++sem_waits_;
             c.blocked = true;
             c.blocked_since = sc_core::sc_time_stamp() + local();
+            HETVP_DEBUG(Fifo, "channel %u: semaphore acquire at VA 0x%" PRIx64 " (%s 0x%08x) blocks the channel", c.id,
+                        c.sem_addr, op == FIFO_SEM_ACQUIRE ? "==" : ">=", c.sem_payload);
+          } else {
+            HETVP_DEBUG(Fifo, "channel %u: semaphore acquire at VA 0x%" PRIx64 " (%s 0x%08x) satisfied", c.id,
+                        c.sem_addr, op == FIFO_SEM_ACQUIRE ? "==" : ">=", c.sem_payload);
           }
           return;
         }
@@ -467,6 +478,8 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
           v[2] = uint32_t(ts);
           v[3] = uint32_t(ts >> 32);
           const unsigned len = (data & FIFO_SEM_RELEASE_4BYTE) ? 4 : 16;
+          HETVP_DEBUG(Fifo, "channel %u: semaphore release 0x%08x to VA 0x%" PRIx64 " (%u B)", c.id, c.sem_payload,
+                      c.sem_addr, len);
           // Written at the FIFO's own time, not ahead of it: the host polls the value, and must not
           // see it before its time whatever the quantum.
           sync_all();
@@ -526,6 +539,8 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
     ++switches_;
     bank_.at(FIFO_SWITCHES).value++;
     const sc_core::sc_time start = sc_core::sc_time_stamp();
+    HETVP_DEBUG(Fifo, "GR switch requested: from %s to channel %u (instance 0x%" PRIx64 ") for method 0x%04x",
+                gr_valid_ ? format("channel %u", gr_chid_).c_str() : "no channel", c.id, c.inst, cur_method_);
     chsw->request_switch(c.id, c.inst, sc_core::SC_ZERO_TIME);
     if (chsw->switch_pending()) sc_core::wait(chsw_timeout_, chsw->switch_acked());
     if (chsw->switch_pending()) {
@@ -544,6 +559,15 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
     bank_.at(FIFO_SWITCH_NS_LO).value = uint32_t(ns);
     bank_.at(FIFO_SWITCH_NS_HI).value = uint32_t(ns >> 32);
     if (took > switch_max_) switch_max_ = took;
+    HETVP_DEBUG(Fifo, "GR switch to channel %u acknowledged after %s", c.id, took.to_string().c_str());
+    if (tracing_) {
+      // The GR owner's track: one span per switch, request to ACK (they never overlap); the
+      // channel's timeslice gets it too, as a nested span.
+      const std::string what = gr_valid_ ? format("GR ch%u -> ch%u", gr_chid_, c.id) : format("GR -> ch%u", c.id);
+      tracer().span(std::string(name()) + ".gr", what, start, took,
+                    TraceArgs().add("chid", c.id).add("inst", c.inst));
+      inner_.push_back({"GR switch", start, took, ""});
+    }
     cursor_ = sc_core::sc_time_stamp();
     gr_valid_ = true;
     gr_chid_ = c.id;
@@ -584,9 +608,12 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
     if (m != CMPM_LAUNCH) return unknown(c, m, data);
     if (!ensure_gr(c)) return;
     ++launches_;
+    const sc_core::sc_time t0 = now();
+    HETVP_DEBUG(Fifo, "channel %u: LAUNCH", c.id);
     if (!compute_write(c, CMP_LAUNCH, CMP_LAUNCH_GO | CMP_LAUNCH_REPORTED)) return;
     uint32_t st = CMP_STATUS_BUSY;
     if (!wait_idle(compute_base_ + CMP_STATUS, CMP_STATUS_BUSY, st)) return;
+    inner_span("launch", t0, "");
     if (st & CMP_STATUS_ERROR) {
       uint32_t err = 0, id = 0, lo = 0, hi = 0;
       reg_read(compute_base_ + CMP_ERROR, err);
@@ -631,6 +658,9 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
       return;
     }
     ++copies_;
+    const sc_core::sc_time t0 = now();
+    HETVP_DEBUG(Fifo, "channel %u: LAUNCH_DMA %u B 0x%" PRIx64 " -> 0x%" PRIx64 " on copy engine %u", c.id, c.copy_len,
+                c.copy_src, c.copy_dst, copy_engine_);
     const uint32_t b = copy_base_ + copy_engine_ * GPU_COPY_STRIDE;
     const uint32_t w[][2] = {{COPY_CHAN, chan_word(c.inst)},
                              {COPY_CHAN_ID, c.id},
@@ -647,6 +677,9 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
       }
     uint32_t st = 0;
     if (!wait_idle(b + COPY_STATUS, COPY_STATUS_BUSY, st)) return;
+    if (tracing_)
+      inner_span("copy " + std::to_string(c.copy_len) + " B", t0,
+                 TraceArgs().add("src", c.copy_src).add("dst", c.copy_dst).add("bytes", c.copy_len).str());
     if (st & COPY_STATUS_ERROR) {
       uint32_t lo = 0, hi = 0;
       reg_read(b + COPY_ERROR_LO, lo);
@@ -691,6 +724,12 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
           if (acquire_satisfied(c)) {
             c.blocked = false;
             released = true;
+            const sc_core::sc_time waited = now() - c.blocked_since;
+            HETVP_DEBUG(Fifo, "channel %u: semaphore acquire at VA 0x%" PRIx64 " satisfied after %s", c.id, c.sem_addr,
+                        waited.to_string().c_str());
+            if (in_run() && tracer().enabled())
+              tracer().span(track(c), "semaphore wait", c.blocked_since, waited,
+                            TraceArgs().add("addr", c.sem_addr).add("payload", c.sem_payload));
           } else if (!c.failed) {
             any_blocked = true;
             oldest = std::min(oldest, c.blocked_since);
@@ -748,16 +787,44 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
 
   void run_channel(Channel& c) {
     ++timeslices_;
+    HETVP_DEBUG(Fifo, "runlist: channel %u gets the engines (after channel %d)", c.id,
+                last_ran_ == ~0u ? -1 : int(last_ran_));
     if (c.id != last_ran_) ++channel_changes_;
     last_ran_ = c.id;
-    const sc_core::sc_time end = sc_core::sc_time_stamp() + local() + timeslice_;
-    if (c.need_ramfc && !read_ramfc(c)) return;
-    while (c.enabled && !c.failed && !c.blocked && c.has_words()) {
-      step(c);
-      if (sc_core::sc_time_stamp() + local() >= end && others_have_work(c)) break;
-      sync_quantum();
+    const sc_core::sc_time start = now(), end = start + timeslice_;
+    const uint64_t methods = methods_, entries = gp_entries_;
+    tracing_ = in_run() && tracer().enabled();
+    inner_.clear();
+    if (!c.need_ramfc || read_ramfc(c)) {
+      while (c.enabled && !c.failed && !c.blocked && c.has_words()) {
+        step(c);
+        if (sc_core::sc_time_stamp() + local() >= end && others_have_work(c)) break;
+        sync_quantum();
+      }
+      sync_all();
     }
-    sync_all();
+    if (!tracing_) return;
+    // The timeslice first, then what happened in it (reported in start order, so they nest).
+    const sc_core::sc_time stop = std::max(now(), start);
+    tracer().span(track(c), "timeslice", start, stop - start,
+                  TraceArgs()
+                      .add("methods", methods_ - methods)
+                      .add("gp_entries", gp_entries_ - entries)
+                      .add("blocked", c.blocked ? 1u : 0u));
+    for (const InnerSpan& s : inner_) tracer().span(track(c), s.what, s.start, s.duration, s.args);
+    inner_.clear();
+    tracing_ = false;
+  }
+
+  // ---- tracing (one track per channel: "gpu0.fifo.ch3") ----
+  sc_core::sc_time now() { return sc_core::sc_time_stamp() + local(); }
+  std::string track(const Channel& c) const { return std::string(name()) + ".ch" + std::to_string(c.id); }
+  // A span inside the current timeslice, written after it (so it nests as a complete event).
+  void inner_span(const char* what, const sc_core::sc_time& start, const std::string& args) {
+    inner_span(std::string(what), start, args);
+  }
+  void inner_span(std::string what, const sc_core::sc_time& start, const std::string& args) {
+    if (tracing_) inner_.push_back({std::move(what), start, now() - start, args});
   }
   bool others_have_work(const Channel& me) {
     arrive_puts();
@@ -803,6 +870,13 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
   uint64_t methods_ = 0, gp_entries_ = 0, fetches_ = 0, fetch_bytes_ = 0, timeslices_ = 0, channel_changes_ = 0,
            switches_ = 0, launches_ = 0, copies_ = 0, acquires_ = 0, sem_waits_ = 0, releases_ = 0, errors_ = 0;
   sc_core::sc_time switch_wait_, switch_max_;
+  struct InnerSpan {
+    std::string what;
+    sc_core::sc_time start, duration;
+    std::string args;
+  };
+  bool tracing_ = false;           // the current timeslice is traced
+  std::vector<InnerSpan> inner_;  // its launches, copies and switches, written when it ends
   StatGroup stats_;
 };
 

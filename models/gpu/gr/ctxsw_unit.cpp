@@ -66,6 +66,7 @@ void CtxswUnit::mmctx_ctrl_written(uint32_t v) {
     mmctx_dir_ = v & GRC_MMCTX_CTRL_DIR_LOAD;
     mmctx_offset_ = 0;
     reg("MMCTX_WORDS").value = 0;
+    HETVP_DEBUG(Gr, "MMCTX start (%s)", mmctx_dir_ ? "load" : "save");
   }
   // STOP: the queue drains on its own; CTRL bit 18 reads 1 until it has (com.fuc mmctx_stop_wait).
 }
@@ -177,6 +178,7 @@ void CtxswUnit::mem_cmd(uint32_t v) {
     return;
   }
   const uint64_t addr = ptr & ~uint64_t(0xff);
+  HETVP_DEBUG(Gr, "LOAD_CHAN: instance block 0x%" PRIx64 " names context 0x%" PRIx64, inst, ptr);
   if (ptr == 0)
     status.value = GRC_ERR_NO_CTX;
   else if (!(ptr & GR_INST_CTX_VRAM) || (ptr & 0xff & ~uint64_t(GR_INST_CTX_VRAM)) || addr >= cfg_.vram_size ||
@@ -196,19 +198,31 @@ void CtxswUnit::run() {
     if (j.at > sc_core::sc_time_stamp()) sc_core::wait(j.at - sc_core::sc_time_stamp());
     const sc_core::sc_time start = sc_core::sc_time_stamp();
     sc_core::sc_time d = cfg_.command_cost;
+    const uint64_t words = mmctx_saved_ + mmctx_loaded_ + strand_saved_ + strand_loaded_;
     if (j.strand)
       do_strands(j, d);
     else
       do_mmctx(j, d);
     sc_core::wait(d);
     busy_time_ += sc_core::sc_time_stamp() - start;
+    const uint64_t moved = mmctx_saved_ + mmctx_loaded_ + strand_saved_ + strand_loaded_ - words;
+    if (tracer().enabled())  // one span per command on the unit's track; they run one at a time
+      tracer().span(name(), std::string(j.strand ? "strand " : "MMCTX ") + (j.load ? "load" : "save"), start,
+                    sc_core::sc_time_stamp() - start,
+                    TraceArgs().add("words", moved).add("entry", uint64_t(j.entry)).add("vram", j.buf));
     jobs_.pop_front();
     if (j.strand)
       --strand_pending_;
     else
       --mmctx_pending_;
     run_state().progress();
-    if (jobs_.empty()) raise(MCU_IRQ_CTXSW_BIT, sc_core::SC_ZERO_TIME);
+    if (jobs_.empty()) {
+      if (j.strand)
+        HETVP_DEBUG(Gr, "engines idle: strand command done");
+      else
+        HETVP_DEBUG(Gr, "engines idle: MMCTX done, %u words since START", reg("MMCTX_WORDS").value);
+      raise(MCU_IRQ_CTXSW_BIT, sc_core::SC_ZERO_TIME);
+    }
   }
 }
 
@@ -237,6 +251,8 @@ void CtxswUnit::do_mmctx(const Job& j, sc_core::sc_time& d) {
   uint64_t moved = 0;
   move(regs, j.buf, j.load, false, j.entry, d, moved);
   reg("MMCTX_WORDS").value += uint32_t(moved);
+  HETVP_DEBUG(Gr, "MMCTX %s entry 0x%08x: %" PRIu64 " words at VRAM 0x%" PRIx64, j.load ? "load" : "save", j.entry, moved,
+              j.buf);
 }
 
 void CtxswUnit::do_strands(const Job& j, sc_core::sc_time& d) {
@@ -244,6 +260,7 @@ void CtxswUnit::do_strands(const Job& j, sc_core::sc_time& d) {
     uint64_t moved = 0;
     d += cfg_.command_cost;
     if (!move(cfg_.strands[s], buf, j.load, true, s, d, moved)) return;
+    HETVP_DEBUG(Gr, "strand %u %s: %" PRIu64 " words at VRAM 0x%" PRIx64, s, j.load ? "load" : "save", moved, buf);
   }
 }
 
@@ -326,6 +343,7 @@ void CtxswUnit::request_switch(uint32_t chid, uint64_t inst, const sc_core::sc_t
   pending_inst_ = inst;
   reg("CHAN_NEXT").value = chan_word(inst);
   pulse_at_ = sc_core::sc_time_stamp() + delay;
+  HETVP_DEBUG(Gr, "CHSW raised: switch to channel %u (CHAN_NEXT 0x%08x)", chid, chan_word(inst));
   raise(MCU_IRQ_CHSW_BIT, delay);
 }
 
@@ -352,6 +370,7 @@ void CtxswUnit::chsw_written(uint32_t v) {
                                  code == GRC_ERR_QUEUE || code == GRC_ERR_GPC))
       msg += "; last engine error: " + last_error_;
     SC_REPORT_WARNING("hetvp/gr", (std::string(name()) + ": " + msg).c_str());
+    HETVP_DEBUG(Gr, "CHSW ERROR: switch to channel %u failed (code %u)", pending_chid_, code);
     run_state().fail(name(), msg);
     return;
   }
@@ -366,11 +385,15 @@ void CtxswUnit::chsw_written(uint32_t v) {
   // The firmware wrote CHSW_FW_CYCLES and CHSW_BYTES for this switch just before the ACK.
   const uint32_t bytes = bank_.at(GRH_CHSW_BYTES).value;
   switch_bytes_ += bytes;
+  HETVP_DEBUG(Gr, "CHSW ACK: channel %u after %.0f ns (%u B moved, %u firmware cycles)", pending_chid_, ns, bytes,
+              bank_.at(GRH_CHSW_FW_CYCLES).value);
   switch_log_.push_back(
       {pending_chid_, pending_inst_, pulse_at_.to_seconds() * 1e9, ns, bank_.at(GRH_CHSW_FW_CYCLES).value, bytes});
   if (tracer().enabled())
     tracer().span(std::string(name()) + ".chsw", "switch to channel " + std::to_string(pending_chid_), pulse_at_,
-                  at - pulse_at_);
+                  at - pulse_at_,
+                  TraceArgs().add("chid", pending_chid_).add("bytes", bytes).add("fw_cycles",
+                                                                                 bank_.at(GRH_CHSW_FW_CYCLES).value));
   acked_.notify(this_access().delay);
 }
 
