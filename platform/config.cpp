@@ -672,7 +672,11 @@ void Config::validate() const {
                  return l;
                }() + kPluginHint);
     }
+    // validate_node collects the arguments' errors and goes on; the program's own check reads
+    // the values, so it runs only on arguments that passed (an unparsable size would throw there).
+    const size_t errors_before = t_errors ? t_errors->size() + t_dropped : 0;
     if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args", *source);
+    if (t_errors && t_errors->size() + t_dropped != errors_before) return;
     if (prog->validate)
       prog->validate(Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(),
                             "workload.args", source));

@@ -176,3 +176,22 @@ TEST(CliOptions, CheckReportsEveryErrorUpToALimit) {
   EXPECT_EQ(lines, 20u) << m.err;
   EXPECT_TRUE(has(m.err, "error: " + f + ": 5 more error(s) not shown (the first 20 are)")) << m.err;
 }
+
+// Found by the yaml fuzzer: a workload argument that fails its schema (an unparsable size) was
+// collected as an error, and then the workload's own check read it and threw past the collector
+// (std::invalid_argument, the process terminated). Now the program's check runs only on
+// arguments that passed, and the one located error is all the user sees.
+TEST(CliOptions, CheckOfAnUnparsableWorkloadSizeIsOneLocatedError) {
+  const std::string f = write_file("bad_size.yaml",
+                                   "simulation: {seed: 1}\n"
+                                   "workload:\n"
+                                   "  name: transfer\n"
+                                   "  cpu: cpu\n"
+                                   "  args: {max_size: 64 Miname:B}\n"
+                                   "cpu: {type: host_cpu}\n");
+  RunResult r = run_hetvp("check " + f);
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "error: " + f + ":5:")) << r.err;
+  EXPECT_TRUE(has(r.err, "max_size")) << r.err;
+  EXPECT_FALSE(has(r.err, "terminate")) << r.err;
+}
