@@ -10,36 +10,25 @@ namespace {
 using gpu::Lanes;
 using gpu::Warp;
 
-// c[y*n+x] = (a + b) * scale, n x n unsigned ints (Gdev madd: a[i][j] = b[i][j] = i).
-void k_madd(Warp& w) {
-  const uint32_t n = w.arg(6), scale = w.cb(0);
-  const auto x = w.global_x(), y = w.global_y();
-  uint32_t m = w.active() & w.lt(x, n) & w.lt(y, n);
-  Lanes<uint32_t> idx;
-  for (unsigned l = 0; l < gpu::kLanes; ++l) idx[l] = y[l] * n + x[l];
-  auto a = w.load<uint32_t>(w.addr(w.arg64(0), idx, 4), m);
-  auto b = w.load<uint32_t>(w.addr(w.arg64(2), idx, 4), m);
-  Lanes<uint32_t> c;
-  for (unsigned l = 0; l < gpu::kLanes; ++l) c[l] = (a[l] + b[l]) * scale;
-  w.alu(2);
-  w.store<uint32_t>(w.addr(w.arg64(4), idx, 4), c, m);
-}
-
-// The same on floats (Gdev fmadd).
-void k_fmadd(Warp& w) {
+// c[y*n+x] = (a + b) * scale, n x n elements of T: unsigned ints for Gdev's madd
+// (a[i][j] = b[i][j] = i), floats for its fmadd.
+template <class T>
+void madd_of(Warp& w) {
   const uint32_t n = w.arg(6);
-  const float scale = float(w.cb(0));
+  const T scale = T(w.cb(0));
   const auto x = w.global_x(), y = w.global_y();
   uint32_t m = w.active() & w.lt(x, n) & w.lt(y, n);
   Lanes<uint32_t> idx;
   for (unsigned l = 0; l < gpu::kLanes; ++l) idx[l] = y[l] * n + x[l];
-  auto a = w.load<float>(w.addr(w.arg64(0), idx, 4), m);
-  auto b = w.load<float>(w.addr(w.arg64(2), idx, 4), m);
-  Lanes<float> c;
+  auto a = w.load<T>(w.addr(w.arg64(0), idx, 4), m);
+  auto b = w.load<T>(w.addr(w.arg64(2), idx, 4), m);
+  Lanes<T> c;
   for (unsigned l = 0; l < gpu::kLanes; ++l) c[l] = (a[l] + b[l]) * scale;
   w.alu(2);
-  w.store<float>(w.addr(w.arg64(4), idx, 4), c, m);
+  w.store<T>(w.addr(w.arg64(4), idx, 4), c, m);
 }
+void k_madd(Warp& w) { madd_of<uint32_t>(w); }
+void k_fmadd(Warp& w) { madd_of<float>(w); }
 
 // c = a x b, n x n unsigned ints (Gdev mmul): each thread one element, n loads of a row and column.
 void k_mmul(Warp& w) {

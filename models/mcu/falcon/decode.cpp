@@ -21,8 +21,8 @@ inline uint32_t sext16(uint32_t v) { return static_cast<uint32_t>(static_cast<in
 }  // namespace
 
 // Falcon v5 (fuc5, GK208+): the encodings that differ from v3, as far as nouveau's fuc5 images use
-// them. No document describes v5 (envytools docs/hw/falcon/intro.rst: "redesigned ISA encoding",
-// todo); these forms were read off envydis's listing of hubgk208/gpcgk208 (-V fuc5) and are checked
+// them. No document describes v5 (envytools docs/hw/falcon/intro.rst says only "redesigned ISA
+// encoding" and leaves the rest unwritten); these forms were read off envydis's listing of hubgk208/gpcgk208 (-V fuc5) and are checked
 // against it instruction for instruction (test_falcon_disasm.cpp). Operand naming as above: R1 = low
 // nibble of byte 1, R2 = high nibble. Returns false for a byte pattern v5 encodes as v3 does.
 bool FalconCore::decode_v5(const uint8_t* b, Insn& o) {
