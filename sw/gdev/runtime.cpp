@@ -11,15 +11,8 @@
 #include "platform/config.h"
 #include "platform/format.h"
 
-// The golden context and per-channel context buffers are the context-switch work's
-// (sw/driver/gr_context.{h,cpp}, issue 23). Until that is in the tree, the fallback below gives
-// every channel an empty context buffer and writes its address to instance +0x210.
-#if __has_include("sw/driver/gr_context.h")
+// The golden context and per-channel context buffers: sw/driver/gr_context.{h,cpp}.
 #include "sw/driver/gr_context.h"
-#define HETVP_HAVE_GR_CONTEXT 1
-#else
-#define HETVP_HAVE_GR_CONTEXT 0
-#endif
 
 namespace hetvp::sw {
 
@@ -69,9 +62,7 @@ struct GdevContext {
 };
 
 struct GdevRuntime::Golden {
-#if HETVP_HAVE_GR_CONTEXT
   GoldenContext g;
-#endif
 };
 
 namespace {
@@ -95,14 +86,12 @@ unsigned GdevRuntime::space(const GdevContext* c) const { return c->space; }
 void GdevRuntime::ensure_golden() {
   if (golden_ready_) return;
   golden_ready_ = true;
-#if HETVP_HAVE_GR_CONTEXT
   // Without microcontrollers there is no context-switch firmware, hence no golden context: each
   // channel gets an empty context buffer (and the FIFO lets one channel at a time own GR).
   if (!mcu_) return;
   const sc_core::sc_time t0 = api_.now();
   golden_->g = gr_golden_generate(api_, gpu_, *mcu_);
   golden_time_ = api_.now() - t0;
-#endif
 }
 
 GdevContext* GdevRuntime::ctx_create() {
@@ -120,9 +109,7 @@ GdevContext* GdevRuntime::ctx_create() {
   // The context buffer is as large as the golden image the firmware saved (FW_CMD_GR_INFO); the
   // option only sizes it on a GPU without the context-switch firmware.
   uint64_t ctx_bytes = opt_.gr_context_bytes;
-#if HETVP_HAVE_GR_CONTEXT
   if (mcu_) ctx_bytes = std::max<uint64_t>(golden_->g.bytes, 256u);
-#endif
   c->ctx_buf = gpu_.alloc_vram_phys((ctx_bytes + 255) & ~uint64_t(255), 4096);
   const uint64_t gp_bytes = uint64_t(opt_.gpfifo_entries) * GP_ENTRY_BYTES;
   if (opt_.pushbuf_in_vram) {
@@ -147,11 +134,9 @@ GdevContext* GdevRuntime::ctx_create() {
   gpu_.write_vram32(c->inst + INST_RAMFC_GP_BASE_HI, uint32_t(c->gpfifo.va >> 32) | log2 << 16);
   gpu_.write_vram64(c->inst + INST_PD_BASE, gpu_.space_pd(c->space));
   gpu_.write_vram64(c->inst + INST_PD_LIMIT, (1ull << 40) - 1);
-#if HETVP_HAVE_GR_CONTEXT
   if (mcu_)
     gr_context_create(api_, gpu_, golden_->g, c->inst, c->ctx_buf);
   else
-#endif
     // Replaced by sw/driver/gr_context.cpp when it exists and the GPU has microcontrollers: an
     // empty context buffer, its address at +0x210.
     gpu_.write_vram64(c->inst + INST_GR_CTX, c->ctx_buf);
