@@ -113,3 +113,43 @@ TEST(GrNouveauInit, UnlistedPgraphAddressFailsTheRunNamed) {
   EXPECT_NE(o.code, 0) << o.out << o.err;
   EXPECT_NE((o.out + o.err).find("unmodelled register 0x404000 written by"), std::string::npos) << o.out << o.err;
 }
+
+// The register file with hetvp's compute front end at its default 0x404000 (configs/default.yaml +
+// pgraph): the overlap is reported at build time, naming the compute window, and compute keeps its
+// registers; the register file still serves the listed words outside it and refuses unlisted ones.
+namespace {
+Outcome mmio_on_default(uint32_t bar0_offset) {
+  RunOptions opt;
+  opt.config = test::config("default.yaml");
+  opt.workload = "mmio";
+  opt.overrides = {"gpu0.blocks=compute,copy_engine,fifo,gr,microcontrollers,pgraph", "workload.args.enumerate=true",
+                   "workload.args.address=" + std::to_string(0x80000000u + bar0_offset)};
+  std::ostringstream out, err;
+  const int code = run_platform(opt, out, err);
+  return {code, out.str(), err.str()};
+}
+}  // namespace
+
+TEST(PgraphBlock, OverlapWithComputeIsReportedAndComputeKeepsItsWindow) {
+  if (!gpu::gr::gf100_lists().available) GTEST_SKIP() << gpu::gr::gf100_lists().reason;
+  Outcome o = mmio_on_default(0x404094);  // listed (fe_0) but inside compute's window
+  const std::string all = o.out + o.err;
+  EXPECT_NE(all.find("listed GF100 GR register(s) from 0x404004 on are served by gpu0.compute.bar0"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("compute: read of an unmapped register (offset 0x94"), std::string::npos)
+      << "the access reached compute, not the register file\n"
+      << all;
+  EXPECT_NE(o.code, 0);
+}
+
+TEST(PgraphBlock, ListedWordOutsideOtherWindowsIsServedAndUnlistedIsRefused) {
+  if (!gpu::gr::gf100_lists().available) GTEST_SKIP() << gpu::gr::gf100_lists().reason;
+  Outcome ok = mmio_on_default(0x400080);  // gf100_gr_init_main_0's first word
+  EXPECT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("mmio: read32 0x80400080 = 0x0"), std::string::npos) << ok.out;
+  Outcome bad = mmio_on_default(0x400000);
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE((bad.out + bad.err).find("unmodelled register 0x400000 read by cpu"), std::string::npos) << bad.out << bad.err;
+  EXPECT_NE((bad.out + bad.err).find("TLM_ADDRESS_ERROR_RESPONSE"), std::string::npos) << bad.out << bad.err;
+}
