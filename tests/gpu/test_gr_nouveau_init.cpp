@@ -24,7 +24,7 @@ class GrListWriter : public HostProgram {
  public:
   static std::shared_ptr<Schema> schema() {
     auto s = std::make_shared<Schema>();
-    s->string("mode", std::string("golden"), "golden | handshake | unlisted");
+    s->string("mode", std::string("golden"), "golden | handshake | unlisted | busy");
     return s;
   }
   int run(HostApi& api, const Params& args) override {
@@ -40,6 +40,11 @@ class GrListWriter : public HostProgram {
       const uint32_t v = drv.reg_read(0x404170);
       if (v != 0x02) throw HostError(format("0x404170 reads 0x%x, the ctxctl's handshake reads 0x2", v));
       api.log("0x404170 served by the context controllers' handshake word");
+      return 0;
+    }
+    if (mode == "busy") {  // PGRAPH_STATUS stored with bit 2 set: the icmd poll must give up, named
+      drv.reg_write(0x400700, 0x4);
+      gf100_grctx_generate_writes(drv, 50);
       return 0;
     }
     const double t0 = api.now().to_seconds();
@@ -152,4 +157,18 @@ TEST(PgraphBlock, ListedWordOutsideOtherWindowsIsServedAndUnlistedIsRefused) {
   EXPECT_NE(bad.code, 0);
   EXPECT_NE((bad.out + bad.err).find("unmodelled register 0x400000 read by cpu"), std::string::npos) << bad.out << bad.err;
   EXPECT_NE((bad.out + bad.err).find("TLM_ADDRESS_ERROR_RESPONSE"), std::string::npos) << bad.out << bad.err;
+}
+
+// Bad input: a GR that stays busy. gf100_gr_icmd waits up to 2 s for each method; hetvp's writer
+// gives up after poll_limit reads and names the method and the register.
+TEST(GrNouveauInit, IcmdPollOfABusyGrEndsNamed) {
+  if (!gpu::gr::gf100_lists().available) GTEST_SKIP() << gpu::gr::gf100_lists().reason;
+  Outcome o = run("busy");
+  EXPECT_NE(o.code, 0) << o.out << o.err;
+  const auto& icmd = gpu::gr::gf100_lists().pack("icmd");
+  EXPECT_NE((o.out + o.err).find(format("icmd method 0x%06x: PGRAPH_STATUS 0x400700 bit 2 (busy) still set after 50 reads",
+                                        icmd.rows[0].inits[0].addr)),
+            std::string::npos)
+      << o.out << o.err;
+  EXPECT_EQ((o.out + o.err).find("unmodelled"), std::string::npos) << o.err;
 }

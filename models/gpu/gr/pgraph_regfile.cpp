@@ -72,7 +72,7 @@ Where decode(uint32_t a, unsigned gpcs, unsigned tpcs) {
 }
 }  // namespace
 
-uint32_t* PgraphRegfile::word(uint32_t addr) {
+const uint32_t* PgraphRegfile::word(uint32_t addr) const {
   const Where w = decode(addr, gpcs_, tpcs_);
   switch (w.kind) {
     case Kind::Hub: {
@@ -98,10 +98,10 @@ uint32_t* PgraphRegfile::word(uint32_t addr) {
   return nullptr;
 }
 
-bool PgraphRegfile::accepts(uint32_t addr) const { return const_cast<PgraphRegfile*>(this)->word(addr) != nullptr; }
+bool PgraphRegfile::accepts(uint32_t addr) const { return word(addr) != nullptr; }
 
 bool PgraphRegfile::peek(uint32_t addr, uint32_t& value) const {
-  const uint32_t* p = const_cast<PgraphRegfile*>(this)->word(addr);
+  const uint32_t* p = word(addr);
   if (p) value = *p;
   return p != nullptr;
 }

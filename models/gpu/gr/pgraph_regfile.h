@@ -56,8 +56,10 @@ class PgraphRegfile : public sc_core::sc_module {
  private:
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
-  // nullptr: not a register. For a broadcast address, the copy a read returns.
-  uint32_t* word(uint32_t addr);
+  // Index into hub_ (via the map), gpc_val_ or tpc_val_; nullptr: not a register. For a broadcast
+  // address, the copy a read returns.
+  const uint32_t* word(uint32_t addr) const;
+  uint32_t* word(uint32_t addr) { return const_cast<uint32_t*>(static_cast<const PgraphRegfile*>(this)->word(addr)); }
   // Writes every copy `addr` reaches; false: not a register. `fanout` counts the copies.
   bool store(uint32_t addr, uint32_t v, unsigned& fanout);
 
