@@ -172,3 +172,17 @@ TEST(GrNouveauInit, IcmdPollOfABusyGrEndsNamed) {
       << o.out << o.err;
   EXPECT_EQ((o.out + o.err).find("unmodelled"), std::string::npos) << o.err;
 }
+
+// Bad input: the register file on a chip whose lists hetvp does not extract is a located config error.
+TEST(PgraphBlock, OtherChipIsALocatedConfigError) {
+  RunOptions opt;
+  opt.config = test::config("gk104_nouveau.yaml");
+  opt.workload = "boot";
+  opt.overrides = {"gpu0.blocks=microcontrollers,pgraph"};
+  std::ostringstream out, err;
+  const int code = run_platform(opt, out, err);
+  EXPECT_EQ(code, 2) << out.str() << err.str();
+  EXPECT_NE(err.str().find("GF100's register lists on chip gk104 (" + test::config("gk104_nouveau.yaml")),
+            std::string::npos)
+      << err.str();
+}

@@ -37,6 +37,11 @@ const char* const kRegisterPacks[] = {"hub", "gpc_0", "gpc_1", "zcull", "tpc", "
 class PgraphBlock : public GpuBlock, public HasStats {
  public:
   PgraphBlock(GpuContext& ctx, const Params& p) {
+    // GF100's lists name GF100's registers; the other chips' (ctxgk104.c ...) are not extracted.
+    if (ctx.chip && std::string(ctx.chip->name) != "gf100")
+      throw ConfigError(p.where("lists") + ": GF100's register lists on chip " + ctx.chip->name + " (" +
+                        ctx.gpu_params.where("chip") + "): hetvp extracts only GF100's (docs/falcon.md); build " +
+                        "this chip without the pgraph block");
     const auto& lists = gr::gf100_lists();
     if (!lists.available) throw ConfigError(p.where("lists") + ": " + lists.reason);
     std::vector<const gr::GrPack*> packs;
