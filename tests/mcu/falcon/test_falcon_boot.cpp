@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <regex>
 
 using namespace hetvp::test;
@@ -77,6 +78,24 @@ TEST(FalconBoot, PrintsGf100ListLengthsAndTheComputedSize) {
         "mmio " + std::to_string(l.pack("mmio").words()) + " words written before the start",
         "context size " + std::to_string(expected_size(4, 0x40)) + " bytes"})
     EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
+}
+
+// Without the pgraph block GF100's mmio list has nowhere to go: the boot fails at its first word,
+// saying what is missing, before any firmware is uploaded.
+TEST(FalconBoot, Gf100WithoutTheRegisterFileFailsAtTheFirstListWord) {
+  SKIP_WITHOUT_GF100();
+  const auto& mmio = hetvp::gpu::gr::gf100_lists().pack("mmio");
+  auto r = run_hetvp(boot("--set gpu0.blocks=microcontrollers"), 120);
+  EXPECT_NE(r.status, 0) << r.out << r.err;
+  // BAR0 is 16 MiB-aligned: the host address ends in the BAR0 offset's six hex digits.
+  char first[32];
+  std::snprintf(first, sizeof first, "%06x failed", mmio.rows[0].inits[0].addr);
+  const std::string all = r.out + r.err;
+  const size_t at = all.find("nouveau boot: gf100_gr_init's mmio list: uncached store of 4 bytes at 0x");
+  ASSERT_NE(at, std::string::npos) << all;
+  EXPECT_EQ(all.find(first, at), all.find("failed", at) - 7) << all;
+  EXPECT_NE((r.out + r.err).find("need the pgraph block"), std::string::npos) << r.err;
+  EXPECT_EQ((r.out + r.err).find("init-done"), std::string::npos) << r.out;
 }
 
 TEST(FalconBoot, StrandWordsChangeTheSizeTheFirmwareComputes) {
