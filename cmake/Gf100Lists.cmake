@@ -17,6 +17,8 @@ set(HETVP_GF100_LIST_SOURCES
 set(HETVP_GF100_LIST_DIR drivers/gpu/drm/nouveau/nvkm/engine/gr)
 
 function(hetvp_gf100_lists out_cpp)
+  # an edited parser re-runs the configure step (the table is regenerated then, not at build time)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/gf100_lists.py)
   set(dir ${PROJECT_BINARY_DIR}/nouveau-gr)
   get_filename_component(out_dir ${out_cpp} DIRECTORY)
   file(MAKE_DIRECTORY ${dir} ${out_dir})
