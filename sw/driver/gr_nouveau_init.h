@@ -25,10 +25,10 @@ size_t gr_write_pack(GpuDriver& gpu, const gpu::gr::GrPack& pack);
 size_t gf100_gr_init_mmio(GpuDriver& gpu);
 
 struct GrctxWrites {
-  size_t mmio_words = 0;    // hub, gpc_0, zcull, gpc_1, tpc through BAR0
-  size_t icmd_methods = 0;  // methods sent through 0x400200
-  size_t mthd_methods = 0;  // methods sent through 0x404488
-  size_t bar0_accesses = 0; // every register read and write above
+  size_t mmio_words = 0;     // hub, gpc_0, zcull, gpc_1, tpc through BAR0
+  size_t icmd_methods = 0;   // methods sent through 0x400200
+  size_t mthd_methods = 0;   // methods sent through 0x404488
+  size_t bar0_accesses = 0;  // every register read and write above
 };
 
 // The register writes of gf100_grctx_generate_main for nouveau's golden context, in its order:

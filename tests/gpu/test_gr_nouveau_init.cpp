@@ -139,8 +139,7 @@ TEST(PgraphBlock, OverlapWithComputeIsReportedAndComputeKeepsItsWindow) {
   if (!gpu::gr::gf100_lists().available) GTEST_SKIP() << gpu::gr::gf100_lists().reason;
   Outcome o = mmio_on_default(0x404094);  // listed (fe_0) but inside compute's window
   const std::string all = o.out + o.err;
-  EXPECT_NE(all.find("listed GF100 GR register(s) from 0x404004 on are served by gpu0.compute.bar0"),
-            std::string::npos)
+  EXPECT_NE(all.find("listed GF100 GR register(s) from 0x404004 on are served by gpu0.compute.bar0"), std::string::npos)
       << all;
   EXPECT_NE(all.find("compute: read of an unmapped register (offset 0x94"), std::string::npos)
       << "the access reached compute, not the register file\n"
@@ -155,7 +154,8 @@ TEST(PgraphBlock, ListedWordOutsideOtherWindowsIsServedAndUnlistedIsRefused) {
   EXPECT_NE(ok.out.find("mmio: read32 0x80400080 = 0x0"), std::string::npos) << ok.out;
   Outcome bad = mmio_on_default(0x400000);
   EXPECT_NE(bad.code, 0);
-  EXPECT_NE((bad.out + bad.err).find("unmodelled register 0x400000 read by cpu"), std::string::npos) << bad.out << bad.err;
+  EXPECT_NE((bad.out + bad.err).find("unmodelled register 0x400000 read by cpu"), std::string::npos)
+      << bad.out << bad.err;
   EXPECT_NE((bad.out + bad.err).find("TLM_ADDRESS_ERROR_RESPONSE"), std::string::npos) << bad.out << bad.err;
 }
 
@@ -166,8 +166,9 @@ TEST(GrNouveauInit, IcmdPollOfABusyGrEndsNamed) {
   Outcome o = run("busy");
   EXPECT_NE(o.code, 0) << o.out << o.err;
   const auto& icmd = gpu::gr::gf100_lists().pack("icmd");
-  EXPECT_NE((o.out + o.err).find(format("icmd method 0x%06x: PGRAPH_STATUS 0x400700 bit 2 (busy) still set after 50 reads",
-                                        icmd.rows[0].inits[0].addr)),
+  EXPECT_NE((o.out + o.err)
+                .find(format("icmd method 0x%06x: PGRAPH_STATUS 0x400700 bit 2 (busy) still set after 50 reads",
+                             icmd.rows[0].inits[0].addr)),
             std::string::npos)
       << o.out << o.err;
   EXPECT_EQ((o.out + o.err).find("unmodelled"), std::string::npos) << o.err;

@@ -63,9 +63,9 @@ TEST(PgraphRegfile, BroadcastWritesReachEveryGpcAndTpcReadsReturnTheFirst) {
       for (unsigned t = 0; t < 3; ++t) h.read32(0x504204 + g * 0x8000 + t * 0x800, tpc[g * 3 + t], d);
     }
     h.write32(0x500380 + 0x8000, 0x99, d);  // GPC 1's own copy only
-    h.read32(0x418380, bcast_read, d);       // GPC 0's
-    h.write32(0x509a04, 0x55, d);            // GPC 1's TPC broadcast (0x501800 + 0x204 + 0x8000)
-    h.read32(0x50d204, gpc1_tpc_bcast, d);   // GPC 1, TPC 2
+    h.read32(0x418380, bcast_read, d);      // GPC 0's
+    h.write32(0x509a04, 0x55, d);           // GPC 1's TPC broadcast (0x501800 + 0x204 + 0x8000)
+    h.read32(0x50d204, gpc1_tpc_bcast, d);  // GPC 1, TPC 2
   });
   sc_core::sc_start();
   for (unsigned g = 0; g < 2; ++g) EXPECT_EQ(gpc[g], 0x16u) << "GPC " << g;
@@ -83,9 +83,9 @@ TEST(PgraphRegfile, UnlistedAddressInTheWindowIsAnUnmodelledRegisterError) {
   Bench b([&](test::TestInitiator& h) {
     sc_time d;
     uint32_t v;
-    rd = h.read32(0x404000, v, d);        // in the hub window, in no list
-    wr = h.write32(0x418384, 1, d);       // GPC broadcast, not listed
-    tpc3 = h.read32(0x505a00, v, d);      // TPC 3 of a 3-TPC GPC
+    rd = h.read32(0x404000, v, d);    // in the hub window, in no list
+    wr = h.write32(0x418384, 1, d);   // GPC broadcast, not listed
+    tpc3 = h.read32(0x505a00, v, d);  // TPC 3 of a 3-TPC GPC
   });
   testing::internal::CaptureStderr();
   testing::internal::CaptureStdout();
@@ -120,9 +120,9 @@ TEST(Gf100Lists, CsdataWordsFollowNouveausRunFormat) {
   const GrPack p = {"a", "test", rows, 1};
   const auto w = csdata_words(p, 0x418000);
   ASSERT_EQ(w.size(), 4u);
-  EXPECT_EQ(w[0], 3u << 26 | 0x000);        // 0x418000..0x41800c: one run of 4
-  EXPECT_EQ(w[1], 31u << 26 | 0x100);       // 40 words: 32 ...
-  EXPECT_EQ(w[2], 7u << 26 | 0x180);        // ... + 8
+  EXPECT_EQ(w[0], 3u << 26 | 0x000);   // 0x418000..0x41800c: one run of 4
+  EXPECT_EQ(w[1], 31u << 26 | 0x100);  // 40 words: 32 ...
+  EXPECT_EQ(w[2], 7u << 26 | 0x180);   // ... + 8
   EXPECT_EQ(w[3], 0u << 26 | 0x300);
   EXPECT_EQ(mmctx_bytes(w), 4u * (4 + 40 + 1));
   EXPECT_EQ(p.entries(), 4u);
@@ -133,7 +133,8 @@ TEST(Gf100Lists, CsdataWordsFollowNouveausRunFormat) {
 TEST(Gf100Lists, ExtractedPacksMatchEntriesReadFromNouveausSource) {
   const auto& l = gf100_lists();
   if (!l.available) GTEST_SKIP() << l.reason;
-  for (const char* n : {"hub", "gpc_0", "gpc_1", "zcull", "tpc", "icmd", "mthd", "mmio"}) EXPECT_NE(l.find(n), nullptr) << n;
+  for (const char* n : {"hub", "gpc_0", "gpc_1", "zcull", "tpc", "icmd", "mthd", "mmio"})
+    EXPECT_NE(l.find(n), nullptr) << n;
   EXPECT_EQ(l.find("ppc"), nullptr) << "GF100 has no PPC pack";
   const GrPack& hub = l.pack("hub");
   // ctxgf100.c gf100_grctx_pack_hub: main_0, fe_0, pri_0, memfmt_0, ds_0, pd_0, rstr2d_0, scc_0, be_0
@@ -155,7 +156,10 @@ TEST(Gf100Lists, ExtractedPacksMatchEntriesReadFromNouveausSource) {
   EXPECT_EQ(mmio.rows[26].inits[0].addr, 0x419880u);
   // every BAR0 pack stays in PGRAPH's hub / GPC / TPC ranges
   for (const char* n : {"gpc_0", "gpc_1", "zcull"})
-    l.pack(n).for_each_word([&](uint32_t a, uint32_t) { EXPECT_TRUE(a >= 0x418000 && a < 0x419800) << n << std::hex << a; });
-  l.pack("tpc").for_each_word([&](uint32_t a, uint32_t) { EXPECT_TRUE(a >= 0x419800 && a < 0x41a000) << std::hex << a; });
-  l.pack("hub").for_each_word([&](uint32_t a, uint32_t) { EXPECT_TRUE(a >= 0x400000 && a < 0x418000) << std::hex << a; });
+    l.pack(n).for_each_word(
+        [&](uint32_t a, uint32_t) { EXPECT_TRUE(a >= 0x418000 && a < 0x419800) << n << std::hex << a; });
+  l.pack("tpc").for_each_word(
+      [&](uint32_t a, uint32_t) { EXPECT_TRUE(a >= 0x419800 && a < 0x41a000) << std::hex << a; });
+  l.pack("hub").for_each_word(
+      [&](uint32_t a, uint32_t) { EXPECT_TRUE(a >= 0x400000 && a < 0x418000) << std::hex << a; });
 }

@@ -121,13 +121,12 @@ class PgraphBlock : public GpuBlock, public HasStats {
 }  // namespace
 
 // Built last (see the file comment); not in the default `blocks` list.
-HETVP_REGISTER_ENTRY(GpuBlockType, "pgraph",
-                     "PGRAPH register file: GF100's GR registers as nouveau's register lists name them, stored and "
-                     "returned; other models' windows take precedence (docs/falcon.md)",
-                     pgraph_schema,
-                     [](GpuContext& c, const Params& p) -> std::unique_ptr<GpuBlock> {
-                       return std::make_unique<PgraphBlock>(c, p);
-                     },
-                     100, false);
+HETVP_REGISTER_ENTRY(
+    GpuBlockType, "pgraph",
+    "PGRAPH register file: GF100's GR registers as nouveau's register lists name them, stored and "
+    "returned; other models' windows take precedence (docs/falcon.md)",
+    pgraph_schema,
+    [](GpuContext& c, const Params& p) -> std::unique_ptr<GpuBlock> { return std::make_unique<PgraphBlock>(c, p); },
+    100, false);
 
 }  // namespace hetvp::gpu

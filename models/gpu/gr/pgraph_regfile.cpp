@@ -131,10 +131,10 @@ void PgraphRegfile::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_t
   const uint64_t a = gp.get_address();
   if (gp.get_data_length() != 4 || (a & 3) || gp.get_byte_enable_ptr()) {
     ++errors;
-    SC_REPORT_WARNING("hetvp/pgraph", format("%s: registers take aligned 32-bit accesses only (0x%06llx, %u bytes, by %s)",
-                                             name(), static_cast<unsigned long long>(a), gp.get_data_length(),
-                                             initiator_of(gp))
-                                          .c_str());
+    SC_REPORT_WARNING("hetvp/pgraph",
+                      format("%s: registers take aligned 32-bit accesses only (0x%06llx, %u bytes, by %s)", name(),
+                             static_cast<unsigned long long>(a), gp.get_data_length(), initiator_of(gp))
+                          .c_str());
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
@@ -158,12 +158,12 @@ void PgraphRegfile::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_t
   }
   if (!ok) {
     ++errors;
-    SC_REPORT_WARNING("hetvp/pgraph",
-                      format("%s: unmodelled register 0x%06llx %s by %s (in PGRAPH's window, but in no GF100 register "
-                             "list and no model: docs/falcon.md \"GF100's register lists\")",
-                             name(), static_cast<unsigned long long>(a), gp.is_read() ? "read" : "written",
-                             initiator_of(gp))
-                          .c_str());
+    SC_REPORT_WARNING(
+        "hetvp/pgraph",
+        format("%s: unmodelled register 0x%06llx %s by %s (in PGRAPH's window, but in no GF100 register "
+               "list and no model: docs/falcon.md \"GF100's register lists\")",
+               name(), static_cast<unsigned long long>(a), gp.is_read() ? "read" : "written", initiator_of(gp))
+            .c_str());
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
