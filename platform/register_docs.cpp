@@ -13,6 +13,7 @@
 #include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "firmware/include/hetvp/pcie_config.h"
+#include "firmware/include/hetvp/pgraph_regfile.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "firmware/include/hetvp/v3d_regs.h"
 #include "firmware/include/hetvp/vc_mailbox.h"
@@ -36,6 +37,7 @@ const RegSpec kGrh[] = {HETVP_REG_TABLE(HETVP_GR_HUB_REGS)};
 const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 const RegSpec kGpcPpc[] = {HETVP_REG_TABLE(HETVP_GPC_PPC_REGS)};
+const RegSpec kPgraphExtra[] = {HETVP_REG_TABLE(HETVP_PGRAPH_EXTRA_REGS)};
 const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
 const RegSpec kV3d[] = {HETVP_REG_TABLE(HETVP_V3D_REGS)};
 const RegSpec kVcMbox[] = {HETVP_REG_TABLE(HETVP_VCMBOX_REGS)};
@@ -98,6 +100,10 @@ const std::vector<RegBlockDoc>& register_blocks() {
       block("GPC PPC units (firmware/include/hetvp/falcon_ctxctl_regs.h)",
             "BAR0 0x500c30 + n·0x8000 (GPC n), on chips with PPCs (gpu_chips.h); docs/falcon.md, docs/kepler.md",
             kGpcPpc),
+      block("PGRAPH register file: words beside GF100's lists (firmware/include/hetvp/pgraph_regfile.h)",
+            "BAR0 addresses, served by the pgraph block; the other registers are those nouveau's GF100 lists name "
+            "(generated at build time): docs/falcon.md \"GF100's register lists\"",
+            kPgraphExtra),
       block("coherence directory (firmware/include/hetvp/coherence.h)",
             "host physical 0x40000000 (configs/coherence.yaml); plus the history-data port DIR_HIST_DATA 0x6800 "
             "(writes of up to 0x800 bytes of 64-bit line numbers)",

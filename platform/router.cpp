@@ -53,6 +53,12 @@ void Router::map(const std::string& label, uint64_t base, uint64_t size, TargetS
   last_ = nullptr;  // entries_ may have moved
 }
 
+std::vector<Router::Range> Router::ranges() const {
+  std::vector<Range> v;
+  for (const Entry& e : entries_) v.push_back({e.label, e.base, e.size});
+  return v;
+}
+
 void Router::limit(uint64_t size, const std::string& what) {
   limit_ = size;
   limit_what_ = what;

@@ -37,6 +37,12 @@ class Router : public Component {
   // Every range must lie inside [0, size); `what` names that space in the error (e.g. "BAR0 of
   // 16 MiB (gpu0.pcie.bar0_size)"). Checked for ranges mapped before and after.
   void limit(uint64_t size, const std::string& what);
+  // The ranges mapped so far (label, base, size), for a block that fills what others leave free.
+  struct Range {
+    std::string label;
+    uint64_t base, size;
+  };
+  std::vector<Range> ranges() const;
 
   void connect_phase(Builder& b) override;
   void end_of_elaboration() override;

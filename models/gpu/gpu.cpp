@@ -127,11 +127,17 @@ std::shared_ptr<Schema> Gpu::schema() {
       .range(1, GPU_MAX_COPY_ENGINES)
       .only_when_given();  // checked against `blocks` only when given (the resolved config leaves it out)
   std::string all;
+  std::string optional;
   for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) {
     s->group(key, b.schema(), b.doc);
-    all += (all.empty() ? "" : ",") + key;
+    if (b.in_default)
+      all += (all.empty() ? "" : ",") + key;
+    else
+      optional += (optional.empty() ? "" : ", ") + key;
   }
-  s->string("blocks", all, "on-chip blocks to build, comma-separated GPU block types (" + all + "); empty: none");
+  s->string("blocks", all,
+            "on-chip blocks to build, comma-separated GPU block types (default " + all +
+                (optional.empty() ? "" : "; built only when listed: " + optional) + "); empty: none");
   auto port = std::make_shared<Schema>();
   port->string("name", std::nullopt, "the gpu's initiator port for this window (connect it: connect: {NAME: blk.regs})")
       .required();

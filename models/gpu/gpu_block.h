@@ -97,6 +97,9 @@ struct GpuBlockType {
   // Blocks are built in (build_order, name) order; the copy engines (-1) come first, as when the
   // GPU built them itself, so that module and process order did not change.
   int build_order = 0;
+  // false: built only when `blocks` names it (the default `blocks` lists the others); for a block
+  // that only makes sense in some configurations (pgraph: GF100's register lists).
+  bool in_default = true;
 };
 
 // Iterated in name order (not registration order, which depends on link order).

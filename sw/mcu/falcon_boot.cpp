@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
@@ -11,6 +12,8 @@
 #include "firmware/include/hetvp/pmc.h"
 #include "models/host/host_api.h"
 #include "models/mcu/falcon/nouveau_fw.h"
+#include "models/gpu/gr/gf100_lists.h"
+#include "sw/driver/gr_nouveau_init.h"
 #include "sw/mcu/falcon_image.h"
 #include "sw/mcu/mcu_driver.h"
 #include "platform/format.h"
@@ -45,24 +48,48 @@ void upload(GpuDriver& gpu, uint32_t base, const mcu::falcon::NouveauImage& im, 
 
 // gf100_gr_init_csdata's list format, written from its description: the list of registers the
 // context switch saves is appended after the list the firmware image already holds (its head/tail
-// words at `starstar`): runs of consecutive words as (count - 1) << 26 | (address - base), then the
-// new tail. hetvp's lists name the PGRAPH words it models (docs/falcon.md); nouveau's own lists
-// (ctxgf100.c) describe the real chip's registers, which hetvp does not have.
-struct Run {
-  uint32_t addr, count;
-};
-void csdata(GpuDriver& gpu, uint32_t falcon, uint32_t starstar, uint32_t base, const std::vector<Run>& runs) {
+// words at `starstar`): runs of consecutive words as (count - 1) << 26 | (address - base)
+// (gf100_lists.h csdata_words), then the new tail.
+void csdata(GpuDriver& gpu, uint32_t falcon, uint32_t starstar, const std::vector<uint32_t>& words) {
   gpu.reg_write(falcon + FCTX_DATA_INDEX, 0x02000000 + starstar);  // read auto-increment
   uint32_t star = gpu.reg_read(falcon + FCTX_DATA);
   const uint32_t temp = gpu.reg_read(falcon + FCTX_DATA);
   if (temp > star) star = temp;
   gpu.reg_write(falcon + FCTX_DATA_INDEX, 0x01000000 + star);
-  for (const Run& r : runs) {
-    gpu.reg_write(falcon + FCTX_DATA, (r.count - 1) << 26 | (r.addr - base));
+  for (uint32_t w : words) {
+    gpu.reg_write(falcon + FCTX_DATA, w);
     star += 4;
   }
   gpu.reg_write(falcon + FCTX_DATA_INDEX, 0x01000004 + starstar);
   gpu.reg_write(falcon + FCTX_DATA, star);
+}
+
+// GF100: nouveau's own lists, as gf100_gr_init_ctxctl_int uploads them (gf100.c): hub -> HUB
+// (base 0), gpc_0 and gpc_1 -> GPC list (base 0x418000), tpc -> TPC list (base 0x419800). GF100 has no
+// ppc pack: nouveau's call with it (NULL) appends one all-ones word to the list at D[8], which GF100's
+// GPC firmware never reads (its NV_PGRAPH_GPCX_UNK__SIZE is 0); hetvp leaves it out.
+std::string upload_gf100_lists(GpuDriver& gpu) {
+  namespace gr = gpu::gr;
+  const auto& lists = gr::gf100_lists();
+  std::string text = "GF100 register lists (nouveau ctxgf100.c, gf100.c):";
+  struct Up {
+    const char* pack;
+    uint32_t falcon, starstar, base;
+  };
+  for (const Up& u : {Up{"hub", GPU_HUB_BASE, 0x000, 0x000000}, Up{"gpc_0", GPU_GPC_BCAST_BASE, 0x000, 0x418000},
+                      Up{"gpc_1", GPU_GPC_BCAST_BASE, 0x000, 0x418000}, Up{"tpc", GPU_GPC_BCAST_BASE, 0x004, 0x419800}}) {
+    const gr::GrPack& p = lists.pack(u.pack);
+    const auto words = gr::csdata_words(p, u.base);
+    csdata(gpu, u.falcon, u.starstar, words);
+    text += format(" %s %zu entries/%zu words -> %zu list words (%u bytes);", u.pack, p.entries(), p.words(),
+                   words.size(), gr::mmctx_bytes(words));
+  }
+  for (const char* n : {"zcull", "icmd", "mthd"}) {
+    const gr::GrPack& p = lists.pack(n);
+    text += format(" %s %zu entries/%zu words;", n, p.entries(), p.words());
+  }
+  text.pop_back();
+  return text;
 }
 }  // namespace
 
@@ -125,23 +152,43 @@ FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::
 FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& im, const GpuChip& chip,
                              const sc_core::sc_time& timeout, FalconBootReport r) {
   const double t0 = api.now().to_seconds();
+  // GF100 runs on nouveau's own register lists; the other chips on hetvp's small ones.
+  const bool gf100 = std::string(chip.name) == "gf100";
+  if (gf100 && !gpu::gr::gf100_lists().available)
+    throw McuError("nouveau boot: GF100's register lists are not built in: " + gpu::gr::gf100_lists().reason);
+  // 0. gf100_gr_init's mmio list, before the context controllers start (the `pgraph` block serves it)
+  if (gf100) {
+    try {
+      r.mmio_words = gf100_gr_init_mmio(gpu);
+    } catch (const std::exception& e) {
+      throw McuError(std::string("nouveau boot: gf100_gr_init's mmio list: ") + e.what() +
+                     " (GF100's GR registers need the pgraph block: gpu0.blocks, docs/falcon.md)");
+    }
+  }
   // 1. upload: HUB image, GPC image to every GPC at once
   upload(gpu, GPU_HUB_BASE, im.hub, im.hub_name);
   upload(gpu, GPU_GPC_BCAST_BASE, im.gpc, im.gpc_name);
-  // register lists: HUB (base 0x400000), GPC (0x418000, list at D[0]), TPC (0x419800, list at D[4]),
-  // PPC (0x41be00, list at D[8]).
-  csdata(gpu, GPU_HUB_BASE, 0x000, 0x400000, {{PGRAPH_HANDSHAKE_4170, 1}, {PGRAPH_UNK_408A14, 1}});
-  csdata(gpu, GPU_GPC_BCAST_BASE, 0x000, 0x418000, {{GPU_GPC_BCAST_BASE + chip.unk86c, 1}});
-  csdata(gpu, GPU_GPC_BCAST_BASE, 0x004, 0x419800, {{0x419800, 1}});
-  // Chips with PPCs: their list's head is the TPC list's tail (D[8]) and its tail D[12] must follow.
-  // hetvp has no PPC context state, but the list cannot be empty (the GPC firmware's mmctx_size reads
-  // at least one entry, as nouveau's csdata always writes one): one word, the PPC broadcast unit's first.
-  if (chip.ppcs) csdata(gpu, GPU_GPC_BCAST_BASE, 0x008, 0x41be00, {{0x41be00, 1}});
+  // 2. register lists: HUB, GPC (list at D[0]), TPC (list at D[4]), PPC (list at D[8]).
+  if (gf100) {
+    r.lists = upload_gf100_lists(gpu);
+    api.log(r.lists + format("; mmio %zu words written before the start", r.mmio_words));
+  } else {
+    // hetvp's own lists for the chips whose register lists hetvp does not extract (GF117, Kepler): the
+    // PGRAPH words it models (docs/falcon.md), one word per run (count - 1 = 0): HUB base 0x400000,
+    // GPC 0x418000, TPC 0x419800, PPC 0x41be00.
+    csdata(gpu, GPU_HUB_BASE, 0x000, {PGRAPH_HANDSHAKE_4170 - 0x400000u, PGRAPH_UNK_408A14 - 0x400000u});
+    csdata(gpu, GPU_GPC_BCAST_BASE, 0x000, {GPU_GPC_BCAST_BASE + chip.unk86c - 0x418000u});
+    csdata(gpu, GPU_GPC_BCAST_BASE, 0x004, {0});
+    // Chips with PPCs: their list's head is the TPC list's tail (D[8]) and its tail D[12] must follow.
+    // hetvp has no PPC context state, but the list cannot be empty (the GPC firmware's mmctx_size reads
+    // at least one entry, as nouveau's csdata always writes one): one word, the PPC broadcast unit's first.
+    if (chip.ppcs) csdata(gpu, GPU_GPC_BCAST_BASE, 0x008, {0});
+  }
   r.upload_us = (api.now().to_seconds() - t0) * 1e6;
-  // 2. start the HUB; its firmware starts the GPCs
+  // 3. start the HUB; its firmware starts the GPCs
   gpu.reg_write(GPU_HUB_BASE + FCTX_UC_BLOCK_ON_FIFO, 0);
   gpu.reg_write(GPU_HUB_BASE + FCTX_UC_CTRL, FCTX_UC_CTRL_START);
-  // 3. poll 0x409800 bit 31
+  // 4. poll 0x409800 bit 31
   const sc_core::sc_time interval(1, sc_core::SC_US);
   const sc_core::sc_time start = api.now();
   for (unsigned n = 0;; ++n) {
@@ -160,7 +207,7 @@ FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& i
       throw McuError("nouveau boot: no init-done at 0x409800 bit 31 within " + timeout.to_string());
     api.sleep(interval);
   }
-  // 4. the context size
+  // 5. the context size
   r.context_size = gpu.reg_read(GPU_HUB_BASE + FCTX_CC_SCRATCH + 4);
   r.init_done_us = (api.now().to_seconds() - t0) * 1e6;
   api.log(r.summary());

@@ -19,6 +19,10 @@ struct FalconBootReport {
   std::string source = "nouveau GF100";  // whose firmware: "nouveau GK104", "image files"
   uint32_t context_size = 0;  // 0x409804 after init-done: the firmware's context size in bytes
   double upload_us = 0, init_done_us = 0;
+  // GF100: the register lists uploaded (per pack: entries, words, list words and the bytes the
+  // firmware's mmctx_size counts) and the words of gf100_gr_init's mmio list written; else empty/0.
+  std::string lists;
+  size_t mmio_words = 0;
   std::string summary() const;
 };
 

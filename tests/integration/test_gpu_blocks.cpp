@@ -47,7 +47,7 @@ TEST(GpuBlocks, UnknownBlockIsALocatedError) {
   RunResult r = run_hetvp("check " + with_blocks("unknown.yaml", "compute,mcu"));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("unknown.yaml:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("unknown GPU block 'mcu' (GPU blocks: compute, copy_engine, fifo, gr, microcontrollers)"),
+  EXPECT_NE(r.err.find("unknown GPU block 'mcu' (GPU blocks: compute, copy_engine, fifo, gr, microcontrollers, pgraph)"),
             std::string::npos)
       << r.err;
 }

@@ -1,0 +1,132 @@
+// The GPU block "pgraph": GF100's GR register space as nouveau's register lists name it, stored and
+// returned (pgraph_regfile.h). YAML group gpu0.pgraph; opt-in (not in the default `blocks`): the
+// Falcon/nouveau configs list it. docs/falcon.md "GF100's register lists".
+//
+// Precedence: the block is built after every other block (build_order) and maps only the parts of
+// its windows that no other window covers, so a model's registers (the context controllers' windows
+// and their PGRAPH boot words, the compute front end and its per-GPC windows, ...) win by
+// construction. A listed register that another window shadows is a warning naming both, except the
+// context controllers' PGRAPH boot words (falcon_ctxctl_regs.h), which are expected there.
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "firmware/include/hetvp/falcon_ctxctl_regs.h"
+#include "firmware/include/hetvp/pgraph_regfile.h"
+#include "models/gpu/gpu_block.h"
+#include "models/gpu/gr/gf100_lists.h"
+#include "models/gpu/gr/pgraph_regfile.h"
+#include "platform/config.h"
+#include "platform/format.h"
+
+namespace hetvp::gpu {
+
+namespace {
+
+std::shared_ptr<Schema> pgraph_schema() {
+  auto s = std::make_shared<Schema>();
+  s->choice("lists", {"gf100"}, std::string("gf100"),
+            "which chip's register lists name the registers (gf100: nouveau's ctxgf100.c hub/gpc_0/gpc_1/zcull/tpc "
+            "packs and gf100.c's mmio pack, extracted at build time)");
+  return s;
+}
+
+// The BAR0 packs whose words are registers (icmd and mthd name methods, not addresses).
+const char* const kRegisterPacks[] = {"hub", "gpc_0", "gpc_1", "zcull", "tpc", "mmio"};
+
+class PgraphBlock : public GpuBlock, public HasStats {
+ public:
+  PgraphBlock(GpuContext& ctx, const Params& p) {
+    // GF100's lists name GF100's registers; the other chips' (ctxgk104.c ...) are not extracted.
+    if (ctx.chip && std::string(ctx.chip->name) != "gf100")
+      throw ConfigError(p.where("lists") + ": GF100's register lists on chip " + ctx.chip->name + " (" +
+                        ctx.gpu_params.where("chip") + "): hetvp extracts only GF100's (docs/falcon.md); build " +
+                        "this chip without the pgraph block");
+    const auto& lists = gr::gf100_lists();
+    if (!lists.available) throw ConfigError(p.where("lists") + ": " + lists.reason);
+    std::vector<const gr::GrPack*> packs;
+    for (const char* n : kRegisterPacks) packs.push_back(&lists.pack(n));
+    // TPCs per GPC: the chip's, or what the context controllers report (microcontrollers.tpcs), else
+    // GF100's 4.
+    unsigned tpcs = ctx.chip ? ctx.chip->tpcs : 4;
+    try {
+      const Params mc = ctx.gpu_params.group("microcontrollers");
+      if (mc.has("tpcs")) tpcs = mc.u32("tpcs");
+    } catch (const std::exception&) {
+    }
+    const std::vector<uint32_t> extra = {PGRAPH_ICMD_METHOD, PGRAPH_STATUS};
+    try {
+      file_ = std::make_unique<gr::PgraphRegfile>("pgraph", ctx.num_gpcs, tpcs, packs, extra);
+    } catch (const std::invalid_argument& e) {
+      throw ConfigError(p.where("lists") + ": " + e.what());
+    }
+    map_free_parts(ctx);
+    warn_shadowed(ctx, packs, extra);
+    stats_.counter("reads", "count", "register reads served", file_->reads)
+        .counter("writes", "count", "register writes served (a broadcast write counts once)", file_->writes)
+        .counter("broadcast_writes", "count", "writes to the GPC or TPC broadcast ranges", file_->broadcast_writes)
+        .counter("errors", "count", "accesses refused (unmodelled register, not 32-bit)", file_->errors);
+  }
+  void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
+  StatGroup& stat_group() override { return stats_; }
+
+ private:
+  // Maps each window minus every range already in the router.
+  void map_free_parts(GpuContext& ctx) {
+    owners_ = ctx.bar0.ranges();
+    std::sort(owners_.begin(), owners_.end(), [](auto& a, auto& b) { return a.base < b.base; });
+    for (auto [b, e] : file_->windows()) {
+      uint64_t at = b;
+      for (const auto& r : owners_) {
+        if (r.base + r.size <= at || r.base >= e) continue;
+        if (r.base > at) map_part(ctx, at, r.base);
+        at = std::max<uint64_t>(at, r.base + r.size);
+      }
+      if (at < e) map_part(ctx, at, e);
+    }
+  }
+  void map_part(GpuContext& ctx, uint64_t b, uint64_t e) {
+    ctx.bar0.map(ctx.name + ".pgraph " + format("[0x%06llx, 0x%06llx)", (unsigned long long)b, (unsigned long long)e),
+                 b, e - b, file_->regs, /*absolute=*/true);
+  }
+  const Router::Range* owner(uint32_t a) const {
+    for (const auto& r : owners_)
+      if (a >= r.base && a - r.base < r.size) return &r;
+    return nullptr;
+  }
+  // One warning per other window that hides listed registers (their count and the first).
+  void warn_shadowed(GpuContext& ctx, const std::vector<const gr::GrPack*>& packs, const std::vector<uint32_t>& extra) {
+    std::map<std::string, std::pair<unsigned, uint32_t>> hidden;
+    auto check = [&](uint32_t a) {
+      if (a == PGRAPH_HANDSHAKE_4170 || a == PGRAPH_UNK_408A14) return;  // the ctxctl's boot words: expected
+      if (const Router::Range* r = owner(a)) {
+        auto& h = hidden[r->label];
+        if (h.first++ == 0) h.second = a;
+      }
+    };
+    for (const auto* pk : packs) pk->for_each_word([&](uint32_t a, uint32_t) { check(a); });
+    for (uint32_t a : extra) check(a);
+    for (auto& [label, h] : hidden)
+      SC_REPORT_WARNING("hetvp/pgraph", format("%s.pgraph: %u listed GF100 GR register(s) from 0x%06x on are served by "
+                                               "%s, not by the register file",
+                                               ctx.name.c_str(), h.first, h.second, label.c_str())
+                                            .c_str());
+  }
+
+  std::unique_ptr<gr::PgraphRegfile> file_;
+  std::vector<Router::Range> owners_;
+  StatGroup stats_{"pgraph"};
+};
+
+}  // namespace
+
+// Built last (see the file comment); not in the default `blocks` list.
+HETVP_REGISTER_ENTRY(
+    GpuBlockType, "pgraph",
+    "PGRAPH register file: GF100's GR registers as nouveau's register lists name them, stored and "
+    "returned; other models' windows take precedence (docs/falcon.md)",
+    pgraph_schema,
+    [](GpuContext& c, const Params& p) -> std::unique_ptr<GpuBlock> { return std::make_unique<PgraphBlock>(c, p); },
+    100, false);
+
+}  // namespace hetvp::gpu

@@ -1,0 +1,94 @@
+// hetvp — nouveau's GR list writers for GF100 (gr_nouveau_init.h).
+#include "sw/driver/gr_nouveau_init.h"
+
+#include "firmware/include/hetvp/pgraph_regfile.h"
+#include "platform/format.h"
+
+namespace hetvp::sw {
+
+namespace {
+const gpu::gr::GrPack& pack(const char* name) {
+  const auto& lists = gpu::gr::gf100_lists();
+  if (!lists.available) throw GrListError("GF100 register lists: " + lists.reason);
+  return lists.pack(name);
+}
+
+// gf100.c's interface registers for the two method packs.
+constexpr uint32_t kIcmdData = 0x400204, kIcmdCtrl = 0x400208, kMthdData = 0x40448c, kMthdCtrl = 0x404488;
+constexpr uint32_t kFeIdleTimeout = 0x404154;
+constexpr uint32_t kStatusBusy = 0x4;  // PGRAPH_STATUS bit 2, what gf100_gr_icmd polls
+}  // namespace
+
+size_t gr_write_pack(GpuDriver& gpu, const gpu::gr::GrPack& p) {
+  size_t n = 0;
+  p.for_each_word([&](uint32_t addr, uint32_t data) {
+    gpu.reg_write(addr, data);
+    ++n;
+  });
+  return n;
+}
+
+size_t gf100_gr_init_mmio(GpuDriver& gpu) { return gr_write_pack(gpu, pack("mmio")); }
+
+GrctxWrites gf100_grctx_generate_writes(GpuDriver& gpu, unsigned poll_limit) {
+  GrctxWrites w;
+  for (const char* n : {"hub", "gpc_0", "zcull", "gpc_1", "tpc"}) w.mmio_words += gr_write_pack(gpu, pack(n));
+  w.bar0_accesses = w.mmio_words;
+
+  // icmd (gf100_gr_icmd), with the FE idle timeout off meanwhile (gf100_grctx_generate_main)
+  const uint32_t idle_timeout = gpu.reg_read(kFeIdleTimeout);
+  gpu.reg_write(kFeIdleTimeout, 0);
+  gpu.reg_write(kIcmdCtrl, 0x80000000);
+  w.bar0_accesses += 3;
+  const gpu::gr::GrPack& icmd = pack("icmd");
+  bool first = true;
+  uint32_t data = 0;
+  for (size_t r = 0; r < icmd.count; ++r)
+    for (size_t i = 0; i < icmd.rows[r].count; ++i) {
+      const gpu::gr::GrInit& e = icmd.rows[r].inits[i];
+      if (first || e.data != data) {
+        gpu.reg_write(kIcmdData, e.data);
+        data = e.data;
+        first = false;
+        ++w.bar0_accesses;
+      }
+      for (uint32_t k = 0; k < e.count; ++k) {
+        const uint32_t method = e.addr + k * e.pitch;
+        gpu.reg_write(PGRAPH_ICMD_METHOD, method);
+        ++w.icmd_methods;
+        ++w.bar0_accesses;
+        for (unsigned polls = 0;; ++polls) {
+          ++w.bar0_accesses;
+          if (!(gpu.reg_read(PGRAPH_STATUS) & kStatusBusy)) break;
+          if (polls + 1 >= poll_limit)
+            throw GrListError(format("icmd method 0x%06x: PGRAPH_STATUS 0x%06x bit 2 (busy) still set after %u reads",
+                                     method, PGRAPH_STATUS, poll_limit));
+        }
+      }
+    }
+  gpu.reg_write(kIcmdCtrl, 0);
+  gpu.reg_write(kFeIdleTimeout, idle_timeout);
+  w.bar0_accesses += 2;
+
+  // mthd (gf100_gr_mthd): the class in the pack row's type
+  const gpu::gr::GrPack& mthd = pack("mthd");
+  first = true;
+  for (size_t r = 0; r < mthd.count; ++r)
+    for (size_t i = 0; i < mthd.rows[r].count; ++i) {
+      const gpu::gr::GrInit& e = mthd.rows[r].inits[i];
+      if (first || e.data != data) {
+        gpu.reg_write(kMthdData, e.data);
+        data = e.data;
+        first = false;
+        ++w.bar0_accesses;
+      }
+      for (uint32_t k = 0; k < e.count; ++k) {
+        gpu.reg_write(kMthdCtrl, 0x80000000u | mthd.rows[r].type | (e.addr + k * e.pitch) << 14);
+        ++w.mthd_methods;
+        ++w.bar0_accesses;
+      }
+    }
+  return w;
+}
+
+}  // namespace hetvp::sw
