@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cmake/Gf100Lists.cmake and cmake/gf100_lists.py on bad input: a missing tarball and a tarball whose
-# ctxgf100.c/gf100.c are other bytes each configure with a warning naming the reason (the file and its
+# pinned files (ctxgf100.c, gf100.c, ctx<chip>.c ...) are other bytes each configure with a warning naming the reason (the file and its
 # SHA-256 for changed bytes), and the generated table is valid C++ holding that reason; with
 # -DHETVP_REQUIRE_NOUVEAU=ON the same configure fails. The parser refuses a list entry that is not
 # four numbers, naming the file and the list.
@@ -22,11 +22,12 @@ gen=$t/b1/generated/gf100_lists.cpp
 "$cxx" -std=c++17 -fsyntax-only -I"$src" "$gen" 2>"$t/cc" || fail "generated table does not compile: $(cat "$t/cc" "$gen")"
 grep -q 'missing.tar.xz not found' "$gen" || fail "the reason is not in the table: $(cat "$gen")"
 
-# 2. a tarball with other bytes in the two files
+# 2. a tarball with other bytes in every pinned file (ctxgf100.c is the first the check names)
 d=$t/tree/linux-source-6.1/drivers/gpu/drm/nouveau/nvkm/engine/gr
 mkdir -p "$d"
-echo "/* not nouveau's */" >"$d/ctxgf100.c"
-echo "/* not nouveau's */" >"$d/gf100.c"
+files=$(grep -o '"[a-z0-9]*\.c=' "$src/cmake/Gf100Lists.cmake" | tr -d '"=')
+[ "$(echo "$files" | wc -l)" -ge 2 ] || fail "no pinned files found in cmake/Gf100Lists.cmake"
+for f in $files; do echo "/* not nouveau's */" >"$d/$f"; done
 tar -cJf "$t/other.tar.xz" -C "$t/tree" linux-source-6.1 || fail "cannot build the test tarball"
 cmake -S "$proj" -B "$t/b2" -DHETVP_SOURCE="$src" -DHETVP_LINUX_SOURCE_TARBALL="$t/other.tar.xz" >"$t/out2" 2>&1 ||
   fail "configure failed: $(cat "$t/out2")"
@@ -45,7 +46,7 @@ gf100_grctx_init_main_0[] = {
 	{}
 };
 C
-python3 "$src/cmake/gf100_lists.py" "$t/ctx.c" "$t/ctx.c" "$t/out.cpp" 2>"$t/err3" && fail "the parser accepted a 3-field entry"
+python3 "$src/cmake/gf100_lists.py" "$t/out.cpp" "$t/ctx.c" 2>"$t/err3" && fail "the parser accepted a 3-field entry"
 grep -q "ctx.c: gf100_grctx_init_main_0: entry '{0x400204,   2, 0x04}' is not {addr, count, pitch, data}" "$t/err3" ||
   fail "no clear parser error: $(cat "$t/err3")"
 echo "ok: missing tarball and other bytes -> warning + valid table; REQUIRE -> configure error; bad entry -> named"

@@ -174,16 +174,17 @@ TEST(GrNouveauInit, IcmdPollOfABusyGrEndsNamed) {
   EXPECT_EQ((o.out + o.err).find("unmodelled"), std::string::npos) << o.err;
 }
 
-// Bad input: the register file on a chip whose lists hetvp does not extract is a located config error.
-TEST(PgraphBlock, OtherChipIsALocatedConfigError) {
+// Bad input: another chip's lists on a chip (gpu0.pgraph.lists: gf100 on gk104) is a located config error.
+TEST(PgraphBlock, AnotherChipsListsAreALocatedConfigError) {
   RunOptions opt;
   opt.config = test::config("gk104_nouveau.yaml");
   opt.workload = "boot";
-  opt.overrides = {"gpu0.blocks=microcontrollers,pgraph"};
+  opt.overrides = {"gpu0.pgraph.lists=gf100"};
   std::ostringstream out, err;
   const int code = run_platform(opt, out, err);
   EXPECT_EQ(code, 2) << out.str() << err.str();
-  EXPECT_NE(err.str().find("GF100's register lists on chip gk104 (" + test::config("gk104_nouveau.yaml")),
+  EXPECT_NE(err.str().find("gpu0.pgraph.lists"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("gf100's register lists on chip gk104 (" + test::config("gk104_nouveau.yaml")),
             std::string::npos)
       << err.str();
 }
