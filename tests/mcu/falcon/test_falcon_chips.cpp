@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <regex>
@@ -217,4 +218,50 @@ TEST(FalconChips, ImageFilesBootAndBadFilesAreLocatedErrors) {
   std::remove(bp.c_str());
   std::remove(hub.c_str());
   std::remove(gpc.c_str());
+}
+
+// What each chip's boot prints: per pack its entries and words, the list words uploaded and their
+// bytes (the ppc pack at D[8] too), the mmio words and the context size, all from the lists.
+TEST(FalconChips, PrintTheirOwnListLengthsAndTheComputedSize) {
+  namespace gr = hetvp::gpu::gr;
+  for (const char* chip : {"gf117", "gk104", "gk110", "gk208"}) {
+    NEED_FIRMWARE(chip);
+    const auto& l = gr::gr_lists(chip);
+    auto r = run_hetvp(boot(std::string(chip) + "_nouveau.yaml"), 120);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    std::string upper;
+    for (const char* c = chip; *c; ++c) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+    auto uploaded = [&](const char* pack, uint32_t base) {
+      const auto w = gr::csdata_words(l.pack(pack), base);
+      return std::string(pack) + " " + std::to_string(l.pack(pack).entries()) + " entries/" +
+             std::to_string(l.pack(pack).words()) + " words -> " + std::to_string(w.size()) + " list words (" +
+             std::to_string(gr::mmctx_bytes(w)) + " bytes)";
+    };
+    const hetvp::GpuChip& c = *hetvp::find_gpu_chip(chip);
+    for (const std::string& want : std::vector<std::string>{
+             upper + " register lists (nouveau ctx" + chip + ".c, " + chip + ".c):", uploaded("hub", 0),
+             uploaded("gpc_0", 0x418000), uploaded("gpc_1", 0x418000), uploaded("tpc", 0x419800),
+             uploaded("ppc", 0x41be00),
+             "mthd " + std::to_string(l.pack("mthd").entries()) + " entries/" + std::to_string(l.pack("mthd").words()),
+             "mmio " + std::to_string(l.pack("mmio").words()) + " words written before the start",
+             "context size " + std::to_string(expected_size(chip, c.gpcs)) + " bytes"})
+      EXPECT_NE(r.out.find(want), std::string::npos) << chip << ": " << want << "\n" << r.out;
+  }
+}
+
+// Without the pgraph block a Kepler chip's mmio list has nowhere to go: the boot fails at its first
+// word (gk104_gr_pack_mmio's), naming the pack and what is missing, before any firmware is uploaded.
+TEST(FalconChips, Gk104WithoutTheRegisterFileFailsAtTheFirstListWord) {
+  NEED_FIRMWARE("gk104");
+  const auto& mmio = hetvp::gpu::gr::gr_lists("gk104").pack("mmio");
+  auto r = run_hetvp(boot("gk104_nouveau.yaml", "--set gpu0.blocks=microcontrollers"), 120);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  char first[32];
+  std::snprintf(first, sizeof first, "%06x failed", mmio.rows[0].inits[0].addr);
+  const std::string all = r.out + r.err;
+  const size_t at = all.find("nouveau boot: gf100_gr_init's mmio list: uncached store of 4 bytes at 0x");
+  ASSERT_NE(at, std::string::npos) << all;
+  EXPECT_EQ(all.find(first, at), all.find("failed", at) - 7) << all;
+  EXPECT_NE(all.find("(gk104_gr_pack_mmio; GK104's GR registers need the pgraph block"), std::string::npos) << all;
+  EXPECT_EQ(all.find("init-done"), std::string::npos) << r.out;
 }
