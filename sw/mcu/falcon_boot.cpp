@@ -83,7 +83,7 @@ std::string upload_gr_lists(GpuDriver& gpu, const gpu::gr::GrLists& lists) {
                       Up{"ppc", GPU_GPC_BCAST_BASE, 0x008, 0x41be00}}) {
     const gr::GrPack* p = lists.find(u.pack);
     if (!p && std::string(u.pack) == "ppc") continue;  // GF100
-    if (!p) p = &lists.pack(u.pack);                    // throws, naming the pack
+    if (!p) p = &lists.pack(u.pack);                   // throws, naming the pack
     const auto words = gr::csdata_words(*p, u.base);
     csdata(gpu, u.falcon, u.starstar, words);
     text += format(" %s %zu entries/%zu words -> %zu list words (%u bytes);", u.pack, p->entries(), p->words(),
@@ -161,7 +161,8 @@ FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& i
   const auto& lists = gpu::gr::gr_lists(chip.name);
   std::string upper;
   for (const char* c = chip.name; *c; ++c) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
-  if (!lists.available) throw McuError("nouveau boot: " + upper + "'s register lists are not built in: " + lists.reason);
+  if (!lists.available)
+    throw McuError("nouveau boot: " + upper + "'s register lists are not built in: " + lists.reason);
   // 0. gf100_gr_init's mmio list, before the context controllers start (the `pgraph` block serves it)
   try {
     r.mmio_words = gr_init_mmio(gpu, chip.name);

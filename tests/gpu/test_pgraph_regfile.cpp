@@ -288,7 +288,8 @@ TEST(GrLists, UnknownChipAndPackAreNamed) {
   const auto& x = gr_lists("gm107");
   EXPECT_FALSE(x.available);
   if (!gf100_lists().available) GTEST_SKIP() << gf100_lists().reason;
-  EXPECT_EQ(x.reason, "hetvp extracts no GR register lists for chip 'gm107' (it has: gf100, gf117, gk104, gk110, gk208)");
+  EXPECT_EQ(x.reason,
+            "hetvp extracts no GR register lists for chip 'gm107' (it has: gf100, gf117, gk104, gk110, gk208)");
   EXPECT_EQ(gr_list_chips().size(), 5u);
   try {
     gr_lists("gk104").pack("rop");

@@ -12,8 +12,7 @@
 namespace hetvp::gpu::gr {
 
 PgraphRegfile::PgraphRegfile(sc_core::sc_module_name n, unsigned gpcs, unsigned tpcs,
-                             const std::vector<const GrPack*>& packs, const std::vector<uint32_t>& extra,
-                             unsigned ppcs)
+                             const std::vector<const GrPack*>& packs, const std::vector<uint32_t>& extra, unsigned ppcs)
     : sc_core::sc_module(n), gpcs_(gpcs), tpcs_(tpcs), ppcs_(ppcs) {
   regs.register_b_transport(this, &PgraphRegfile::b_transport);
   regs.register_transport_dbg(this, &PgraphRegfile::transport_dbg);

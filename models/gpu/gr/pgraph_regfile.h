@@ -68,10 +68,10 @@ class PgraphRegfile : public sc_core::sc_module {
   bool store(uint32_t addr, uint32_t v, unsigned& fanout);
 
   unsigned gpcs_, tpcs_, ppcs_;
-  std::unordered_map<uint32_t, uint32_t> hub_;       // address -> value
-  std::unordered_map<uint32_t, uint32_t> gpc_slot_;  // GPC offset -> slot
-  std::unordered_map<uint32_t, uint32_t> tpc_slot_;  // TPC offset -> slot
-  std::unordered_map<uint32_t, uint32_t> ppc_slot_;  // PPC offset -> slot
+  std::unordered_map<uint32_t, uint32_t> hub_;         // address -> value
+  std::unordered_map<uint32_t, uint32_t> gpc_slot_;    // GPC offset -> slot
+  std::unordered_map<uint32_t, uint32_t> tpc_slot_;    // TPC offset -> slot
+  std::unordered_map<uint32_t, uint32_t> ppc_slot_;    // PPC offset -> slot
   std::vector<uint32_t> gpc_val_, tpc_val_, ppc_val_;  // [gpc][slot], [gpc][tpc][slot], [gpc][ppc][slot]
 };
 

@@ -24,12 +24,12 @@ long context_size(const std::string& out) {
   if (!std::regex_search(out, m, std::regex("context size ([0-9]+) bytes"))) return -1;
   return std::stol(m[1]);
 }
-#define NEED_FIRMWARE(chip)                                          \
-  do {                                                               \
-    const auto& fw = hetvp::mcu::falcon::nouveau_firmware(chip);     \
-    if (!fw.available) GTEST_SKIP() << fw.reason;                    \
-    const auto& gl = hetvp::gpu::gr::gr_lists(chip);                 \
-    if (!gl.available) GTEST_SKIP() << gl.reason;                    \
+#define NEED_FIRMWARE(chip)                                      \
+  do {                                                           \
+    const auto& fw = hetvp::mcu::falcon::nouveau_firmware(chip); \
+    if (!fw.available) GTEST_SKIP() << fw.reason;                \
+    const auto& gl = hetvp::gpu::gr::gr_lists(chip);             \
+    if (!gl.available) GTEST_SKIP() << gl.reason;                \
   } while (0)
 
 // The context size hub.fuc/gpc.fuc's init compute, derived from the chip's lists (gf100_lists.h) and
