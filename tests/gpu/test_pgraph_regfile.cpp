@@ -8,6 +8,7 @@
 
 #include "common/test_run.h"
 #include "common/tlm_harness.h"
+#include "firmware/include/hetvp/gpu_chips.h"
 #include "models/gpu/gr/gf100_lists.h"
 #include "models/gpu/gr/pgraph_regfile.h"
 
@@ -290,7 +291,10 @@ TEST(GrLists, UnknownChipAndPackAreNamed) {
   if (!gf100_lists().available) GTEST_SKIP() << gf100_lists().reason;
   EXPECT_EQ(x.reason,
             "hetvp extracts no GR register lists for chip 'gm107' (it has: gf100, gf117, gk104, gk110, gk208)");
-  EXPECT_EQ(gr_list_chips().size(), 5u);
+  // every chip gpu0.chip can name (gpu_chips.h) has its lists
+  EXPECT_EQ(gr_list_chips().size(), size_t(gpu_chip_count()));
+  for (unsigned i = 0; i < gpu_chip_count(); ++i)
+    EXPECT_TRUE(gr_lists(gpu_chips_begin()[i].name).available) << gpu_chips_begin()[i].name;
   try {
     gr_lists("gk104").pack("rop");
     FAIL();
