@@ -1,28 +1,45 @@
 #!/usr/bin/env python3
-# hetvp — reads GF100's GR register lists out of nouveau's ctxgf100.c and gf100.c (Linux, MIT licence)
-# at configure time and writes them as a C++ table (models/gpu/gr/gf100_lists.h). Called by
-# cmake/Gf100Lists.cmake; the sources and the output stay in the build tree, never in the repository.
+# hetvp — reads the GR register lists of the chips hetvp boots (GF100, GF117, GK104, GK110, GK208) out
+# of nouveau's nvkm/engine/gr sources (Linux, MIT licence) at configure time and writes them as one C++
+# table (models/gpu/gr/gf100_lists.h). Called by cmake/Gf100Lists.cmake; the sources and the output
+# stay in the build tree, never in the repository.
 #
 # What is parsed (the two forms nouveau's lists take, gf100.h):
 #   struct gf100_gr_init gf100_xxx[] = { { addr, count, pitch, data }, ..., {} };
 #   struct gf100_gr_pack gf100_xxx[] = { { list [, type] }, ..., {} };
-# Only the packs hetvp names (PACKS below) are written, with every init list they reference.
-# Anything else in the files (functions, the alpha/beta map) is skipped. A pack or list that is
-# missing, or an entry that is not four numbers, is an error (exit 1, one line on stderr): the
-# caller turns it into a configure warning naming the file and its SHA-256.
+# Every file given is parsed into one namespace of C arrays (a chip's packs reuse lists of older
+# chips' files: gk104's mmio pack names gf100.c's, gf117's icmd pack is ctxgf119.c's ...). Only the
+# packs hetvp names (CHIPS below: each chip's `*_grctx` struct and its `*_gr.mmio`) are written, with
+# every init list they reference. A pack or list that is missing, an array defined twice with other
+# contents, or an entry that is not four numbers is an error (exit 1, one line on stderr): the caller
+# turns it into a configure warning naming the files and their SHA-256.
 import re
 import sys
 
-# (name in hetvp, C array, file index: 0 = ctxgf100.c, 1 = gf100.c)
-PACKS = [
-    ("hub", "gf100_grctx_pack_hub", 0),
-    ("gpc_0", "gf100_grctx_pack_gpc_0", 0),
-    ("gpc_1", "gf100_grctx_pack_gpc_1", 0),
-    ("zcull", "gf100_grctx_pack_zcull", 0),
-    ("tpc", "gf100_grctx_pack_tpc", 0),
-    ("icmd", "gf100_grctx_pack_icmd", 0),
-    ("mthd", "gf100_grctx_pack_mthd", 0),
-    ("mmio", "gf100_gr_pack_mmio", 1),
+# hetvp's pack name -> C array, per chip, as nouveau's `<chip>_grctx` (ctx<chip>.c) and `<chip>_gr`
+# (<chip>.c: .mmio) structs name them. GF100 has no PPC units: no ppc pack.
+def _kepler(c, mthd=None, icmd=None, zcull="gf100_grctx_pack_zcull"):
+    return [
+        ("hub", f"{c}_grctx_pack_hub"),
+        ("gpc_0", f"{c}_grctx_pack_gpc_0"),
+        ("gpc_1", f"{c}_grctx_pack_gpc_1"),
+        ("zcull", zcull),
+        ("tpc", f"{c}_grctx_pack_tpc"),
+        ("ppc", f"{c}_grctx_pack_ppc"),
+        ("icmd", icmd or f"{c}_grctx_pack_icmd"),
+        ("mthd", mthd or f"{c}_grctx_pack_mthd"),
+        ("mmio", f"{c}_gr_pack_mmio"),
+    ]
+
+
+CHIPS = [
+    ("gf100", [(n, a) for n, a in _kepler("gf100") if n != "ppc"]),
+    # ctxgf117.c gf117_grctx: icmd and mthd are GF119's
+    ("gf117", _kepler("gf117", icmd="gf119_grctx_pack_icmd", mthd="gf119_grctx_pack_mthd")),
+    ("gk104", _kepler("gk104")),
+    ("gk110", _kepler("gk110")),
+    # ctxgk208.c gk208_grctx: mthd is GK110's
+    ("gk208", _kepler("gk208", mthd="gk110_grctx_pack_mthd")),
 ]
 
 ARRAY = re.compile(r"struct\s+gf100_gr_(init|pack)\s+(\w+)\s*\[\s*\]\s*=\s*\{(.*?)\};", re.S)
@@ -36,10 +53,9 @@ def number(text, where):
         raise SystemExit(f"{where}: '{text.strip()}' is not a number")
 
 
-def parse(path):
+def parse(path, inits, packs, origin):
     with open(path, encoding="utf-8") as f:
         src = re.sub(r"/\*.*?\*/", "", f.read(), flags=re.S)
-    inits, packs = {}, {}
     for kind, name, body in ARRAY.findall(src):
         rows = [r.strip() for r in ROW.findall(body)]
         if not rows or rows[-1] != "":
@@ -52,7 +68,7 @@ def parse(path):
                 if len(f4) != 4:
                     raise SystemExit(f"{path}: {name}: entry '{{{r}}}' is not {{addr, count, pitch, data}}")
                 entries.append(tuple(number(x, f"{path}: {name}") for x in f4))
-            inits[name] = entries
+            value, table = entries, inits
         else:
             refs = []
             for r in rows:
@@ -60,42 +76,50 @@ def parse(path):
                 if len(f2) not in (1, 2) or not re.fullmatch(r"\w+", f2[0]):
                     raise SystemExit(f"{path}: {name}: row '{{{r}}}' is not {{list[, type]}}")
                 refs.append((f2[0], number(f2[1], f"{path}: {name}") if len(f2) == 2 else 0))
-            packs[name] = refs
-    return inits, packs
+            value, table = refs, packs
+        if name in table and table[name] != value:
+            raise SystemExit(f"{path}: {name} is also defined, with other contents, in {origin[name]}")
+        table[name] = value
+        origin.setdefault(name, path)
 
 
 def main():
-    if len(sys.argv) != 4:
-        raise SystemExit("usage: gf100_lists.py ctxgf100.c gf100.c out.cpp")
-    files = [parse(sys.argv[1]), parse(sys.argv[2])]
+    if len(sys.argv) < 3:
+        raise SystemExit("usage: gf100_lists.py out.cpp source.c...")
+    inits, packs, origin = {}, {}, {}
+    for path in sys.argv[2:]:
+        parse(path, inits, packs, origin)
+    files = ", ".join(p.rsplit("/", 1)[-1] for p in sys.argv[2:])
     out = []
-    out.append("// Generated by cmake/Gf100Lists.cmake from nouveau's ctxgf100.c and gf100.c (build tree only).")
+    out.append(f"// Generated by cmake/Gf100Lists.cmake from nouveau's {files} (build tree only).")
     out.append('#include "models/gpu/gr/gf100_lists.h"')
     out.append("namespace hetvp::gpu::gr {")
     out.append("namespace {")
     written = set()
-    pack_rows = []
-    for hname, cname, fi in PACKS:
-        inits, packs = files[fi]
-        if cname not in packs:
-            raise SystemExit(f"{sys.argv[1 + fi]}: pack {cname} not found")
-        rows = []
-        for lname, typ in packs[cname]:
-            if lname not in inits:
-                raise SystemExit(f"{sys.argv[1 + fi]}: {cname} names {lname}, which is not an init list in the file")
-            cid = f"f{fi}_{lname}"
-            if cid not in written:
-                written.add(cid)
-                body = ", ".join(f"{{0x{a:06x}, {c}, 0x{p:x}, 0x{d:08x}}}" for a, c, p, d in inits[lname])
-                out.append(f"const GrInit {cid}[] = {{{body}}};")
-            rows.append(f'{{"{lname}", 0x{typ:x}, {cid}, {len(inits[lname])}}}')
-        out.append(f"const GrPackRow p_{hname}[] = {{{', '.join(rows)}}};")
-        pack_rows.append(f'{{"{hname}", "{cname}", p_{hname}, {len(rows)}}}')
-    out.append("const GrPack kPacks[] = {" + ", ".join(pack_rows) + "};")
+    chip_rows = []
+    for chip, chip_packs in CHIPS:
+        pack_rows = []
+        for hname, cname in chip_packs:
+            if cname not in packs:
+                raise SystemExit(f"{chip}: pack {cname} not found in {files}")
+            rows = []
+            for lname, typ in packs[cname]:
+                if lname not in inits:
+                    raise SystemExit(f"{origin[cname]}: {cname} names {lname}, which is not an init list in {files}")
+                if lname not in written:
+                    written.add(lname)
+                    body = ", ".join(f"{{0x{a:06x}, {c}, 0x{p:x}, 0x{d:08x}}}" for a, c, p, d in inits[lname])
+                    out.append(f"const GrInit i_{lname}[] = {{{body}}};")
+                rows.append(f'{{"{lname}", 0x{typ:x}, i_{lname}, {len(inits[lname])}}}')
+            out.append(f"const GrPackRow p_{chip}_{hname}[] = {{{', '.join(rows)}}};")
+            pack_rows.append(f'{{"{hname}", "{cname}", p_{chip}_{hname}, {len(rows)}}}')
+        out.append(f"const GrPack c_{chip}[] = {{{', '.join(pack_rows)}}};")
+        chip_rows.append(f'{{"{chip}", c_{chip}, {len(pack_rows)}}}')
+    out.append("const detail::GrChipTable kChips[] = {" + ", ".join(chip_rows) + "};")
     out.append("}  // namespace")
-    out.append(f"detail::Gf100Table detail::gf100_table() {{ return {{kPacks, {len(pack_rows)}, \"\"}}; }}")
+    out.append(f"detail::GrTable detail::gr_table() {{ return {{kChips, {len(chip_rows)}, \"\"}}; }}")
     out.append("}  // namespace hetvp::gpu::gr")
-    with open(sys.argv[3], "w", encoding="utf-8") as f:
+    with open(sys.argv[1], "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
 
 

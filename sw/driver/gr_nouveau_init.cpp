@@ -1,4 +1,4 @@
-// hetvp — nouveau's GR list writers for GF100 (gr_nouveau_init.h).
+// hetvp — nouveau's GR list writers (gr_nouveau_init.h).
 #include "sw/driver/gr_nouveau_init.h"
 
 #include "firmware/include/hetvp/pgraph_regfile.h"
@@ -7,9 +7,8 @@
 namespace hetvp::sw {
 
 namespace {
-const gpu::gr::GrPack& pack(const char* name) {
-  const auto& lists = gpu::gr::gf100_lists();
-  if (!lists.available) throw GrListError("GF100 register lists: " + lists.reason);
+const gpu::gr::GrPack& pack(const gpu::gr::GrLists& lists, const char* name) {
+  if (!lists.available) throw GrListError(lists.chip + " register lists: " + lists.reason);
   return lists.pack(name);
 }
 
@@ -28,11 +27,14 @@ size_t gr_write_pack(GpuDriver& gpu, const gpu::gr::GrPack& p) {
   return n;
 }
 
-size_t gf100_gr_init_mmio(GpuDriver& gpu) { return gr_write_pack(gpu, pack("mmio")); }
+size_t gr_init_mmio(GpuDriver& gpu, const std::string& chip) {
+  return gr_write_pack(gpu, pack(gpu::gr::gr_lists(chip), "mmio"));
+}
 
-GrctxWrites gf100_grctx_generate_writes(GpuDriver& gpu, unsigned poll_limit) {
+GrctxWrites gf100_grctx_generate_writes(GpuDriver& gpu, const gpu::gr::GrLists& lists, unsigned poll_limit) {
   GrctxWrites w;
-  for (const char* n : {"hub", "gpc_0", "zcull", "gpc_1", "tpc"}) w.mmio_words += gr_write_pack(gpu, pack(n));
+  for (const char* n : {"hub", "gpc_0", "zcull", "gpc_1", "tpc"}) w.mmio_words += gr_write_pack(gpu, pack(lists, n));
+  if (lists.available && lists.find("ppc")) w.mmio_words += gr_write_pack(gpu, *lists.find("ppc"));  // not on GF100
   w.bar0_accesses = w.mmio_words;
 
   // icmd (gf100_gr_icmd), with the FE idle timeout off meanwhile (gf100_grctx_generate_main)
@@ -40,7 +42,7 @@ GrctxWrites gf100_grctx_generate_writes(GpuDriver& gpu, unsigned poll_limit) {
   gpu.reg_write(kFeIdleTimeout, 0);
   gpu.reg_write(kIcmdCtrl, 0x80000000);
   w.bar0_accesses += 3;
-  const gpu::gr::GrPack& icmd = pack("icmd");
+  const gpu::gr::GrPack& icmd = pack(lists, "icmd");
   bool first = true;
   uint32_t data = 0;
   for (size_t r = 0; r < icmd.count; ++r)
@@ -71,7 +73,7 @@ GrctxWrites gf100_grctx_generate_writes(GpuDriver& gpu, unsigned poll_limit) {
   w.bar0_accesses += 2;
 
   // mthd (gf100_gr_mthd): the class in the pack row's type
-  const gpu::gr::GrPack& mthd = pack("mthd");
+  const gpu::gr::GrPack& mthd = pack(lists, "mthd");
   first = true;
   for (size_t r = 0; r < mthd.count; ++r)
     for (size_t i = 0; i < mthd.rows[r].count; ++i) {

@@ -64,24 +64,29 @@ void csdata(GpuDriver& gpu, uint32_t falcon, uint32_t starstar, const std::vecto
   gpu.reg_write(falcon + FCTX_DATA, star);
 }
 
-// GF100: nouveau's own lists, as gf100_gr_init_ctxctl_int uploads them (gf100.c): hub -> HUB
-// (base 0), gpc_0 and gpc_1 -> GPC list (base 0x418000), tpc -> TPC list (base 0x419800). GF100 has no
-// ppc pack: nouveau's call with it (NULL) appends one all-ones word to the list at D[8], which GF100's
-// GPC firmware never reads (its NV_PGRAPH_GPCX_UNK__SIZE is 0); hetvp leaves it out.
-std::string upload_gf100_lists(GpuDriver& gpu) {
+// The chip's own lists (nouveau's ctx<chip>.c packs), as gf100_gr_init_ctxctl_int uploads them
+// (gf100.c; every chip hetvp boots uses it): hub -> HUB (base 0), gpc_0 and gpc_1 -> GPC list
+// (base 0x418000), tpc -> TPC list (D[4], base 0x419800), ppc -> PPC list (D[8], base 0x41be00).
+// GF100 has no ppc pack: nouveau's call with it (NULL) appends one all-ones word to the list at D[8],
+// which GF100's GPC firmware never reads (its NV_PGRAPH_GPCX_UNK__SIZE is 0); hetvp leaves it out.
+std::string upload_gr_lists(GpuDriver& gpu, const gpu::gr::GrLists& lists) {
   namespace gr = gpu::gr;
-  const auto& lists = gr::gf100_lists();
-  std::string text = "GF100 register lists (nouveau ctxgf100.c, gf100.c):";
+  std::string chip;
+  for (char c : lists.chip) chip += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string text = chip + " register lists (nouveau ctx" + lists.chip + ".c, " + lists.chip + ".c):";
   struct Up {
     const char* pack;
     uint32_t falcon, starstar, base;
   };
   for (const Up& u : {Up{"hub", GPU_HUB_BASE, 0x000, 0x000000}, Up{"gpc_0", GPU_GPC_BCAST_BASE, 0x000, 0x418000},
-                      Up{"gpc_1", GPU_GPC_BCAST_BASE, 0x000, 0x418000}, Up{"tpc", GPU_GPC_BCAST_BASE, 0x004, 0x419800}}) {
-    const gr::GrPack& p = lists.pack(u.pack);
-    const auto words = gr::csdata_words(p, u.base);
+                      Up{"gpc_1", GPU_GPC_BCAST_BASE, 0x000, 0x418000}, Up{"tpc", GPU_GPC_BCAST_BASE, 0x004, 0x419800},
+                      Up{"ppc", GPU_GPC_BCAST_BASE, 0x008, 0x41be00}}) {
+    const gr::GrPack* p = lists.find(u.pack);
+    if (!p && std::string(u.pack) == "ppc") continue;  // GF100
+    if (!p) p = &lists.pack(u.pack);                   // throws, naming the pack
+    const auto words = gr::csdata_words(*p, u.base);
     csdata(gpu, u.falcon, u.starstar, words);
-    text += format(" %s %zu entries/%zu words -> %zu list words (%u bytes);", u.pack, p.entries(), p.words(),
+    text += format(" %s %zu entries/%zu words -> %zu list words (%u bytes);", u.pack, p->entries(), p->words(),
                    words.size(), gr::mmctx_bytes(words));
   }
   for (const char* n : {"zcull", "icmd", "mthd"}) {
@@ -152,38 +157,26 @@ FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::
 FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& im, const GpuChip& chip,
                              const sc_core::sc_time& timeout, FalconBootReport r) {
   const double t0 = api.now().to_seconds();
-  // GF100 runs on nouveau's own register lists; the other chips on hetvp's small ones.
-  const bool gf100 = std::string(chip.name) == "gf100";
-  if (gf100 && !gpu::gr::gf100_lists().available)
-    throw McuError("nouveau boot: GF100's register lists are not built in: " + gpu::gr::gf100_lists().reason);
+  // Every chip runs on nouveau's own register lists for it (gf100_lists.h).
+  const auto& lists = gpu::gr::gr_lists(chip.name);
+  std::string upper;
+  for (const char* c = chip.name; *c; ++c) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+  if (!lists.available)
+    throw McuError("nouveau boot: " + upper + "'s register lists are not built in: " + lists.reason);
   // 0. gf100_gr_init's mmio list, before the context controllers start (the `pgraph` block serves it)
-  if (gf100) {
-    try {
-      r.mmio_words = gf100_gr_init_mmio(gpu);
-    } catch (const std::exception& e) {
-      throw McuError(std::string("nouveau boot: gf100_gr_init's mmio list: ") + e.what() +
-                     " (GF100's GR registers need the pgraph block: gpu0.blocks, docs/falcon.md)");
-    }
+  try {
+    r.mmio_words = gr_init_mmio(gpu, chip.name);
+  } catch (const std::exception& e) {
+    throw McuError("nouveau boot: gf100_gr_init's mmio list: " + std::string(e.what()) + " (" +
+                   lists.pack("mmio").source + "; " + upper +
+                   "'s GR registers need the pgraph block: gpu0.blocks, docs/falcon.md)");
   }
   // 1. upload: HUB image, GPC image to every GPC at once
   upload(gpu, GPU_HUB_BASE, im.hub, im.hub_name);
   upload(gpu, GPU_GPC_BCAST_BASE, im.gpc, im.gpc_name);
   // 2. register lists: HUB, GPC (list at D[0]), TPC (list at D[4]), PPC (list at D[8]).
-  if (gf100) {
-    r.lists = upload_gf100_lists(gpu);
-    api.log(r.lists + format("; mmio %zu words written before the start", r.mmio_words));
-  } else {
-    // hetvp's own lists for the chips whose register lists hetvp does not extract (GF117, Kepler): the
-    // PGRAPH words it models (docs/falcon.md), one word per run (count - 1 = 0): HUB base 0x400000,
-    // GPC 0x418000, TPC 0x419800, PPC 0x41be00.
-    csdata(gpu, GPU_HUB_BASE, 0x000, {PGRAPH_HANDSHAKE_4170 - 0x400000u, PGRAPH_UNK_408A14 - 0x400000u});
-    csdata(gpu, GPU_GPC_BCAST_BASE, 0x000, {GPU_GPC_BCAST_BASE + chip.unk86c - 0x418000u});
-    csdata(gpu, GPU_GPC_BCAST_BASE, 0x004, {0});
-    // Chips with PPCs: their list's head is the TPC list's tail (D[8]) and its tail D[12] must follow.
-    // hetvp has no PPC context state, but the list cannot be empty (the GPC firmware's mmctx_size reads
-    // at least one entry, as nouveau's csdata always writes one): one word, the PPC broadcast unit's first.
-    if (chip.ppcs) csdata(gpu, GPU_GPC_BCAST_BASE, 0x008, {0});
-  }
+  r.lists = upload_gr_lists(gpu, lists);
+  api.log(r.lists + format("; mmio %zu words written before the start", r.mmio_words));
   r.upload_us = (api.now().to_seconds() - t0) * 1e6;
   // 3. start the HUB; its firmware starts the GPCs
   gpu.reg_write(GPU_HUB_BASE + FCTX_UC_BLOCK_ON_FIFO, 0);

@@ -1,4 +1,5 @@
 // nouveau's GR list writers (sw/driver/gr_nouveau_init.h) on their own: configs/gf100_nouveau.yaml
+// (and gk104_nouveau.yaml with GK104's lists)
 // in-process, a test program that writes gf100_gr_init's mmio list and gf100_grctx_generate's
 // register writes (no firmware is started), then reads back what the pgraph block stored: broadcast
 // copies in every GPC and TPC, the method interfaces' last words; precedence of the context
@@ -9,6 +10,7 @@
 #include <sstream>
 
 #include "common/run_hetvp.h"
+#include "firmware/include/hetvp/gpu_chips.h"
 #include "models/gpu/gr/gf100_lists.h"
 #include "platform/format.h"
 #include "platform/program.h"
@@ -25,6 +27,7 @@ class GrListWriter : public HostProgram {
   static std::shared_ptr<Schema> schema() {
     auto s = std::make_shared<Schema>();
     s->string("mode", std::string("golden"), "golden | handshake | unlisted | busy");
+    s->string("chip", std::string("gf100"), "whose lists: gf100 | gf117 | gk104 | gk110 | gk208");
     return s;
   }
   int run(HostApi& api, const Params& args) override {
@@ -47,9 +50,12 @@ class GrListWriter : public HostProgram {
       gf100_grctx_generate_writes(drv, 50);
       return 0;
     }
+    const std::string chip = args.string("chip");
+    const auto& l = gpu::gr::gr_lists(chip);
+    const GpuChip& c = *find_gpu_chip(chip);
     const double t0 = api.now().to_seconds();
-    const size_t mmio = gf100_gr_init_mmio(drv);
-    const GrctxWrites w = gf100_grctx_generate_writes(drv);
+    const size_t mmio = gr_init_mmio(drv, chip);
+    const GrctxWrites w = gf100_grctx_generate_writes(drv, l);
     api.log(format("mmio %zu words; golden writes: %zu BAR0 words, %zu icmd, %zu mthd methods, %zu accesses, %.1f us",
                    mmio, w.mmio_words, w.icmd_methods, w.mthd_methods, w.bar0_accesses,
                    (api.now().to_seconds() - t0) * 1e6));
@@ -59,27 +65,35 @@ class GrListWriter : public HostProgram {
       const uint32_t v = drv.reg_read(addr);
       if (v != want) bad += format(" 0x%06x=0x%x (want 0x%x)", addr, v, want);
     };
-    const auto& l = gpu::gr::gf100_lists();
+    size_t checked = 0;
     for (unsigned g = 0; g < drv.num_gpcs(); ++g) {
       l.pack("gpc_0").for_each_word([&](uint32_t a, uint32_t d) { expect(0x500000 + g * 0x8000 + (a - 0x418000), d); });
-      for (unsigned t = 0; t < 4; ++t)
+      for (unsigned t = 0; t < c.tpcs; ++t)
         l.pack("tpc").for_each_word(
             [&](uint32_t a, uint32_t d) { expect(0x504000 + g * 0x8000 + t * 0x800 + (a - 0x419800), d); });
+      // PPC p of GPC g at 0x503000 + g * 0x8000 + p * 0x200 (nouveau gf100.h PPC_UNIT)
+      if (const auto* ppc = l.find("ppc"))
+        for (unsigned p = 0; p < c.ppcs; ++p)
+          ppc->for_each_word([&](uint32_t a, uint32_t d) {
+            expect(0x503000 + g * 0x8000 + p * 0x200 + (a - 0x41be00), d);
+            ++checked;
+          });
     }
+    api.log(format("%zu PPC copies checked", checked));
     return bad.empty() ? 0 : (api.log("wrong:" + bad), 1);
   }
 };
-HETVP_REGISTER_PROGRAM("test_gr_list_writer", GrListWriter, "test: nouveau's GR list writers on GF100");
+HETVP_REGISTER_PROGRAM("test_gr_list_writer", GrListWriter, "test: nouveau's GR list writers on a chip's lists");
 
 struct Outcome {
   int code;
   std::string out, err;
 };
-Outcome run(const std::string& mode, std::vector<std::string> extra = {}) {
+Outcome run(const std::string& mode, std::vector<std::string> extra = {}, const std::string& chip = "gf100") {
   RunOptions opt;
-  opt.config = test::config("gf100_nouveau.yaml");
+  opt.config = test::config(chip + "_nouveau.yaml");
   opt.workload = "test_gr_list_writer";
-  opt.overrides = {"workload.args.mode=" + mode};
+  opt.overrides = {"workload.args.mode=" + mode, "workload.args.chip=" + chip};
   for (auto& e : extra) opt.overrides.push_back(e);
   std::ostringstream out, err;
   const int code = run_platform(opt, out, err);
@@ -100,6 +114,26 @@ TEST(GrNouveauInit, ListWritesReachEveryGpcAndTpcCopy) {
                               l.pack("mmio").words(), bar0, l.pack("icmd").words(), l.pack("mthd").words())),
             std::string::npos)
       << o.out;
+  EXPECT_EQ(o.err.find("unmodelled"), std::string::npos) << o.err;
+  const size_t at = o.out.find("mmio ");
+  if (at != std::string::npos) std::cout << o.out.substr(at, o.out.find('\n', at) - at) << "\n";
+}
+
+// The same writer on GK104's lists (chip-generic): the ppc pack is written after tpc, and every PPC
+// of every GPC holds its words.
+TEST(GrNouveauInit, Gk104ListWritesReachEveryPpcCopy) {
+  const auto& l = gpu::gr::gr_lists("gk104");
+  if (!l.available) GTEST_SKIP() << l.reason;
+  Outcome o = run("golden", {"gpu0.gpcs=3"}, "gk104");
+  ASSERT_EQ(o.code, 0) << o.out << o.err;
+  const size_t bar0 = l.pack("hub").words() + l.pack("gpc_0").words() + l.pack("zcull").words() +
+                      l.pack("gpc_1").words() + l.pack("tpc").words() + l.pack("ppc").words();
+  EXPECT_NE(o.out.find(format("mmio %zu words; golden writes: %zu BAR0 words, %zu icmd, %zu mthd methods",
+                              l.pack("mmio").words(), bar0, l.pack("icmd").words(), l.pack("mthd").words())),
+            std::string::npos)
+      << o.out;
+  // 3 GPCs x 1 PPC (gpu_chips.h) x the ppc pack's words
+  EXPECT_NE(o.out.find(format("%zu PPC copies checked", 3 * l.pack("ppc").words())), std::string::npos) << o.out;
   EXPECT_EQ(o.err.find("unmodelled"), std::string::npos) << o.err;
   const size_t at = o.out.find("mmio ");
   if (at != std::string::npos) std::cout << o.out.substr(at, o.out.find('\n', at) - at) << "\n";
@@ -174,16 +208,17 @@ TEST(GrNouveauInit, IcmdPollOfABusyGrEndsNamed) {
   EXPECT_EQ((o.out + o.err).find("unmodelled"), std::string::npos) << o.err;
 }
 
-// Bad input: the register file on a chip whose lists hetvp does not extract is a located config error.
-TEST(PgraphBlock, OtherChipIsALocatedConfigError) {
+// Bad input: another chip's lists on a chip (gpu0.pgraph.lists: gf100 on gk104) is a located config error.
+TEST(PgraphBlock, AnotherChipsListsAreALocatedConfigError) {
   RunOptions opt;
   opt.config = test::config("gk104_nouveau.yaml");
   opt.workload = "boot";
-  opt.overrides = {"gpu0.blocks=microcontrollers,pgraph"};
+  opt.overrides = {"gpu0.pgraph.lists=gf100"};
   std::ostringstream out, err;
   const int code = run_platform(opt, out, err);
   EXPECT_EQ(code, 2) << out.str() << err.str();
-  EXPECT_NE(err.str().find("GF100's register lists on chip gk104 (" + test::config("gk104_nouveau.yaml")),
+  EXPECT_NE(err.str().find("gpu0.pgraph.lists"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("gf100's register lists on chip gk104 (" + test::config("gk104_nouveau.yaml")),
             std::string::npos)
       << err.str();
 }

@@ -1,6 +1,6 @@
 /* hetvp — the PGRAPH register file (GPU block `pgraph`, models/gpu/gr/pgraph_regfile.h): GF100's GR
  * register space as far as nouveau's register lists name it (docs/falcon.md "GF100's register lists").
- * The registers themselves are the lists (generated from nouveau's ctxgf100.c/gf100.c at build time,
+ * The registers themselves are the lists (generated from nouveau's ctx<chip>.c/<chip>.c at build time,
  * models/gpu/gr/gf100_lists.h); this header holds the windows and the few words the lists do not
  * name but nouveau's list writers use. Layout: envytools rnndb graph/gf100_pgraph.xml, nouveau
  * gf100.h (GPC_BCAST, GPC_UNIT, TPC_UNIT). */
@@ -21,6 +21,14 @@
 #define PGRAPH_GPC_TPC_BCAST   0x1800u   /* inside a GPC: its TPCs' broadcast (0x501800 + r) */
 #define PGRAPH_GPC_TPC_BASE    0x4000u   /* inside a GPC: TPC t's units at 0x4000 + t * 0x800 */
 #define PGRAPH_TPC_STRIDE      0x800u
+/* PPC units (GF117 and Kepler; nouveau gf100.h PPC_UNIT(t, m, r) = 0x503000 + t * 0x8000 + m * 0x200
+ * + r): inside a GPC, PPC p's units at 0x3000 + p * 0x200; GPC offset 0x3e00 reaches the GPC's PPCs
+ * (the lists' 0x41be00 = GPC_BCAST(0x3e00): every PPC of every GPC). */
+#define PGRAPH_GPC_PPC_BASE    0x3000u
+#define PGRAPH_PPC_STRIDE      0x200u
+#define PGRAPH_GPC_PPC_BCAST   0x3e00u
+#define PGRAPH_PPC_BCAST_BASE  0x41be00u /* 0x418000 + PGRAPH_GPC_PPC_BCAST */
+#define PGRAPH_PPC_BCAST_END   0x41c000u
 
 /* Words no list names that nouveau's list writers use (gf100.c gf100_gr_icmd, gf100_gr_mthd): the
  * icmd interface (0x400204 data and 0x400208 control are in the lists) and PGRAPH_STATUS, which

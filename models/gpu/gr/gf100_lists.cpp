@@ -1,6 +1,8 @@
-// hetvp — the API over GF100's generated GR register lists (gf100_lists.h).
+// hetvp — the API over the generated GR register lists (gf100_lists.h).
 #include "models/gpu/gr/gf100_lists.h"
 
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 
 namespace hetvp::gpu::gr {
@@ -26,37 +28,73 @@ void GrPack::for_each_word(const std::function<void(uint32_t, uint32_t)>& f) con
     }
 }
 
-const Gf100Lists& gf100_lists() {
-  static const Gf100Lists lists = [] {
-    Gf100Lists l;
-    const detail::Gf100Table t = detail::gf100_table();
-    l.available = t.packs != nullptr;
-    l.reason = t.reason;
-    return l;
-  }();
-  return lists;
+namespace {
+// Built once: one GrLists per chip of the table, plus one per chip asked for that has none.
+struct Registry {
+  std::vector<std::unique_ptr<GrLists>> lists;
+  std::vector<const GrPack*> packs_of(const std::string& chip) const {
+    std::vector<const GrPack*> v;
+    const detail::GrTable t = detail::gr_table();
+    for (unsigned c = 0; t.chips && c < t.count; ++c)
+      if (chip == t.chips[c].chip)
+        for (unsigned i = 0; i < t.chips[c].count; ++i) v.push_back(&t.chips[c].packs[i]);
+    return v;
+  }
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+}  // namespace
+
+std::vector<std::string> gr_list_chips() {
+  std::vector<std::string> v;
+  const detail::GrTable t = detail::gr_table();
+  for (unsigned c = 0; t.chips && c < t.count; ++c) v.push_back(t.chips[c].chip);
+  return v;
 }
 
-const GrPack* Gf100Lists::find(const std::string& name) const {
-  const detail::Gf100Table t = detail::gf100_table();
-  for (unsigned i = 0; t.packs && i < t.count; ++i)
-    if (name == t.packs[i].name) return &t.packs[i];
+const GrLists& gr_lists(const std::string& chip) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  for (const auto& l : registry().lists)
+    if (l->chip == chip) return *l;
+  auto l = std::make_unique<GrLists>();
+  l->chip = chip;
+  const detail::GrTable t = detail::gr_table();
+  if (!t.chips) {
+    l->reason = t.reason;
+  } else if (registry().packs_of(chip).empty()) {
+    std::string names;
+    for (const auto& c : gr_list_chips()) names += (names.empty() ? "" : ", ") + c;
+    l->reason = "hetvp extracts no GR register lists for chip '" + chip + "' (it has: " + names + ")";
+  } else {
+    l->available = true;
+  }
+  registry().lists.push_back(std::move(l));
+  return *registry().lists.back();
+}
+
+const GrLists& gf100_lists() { return gr_lists("gf100"); }
+
+const GrPack* GrLists::find(const std::string& name) const {
+  for (const GrPack* p : all())
+    if (name == p->name) return p;
   return nullptr;
 }
 
-const GrPack& Gf100Lists::pack(const std::string& name) const {
+const GrPack& GrLists::pack(const std::string& name) const {
   if (const GrPack* p = find(name)) return *p;
-  throw std::runtime_error("GF100 GR register list '" + name + "' " +
-                           (available ? "does not exist (packs: hub, gpc_0, gpc_1, zcull, tpc, icmd, mthd, mmio)"
-                                      : "not available: " + reason));
+  std::string names;
+  for (const GrPack* p : all()) names += (names.empty() ? "" : ", ") + std::string(p->name);
+  throw std::runtime_error(chip + " GR register list '" + name + "' " +
+                           (available ? "does not exist (packs: " + names + ")" : "not available: " + reason));
 }
 
-std::vector<const GrPack*> Gf100Lists::all() const {
-  std::vector<const GrPack*> v;
-  const detail::Gf100Table t = detail::gf100_table();
-  for (unsigned i = 0; t.packs && i < t.count; ++i) v.push_back(&t.packs[i]);
-  return v;
-}
+std::vector<const GrPack*> GrLists::all() const { return registry().packs_of(chip); }
 
 // A run is consecutive words (each 4 above the previous) of at most 32; the run open at the end
 // of the pack is closed there.

@@ -1,6 +1,7 @@
-// The GPU block "pgraph": GF100's GR register space as nouveau's register lists name it, stored and
-// returned (pgraph_regfile.h). YAML group gpu0.pgraph; opt-in (not in the default `blocks`): the
-// Falcon/nouveau configs list it. docs/falcon.md "GF100's register lists".
+// The GPU block "pgraph": the chip's GR register space as nouveau's register lists name it (GF100,
+// GF117, GK104, GK110, GK208: gf100_lists.h), stored and returned (pgraph_regfile.h). YAML group
+// gpu0.pgraph; opt-in (not in the default `blocks`): the Falcon/nouveau configs list it.
+// docs/falcon.md "GF100's register lists", "Kepler's register lists".
 //
 // Precedence: the block is built after every other block (build_order) and maps only the parts of
 // its windows that no other window covers, so a model's registers (the context controllers' windows
@@ -8,6 +9,7 @@
 // construction. A listed register that another window shadows is a warning naming both, except the
 // context controllers' PGRAPH boot words (falcon_ctxctl_regs.h), which are expected there.
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <memory>
 
@@ -25,27 +27,32 @@ namespace {
 
 std::shared_ptr<Schema> pgraph_schema() {
   auto s = std::make_shared<Schema>();
-  s->choice("lists", {"gf100"}, std::string("gf100"),
-            "which chip's register lists name the registers (gf100: nouveau's ctxgf100.c hub/gpc_0/gpc_1/zcull/tpc "
-            "packs and gf100.c's mmio pack, extracted at build time)");
+  s->choice("lists", {"chip", "gf100", "gf117", "gk104", "gk110", "gk208"}, std::string("chip"),
+            "which chip's register lists name the registers: chip = gpu0.chip's (nouveau's ctx<chip>.c "
+            "hub/gpc_0/gpc_1/zcull/tpc/ppc packs and <chip>.c's mmio pack, extracted at build time); naming a "
+            "chip is a check that it is gpu0.chip");
   return s;
 }
 
 // The BAR0 packs whose words are registers (icmd and mthd name methods, not addresses).
-const char* const kRegisterPacks[] = {"hub", "gpc_0", "gpc_1", "zcull", "tpc", "mmio"};
+// GF100 has no ppc pack.
+const char* const kRegisterPacks[] = {"hub", "gpc_0", "gpc_1", "zcull", "tpc", "ppc", "mmio"};
 
 class PgraphBlock : public GpuBlock, public HasStats {
  public:
   PgraphBlock(GpuContext& ctx, const Params& p) {
-    // GF100's lists name GF100's registers; the other chips' (ctxgk104.c ...) are not extracted.
-    if (ctx.chip && std::string(ctx.chip->name) != "gf100")
-      throw ConfigError(p.where("lists") + ": GF100's register lists on chip " + ctx.chip->name + " (" +
-                        ctx.gpu_params.where("chip") + "): hetvp extracts only GF100's (docs/falcon.md); build " +
-                        "this chip without the pgraph block");
-    const auto& lists = gr::gf100_lists();
+    // The chip's lists name the chip's registers (no chip: GF100, the GPU's default).
+    const std::string chip = ctx.chip ? ctx.chip->name : "gf100";
+    const std::string want = p.string("lists");
+    if (want != "chip" && want != chip)
+      throw ConfigError(p.where("lists") + ": " + want + "'s register lists on chip " + chip + " (" +
+                        ctx.gpu_params.where("chip") + "): a chip's GR registers are its own lists' (lists: chip)");
+    const auto& lists = gr::gr_lists(chip);
     if (!lists.available) throw ConfigError(p.where("lists") + ": " + lists.reason);
     std::vector<const gr::GrPack*> packs;
-    for (const char* n : kRegisterPacks) packs.push_back(&lists.pack(n));
+    for (const char* n : kRegisterPacks)
+      if (const gr::GrPack* pk = lists.find(n)) packs.push_back(pk);
+    const unsigned ppcs = ctx.chip ? ctx.chip->ppcs : 0;
     // TPCs per GPC: the chip's, or what the context controllers report (microcontrollers.tpcs), else
     // GF100's 4.
     unsigned tpcs = ctx.chip ? ctx.chip->tpcs : 4;
@@ -56,10 +63,11 @@ class PgraphBlock : public GpuBlock, public HasStats {
     }
     const std::vector<uint32_t> extra = {PGRAPH_ICMD_METHOD, PGRAPH_STATUS};
     try {
-      file_ = std::make_unique<gr::PgraphRegfile>("pgraph", ctx.num_gpcs, tpcs, packs, extra);
+      file_ = std::make_unique<gr::PgraphRegfile>("pgraph", ctx.num_gpcs, tpcs, packs, extra, ppcs);
     } catch (const std::invalid_argument& e) {
       throw ConfigError(p.where("lists") + ": " + e.what());
     }
+    for (char c : chip) chip_upper_ += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     map_free_parts(ctx);
     warn_shadowed(ctx, packs, extra);
     stats_.counter("reads", "count", "register reads served", file_->reads)
@@ -107,12 +115,13 @@ class PgraphBlock : public GpuBlock, public HasStats {
     for (const auto* pk : packs) pk->for_each_word([&](uint32_t a, uint32_t) { check(a); });
     for (uint32_t a : extra) check(a);
     for (auto& [label, h] : hidden)
-      SC_REPORT_WARNING("hetvp/pgraph", format("%s.pgraph: %u listed GF100 GR register(s) from 0x%06x on are served by "
+      SC_REPORT_WARNING("hetvp/pgraph", format("%s.pgraph: %u listed %s GR register(s) from 0x%06x on are served by "
                                                "%s, not by the register file",
-                                               ctx.name.c_str(), h.first, h.second, label.c_str())
+                                               ctx.name.c_str(), h.first, chip_upper_.c_str(), h.second, label.c_str())
                                             .c_str());
   }
 
+  std::string chip_upper_;  // GF100, GK104 ... for the warnings
   std::unique_ptr<gr::PgraphRegfile> file_;
   std::vector<Router::Range> owners_;
   StatGroup stats_{"pgraph"};
@@ -123,8 +132,8 @@ class PgraphBlock : public GpuBlock, public HasStats {
 // Built last (see the file comment); not in the default `blocks` list.
 HETVP_REGISTER_ENTRY(
     GpuBlockType, "pgraph",
-    "PGRAPH register file: GF100's GR registers as nouveau's register lists name them, stored and "
-    "returned; other models' windows take precedence (docs/falcon.md)",
+    "PGRAPH register file: the chip's GR registers as nouveau's register lists name them (GF100, GF117, "
+    "GK104, GK110, GK208), stored and returned; other models' windows take precedence (docs/falcon.md)",
     pgraph_schema,
     [](GpuContext& c, const Params& p) -> std::unique_ptr<GpuBlock> { return std::make_unique<PgraphBlock>(c, p); },
     100, false);

@@ -12,6 +12,9 @@
 //   0x419800 + r            TPC broadcast (r < 0x800): every TPC of every GPC; reads TPC 0 of GPC 0
 //   0x500000 + n*0x8000 + x GPC n's own copy (x < 0x1800); + 0x1800 + r: GPC n's TPC broadcast;
 //                           + 0x4000 + t*0x800 + r: TPC t of GPC n
+//   0x41be00 + r            PPC broadcast (r < 0x200; chips with PPCs): every PPC of every GPC; reads
+//                           PPC 0 of GPC 0
+//   0x500000 + n*0x8000 + 0x3000 + p*0x200 + r: PPC p of GPC n; + 0x3e00 + r: GPC n's PPC broadcast
 // Reset value of every word: 0 (assumption: the lists give what nouveau writes, not what the chip
 // resets to; nouveau writes every listed word before the context controllers save it).
 #pragma once
@@ -35,11 +38,11 @@ class PgraphRegfile : public sc_core::sc_module {
   // Takes absolute BAR0 addresses; bind it to as many router ranges as needed.
   tlm_utils::multi_passthrough_target_socket<PgraphRegfile> regs{"regs"};
 
-  // The words of `packs` (BAR0 packs: hub, gpc_*, zcull, tpc, mmio) and `extra` (absolute
-  // addresses) are accepted; `gpcs` GPCs of `tpcs` TPCs. A listed address outside the windows
-  // above is a std::invalid_argument naming it.
+  // The words of `packs` (BAR0 packs: hub, gpc_*, zcull, tpc, ppc, mmio) and `extra` (absolute
+  // addresses) are accepted; `gpcs` GPCs of `tpcs` TPCs and `ppcs` PPCs. A listed address outside
+  // the windows above (a PPC address on a chip without PPCs) is a std::invalid_argument naming it.
   PgraphRegfile(sc_core::sc_module_name n, unsigned gpcs, unsigned tpcs, const std::vector<const GrPack*>& packs,
-                const std::vector<uint32_t>& extra);
+                const std::vector<uint32_t>& extra, unsigned ppcs = 0);
 
   // The BAR0 windows the file answers in: [base, end) pairs, sorted.
   std::vector<std::pair<uint32_t, uint32_t>> windows() const;
@@ -51,6 +54,7 @@ class PgraphRegfile : public sc_core::sc_module {
   size_t hub_words() const { return hub_.size(); }
   size_t gpc_words() const { return gpc_slot_.size(); }  // per GPC
   size_t tpc_words() const { return tpc_slot_.size(); }  // per TPC
+  size_t ppc_words() const { return ppc_slot_.size(); }  // per PPC
   uint64_t reads = 0, writes = 0, broadcast_writes = 0, errors = 0;
 
  private:
@@ -63,11 +67,12 @@ class PgraphRegfile : public sc_core::sc_module {
   // Writes every copy `addr` reaches; false: not a register. `fanout` counts the copies.
   bool store(uint32_t addr, uint32_t v, unsigned& fanout);
 
-  unsigned gpcs_, tpcs_;
-  std::unordered_map<uint32_t, uint32_t> hub_;       // address -> value
-  std::unordered_map<uint32_t, uint32_t> gpc_slot_;  // GPC offset -> slot
-  std::unordered_map<uint32_t, uint32_t> tpc_slot_;  // TPC offset -> slot
-  std::vector<uint32_t> gpc_val_, tpc_val_;          // [gpc][slot], [gpc][tpc][slot]
+  unsigned gpcs_, tpcs_, ppcs_;
+  std::unordered_map<uint32_t, uint32_t> hub_;         // address -> value
+  std::unordered_map<uint32_t, uint32_t> gpc_slot_;    // GPC offset -> slot
+  std::unordered_map<uint32_t, uint32_t> tpc_slot_;    // TPC offset -> slot
+  std::unordered_map<uint32_t, uint32_t> ppc_slot_;    // PPC offset -> slot
+  std::vector<uint32_t> gpc_val_, tpc_val_, ppc_val_;  // [gpc][slot], [gpc][tpc][slot], [gpc][ppc][slot]
 };
 
 }  // namespace hetvp::gpu::gr

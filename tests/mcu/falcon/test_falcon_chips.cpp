@@ -2,10 +2,13 @@
 // gpu0.chip names, the GPC count read by the firmware, the bad inputs (a chip that does not exist, a
 // GPC count the chip cannot have, an image for another chip), and Falcon images read from files.
 #include "common/run_hetvp.h"
+#include "firmware/include/hetvp/gpu_chips.h"
+#include "models/gpu/gr/gf100_lists.h"
 #include "models/mcu/falcon/nouveau_fw.h"
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <regex>
@@ -21,17 +24,44 @@ long context_size(const std::string& out) {
   if (!std::regex_search(out, m, std::regex("context size ([0-9]+) bytes"))) return -1;
   return std::stol(m[1]);
 }
-#define NEED_FIRMWARE(chip)                                       \
-  do {                                                            \
-    const auto& fw = hetvp::mcu::falcon::nouveau_firmware(chip);  \
-    if (!fw.available) GTEST_SKIP() << fw.reason;                 \
+#define NEED_FIRMWARE(chip)                                      \
+  do {                                                           \
+    const auto& fw = hetvp::mcu::falcon::nouveau_firmware(chip); \
+    if (!fw.available) GTEST_SKIP() << fw.reason;                \
+    const auto& gl = hetvp::gpu::gr::gr_lists(chip);             \
+    if (!gl.available) GTEST_SKIP() << gl.reason;                \
   } while (0)
+
+// The context size hub.fuc/gpc.fuc's init compute, derived from the chip's lists (gf100_lists.h) and
+// the HUB image's own list, not from the run (docs/falcon.md "Context size", "Kepler's register lists"):
+//   HUB: 256 reserved bytes + its list's mmctx_size (the image's own entries + nouveau's hub pack),
+//        rounded to the next 256-byte boundary above, + its strand ((words >> 6) + 1) x 256;
+//   GPC: GPC list (gpc_0 + gpc_1) + TPCs x TPC list + PPCs x PPC list (gpc.fuc's unk_count: the PPCs
+//        whose TPC mask at 0x500c30 + 4n is not 0, all of the chip's in hetvp), "(size >> 8) + 1"
+//        units of 256, + its strand.
+// mmctx_size (com.fuc) counts 4 x (1 + (word >> 26)) bytes per list word.
+long expected_size(const std::string& chip, unsigned gpcs, unsigned strand_words = 0x40) {
+  namespace gr = hetvp::gpu::gr;
+  const auto& l = gr::gr_lists(chip);
+  const auto& hub = hetvp::mcu::falcon::nouveau_firmware(chip).hub;
+  const hetvp::GpuChip& c = *hetvp::find_gpu_chip(chip);
+  uint32_t image_list = 0;  // D[0] = head, D[4] = tail (hub.fuc hub_mmio_list_head/tail)
+  for (uint32_t a = hub.data[0]; a < hub.data[1]; a += 4) image_list += 4 * (1 + (hub.data[a / 4] >> 26));
+  const uint32_t hub_list = image_list + gr::mmctx_bytes(gr::csdata_words(l.pack("hub"), 0));
+  const uint32_t gpc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("gpc_0"), 0x418000)) +
+                            gr::mmctx_bytes(gr::csdata_words(l.pack("gpc_1"), 0x418000));
+  const uint32_t tpc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("tpc"), 0x419800));
+  const uint32_t ppc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("ppc"), 0x41be00));
+  const long strand = ((strand_words >> 6) + 1) * 256;
+  const long hub_part = ((256 + hub_list) / 256 + 1) * 256 + strand;
+  const long gpc_part = ((gpc_list + c.tpcs * tpc_list + c.ppcs * ppc_list) / 256 + 1) * 256 + strand;
+  return hub_part + long(gpcs) * gpc_part;
+}
 }  // namespace
 
 // GK208's images are Falcon v5 (fuc5): the core runs them in v5 mode (UC_CAPS2 5, gpu_chips.h FUC).
-// Expected sizes by hand from hub.fuc/gpc.fuc's init, as for GF100 (docs/falcon.md): HUB 1024; each
-// GPC: its lists (GPC 4 bytes + TPC 4 bytes x TPCs + PPC 4 bytes x PPCs) fit one 256-byte unit, + its
-// strand (512) = 768. GK104: 4 + 2 x 4 + 1 x 4 = 16 bytes; GK110: 4 + 3 x 4 + 2 x 4 = 24 bytes.
+// Every chip runs on its own nouveau lists (the pgraph block in each config): the expected sizes
+// come from expected_size() above, as for GF100 (docs/falcon.md "Kepler's register lists").
 TEST(FalconChips, KeplerAndGf117ImagesReachInitDoneOverTheirGpcRange) {
   struct Case {
     const char* chip;
@@ -43,17 +73,17 @@ TEST(FalconChips, KeplerAndGf117ImagesReachInitDoneOverTheirGpcRange) {
                         Case{"gk110", "gk110_nouveau.yaml", 5, "nouveau GK110 firmware"},
                         Case{"gf117", "gf117_nouveau.yaml", 1, "nouveau GF117 firmware"},
                         Case{"gk208", "gk208_nouveau.yaml", 1, "nouveau GK208 firmware"}}) {
-    const auto& fw = hetvp::mcu::falcon::nouveau_firmware(c.chip);
-    if (!fw.available) GTEST_SKIP() << fw.reason;
+    NEED_FIRMWARE(c.chip);
     // The config's own GPC count (the full chip), then every count down to 1.
     auto full = run_hetvp(boot(c.cfg), 120);
     ASSERT_EQ(full.status, 0) << full.out << full.err;
     EXPECT_NE(full.out.find(c.banner), std::string::npos) << full.out;
-    EXPECT_EQ(context_size(full.out), 1024 + 768 * long(c.max_gpcs)) << full.out;
+    EXPECT_EQ(context_size(full.out), expected_size(c.chip, c.max_gpcs)) << full.out;
+    EXPECT_EQ(full.err.find("unmodelled"), std::string::npos) << full.err;
     for (unsigned g = 1; g < c.max_gpcs; ++g) {
       auto r = run_hetvp(boot(c.cfg, "--set gpu0.gpcs=" + std::to_string(g)), 120);
       ASSERT_EQ(r.status, 0) << c.chip << " gpcs " << g << r.out << r.err;
-      EXPECT_EQ(context_size(r.out), 1024 + 768 * long(g)) << r.out;
+      EXPECT_EQ(context_size(r.out), expected_size(c.chip, g)) << r.out;
     }
   }
 }
@@ -62,8 +92,7 @@ TEST(FalconChips, KeplerAndGf117ImagesReachInitDoneOverTheirGpcRange) {
 // results, also with GK110's moved registers and GK208's v5 core.
 TEST(FalconChips, InitDoneDoesNotDependOnTheQuantum) {
   for (const char* chip : {"gk110", "gk208"}) {
-    const auto& fw = hetvp::mcu::falcon::nouveau_firmware(chip);
-    if (!fw.available) GTEST_SKIP() << fw.reason;
+    NEED_FIRMWARE(chip);
     std::string first;
     for (const char* q : {"100ns", "1us", "100us"}) {
       auto r = run_hetvp(boot(std::string(chip) + "_nouveau.yaml", std::string("--set simulation.quantum=") + q), 120);
@@ -145,7 +174,7 @@ TEST(FalconChips, ImageFilesBootAndBadFilesAreLocatedErrors) {
                       120);
   ASSERT_EQ(ok.status, 0) << ok.out << ok.err;
   EXPECT_NE(ok.out.find("Falcon image files firmware: init-done"), std::string::npos) << ok.out;
-  EXPECT_EQ(context_size(ok.out), 1024 + 768 * 4) << ok.out;
+  EXPECT_EQ(context_size(ok.out), expected_size("gk104", 4)) << ok.out;
 
   struct Bad {
     const char* name;
@@ -189,4 +218,50 @@ TEST(FalconChips, ImageFilesBootAndBadFilesAreLocatedErrors) {
   std::remove(bp.c_str());
   std::remove(hub.c_str());
   std::remove(gpc.c_str());
+}
+
+// What each chip's boot prints: per pack its entries and words, the list words uploaded and their
+// bytes (the ppc pack at D[8] too), the mmio words and the context size, all from the lists.
+TEST(FalconChips, PrintTheirOwnListLengthsAndTheComputedSize) {
+  namespace gr = hetvp::gpu::gr;
+  for (const char* chip : {"gf117", "gk104", "gk110", "gk208"}) {
+    NEED_FIRMWARE(chip);
+    const auto& l = gr::gr_lists(chip);
+    auto r = run_hetvp(boot(std::string(chip) + "_nouveau.yaml"), 120);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    std::string upper;
+    for (const char* c = chip; *c; ++c) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+    auto uploaded = [&](const char* pack, uint32_t base) {
+      const auto w = gr::csdata_words(l.pack(pack), base);
+      return std::string(pack) + " " + std::to_string(l.pack(pack).entries()) + " entries/" +
+             std::to_string(l.pack(pack).words()) + " words -> " + std::to_string(w.size()) + " list words (" +
+             std::to_string(gr::mmctx_bytes(w)) + " bytes)";
+    };
+    const hetvp::GpuChip& c = *hetvp::find_gpu_chip(chip);
+    for (const std::string& want : std::vector<std::string>{
+             upper + " register lists (nouveau ctx" + chip + ".c, " + chip + ".c):", uploaded("hub", 0),
+             uploaded("gpc_0", 0x418000), uploaded("gpc_1", 0x418000), uploaded("tpc", 0x419800),
+             uploaded("ppc", 0x41be00),
+             "mthd " + std::to_string(l.pack("mthd").entries()) + " entries/" + std::to_string(l.pack("mthd").words()),
+             "mmio " + std::to_string(l.pack("mmio").words()) + " words written before the start",
+             "context size " + std::to_string(expected_size(chip, c.gpcs)) + " bytes"})
+      EXPECT_NE(r.out.find(want), std::string::npos) << chip << ": " << want << "\n" << r.out;
+  }
+}
+
+// Without the pgraph block a Kepler chip's mmio list has nowhere to go: the boot fails at its first
+// word (gk104_gr_pack_mmio's), naming the pack and what is missing, before any firmware is uploaded.
+TEST(FalconChips, Gk104WithoutTheRegisterFileFailsAtTheFirstListWord) {
+  NEED_FIRMWARE("gk104");
+  const auto& mmio = hetvp::gpu::gr::gr_lists("gk104").pack("mmio");
+  auto r = run_hetvp(boot("gk104_nouveau.yaml", "--set gpu0.blocks=microcontrollers"), 120);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  char first[32];
+  std::snprintf(first, sizeof first, "%06x failed", mmio.rows[0].inits[0].addr);
+  const std::string all = r.out + r.err;
+  const size_t at = all.find("nouveau boot: gf100_gr_init's mmio list: uncached store of 4 bytes at 0x");
+  ASSERT_NE(at, std::string::npos) << all;
+  EXPECT_EQ(all.find(first, at), all.find("failed", at) - 7) << all;
+  EXPECT_NE(all.find("(gk104_gr_pack_mmio; GK104's GR registers need the pgraph block"), std::string::npos) << all;
+  EXPECT_EQ(all.find("init-done"), std::string::npos) << r.out;
 }
