@@ -7,6 +7,7 @@
 #include "models/mcu/broadcast.h"
 #include "models/mcu/falcon/ctxctl.h"
 #include "platform/config.h"
+#include "platform/format.h"
 #include "platform/peripheral.h"
 
 #include <algorithm>
@@ -86,11 +87,18 @@ CtxctlConfig config_from(const Params& block, const Params& p, const GpuChip* ch
 class FalconBlock : public gpu::GpuBlock, public HasStats {
  public:
   FalconBlock(gpu::GpuContext& ctx, const Params& p) {
+    // The compute front end's window must not cover PGRAPH 0x404170 (its default 0x404000 does): the
+    // Kepler configs move it to the agreed hole 0x440000 (docs/kepler.md).
     const std::string blocks = ctx.gpu_params.string("blocks");
-    if (blocks.find("compute") != std::string::npos)
-      throw ConfigError(ctx.gpu_params.where("blocks") +
-                        ": the Falcon microcontrollers serve PGRAPH 0x404170, inside the compute block's window; "
-                        "build without it (blocks: microcontrollers), as configs/gf100_nouveau.yaml does");
+    if (blocks.find("compute") != std::string::npos) {
+      const Params compute = ctx.gpu_params.group("compute");
+      const uint64_t at = compute.u64("bar0");
+      if (at <= PGRAPH_HANDSHAKE_4170 && PGRAPH_HANDSHAKE_4170 < at + GPU_WINDOW_COMPUTE)
+        throw ConfigError((compute.has("bar0") ? compute.where("bar0") : ctx.gpu_params.where("blocks")) +
+                          ": the Falcon microcontrollers serve PGRAPH 0x404170, inside the compute block's window "
+                          "at " + hex(at) + "; move it (compute: {bar0: 0x440000, cc_bar0: 0x441000}, as "
+                          "configs/gk104_nouveau.yaml does) or build without it (blocks: microcontrollers)");
+    }
     hub_ = std::make_unique<Ctxctl>(
         "hub", config_from(p, p.group("hub"), ctx.chip, true, 0, ctx.num_gpcs, ctx.name + ".hub", GPU_HUB_BASE));
     wire(ctx, *hub_, GPU_HUB_BASE);
