@@ -32,7 +32,7 @@ double num(const std::string& text, const std::vector<std::string>& path) {
   return std::stod(v);
 }
 
-struct Run {
+struct MemRun {
   int status;
   std::string stats, out, err;
   // A counter summed over the compute block's TCPs (tcp0 .. tcpN-1).
@@ -43,10 +43,10 @@ struct Run {
   }
 };
 
-Run mem_path(const std::string& cfg, const std::string& args) {
+MemRun mem_path(const std::string& cfg, const std::string& args) {
   static int n = 0;
   const std::string stats = scratch() + "/kepler_mem_path" + std::to_string(n++) + ".json";
-  RunResult r = run_hetvp("run " + config(cfg) + " --quiet --workload mem_path --stats " + stats + " " + args, 120);
+  RunResult r = run_hetvp("run " + config(cfg) + " --workload mem_path --stats " + stats + " " + args, 120);
   return {r.status, components_section(read_file(stats)), r.out, r.err};
 }
 
@@ -73,7 +73,7 @@ const Pattern kPatterns[] = {{"contiguous", 1, 128, 1},
 TEST(KeplerMemPath, GlobalLoadsBypassL1AndReachL2In32ByteSegments) {
   const unsigned units = 8;  // configs/gk104_nouveau.yaml: one compute unit per SMX
   for (const Pattern& p : kPatterns) {
-    Run r = mem_path("gk104_nouveau.yaml",
+    MemRun r = mem_path("gk104_nouveau.yaml",
                      std::string("--set workload.args.local=false --set workload.args.pattern=") + p.name);
     ASSERT_EQ(r.status, 0) << p.name << r.out << r.err;
     EXPECT_NE(r.out.find("all 32 results correct"), std::string::npos) << r.out;
@@ -91,7 +91,7 @@ TEST(KeplerMemPath, GlobalLoadsBypassL1AndReachL2In32ByteSegments) {
 
 TEST(KeplerMemPath, OnKeplerL1ServesLocalMemoryOnly) {
   const unsigned units = 8;
-  Run r = mem_path("gk104_nouveau.yaml", "--set workload.args.pattern=contiguous --set workload.args.local=true");
+  MemRun r = mem_path("gk104_nouveau.yaml", "--set workload.args.pattern=contiguous --set workload.args.local=true");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("+ local memory: all 32 results correct"), std::string::npos) << r.out;
   // The global loads bypass the TCP; the two local loads (one 128 B caching access each = two 64 B
@@ -106,7 +106,7 @@ TEST(KeplerMemPath, OnKeplerL1ServesLocalMemoryOnly) {
 TEST(KeplerMemPath, OnFermiTheSameKernelHitsL1) {
   const unsigned units = 4;  // the compute block's default
   for (const Pattern& p : kPatterns) {
-    Run r = mem_path("gf100_nouveau.yaml", std::string(kFermiCompute) +
+    MemRun r = mem_path("gf100_nouveau.yaml", std::string(kFermiCompute) +
                                                " --set workload.args.local=false --set workload.args.pattern=" + p.name);
     ASSERT_EQ(r.status, 0) << p.name << r.out << r.err;
     EXPECT_NE(r.out.find("all 32 results correct"), std::string::npos) << r.out;
@@ -119,7 +119,7 @@ TEST(KeplerMemPath, OnFermiTheSameKernelHitsL1) {
     EXPECT_EQ(r.tcp("read_hits", units), 2 * p.fermi_lines) << p.name;
   }
   // The YAML override on the Kepler config: caching global loads go through the TCP and hit it.
-  Run o = mem_path("gk104_nouveau.yaml", "--set gpu0.compute.coalescer=caching --set workload.args.local=false");
+  MemRun o = mem_path("gk104_nouveau.yaml", "--set gpu0.compute.coalescer=caching --set workload.args.local=false");
   ASSERT_EQ(o.status, 0) << o.out << o.err;
   EXPECT_EQ(o.tcp("read_hits", 8), 2);
   EXPECT_EQ(o.tcp("l1_bypassed", 8), 0);
