@@ -75,7 +75,8 @@ std::shared_ptr<Schema> block_schema() {
   s->choice("coalescer", {"caching", "non_caching"}, std::string("caching"),
             "global-load mode (SPEC §8, docs/kepler.md): caching = through the TCP (L1) in 128 B units; non_caching = "
             "L1 bypassed, 32 B segments to the TCC (L2). Not given: the chip's (gpu0.chip: Kepler non_caching, else "
-            "caching). Local-memory loads are always caching");
+            "caching). Local-memory loads are always caching")
+      .only_when_given();  // a dumped configuration must not pin Fermi's mode on a Kepler chip
   s->integer("alu_cycles", 1, "cycles per ALU instruction").min(0);
   s->integer("issue_cycles", 4, "cycles to issue a memory instruction").min(0);
   s->integer("replay_cycles", 2, "extra issue cycles per replayed transaction").min(0);

@@ -265,7 +265,8 @@ void add_falcon_schema(Schema& s) {
                        std::string("core falcon: the ") + (g.name == "hub" ? "HUB's" : "GPCs' (every GPC's)") +
                            " code and data memories hold this image at power-on and the boot does not upload one "
                            "(a .fuc3.h/.fuc5.h array file or code=CODE.bin[,data=DATA.bin]; docs/falcon.md). "
-                           "workload.args.mcu.falcon_" + g.name + "_image, when given, is uploaded over it");
+                           "workload.args.mcu.falcon_" + g.name + "_image, when given, is uploaded over it")
+        .only_when_given();
   }
   s.integer("strands", 1, "Falcon/nouveau: STRANDS_CNT 0x880 (context strands per controller)").range(1, 63);
   s.integer("strand_words", 0x40, "Falcon/nouveau: each strand's STRAND_SIZE 0x910 (context words)").range(0, 0xffffff);

@@ -189,7 +189,7 @@ std::unique_ptr<gpu::GpuBlock> create_block(gpu::GpuContext& ctx, const Params& 
   if (core == "rv32" && fw != "hetvp")
     throw ConfigError(p.where("firmware") + ": nouveau's firmware is Falcon code; set core: falcon to run it");
   for (const char* g : {"hub", "gpc"})
-    if (core == "rv32" && p.group(g).has("image"))
+    if (core == "rv32" && !p.group(g).string("image").empty())
       throw ConfigError(p.group(g).where("image") + ": a resident image is for core: falcon (RV32 firmware is an ELF "
                         "the boot uploads: workload.args.mcu." + g + "_firmware)");
   const Windows w = windows_from(p);
