@@ -86,6 +86,10 @@ TEST(KeplerMemPath, GlobalLoadsBypassL1AndReachL2In32ByteSegments) {
     // The TCC receives exactly those transactions: whole 32 B segments, bytes = 32 x segments.
     EXPECT_EQ(num(r.stats, {"compute", "tcc", "read_requests"}), 2 * p.transactions) << p.name;
     EXPECT_EQ(num(r.stats, {"compute", "tcc", "read_request_bytes"}), 2 * p.bytes) << p.name;
+    // ... and caches them in 32 B sectors (tcc.line 32 on the Kepler configs): one lookup per segment,
+    // the second load's all hits.
+    EXPECT_EQ(num(r.stats, {"compute", "tcc", "reads"}), 2 * p.bytes / 32) << p.name;
+    EXPECT_EQ(num(r.stats, {"compute", "tcc", "read_hits"}), p.bytes / 32) << p.name;
   }
 }
 
