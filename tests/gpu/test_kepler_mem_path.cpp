@@ -137,3 +137,16 @@ TEST(KeplerMemPath, ComputeWindowOverPgraph4170IsALocatedError) {
   EXPECT_NE(r.err.find("gpu0.compute.bar0"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("0x404170, inside the compute block's window at 0x404000"), std::string::npos) << r.err;
 }
+
+// The workload's bad inputs: a pattern the seed does not have (located, exit 2), a GPU without the
+// compute block (the driver says so, exit 1).
+TEST(KeplerMemPath, BadInputsAreClearErrors) {
+  RunResult p = run_hetvp("run " + config("gk104_nouveau.yaml") + " --workload mem_path --set workload.args.pattern=diagonal");
+  EXPECT_EQ(p.status, 2) << p.out << p.err;
+  EXPECT_NE(p.err.find("workload.args.pattern: 'diagonal' is not one of: contiguous, two_segments"), std::string::npos)
+      << p.err;
+  RunResult n = run_hetvp("run " + config("gf100_nouveau.yaml") + " --workload mem_path");
+  EXPECT_EQ(n.status, 1) << n.out << n.err;
+  EXPECT_NE((n.out + n.err).find("has no compute front end"), std::string::npos) << n.out << n.err;
+  EXPECT_EQ((n.out + n.err).find("results correct"), std::string::npos);
+}
