@@ -19,6 +19,9 @@ struct AccessInfo : tlm::tlm_extension<AccessInfo> {
   // Reads only: one byte per byte of the payload, nonzero where the issuer uses the data (nullptr:
   // all of it). A coalesced GPU load fetches whole segments, including bytes no lane asked for.
   const uint8_t* consumed = nullptr;
+  // A GPU load that L1 does not serve (Kepler's global loads; PTX ld.global.cg): a cache built as a
+  // GPU L1 (cache key `gpu_l1`) passes it through untouched, the L2 below serves it.
+  bool l1_bypass = false;
 
   tlm::tlm_extension_base* clone() const override { return new AccessInfo(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const AccessInfo&>(e); }

@@ -35,11 +35,15 @@ inline constexpr InputKind kSweepSpec{"a sweep specification", 1ull << 20};
 // Plugin libraries are opened by dlopen, which maps rather than reads them; the limit only keeps
 // a wrong file from being mapped (the example plugin is ~200 KiB, ~2 MiB with debug information).
 inline constexpr InputKind kPlugin{"a plugin library", 1ull << 30};
-// A Falcon image in nouveau's .fuc3.h/.fuc5.h text format (sw/mcu/falcon_image.h): nouveau's largest
+// A Falcon image in nouveau's .fuc3.h/.fuc5.h text format (models/mcu/falcon/image_file.h): nouveau's largest
 // is ~30 KiB of text for 3.3 KiB of code; a Falcon segment is at most 64 KiB (~6 bytes of text per
 // byte): 1 MiB.
 inline constexpr InputKind kFalconImage{"a Falcon image (C arrays <name>_code[] and <name>_data[], nouveau's .fuc3.h format)",
                                         1ull << 20};
+// A raw Falcon segment (models/mcu/falcon/image_file.h, code=FILE / data=FILE): the largest segment UC_CAPS can
+// describe is 0x1ff00 bytes of code: 1 MiB is far above it (UC_CAPS refuses what does not fit).
+inline constexpr InputKind kFalconRawSegment{"a raw Falcon code or data segment (little-endian 32-bit words)",
+                                             1ull << 20};
 }  // namespace input_kind
 
 class InputFileError : public std::runtime_error {

@@ -113,6 +113,9 @@ std::shared_ptr<Schema> Cache::schema() {
             "range invalidation: per_line = one tag access per line of the range (the thesis, gem5); bounded = "
             "min(range lines, cache lines): a range longer than the cache walks the cache's own tag entries instead "
             "(not in the thesis or gem5; same lines invalidated)");
+  s->boolean("gpu_l1", false,
+             "a GPU L1: loads marked as bypassing L1 (Kepler's global loads, PTX ld.global.cg; AccessInfo.l1_bypass) "
+             "pass through it untouched to the level below");
   return s;
 }
 
@@ -121,7 +124,8 @@ Cache::Cache(sc_core::sc_module_name n, const Params& p)
       array_(p.size("size"), p.u32("ways"), p.u32("line")),
       write_back_(p.string("write_policy") == "write_back"),
       write_allocate_(p.boolean("write_allocate")),
-      bounded_walk_(p.string("range_walk") == "bounded") {
+      bounded_walk_(p.string("range_walk") == "bounded"),
+      gpu_l1_(p.boolean("gpu_l1")) {
   const sc_core::sc_time cycle = p.period("clock");
   tag_time_ = cycle * static_cast<double>(p.integer("tag_cycles"));
   data_time_ = cycle * static_cast<double>(p.integer("data_cycles"));
@@ -235,6 +239,17 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
   gp.set_dmi_allowed(false);
   if ((ai && ai->uncached) || gp.get_byte_enable_ptr() != nullptr || (!gp.is_read() && !gp.is_write())) {
     ++uncached_;
+    out->b_transport(gp, delay);
+    gp.set_dmi_allowed(false);
+    return;
+  }
+  if (gp.is_read()) {
+    ++read_requests_;
+    read_request_bytes_ += gp.get_data_length();
+  }
+  // A load that L1 does not serve (Kepler global load): no tag access, no fill, the level below serves it.
+  if (gpu_l1_ && ai && ai->l1_bypass && gp.is_read()) {
+    ++l1_bypassed_;
     out->b_transport(gp, delay);
     gp.set_dmi_allowed(false);
     return;
@@ -377,6 +392,11 @@ void Cache::declare_stats() {
       .counter("reads", "count", "cacheable read accesses", reads_)
       .counter("writes", "count", "cacheable write accesses", writes_)
       .counter("read_hits", "count", "reads that hit", read_hits_)
+      .counter("read_requests", "count", "cacheable read requests received (one per transaction, any size)",
+               read_requests_)
+      .counter("read_request_bytes", "bytes", "bytes of those read requests", read_request_bytes_)
+      .counter("l1_bypassed", "count", "read requests passed through as L1-bypassing loads (gpu_l1 caches only)",
+               l1_bypassed_)
       .counter("write_hits", "count", "writes that hit", write_hits_)
       .counter("misses", "count", "accesses that missed (line fills)", misses_)
       .counter("evictions", "count", "valid lines replaced to make room", evictions_)

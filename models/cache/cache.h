@@ -8,7 +8,8 @@
 // every lookup costs `tag_cycles`, a hit adds `data_cycles`; misses add what the level below
 // returns. The cache holds data (a stale line really returns stale data — coherence depends on it).
 //
-// Uncached accesses (AccessInfo.uncached, MMIO) pass through untouched. DMI is denied while the
+// Uncached accesses (AccessInfo.uncached, MMIO) pass through untouched; so do loads marked
+// AccessInfo.l1_bypass when the cache is a GPU L1 (`gpu_l1: true`: Kepler's global loads). DMI is denied while the
 // cache is in the path (the host CPU then uses b_transport). Debug accesses see cached data.
 //
 // Control port `ctl` (from a cache controller): a payload carrying a CacheCtl extension —
@@ -123,13 +124,15 @@ class Cache : public Component {
   CacheArray array_;
   bool write_back_, write_allocate_;
   bool bounded_walk_ = false;  // range_walk: bounded
+  bool gpu_l1_ = false;        // gpu_l1: AccessInfo.l1_bypass reads pass through
   sc_core::sc_time tag_time_, data_time_;
   uint64_t id_;
   tlm::tlm_generic_payload gp_;
   gpu::ChannelTag* chan_ = new gpu::ChannelTag;  // owned by gp_
   AccessInfo* info_ = new AccessInfo;
   uint64_t reads_ = 0, writes_ = 0, read_hits_ = 0, write_hits_ = 0, misses_ = 0, evictions_ = 0, writebacks_ = 0,
-           uncached_ = 0, ctl_tag_accesses_ = 0, ctl_invalidated_ = 0, ctl_requests_ = 0;
+           uncached_ = 0, ctl_tag_accesses_ = 0, ctl_invalidated_ = 0, ctl_requests_ = 0, read_requests_ = 0,
+           read_request_bytes_ = 0, l1_bypassed_ = 0;
 };
 
 }  // namespace hetvp::cache

@@ -132,9 +132,15 @@ FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::
       throw McuError(e.what());
     }
   }
+  // Images the GPU holds from power-on (gpu.microcontrollers.<hub|gpc>.image; PTOP MCU_IMAGES): not
+  // uploaded, unless the workload gives its own.
+  const uint32_t resident = gpu.reg_read(GPU_PTOP_BASE + PTOP_MCU_IMAGES);
+  const bool hub_resident = hub_image.empty() && (resident & PTOP_MCU_IMAGES_HUB);
+  const bool gpc_resident = gpc_image.empty() && (resident & PTOP_MCU_IMAGES_GPC);
+  const bool hub_custom = !hub_image.empty() || hub_resident, gpc_custom = !gpc_image.empty() || gpc_resident;
   // nouveau's images for what no file replaces
   const auto& fw = mcu::falcon::nouveau_firmware(chip->name);
-  if ((hub_image.empty() || gpc_image.empty()) && !fw.available) throw McuError(fw.reason);
+  if ((!hub_custom || !gpc_custom) && !fw.available) throw McuError(fw.reason);
   FalconBootReport r;
   r.source = "nouveau ";
   for (const char* c = chip->name; *c; ++c) r.source += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
@@ -147,9 +153,11 @@ FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::
     images.gpc = gpc_file.image();
     images.gpc_name = "GPC image " + gpc_image;
   }
-  if (!hub_image.empty() && !gpc_image.empty())
+  images.upload_hub = !hub_resident;
+  images.upload_gpc = !gpc_resident;
+  if (hub_custom && gpc_custom)
     r.source = "Falcon image files";
-  else if (!hub_image.empty() || !gpc_image.empty())
+  else if (hub_custom || gpc_custom)
     r.source = "Falcon image file + " + r.source;
   return boot_falcon(api, gpu, images, *chip, timeout, r);
 }
@@ -172,8 +180,8 @@ FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& i
                    "'s GR registers need the pgraph block: gpu0.blocks, docs/falcon.md)");
   }
   // 1. upload: HUB image, GPC image to every GPC at once
-  upload(gpu, GPU_HUB_BASE, im.hub, im.hub_name);
-  upload(gpu, GPU_GPC_BCAST_BASE, im.gpc, im.gpc_name);
+  if (im.upload_hub) upload(gpu, GPU_HUB_BASE, im.hub, im.hub_name);
+  if (im.upload_gpc) upload(gpu, GPU_GPC_BCAST_BASE, im.gpc, im.gpc_name);
   // 2. register lists: HUB, GPC (list at D[0]), TPC (list at D[4]), PPC (list at D[8]).
   r.lists = upload_gr_lists(gpu, lists);
   api.log(r.lists + format("; mmio %zu words written before the start", r.mmio_words));

@@ -33,8 +33,9 @@ struct FalconBootReport {
 // The chip is the one PMC_BOOT_0 names (gpu_chips.h), its images nouveau's for that chip.
 FalconBootReport boot_nouveau(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout);
 
-// The same with the HUB and/or GPC image read from a file (falcon_image.h; "" = nouveau's image for
-// the chip). A file that cannot be read or parsed throws McuError naming it and the line.
+// The same with the HUB and/or GPC image read from a file (falcon_image.h; "" = the image the GPU
+// holds from power-on when PTOP MCU_IMAGES says so, else nouveau's image for the chip). A file that
+// cannot be read or parsed throws McuError naming it and the line.
 FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout,
                                    const std::string& hub_image, const std::string& gpc_image);
 // The chip PMC_BOOT_0 names (gpu_chips.h); McuError when hetvp has no such chip.
@@ -44,6 +45,9 @@ const GpuChip& falcon_chip(GpuDriver& gpu);
 struct FalconImages {
   mcu::falcon::NouveauImage hub, gpc;
   std::string hub_name, gpc_name;  // for messages: "nouveau GK104 HUB", "hub image build/my.fuc3.h"
+  // false: the controller already holds its image (gpu.microcontrollers.<hub|gpc>.image, PTOP
+  // MCU_IMAGES): nothing is uploaded to it.
+  bool upload_hub = true, upload_gpc = true;
 };
 FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& images, const GpuChip& chip,
                              const sc_core::sc_time& timeout, FalconBootReport report = {});

@@ -108,9 +108,11 @@ std::shared_ptr<Schema> McuBootOptions::schema() {
   s->string("gpc_override", std::string(""), "'N:path': GPC N gets another image (e.g. a test variant)");
   s->string("falcon_hub_image", std::string(""),
             "Falcon context controllers (core: falcon): HUB image file in nouveau's .fuc3.h array format "
-            "(<name>_code[], <name>_data[]; docs/falcon.md); default: nouveau's image for the chip");
+            "(<name>_code[], <name>_data[]) or raw binaries code=CODE.bin[,data=DATA.bin] (docs/falcon.md); "
+            "default: gpu0.microcontrollers.hub.image, else nouveau's image for the chip");
   s->string("falcon_gpc_image", std::string(""),
-            "Falcon context controllers: GPC image file, same format; default: nouveau's image for the chip");
+            "Falcon context controllers: GPC image, same forms; default: gpu0.microcontrollers.gpc.image, else "
+            "nouveau's image for the chip");
   s->time("boot_timeout", std::string("10 ms"), "how long the driver waits for the HUB's init-done");
   s->time("boot_poll", std::string("1 us"), "init-done polling period");
   return s;

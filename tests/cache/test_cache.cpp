@@ -65,6 +65,36 @@ struct Bench {
 };
 }  // namespace
 
+// A GPU L1 (gpu_l1: true, the compute block's TCP) passes loads marked l1_bypass (Kepler's global
+// loads) through without a lookup or a fill, and serves stale data for none of them; unmarked loads
+// are cached as before. A cache that is not a GPU L1 ignores the mark (the TCC caches those loads).
+namespace {
+// One process per test: one simulation each (SystemC cannot elaborate twice).
+void l1_bypass_case(bool gpu_l1) {
+  bool ran = false;
+  Bench b(std::string("size: 1 KiB\nways: 2\nwrite_policy: write_through\nwrite_allocate: false\ngpu_l1: ") +
+              (gpu_l1 ? "true" : "false"),
+          [&](TestInitiator& t, Bench& b) {
+            sc_core::sc_time d;
+            ASSERT_EQ(t.write32(0x80, 5, d), tlm::TLM_OK_RESPONSE);
+            uint32_t v = 0;
+            t.info->l1_bypass = true;
+            ASSERT_EQ(t.read32(0x80, v, d), tlm::TLM_OK_RESPONSE);
+            EXPECT_EQ(v, 5u);
+            EXPECT_EQ(b.cache->array().valid_count(), gpu_l1 ? 0u : 1u) << "gpu_l1 " << gpu_l1;
+            t.info->l1_bypass = false;
+            ASSERT_EQ(t.read32(0x80, v, d), tlm::TLM_OK_RESPONSE);  // an unmarked load fills the line
+            EXPECT_EQ(b.cache->array().valid_count(), 1u);
+            ran = true;
+          });
+  hetvp::test::start();
+  EXPECT_TRUE(ran);
+}
+}  // namespace
+
+TEST(Cache, GpuL1PassesL1BypassingLoadsThrough) { l1_bypass_case(true); }
+TEST(Cache, ACacheThatIsNoGpuL1CachesL1BypassingLoads) { l1_bypass_case(false); }
+
 TEST(Cache, WriteBackKeepsDataUntilFlushThenMissHitTiming) {
   bool ran = false;
   Bench b("size: 1 KiB\nways: 2\nclock: 1 GHz\ntag_cycles: 2\ndata_cycles: 1", [&](TestInitiator& t, Bench& b) {

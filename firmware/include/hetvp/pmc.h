@@ -29,7 +29,8 @@ HETVP_REG_OFFSETS(HETVP_PMC_REGS)
     X(PTOP, EXT_BASE, 0x60, 4, RO, 0, "BAR0 offset of external window n (n < EXT_COUNT)")           \
     X(PTOP, EXT_SIZE, 0x70, 4, RO, 0, "size in bytes of external window n")                         \
     X(PTOP, FIFO_BASE, 0x80, 1, RO, 0, "BAR0 offset of the FIFO engine (fifo.h); 0: no fifo block") \
-    X(PTOP, COMPUTE_GPC_BASE, 0x84, 1, RO, 0, "BAR0 offset of GPC 0's compute state window (GPC n at + n * GPU_GPC_STRIDE); 0: none")
+    X(PTOP, COMPUTE_GPC_BASE, 0x84, 1, RO, 0, "BAR0 offset of GPC 0's compute state window (GPC n at + n * GPU_GPC_STRIDE); 0: none") \
+    X(PTOP, MCU_IMAGES, 0x88, 1, RO, 0, "Falcon images resident at power-on (gpu.microcontrollers.hub/gpc.image): PTOP_MCU_IMAGES_*")
 HETVP_REG_OFFSETS(HETVP_PTOP_REGS)
 #define PTOP_EXT_MAX 4u /* external BAR0 windows PTOP can describe */
 #define PTOP_EXT_BASE_N(n) (PTOP_EXT_BASE + 4u * (n))
@@ -38,6 +39,8 @@ HETVP_REG_OFFSETS(HETVP_PTOP_REGS)
  * refuses an image of the other kind before writing it (gpu.microcontrollers.core in YAML). */
 #define PTOP_MCU_CORE_RV32 1u   /* hetvp's RV32 microcontroller (models/mcu/uc), hetvp's firmware */
 #define PTOP_MCU_CORE_FALCON 2u /* Falcon v3 (models/mcu/falcon), nouveau's fuc3 firmware */
+#define PTOP_MCU_IMAGES_HUB 1u  /* the HUB's memories hold gpu.microcontrollers.hub.image */
+#define PTOP_MCU_IMAGES_GPC 2u  /* every GPC's memories hold gpu.microcontrollers.gpc.image */
 /* Block positions are configuration (gpu.<block>.bar0 in YAML): software reads them here. PMC
  * owns BAR0 offset 0, so 0 means "not present". PMC and PTOP themselves stay at their Fermi
  * positions (gpu_map.h): they are how software finds everything else. The microcontroller windows

@@ -53,7 +53,8 @@ class GpcState : public Peripheral {
   uint32_t cb_size() const { return bank_.at(CMP_GPC_CB_SIZE).value; }
 };
 
-std::shared_ptr<Schema> cache_schema(const char* size, int ways, int tag_cycles, const char* policy, bool alloc) {
+std::shared_ptr<Schema> cache_schema(const char* size, int ways, int tag_cycles, const char* policy, bool alloc,
+                                     bool gpu_l1) {
   auto s = cache::Cache::schema();
   for (auto& sp : s->specs) {
     if (sp.name == "size") sp.default_text = size;
@@ -62,6 +63,7 @@ std::shared_ptr<Schema> cache_schema(const char* size, int ways, int tag_cycles,
     if (sp.name == "clock") sp.default_text = "1 GHz";
     if (sp.name == "write_policy") sp.default_text = policy;
     if (sp.name == "write_allocate") sp.default_text = alloc ? "true" : "false";
+    if (sp.name == "gpu_l1") sp.default_text = gpu_l1 ? "true" : "false";
   }
   return s;
 }
@@ -71,7 +73,10 @@ std::shared_ptr<Schema> block_schema() {
   s->integer("units", 4, "compute units (each with its own TCP)").range(1, 64);
   s->freq("clock", std::string("1 GHz"), "compute unit clock");
   s->choice("coalescer", {"caching", "non_caching"}, std::string("caching"),
-            "load mode of the coalescer (SPEC §8); not given: the chip's (gpu0.chip: Kepler non_caching, else caching)");
+            "global-load mode (SPEC §8, docs/kepler.md): caching = through the TCP (L1) in 128 B units; non_caching = "
+            "L1 bypassed, 32 B segments to the TCC (L2). Not given: the chip's (gpu0.chip: Kepler non_caching, else "
+            "caching). Local-memory loads are always caching")
+      .only_when_given();  // a dumped configuration must not pin Fermi's mode on a Kepler chip
   s->integer("alu_cycles", 1, "cycles per ALU instruction").min(0);
   s->integer("issue_cycles", 4, "cycles to issue a memory instruction").min(0);
   s->integer("replay_cycles", 2, "extra issue cycles per replayed transaction").min(0);
@@ -84,9 +89,9 @@ std::shared_ptr<Schema> block_schema() {
             "tag access after the other (one probe port; the thesis' accounting adds every cache's tag "
             "time); parallel = all TCPs at once, then the TCC");
   // GPU caches: TCP write-through/no-allocate (as GCN's vector L1), TCC write-back.
-  s->group("tcp", cache_schema("16 KiB", 4, 4, "write_through", false),
-           "per-unit L1 (gem5 APU: tag access 4 cycles at 1 GHz)");
-  s->group("tcc", cache_schema("256 KiB", 16, 2, "write_back", true),
+  s->group("tcp", cache_schema("16 KiB", 4, 4, "write_through", false, true),
+           "per-unit L1 (gem5 APU: tag access 4 cycles at 1 GHz); non-caching global loads pass through it");
+  s->group("tcc", cache_schema("256 KiB", 16, 2, "write_back", true, false),
            "shared L2 (gem5 APU: tag access 2 cycles at 1 GHz)");
   auto cc = coherence::CacheController::schema();
   s->group("controller", cc, "GPU cache controller (levels/side/dir_base are set by the block)");
@@ -108,7 +113,8 @@ class ComputeUnitExec : public WarpExec {
   ComputeBlock* blk = nullptr;
   unsigned cu = 0;
   sc_core::sc_time cursor;
-  void mem(bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size, uint8_t* data) override;
+  void mem(bool store, MemSpace space, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
+           uint8_t* data) override;
   void alu(unsigned n) override;
   void uncached(bool store, uint64_t va, uint32_t& value) override;
   void idle_cycles(unsigned n) override;
@@ -229,6 +235,11 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
         .counter("store_transactions", "count", "memory transactions issued for stores", store_tx_)
         .counter("load_replays", "count", "load instruction replays (one per extra transaction)", load_replays_)
         .counter("store_replays", "count", "store instruction replays (one per extra transaction)", store_replays_)
+        .counter("local_load_instructions", "count", "warp load instructions from local memory (always via L1)",
+                 local_loads_)
+        .counter("local_load_transactions", "count", "memory transactions issued for local-memory loads", local_load_tx_)
+        .counter("l1_bypassed_load_transactions", "count",
+                 "global-load transactions sent past the TCP (L1) to the TCC (non_caching: Kepler)", bypass_tx_)
         .value("transactions", "count", "load + store transactions", [this] { return load_tx_ + store_tx_; })
         .value("replays", "count", "load + store replays", [this] { return load_replays_ + store_replays_; });
     stats_.counter("uncached_accesses", "count", "uncached (system-scope) accesses", uncached_)
@@ -258,13 +269,18 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     return true;
   }
 
-  void mem(ComputeUnitExec& x, bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size, uint8_t* data) {
+  void mem(ComputeUnitExec& x, bool store, MemSpace space, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
+           uint8_t* data) {
     if (error_) return;
     WarpRequest req;
     req.addr = addr;
     req.active = mask;
     req.size = size;
-    req.mode = store ? AccessMode::Store : caching_ ? AccessMode::CachingLoad : AccessMode::NonCachingLoad;
+    // Local-memory loads are L1's (caching) on every chip; global loads follow the chip's memory path:
+    // non-caching = the TCP is bypassed (Kepler), caching = through it (Fermi). Stores: the same on both.
+    const bool local = space == MemSpace::Local;
+    req.mode = store ? AccessMode::Store : (caching_ || local) ? AccessMode::CachingLoad : AccessMode::NonCachingLoad;
+    const bool bypass = req.mode == AccessMode::NonCachingLoad;
     for (unsigned l = 0; l < kLanes; ++l)
       if ((mask >> l & 1) && addr[l] % size) {
         std::string buf = format("kernel '%s': lane %u %s at misaligned address 0x%" PRIx64, kname_.c_str(), l,
@@ -275,6 +291,11 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     (store ? stores_ : loads_) += 1;
     (store ? store_tx_ : load_tx_) += r.transactions.size();
     (store ? store_replays_ : load_replays_) += r.replays;
+    if (!store && local) {
+      ++local_loads_;
+      local_load_tx_ += r.transactions.size();
+    }
+    if (bypass) bypass_tx_ += r.transactions.size();
     const sc_core::sc_time start = x.cursor + issue_;
     sc_core::sc_time end = start;
     uint8_t buf[128];
@@ -289,8 +310,10 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
           if (t.lanes >> l & 1) std::memset(used + (addr[l] - t.addr), 1, size);
         sc_core::sc_time c = at;
         info_->consumed = used;
+        info_->l1_bypass = bypass;
         const bool ok = access(x.cu, tlm::TLM_READ_COMMAND, t.addr, buf, t.bytes, false, c);
         info_->consumed = nullptr;
+        info_->l1_bypass = false;
         if (!ok) return;
         if (c > end) end = c;
         for (unsigned l = 0; l < kLanes; ++l)
@@ -480,12 +503,13 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
   tlm::tlm_generic_payload gp_;
   AccessInfo* info_ = new AccessInfo;
   uint64_t kernels_ = 0, warps_ = 0, alu_instr_ = 0, loads_ = 0, stores_ = 0, load_tx_ = 0, store_tx_ = 0,
-           load_replays_ = 0, store_replays_ = 0, uncached_ = 0;
+           load_replays_ = 0, store_replays_ = 0, uncached_ = 0, local_loads_ = 0, local_load_tx_ = 0, bypass_tx_ = 0;
   StatGroup stats_{"compute"};
 };
 
-void ComputeUnitExec::mem(bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size, uint8_t* data) {
-  blk->mem(*this, store, addr, mask, size, data);
+void ComputeUnitExec::mem(bool store, MemSpace space, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
+                          uint8_t* data) {
+  blk->mem(*this, store, space, addr, mask, size, data);
 }
 void ComputeUnitExec::alu(unsigned n) { blk->alu(*this, n); }
 void ComputeUnitExec::uncached(bool store, uint64_t va, uint32_t& value) { blk->uncached(*this, store, va, value); }

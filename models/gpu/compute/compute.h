@@ -3,6 +3,7 @@
 //
 //   host ──BAR0 0x404000──> front end (kernel id, grid/block, args, LAUNCH, STATUS) ──> CU[i]
 //   CU[i] ──coalescer──> gpu_cc.in[i] ──> tcp[i] ──> tcc ──> GPU MMU (gpu_va) ──> VRAM / PCIe to host
+//   (non-caching global loads — Kepler's — pass through tcp[i] untouched to the tcc: docs/kepler.md)
 //   directory ──PCIe──> BAR0 0x405000 ──> gpu_cc.regs        gpu_cc.dir ──> gpu_va (directory window)
 //   gpu_cc.level[i] ──> tcp[i].ctl (stage 0, walked in parallel), gpu_cc.level[N] ──> tcc.ctl (stage 1)
 //

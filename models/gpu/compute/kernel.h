@@ -10,9 +10,14 @@
 //   }
 //   HETVP_REGISTER_KERNEL("square", square);
 //
-// Every load/store is one warp memory instruction: it goes through the coalescer (mode from
-// YAML), then the compute unit's TCP, the shared TCC and the GPU MMU. Values are functional;
-// time is a cost per instruction class plus what the memory path returns.
+// Every load/store is one warp memory instruction: it goes through the coalescer, then the compute
+// unit's TCP (L1), the shared TCC (L2) and the GPU MMU. Values are functional; time is a cost per
+// instruction class plus what the memory path returns. Two spaces (docs/kepler.md):
+//   load/store             global memory: loads are caching (L1, 128 B units) or non-caching (L1
+//                          bypassed, 32 B segments to L2) as the chip / YAML says (Fermi / Kepler)
+//   load_local/store_local local memory (register spills, per-thread arrays): always cached in L1,
+//                          on Kepler the only loads L1 serves. hetvp has no per-thread local window:
+//                          the kernel addresses the backing buffer by GPU VA.
 #pragma once
 
 #include <array>
@@ -31,11 +36,13 @@ template <class T>
 using Lanes = std::array<T, kLanes>;
 
 // What executes a warp's instructions (the compute unit). Kernels only see Warp.
+enum class MemSpace : uint8_t { Global, Local };
+
 class WarpExec {
  public:
   virtual ~WarpExec() = default;
   // A warp memory instruction: addresses per lane, `size` bytes per lane, lanes in `mask`.
-  virtual void mem(bool store, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
+  virtual void mem(bool store, MemSpace space, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
                    uint8_t* data /*32*size*/) = 0;
   virtual void alu(unsigned n) = 0;
   virtual void uncached(bool store, uint64_t va, uint32_t& value) = 0;
@@ -114,15 +121,23 @@ class Warp {
     return r;
   }
   template <class T>
-  Lanes<T> load(const Lanes<uint64_t>& a, uint32_t mask) {
+  Lanes<T> load(const Lanes<uint64_t>& a, uint32_t mask, MemSpace space = MemSpace::Global) {
     Lanes<T> r{};
-    x_.mem(false, a, mask & active_, sizeof(T), reinterpret_cast<uint8_t*>(r.data()));
+    x_.mem(false, space, a, mask & active_, sizeof(T), reinterpret_cast<uint8_t*>(r.data()));
     return r;
   }
   template <class T>
-  void store(const Lanes<uint64_t>& a, const Lanes<T>& v, uint32_t mask) {
+  void store(const Lanes<uint64_t>& a, const Lanes<T>& v, uint32_t mask, MemSpace space = MemSpace::Global) {
     Lanes<T> c = v;
-    x_.mem(true, a, mask & active_, sizeof(T), reinterpret_cast<uint8_t*>(c.data()));
+    x_.mem(true, space, a, mask & active_, sizeof(T), reinterpret_cast<uint8_t*>(c.data()));
+  }
+  template <class T>
+  Lanes<T> load_local(const Lanes<uint64_t>& a, uint32_t mask) {
+    return load<T>(a, mask, MemSpace::Local);
+  }
+  template <class T>
+  void store_local(const Lanes<uint64_t>& a, const Lanes<T>& v, uint32_t mask) {
+    store<T>(a, v, mask, MemSpace::Local);
   }
   // Register shuffle (__shfl): lane l receives v[src[l]] (its own value if src is not active).
   template <class T>

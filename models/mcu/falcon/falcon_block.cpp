@@ -6,10 +6,17 @@
 #include "firmware/include/hetvp/gpu_map.h"
 #include "models/mcu/broadcast.h"
 #include "models/mcu/falcon/ctxctl.h"
+#include "models/mcu/falcon/image_file.h"
+#include "firmware/include/hetvp/pmc.h"
+#include "platform/access_info.h"
+#include "platform/payload.h"
 #include "platform/config.h"
+#include "platform/format.h"
 #include "platform/peripheral.h"
 
 #include <algorithm>
+
+#include <tlm_utils/simple_initiator_socket.h>
 
 namespace hetvp::mcu::falcon {
 
@@ -50,6 +57,66 @@ class GpcPpcRegs : public Peripheral {
   }
 };
 
+// gpu0.microcontrollers.hub.image / gpc.image: the controllers' code and data memories hold these
+// images at power-on, written at time 0 through the same ports the driver's upload uses (DATA_INDEX /
+// DATA, CODE_INDEX / CODE_VIRT_ADDR / CODE; the GPC image through the broadcast window, so every GPC
+// holds it). PTOP MCU_IMAGES tells the driver which are resident, so it does not upload over them.
+// The writes take no simulated time: they are the state the run starts in.
+class ImageLoader : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<ImageLoader> out{"out"};
+  struct Job {
+    uint32_t base;
+    FalconImageFile file;
+  };
+  ImageLoader(sc_core::sc_module_name n, std::vector<Job> jobs) : sc_core::sc_module(n), jobs_(std::move(jobs)) {
+    info_->initiator = name();
+    info_->may_wait = false;
+    gp_.set_extension(info_);
+    SC_HAS_PROCESS(ImageLoader);
+    SC_THREAD(load);
+  }
+
+ private:
+  void write(uint32_t addr, uint32_t v) {
+    set_access(gp_, tlm::TLM_WRITE_COMMAND, addr, reinterpret_cast<uint8_t*>(&v), 4);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    out->b_transport(gp_, d);
+    if (!gp_.is_response_ok())
+      SC_REPORT_FATAL(name(), ("image write to BAR0 " + hex(addr) + " failed: " + gp_.get_response_string()).c_str());
+  }
+  void load() {
+    for (const Job& j : jobs_) {
+      write(j.base + FCTX_DATA_INDEX, 0x01000000);  // address 0, auto-increment on write
+      for (uint32_t w : j.file.data) write(j.base + FCTX_DATA, w);
+      write(j.base + FCTX_CODE_INDEX, 0x01000000);
+      for (size_t i = 0; i < j.file.code.size(); ++i) {
+        if ((i & 0x3f) == 0) write(j.base + FCTX_CODE_VIRT_ADDR, static_cast<uint32_t>(i >> 6));
+        write(j.base + FCTX_CODE, j.file.code[i]);
+      }
+    }
+  }
+  std::vector<Job> jobs_;
+  tlm::tlm_generic_payload gp_;
+  AccessInfo* info_ = new AccessInfo;  // owned by gp_
+};
+
+// The image a controller group's `image` key names, checked against the controller's UC_CAPS sizes.
+bool read_image(const Params& g, const CtxctlConfig& c, const char* who, FalconImageFile& out) {
+  const std::string spec = g.string("image");
+  if (spec.empty()) return false;
+  try {
+    out = read_falcon_image(spec);
+  } catch (const FalconImageError& e) {
+    throw ConfigError(g.where("image") + ": " + e.what());
+  }
+  if (out.code.size() * 4 > c.code_size || out.data.size() * 4 > c.data_size)
+    throw ConfigError(g.where("image") + ": " + who + " image " + spec + " (code " + hex(out.code.size() * 4) +
+                      ", data " + hex(out.data.size() * 4) + " bytes) does not fit the Falcon (UC_CAPS: code " +
+                      hex(c.code_size) + ", data " + hex(c.data_size) + " bytes)");
+  return true;
+}
+
 CtxctlConfig config_from(const Params& block, const Params& p, const GpuChip* chip, bool hub, unsigned index,
                          unsigned gpcs, const std::string& path, uint32_t base) {
   CtxctlConfig c;
@@ -86,13 +153,35 @@ CtxctlConfig config_from(const Params& block, const Params& p, const GpuChip* ch
 class FalconBlock : public gpu::GpuBlock, public HasStats {
  public:
   FalconBlock(gpu::GpuContext& ctx, const Params& p) {
+    // The compute front end's window must not cover PGRAPH 0x404170 (its default 0x404000 does): the
+    // Kepler configs move it to the agreed hole 0x440000 (docs/kepler.md).
     const std::string blocks = ctx.gpu_params.string("blocks");
-    if (blocks.find("compute") != std::string::npos)
-      throw ConfigError(ctx.gpu_params.where("blocks") +
-                        ": the Falcon microcontrollers serve PGRAPH 0x404170, inside the compute block's window; "
-                        "build without it (blocks: microcontrollers), as configs/gf100_nouveau.yaml does");
-    hub_ = std::make_unique<Ctxctl>(
-        "hub", config_from(p, p.group("hub"), ctx.chip, true, 0, ctx.num_gpcs, ctx.name + ".hub", GPU_HUB_BASE));
+    if (blocks.find("compute") != std::string::npos) {
+      const Params compute = ctx.gpu_params.group("compute");
+      const uint64_t at = compute.u64("bar0");
+      if (at <= PGRAPH_HANDSHAKE_4170 && PGRAPH_HANDSHAKE_4170 < at + GPU_WINDOW_COMPUTE)
+        throw ConfigError((compute.has("bar0") ? compute.where("bar0") : ctx.gpu_params.where("blocks")) +
+                          ": the Falcon microcontrollers serve PGRAPH 0x404170, inside the compute block's window "
+                          "at " + hex(at) + "; move it (compute: {bar0: 0x440000, cc_bar0: 0x441000}, as "
+                          "configs/gk104_nouveau.yaml does) or build without it (blocks: microcontrollers)");
+    }
+    const CtxctlConfig hub_cfg =
+        config_from(p, p.group("hub"), ctx.chip, true, 0, ctx.num_gpcs, ctx.name + ".hub", GPU_HUB_BASE);
+    const CtxctlConfig gpc_cfg = config_from(p, p.group("gpc"), ctx.chip, false, 0, ctx.num_gpcs, ctx.name + ".gpc0",
+                                             GPU_GPC_BASE);
+    std::vector<ImageLoader::Job> jobs;
+    uint32_t resident = 0;
+    FalconImageFile f;
+    if (read_image(p.group("hub"), hub_cfg, "HUB", f)) {
+      jobs.push_back({GPU_HUB_BASE, std::move(f)});
+      resident |= PTOP_MCU_IMAGES_HUB;
+    }
+    if (read_image(p.group("gpc"), gpc_cfg, "GPC", f)) {
+      jobs.push_back({GPU_GPC_BCAST_BASE, std::move(f)});
+      resident |= PTOP_MCU_IMAGES_GPC;
+    }
+    ctx.topology("MCU_IMAGES", resident);
+    hub_ = std::make_unique<Ctxctl>("hub", hub_cfg);
     wire(ctx, *hub_, GPU_HUB_BASE);
     std::vector<Ctxctl*> raw;
     for (unsigned i = 0; i < ctx.num_gpcs; ++i) {
@@ -113,6 +202,10 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
     ctx.bar0.map(ctx.name + ".gpc_broadcast", GPU_GPC_BCAST_BASE, GPU_MCU_WINDOW, bcast_->in);
     r4170_ = std::make_unique<PgraphBootRegs>("pgraph_404170");
     ctx.bar0.map(ctx.name + ".pgraph_404170", PGRAPH_HANDSHAKE_4170, 4, r4170_->regs, /*absolute=*/true);
+    if (!jobs.empty()) {
+      loader_ = std::make_unique<ImageLoader>("image_loader", std::move(jobs));
+      loader_->out.bind(ctx.bar0.in);
+    }
     r8a14_ = std::make_unique<PgraphBootRegs>("pgraph_408a14");
     ctx.bar0.map(ctx.name + ".pgraph_408a14", PGRAPH_UNK_408A14, 4, r8a14_->regs, /*absolute=*/true);
     stats_.add("hub", hub_->stats());
@@ -133,6 +226,7 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
   std::unique_ptr<Broadcast<Ctxctl>> bcast_;
   std::unique_ptr<PgraphBootRegs> r4170_, r8a14_;
   std::vector<std::unique_ptr<GpcPpcRegs>> ppcs_;
+  std::unique_ptr<ImageLoader> loader_;
   StatGroup stats_{"microcontrollers"};
 };
 
@@ -163,6 +257,16 @@ void add_falcon_schema(Schema& s) {
       for (auto& c : g.children->specs)
         if (c.name == "code_size" || c.name == "data_size") c.resolve_default = false;
     }
+  }
+  // The images resident at power-on (ImageLoader above; docs/falcon.md "Image files").
+  for (auto& g : s.specs) {
+    if ((g.name != "hub" && g.name != "gpc") || !g.children) continue;
+    g.children->string("image", std::string(""),
+                       std::string("core falcon: the ") + (g.name == "hub" ? "HUB's" : "GPCs' (every GPC's)") +
+                           " code and data memories hold this image at power-on and the boot does not upload one "
+                           "(a .fuc3.h/.fuc5.h array file or code=CODE.bin[,data=DATA.bin]; docs/falcon.md). "
+                           "workload.args.mcu.falcon_" + g.name + "_image, when given, is uploaded over it")
+        .only_when_given();
   }
   s.integer("strands", 1, "Falcon/nouveau: STRANDS_CNT 0x880 (context strands per controller)").range(1, 63);
   s.integer("strand_words", 0x40, "Falcon/nouveau: each strand's STRAND_SIZE 0x910 (context words)").range(0, 0xffffff);

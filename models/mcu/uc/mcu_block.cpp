@@ -188,6 +188,10 @@ std::unique_ptr<gpu::GpuBlock> create_block(gpu::GpuContext& ctx, const Params& 
         ": core falcon runs nouveau's fuc3 firmware; set firmware: nouveau (hetvp's firmware is RV32 code)");
   if (core == "rv32" && fw != "hetvp")
     throw ConfigError(p.where("firmware") + ": nouveau's firmware is Falcon code; set core: falcon to run it");
+  for (const char* g : {"hub", "gpc"})
+    if (core == "rv32" && !p.group(g).string("image").empty())
+      throw ConfigError(p.group(g).where("image") + ": a resident image is for core: falcon (RV32 firmware is an ELF "
+                        "the boot uploads: workload.args.mcu." + g + "_firmware)");
   const Windows w = windows_from(p);
   if (core == "falcon" && !w.fermi())
     throw ConfigError(p.where(p.has("bar0") ? "bar0" : p.has("gpc_bar0") ? "gpc_bar0" : p.has("gpc_stride") ? "gpc_stride" : "broadcast_bar0") +

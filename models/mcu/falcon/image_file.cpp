@@ -1,11 +1,11 @@
-// hetvp — Falcon image files in nouveau's .fuc3.h array format (falcon_image.h).
-#include "sw/mcu/falcon_image.h"
+// hetvp — Falcon image files in nouveau's .fuc3.h array format (image_file.h).
+#include "models/mcu/falcon/image_file.h"
 
 #include <cctype>
 
 #include "platform/file_input.h"
 
-namespace hetvp::sw {
+namespace hetvp::mcu::falcon {
 
 namespace {
 
@@ -123,7 +123,58 @@ FalconImageFile parse_falcon_image(const std::string& text, const std::string& p
   return f;
 }
 
+bool is_raw_falcon_image(const std::string& spec) {
+  return spec.compare(0, 5, "code=") == 0 || spec.compare(0, 5, "data=") == 0;
+}
+
+std::vector<uint32_t> raw_falcon_words(const std::vector<uint8_t>& bytes, const std::string& path, const char* what) {
+  if (bytes.size() % 4)
+    throw FalconImageError(path + ": " + std::to_string(bytes.size()) + " bytes, not a multiple of 4 (the " + what +
+                           " segment is uploaded in 32-bit words)");
+  std::vector<uint32_t> w(bytes.size() / 4);
+  for (size_t i = 0; i < w.size(); ++i)  // little-endian, whatever the host's byte order
+    w[i] = uint32_t(bytes[4 * i]) | uint32_t(bytes[4 * i + 1]) << 8 | uint32_t(bytes[4 * i + 2]) << 16 |
+           uint32_t(bytes[4 * i + 3]) << 24;
+  return w;
+}
+
+FalconImageFile read_raw_falcon_image(const std::string& spec) {
+  FalconImageFile f;
+  std::string code_path, data_path;
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t end = spec.find(',', start);
+    if (end == std::string::npos) end = spec.size();
+    const std::string item = spec.substr(start, end - start);
+    start = end + 1;
+    const size_t eq = item.find('=');
+    const std::string key = eq == std::string::npos ? item : item.substr(0, eq);
+    if (eq == std::string::npos || (key != "code" && key != "data"))
+      throw FalconImageError("raw Falcon image '" + spec + "': '" + item +
+                             "' is not code=FILE or data=FILE (the raw form is code=CODE.bin[,data=DATA.bin])");
+    std::string& slot = key == "code" ? code_path : data_path;
+    if (!slot.empty()) throw FalconImageError("raw Falcon image '" + spec + "': " + key + "= given twice");
+    slot = item.substr(eq + 1);
+    if (slot.empty()) throw FalconImageError("raw Falcon image '" + spec + "': " + key + "= names no file");
+  }
+  if (code_path.empty())
+    throw FalconImageError("raw Falcon image '" + spec + "': no code=FILE (the raw form is code=CODE.bin[,data=DATA.bin])");
+  auto read = [](const std::string& path, const char* what) {
+    try {
+      return raw_falcon_words(read_input_bytes(path, input_kind::kFalconRawSegment), path, what);
+    } catch (const InputFileError& e) {
+      throw FalconImageError(e.what());
+    }
+  };
+  f.path = code_path;
+  f.code = read(code_path, "code");
+  if (f.code.empty()) throw FalconImageError(code_path + ": empty code file (a program needs at least one word)");
+  if (!data_path.empty()) f.data = read(data_path, "data");
+  return f;
+}
+
 FalconImageFile read_falcon_image(const std::string& path) {
+  if (is_raw_falcon_image(path)) return read_raw_falcon_image(path);
   std::string text;
   try {
     text = read_input_text(path, input_kind::kFalconImage);
@@ -133,4 +184,4 @@ FalconImageFile read_falcon_image(const std::string& path) {
   return parse_falcon_image(text, path);
 }
 
-}  // namespace hetvp::sw
+}  // namespace hetvp::mcu::falcon

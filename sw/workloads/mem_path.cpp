@@ -1,0 +1,141 @@
+// `mem_path`: one kernel launched straight on the compute front end (no channel, no context
+// switch), whose warps load the Kepler seed's access patterns from global memory `repeats` times
+// and, optionally, round-trip their values through local memory. It shows the GPU generation's
+// memory path in the stats (issue #25, docs/kepler.md): on Kepler (gpu0.chip: gk104 / gk110) the
+// global loads bypass the TCP (compute.tcpN.l1_bypassed, no read hits from them) and reach the TCC
+// in 32 B segments (compute.tcc.read_request_bytes / read_requests); on Fermi they are cached in
+// the TCP (read hits from the second repeat on). The host checks every value the kernel stored.
+//
+//   hetvp run configs/gk104_nouveau.yaml --workload mem_path --set workload.args.pattern=scattered
+#include <cinttypes>
+
+#include "firmware/include/hetvp/compute.h"
+#include "models/gpu/compute/kernel.h"
+#include "models/gpu/gpu_regs.h"
+#include "models/host/host_api.h"
+#include "platform/format.h"
+#include "platform/program.h"
+#include "sw/driver/gpu_driver.h"
+
+namespace hetvp::sw {
+namespace {
+
+// The seed's patterns (seeds/kepler-memory-coalescing), lane l of a warp, 4-byte words, as byte
+// offsets from the warp's 16 KiB region (the same as tests/gpu/test_coalescer_kepler.cpp).
+const char* const kPatterns[] = {"contiguous", "two_segments", "three_segments", "permuted", "scattered"};
+constexpr unsigned kPatternCount = sizeof kPatterns / sizeof kPatterns[0];
+constexpr uint64_t kWarpRegion = 16384;
+
+uint64_t pattern_offset(unsigned pattern, unsigned l) {
+  switch (pattern) {
+    case 0: return 4 * l;                         // one 128 B-aligned block, in lane order
+    case 1: return 0x40 + 2 * (l & ~1u) % 64;     // inside two segments (64 B-aligned): pairs of lanes share a word
+    case 2: return 64 * (l % 3);                  // segments 0, 2 and 4: three, not contiguous
+    case 3: return 4 * ((l * 7) % 32);            // one 128 B block, lanes out of order
+    default: return 256 * l;                      // 32 different 128 B blocks
+  }
+}
+
+// The value the host puts in the global buffer's word at byte offset `off`.
+uint32_t word_at(uint64_t off) { return static_cast<uint32_t>(off / 4) * 2654435761u + 12345u; }
+
+// args: 0-1 global buffer VA, 2 pattern, 3 repeats, 4-5 local buffer VA (0: no local memory), 6-7 out VA.
+// Warp w: out[w * 32 + l] = sum over the repeats of its global word (+ the same sum through local memory).
+void k_mem_path(gpu::Warp& w) {
+  const uint32_t warp = w.block_idx().x * ((w.block().x + 31) / 32);
+  const uint64_t region = w.arg64(0) + uint64_t(warp) * kWarpRegion;
+  gpu::Lanes<uint64_t> ga, la, oa;
+  for (unsigned l = 0; l < gpu::kLanes; ++l) {
+    ga[l] = region + pattern_offset(w.arg(2), l);
+    la[l] = w.arg64(4) + (uint64_t(warp) * gpu::kLanes + l) * 4;
+    oa[l] = w.arg64(6) + (uint64_t(warp) * gpu::kLanes + l) * 4;
+  }
+  gpu::Lanes<uint32_t> sum{}, v{};
+  for (uint32_t r = 0; r < w.arg(3); ++r) {
+    v = w.load<uint32_t>(ga, w.active());
+    for (unsigned l = 0; l < gpu::kLanes; ++l) sum[l] += v[l];
+    w.alu(1);
+  }
+  if (w.arg64(4)) {
+    w.store_local<uint32_t>(la, v, w.active());
+    for (uint32_t r = 0; r < w.arg(3); ++r) {
+      auto back = w.load_local<uint32_t>(la, w.active());
+      for (unsigned l = 0; l < gpu::kLanes; ++l) sum[l] += back[l];
+      w.alu(1);
+    }
+  }
+  // The results go out uncached (one scalar store per lane), past the write-back TCC, so that the
+  // host reads them from VRAM without a cache flush (a directly launched kernel has no end-of-channel
+  // release); they do not count as coalesced stores.
+  for (unsigned l = 0; l < gpu::kLanes; ++l)
+    if (w.active() >> l & 1) w.mmio_write32(oa[l], sum[l]);
+}
+HETVP_REGISTER_KERNEL("mem_path", k_mem_path);
+
+class MemPath : public HostProgram {
+ public:
+  static std::shared_ptr<Schema> schema() {
+    auto s = std::make_shared<Schema>();
+    s->choice("pattern", {kPatterns[0], kPatterns[1], kPatterns[2], kPatterns[3], kPatterns[4]},
+              std::string("contiguous"), "the seed's access pattern of each warp's global load");
+    s->integer("warps", 1, "warps (one block of 32 threads each)").range(1, 256);
+    s->integer("repeats", 2, "times each warp loads its pattern (and its local word)").range(1, 64);
+    s->boolean("local", true, "also store each value to local memory and load it back `repeats` times");
+    s->time("poll", std::string("1 us"), "polling interval for kernel completion");
+    s->group("driver", DriverOptions::schema(), "driver options");
+    return s;
+  }
+  int run(HostApi& api, const Params& a) override {
+    GpuDriver drv(api, DriverOptions::from(a.group("driver")));
+    drv.open(0);
+    unsigned pattern = 0;
+    while (a.string("pattern") != kPatterns[pattern]) ++pattern;
+    const uint32_t warps = a.u32("warps"), repeats = a.u32("repeats");
+    const bool local = a.boolean("local");
+    const GpuBuffer global = drv.alloc_vram(uint64_t(warps) * kWarpRegion);
+    const GpuBuffer lmem = drv.alloc_vram(uint64_t(warps) * gpu::kLanes * 4);
+    const GpuBuffer out = drv.alloc_vram(uint64_t(warps) * gpu::kLanes * 4);
+    std::vector<uint32_t> words(global.size / 4);
+    for (size_t i = 0; i < words.size(); ++i) words[i] = word_at(i * 4 % kWarpRegion);
+    drv.vram_poke(global.phys, words.data(), words.size() * 4);
+
+    const uint32_t base = drv.block_base(PTOP_COMPUTE_BASE, "compute front end");
+    const uint32_t done_before = drv.reg_read(base + CMP_COMPLETED);
+    const uint32_t args[8] = {uint32_t(global.va), uint32_t(global.va >> 32), pattern, repeats,
+                              local ? uint32_t(lmem.va) : 0u, local ? uint32_t(lmem.va >> 32) : 0u,
+                              uint32_t(out.va), uint32_t(out.va >> 32)};
+    drv.reg_write(base + CMP_KERNEL, gpu::kernel_id("mem_path"));
+    drv.reg_write(base + CMP_GRID_X, warps);
+    drv.reg_write(base + CMP_GRID_Y, 1);
+    drv.reg_write(base + CMP_BLOCK_X, gpu::kLanes);
+    drv.reg_write(base + CMP_BLOCK_Y, 1);
+    for (unsigned i = 0; i < 8; ++i) drv.reg_write(base + CMP_ARG + 4 * i, args[i]);
+    drv.reg_write(base + CMP_LAUNCH, CMP_LAUNCH_GO);
+    while (drv.reg_read(base + CMP_COMPLETED) == done_before) api.sleep(a.time("poll"));
+    if (drv.reg_read(base + CMP_STATUS) & 2)
+      throw HostError("mem_path: the kernel failed (ERROR = " + std::to_string(drv.reg_read(base + CMP_ERROR)) +
+                      ")");
+
+    // Every lane's sum: its global word `repeats` times, and as often again through local memory.
+    std::vector<uint32_t> got(size_t(warps) * gpu::kLanes);
+    drv.vram_peek(out.phys, got.data(), got.size() * 4);
+    for (uint32_t wi = 0; wi < warps; ++wi)
+      for (unsigned l = 0; l < gpu::kLanes; ++l) {
+        const uint32_t want = word_at(pattern_offset(pattern, l)) * repeats * (local ? 2 : 1);
+        if (got[wi * gpu::kLanes + l] != want)
+          throw HostError(format("mem_path: warp %u lane %u stored 0x%08x, expected 0x%08x", wi, l,
+                                 got[wi * gpu::kLanes + l], want));
+      }
+    api.log(format("mem_path: %u warps x %u loads of pattern '%s'%s: all %u results correct", warps, repeats,
+                   kPatterns[pattern], local ? " + local memory" : "", warps * gpu::kLanes));
+    return 0;
+  }
+};
+
+}  // namespace
+
+HETVP_REGISTER_PROGRAM("mem_path", MemPath,
+                       "the GPU's memory path: the Kepler seed's load patterns (+ local memory) in one directly "
+                       "launched kernel (docs/kepler.md)");
+
+}  // namespace hetvp::sw
