@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "firmware/include/hetvp/compute.h"
+#include "firmware/include/hetvp/fifo.h"
 #include "firmware/include/hetvp/gpu_map.h"
 #include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/pmc.h"
@@ -16,16 +17,6 @@ namespace {
 // Timed VRAM access through the BAR1 aperture, 32-bit words.
 void vram_write32(HostApi& api, GpuDriver& gpu, uint64_t vram, uint32_t v) {
   api.mmio_write32(gpu.bar1_address(GpuBuffer{0, vram, 4, false}), v);
-}
-
-McuResult checked(McuDriver& mcu, uint32_t cmd, uint32_t data, const char* what) {
-  McuResult r = mcu.command(McuId::hub(), cmd, data);
-  if (r.error == FW_ERR_GR)
-    throw McuError(std::string(what) + ": the HUB firmware reports " + grc_err_name(r.result) + " (code " +
-                   std::to_string(r.result) + ")");
-  if (r.error != FW_ERR_OK)
-    throw McuError(std::string(what) + ": the HUB firmware answered error " + std::to_string(r.error));
-  return r;
 }
 
 }  // namespace
@@ -42,8 +33,13 @@ int64_t gr_context_offset(uint32_t cmp_offset) {
 }
 
 GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, McuDriver& mcu) {
+  return gr_golden_generate(api, gpu, std::shared_ptr<GrFirmware>(make_gr_firmware(api, gpu, &mcu)));
+}
+
+GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, std::shared_ptr<GrFirmware> fw) {
   const sc_core::sc_time t0 = api.now();
   GoldenContext g;
+  g.fw = fw;
   // Every GR context register to its default (the register tables' reset values), through BAR0.
   static const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
   auto reset_of = [](uint32_t off) {
@@ -69,27 +65,35 @@ GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, McuDriver& mcu) {
 #undef HETVP_GR_GPC_RESET
   }
   // A channel for the firmware to save: an instance block pointing at the golden buffer.
-  g.bytes = checked(mcu, FW_CMD_GR_INFO, 0, "golden context size").result;
+  g.bytes = fw->context_size();
+  // nouveau's firmware reaches the buffer through the channel's VM (ctx_load): the golden channel
+  // gets an address space of its own, as gf100_grctx_generate's "grctx" vmm.
+  const bool vm = fw->virtual_context_pointer();
+  const unsigned space = vm ? gpu.create_space() : 0;
   GpuBuffer inst = gpu.alloc_vram(4096);
-  GpuBuffer buf = gpu.alloc_vram(g.bytes ? g.bytes : GR_CTX_UNIT);
+  GpuBuffer buf = gpu.alloc_vram(g.bytes ? g.bytes : GR_CTX_UNIT, space);
   if (inst.phys & 0xfff) throw McuError("golden context: instance block " + hex(inst.phys) + " not 4 KiB aligned");
   g.vram = buf.phys;
-  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR, uint32_t(g.vram) | GR_INST_CTX_VRAM);
-  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR + 4, uint32_t(g.vram >> 32));
-  const uint32_t chan = GRH_CHAN_VALID | uint32_t(inst.phys >> 12);
-  checked(mcu, FW_CMD_GR_SET_CHAN, chan, "golden context: set channel");
-  const uint32_t saved = checked(mcu, FW_CMD_GR_SAVE, 0, "golden context: save").result;
+  if (vm) {
+    gpu.write_vram64(inst.phys + INST_PD_BASE, gpu.space_pd(space));
+    gpu.write_vram64(inst.phys + INST_PD_LIMIT, (1ull << 40) - 1);
+    for (uint32_t k = 0; k < fw->header_bytes(); k += 4) vram_write32(api, gpu, g.vram + k, 0);  // no mmio list
+  }
+  const uint64_t ptr = vm ? buf.va : g.vram;
+  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR, uint32_t(ptr) | GR_INST_CTX_VRAM);
+  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR + 4, uint32_t(ptr >> 32));
+  fw->set_channel(inst.phys);
+  const uint32_t saved = fw->save_and_unload();
   if (saved > g.bytes)
     throw McuError("golden context: the firmware saved " + std::to_string(saved) + " bytes into a " +
                    std::to_string(g.bytes) + "-byte buffer");
   g.image.resize(g.bytes);
   if (!g.image.empty())
     api.read(gpu.bar1_address(GpuBuffer{0, g.vram, g.bytes, false}), g.image.data(), g.image.size(), Access::Uncached);
-  // The golden channel must not stay current: the first switch would save into the golden image.
-  mcu.write(McuId::hub(), GRH_CHAN_ADDR, 0);
+  if (vm) gpu.destroy_space(space);
   g.generation = api.now() - t0;
   const double ns = g.generation.to_seconds() * 1e9;
-  mcu.write(McuId::hub(), GRH_GOLDEN_NS, uint32_t(ns + 0.5));
+  gpu.reg_write(GPU_HUB_BASE + GRH_GOLDEN_NS, uint32_t(ns + 0.5));
   api.stat("gr_golden_generation_ns", ns);
   api.stat("gr_context_bytes", g.bytes);
   return g;
@@ -104,6 +108,18 @@ void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden
               Access::WriteCombined);
   vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR, uint32_t(ctx_vram) | GR_INST_CTX_VRAM);
   vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR + 4, uint32_t(ctx_vram >> 32));
+}
+
+void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden, uint64_t inst_vram,
+                       const GpuBuffer& ctx) {
+  if (!golden.fw || !golden.fw->virtual_context_pointer()) return gr_context_create(api, gpu, golden, inst_vram, ctx.phys);
+  if (!golden.image.empty())
+    api.write(gpu.bar1_address(GpuBuffer{0, ctx.phys, golden.bytes, false}), golden.image.data(), golden.image.size(),
+              Access::WriteCombined);
+  vram_write32(api, gpu, ctx.phys + 0x00, 0);  // mmio list entries (pairs): none
+  vram_write32(api, gpu, ctx.phys + 0x04, 0);  // its address >> 8
+  vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR, uint32_t(ctx.va) | GR_INST_CTX_VRAM);
+  vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR + 4, uint32_t(ctx.va >> 32));
 }
 
 void gr_context_write(HostApi& api, GpuDriver& gpu, uint64_t ctx_vram, uint32_t cmp_offset, uint32_t value) {

@@ -110,7 +110,15 @@ GdevContext* GdevRuntime::ctx_create() {
   // option only sizes it on a GPU without the context-switch firmware.
   uint64_t ctx_bytes = opt_.gr_context_bytes;
   if (mcu_) ctx_bytes = std::max<uint64_t>(golden_->g.bytes, 256u);
-  c->ctx_buf = gpu_.alloc_vram_phys((ctx_bytes + 255) & ~uint64_t(255), 4096);
+  // nouveau's firmware reaches the buffer through the channel's VM (gr_firmware.h): map it there.
+  const bool ctx_in_vm = mcu_ && golden_->g.fw && golden_->g.fw->virtual_context_pointer();
+  GpuBuffer ctx_mapped;
+  if (ctx_in_vm) {
+    ctx_mapped = gpu_.alloc_vram((ctx_bytes + 255) & ~uint64_t(255), c->space);
+    c->ctx_buf = ctx_mapped.phys;
+  } else {
+    c->ctx_buf = gpu_.alloc_vram_phys((ctx_bytes + 255) & ~uint64_t(255), 4096);
+  }
   const uint64_t gp_bytes = uint64_t(opt_.gpfifo_entries) * GP_ENTRY_BYTES;
   if (opt_.pushbuf_in_vram) {
     c->gpfifo = gpu_.alloc_vram(gp_bytes, c->space);
@@ -134,7 +142,9 @@ GdevContext* GdevRuntime::ctx_create() {
   gpu_.write_vram32(c->inst + INST_RAMFC_GP_BASE_HI, uint32_t(c->gpfifo.va >> 32) | log2 << 16);
   gpu_.write_vram64(c->inst + INST_PD_BASE, gpu_.space_pd(c->space));
   gpu_.write_vram64(c->inst + INST_PD_LIMIT, (1ull << 40) - 1);
-  if (mcu_)
+  if (ctx_in_vm)
+    gr_context_create(api_, gpu_, golden_->g, c->inst, ctx_mapped);
+  else if (mcu_)
     gr_context_create(api_, gpu_, golden_->g, c->inst, c->ctx_buf);
   else
     // Replaced by sw/driver/gr_context.cpp when it exists and the GPU has microcontrollers: an

@@ -1,5 +1,6 @@
 // hetvp — boot of nouveau's GF100 graphics firmware on the Falcon context controllers.
 #include "sw/mcu/falcon_boot.h"
+#include "sw/mcu/falcon_ctx_lists.h"
 
 #include <cctype>
 #include <cstdio>
@@ -130,13 +131,14 @@ FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& i
   upload(gpu, GPU_GPC_BCAST_BASE, im.gpc, im.gpc_name);
   // register lists: HUB (base 0x400000), GPC (0x418000, list at D[0]), TPC (0x419800, list at D[4]),
   // PPC (0x41be00, list at D[8]).
-  csdata(gpu, GPU_HUB_BASE, 0x000, 0x400000, {{PGRAPH_HANDSHAKE_4170, 1}, {PGRAPH_UNK_408A14, 1}});
+  csdata(gpu, GPU_HUB_BASE, 0x000, 0x000000, {{PGRAPH_HANDSHAKE_4170, 1}, {PGRAPH_UNK_408A14, 1}});
   csdata(gpu, GPU_GPC_BCAST_BASE, 0x000, 0x418000, {{GPU_GPC_BCAST_BASE + chip.unk86c, 1}});
   csdata(gpu, GPU_GPC_BCAST_BASE, 0x004, 0x419800, {{0x419800, 1}});
   // Chips with PPCs: their list's head is the TPC list's tail (D[8]) and its tail D[12] must follow.
   // hetvp has no PPC context state, but the list cannot be empty (the GPC firmware's mmctx_size reads
   // at least one entry, as nouveau's csdata always writes one): one word, the PPC broadcast unit's first.
   if (chip.ppcs) csdata(gpu, GPU_GPC_BCAST_BASE, 0x008, 0x41be00, {{0x41be00, 1}});
+  falcon_ctx_lists(gpu);  // hetvp's compute context registers (falcon_ctx_lists.cpp, issue #24)
   r.upload_us = (api.now().to_seconds() - t0) * 1e6;
   // 2. start the HUB; its firmware starts the GPCs
   gpu.reg_write(GPU_HUB_BASE + FCTX_UC_BLOCK_ON_FIFO, 0);

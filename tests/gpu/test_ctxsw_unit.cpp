@@ -10,6 +10,8 @@
 
 #include <tlm_utils/simple_target_socket.h>
 
+#include "models/gpu/channel_tag.h"
+
 #include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "firmware/include/hetvp/gr_ctxsw.h"
@@ -54,8 +56,10 @@ struct Vram : sc_core::sc_module {
     else
       std::memcpy(&bytes[a], gp.get_data_ptr(), gp.get_data_length());
     d += sc_time(100, SC_NS);
+    if (const auto* t = gp.get_extension<gpu::ChannelTag>()) last_inst = t->valid ? t->inst : ~0ull;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
+  uint64_t last_inst = ~0ull;  // the ChannelTag of the last access (the VM port's)
   uint32_t word(uint64_t a) const {
     uint32_t v;
     std::memcpy(&v, &bytes[a], 4);
@@ -76,6 +80,7 @@ struct Bench {
   TestInitiator host;
   RegFile bar0{"bar0"};
   Vram vram{"vram"};
+  Vram va{"va"};  // the GPU virtual address port (a flat memory here: it records the channel tag)
   Sink sink{"sink"};
   static gpu::CtxswConfig cfg(bool hub) {
     gpu::CtxswConfig c;
@@ -89,6 +94,7 @@ struct Bench {
     host.socket.bind(unit.regs);
     unit.bar0.bind(bar0.in);
     unit.vram.bind(vram.in);
+    unit.va.bind(va.in);
     unit.mcu_irq.bind(sink.in);
   }
 };

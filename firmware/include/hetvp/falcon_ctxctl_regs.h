@@ -27,6 +27,9 @@
     X(FCTX, INTR_ROUTE, 0x01C, 1, RW, 0, "per line: bits i and 16+i select vector 0, host, vector 1")     \
     X(FCTX, SCRATCH, 0x040, 2, RW, 0, "scratch registers 0 and 1")                                         \
     X(FCTX, ACCESS, 0x048, 1, RW, 0, "FIFO access enable (stored)")                                        \
+    X(FCTX, FIFO_DATA, 0x064, 1, RO, 0, "data word of the method FIFO's head (macros.fuc:49; hub.fuc ih, gpc.fuc ih)") \
+    X(FCTX, FIFO_CMD, 0x068, 1, RO, 0, "command word of the method FIFO's head (macros.fuc:50)")           \
+    X(FCTX, FIFO_ACK, 0x074, 1, WO, 0, "write: pop the FIFO's head; INTR bit 2 (FIFO, level) stays while it is not empty (macros.fuc:51)") \
     X(FCTX, UC_CTRL, 0x100, 1, RW, 0x10, "host write 2: start at UC_ENTRY; read: bit 4 stopped, bit 5 sleeping") \
     X(FCTX, UC_ENTRY, 0x104, 1, RW, 0, "start pc")                                                        \
     X(FCTX, UC_CAPS, 0x108, 1, RO, 0, "code size >> 8 in bits 0-8, data size >> 8 in bits 9-16")          \
@@ -41,8 +44,13 @@
     X(FCTX, IROUTE, 0x404, 1, RW, 0, "indexed (0..63): interrupt source routing (stored)")                \
     X(FCTX, BAR_MASK0, 0x40C, 1, RW, 0, "barrier request mask (stored)")                                  \
     X(FCTX, BAR_MASK1, 0x410, 1, RW, 0, "barrier request mask (stored)")                                  \
+    X(FCTX, BAR, 0x414, 1, RW, 0, "HUB: barrier bits (GPC n sets bit n through BAR_SET); SIGNAL bit 8 DONE_BAR = all of BAR_MASK0 set (macros.fuc:62; hub.fuc ctx_xfer wait_doneo(8))") \
+    X(FCTX, BAR_SET, 0x418, 1, WO, 0, "HUB: write 1s: set BAR bits (gpc.fuc hub_barrier_done writes 0x409418; macros.fuc:63)") \
+    X(FCTX, MTHD_DATA, 0x500, 1, RW, 0, "method data: latched for the next MTHD_PUSH (gf100.c/ctxgf100.c:1535 0x409500; hub.fuc:651 0x41a500 GPC_BCAST_WRCMD_DATA)") \
+    X(FCTX, MTHD_PUSH, 0x504, 1, WO, 0, "write: queue (command = value, data = MTHD_DATA) in the method FIFO, INTR bit 2 (ctxgf100.c:1536 0x409504; hub.fuc:656 0x41a504 GPC_BCAST_WRCMD_CMD)") \
     X(FCTX, GPC_ROP_COUNT, 0x604, 1, RO, 0, "HUB: GPC count in bits 0-4, ROP count in bits 16-20")         \
     X(FCTX, UNITS, 0x608, 1, RO, 0, "GPC: TPC count in bits 0-4")                                          \
+    X(FCTX, RED_SWITCH, 0x614, 1, RW, 0, "power/enable switches (stored; hub.fuc ctx_redswitch, gpc.fuc ctx_redswitch, ctxgf100.c 0x409614; macros.fuc:64)") \
     X(FCTX, MYINDEX, 0x618, 1, RO, 0, "GPC: its index")                                                    \
     X(FCTX, MMCTX_SAVE_SWBASE, 0x700, 1, RW, 0, "stored (context save engine not modelled)")             \
     X(FCTX, MMCTX_LOAD_SWBASE, 0x704, 1, RW, 0, "stored")                                                 \
@@ -65,6 +73,10 @@
     X(FCTX, STRAND_SELECT, 0x91C, 1, RW, 0, "stored")                                                      \
     X(FCTX, STRAND_CMD, 0x928, 1, RW, 0, "a write completes at once (SIGNAL bit 2 stays clear)")          \
     X(FCTX, STRAND_FILTER, 0x93C, 1, RW, 0, "stored")                                                      \
+    X(FCTX, MEM_UNK_A24, 0xA24, 1, RW, 0, "HUB: stored (hub.fuc ctx_load writes 0 to 0x409a24 before MEM_CMD LOAD_CHAN)") \
+    X(FCTX, IDLE_STATUS, 0xC00, 1, RO, 0, "HUB: bit 13 busy; reads 0 (the FIFO asks for a switch only when GR is idle: hub.fuc ctx_xfer_idle)") \
+    X(FCTX, IDLE_CTRL, 0xC08, 1, RW, 0, "HUB: stored (hub.fuc ctx_xfer writes 4 before polling IDLE_STATUS)") \
+    X(FCTX, INTR_UP_SET, 0xC1C, 1, WO, 0, "write: the firmware reports an error to the host (CC_SCRATCH[5] = code, os.h E_*): the run stops, named (macros.fuc:129; hub.fuc error)") \
     X(FCTX, INTR_UP_EN, 0xC24, 1, RW, 0, "stored")
 HETVP_REG_OFFSETS(HETVP_FCTX_REGS)
 
@@ -72,8 +84,14 @@ HETVP_REG_OFFSETS(HETVP_FCTX_REGS)
  * served by the falcon block (offsets are BAR0 addresses). */
 #define HETVP_PGRAPH_BOOT_REGS(X)                                                                      \
     X(PGRAPH, HANDSHAKE_4170, 0x404170, 1, RW, 0, "bit 4 = request (self-clearing: the unit is always ready)") \
-    X(PGRAPH, UNK_408A14, 0x408A14, 1, RW, 0, "stored (ctx_86c)")
+    X(PGRAPH, UNK_408A14, 0x408A14, 1, RW, 0, "stored (ctx_86c)") \
+    X(PGRAPH, HANDSHAKE_4160, 0x404160, 1, RW, 0, "write 1: bit 4 reads set at once (hub.fuc ctx_4160s polls it; ctx_4160c writes 0)")
 HETVP_REG_OFFSETS(HETVP_PGRAPH_BOOT_REGS)
+/* The two words of the HUB image's own context list (hub.fuc hub_mmio_list_base: ".b32 0x0417e91c //
+ * 0x17e91c, 2"), saved and restored by every switch: stored. */
+#define HETVP_HUB_IMAGE_LIST_REGS(X)                                                                   \
+    X(PFB, UNK_17E91C, 0x17E91C, 2, RW, 0, "stored (the HUB image's MMCTX list entry, 2 words)")
+HETVP_REG_OFFSETS(HETVP_HUB_IMAGE_LIST_REGS)
 
 /* A GPC's PPC units (chips with gpu_chips.h PPCS > 0), at BAR0 HETVP_PPC_TPC_MASK_BASE + GPC * 0x8000:
  * the TPCs each PPC serves, probed by the GPC firmware (gpc.fuc init_unk_loop) and by nouveau's
@@ -81,6 +99,19 @@ HETVP_REG_OFFSETS(HETVP_PGRAPH_BOOT_REGS)
 #define HETVP_GPC_PPC_REGS(X)                                                                          \
     X(GPC, PPC_TPC_MASK, 0x000, 4, RO, 0, "TPC mask of PPC n (0: absent); gpu_chips.h PPCS of them present")
 HETVP_REG_OFFSETS(HETVP_GPC_PPC_REGS)
+
+/* A GPC's TPC words named by the TPC context list hetvp's boot uploads (sw/mcu/falcon_boot.cpp: one word,
+ * 0x419800, which the GPC firmware's mmctx_xfer reaches per TPC t at 0x504000 + GPC * 0x8000 + t * 0x800,
+ * gpc.fuc ctx_xfer "base = NV_PGRAPH_GPCn_TPC0", stride 0x800): stored, so the context switch moves them.
+ * At BAR0 HETVP_TPC_CTX_BASE + GPC * 0x8000; up to 4 TPCs. */
+#define HETVP_GPC_TPC_CTX_REGS(X)                                                                      \
+    X(TPC, CTX_WORD0, 0x0000, 1, RW, 0, "TPC 0: the TPC list's word (stored)")                            \
+    X(TPC, CTX_WORD1, 0x0800, 1, RW, 0, "TPC 1")                                                          \
+    X(TPC, CTX_WORD2, 0x1000, 1, RW, 0, "TPC 2")                                                          \
+    X(TPC, CTX_WORD3, 0x1800, 1, RW, 0, "TPC 3")
+HETVP_REG_OFFSETS(HETVP_GPC_TPC_CTX_REGS)
+#define HETVP_TPC_CTX_BASE 0x504000u
+#define HETVP_TPC_CTX_SIZE 0x1804u
 
 /* The core's I/O address of a register: offset in bits 8-17, index (indexed registers) in 2-7. */
 #define FCTX_IO(off, idx) ((((off) & 0xffcu) << 6) | ((unsigned)(idx) << 2))
@@ -105,8 +136,23 @@ HETVP_REG_OFFSETS(HETVP_GPC_PPC_REGS)
 #define FCTX_INDEX_ADDR_MASK 0xfffcu
 #define FCTX_INDEX_AINCW 0x01000000u /* advance after a write */
 #define FCTX_INDEX_AINCR 0x02000000u /* advance after a read */
-/* SIGNAL */
+/* SIGNAL: bits 2 (strand busy) and 5 (MMCTX busy) are the gr block's unit's (gr_ctxsw.h), the rest
+ * the controller's: 6 MMIO bridge done (com.fuc DONE_MMIO_RD), 8 DONE_BAR (hub.fuc ctx_xfer), 12 DONE_UNK12
+ * (hub.fuc ctx_load/ctx_chan wait_donez(12): never set in hetvp) */
 #define FCTX_SIGNAL_MMIO_DONE 0x40u
+#define FCTX_SIGNAL_BAR_DONE 0x100u
+#define FCTX_SIGNAL_UNK12 0x1000u
+/* INTR lines (macros.fuc:37-40: FIFO 2, CHSW 8, FWMTHD 10) */
+#define FCTX_INTR_FIFO 0x4u
+#define FCTX_INTR_CHSW 0x100u
+#define FCTX_FIFO_DEPTH 16u /* assumption: no source gives the method FIFO's depth */
+/* The offsets the gr block's context-switch unit answers (gr_ctxsw.h HETVP_GR_CTXSW_REGS and, on the
+ * HUB, HETVP_GR_HUB_REGS): with a unit attached, the controller forwards them to it (host and core
+ * accesses alike) instead of serving its own boot-only copies. */
+#define FCTX_FORWARDED(off)                                                                          \
+    (((off) >= 0x700u && (off) <= 0x720u) || ((off) >= 0x740u && (off) <= 0x74cu) || (off) == 0x880u || \
+     ((off) >= 0x908u && (off) <= 0x93cu) || ((off) >= 0xa04u && (off) <= 0xa20u) ||                     \
+     ((off) >= 0xa28u && (off) <= 0xa2cu) || ((off) >= 0xb00u && (off) <= 0xb20u))
 /* GPC_ROP_COUNT / UNITS */
 #define FCTX_GPC_ROP_COUNT_VALUE(gpcs, rops) (((gpcs) & 0x1fu) | ((rops) & 0x1fu) << 16)
 #define FCTX_UNITS_TPC_MASK 0x1fu

@@ -25,11 +25,14 @@ class PgraphBootRegs : public Peripheral {
   explicit PgraphBootRegs(sc_core::sc_module_name n) : Peripheral(n, kPgraphBoot) {
     read_timing(ReadTiming::AsIssued);  // plain storage: nothing to catch up with
     on_write("HANDSHAKE_4170", &PgraphBootRegs::handshake);
+    on_write("HANDSHAKE_4160", &PgraphBootRegs::handshake_4160);
   }
 
  private:
   // 0x404170: bit 4 is the request; the unit behind it is always ready, so it reads back clear.
   void handshake(uint32_t v) { reg("HANDSHAKE_4170").value = v & ~0x10u; }
+  // 0x404160: ctx_4160s writes 1 and waits for bit 4 (hub.fuc); hetvp's GR is ready at once.
+  void handshake_4160(uint32_t v) { reg("HANDSHAKE_4160").value = v ? (v | 0x10u) : 0u; }
 };
 
 // A GPC's PPC units (gpu_chips.h PPCS): PPC_TPC_MASK[j], the TPCs PPC j serves. How a GPC's TPCs are
@@ -48,6 +51,22 @@ class GpcPpcRegs : public Peripheral {
       bank_.set_reset("PPC_TPC_MASK" + std::to_string(j), mask);
     }
   }
+};
+
+// The HUB image's own list words (HETVP_HUB_IMAGE_LIST_REGS), stored.
+const RegSpec kHubImageList[] = {HETVP_REG_TABLE(HETVP_HUB_IMAGE_LIST_REGS)};
+class HubImageListRegs : public Peripheral {
+ public:
+  explicit HubImageListRegs(sc_core::sc_module_name n) : Peripheral(n, kHubImageList) {
+    read_timing(ReadTiming::AsIssued);
+  }
+};
+
+// A GPC's TPC context words (HETVP_GPC_TPC_CTX_REGS): what the TPC list names, stored.
+const RegSpec kTpcCtx[] = {HETVP_REG_TABLE(HETVP_GPC_TPC_CTX_REGS)};
+class TpcCtxRegs : public Peripheral {
+ public:
+  explicit TpcCtxRegs(sc_core::sc_module_name n) : Peripheral(n, kTpcCtx) { read_timing(ReadTiming::AsIssued); }
 };
 
 CtxctlConfig config_from(const Params& block, const Params& p, const GpuChip* chip, bool hub, unsigned index,
@@ -86,11 +105,9 @@ CtxctlConfig config_from(const Params& block, const Params& p, const GpuChip* ch
 class FalconBlock : public gpu::GpuBlock, public HasStats {
  public:
   FalconBlock(gpu::GpuContext& ctx, const Params& p) {
-    const std::string blocks = ctx.gpu_params.string("blocks");
-    if (blocks.find("compute") != std::string::npos)
-      throw ConfigError(ctx.gpu_params.where("blocks") +
-                        ": the Falcon microcontrollers serve PGRAPH 0x404170, inside the compute block's window; "
-                        "build without it (blocks: microcontrollers), as configs/gf100_nouveau.yaml does");
+    // PGRAPH 0x404160/0x404170 lie inside the compute block's default window (0x404000): a Falcon
+    // configuration moves the compute front end (configs/gf100_nouveau.yaml: 0x440000), or the BAR0
+    // router refuses the overlap, naming both.
     hub_ = std::make_unique<Ctxctl>(
         "hub", config_from(p, p.group("hub"), ctx.chip, true, 0, ctx.num_gpcs, ctx.name + ".hub", GPU_HUB_BASE));
     wire(ctx, *hub_, GPU_HUB_BASE);
@@ -102,6 +119,9 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
           n.c_str(), config_from(p, p.group("gpc"), ctx.chip, false, i, ctx.num_gpcs, ctx.name + "." + n, base)));
       wire(ctx, *gpcs_.back(), base);
       raw.push_back(gpcs_.back().get());
+      tpcs_.push_back(std::make_unique<TpcCtxRegs>((n + "_tpc_ctx").c_str()));
+      ctx.bar0.map(ctx.name + "." + n + "_tpc_ctx", HETVP_TPC_CTX_BASE + i * GPU_GPC_STRIDE, HETVP_TPC_CTX_SIZE,
+                   tpcs_.back()->regs);
       if (ctx.chip && ctx.chip->ppcs) {
         const unsigned tpcs = ctx.chip && !p.has("tpcs") ? ctx.chip->tpcs : p.u32("tpcs");
         ppcs_.push_back(std::make_unique<GpcPpcRegs>((n + "_ppc").c_str(), ctx.chip->ppcs, tpcs));
@@ -115,12 +135,25 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
     ctx.bar0.map(ctx.name + ".pgraph_404170", PGRAPH_HANDSHAKE_4170, 4, r4170_->regs, /*absolute=*/true);
     r8a14_ = std::make_unique<PgraphBootRegs>("pgraph_408a14");
     ctx.bar0.map(ctx.name + ".pgraph_408a14", PGRAPH_UNK_408A14, 4, r8a14_->regs, /*absolute=*/true);
+    list17e91c_ = std::make_unique<HubImageListRegs>("pfb_17e91c");
+    ctx.bar0.map(ctx.name + ".pfb_17e91c", PFB_UNK_17E91C, 8, list17e91c_->regs, /*absolute=*/true);
+    r4160_ = std::make_unique<PgraphBootRegs>("pgraph_404160");
+    ctx.bar0.map(ctx.name + ".pgraph_404160", PGRAPH_HANDSHAKE_4160, 4, r4160_->regs, /*absolute=*/true);
+    // The gr block's units raise CHSW here (bound in its bind()).
+    ctx.mcu_irq.push_back(&hub_->irq_in);
+    for (auto& g : gpcs_) ctx.mcu_irq.push_back(&g->irq_in);
     stats_.add("hub", hub_->stats());
     for (auto& g : gpcs_) stats_.add(g->stats());
     stats_.counter("broadcast_writes", "count", "writes to the GPC broadcast window", bcast_->writes)
         .counter("broadcast_reads", "count", "reads from the GPC broadcast window (GPC 0)", bcast_->reads);
   }
   void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
+  // The gr block's context-switch units share the windows (gpu_block.h ctxsw_regs / ctxsw_xfer).
+  void bind(gpu::GpuContext& ctx) override {
+    if (ctx.ctxsw_regs.empty()) return;  // no gr block: boot only, the controllers' own copies
+    hub_->attach_ctxsw(*ctx.ctxsw_regs.at(0), *ctx.ctxsw_xfer.at(0));
+    for (size_t i = 0; i < gpcs_.size(); ++i) gpcs_[i]->attach_ctxsw(*ctx.ctxsw_regs.at(1 + i), *ctx.ctxsw_xfer.at(1 + i));
+  }
   StatGroup& stat_group() override { return stats_; }
 
  private:
@@ -131,8 +164,10 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
   std::unique_ptr<Ctxctl> hub_;
   std::vector<std::unique_ptr<Ctxctl>> gpcs_;
   std::unique_ptr<Broadcast<Ctxctl>> bcast_;
-  std::unique_ptr<PgraphBootRegs> r4170_, r8a14_;
+  std::unique_ptr<PgraphBootRegs> r4170_, r8a14_, r4160_;
   std::vector<std::unique_ptr<GpcPpcRegs>> ppcs_;
+  std::vector<std::unique_ptr<TpcCtxRegs>> tpcs_;
+  std::unique_ptr<HubImageListRegs> list17e91c_;
   StatGroup stats_{"microcontrollers"};
 };
 

@@ -20,10 +20,12 @@ long context_size(const std::string& out) {
 }
 }  // namespace
 
-// Expected sizes worked out by hand from hub.fuc/gpc.fuc's init (docs/falcon.md "context size"):
-// HUB: 256 reserved + 8 (its 2-word register list) -> aligned to 512, + 1 strand of 0x40 words (2 x 256)
-// = 1024; every GPC: 4 (GPC list) + 4 TPCs x 4 (TPC list) -> one 256-byte unit, + its strand (512)
-// = 768. Total 1024 + 768 x GPCs.
+// Expected sizes worked out by hand from hub.fuc/gpc.fuc's init (docs/falcon.md "context size"), with
+// the gr block's units answering the strand registers (configs/gf100_nouveau.yaml builds every block):
+// HUB: 256 reserved + its list (2 boot words + the compute front end's 23 context words,
+// sw/mcu/falcon_ctx_lists.cpp: 100 bytes) -> aligned to 512, + 1 empty strand ((0 >> 6) + 1 = one
+// 256-byte unit) = 768; every GPC: 4 (GPC list) + 4 TPCs x 4 (TPC list) -> one 256-byte unit, + its
+// strand 0 (the 3 compute words: one unit) = 512. Total 768 + 512 x GPCs.
 TEST(FalconBoot, NouveauFirmwareReachesInitDoneWithGpcCounts) {
   const auto& fw = hetvp::mcu::falcon::nouveau_gf100();
   if (!fw.available) GTEST_SKIP() << fw.reason;
@@ -31,15 +33,28 @@ TEST(FalconBoot, NouveauFirmwareReachesInitDoneWithGpcCounts) {
     auto r = run_hetvp(boot("--set gpu0.gpcs=" + std::to_string(gpcs)), 120);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("init-done"), std::string::npos) << r.out;
-    EXPECT_EQ(context_size(r.out), 1024 + 768 * long(gpcs)) << r.out;
+    EXPECT_EQ(context_size(r.out), 768 + 512 * long(gpcs)) << r.out;
   }
+}
+
+// Without the gr block (boot only), the controllers answer the strand registers themselves, from
+// YAML strands / strand_words: HUB 256 + 8 -> 512 + 1 strand of 0x40 words (2 x 256) = 1024, each GPC
+// 256 + 512 = 768.
+TEST(FalconBoot, BootOnlyControllersWithoutTheGrBlock) {
+  const auto& fw = hetvp::mcu::falcon::nouveau_gf100();
+  if (!fw.available) GTEST_SKIP() << fw.reason;
+  auto r = run_hetvp(boot("--set gpu0.gpcs=4 --set gpu0.blocks=microcontrollers"), 120);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(context_size(r.out), 1024 + 768 * 4) << r.out;
 }
 
 TEST(FalconBoot, StrandWordsChangeTheSizeTheFirmwareComputes) {
   const auto& fw = hetvp::mcu::falcon::nouveau_gf100();
   if (!fw.available) GTEST_SKIP() << fw.reason;
-  // 0x100 words per strand: (0x100 >> 6) + 1 = 5 units of 256 bytes instead of 2, HUB and each GPC.
-  auto r = run_hetvp(boot("--set gpu0.gpcs=2 --set gpu0.microcontrollers.strand_words=256"), 120);
+  // 0x100 words per strand: (0x100 >> 6) + 1 = 5 units of 256 bytes instead of 2, HUB and each GPC
+  // (the controllers' own strand registers: boot only, no gr block).
+  auto r = run_hetvp(
+      boot("--set gpu0.gpcs=2 --set gpu0.blocks=microcontrollers --set gpu0.microcontrollers.strand_words=256"), 120);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(context_size(r.out), (512 + 5 * 256) + 2 * (256 + 5 * 256)) << r.out;
 }
@@ -69,10 +84,13 @@ TEST(FalconBoot, RiscvBootOnFalconCoresIsRefusedAtOnce) {
   EXPECT_LT(std::stod(m[1]), 100.0) << all;
 }
 
+// The compute front end at its default window (0x404000) would hold PGRAPH 0x404160/0x404170:
+// the BAR0 router refuses the overlap, naming the YAML key (configs/gf100_nouveau.yaml moves it).
 TEST(FalconBoot, ComputeBlockCollidesWithPgraph404170) {
-  auto r = run_hetvp(boot("--set gpu0.blocks=compute,microcontrollers"));
+  auto r = run_hetvp(boot("--set gpu0.compute.bar0=0x404000"));
   EXPECT_EQ(r.status, 2) << r.out << r.err;
-  EXPECT_NE((r.out + r.err).find("0x404170"), std::string::npos) << r.err;
+  EXPECT_NE((r.out + r.err).find("gpu0.compute.bar0"), std::string::npos) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("pgraph_4041"), std::string::npos) << r.out << r.err;
 }
 
 TEST(FalconBoot, ImageLargerThanTheSegmentIsRefusedByTheDriver) {
