@@ -36,6 +36,8 @@ const RegSpec kGrh[] = {HETVP_REG_TABLE(HETVP_GR_HUB_REGS)};
 const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 const RegSpec kGpcPpc[] = {HETVP_REG_TABLE(HETVP_GPC_PPC_REGS)};
+const RegSpec kHubImageList[] = {HETVP_REG_TABLE(HETVP_HUB_IMAGE_LIST_REGS)};
+const RegSpec kTpcCtx[] = {HETVP_REG_TABLE(HETVP_GPC_TPC_CTX_REGS)};
 const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
 const RegSpec kV3d[] = {HETVP_REG_TABLE(HETVP_V3D_REGS)};
 const RegSpec kVcMbox[] = {HETVP_REG_TABLE(HETVP_VCMBOX_REGS)};
@@ -98,6 +100,14 @@ const std::vector<RegBlockDoc>& register_blocks() {
       block("GPC PPC units (firmware/include/hetvp/falcon_ctxctl_regs.h)",
             "BAR0 0x500c30 + n·0x8000 (GPC n), on chips with PPCs (gpu_chips.h); docs/falcon.md, docs/kepler.md",
             kGpcPpc),
+      block("HUB image list words (firmware/include/hetvp/falcon_ctxctl_regs.h)",
+            "BAR0 address, served by the Falcon microcontroller block: the words nouveau's HUB image's own MMCTX list "
+            "names (issue #24)",
+            kHubImageList),
+      block("GPC TPC context words (firmware/include/hetvp/falcon_ctxctl_regs.h)",
+            "BAR0 0x504000 + n·0x8000 (GPC n), + t·0x800 (TPC t): the word hetvp's TPC context list names, stored "
+            "(issue #24)",
+            kTpcCtx),
       block("coherence directory (firmware/include/hetvp/coherence.h)",
             "host physical 0x40000000 (configs/coherence.yaml); plus the history-data port DIR_HIST_DATA 0x6800 "
             "(writes of up to 0x800 bytes of 64-bit line numbers)",

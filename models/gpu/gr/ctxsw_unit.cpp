@@ -555,7 +555,7 @@ void CtxswUnit::declare_stats() {
       .counter("switch_errors", "count", "switches the firmware failed (CHSW ERROR)", switch_errors_)
       .counter("stray_acks", "count", "CHSW writes with no switch pending", stray_acks_)
       .counter("chan_loads", "count", "MEM_CMD LOAD_CHAN instance-block fetches", chan_loads_)
-      .counter("host_unloads", "count", "CHSW ACKs of a host-raised unload (CHAN_NEXT invalid: the golden save)",
+      .counter("forced_unloads", "count", "CHSW ACKs of a host-raised unload (CHAN_NEXT invalid: the golden save)",
                host_unloads_)
       .value("pulse_to_ack_ns_min", "ns", "CHSW interrupt to ACK, shortest", [this] { return p2a_min_; })
       .value("pulse_to_ack_ns_mean", "ns", "CHSW interrupt to ACK, mean",

@@ -90,6 +90,9 @@ void Ctxctl::bind_registers() {
     bank_.set_reset("UNITS", cfg_.tpcs & FCTX_UNITS_TPC_MASK);
     bank_.set_reset("MYINDEX", cfg_.index);
     bank_.remove("GPC_ROP_COUNT");
+    // FECS-only: the idle handshake, 0xa24, the error report to the host (a GPC's firmware writes
+    // the HUB's INTR_UP_SET through its bridge, gpc.fuc error).
+    for (const char* r : {"IDLE_STATUS", "IDLE_CTRL", "MEM_UNK_A24", "INTR_UP_SET"}) bank_.remove(r);
   }
   // The core's I/O index selects one value of these (the host's accesses use index 0).
   per_index("IROUTE", iroute_);
@@ -121,7 +124,7 @@ void Ctxctl::bind_registers() {
   reg("FIFO_CMD").read([this](const Register&) { return fifo_.empty() ? 0u : fifo_.front().first; });
   reg("FIFO_DATA").read([this](const Register&) { return fifo_.empty() ? 0u : fifo_.front().second; });
   on_write("BAR_SET", &C::bar_set);
-  on_write("INTR_UP_SET", &C::intr_up);
+  if (cfg_.hub) on_write("INTR_UP_SET", &C::intr_up);
   // The chip's Falcon version; CC_SCRATCH_SET and UNK86C at the chip's offsets (gpu_chips.h), the
   // other positions removed: the firmware of another chip stops at them, named.
   bank_.set_reset("UC_CAPS2", cfg_.fuc);

@@ -203,6 +203,8 @@ TEST(FalconCtxctl, IllegalOpcodeStopsWithBytesAndPc) {
       << d.core().halt_reason();
 }
 
+// Without the gr block's unit behind it (a controller built alone, or a configuration without the
+// gr block) an xfer has no memory to reach: a named stop.
 TEST(FalconCtxctl, XferIsRefusedWithTheTransferNamed) {
   Ctxctl c("fctx_xfer", gpc_cfg("gpu0.gpc3"));
   std::vector<uint8_t> p;
@@ -212,8 +214,8 @@ TEST(FalconCtxctl, XferIsRefusedWithTheTransferNamed) {
   p.insert(p.end(), {0xf8, 0x02});
   upload_and_start(c, p);
   EXPECT_EQ(run(c, 1000).reason, RunResult::Reason::trapped_fatal);
-  EXPECT_NE(c.core().halt_reason().find("xdld at pc 0x0010: xfer (port 0, base 0x0, offset 0x40, 16 bytes) not "
-                                        "modelled on the context controller"),
+  EXPECT_NE(c.core().halt_reason().find("xdld at pc 0x0010: xdld (base 0x0, offset 0x40, 16 bytes): no context-switch "
+                                        "unit behind gpu0.gpc3 (add the gr block)"),
             std::string::npos)
       << c.core().halt_reason();
 }
