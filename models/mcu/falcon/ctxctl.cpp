@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
+#include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "models/gpu/gr/io_index.h"
 #include "models/mcu/falcon/disasm.h"
@@ -69,6 +70,7 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
       .counter("bridge_writes", "count", "MMIO bridge writes of BAR0", bridge_writes_)
       .counter("methods", "count", "methods queued in the FIFO (MTHD_PUSH: host commands, GPC_BCAST_WRCMD)", methods_)
       .counter("chsw_irqs", "count", "CHSW interrupts from the context-switch unit", chsw_irqs_)
+      .counter("chsw_cycles", "cycles", "core cycles from each CHSW interrupt to the firmware's CHSW ACK", chsw_cycles_)
       .counter("xfers", "count", "xdld / xdst / xcld served", xfers_)
       .counter("xfer_bytes", "bytes", "bytes they moved", xfer_bytes_);
 }
@@ -193,6 +195,7 @@ void Ctxctl::external_irq(unsigned bit, const sc_core::sc_time& delay) {
   if (bit != MCU_IRQ_CHSW_BIT) return;
   arrivals_.at(delay, [this] {
     ++chsw_irqs_;
+    chsw_cycles_at_ = cycles_;
     intr_.value |= FCTX_INTR_CHSW;
     update_lines();
   });
@@ -214,6 +217,13 @@ bool Ctxctl::forward_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   if (!has_ctxsw_ || !FCTX_FORWARDED(off) || gp.get_data_length() != 4) return false;
   uint32_t v = 0;
   if (gp.is_write()) std::memcpy(&v, gp.get_data_ptr(), 4);
+  // The core acknowledges a switch: the unit's per-switch statistic gets the HUB's cycles since the
+  // CHSW interrupt, measured here (nouveau's firmware reports none; hetvp's writes CHSW_FW_CYCLES itself).
+  if (cur_index_ >= 0 && gp.is_write() && off == GRH_CHSW && (v & GRH_CHSW_ACK)) {
+    uint32_t cycles = uint32_t(cycles_ - chsw_cycles_at_);
+    chsw_cycles_ += cycles;
+    forward(tlm::TLM_WRITE_COMMAND, GRH_CHSW_FW_CYCLES, cycles, -1, delay);
+  }
   const bool ok = forward(gp.get_command(), off, v, cur_index_, delay);
   if (ok && gp.is_read()) std::memcpy(gp.get_data_ptr(), &v, 4);
   gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);

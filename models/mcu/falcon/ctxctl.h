@@ -154,7 +154,7 @@ class Ctxctl : public CoreHost, public XferIf {
   tlm::tlm_generic_payload gp_;
   // stats
   uint64_t io_reads_ = 0, io_writes_ = 0, bridge_reads_ = 0, bridge_writes_ = 0, starts_ = 0;
-  uint64_t methods_ = 0, chsw_irqs_ = 0, xfers_ = 0, xfer_bytes_ = 0;
+  uint64_t methods_ = 0, chsw_irqs_ = 0, xfers_ = 0, xfer_bytes_ = 0, chsw_cycles_ = 0, chsw_cycles_at_ = 0;
   StatGroup stats_;
 };
 
