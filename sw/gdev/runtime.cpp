@@ -28,6 +28,9 @@ std::shared_ptr<Schema> GdevOptions::schema() {
   s->choice("pushbuf_in", {"host", "vram"}, std::string("host"),
             "where the GPFIFO ring and push buffer live: pinned host memory (the FIFO fetches across PCIe) or VRAM "
             "(the host writes them through BAR1)");
+  s->boolean("test_unmapped_context", false,
+             "TEST ONLY fault: every context after the first points its instance block (+0x210) at a GPU virtual "
+             "address no space maps, so the first switch to it fails with a named error");
   return s;
 }
 
@@ -42,6 +45,7 @@ GdevOptions GdevOptions::from(const Params& p) {
   o.pushbuf_bytes = p.size("pushbuf") & ~uint64_t(4095);
   o.gr_context_bytes = p.size("gr_context_bytes");
   o.pushbuf_in_vram = p.string("pushbuf_in") == "vram";
+  o.test_unmapped_context = p.boolean("test_unmapped_context");
   return o;
 }
 
@@ -150,6 +154,10 @@ GdevContext* GdevRuntime::ctx_create() {
     // Replaced by sw/driver/gr_context.cpp when it exists and the GPU has microcontrollers: an
     // empty context buffer, its address at +0x210.
     gpu_.write_vram64(c->inst + INST_GR_CTX, c->ctx_buf);
+  if (opt_.test_unmapped_context && id > 0) {  // the test-only fault: 0xf000000000 is mapped in no space
+    gpu_.write_vram32(c->inst + INST_GR_CTX, 0x00000000u | 4u);
+    gpu_.write_vram32(c->inst + INST_GR_CTX + 4, 0xf0u);
+  }
   // The module's constants (a GPC constant buffer every kernel of the context sees): word 0 is
   // the "scale" the benchmark kernels multiply by (1).
   c->cb = gpu_.alloc_vram(CMP_CB_MAX, c->space);

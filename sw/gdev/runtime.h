@@ -29,6 +29,9 @@ struct GdevOptions {
   uint64_t pushbuf_bytes = 64 * 1024;
   uint64_t gr_context_bytes = 64 * 1024;  // context buffer size when no golden context says one
   bool pushbuf_in_vram = false;           // else pinned host memory (fetched across PCIe)
+  // TEST ONLY fault: the second and later contexts' instance blocks name a context buffer at a GPU
+  // virtual address no space maps (the firmware cannot reach it: a named error, docs/contexts.md).
+  bool test_unmapped_context = false;
   static std::shared_ptr<Schema> schema();
   static GdevOptions from(const Params& p);
 };

@@ -112,6 +112,7 @@ HETVP_REG_OFFSETS(HETVP_GR_HUB_REGS)
 #define GRC_ERR_TARGET 6u      /* MEM_TARGET is neither VRAM nor VM with a valid MEM_CHAN */
 #define GRC_ERR_QUEUE 7u       /* MMCTX_QUEUE written while the queue was full */
 #define GRC_ERR_GPC 8u         /* (firmware) a GPC's strand transfer failed or did not answer */
+#define GRC_ERR_HALTED 9u      /* (Falcon controller) the HUB's core stopped during the switch: its warning says why */
 #define GRC_ERR_STRAND_ENGINE GRC_U(0x100) /* ERROR bit 8: the strand engine's error */
 #ifndef __ASSEMBLER__
 static inline const char* grc_err_name(unsigned code) {
@@ -125,6 +126,7 @@ static inline const char* grc_err_name(unsigned code) {
     case GRC_ERR_TARGET: return "MEM_TARGET is neither VRAM nor a channel's VM";
     case GRC_ERR_QUEUE: return "MMCTX queue overflow";
     case GRC_ERR_GPC: return "a GPC's strand transfer failed";
+    case GRC_ERR_HALTED: return "the HUB controller stopped during the switch";
   }
   return "unknown error";
 }

@@ -497,7 +497,7 @@ void CtxswUnit::chsw_written(uint32_t v) {
                              ", CHAN_NEXT 0x%08x) failed: the HUB firmware reports %s (code %u)",
                              pending_chid_, pending_inst_, chan_word(pending_inst_), grc_err_name(code), code);
     if (!last_error_.empty() && (code == GRC_ERR_REG || code == GRC_ERR_BUFFER || code == GRC_ERR_TARGET ||
-                                 code == GRC_ERR_QUEUE || code == GRC_ERR_GPC))
+                                 code == GRC_ERR_QUEUE || code == GRC_ERR_GPC || code == GRC_ERR_HALTED))
       msg += "; last engine error: " + last_error_;
     SC_REPORT_WARNING("hetvp/gr", (std::string(name()) + ": " + msg).c_str());
     HETVP_DEBUG(Gr, "CHSW ERROR: switch to channel %u failed (code %u)", pending_chid_, code);

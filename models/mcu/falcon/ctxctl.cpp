@@ -156,8 +156,19 @@ void Ctxctl::stop_core(const std::string& why) {
     failed_ = true;
     failure_ = why;
     SC_REPORT_WARNING("hetvp/falcon", why.c_str());
+    switch_abandoned();
   }
   core_.halt(why);
+}
+
+// The HUB's core stopped while a channel switch was in progress: the unit fails it at once (CHSW
+// ERROR, GRC_ERR_HALTED), naming the channel, instead of the FIFO waiting out its chsw_timeout.
+void Ctxctl::switch_abandoned() {
+  if (!cfg_.hub || !has_ctxsw_ || !chsw_in_progress_) return;
+  chsw_in_progress_ = false;
+  uint32_t v = GRH_CHSW_ERROR | GRC_ERR_HALTED << GRH_CHSW_CODE_SHIFT;
+  sc_core::sc_time d = stall_;
+  forward(tlm::TLM_WRITE_COMMAND, GRH_CHSW, v, -1, d);
 }
 
 // --- interrupts (docs/hw/falcon/intr.rst) ----------------------------------------------------------
@@ -196,6 +207,7 @@ void Ctxctl::external_irq(unsigned bit, const sc_core::sc_time& delay) {
   arrivals_.at(delay, [this] {
     ++chsw_irqs_;
     chsw_cycles_at_ = cycles_;
+    chsw_in_progress_ = true;
     intr_.value |= FCTX_INTR_CHSW;
     update_lines();
   });
@@ -222,6 +234,7 @@ bool Ctxctl::forward_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   if (cur_index_ >= 0 && gp.is_write() && off == GRH_CHSW && (v & GRH_CHSW_ACK)) {
     uint32_t cycles = uint32_t(cycles_ - chsw_cycles_at_);
     chsw_cycles_ += cycles;
+    chsw_in_progress_ = false;
     forward(tlm::TLM_WRITE_COMMAND, GRH_CHSW_FW_CYCLES, cycles, -1, delay);
   }
   const bool ok = forward(gp.get_command(), off, v, cur_index_, delay);
@@ -545,6 +558,7 @@ void Ctxctl::on_fatal() {
   failed_ = true;
   failure_ = cfg_.path + ": " + core_.halt_reason();
   SC_REPORT_WARNING("hetvp/falcon", failure_.c_str());
+  switch_abandoned();
 }
 
 RunResult Ctxctl::run_core(uint64_t budget) {

@@ -123,6 +123,7 @@ class Ctxctl : public CoreHost, public XferIf {
   void bar_set(uint32_t v);
   void intr_up(uint32_t v);
   bool watch_signal(uint32_t value);
+  void switch_abandoned();
 
   CtxctlConfig cfg_;
   IrqIn irq_impl_;
@@ -132,6 +133,7 @@ class Ctxctl : public CoreHost, public XferIf {
   ArrivalQueue arrivals_{"arrivals"};
   AccessInfo* fwd_info_ = new AccessInfo;  // owned by fwd_gp_
   tlm::tlm_generic_payload fwd_gp_;
+  bool chsw_in_progress_ = false;  // HUB: a CHSW interrupt arrived and the firmware has not acknowledged it
   uint64_t signal_polls_ = 0;
   uint32_t signal_value_ = 0;
   FalconCore& core_;  // = *CoreHost::core_
