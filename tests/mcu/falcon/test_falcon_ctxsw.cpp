@@ -1,0 +1,178 @@
+// nouveau's GF100 firmware switching GR contexts on the Falcon controllers (issue #24), through the
+// `hetvp` program: gpu_bench on configs/gf100_nouveau.yaml against configs/default.yaml (hetvp's RV32
+// firmware), the same hardware (the gr block's units) under both; the bad inputs of the switch path.
+#include "common/run_hetvp.h"
+#include "models/mcu/falcon/nouveau_fw.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <regex>
+
+using namespace hetvp::test;
+
+namespace {
+
+std::string bench(const std::string& cfg, const std::string& extra) {
+  return "run " + config(cfg) + " --workload gpu_bench " + extra;
+}
+
+// The number after the keys, each searched after the previous one (the stats JSON is nested).
+double num(const std::string& stats, std::initializer_list<const char*> keys) {
+  size_t at = 0;
+  for (const char* k : keys) {
+    at = stats.find(std::string("\"") + k + "\":", at);
+    if (at == std::string::npos) return -1;
+    at += std::strlen(k) + 3;
+  }
+  return std::stod(stats.substr(at));
+}
+
+#define NEED_NOUVEAU()                                               \
+  do {                                                               \
+    const auto& fw = hetvp::mcu::falcon::nouveau_gf100();            \
+    if (!fw.available) GTEST_SKIP() << fw.reason;                    \
+  } while (0)
+
+}  // namespace
+
+// The issue's command: switches done by nouveau's firmware (the HUB Falcon took every CHSW
+// interrupt and acknowledged it), and the bytes its engines and xfers moved are the context's layout.
+TEST(FalconCtxsw, Madd4ContextsAreSwitchedByNouveausFirmware) {
+  NEED_NOUVEAU();
+  const std::string stats = scratch() + "/nv_madd4.json";
+  auto r = run_hetvp(
+      bench("gf100_nouveau.yaml", "--set workload.args.program=madd --set workload.args.contexts=4 --stats " + stats),
+      120);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("every result correct"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+  const std::string s = read_file(stats);
+  const double switches = num(s, {"gr", "switches"});
+  EXPECT_GT(switches, 0) << s;
+  // Each switch reached the HUB Falcon as its CHSW interrupt (line 8), and the golden save was the
+  // host's forced unload (ctxgf100.c): one ACK with no switch pending.
+  EXPECT_EQ(num(s, {"microcontrollers", "hub", "chsw_irqs"}), switches);
+  EXPECT_EQ(num(s, {"hub_ctxsw", "forced_unloads"}), 1);
+  EXPECT_EQ(num(s, {"hub_ctxsw", "errors"}), 0);
+  // Every load (the switches, and the golden set-channel) fetched inst + 0x210 (16 bytes, VRAM) and the
+  // 256-byte header (VM) with xdld.
+  const double loads = num(s, {"hub_ctxsw", "chan_loads"});
+  EXPECT_EQ(loads, switches + 1);
+  EXPECT_EQ(num(s, {"microcontrollers", "hub", "xfer_bytes"}), loads * (16 + 256));
+  // One strand command per save or load on the HUB; saves = those minus the switches' loads.
+  const double saves = num(s, {"hub_ctxsw", "strand_commands"}) - switches;
+  ASSERT_GT(saves, 0);
+  const double hub = num(s, {"hub_ctxsw", "mmctx_save_bytes"}) / saves;
+  const double gpc_mmctx = num(s, {"gpc0_ctxsw", "mmctx_save_bytes"}) / saves;
+  const double gpc_strand = num(s, {"gpc0_ctxsw", "strand_save_bytes"}) / saves;
+  EXPECT_EQ(num(s, {"hub_ctxsw", "mmctx_load_bytes"}), num(s, {"hub_ctxsw", "mmctx_save_bytes"}) / saves * switches);
+  // The layout the firmware computed at init (hub.fuc/gpc.fuc, 256-byte units): the reserved header,
+  // the HUB's list, its (empty) strand, then per GPC its lists and its strand.
+  auto units = [](double bytes) { return (uint64_t(bytes) / 256 + 1) * 256; };
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("context size ([0-9]+) bytes")));
+  EXPECT_EQ(units(256 + hub) + 256 + 4 * (units(gpc_mmctx) + units(gpc_strand)), std::stoull(m[1])) << s;
+  EXPECT_EQ(hub, 27 * 4) << "2 boot words, 2 image-list words, 23 compute context words";
+  EXPECT_EQ(gpc_strand, 3 * 4) << "CB_LO/HI/SIZE";
+}
+
+// Both firmwares, every program of the issue, one and four contexts: every result right, and the
+// same GR switches (the FIFO's schedule does not depend on which firmware switches).
+TEST(FalconCtxsw, EveryProgramPassesItsSelfCheckUnderBothFirmwares) {
+  NEED_NOUVEAU();
+  for (const char* prog : {"madd", "fmadd", "mmul", "memcpy"})
+    for (const char* contexts : {"1", "4"}) {
+      std::string switches[2];
+      int i = 0;
+      for (const char* cfg : {"default.yaml", "gf100_nouveau.yaml"}) {
+        auto r = run_hetvp(bench(cfg, std::string("--set workload.args.program=") + prog +
+                                          " --set workload.args.contexts=" + contexts),
+                           120);
+        EXPECT_EQ(r.status, 0) << cfg << " " << prog << " " << contexts << r.out << r.err;
+        EXPECT_NE(r.out.find("every result correct"), std::string::npos) << cfg << " " << prog << r.out;
+        std::smatch m;
+        ASSERT_TRUE(std::regex_search(r.out, m, std::regex("([0-9]+) GR context switches"))) << r.out;
+        switches[i++] = m[1];
+      }
+      EXPECT_GT(std::stoi(switches[0]), 0) << prog << " " << contexts;
+      EXPECT_EQ(switches[0], switches[1]) << prog << " " << contexts;
+    }
+}
+
+// Switch-heavy: 8 contexts with 2 us time slices; the same switch count under both firmwares.
+TEST(FalconCtxsw, SwitchHeavyRunPassesUnderBothFirmwares) {
+  NEED_NOUVEAU();
+  std::string counts[2];
+  int i = 0;
+  for (const char* cfg : {"default.yaml", "gf100_nouveau.yaml"}) {
+    auto r = run_hetvp(bench(cfg, "--set workload.args.program=loop --set workload.args.contexts=8 "
+                                  "--set workload.args.runs=2 --set gpu0.fifo.timeslice=2us"),
+                       120);
+    ASSERT_EQ(r.status, 0) << cfg << r.out << r.err;
+    EXPECT_NE(r.out.find("every result correct"), std::string::npos) << cfg << r.out;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, std::regex("([0-9]+) GR context switches"))) << r.out;
+    EXPECT_GT(std::stoi(m[1]), 16) << cfg << ": time slices force switches beyond one per context and run";
+    counts[i++] = m[1];
+  }
+}
+
+// The test-only fault that skips one register's restore is caught by the self-check under nouveau's
+// firmware too: the MMCTX engine is the same.
+TEST(FalconCtxsw, SkippedRestoreIsCaughtUnderNouveausFirmware) {
+  NEED_NOUVEAU();
+  auto r = run_hetvp(bench("gf100_nouveau.yaml", "--set workload.args.program=loop --set workload.args.contexts=2 "
+                                                 "--set gpu0.gr.test_skip_restore=ARG2"),
+                     120);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("gpu_bench: 1 of 1 run(s) failed the self-check; first: run 0: context 0: loop element 0"),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << "nothing else failed: " << r.err;
+}
+
+// A GPC whose strand engine never finishes: the HUB's wait for its done (DONE_BAR) is the poll
+// watchdog's, naming the GPC, within a bounded simulated time; the driver's wait ends with it.
+TEST(FalconCtxsw, StuckGpcIsNamedByTheHubsWatchdog) {
+  NEED_NOUVEAU();
+  auto r = run_hetvp(bench("gf100_nouveau.yaml", "--set workload.args.contexts=2 --set gpu0.gr.test_stuck_gpc=2"), 120);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  const std::string all = r.out + r.err;
+  EXPECT_NE(all.find("gpu0.hub at pc 0x0134 polled SIGNAL waiting for DONE_BAR: no done from GPC 2 (BAR 0xb, "
+                     "BAR_MASK0 0xf) 100000 times without progress"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("nouveau firmware: save (a CHSW with no next channel): the HUB Falcon stopped"), std::string::npos)
+      << all;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(all, m, std::regex("simulated ([0-9.]+) (us|ms)"))) << all;
+  EXPECT_EQ(m[2], "us") << "bounded: well under a millisecond of simulated time";
+  EXPECT_EQ(std::regex_search(all, std::regex("warning: (?!gpu0.hub at pc 0x0134)")), false) << all;
+}
+
+// A context buffer the firmware cannot reach (an instance block naming an unmapped virtual address):
+// the xdld of its header faults in the MMU, the HUB stops naming the transfer, and the unit fails the
+// switch at once naming the channel, without the FIFO's 10 ms timeout. Under hetvp's firmware the same
+// pointer is not a VRAM address: the firmware reports it.
+TEST(FalconCtxsw, UnreachableContextBufferIsANamedError) {
+  NEED_NOUVEAU();
+  const std::string args = "--set workload.args.contexts=2 --set workload.args.gdev.test_unmapped_context=true";
+  auto r = run_hetvp(bench("gf100_nouveau.yaml", args), 120);
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  const std::string all = r.out + r.err;
+  EXPECT_NE(all.find("FAILED: gpu0.gr_hub: context switch to channel 1 (instance block at VRAM 0x1011000, CHAN_NEXT "
+                     "0x80001011) failed: the HUB firmware reports the HUB controller stopped during the switch (code "
+                     "9); last engine error: gpu0.gr_hub: xfer of 256 bytes at virtual address 0xf000000000 in the "
+                     "space of the channel at instance block 0x1011000 failed (unmapped: MMU fault)"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("gpu0.hub: xdld at pc 0x09ab"), std::string::npos) << all;
+  EXPECT_EQ(all.find("chsw_timeout"), std::string::npos) << all;
+  auto h = run_hetvp(bench("default.yaml", args), 120);
+  EXPECT_EQ(h.status, 1) << h.out << h.err;
+  EXPECT_NE((h.out + h.err).find("failed: the HUB firmware reports context pointer not a 256-byte aligned VRAM address "
+                                 "inside VRAM (code 2)"),
+            std::string::npos)
+      << h.out << h.err;
+}
