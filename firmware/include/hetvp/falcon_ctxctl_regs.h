@@ -27,9 +27,9 @@
     X(FCTX, INTR_ROUTE, 0x01C, 1, RW, 0, "per line: bits i and 16+i select vector 0, host, vector 1")     \
     X(FCTX, SCRATCH, 0x040, 2, RW, 0, "scratch registers 0 and 1")                                         \
     X(FCTX, ACCESS, 0x048, 1, RW, 0, "FIFO access enable (stored)")                                        \
-    X(FCTX, FIFO_DATA, 0x064, 1, RO, 0, "data word of the method FIFO's head (macros.fuc:49; hub.fuc ih, gpc.fuc ih)") \
-    X(FCTX, FIFO_CMD, 0x068, 1, RO, 0, "command word of the method FIFO's head (macros.fuc:50)")           \
-    X(FCTX, FIFO_ACK, 0x074, 1, WO, 0, "write: pop the FIFO's head; INTR bit 2 (FIFO, level) stays while it is not empty (macros.fuc:51)") \
+    X(FCTX, FIFO_DATA, 0x064, 1, RO, 0, "data word of the method FIFO's head (macros.fuc:54, :140; hub.fuc ih, gpc.fuc ih)") \
+    X(FCTX, FIFO_CMD, 0x068, 1, RO, 0, "command word of the method FIFO's head (macros.fuc:55, :141)")           \
+    X(FCTX, FIFO_ACK, 0x074, 1, WO, 0, "write: pop the FIFO's head; INTR bit 2 (FIFO, level) stays while it is not empty (macros.fuc:56, :142)") \
     X(FCTX, UC_CTRL, 0x100, 1, RW, 0x10, "host write 2: start at UC_ENTRY; read: bit 4 stopped, bit 5 sleeping") \
     X(FCTX, UC_ENTRY, 0x104, 1, RW, 0, "start pc")                                                        \
     X(FCTX, UC_CAPS, 0x108, 1, RO, 0, "code size >> 8 in bits 0-8, data size >> 8 in bits 9-16")          \
@@ -44,15 +44,15 @@
     X(FCTX, IROUTE, 0x404, 1, RW, 0, "indexed (0..63): interrupt source routing (stored)")                \
     X(FCTX, BAR_MASK0, 0x40C, 1, RW, 0, "barrier request mask (stored)")                                  \
     X(FCTX, BAR_MASK1, 0x410, 1, RW, 0, "barrier request mask (stored)")                                  \
-    X(FCTX, BAR, 0x414, 1, RW, 0, "HUB: barrier bits (GPC n sets bit n through BAR_SET); SIGNAL bit 8 DONE_BAR = all of BAR_MASK0 set (macros.fuc:62; hub.fuc ctx_xfer wait_doneo(8))") \
-    X(FCTX, BAR_SET, 0x418, 1, WO, 0, "HUB: write 1s: set BAR bits (gpc.fuc hub_barrier_done writes 0x409418; macros.fuc:63)") \
-    X(FCTX, MTHD_DATA, 0x500, 1, RW, 0, "method data: latched for the next MTHD_PUSH (gf100.c/ctxgf100.c:1535 0x409500; hub.fuc:651 0x41a500 GPC_BCAST_WRCMD_DATA)") \
-    X(FCTX, MTHD_PUSH, 0x504, 1, WO, 0, "write: queue (command = value, data = MTHD_DATA) in the method FIFO, INTR bit 2 (ctxgf100.c:1536 0x409504; hub.fuc:656 0x41a504 GPC_BCAST_WRCMD_CMD)") \
+    X(FCTX, BAR, 0x414, 1, RW, 0, "HUB: barrier bits (GPC n sets bit n through BAR_SET); SIGNAL bit 8 DONE_BAR = all of BAR_MASK0 set (macros.fuc:62; hub.fuc:635, wait_doneo(8) hub.fuc:663)") \
+    X(FCTX, BAR_SET, 0x418, 1, WO, 0, "HUB: write 1s: set BAR bits (gpc.fuc:374 hub_barrier_done; macros.fuc:63)") \
+    X(FCTX, MTHD_DATA, 0x500, 1, RW, 0, "method data: latched for the next MTHD_PUSH (ctxgf100.c:1535 0x409500; hub.fuc:637 0x41a500 GPC_BCAST_WRCMD_DATA)") \
+    X(FCTX, MTHD_PUSH, 0x504, 1, WO, 0, "write: queue (command = value, data = MTHD_DATA) in the method FIFO, INTR bit 2 (ctxgf100.c:1536 0x409504; hub.fuc:642 0x41a504 GPC_BCAST_WRCMD_CMD)") \
     X(FCTX, GPC_ROP_COUNT, 0x604, 1, RO, 0, "HUB: GPC count in bits 0-4, ROP count in bits 16-20")         \
     X(FCTX, UNITS, 0x608, 1, RO, 0, "GPC: TPC count in bits 0-4")                                          \
-    X(FCTX, RED_SWITCH, 0x614, 1, RW, 0, "power/enable switches (stored; hub.fuc ctx_redswitch, gpc.fuc ctx_redswitch, ctxgf100.c 0x409614; macros.fuc:64)") \
+    X(FCTX, RED_SWITCH, 0x614, 1, RW, 0, "power/enable switches (stored; hub.fuc:432 ctx_redswitch, gpc.fuc ctx_redswitch, ctxgf100.c 0x409614; macros.fuc:64)") \
     X(FCTX, MYINDEX, 0x618, 1, RO, 0, "GPC: its index")                                                    \
-    X(FCTX, MMCTX_SAVE_SWBASE, 0x700, 1, RW, 0, "stored (context save engine not modelled)")             \
+    X(FCTX, MMCTX_SAVE_SWBASE, 0x700, 1, RW, 0, "boot only (no gr block): stored; with the gr block forwarded to its unit (gr_ctxsw.h)")             \
     X(FCTX, MMCTX_LOAD_SWBASE, 0x704, 1, RW, 0, "stored")                                                 \
     X(FCTX, MMIO_BASE, 0x724, 1, RW, 0, "MMIO bridge base, added when MMIO_CTRL bit 0 is set")            \
     X(FCTX, MMIO_CTRL, 0x728, 1, RW, 0, "bits 2-25 address, 30 write, 31 pending (self-clearing)")        \
@@ -71,12 +71,12 @@
     X(FCTX, STRAND_SIZE, 0x910, 1, RO, 0, "indexed by strand (0..strands-1): words (YAML strand_words)") \
     X(FCTX, STRAND_DATA, 0x918, 1, RW, 0, "stored")                                                        \
     X(FCTX, STRAND_SELECT, 0x91C, 1, RW, 0, "stored")                                                      \
-    X(FCTX, STRAND_CMD, 0x928, 1, RW, 0, "a write completes at once (SIGNAL bit 2 stays clear)")          \
+    X(FCTX, STRAND_CMD, 0x928, 1, RW, 0, "boot only: a write completes at once (SIGNAL bit 2 stays clear); with the gr block forwarded")          \
     X(FCTX, STRAND_FILTER, 0x93C, 1, RW, 0, "stored")                                                      \
-    X(FCTX, MEM_UNK_A24, 0xA24, 1, RW, 0, "HUB: stored (hub.fuc ctx_load writes 0 to 0x409a24 before MEM_CMD LOAD_CHAN)") \
-    X(FCTX, IDLE_STATUS, 0xC00, 1, RO, 0, "HUB: bit 13 busy; reads 0 (the FIFO asks for a switch only when GR is idle: hub.fuc ctx_xfer_idle)") \
-    X(FCTX, IDLE_CTRL, 0xC08, 1, RW, 0, "HUB: stored (hub.fuc ctx_xfer writes 4 before polling IDLE_STATUS)") \
-    X(FCTX, INTR_UP_SET, 0xC1C, 1, WO, 0, "write: the firmware reports an error to the host (CC_SCRATCH[5] = code, os.h E_*): the run stops, named (macros.fuc:129; hub.fuc error)") \
+    X(FCTX, MEM_UNK_A24, 0xA24, 1, RW, 0, "HUB: stored (hub.fuc:478 ctx_load writes 0 before MEM_CMD LOAD_CHAN)") \
+    X(FCTX, IDLE_STATUS, 0xC00, 1, RO, 0, "HUB: bit 13 busy; reads 0 (the FIFO asks for a switch only when GR is idle: hub.fuc:607 ctx_xfer_idle)") \
+    X(FCTX, IDLE_CTRL, 0xC08, 1, RW, 0, "HUB: stored (hub.fuc:605 ctx_xfer writes 4 before polling IDLE_STATUS)") \
+    X(FCTX, INTR_UP_SET, 0xC1C, 1, WO, 0, "write: the firmware reports an error to the host (CC_SCRATCH[5] = code, os.h E_*): the run stops, named (macros.fuc:129; hub.fuc:57 error)") \
     X(FCTX, INTR_UP_EN, 0xC24, 1, RW, 0, "stored")
 HETVP_REG_OFFSETS(HETVP_FCTX_REGS)
 
@@ -85,9 +85,9 @@ HETVP_REG_OFFSETS(HETVP_FCTX_REGS)
 #define HETVP_PGRAPH_BOOT_REGS(X)                                                                      \
     X(PGRAPH, HANDSHAKE_4170, 0x404170, 1, RW, 0, "bit 4 = request (self-clearing: the unit is always ready)") \
     X(PGRAPH, UNK_408A14, 0x408A14, 1, RW, 0, "stored (ctx_86c)") \
-    X(PGRAPH, HANDSHAKE_4160, 0x404160, 1, RW, 0, "write 1: bit 4 reads set at once (hub.fuc ctx_4160s polls it; ctx_4160c writes 0)")
+    X(PGRAPH, HANDSHAKE_4160, 0x404160, 1, RW, 0, "write 1: bit 4 reads set at once (hub.fuc:391-395 ctx_4160s polls it; hub.fuc:405 ctx_4160c writes 0)")
 HETVP_REG_OFFSETS(HETVP_PGRAPH_BOOT_REGS)
-/* The two words of the HUB image's own context list (hub.fuc hub_mmio_list_base: ".b32 0x0417e91c //
+/* The two words of the HUB image's own context list (hub.fuc:45 hub_mmio_list_base: ".b32 0x0417e91c //
  * 0x17e91c, 2"), saved and restored by every switch: stored. */
 #define HETVP_HUB_IMAGE_LIST_REGS(X)                                                                   \
     X(PFB, UNK_17E91C, 0x17E91C, 2, RW, 0, "stored (the HUB image's MMCTX list entry, 2 words)")
