@@ -52,6 +52,7 @@ class NouveauGrFirmware : public GrFirmware {
  public:
   NouveauGrFirmware(HostApi& api, GpuDriver& gpu) : api_(api), gpu_(gpu) {}
   const char* name() const override { return "nouveau"; }
+  // CC_SCRATCH[1], as gf100.c:1825 reads it after the firmware's init.
   uint32_t context_size() override { return gpu_.reg_read(GPU_HUB_BASE + FCTX_CC_SCRATCH + 4); }
   void set_channel(uint64_t inst) override {
     gpu_.reg_write(GPU_HUB_BASE + FCTX_CC_SCRATCH_CLR, FCTX_CC_SCRATCH0_INIT_DONE);
