@@ -103,8 +103,6 @@ TEST(FalconCtxsw, EveryProgramPassesItsSelfCheckUnderBothFirmwares) {
 // Switch-heavy: 8 contexts with 2 us time slices; the same switch count under both firmwares.
 TEST(FalconCtxsw, SwitchHeavyRunPassesUnderBothFirmwares) {
   NEED_NOUVEAU();
-  std::string counts[2];
-  int i = 0;
   for (const char* cfg : {"default.yaml", "gf100_nouveau.yaml"}) {
     auto r = run_hetvp(bench(cfg, "--set workload.args.program=loop --set workload.args.contexts=8 "
                                   "--set workload.args.runs=2 --set gpu0.fifo.timeslice=2us"),
@@ -114,7 +112,6 @@ TEST(FalconCtxsw, SwitchHeavyRunPassesUnderBothFirmwares) {
     std::smatch m;
     ASSERT_TRUE(std::regex_search(r.out, m, std::regex("([0-9]+) GR context switches"))) << r.out;
     EXPECT_GT(std::stoi(m[1]), 16) << cfg << ": time slices force switches beyond one per context and run";
-    counts[i++] = m[1];
   }
 }
 
@@ -175,4 +172,35 @@ TEST(FalconCtxsw, UnreachableContextBufferIsANamedError) {
                                  "inside VRAM (code 2)"),
             std::string::npos)
       << h.out << h.err;
+}
+
+// As hetvp's firmware's (test_quantum.cpp): the run times under nouveau's firmware do not depend on
+// the quantum (within 1 %; at 10 ns, 1 us and 10 us they are identical to the ns, at 100 us the
+// first run moves by 1 us), nor do the switch count and the results.
+TEST(FalconCtxsw, RunTimesDoNotDependOnTheQuantum) {
+  NEED_NOUVEAU();
+  double first0 = 0, median0 = 0;
+  std::string switches0;
+  for (const char* q : {"10ns", "1us", "10us"}) {
+    auto r = run_hetvp(bench("gf100_nouveau.yaml", std::string("--set workload.args.program=madd --set "
+                                                               "workload.args.contexts=4 --set workload.args.runs=3 "
+                                                               "--set simulation.quantum=") +
+                                                       q),
+                       120);
+    ASSERT_EQ(r.status, 0) << q << r.out << r.err;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        r.out, m, std::regex("first run ([0-9.]+) us, median of the others ([0-9.]+) us, ([0-9]+) GR context switches")))
+        << r.out;
+    if (switches0.empty()) {
+      first0 = std::stod(m[1]);
+      median0 = std::stod(m[2]);
+      switches0 = m[3];
+      continue;
+    }
+    EXPECT_NEAR(std::stod(m[1]), first0, first0 * 0.01) << q;
+    EXPECT_NEAR(std::stod(m[2]), median0, median0 * 0.01) << q;
+    EXPECT_EQ(m[3], switches0) << q;
+    EXPECT_NE(r.out.find("every result correct"), std::string::npos) << q << r.out;
+  }
 }
