@@ -38,6 +38,7 @@ const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 const RegSpec kGpcPpc[] = {HETVP_REG_TABLE(HETVP_GPC_PPC_REGS)};
 const RegSpec kHubImageList[] = {HETVP_REG_TABLE(HETVP_HUB_IMAGE_LIST_REGS)};
 const RegSpec kTpcCtx[] = {HETVP_REG_TABLE(HETVP_GPC_TPC_CTX_REGS)};
+const RegSpec kPpcCtx[] = {HETVP_REG_TABLE(HETVP_GPC_PPC_CTX_REGS)};
 const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
 const RegSpec kV3d[] = {HETVP_REG_TABLE(HETVP_V3D_REGS)};
 const RegSpec kVcMbox[] = {HETVP_REG_TABLE(HETVP_VCMBOX_REGS)};
@@ -108,6 +109,10 @@ const std::vector<RegBlockDoc>& register_blocks() {
             "BAR0 0x504000 + n·0x8000 (GPC n), + t·0x800 (TPC t): the word hetvp's TPC context list names, stored "
             "(issue #24)",
             kTpcCtx),
+      block("GPC PPC context words (firmware/include/hetvp/falcon_ctxctl_regs.h)",
+            "BAR0 0x503000 + n·0x8000 (GPC n), + j·0x200 (PPC j), on chips with PPCs: the word hetvp's PPC context "
+            "list names, stored (issue #24)",
+            kPpcCtx),
       block("coherence directory (firmware/include/hetvp/coherence.h)",
             "host physical 0x40000000 (configs/coherence.yaml); plus the history-data port DIR_HIST_DATA 0x6800 "
             "(writes of up to 0x800 bytes of 64-bit line numbers)",

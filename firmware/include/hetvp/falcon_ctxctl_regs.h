@@ -110,6 +110,14 @@ HETVP_REG_OFFSETS(HETVP_GPC_PPC_REGS)
     X(TPC, CTX_WORD2, 0x1000, 1, RW, 0, "TPC 2")                                                          \
     X(TPC, CTX_WORD3, 0x1800, 1, RW, 0, "TPC 3")
 HETVP_REG_OFFSETS(HETVP_GPC_TPC_CTX_REGS)
+/* Chips with PPCs: the PPC list's word (0x41be00, falcon_boot.cpp) per PPC j at 0x503000 + GPC * 0x8000 +
+ * j * 0x200 (gpc.fuc ctx_xfer "base = NV_PGRAPH_GPCn_UNK0", stride 0x200, mask unk_mask): stored. */
+#define HETVP_GPC_PPC_CTX_REGS(X)                                                                      \
+    X(PPC, CTX_WORD0, 0x0000, 1, RW, 0, "PPC 0: the PPC list's word (stored)")                            \
+    X(PPC, CTX_WORD1, 0x0200, 1, RW, 0, "PPC 1")
+HETVP_REG_OFFSETS(HETVP_GPC_PPC_CTX_REGS)
+#define HETVP_PPC_CTX_BASE 0x503000u
+#define HETVP_PPC_CTX_SIZE 0x204u
 #define HETVP_TPC_CTX_BASE 0x504000u
 #define HETVP_TPC_CTX_SIZE 0x1804u
 

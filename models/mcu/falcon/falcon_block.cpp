@@ -69,6 +69,13 @@ class TpcCtxRegs : public Peripheral {
   explicit TpcCtxRegs(sc_core::sc_module_name n) : Peripheral(n, kTpcCtx) { read_timing(ReadTiming::AsIssued); }
 };
 
+// A GPC's PPC context words (HETVP_GPC_PPC_CTX_REGS), on chips with PPCs: stored.
+const RegSpec kPpcCtx[] = {HETVP_REG_TABLE(HETVP_GPC_PPC_CTX_REGS)};
+class PpcCtxRegs : public Peripheral {
+ public:
+  explicit PpcCtxRegs(sc_core::sc_module_name n) : Peripheral(n, kPpcCtx) { read_timing(ReadTiming::AsIssued); }
+};
+
 CtxctlConfig config_from(const Params& block, const Params& p, const GpuChip* chip, bool hub, unsigned index,
                          unsigned gpcs, const std::string& path, uint32_t base) {
   CtxctlConfig c;
@@ -127,6 +134,9 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
         ppcs_.push_back(std::make_unique<GpcPpcRegs>((n + "_ppc").c_str(), ctx.chip->ppcs, tpcs));
         const uint32_t at = HETVP_PPC_TPC_MASK_BASE + i * HETVP_PPC_TPC_MASK_STRIDE;
         ctx.bar0.map(ctx.name + "." + n + "_ppc", at, 16, ppcs_.back()->regs);
+        ppc_ctx_.push_back(std::make_unique<PpcCtxRegs>((n + "_ppc_ctx").c_str()));
+        ctx.bar0.map(ctx.name + "." + n + "_ppc_ctx", HETVP_PPC_CTX_BASE + i * GPU_GPC_STRIDE, HETVP_PPC_CTX_SIZE,
+                     ppc_ctx_.back()->regs);
       }
     }
     bcast_ = std::make_unique<Broadcast<Ctxctl>>("gpc_broadcast", raw);
@@ -167,6 +177,7 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
   std::unique_ptr<PgraphBootRegs> r4170_, r8a14_, r4160_;
   std::vector<std::unique_ptr<GpcPpcRegs>> ppcs_;
   std::vector<std::unique_ptr<TpcCtxRegs>> tpcs_;
+  std::vector<std::unique_ptr<PpcCtxRegs>> ppc_ctx_;
   std::unique_ptr<HubImageListRegs> list17e91c_;
   StatGroup stats_{"microcontrollers"};
 };

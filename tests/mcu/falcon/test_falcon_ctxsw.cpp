@@ -204,3 +204,20 @@ TEST(FalconCtxsw, RunTimesDoNotDependOnTheQuantum) {
     EXPECT_NE(r.out.find("every result correct"), std::string::npos) << q << r.out;
   }
 }
+
+// The other chips' images switch contexts too once their configurations get the FIFO, the gr block and
+// the compute front end (moved as in gf100_nouveau.yaml); GK208's is Falcon v5 code. Their PPC lists
+// name the stored PPC word (falcon_ctxctl_regs.h HETVP_GPC_PPC_CTX_REGS).
+TEST(FalconCtxsw, EveryChipsImagesSwitchContexts) {
+  NEED_NOUVEAU();
+  for (const char* chip : {"gf117", "gk104", "gk110", "gk208"}) {
+    auto r = run_hetvp(bench(std::string(chip) + "_nouveau.yaml",
+                             "--set workload.args.contexts=4 --set gpu0.blocks=microcontrollers,gr,fifo,compute,copy_engine "
+                             "--set gpu0.compute.bar0=0x440000 --set gpu0.compute.cc_bar0=0x441000"),
+                       120);
+    ASSERT_EQ(r.status, 0) << chip << r.out << r.err;
+    EXPECT_NE(r.out.find("8 GR context switches"), std::string::npos) << chip << r.out;
+    EXPECT_NE(r.out.find("every result correct"), std::string::npos) << chip << r.out;
+    EXPECT_EQ(r.err.find("warning"), std::string::npos) << chip << r.err;
+  }
+}
