@@ -111,13 +111,17 @@ void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden
 }
 
 void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden, uint64_t inst_vram,
-                       const GpuBuffer& ctx) {
-  if (!golden.fw || !golden.fw->virtual_context_pointer()) return gr_context_create(api, gpu, golden, inst_vram, ctx.phys);
+                       const GpuBuffer& ctx, uint64_t mmio_va, uint32_t mmio_entries) {
+  if (!golden.fw || !golden.fw->virtual_context_pointer()) {
+    if (mmio_entries) throw HostError("gr_context_create: hetvp's firmware has no per-channel mmio list");
+    return gr_context_create(api, gpu, golden, inst_vram, ctx.phys);
+  }
+  if (mmio_va & 0xff) throw HostError("gr_context_create: mmio list " + hex(mmio_va) + " is not 256-byte aligned");
   if (!golden.image.empty())
     api.write(gpu.bar1_address(GpuBuffer{0, ctx.phys, golden.bytes, false}), golden.image.data(), golden.image.size(),
               Access::WriteCombined);
-  vram_write32(api, gpu, ctx.phys + 0x00, 0);  // mmio list entries (pairs): none
-  vram_write32(api, gpu, ctx.phys + 0x04, 0);  // its address >> 8
+  vram_write32(api, gpu, ctx.phys + 0x00, mmio_entries);          // mmio list entries (pairs)
+  vram_write32(api, gpu, ctx.phys + 0x04, uint32_t(mmio_va >> 8));  // its address >> 8
   vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR, uint32_t(ctx.va) | GR_INST_CTX_VRAM);
   vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR + 4, uint32_t(ctx.va >> 32));
 }

@@ -44,8 +44,11 @@ void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden
 // space)); the instance block gets ctx.va (nouveau's firmware) or ctx.phys (hetvp's), | 4, and
 // with nouveau's the header (gf100_gr_chan_bind: mmio list count 0 at 0x00, its address at 0x04):
 // hetvp's channels carry no per-channel mmio entries.
+// `mmio_va` / `mmio_entries`: the channel's mmio list ((BAR0 address, value) pairs at that virtual
+// address in its space), which nouveau's firmware writes at the channel's first load, then disables
+// (hub.fuc ctx_mmio_exec); hetvp's firmware has none (entries must be 0).
 void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden, uint64_t inst_vram,
-                       const GpuBuffer& ctx);
+                       const GpuBuffer& ctx, uint64_t mmio_va = 0, uint32_t mmio_entries = 0);
 
 // The offset in a context image of compute front-end register `cmp_offset` (compute.h), -1 when it
 // is not context state; and a write of one value into a channel's context buffer.

@@ -28,6 +28,10 @@ std::shared_ptr<Schema> GdevOptions::schema() {
   s->choice("pushbuf_in", {"host", "vram"}, std::string("host"),
             "where the GPFIFO ring and push buffer live: pinned host memory (the FIFO fetches across PCIe) or VRAM "
             "(the host writes them through BAR1)");
+  s->any("gr_mmio",
+         "per-channel GR register overrides, a list of [BAR0 address, value] pairs, that the context-switch firmware "
+         "writes at each channel's first load (nouveau's per-channel mmio list, docs/contexts.md; hetvp's firmware "
+         "has none: refused)");
   s->boolean("test_unmapped_context", false,
              "TEST ONLY fault: every context after the first points its instance block (+0x210) at a GPU virtual "
              "address no space maps, so the first switch to it fails with a named error");
@@ -46,6 +50,21 @@ GdevOptions GdevOptions::from(const Params& p) {
   o.gr_context_bytes = p.size("gr_context_bytes");
   o.pushbuf_in_vram = p.string("pushbuf_in") == "vram";
   o.test_unmapped_context = p.boolean("test_unmapped_context");
+  if (p.has("gr_mmio")) {
+    const YAML::Node n = p.node("gr_mmio");
+    if (!n.IsSequence()) throw ConfigError(p.where("gr_mmio") + ": a list of [BAR0 address, value] pairs");
+    for (const auto& e : n) {
+      if (!e.IsSequence() || e.size() != 2)
+        throw ConfigError(p.where("gr_mmio") + ": each entry is [BAR0 address, value]");
+      try {
+        const uint32_t addr = e[0].as<uint32_t>(), value = e[1].as<uint32_t>();
+        if (addr & 3) throw ConfigError(p.where("gr_mmio") + ": address " + hex(addr) + " is not 4-byte aligned");
+        o.gr_mmio.emplace_back(addr, value);
+      } catch (const YAML::Exception&) {
+        throw ConfigError(p.where("gr_mmio") + ": each entry is [BAR0 address, value], 32-bit numbers");
+      }
+    }
+  }
   return o;
 }
 
@@ -146,8 +165,20 @@ GdevContext* GdevRuntime::ctx_create() {
   gpu_.write_vram32(c->inst + INST_RAMFC_GP_BASE_HI, uint32_t(c->gpfifo.va >> 32) | log2 << 16);
   gpu_.write_vram64(c->inst + INST_PD_BASE, gpu_.space_pd(c->space));
   gpu_.write_vram64(c->inst + INST_PD_LIMIT, (1ull << 40) - 1);
-  if (ctx_in_vm)
-    gr_context_create(api_, gpu_, golden_->g, c->inst, ctx_mapped);
+  if (!opt_.gr_mmio.empty() && !ctx_in_vm)
+    throw HostError("ctx_create: gdev.gr_mmio needs a firmware with a per-channel mmio list (nouveau's); " +
+                    std::string(golden_->g.fw ? golden_->g.fw->name() : "no") + " firmware here");
+  if (ctx_in_vm) {
+    GpuBuffer list;  // the channel's mmio list, in its space: (address, value) pairs
+    if (!opt_.gr_mmio.empty()) {
+      list = gpu_.alloc_vram(8 * opt_.gr_mmio.size(), c->space);
+      for (size_t i = 0; i < opt_.gr_mmio.size(); ++i) {
+        gpu_.write_vram32(list.phys + 8 * i, opt_.gr_mmio[i].first);
+        gpu_.write_vram32(list.phys + 8 * i + 4, opt_.gr_mmio[i].second);
+      }
+    }
+    gr_context_create(api_, gpu_, golden_->g, c->inst, ctx_mapped, list.va, uint32_t(opt_.gr_mmio.size()));
+  }
   else if (mcu_)
     gr_context_create(api_, gpu_, golden_->g, c->inst, c->ctx_buf);
   else

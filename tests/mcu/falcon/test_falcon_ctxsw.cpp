@@ -221,3 +221,42 @@ TEST(FalconCtxsw, EveryChipsImagesSwitchContexts) {
     EXPECT_EQ(r.err.find("warning"), std::string::npos) << chip << r.err;
   }
 }
+
+// A per-channel mmio list (gdev.gr_mmio): nouveau's firmware fetches it (xdld, in the channel's VM) and
+// writes its entries through the MMIO bridge at each channel's first load only, then disables it by
+// storing the context header back with a count of 0 (xdst): per channel one extra xdld and one xdst
+// of 256 bytes and one bridge write per entry, whatever the number of switches. hetvp's firmware has
+// no such list: the runtime refuses it, named.
+TEST(FalconCtxsw, PerChannelMmioListRunsOnceAtEachChannelsFirstLoad) {
+  NEED_NOUVEAU();
+  auto hub_stat = [](const std::string& s, const char* key) { return num(s, {"microcontrollers", "hub", key}); };
+  const std::string plain = scratch() + "/mmio0.json", with = scratch() + "/mmio2.json";
+  auto a = run_hetvp(bench("gf100_nouveau.yaml", "--set workload.args.contexts=4 --set workload.args.runs=2 --stats " + plain), 120);
+  auto b = run_hetvp(bench("gf100_nouveau.yaml", "--set workload.args.contexts=4 --set workload.args.runs=2 --set "
+                                                 "'workload.args.gdev.gr_mmio=[[0x408a14, 0x77], [0x17e920, 5]]' --stats " +
+                                                     with),
+                     120);
+  ASSERT_EQ(a.status, 0) << a.out << a.err;
+  ASSERT_EQ(b.status, 0) << b.out << b.err;
+  EXPECT_NE(b.out.find("16 GR context switches, golden context 1298.511 us, every result correct"), std::string::npos)
+      << b.out;
+  const std::string sa = read_file(plain), sb = read_file(with);
+  const double channels = 8;  // 4 contexts x 2 runs, each a new channel
+  EXPECT_EQ(hub_stat(sb, "xfers") - hub_stat(sa, "xfers"), 2 * channels);
+  EXPECT_EQ(hub_stat(sb, "xfer_bytes") - hub_stat(sa, "xfer_bytes"), 2 * 256 * channels);
+  EXPECT_EQ(hub_stat(sb, "bridge_writes") - hub_stat(sa, "bridge_writes"), 2 * channels);
+  auto h = run_hetvp(bench("default.yaml", "--set workload.args.contexts=2 --set 'workload.args.gdev.gr_mmio=[[0x408a14, 1]]'"), 120);
+  EXPECT_EQ(h.status, 1) << h.out << h.err;
+  EXPECT_NE((h.out + h.err).find("ctx_create: gdev.gr_mmio needs a firmware with a per-channel mmio list (nouveau's); "
+                                 "hetvp firmware here"),
+            std::string::npos)
+      << h.out << h.err;
+  // Malformed lists: located errors naming the key.
+  for (auto [value, msg] : {std::pair<const char*, const char*>{"[[0x408a16, 1]]", "address 0x408a16 is not 4-byte aligned"},
+                            {"[0x408a14]", "each entry is [BAR0 address, value]"}}) {
+    auto e = run_hetvp(bench("gf100_nouveau.yaml", std::string("--set 'workload.args.gdev.gr_mmio=") + value + "'"), 120);
+    EXPECT_NE(e.status, 0) << value;
+    EXPECT_NE((e.out + e.err).find(std::string("(--set workload.args.gdev.gr_mmio): ") + msg), std::string::npos)
+        << e.out << e.err;
+  }
+}
