@@ -64,6 +64,13 @@ GdevOptions GdevOptions::from(const Params& p) {
         throw ConfigError(p.where("gr_mmio") + ": each entry is [BAR0 address, value], 32-bit numbers");
       }
     }
+    // nouveau's per-channel list is one 4 KiB page of (address, value) pairs (gf100.h:134 mmio_list[4096/8],
+    // gf100.c:401-406): the firmware would run off a longer one into whatever follows.
+    constexpr size_t kMaxMmio = 4096 / 8;
+    if (o.gr_mmio.size() > kMaxMmio)
+      throw ConfigError(p.where("gr_mmio") + ": " + std::to_string(o.gr_mmio.size()) +
+                        " entries, more than a channel's mmio list holds (" + std::to_string(kMaxMmio) +
+                        ": one 4 KiB page, as nouveau's gf100.h:134)");
   }
   return o;
 }

@@ -253,9 +253,16 @@ TEST(FalconCtxsw, PerChannelMmioListRunsOnceAtEachChannelsFirstLoad) {
       << h.out << h.err;
   // Malformed lists: located errors naming the key.
   for (auto [value, msg] : {std::pair<const char*, const char*>{"[[0x408a16, 1]]", "address 0x408a16 is not 4-byte aligned"},
-                            {"[0x408a14]", "each entry is [BAR0 address, value]"}}) {
-    auto e = run_hetvp(bench("gf100_nouveau.yaml", std::string("--set 'workload.args.gdev.gr_mmio=") + value + "'"), 120);
-    EXPECT_NE(e.status, 0) << value;
+                            {"[0x408a14]", "each entry is [BAR0 address, value]"},
+                            {nullptr, "513 entries, more than a channel's mmio list holds (512: one 4 KiB page"}}) {
+    std::string list = value ? value : "";
+    if (!value) {  // one entry beyond nouveau's per-channel list
+      list = "[";
+      for (int k = 0; k < 513; ++k) list += std::string(k ? "," : "") + "[0x408a14," + std::to_string(k) + "]";
+      list += "]";
+    }
+    auto e = run_hetvp(bench("gf100_nouveau.yaml", "--set 'workload.args.gdev.gr_mmio=" + list + "'"), 120);
+    EXPECT_NE(e.status, 0) << list;
     EXPECT_NE((e.out + e.err).find(std::string("(--set workload.args.gdev.gr_mmio): ") + msg), std::string::npos)
         << e.out << e.err;
   }
