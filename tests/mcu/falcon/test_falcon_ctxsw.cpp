@@ -166,6 +166,15 @@ TEST(FalconCtxsw, UnreachableContextBufferIsANamedError) {
       << all;
   EXPECT_NE(all.find("gpu0.hub: xdld at pc 0x09ab"), std::string::npos) << all;
   EXPECT_EQ(all.find("chsw_timeout"), std::string::npos) << all;
+  // Nothing else failed: the four warnings are the chain (MMU fault, the unit's xfer, the HUB's stop,
+  // the failed switch).
+  size_t warnings = 0;
+  for (size_t at = all.find("warning: "); at != std::string::npos; at = all.find("warning: ", at + 1)) ++warnings;
+  EXPECT_EQ(warnings, 4u) << all;
+  EXPECT_NE(all.find("warning: gpu0.mmu: read at GPU virtual address 0xf000000000 by gpu0.gr_hub: no page directory "
+                     "entry (in the address space of channel 1 (instance 0x1011000))"),
+            std::string::npos)
+      << all;
   auto h = run_hetvp(bench("default.yaml", args), 120);
   EXPECT_EQ(h.status, 1) << h.out << h.err;
   EXPECT_NE((h.out + h.err).find("failed: the HUB firmware reports context pointer not a 256-byte aligned VRAM address "
