@@ -231,7 +231,8 @@ bool Ctxctl::forward_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   if (gp.is_write()) std::memcpy(&v, gp.get_data_ptr(), 4);
   // The core acknowledges a switch: the unit's per-switch statistic gets the HUB's cycles since the
   // CHSW interrupt, measured here (nouveau's firmware reports none; hetvp's writes CHSW_FW_CYCLES itself).
-  if (cur_index_ >= 0 && gp.is_write() && off == GRH_CHSW && (v & GRH_CHSW_ACK)) {
+  // (Only for a CHSW the unit raised: the host's forced unload, ctxgf100.c:1549, is not a switch.)
+  if (cur_index_ >= 0 && gp.is_write() && off == GRH_CHSW && (v & GRH_CHSW_ACK) && chsw_in_progress_) {
     uint32_t cycles = uint32_t(cycles_ - chsw_cycles_at_);
     chsw_cycles_ += cycles;
     chsw_in_progress_ = false;
