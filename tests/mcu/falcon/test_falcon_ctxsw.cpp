@@ -54,6 +54,11 @@ TEST(FalconCtxsw, Madd4ContextsAreSwitchedByNouveausFirmware) {
   // host's forced unload (ctxgf100.c): one ACK with no switch pending.
   EXPECT_EQ(num(s, {"microcontrollers", "hub", "chsw_irqs"}), switches);
   EXPECT_EQ(num(s, {"hub_ctxsw", "forced_unloads"}), 1);
+  // The HUB's cycles per switch (measured by the controller, CHSW interrupt to ACK) reach the unit's
+  // statistics for the switches only, not for the golden unload.
+  EXPECT_EQ(num(s, {"hub_ctxsw", "fw_cycles_total"}), num(s, {"microcontrollers", "hub", "chsw_cycles"}));
+  EXPECT_GT(num(s, {"hub_ctxsw", "fw_cycles_min"}), 1000);
+  EXPECT_LT(num(s, {"hub_ctxsw", "fw_cycles_max"}), 10000);
   EXPECT_EQ(num(s, {"hub_ctxsw", "errors"}), 0);
   // Every load (the switches, and the golden set-channel) fetched inst + 0x210 (16 bytes, VRAM) and the
   // 256-byte header (VM) with xdld.
