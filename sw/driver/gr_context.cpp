@@ -40,36 +40,40 @@ GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, std::shared_ptr<G
   const sc_core::sc_time t0 = api.now();
   GoldenContext g;
   g.fw = fw;
-  // Every GR context register to its default (the register tables' reset values), through BAR0.
-  static const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
-  auto reset_of = [](uint32_t off) {
-    for (const RegSpec& r : kCompute)
-      if (off >= r.offset && off < r.offset + 4 * (r.count ? r.count : 1)) return r.reset;
-    return 0u;
-  };
-  const uint32_t compute = gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_BASE);
-  if (compute) {
+  // Every GR context register to its default (the register tables' reset values), through BAR0,
+  // once the golden channel is current: nouveau's order (gf100_grctx_generate: "set channel", then
+  // grctx->main's register writes, then the save). GF100's own init lists belong here too.
+  auto write_defaults = [&] {
+    static const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
+    auto reset_of = [](uint32_t off) {
+      for (const RegSpec& r : kCompute)
+        if (off >= r.offset && off < r.offset + 4 * (r.count ? r.count : 1)) return r.reset;
+      return 0u;
+    };
+    const uint32_t compute = gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_BASE);
+    if (compute) {
 #define HETVP_GR_RESET(off, count) \
   for (uint32_t k = 0; k < (count); ++k) gpu.reg_write(compute + (off) + 4 * k, reset_of((off) + 4 * k));
-    HETVP_COMPUTE_CTX_REGS(HETVP_GR_RESET)
+      HETVP_COMPUTE_CTX_REGS(HETVP_GR_RESET)
 #undef HETVP_GR_RESET
-  }
-  // Per-GPC state: where PTOP says the compute block put it (gpu.compute.gpc_bar0), GPC n at
-  // + n * GPU_GPC_STRIDE; the gr block's strands read the same key.
-  const uint32_t gpc0 = compute ? gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_GPC_BASE) : 0;
-  for (unsigned n = 0; gpc0 && n < gpu.num_gpcs(); ++n) {
-    const uint32_t base = gpc0 + n * GPU_GPC_STRIDE;
+    }
+    // Per-GPC state: where PTOP says the compute block put it (gpu.compute.gpc_bar0), GPC n at
+    // + n * GPU_GPC_STRIDE; the gr block's strands read the same key.
+    const uint32_t gpc0 = compute ? gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_GPC_BASE) : 0;
+    for (unsigned n = 0; gpc0 && n < gpu.num_gpcs(); ++n) {
+      const uint32_t base = gpc0 + n * GPU_GPC_STRIDE;
 #define HETVP_GR_GPC_RESET(off, count) \
   for (uint32_t k = 0; k < (count); ++k) gpu.reg_write(base + (off) + 4 * k, 0);
-    HETVP_COMPUTE_GPC_CTX_REGS(HETVP_GR_GPC_RESET)
+      HETVP_COMPUTE_GPC_CTX_REGS(HETVP_GR_GPC_RESET)
 #undef HETVP_GR_GPC_RESET
-  }
-  // A channel for the firmware to save: an instance block pointing at the golden buffer.
+    }
+  };
   g.bytes = fw->context_size();
   // nouveau's firmware reaches the buffer through the channel's VM (ctx_load): the golden channel
   // gets an address space of its own, as gf100_grctx_generate's "grctx" vmm.
   const bool vm = fw->virtual_context_pointer();
   const unsigned space = vm ? gpu.create_space() : 0;
+  // A channel for the firmware to save: an instance block pointing at the golden buffer.
   GpuBuffer inst = gpu.alloc_vram(4096);
   GpuBuffer buf = gpu.alloc_vram(g.bytes ? g.bytes : GR_CTX_UNIT, space);
   if (inst.phys & 0xfff) throw McuError("golden context: instance block " + hex(inst.phys) + " not 4 KiB aligned");
@@ -83,6 +87,7 @@ GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, std::shared_ptr<G
   vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR, uint32_t(ptr) | GR_INST_CTX_VRAM);
   vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR + 4, uint32_t(ptr >> 32));
   fw->set_channel(inst.phys);
+  write_defaults();
   const uint32_t saved = fw->save_and_unload();
   if (saved > g.bytes)
     throw McuError("golden context: the firmware saved " + std::to_string(saved) + " bytes into a " +

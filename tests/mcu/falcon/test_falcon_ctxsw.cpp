@@ -78,7 +78,7 @@ TEST(FalconCtxsw, Madd4ContextsAreSwitchedByNouveausFirmware) {
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m, std::regex("context size ([0-9]+) bytes")));
   EXPECT_EQ(units(256 + hub) + 256 + 4 * (units(gpc_mmctx) + units(gpc_strand)), std::stoull(m[1])) << s;
-  EXPECT_EQ(hub, 27 * 4) << "2 boot words, 2 image-list words, 23 compute context words";
+  EXPECT_GE(hub, 23 * 4) << "at least the compute front end's 23 context words (falcon_ctx_lists.cpp)";
   EXPECT_EQ(gpc_strand, 3 * 4) << "CB_LO/HI/SIZE";
 }
 
