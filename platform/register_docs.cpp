@@ -38,6 +38,7 @@ const RegSpec kFctx[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 const RegSpec kPgraphBoot[] = {HETVP_REG_TABLE(HETVP_PGRAPH_BOOT_REGS)};
 const RegSpec kGpcPpc[] = {HETVP_REG_TABLE(HETVP_GPC_PPC_REGS)};
 const RegSpec kPgraphExtra[] = {HETVP_REG_TABLE(HETVP_PGRAPH_EXTRA_REGS)};
+const RegSpec kHubImageList[] = {HETVP_REG_TABLE(HETVP_HUB_IMAGE_LIST_REGS)};
 const RegSpec kPciCfg[] = {HETVP_REG_TABLE(HETVP_PCICFG_REGS)};
 const RegSpec kV3d[] = {HETVP_REG_TABLE(HETVP_V3D_REGS)};
 const RegSpec kVcMbox[] = {HETVP_REG_TABLE(HETVP_VCMBOX_REGS)};
@@ -104,6 +105,10 @@ const std::vector<RegBlockDoc>& register_blocks() {
             "BAR0 addresses, served by the pgraph block; the other registers are those nouveau's GF100 lists name "
             "(generated at build time): docs/falcon.md \"GF100's register lists\"",
             kPgraphExtra),
+      block("HUB image list words (firmware/include/hetvp/falcon_ctxctl_regs.h)",
+            "BAR0 address, served by the Falcon microcontroller block: the words nouveau's HUB image's own MMCTX list "
+            "names (issue #24)",
+            kHubImageList),
       block("coherence directory (firmware/include/hetvp/coherence.h)",
             "host physical 0x40000000 (configs/coherence.yaml); plus the history-data port DIR_HIST_DATA 0x6800 "
             "(writes of up to 0x800 bytes of 64-bit line numbers)",

@@ -57,6 +57,10 @@ struct GpuContext {
   // microcontroller windows: [0] the HUB's, [1 + n] GPC n's. The gr block sets them; the
   // microcontroller block forwards the offsets its own table lacks to them. Empty: no gr block.
   std::vector<TargetSocketBase*> ctxsw_regs{};
+  // The same units' memory ports, in the same order: a Falcon context controller's xfers
+  // (xdld/xdst/xcld) reach memory through them, relative to the unit's MEM_BASE in MEM_TARGET's
+  // address space (FECS's port 0). Set by the gr block; the Falcon block binds to them.
+  std::vector<TargetSocketBase*> ctxsw_xfer{};
   // The microcontrollers' interrupt inputs ([0] HUB, [1 + n] GPC n; raise(bit) sets IRQSTAT bit
   // `bit`), which the context-switch units raise (CHSW, engine done). Set by the microcontroller
   // block; empty with a core that has none (falcon).

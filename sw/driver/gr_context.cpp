@@ -3,11 +3,15 @@
 #include <vector>
 
 #include "firmware/include/hetvp/compute.h"
+#include "firmware/include/hetvp/fifo.h"
+#include "firmware/include/hetvp/gpu_chips.h"
 #include "firmware/include/hetvp/gpu_map.h"
 #include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "platform/format.h"
 #include "platform/register_table.h"
+#include "models/gpu/gr/gf100_lists.h"
+#include "sw/driver/gr_nouveau_init.h"
 
 namespace hetvp::sw {
 
@@ -16,16 +20,6 @@ namespace {
 // Timed VRAM access through the BAR1 aperture, 32-bit words.
 void vram_write32(HostApi& api, GpuDriver& gpu, uint64_t vram, uint32_t v) {
   api.mmio_write32(gpu.bar1_address(GpuBuffer{0, vram, 4, false}), v);
-}
-
-McuResult checked(McuDriver& mcu, uint32_t cmd, uint32_t data, const char* what) {
-  McuResult r = mcu.command(McuId::hub(), cmd, data);
-  if (r.error == FW_ERR_GR)
-    throw McuError(std::string(what) + ": the HUB firmware reports " + grc_err_name(r.result) + " (code " +
-                   std::to_string(r.result) + ")");
-  if (r.error != FW_ERR_OK)
-    throw McuError(std::string(what) + ": the HUB firmware answered error " + std::to_string(r.error));
-  return r;
 }
 
 }  // namespace
@@ -42,54 +36,81 @@ int64_t gr_context_offset(uint32_t cmp_offset) {
 }
 
 GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, McuDriver& mcu) {
+  return gr_golden_generate(api, gpu, std::shared_ptr<GrFirmware>(make_gr_firmware(api, gpu, &mcu)));
+}
+
+GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, std::shared_ptr<GrFirmware> fw) {
   const sc_core::sc_time t0 = api.now();
   GoldenContext g;
-  // Every GR context register to its default (the register tables' reset values), through BAR0.
-  static const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
-  auto reset_of = [](uint32_t off) {
-    for (const RegSpec& r : kCompute)
-      if (off >= r.offset && off < r.offset + 4 * (r.count ? r.count : 1)) return r.reset;
-    return 0u;
-  };
-  const uint32_t compute = gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_BASE);
-  if (compute) {
+  g.fw = fw;
+  // Every GR context register to its default (the register tables' reset values), through BAR0,
+  // once the golden channel is current: nouveau's order (gf100_grctx_generate: "set channel", then
+  // grctx->main's register writes, then the save). Under nouveau's firmware the chip's own init lists
+  // come first (gf100_grctx_generate_writes: hub/gpc/zcull/tpc/ppc packs, icmd, mthd), then hetvp's.
+  auto write_defaults = [&] {
+    if (fw->virtual_context_pointer()) {
+      const GpuChip* chip = find_gpu_chip_by_boot0(gpu.reg_read(GPU_PMC_BASE + PMC_BOOT_0));
+      if (!chip) throw McuError("golden context: PMC_BOOT_0 names no chip hetvp has GR lists for (gpu_chips.h)");
+      const auto& lists = gpu::gr::gr_lists(chip->name);
+      if (!lists.available) throw McuError("golden context: " + std::string(chip->name) + "'s GR lists: " + lists.reason);
+      const GrctxWrites w = gf100_grctx_generate_writes(gpu, lists);
+      api.stat("gr_golden_init_writes", double(w.bar0_accesses));
+    }
+    static const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
+    auto reset_of = [](uint32_t off) {
+      for (const RegSpec& r : kCompute)
+        if (off >= r.offset && off < r.offset + 4 * (r.count ? r.count : 1)) return r.reset;
+      return 0u;
+    };
+    const uint32_t compute = gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_BASE);
+    if (compute) {
 #define HETVP_GR_RESET(off, count) \
   for (uint32_t k = 0; k < (count); ++k) gpu.reg_write(compute + (off) + 4 * k, reset_of((off) + 4 * k));
-    HETVP_COMPUTE_CTX_REGS(HETVP_GR_RESET)
+      HETVP_COMPUTE_CTX_REGS(HETVP_GR_RESET)
 #undef HETVP_GR_RESET
-  }
-  // Per-GPC state: where PTOP says the compute block put it (gpu.compute.gpc_bar0), GPC n at
-  // + n * GPU_GPC_STRIDE; the gr block's strands read the same key.
-  const uint32_t gpc0 = compute ? gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_GPC_BASE) : 0;
-  for (unsigned n = 0; gpc0 && n < gpu.num_gpcs(); ++n) {
-    const uint32_t base = gpc0 + n * GPU_GPC_STRIDE;
+    }
+    // Per-GPC state: where PTOP says the compute block put it (gpu.compute.gpc_bar0), GPC n at
+    // + n * GPU_GPC_STRIDE; the gr block's strands read the same key.
+    const uint32_t gpc0 = compute ? gpu.reg_read(GPU_PTOP_BASE + PTOP_COMPUTE_GPC_BASE) : 0;
+    for (unsigned n = 0; gpc0 && n < gpu.num_gpcs(); ++n) {
+      const uint32_t base = gpc0 + n * GPU_GPC_STRIDE;
 #define HETVP_GR_GPC_RESET(off, count) \
   for (uint32_t k = 0; k < (count); ++k) gpu.reg_write(base + (off) + 4 * k, 0);
-    HETVP_COMPUTE_GPC_CTX_REGS(HETVP_GR_GPC_RESET)
+      HETVP_COMPUTE_GPC_CTX_REGS(HETVP_GR_GPC_RESET)
 #undef HETVP_GR_GPC_RESET
-  }
+    }
+  };
+  g.bytes = fw->context_size();
+  // nouveau's firmware reaches the buffer through the channel's VM (ctx_load): the golden channel
+  // gets an address space of its own, as gf100_grctx_generate's "grctx" vmm.
+  const bool vm = fw->virtual_context_pointer();
+  const unsigned space = vm ? gpu.create_space() : 0;
   // A channel for the firmware to save: an instance block pointing at the golden buffer.
-  g.bytes = checked(mcu, FW_CMD_GR_INFO, 0, "golden context size").result;
   GpuBuffer inst = gpu.alloc_vram(4096);
-  GpuBuffer buf = gpu.alloc_vram(g.bytes ? g.bytes : GR_CTX_UNIT);
+  GpuBuffer buf = gpu.alloc_vram(g.bytes ? g.bytes : GR_CTX_UNIT, space);
   if (inst.phys & 0xfff) throw McuError("golden context: instance block " + hex(inst.phys) + " not 4 KiB aligned");
   g.vram = buf.phys;
-  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR, uint32_t(g.vram) | GR_INST_CTX_VRAM);
-  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR + 4, uint32_t(g.vram >> 32));
-  const uint32_t chan = GRH_CHAN_VALID | uint32_t(inst.phys >> 12);
-  checked(mcu, FW_CMD_GR_SET_CHAN, chan, "golden context: set channel");
-  const uint32_t saved = checked(mcu, FW_CMD_GR_SAVE, 0, "golden context: save").result;
+  if (vm) {
+    gpu.write_vram64(inst.phys + INST_PD_BASE, gpu.space_pd(space));
+    gpu.write_vram64(inst.phys + INST_PD_LIMIT, (1ull << 40) - 1);
+    for (uint32_t k = 0; k < fw->header_bytes(); k += 4) vram_write32(api, gpu, g.vram + k, 0);  // no mmio list
+  }
+  const uint64_t ptr = vm ? buf.va : g.vram;
+  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR, uint32_t(ptr) | GR_INST_CTX_VRAM);
+  vram_write32(api, gpu, inst.phys + GR_INST_CTX_PTR + 4, uint32_t(ptr >> 32));
+  fw->set_channel(inst.phys);
+  write_defaults();
+  const uint32_t saved = fw->save_and_unload();
   if (saved > g.bytes)
     throw McuError("golden context: the firmware saved " + std::to_string(saved) + " bytes into a " +
                    std::to_string(g.bytes) + "-byte buffer");
   g.image.resize(g.bytes);
   if (!g.image.empty())
     api.read(gpu.bar1_address(GpuBuffer{0, g.vram, g.bytes, false}), g.image.data(), g.image.size(), Access::Uncached);
-  // The golden channel must not stay current: the first switch would save into the golden image.
-  mcu.write(McuId::hub(), GRH_CHAN_ADDR, 0);
+  if (vm) gpu.destroy_space(space);
   g.generation = api.now() - t0;
   const double ns = g.generation.to_seconds() * 1e9;
-  mcu.write(McuId::hub(), GRH_GOLDEN_NS, uint32_t(ns + 0.5));
+  gpu.reg_write(GPU_HUB_BASE + GRH_GOLDEN_NS, uint32_t(ns + 0.5));
   api.stat("gr_golden_generation_ns", ns);
   api.stat("gr_context_bytes", g.bytes);
   return g;
@@ -104,6 +125,22 @@ void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden
               Access::WriteCombined);
   vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR, uint32_t(ctx_vram) | GR_INST_CTX_VRAM);
   vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR + 4, uint32_t(ctx_vram >> 32));
+}
+
+void gr_context_create(HostApi& api, GpuDriver& gpu, const GoldenContext& golden, uint64_t inst_vram,
+                       const GpuBuffer& ctx, uint64_t mmio_va, uint32_t mmio_entries) {
+  if (!golden.fw || !golden.fw->virtual_context_pointer()) {
+    if (mmio_entries) throw HostError("gr_context_create: hetvp's firmware has no per-channel mmio list");
+    return gr_context_create(api, gpu, golden, inst_vram, ctx.phys);
+  }
+  if (mmio_va & 0xff) throw HostError("gr_context_create: mmio list " + hex(mmio_va) + " is not 256-byte aligned");
+  if (!golden.image.empty())
+    api.write(gpu.bar1_address(GpuBuffer{0, ctx.phys, golden.bytes, false}), golden.image.data(), golden.image.size(),
+              Access::WriteCombined);
+  vram_write32(api, gpu, ctx.phys + 0x00, mmio_entries);          // mmio list entries (pairs)
+  vram_write32(api, gpu, ctx.phys + 0x04, uint32_t(mmio_va >> 8));  // its address >> 8
+  vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR, uint32_t(ctx.va) | GR_INST_CTX_VRAM);
+  vram_write32(api, gpu, inst_vram + GR_INST_CTX_PTR + 4, uint32_t(ctx.va >> 32));
 }
 
 void gr_context_write(HostApi& api, GpuDriver& gpu, uint64_t ctx_vram, uint32_t cmp_offset, uint32_t value) {

@@ -28,6 +28,13 @@ std::shared_ptr<Schema> GdevOptions::schema() {
   s->choice("pushbuf_in", {"host", "vram"}, std::string("host"),
             "where the GPFIFO ring and push buffer live: pinned host memory (the FIFO fetches across PCIe) or VRAM "
             "(the host writes them through BAR1)");
+  s->any("gr_mmio",
+         "per-channel GR register overrides, a list of [BAR0 address, value] pairs, that the context-switch firmware "
+         "writes at each channel's first load (nouveau's per-channel mmio list, docs/contexts.md; hetvp's firmware "
+         "has none: refused)");
+  s->boolean("test_unmapped_context", false,
+             "TEST ONLY fault: every context after the first points its instance block (+0x210) at a GPU virtual "
+             "address no space maps, so the first switch to it fails with a named error");
   return s;
 }
 
@@ -42,6 +49,29 @@ GdevOptions GdevOptions::from(const Params& p) {
   o.pushbuf_bytes = p.size("pushbuf") & ~uint64_t(4095);
   o.gr_context_bytes = p.size("gr_context_bytes");
   o.pushbuf_in_vram = p.string("pushbuf_in") == "vram";
+  o.test_unmapped_context = p.boolean("test_unmapped_context");
+  if (p.has("gr_mmio")) {
+    const YAML::Node n = p.node("gr_mmio");
+    if (!n.IsSequence()) throw ConfigError(p.where("gr_mmio") + ": a list of [BAR0 address, value] pairs");
+    for (const auto& e : n) {
+      if (!e.IsSequence() || e.size() != 2)
+        throw ConfigError(p.where("gr_mmio") + ": each entry is [BAR0 address, value]");
+      try {
+        const uint32_t addr = e[0].as<uint32_t>(), value = e[1].as<uint32_t>();
+        if (addr & 3) throw ConfigError(p.where("gr_mmio") + ": address " + hex(addr) + " is not 4-byte aligned");
+        o.gr_mmio.emplace_back(addr, value);
+      } catch (const YAML::Exception&) {
+        throw ConfigError(p.where("gr_mmio") + ": each entry is [BAR0 address, value], 32-bit numbers");
+      }
+    }
+    // nouveau's per-channel list is one 4 KiB page of (address, value) pairs (gf100.h:134 mmio_list[4096/8],
+    // gf100.c:401-406): the firmware would run off a longer one into whatever follows.
+    constexpr size_t kMaxMmio = 4096 / 8;
+    if (o.gr_mmio.size() > kMaxMmio)
+      throw ConfigError(p.where("gr_mmio") + ": " + std::to_string(o.gr_mmio.size()) +
+                        " entries, more than a channel's mmio list holds (" + std::to_string(kMaxMmio) +
+                        ": one 4 KiB page, as nouveau's gf100.h:134)");
+  }
   return o;
 }
 
@@ -110,7 +140,15 @@ GdevContext* GdevRuntime::ctx_create() {
   // option only sizes it on a GPU without the context-switch firmware.
   uint64_t ctx_bytes = opt_.gr_context_bytes;
   if (mcu_) ctx_bytes = std::max<uint64_t>(golden_->g.bytes, 256u);
-  c->ctx_buf = gpu_.alloc_vram_phys((ctx_bytes + 255) & ~uint64_t(255), 4096);
+  // nouveau's firmware reaches the buffer through the channel's VM (gr_firmware.h): map it there.
+  const bool ctx_in_vm = mcu_ && golden_->g.fw && golden_->g.fw->virtual_context_pointer();
+  GpuBuffer ctx_mapped;
+  if (ctx_in_vm) {
+    ctx_mapped = gpu_.alloc_vram((ctx_bytes + 255) & ~uint64_t(255), c->space);
+    c->ctx_buf = ctx_mapped.phys;
+  } else {
+    c->ctx_buf = gpu_.alloc_vram_phys((ctx_bytes + 255) & ~uint64_t(255), 4096);
+  }
   const uint64_t gp_bytes = uint64_t(opt_.gpfifo_entries) * GP_ENTRY_BYTES;
   if (opt_.pushbuf_in_vram) {
     c->gpfifo = gpu_.alloc_vram(gp_bytes, c->space);
@@ -134,12 +172,30 @@ GdevContext* GdevRuntime::ctx_create() {
   gpu_.write_vram32(c->inst + INST_RAMFC_GP_BASE_HI, uint32_t(c->gpfifo.va >> 32) | log2 << 16);
   gpu_.write_vram64(c->inst + INST_PD_BASE, gpu_.space_pd(c->space));
   gpu_.write_vram64(c->inst + INST_PD_LIMIT, (1ull << 40) - 1);
-  if (mcu_)
+  if (!opt_.gr_mmio.empty() && !ctx_in_vm)
+    throw HostError("ctx_create: gdev.gr_mmio needs a firmware with a per-channel mmio list (nouveau's); " +
+                    std::string(golden_->g.fw ? golden_->g.fw->name() : "no") + " firmware here");
+  if (ctx_in_vm) {
+    GpuBuffer list;  // the channel's mmio list, in its space: (address, value) pairs
+    if (!opt_.gr_mmio.empty()) {
+      list = gpu_.alloc_vram(8 * opt_.gr_mmio.size(), c->space);
+      for (size_t i = 0; i < opt_.gr_mmio.size(); ++i) {
+        gpu_.write_vram32(list.phys + 8 * i, opt_.gr_mmio[i].first);
+        gpu_.write_vram32(list.phys + 8 * i + 4, opt_.gr_mmio[i].second);
+      }
+    }
+    gr_context_create(api_, gpu_, golden_->g, c->inst, ctx_mapped, list.va, uint32_t(opt_.gr_mmio.size()));
+  }
+  else if (mcu_)
     gr_context_create(api_, gpu_, golden_->g, c->inst, c->ctx_buf);
   else
     // Replaced by sw/driver/gr_context.cpp when it exists and the GPU has microcontrollers: an
     // empty context buffer, its address at +0x210.
     gpu_.write_vram64(c->inst + INST_GR_CTX, c->ctx_buf);
+  if (opt_.test_unmapped_context && id > 0) {  // the test-only fault: 0xf000000000 is mapped in no space
+    gpu_.write_vram32(c->inst + INST_GR_CTX, 0x00000000u | 4u);
+    gpu_.write_vram32(c->inst + INST_GR_CTX + 4, 0xf0u);
+  }
   // The module's constants (a GPC constant buffer every kernel of the context sees): word 0 is
   // the "scale" the benchmark kernels multiply by (1).
   c->cb = gpu_.alloc_vram(CMP_CB_MAX, c->space);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/host/host_api.h"
@@ -29,6 +30,13 @@ struct GdevOptions {
   uint64_t pushbuf_bytes = 64 * 1024;
   uint64_t gr_context_bytes = 64 * 1024;  // context buffer size when no golden context says one
   bool pushbuf_in_vram = false;           // else pinned host memory (fetched across PCIe)
+  // TEST ONLY fault: the second and later contexts' instance blocks name a context buffer at a GPU
+  // virtual address no space maps (the firmware cannot reach it: a named error, docs/contexts.md).
+  bool test_unmapped_context = false;
+  // Per-channel GR register overrides (BAR0 address, value) the context-switch firmware applies at a
+  // channel's first load: nouveau's per-channel mmio list (hub.fuc ctx_mmio_exec; gf100_gr_chan_bind
+  // writes its count / address into the context header). hetvp's firmware has none: refused there.
+  std::vector<std::pair<uint32_t, uint32_t>> gr_mmio;
   static std::shared_ptr<Schema> schema();
   static GdevOptions from(const Params& p);
 };

@@ -1,5 +1,6 @@
 // hetvp — boot of nouveau's GF100 graphics firmware on the Falcon context controllers.
 #include "sw/mcu/falcon_boot.h"
+#include "sw/mcu/falcon_ctx_lists.h"
 
 #include <cctype>
 #include <cstdio>
@@ -185,6 +186,7 @@ FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& i
   // 2. register lists: HUB, GPC (list at D[0]), TPC (list at D[4]), PPC (list at D[8]).
   r.lists = upload_gr_lists(gpu, lists);
   api.log(r.lists + format("; mmio %zu words written before the start", r.mmio_words));
+  falcon_ctx_lists(gpu);  // hetvp's compute context registers after nouveau's (falcon_ctx_lists.cpp, issue #24)
   r.upload_us = (api.now().to_seconds() - t0) * 1e6;
   // 3. start the HUB; its firmware starts the GPCs
   gpu.reg_write(GPU_HUB_BASE + FCTX_UC_BLOCK_ON_FIFO, 0);

@@ -8,7 +8,10 @@
 #include <map>
 #include <vector>
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
+
+#include "models/gpu/channel_tag.h"
 
 #include "common/test_run.h"
 #include "common/tlm_harness.h"
@@ -54,14 +57,29 @@ struct Vram : sc_core::sc_module {
     else
       std::memcpy(&bytes[a], gp.get_data_ptr(), gp.get_data_length());
     d += sc_time(100, SC_NS);
+    if (const auto* t = gp.get_extension<gpu::ChannelTag>()) last_inst = t->valid ? t->inst : ~0ull;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
+  uint64_t last_inst = ~0ull;  // the ChannelTag of the last access (the VM port's)
   uint32_t word(uint64_t a) const {
     uint32_t v;
     std::memcpy(&v, &bytes[a], 4);
     return v;
   }
   void set(uint64_t a, uint64_t v, unsigned len = 4) { std::memcpy(&bytes[a], &v, len); }
+};
+
+// A master of the unit's xfer port (a Falcon controller's xdld / xdst).
+struct XferMaster : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<XferMaster> socket{"socket"};
+  explicit XferMaster(sc_core::sc_module_name n) : sc_core::sc_module(n) {}
+  tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t off, void* data, unsigned len) {
+    tlm::tlm_generic_payload gp;
+    set_access(gp, cmd, off, data, len);
+    sc_time d = sc_core::SC_ZERO_TIME;
+    socket->b_transport(gp, d);
+    return gp.get_response_status();
+  }
 };
 
 struct Sink : sc_core::sc_module, IrqIf {
@@ -76,7 +94,9 @@ struct Bench {
   TestInitiator host;
   RegFile bar0{"bar0"};
   Vram vram{"vram"};
+  Vram va{"va"};  // the GPU virtual address port (a flat memory here: it records the channel tag)
   Sink sink{"sink"};
+  XferMaster xm{"xm"};
   static gpu::CtxswConfig cfg(bool hub) {
     gpu::CtxswConfig c;
     c.hub = hub;
@@ -89,7 +109,9 @@ struct Bench {
     host.socket.bind(unit.regs);
     unit.bar0.bind(bar0.in);
     unit.vram.bind(vram.in);
+    unit.va.bind(va.in);
     unit.mcu_irq.bind(sink.in);
+    xm.socket.bind(unit.xfer);
   }
 };
 
@@ -305,4 +327,47 @@ TEST(CtxswUnit, ChswRaisesTheInterruptAndAckNotifies) {
   start();
   EXPECT_TRUE(acked);
   EXPECT_FALSE(run_state().failed());
+}
+
+// MEM_TARGET VM (1): the engines and the xfer port move in the virtual address space of the channel
+// MEM_CHAN names (the payloads carry its ChannelTag, for the GPU MMU); the xfer port's address is an
+// offset from MEM_BASE << 8. VM with no valid MEM_CHAN is refused (GRC_ERR_TARGET), as is VRAM beyond
+// its size on the xfer port.
+TEST(CtxswUnit, VmTargetMovesInTheChannelsSpaceAndXferIsRelativeToMemBase) {
+  Bench* b = nullptr;
+  Bench bench(
+      [&](TestInitiator& h) {
+        b->bar0.regs[0x1000] = 0xabc;
+        wr(h, GRC_MEM_BASE, 0x200);  // VA 0x20000
+        wr(h, GRH_MEM_CHAN, 0x80000005);  // instance block at 0x5000
+        wr(h, GRC_MEM_TARGET, GRC_MEM_TARGET_AS_VM);
+        wr(h, GRC_MMCTX_SAVE_SWBASE, 1);
+        wr(h, GRC_MMCTX_CTRL, GRC_MMCTX_CTRL_START);
+        wr(h, GRC_MMCTX_QUEUE, GRC_MMCTX_ENTRY(0x1000, 1));
+        idle(h);
+        EXPECT_EQ(rd(h, GRC_ERROR), 0u);
+        EXPECT_EQ(b->va.word(0x20100), 0xabcu) << "saved at VA MEM_BASE + SWBASE";
+        EXPECT_EQ(b->va.last_inst, 0x5000u) << "in the space of the channel MEM_CHAN names";
+        EXPECT_EQ(b->vram.word(0x20100), 0u);
+        uint32_t words[4] = {};
+        b->va.set(0x20010, 0x11223344);
+        EXPECT_EQ(b->xm.access(tlm::TLM_READ_COMMAND, 0x10, words, 16), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(words[0], 0x11223344u);
+        wr(h, GRC_MEM_TARGET, GRC_MEM_TARGET_AS_VRAM | GRC_MEM_TARGET_UNK31);
+        words[0] = 0x55;
+        EXPECT_EQ(b->xm.access(tlm::TLM_WRITE_COMMAND, 0x40, words, 4), tlm::TLM_OK_RESPONSE);
+        EXPECT_EQ(b->vram.word(0x20040), 0x55u);
+        wr(h, GRC_MEM_BASE, 0xffff0);  // beyond the 1 MiB VRAM
+        EXPECT_EQ(b->xm.access(tlm::TLM_READ_COMMAND, 0, words, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        EXPECT_EQ(rd(h, GRC_ERROR), GRC_ERR_BUFFER);
+        wr(h, GRC_ERROR, 0);
+        wr(h, GRH_MEM_CHAN, 0);
+        wr(h, GRC_MEM_TARGET, GRC_MEM_TARGET_AS_VM);
+        EXPECT_EQ(b->xm.access(tlm::TLM_READ_COMMAND, 0, words, 4), tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        EXPECT_EQ(rd(h, GRC_ERROR), GRC_ERR_TARGET);
+        sc_core::sc_stop();
+      },
+      Bench::cfg(true));
+  b = &bench;
+  start();
 }

@@ -37,7 +37,7 @@
     X(GRC, ERROR, 0x740, 1, RW, 0, "hetvp: first engine error since cleared: bits 7:0 GRC_ERR_*, bit 8 strand engine; write 0 to clear") \
     X(GRC, ERROR_ADDR, 0x744, 1, RO, 0, "hetvp: the BAR0 register or VRAM address of that error (VRAM: >> 8)") \
     X(GRC, MMCTX_WORDS, 0x748, 1, RO, 0, "hetvp: words the MMCTX engine moved since START") \
-    X(GRC, MMCTX_LOAD_COUNT, 0x74c, 1, RO, 0, "words restored (loaded) since reset (macros.fuc name; hetvp meaning)") \
+    X(GRC, MMCTX_LOAD_COUNT, 0x74c, 1, RW, 0, "words restored (loaded) since reset (macros.fuc name; hetvp meaning); nouveau's init writes its list size here (hub.fuc, gpc.fuc \"wtf\"), which hetvp keeps and counts on from") \
     X(GRC, STRANDS_CNT, 0x880, 1, RO, 0, "number of strands of this unit (macros.fuc FECS_STRANDS_CNT)") \
     X(GRC, STRAND_SAVE_SWBASE, 0x908, 1, RW, 0, "the selected strand's save area: MEM_BASE + this, 256-byte units (com.fuc strand_ctx_init)") \
     X(GRC, STRAND_LOAD_SWBASE, 0x90c, 1, RW, 0, "the selected strand's load area, same units") \
@@ -47,7 +47,7 @@
     X(GRC, STRAND_CMD, 0x928, 1, WO, 0, "GRC_STRAND_CMD_* (macros.fuc FECS_STRAND_CMD)") \
     X(GRC, STRAND_FILTER, 0x93c, 1, RW, 0, "strand set filter (nouveau strand_set); kept, no effect in hetvp") \
     X(GRC, MEM_BASE, 0xa04, 1, RW, 0, "base of the engines' transfers, VRAM byte address >> 8 (macros.fuc FECS_MEM_BASE)") \
-    X(GRC, MEM_TARGET, 0xa20, 1, RW, 0, "bits 4:0 address space: 2 VRAM (hetvp's engines move VRAM only), 1 VM (refused: GRC_ERR_TARGET)")
+    X(GRC, MEM_TARGET, 0xa20, 1, RW, 0, "bits 4:0 address space: 2 VRAM, 1 VM = the space of the channel in MEM_CHAN (GPU MMU, ChannelTag; hub.fuc ctx_load:495); a GPC unit under nouveau's firmware, 0: the HUB unit's target and channel (assumption)")
 /* The HUB's unit only: channel switch (CHSW) and the instance-block fetch. */
 #define HETVP_GR_HUB_REGS(X)                                                                           \
     X(GRH, MEM_CHAN, 0xa0c, 1, RW, 0, "channel word (bit 31 valid | instance >> 12) MEM_CMD acts on (macros.fuc)") \
@@ -109,9 +109,10 @@ HETVP_REG_OFFSETS(HETVP_GR_HUB_REGS)
 #define GRC_ERR_BAD_INST 3u    /* the instance block itself is outside VRAM */
 #define GRC_ERR_REG 4u         /* an MMCTX entry / strand register is outside BAR0 or no block answers it */
 #define GRC_ERR_BUFFER 5u      /* a transfer's buffer area is outside VRAM */
-#define GRC_ERR_TARGET 6u      /* MEM_TARGET is not VRAM */
+#define GRC_ERR_TARGET 6u      /* MEM_TARGET is neither VRAM nor VM with a valid MEM_CHAN */
 #define GRC_ERR_QUEUE 7u       /* MMCTX_QUEUE written while the queue was full */
 #define GRC_ERR_GPC 8u         /* (firmware) a GPC's strand transfer failed or did not answer */
+#define GRC_ERR_HALTED 9u      /* (Falcon controller) the HUB's core stopped during the switch: its warning says why */
 #define GRC_ERR_STRAND_ENGINE GRC_U(0x100) /* ERROR bit 8: the strand engine's error */
 #ifndef __ASSEMBLER__
 static inline const char* grc_err_name(unsigned code) {
@@ -122,9 +123,10 @@ static inline const char* grc_err_name(unsigned code) {
     case GRC_ERR_BAD_INST: return "instance block outside VRAM";
     case GRC_ERR_REG: return "register outside BAR0 or not answered";
     case GRC_ERR_BUFFER: return "context buffer area outside VRAM";
-    case GRC_ERR_TARGET: return "MEM_TARGET is not VRAM";
+    case GRC_ERR_TARGET: return "MEM_TARGET is neither VRAM nor a channel's VM";
     case GRC_ERR_QUEUE: return "MMCTX queue overflow";
     case GRC_ERR_GPC: return "a GPC's strand transfer failed";
+    case GRC_ERR_HALTED: return "the HUB controller stopped during the switch";
   }
   return "unknown error";
 }

@@ -6,6 +6,8 @@
 
 #include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_regs.h"
+#include "models/gpu/channel_tag.h"
+#include "models/gpu/gr/io_index.h"
 #include "platform/format.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
@@ -39,14 +41,17 @@ CtxswUnit::CtxswUnit(sc_core::sc_module_name n, const CtxswConfig& cfg) : Periph
     on_write("CHSW", &U::chsw_written);
     on_write("CHSW_FW_CYCLES", &U::fw_cycles_written);
   }
+  on_port("falcon_index", GRC_STRAND_SAVE_SWBASE, 12, &U::falcon_index_port);
+  xfer.register_b_transport(this, &U::xfer_transport);
   for (auto [gp, info, uncached] : {std::tuple{&bar0_gp_, bar0_info_, true}, std::tuple{&vram_gp_, vram_info_, false},
-                                    std::tuple{&mem_gp_, mem_info_, false}}) {
+                                    std::tuple{&mem_gp_, mem_info_, false}, std::tuple{&hubreg_gp_, hubreg_info_, true}}) {
     info->initiator = name();
     info->side = Side::Gpu;
     info->uncached = uncached;
     gp->set_extension(info);
   }
   mem_info_->may_wait = false;  // LOAD_CHAN is served inside the (possibly in-burst) register write
+  hubreg_info_->may_wait = false;  // read inside a register write, too
   chsw.bind(*this);
   SC_HAS_PROCESS(CtxswUnit);
   SC_THREAD(run);
@@ -71,14 +76,124 @@ void CtxswUnit::mmctx_ctrl_written(uint32_t v) {
   // STOP: the queue drains on its own; CTRL bit 18 reads 1 until it has (com.fuc mmctx_stop_wait).
 }
 
+// MEM_TARGET 2: VRAM; 1: the virtual address space of the channel MEM_CHAN names (nouveau's ctx_load
+// selects it for the context buffer, hub.fuc:495). A GPC unit under nouveau's firmware has neither
+// (gpc.fuc writes only MEM_BASE): with MEM_TARGET 0 it reads the HUB unit's, across BAR0.
+bool CtxswUnit::target_space(bool& vm, uint64_t& inst, bool strand) {
+  uint32_t target = reg("MEM_TARGET").value & GRC_MEM_TARGET_AS_MASK;
+  uint32_t chan = cfg_.hub ? reg("MEM_CHAN").value : 0;
+  if (!cfg_.hub && cfg_.falcon && target == 0) {
+    sc_core::sc_time d = this_access().delay;
+    uint32_t t = 0;
+    set_access(hubreg_gp_, tlm::TLM_READ_COMMAND, cfg_.hub_regs + GRC_MEM_TARGET, &t, 4);
+    bar0->b_transport(hubreg_gp_, d);
+    bool ok = hubreg_gp_.is_response_ok();
+    set_access(hubreg_gp_, tlm::TLM_READ_COMMAND, cfg_.hub_regs + GRH_MEM_CHAN, &chan, 4);
+    if (ok) bar0->b_transport(hubreg_gp_, d);
+    if (!ok || !hubreg_gp_.is_response_ok()) {
+      set_error(GRC_ERR_TARGET, 0, strand, "MEM_TARGET 0: the HUB unit's MEM_TARGET / MEM_CHAN did not answer");
+      return false;
+    }
+    target = t & GRC_MEM_TARGET_AS_MASK;
+  }
+  if (target == GRC_MEM_TARGET_AS_VRAM) {
+    vm = false;
+    return true;
+  }
+  if (target == GRC_MEM_TARGET_AS_VM && (chan & kChanValid)) {
+    vm = true;
+    inst = chan_inst(chan);
+    return true;
+  }
+  set_error(GRC_ERR_TARGET, target, strand,
+            target == GRC_MEM_TARGET_AS_VM
+                ? format("MEM_TARGET VM (1) with no channel (MEM_CHAN 0x%08x): no address space to move in", chan)
+                : format("MEM_TARGET address space %u: the engines move VRAM (2) or a channel's VM (1)", target));
+  return false;
+}
+
 bool CtxswUnit::buffer_base(uint32_t swbase, uint64_t& addr, bool strand) {
-  const uint32_t target = reg("MEM_TARGET").value & GRC_MEM_TARGET_AS_MASK;
-  if (target != GRC_MEM_TARGET_AS_VRAM) {
-    set_error(GRC_ERR_TARGET, target, strand,
-              format("MEM_TARGET address space %u: hetvp's engines move VRAM only (2)", target));
+  (void)strand;
+  addr = (uint64_t(reg("MEM_BASE").value) + swbase) << 8;
+  return true;
+}
+
+// One access of context memory: VRAM, or the channel's VM (tagged with its instance block, so the
+// GPU MMU walks that channel's page directory and names it in a fault).
+bool CtxswUnit::mem(tlm::tlm_command cmd, uint64_t addr, void* data, unsigned len, bool vm, uint64_t inst,
+                    sc_core::sc_time& d) {
+  if (!vm) return bus(vram_gp_, vram, cmd, addr, data, len, d);
+  tlm::tlm_generic_payload gp;
+  AccessInfo info;
+  info.initiator = name();
+  info.side = Side::Gpu;
+  info.may_wait = false;
+  ChannelTag tag;
+  tag.valid = true;
+  tag.chid = pending_ ? pending_chid_ : 0;
+  tag.inst = inst;
+  gp.set_extension(&info);
+  gp.set_extension(&tag);
+  set_access(gp, cmd, addr, data, len);
+  va->b_transport(gp, d);
+  const bool ok = gp.is_response_ok();
+  gp.clear_extension(&info);
+  gp.clear_extension(&tag);
+  return ok;
+}
+
+// The Falcon controller's xfer port (FECS port 0): its address is an offset from MEM_BASE << 8.
+void CtxswUnit::xfer_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
+  bool vm = false;
+  uint64_t inst = 0;
+  gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  if (!target_space(vm, inst, false)) return;
+  const uint64_t addr = (uint64_t(reg("MEM_BASE").value) << 8) + gp.get_address();
+  const unsigned len = gp.get_data_length();
+  if (!vm && addr + len > cfg_.vram_size) {
+    set_error(GRC_ERR_BUFFER, uint32_t(addr >> 8), false,
+              format("xfer of %u bytes at VRAM 0x%" PRIx64 " (MEM_BASE 0x%x + 0x%" PRIx64 "): outside VRAM (0x%" PRIx64
+                     " bytes)",
+                     len, addr, reg("MEM_BASE").value, uint64_t(gp.get_address()), cfg_.vram_size));
+    return;
+  }
+  if (!mem(gp.get_command(), addr, gp.get_data_ptr(), len, vm, inst, d)) {
+    set_error(GRC_ERR_BUFFER, uint32_t(addr >> 8), false,
+              vm ? format("xfer of %u bytes at virtual address 0x%" PRIx64 " in the space of the channel at instance "
+                          "block 0x%" PRIx64 " failed (unmapped: MMU fault)",
+                          len, addr, inst)
+                 : format("xfer of %u bytes at VRAM 0x%" PRIx64 " refused", len, addr));
+    return;
+  }
+  ++xfers_;
+  xfer_bytes_ += len;
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+// nouveau's firmware reaches strand i's SWBASEs and size at I/O index i (io_index.h); an access
+// without the index (host, RV32 firmware) acts on STRAND_SELECT's strand through the table.
+bool CtxswUnit::falcon_index_port(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+  const IoIndex* ix = gp.get_extension<IoIndex>();
+  if (!ix || gp.get_data_length() != 4) return false;
+  const uint32_t off = uint32_t(gp.get_address());
+  const unsigned s = ix->index;
+  uint32_t v = 0;
+  if (gp.is_write()) std::memcpy(&v, gp.get_data_ptr(), 4);
+  if (off == GRC_STRAND_SAVE_SWBASE || off == GRC_STRAND_LOAD_SWBASE) {
+    std::vector<uint32_t>& cells = off == GRC_STRAND_SAVE_SWBASE ? strand_save_ : strand_load_;
+    if (gp.is_write()) {
+      if (s < cells.size()) cells[s] = v;
+    } else {
+      v = s < cells.size() ? cells[s] : 0;
+    }
+  } else if (off == GRC_STRAND_WORDS) {
+    if (gp.is_write()) return false;
+    v = s < cfg_.strands.size() ? uint32_t(cfg_.strands[s].size()) : 0u;
+  } else {
     return false;
   }
-  addr = (uint64_t(reg("MEM_BASE").value) + swbase) << 8;
+  if (gp.is_read()) std::memcpy(gp.get_data_ptr(), &v, 4);
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;
 }
 
@@ -95,7 +210,7 @@ void CtxswUnit::mmctx_queue(uint32_t v) {
   j.mask = reg("MMCTX_MULTI_MASK").value;
   const uint32_t swbase = reg(j.load ? "MMCTX_LOAD_SWBASE" : "MMCTX_SAVE_SWBASE").value;
   uint64_t area = 0;
-  if (!buffer_base(swbase, area, false)) return;
+  if (!target_space(j.vm, j.inst, false) || !buffer_base(swbase, area, false)) return;
   j.buf = area + mmctx_offset_;
   const uint32_t count = (v >> GRC_MMCTX_ENTRY_COUNT_SHIFT) + 1;
   const uint32_t units = (v & GRC_MMCTX_ENTRY_MULTI_EN) ? uint32_t(__builtin_popcount(j.mask)) : 1u;
@@ -134,6 +249,12 @@ void CtxswUnit::strand_cmd(uint32_t v) {
       Job j;
       j.strand = true;
       j.load = v == GRC_STRAND_CMD_LOAD;
+      if (!target_space(j.vm, j.inst, true)) return;
+      if (cfg_.stuck) {  // the test-only fault: the command is taken and never finishes
+        ++strand_pending_;
+        ++strand_cmds_;
+        return;
+      }
       for (unsigned s = sel; s < cfg_.strands.size(); ++s) {
         uint64_t addr = 0;
         if (!buffer_base(j.load ? strand_load_[s] : strand_save_[s], addr, true)) return;
@@ -249,7 +370,7 @@ void CtxswUnit::do_mmctx(const Job& j, sc_core::sc_time& d) {
     if (!multi) break;
   }
   uint64_t moved = 0;
-  move(regs, j.buf, j.load, false, j.entry, d, moved);
+  move(regs, j.buf, j.load, false, j.entry, d, moved, j.vm, j.inst);
   reg("MMCTX_WORDS").value += uint32_t(moved);
   HETVP_DEBUG(Gr, "MMCTX %s entry 0x%08x: %" PRIu64 " words at VRAM 0x%" PRIx64, j.load ? "load" : "save", j.entry, moved,
               j.buf);
@@ -259,7 +380,7 @@ void CtxswUnit::do_strands(const Job& j, sc_core::sc_time& d) {
   for (auto& [s, buf] : j.strands) {
     uint64_t moved = 0;
     d += cfg_.command_cost;
-    if (!move(cfg_.strands[s], buf, j.load, true, s, d, moved)) return;
+    if (!move(cfg_.strands[s], buf, j.load, true, s, d, moved, j.vm, j.inst)) return;
     HETVP_DEBUG(Gr, "strand %u %s: %" PRIu64 " words at VRAM 0x%" PRIx64, s, j.load ? "load" : "save", moved, buf);
   }
 }
@@ -272,18 +393,19 @@ bool CtxswUnit::bus(tlm::tlm_generic_payload& gp, tlm_utils::simple_initiator_so
 }
 
 bool CtxswUnit::move(const std::vector<uint32_t>& regs, uint64_t buf, bool load, bool strand, uint32_t entry,
-                     sc_core::sc_time& d, uint64_t& moved) {
+                     sc_core::sc_time& d, uint64_t& moved, bool vm, uint64_t inst) {
   if (regs.empty()) return true;
   const uint64_t bytes = 4ull * regs.size();
-  if (buf + bytes > cfg_.vram_size || buf + bytes < buf) {
+  if (!vm && (buf + bytes > cfg_.vram_size || buf + bytes < buf)) {
     set_error(GRC_ERR_BUFFER, uint32_t(buf >> 8), strand,
               format("%s %u: context area [0x%" PRIx64 ", +0x%" PRIx64 ") is outside VRAM (0x%" PRIx64 " bytes)",
                      strand ? "strand" : "MMCTX list entry", entry, buf, bytes, cfg_.vram_size));
     return false;
   }
   std::vector<uint32_t> words(regs.size(), 0);
-  if (load && !bus(vram_gp_, vram, tlm::TLM_READ_COMMAND, buf, words.data(), unsigned(bytes), d)) {
-    set_error(GRC_ERR_BUFFER, uint32_t(buf >> 8), strand, format("VRAM read at 0x%" PRIx64 " refused", buf));
+  if (load && !mem(tlm::TLM_READ_COMMAND, buf, words.data(), unsigned(bytes), vm, inst, d)) {
+    set_error(GRC_ERR_BUFFER, uint32_t(buf >> 8), strand,
+              format("%s read at 0x%" PRIx64 " refused", vm ? "context (VM)" : "VRAM", buf));
     return false;
   }
   for (size_t i = 0; i < regs.size(); ++i) {
@@ -301,8 +423,9 @@ bool CtxswUnit::move(const std::vector<uint32_t>& regs, uint64_t buf, bool load,
     }
     ++moved;
   }
-  if (!load && !bus(vram_gp_, vram, tlm::TLM_WRITE_COMMAND, buf, words.data(), unsigned(bytes), d)) {
-    set_error(GRC_ERR_BUFFER, uint32_t(buf >> 8), strand, format("VRAM write at 0x%" PRIx64 " refused", buf));
+  if (!load && !mem(tlm::TLM_WRITE_COMMAND, buf, words.data(), unsigned(bytes), vm, inst, d)) {
+    set_error(GRC_ERR_BUFFER, uint32_t(buf >> 8), strand,
+              format("%s write at 0x%" PRIx64 " refused", vm ? "context (VM)" : "VRAM", buf));
     return false;
   }
   uint64_t& total = strand ? (load ? strand_loaded_ : strand_saved_) : (load ? mmctx_loaded_ : mmctx_saved_);
@@ -355,6 +478,13 @@ bool CtxswUnit::current_channel(uint64_t& inst) const {
 }
 
 void CtxswUnit::chsw_written(uint32_t v) {
+  if (!pending_ && !(bank_.at(GRH_CHAN_NEXT).value & kChanValid)) {
+    // The host cleared CHAN_NEXT's valid bit and raised CHSW itself: nouveau unloads the golden
+    // context that way (ctxgf100.c:1548-1549); the firmware saved and acknowledges.
+    ++host_unloads_;
+    acked_.notify(this_access().delay);
+    return;
+  }
   if (!pending_) {
     ++stray_acks_;
     SC_REPORT_WARNING("hetvp/gr", format("%s: CHSW 0x%x written with no switch pending", name(), v).c_str());
@@ -367,7 +497,7 @@ void CtxswUnit::chsw_written(uint32_t v) {
                              ", CHAN_NEXT 0x%08x) failed: the HUB firmware reports %s (code %u)",
                              pending_chid_, pending_inst_, chan_word(pending_inst_), grc_err_name(code), code);
     if (!last_error_.empty() && (code == GRC_ERR_REG || code == GRC_ERR_BUFFER || code == GRC_ERR_TARGET ||
-                                 code == GRC_ERR_QUEUE || code == GRC_ERR_GPC))
+                                 code == GRC_ERR_QUEUE || code == GRC_ERR_GPC || code == GRC_ERR_HALTED))
       msg += "; last engine error: " + last_error_;
     SC_REPORT_WARNING("hetvp/gr", (std::string(name()) + ": " + msg).c_str());
     HETVP_DEBUG(Gr, "CHSW ERROR: switch to channel %u failed (code %u)", pending_chid_, code);
@@ -416,6 +546,8 @@ void CtxswUnit::declare_stats() {
       .value("strand_load_bytes", "bytes", "bytes the strand engine restored", [this] { return 4 * strand_loaded_; })
       .time("busy_ns", "time the engines were busy", busy_time_)
       .counter("errors", "count", "engine errors (ERROR register)", errors_)
+      .counter("xfers", "count", "Falcon controller xfers served (xdld / xdst / xcld through MEM_BASE)", xfers_)
+      .counter("xfer_bytes", "bytes", "bytes those xfers moved", xfer_bytes_)
       .counter("skipped_restores", "count", "test-only fault: register loads skipped (test_skip_restore)", skipped_)
       .when([this] { return cfg_.has_skip; });
   if (!cfg_.hub) return;
@@ -423,6 +555,8 @@ void CtxswUnit::declare_stats() {
       .counter("switch_errors", "count", "switches the firmware failed (CHSW ERROR)", switch_errors_)
       .counter("stray_acks", "count", "CHSW writes with no switch pending", stray_acks_)
       .counter("chan_loads", "count", "MEM_CMD LOAD_CHAN instance-block fetches", chan_loads_)
+      .counter("forced_unloads", "count", "CHSW ACKs of a host-raised unload (CHAN_NEXT invalid: the golden save)",
+               host_unloads_)
       .value("pulse_to_ack_ns_min", "ns", "CHSW interrupt to ACK, shortest", [this] { return p2a_min_; })
       .value("pulse_to_ack_ns_mean", "ns", "CHSW interrupt to ACK, mean",
              [this] { return switches_ ? p2a_sum_ / double(switches_) : 0.0; })

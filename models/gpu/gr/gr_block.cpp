@@ -25,6 +25,11 @@ std::shared_ptr<Schema> gr_schema() {
   s->any("test_gpc_strand",
          "TEST ONLY: list of offsets in each GPC's compute window (gpu.compute.gpc_bar0 + n * 0x8000) that form "
          "an extra strand, to exercise the strand path with registers of a test's choosing");
+  s->integer("test_stuck_gpc", 0,
+              "TEST ONLY fault: this GPC's strand engine takes SAVE/LOAD and never finishes (SIGNAL bit 2 stays set), "
+              "to show the HUB's wait for it ends with a named error")
+      .range(0, 63)
+      .only_when_given();
   s->any("test_skip_restore",
          "TEST ONLY fault: a BAR0 address, or a compute register name (e.g. ARG3, CMP_GRID_X), whose restore every "
          "context load skips; shows that the save/restore is what keeps a channel's state (docs/contexts.md)");
@@ -67,6 +72,11 @@ class GrBlock : public GpuBlock, public HasStats {
     } catch (const std::exception&) {
     }
     base.word_cost = p.time("word_cost");
+    try {
+      base.falcon = ctx.gpu_params.group("microcontrollers").string("core") == "falcon";
+    } catch (const std::exception&) {  // no microcontrollers group
+    }
+    base.hub_regs = GPU_HUB_BASE;
     base.command_cost = p.time("command_cost");
     if (p.has("test_skip_restore")) {
       base.has_skip = true;
@@ -84,6 +94,9 @@ class GrBlock : public GpuBlock, public HasStats {
     }
     CtxswConfig hub = base;
     hub.hub = true;
+    // nouveau's strand_ctx_init runs its loop STRANDS_CNT times and at least once: the HUB, which
+    // has no strand state in hetvp, gets one empty strand under the Falcon firmware.
+    if (base.falcon) hub.strands.push_back({});
     hub_ = std::make_unique<CtxswUnit>("gr_hub", hub);
     wire(ctx, *hub_);
     // The GPCs' compute windows: where the compute block put them (one source, its gpc_bar0 key,
@@ -97,6 +110,7 @@ class GrBlock : public GpuBlock, public HasStats {
     for (unsigned i = 0; i < ctx.num_gpcs; ++i) {
       CtxswConfig g = base;
       g.index = i;
+      g.stuck = p.has("test_stuck_gpc") && p.u32("test_stuck_gpc") == i;
       const uint32_t window = uint32_t(state0 + i * stride);
       // Strand 0: the compute front end's per-GPC state (compute.h); strand 1: the test's, if any.
       std::vector<uint32_t> compute;
@@ -116,6 +130,8 @@ class GrBlock : public GpuBlock, public HasStats {
     ctx.chsw = &hub_->chsw;
     ctx.ctxsw_regs.push_back(&hub_->regs);
     for (auto& g : gpcs_) ctx.ctxsw_regs.push_back(&g->regs);
+    ctx.ctxsw_xfer.push_back(&hub_->xfer);
+    for (auto& g : gpcs_) ctx.ctxsw_xfer.push_back(&g->xfer);
     stats_.add(hub_->stats());
     for (auto& g : gpcs_) stats_.add(g->stats());
     stats_.value("switches", "count", "channel switches acknowledged", [this] { return hub_switches(); })
@@ -135,6 +151,7 @@ class GrBlock : public GpuBlock, public HasStats {
   static void wire(GpuContext& ctx, CtxswUnit& u) {
     u.bar0.bind(ctx.bar0.in);
     u.vram.bind(ctx.vram);
+    u.va.bind(ctx.gpu_va);
   }
   uint64_t hub_switches() const { return hub_->switches(); }
   uint64_t total(bool save) const {

@@ -1,11 +1,15 @@
 // hetvp — GF100 context controller with a Falcon v3 core (docs/falcon.md).
 #include "models/mcu/falcon/ctxctl.h"
 
+#include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
+#include "firmware/include/hetvp/gr_ctxsw.h"
+#include "firmware/include/hetvp/mcu_regs.h"
+#include "models/gpu/gr/io_index.h"
 #include "models/mcu/falcon/disasm.h"
 #include "platform/format.h"
 #include "platform/payload.h"
@@ -47,6 +51,13 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
   for (uint32_t pg = 0; pg < cfg_.code_size / 0x100; ++pg) core_.set_tlb(pg, 0, 0);
   core_info_->initiator = name();  // the core's own accesses (core_writes_uc_ctrl tells them by it)
   core_gp_.set_extension(core_info_);
+  fwd_info_->initiator = name();
+  fwd_info_->side = Side::Gpu;
+  fwd_info_->uncached = true;
+  fwd_info_->may_wait = false;  // served inside the core's burst or a host access
+  fwd_gp_.set_extension(fwd_info_);
+  irq_impl_.c = this;
+  irq_in.bind(irq_impl_);
   bind_registers();
   spawn_host_thread();
   stats_.counter("instructions", "count", "Falcon instructions retired", instructions_)
@@ -56,7 +67,12 @@ Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
       .counter("io_reads", "count", "iord of the I/O space", io_reads_)
       .counter("io_writes", "count", "iowr/iowrs of the I/O space", io_writes_)
       .counter("bridge_reads", "count", "MMIO bridge reads of BAR0", bridge_reads_)
-      .counter("bridge_writes", "count", "MMIO bridge writes of BAR0", bridge_writes_);
+      .counter("bridge_writes", "count", "MMIO bridge writes of BAR0", bridge_writes_)
+      .counter("methods", "count", "methods queued in the FIFO (MTHD_PUSH: host commands, GPC_BCAST_WRCMD)", methods_)
+      .counter("chsw_irqs", "count", "CHSW interrupts from the context-switch unit", chsw_irqs_)
+      .counter("chsw_cycles", "cycles", "core cycles from each CHSW interrupt to the firmware's CHSW ACK", chsw_cycles_)
+      .counter("xfers", "count", "xdld / xdst / xcld served", xfers_)
+      .counter("xfer_bytes", "bytes", "bytes they moved", xfer_bytes_);
 }
 
 Ctxctl::~Ctxctl() = default;
@@ -76,6 +92,9 @@ void Ctxctl::bind_registers() {
     bank_.set_reset("UNITS", cfg_.tpcs & FCTX_UNITS_TPC_MASK);
     bank_.set_reset("MYINDEX", cfg_.index);
     bank_.remove("GPC_ROP_COUNT");
+    // FECS-only: the idle handshake, 0xa24, the error report to the host (a GPC's firmware writes
+    // the HUB's INTR_UP_SET through its bridge, gpc.fuc error).
+    for (const char* r : {"IDLE_STATUS", "IDLE_CTRL", "MEM_UNK_A24", "INTR_UP_SET"}) bank_.remove(r);
   }
   // The core's I/O index selects one value of these (the host's accesses use index 0).
   per_index("IROUTE", iroute_);
@@ -99,6 +118,15 @@ void Ctxctl::bind_registers() {
   on_port("DATA", FCTX_DATA, 4, &C::upload_read);
   on_write("CODE_VIRT_ADDR", &C::code_virt_addr);
   on_write("MMIO_CTRL", &C::bridge);
+  // The gr block's unit behind the window, the method FIFO, the barrier, the error report.
+  on_port("ctxsw", 0, 0x1000, &C::forward_port);
+  reg("SIGNAL").read([this](const Register&) { return signal(); });
+  on_write("MTHD_PUSH", &C::push_method);
+  on_write("FIFO_ACK", &C::pop_method);
+  reg("FIFO_CMD").read([this](const Register&) { return fifo_.empty() ? 0u : fifo_.front().first; });
+  reg("FIFO_DATA").read([this](const Register&) { return fifo_.empty() ? 0u : fifo_.front().second; });
+  on_write("BAR_SET", &C::bar_set);
+  if (cfg_.hub) on_write("INTR_UP_SET", &C::intr_up);
   // The chip's Falcon version; CC_SCRATCH_SET and UNK86C at the chip's offsets (gpu_chips.h), the
   // other positions removed: the firmware of another chip stops at them, named.
   bank_.set_reset("UC_CAPS2", cfg_.fuc);
@@ -128,8 +156,19 @@ void Ctxctl::stop_core(const std::string& why) {
     failed_ = true;
     failure_ = why;
     SC_REPORT_WARNING("hetvp/falcon", why.c_str());
+    switch_abandoned();
   }
   core_.halt(why);
+}
+
+// The HUB's core stopped while a channel switch was in progress: the unit fails it at once (CHSW
+// ERROR, GRC_ERR_HALTED), naming the channel, instead of the FIFO waiting out its chsw_timeout.
+void Ctxctl::switch_abandoned() {
+  if (!cfg_.hub || !has_ctxsw_ || !chsw_in_progress_) return;
+  chsw_in_progress_ = false;
+  uint32_t v = GRH_CHSW_ERROR | GRC_ERR_HALTED << GRH_CHSW_CODE_SHIFT;
+  sc_core::sc_time d = stall_;
+  forward(tlm::TLM_WRITE_COMMAND, GRH_CHSW, v, -1, d);
 }
 
 // --- interrupts (docs/hw/falcon/intr.rst) ----------------------------------------------------------
@@ -139,6 +178,7 @@ void Ctxctl::stop_core(const std::string& why) {
 void Ctxctl::set_clear(const char* name, Register& target, bool set) {
   reg(name).write([this, &target, set](Register&, uint32_t v) {
     target.value = set ? target.value | (v & FCTX_INTR_LINES) : target.value & ~v;
+    if (&target == &intr_) fifo_level();  // the FIFO line is level-triggered (hub.fuc init: INTR_MODE)
     update_lines();
   });
 }
@@ -156,6 +196,98 @@ void Ctxctl::update_lines(uint32_t) {
   core_.set_vector(0, v0);
   core_.set_vector(1, v1);
   if (v0 || v1) wake();
+}
+
+// --- the context-switch unit, the method FIFO, the barrier ----------------------------------------
+
+// The unit's CHSW interrupt sets line 8 at its arrival (FECS INTR_CHSW, macros.fuc:39); its "engines
+// idle" (MCU_IRQ_CTXSW_BIT) is hetvp's RV32 firmware's and is not a Falcon line (nouveau polls SIGNAL).
+void Ctxctl::external_irq(unsigned bit, const sc_core::sc_time& delay) {
+  if (bit != MCU_IRQ_CHSW_BIT) return;
+  arrivals_.at(delay, [this] {
+    ++chsw_irqs_;
+    chsw_cycles_at_ = cycles_;
+    chsw_in_progress_ = true;
+    intr_.value |= FCTX_INTR_CHSW;
+    update_lines();
+  });
+}
+
+bool Ctxctl::forward(tlm::tlm_command cmd, uint32_t off, uint32_t& v, int index, sc_core::sc_time& d) {
+  gpu::IoIndex ix;
+  ix.index = index < 0 ? 0u : unsigned(index);
+  if (index >= 0) fwd_gp_.set_extension(&ix);
+  set_access(fwd_gp_, cmd, off, &v, 4);
+  ctxsw->b_transport(fwd_gp_, d);
+  if (index >= 0) fwd_gp_.clear_extension(&ix);
+  return fwd_gp_.is_response_ok();
+}
+
+// An offset the unit answers goes to it, with the core's I/O index (io_index.h).
+bool Ctxctl::forward_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint32_t off = uint32_t(gp.get_address());
+  if (!has_ctxsw_ || !FCTX_FORWARDED(off) || gp.get_data_length() != 4) return false;
+  uint32_t v = 0;
+  if (gp.is_write()) std::memcpy(&v, gp.get_data_ptr(), 4);
+  // The core acknowledges a switch: the unit's per-switch statistic gets the HUB's cycles since the
+  // CHSW interrupt, measured here (nouveau's firmware reports none; hetvp's writes CHSW_FW_CYCLES itself).
+  // (Only for a CHSW the unit raised: the host's forced unload, ctxgf100.c:1549, is not a switch.)
+  if (cur_index_ >= 0 && gp.is_write() && off == GRH_CHSW && (v & GRH_CHSW_ACK) && chsw_in_progress_) {
+    uint32_t cycles = uint32_t(cycles_ - chsw_cycles_at_);
+    chsw_cycles_ += cycles;
+    chsw_in_progress_ = false;
+    forward(tlm::TLM_WRITE_COMMAND, GRH_CHSW_FW_CYCLES, cycles, -1, delay);
+  }
+  const bool ok = forward(gp.get_command(), off, v, cur_index_, delay);
+  if (ok && gp.is_read()) std::memcpy(gp.get_data_ptr(), &v, 4);
+  gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  return true;
+}
+
+// SIGNAL: the controller's done bits and, with a unit, its busy bits (strand 2, MMCTX 5).
+uint32_t Ctxctl::signal() {
+  uint32_t v = FCTX_SIGNAL_MMIO_DONE;
+  if (bar_mask0_.value && (bar_.value & bar_mask0_.value) == bar_mask0_.value) v |= FCTX_SIGNAL_BAR_DONE;
+  if (has_ctxsw_) {
+    uint32_t u = 0;
+    sc_core::sc_time d = this_access().delay;
+    if (forward(tlm::TLM_READ_COMMAND, FCTX_SIGNAL, u, -1, d)) v |= u;
+  }
+  return v;
+}
+
+// MTHD_PUSH queues (command, MTHD_DATA); the FIFO line (2) is up while it holds one.
+void Ctxctl::push_method(uint32_t cmd) {
+  if (fifo_.size() >= FCTX_FIFO_DEPTH) {
+    stop_core(format("%s: method FIFO overflow (%u entries) at command 0x%x data 0x%08x", cfg_.path.c_str(),
+                     FCTX_FIFO_DEPTH, cmd, reg("MTHD_DATA").value));
+    return;
+  }
+  ++methods_;
+  fifo_.emplace_back(cmd, reg("MTHD_DATA").value);
+  fifo_level();
+  update_lines();
+}
+
+void Ctxctl::pop_method(uint32_t) {
+  if (!fifo_.empty()) fifo_.pop_front();
+  fifo_level();
+  update_lines();
+}
+
+void Ctxctl::fifo_level() {
+  if (!fifo_.empty()) intr_.value |= FCTX_INTR_FIFO;
+  else intr_.value &= ~FCTX_INTR_FIFO;
+}
+
+void Ctxctl::bar_set(uint32_t v) { bar_.value |= v; }
+
+// The firmware's error report (hub.fuc / gpc.fuc `error`: CC_SCRATCH[5] = code, INTR_UP_SET = 1).
+void Ctxctl::intr_up(uint32_t v) {
+  const uint32_t code = reg("CC_SCRATCH5").value;
+  stop_core(format("%s reported an error to the host at pc 0x%04x: INTR_UP_SET 0x%x, CC_SCRATCH[5] = 0x%08x "
+                   "(nouveau os.h code %u, command 0x%x)",
+                   cfg_.path.c_str(), core_.read_pc(), v, code, code & 0xffff, code >> 16));
 }
 
 // --- control and upload ----------------------------------------------------------------------------
@@ -272,7 +404,10 @@ bool Ctxctl::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t& v) {
   if (addr >= FCTX_IO_SIZE) return false;
   set_access(core_gp_, cmd, FCTX_IO_OFFSET(addr), &v, 4);
   sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  cur_index_ = int(FCTX_IO_INDEX(addr));
   serve(core_gp_, d, ReadTiming::AsIssued, FCTX_IO_INDEX(addr));
+  cur_index_ = -1;
+  if (d > stall_) stall_ = d;  // a forwarded access's time: the core waits for it
   return core_gp_.is_response_ok();
 }
 
@@ -285,14 +420,21 @@ bool Ctxctl::read(uint32_t addr, uint32_t, uint32_t& v, uint64_t& extra) {
                      cfg_.path.c_str(), core_.read_pc()));
     return true;
   }
-  // The bridge's control and the busy/done signals are part of every bridge access, not a poll.
-  if (off != FCTX_MMIO_CTRL && off != FCTX_MMIO_RDVAL && off != FCTX_SIGNAL) watch_poll(addr, v);
+  // The bridge's control and the busy/done signals are part of every bridge access, not a poll;
+  // SIGNAL read again and again with nothing between is a wait (com.fuc wait_donez/wait_doneo).
+  if (off == FCTX_SIGNAL) {
+    watch_signal(v);
+    return true;
+  }
+  signal_polls_ = 0;
+  if (off != FCTX_MMIO_CTRL && off != FCTX_MMIO_RDVAL) watch_poll(addr, v);
   return true;
 }
 
 bool Ctxctl::write(uint32_t addr, uint32_t, uint32_t v, uint64_t& extra) {
   ++io_writes_;
   extra = 0;
+  signal_polls_ = 0;
   const uint32_t off = FCTX_IO_OFFSET(addr);
   // Progress for the poll watchdog: a write that changes a register (rewriting the same value, as
   // the bridge's control words and the firmware's trace words do in every poll iteration, is none).
@@ -305,12 +447,73 @@ bool Ctxctl::write(uint32_t addr, uint32_t, uint32_t v, uint64_t& extra) {
   return true;
 }
 
-bool Ctxctl::xfer(const XferRequest& r, std::string& error) {
-  error = format(
-      "xfer (port %u, base 0x%x, offset 0x%x, %u bytes) not modelled on the context controller "
-      "(context switching is out of scope, docs/falcon.md)",
-      r.port, r.ext_base, r.ext_offset, r.bytes);
+// A wait on SIGNAL that never ends: the poll watchdog's count, naming what is awaited. DONE_BAR
+// (bit 8) names the GPCs that have not reported (BAR_MASK0 bits missing from BAR).
+bool Ctxctl::watch_signal(uint32_t value) {
+  if (cfg_.poll_watchdog == 0) return true;
+  if (signal_polls_ == 0 || value != signal_value_) {
+    signal_polls_ = 1;
+    signal_value_ = value;
+    return true;
+  }
+  if (++signal_polls_ < cfg_.poll_watchdog) return true;
+  std::string what = "SIGNAL";
+  const uint32_t waiting = bar_mask0_.value & ~bar_.value;
+  if (cfg_.hub && waiting && !(value & FCTX_SIGNAL_BAR_DONE)) {
+    what = "SIGNAL waiting for DONE_BAR: no done from GPC";
+    for (unsigned g = 0; g < 32; ++g)
+      if (waiting >> g & 1) what += format(" %u", g);
+    what += format(" (BAR 0x%x, BAR_MASK0 0x%x)", bar_.value, bar_mask0_.value);
+  } else if (value & 0x4u) {
+    what = "SIGNAL waiting for the strand engine (bit 2 busy)";
+  } else if (value & 0x20u) {
+    what = "SIGNAL waiting for the MMCTX engine (bit 5 busy)";
+  }
+  stop_core(format("%s at pc 0x%04x polled %s %llu times without progress (value 0x%08x): stopped by the poll "
+                   "watchdog (gpu0.microcontrollers.poll_watchdog)",
+                   cfg_.path.c_str(), core_.read_pc(), what.c_str(), (unsigned long long)signal_polls_, value));
   return false;
+}
+
+// FECS's port 0: the unit's memory port, address = (ext_base << 8) + offset from MEM_BASE.
+bool Ctxctl::xfer(const XferRequest& r, std::string& error) {
+  const bool code = r.mode == XferRequest::Mode::code_load;
+  std::vector<uint8_t>& seg = code ? code_ : data_;
+  const char* what = code ? "xcld" : r.mode == XferRequest::Mode::data_load ? "xdld" : "xdst";
+  if (!has_ctxsw_) {
+    error = format("%s (base 0x%x, offset 0x%x, %u bytes): no context-switch unit behind %s (add the gr block)", what,
+                   r.ext_base, r.ext_offset, r.bytes, cfg_.path.c_str());
+    return false;
+  }
+  if (uint64_t(r.local) + r.bytes > seg.size()) {
+    error = format("%s of %u bytes at %s address 0x%x: outside the segment (0x%zx bytes)", what, r.bytes,
+                   code ? "code" : "data", r.local, seg.size());
+    return false;
+  }
+  tlm::tlm_generic_payload gp;
+  AccessInfo info;
+  info.initiator = name();
+  info.side = Side::Gpu;
+  info.may_wait = false;
+  gp.set_extension(&info);
+  const uint64_t ext = (uint64_t(r.ext_base) << 8) + r.ext_offset;
+  set_access(gp, r.mode == XferRequest::Mode::data_store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, ext,
+             &seg[r.local], r.bytes);
+  sc_core::sc_time d = stall_;
+  ctxsw_mem->b_transport(gp, d);
+  gp.clear_extension(&info);
+  stall_ = d;
+  if (!gp.is_response_ok()) {
+    error = format("%s of %u bytes at offset 0x%" PRIx64 " from MEM_BASE failed: the context-switch unit refused it "
+                   "(its warning names the address)",
+                   what, r.bytes, ext);
+    return false;
+  }
+  if (code) core_.invalidate_code(r.local, r.bytes);
+  ++xfers_;
+  xfer_bytes_ += r.bytes;
+  poll_key_ = ~0u;  // a transfer is progress
+  return true;
 }
 
 // --- host side -------------------------------------------------------------------------------------
@@ -356,6 +559,7 @@ void Ctxctl::on_fatal() {
   failed_ = true;
   failure_ = cfg_.path + ": " + core_.halt_reason();
   SC_REPORT_WARNING("hetvp/falcon", failure_.c_str());
+  switch_abandoned();
 }
 
 RunResult Ctxctl::run_core(uint64_t budget) {

@@ -8,8 +8,10 @@
 // (models/mcu/core_host.h: the burst loop, sleep/wake, run state), like the RV32 microcontroller.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
@@ -17,6 +19,9 @@
 #include "models/mcu/core_host.h"
 #include "models/mcu/falcon/core.h"
 #include "platform/access_info.h"
+#include "platform/arrival_queue.h"
+#include "platform/component.h"
+#include "platform/irq.h"
 #include "platform/stats.h"
 
 namespace hetvp::mcu::falcon {
@@ -43,6 +48,17 @@ class Ctxctl : public CoreHost, public XferIf {
  public:
   // regs (Peripheral): the host side, its BAR0 window
   tlm_utils::simple_initiator_socket<Ctxctl> bar0{"bar0"};  // the MMIO bridge's master port
+  // The gr block's context-switch unit (models/gpu/gr/ctxsw_unit.h) behind this controller: its
+  // registers (FCTX_FORWARDED offsets, host and core accesses alike) and its memory port (xfers).
+  tlm_utils::simple_initiator_socket_optional<Ctxctl> ctxsw{"ctxsw"};
+  tlm_utils::simple_initiator_socket_optional<Ctxctl> ctxsw_mem{"ctxsw_mem"};
+  // Interrupts from that unit: MCU_IRQ_CHSW_BIT (8) sets INTR line 8, FECS's CHSW (macros.fuc:39).
+  IrqExport irq_in{"irq_in"};
+  void attach_ctxsw(TargetSocketBase& regs, TargetSocketBase& mem) {
+    ctxsw.bind(regs);
+    ctxsw_mem.bind(mem);
+    has_ctxsw_ = true;
+  }
 
   Ctxctl(sc_core::sc_module_name name, const CtxctlConfig& cfg);
   ~Ctxctl() override;
@@ -57,8 +73,8 @@ class Ctxctl : public CoreHost, public XferIf {
   // BusIf: the core's I/O space
   bool read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra_cycles) override;
   bool write(uint32_t addr, uint32_t size, uint32_t value, uint64_t& extra_cycles) override;
-  // XferIf: no external memory is wired to the context controller's xfer ports (context switching
-  // is not modelled): a request stops the run, named.
+  // XferIf: xdld / xdst / xcld go to the context-switch unit's memory port (MEM_BASE, MEM_TARGET);
+  // without a unit, or when it refuses, the request stops the run, named.
   bool xfer(const XferRequest& r, std::string& error) override;
 
   FalconCore& falcon() { return core_; }  // the host's core, as the Falcon it is
@@ -92,11 +108,38 @@ class Ctxctl : public CoreHost, public XferIf {
   bool upload_read(tlm::tlm_generic_payload& gp, sc_core::sc_time&);
   void bridge(uint32_t ctrl);
   void per_index(const char* name, std::vector<uint32_t>& cells);
+  // the context-switch unit and the method FIFO
+  struct IrqIn : IrqIf {
+    Ctxctl* c = nullptr;
+    void raise(unsigned bit, const sc_core::sc_time& delay) override { c->external_irq(bit, delay); }
+  };
+  void external_irq(unsigned bit, const sc_core::sc_time& delay);
+  bool forward_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  bool forward(tlm::tlm_command cmd, uint32_t off, uint32_t& v, int index, sc_core::sc_time& d);
+  uint32_t signal();
+  void push_method(uint32_t cmd);
+  void pop_method(uint32_t);
+  void fifo_level();
+  void bar_set(uint32_t v);
+  void intr_up(uint32_t v);
+  bool watch_signal(uint32_t value);
+  void switch_abandoned();
 
   CtxctlConfig cfg_;
+  IrqIn irq_impl_;
+  bool has_ctxsw_ = false;
+  int cur_index_ = -1;  // the I/O index of the core's access being served (-1: a host access)
+  std::deque<std::pair<uint32_t, uint32_t>> fifo_;  // method FIFO: (command, data)
+  ArrivalQueue arrivals_{"arrivals"};
+  AccessInfo* fwd_info_ = new AccessInfo;  // owned by fwd_gp_
+  tlm::tlm_generic_payload fwd_gp_;
+  bool chsw_in_progress_ = false;  // HUB: a CHSW interrupt arrived and the firmware has not acknowledged it
+  uint64_t signal_polls_ = 0;
+  uint32_t signal_value_ = 0;
   FalconCore& core_;  // = *CoreHost::core_
   std::vector<uint8_t> code_, data_;
   // registers the behaviour reads or sets (the rest only store what is written)
+  Register &bar_ = reg("BAR"), &bar_mask0_ = reg("BAR_MASK0");
   Register &intr_ = reg("INTR"), &intr_en_ = reg("INTR_EN"), &intr_route_ = reg("INTR_ROUTE");
   Register &uc_entry_ = reg("UC_ENTRY"), &code_index_ = reg("CODE_INDEX"), &data_index_ = reg("DATA_INDEX");
   Register &mmio_base_ = reg("MMIO_BASE"), &mmio_ctrl_ = reg("MMIO_CTRL"), &mmio_rdval_ = reg("MMIO_RDVAL"),
@@ -113,6 +156,7 @@ class Ctxctl : public CoreHost, public XferIf {
   tlm::tlm_generic_payload gp_;
   // stats
   uint64_t io_reads_ = 0, io_writes_ = 0, bridge_reads_ = 0, bridge_writes_ = 0, starts_ = 0;
+  uint64_t methods_ = 0, chsw_irqs_ = 0, xfers_ = 0, xfer_bytes_ = 0, chsw_cycles_ = 0, chsw_cycles_at_ = 0;
   StatGroup stats_;
 };
 

