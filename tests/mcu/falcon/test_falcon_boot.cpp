@@ -31,11 +31,11 @@ long context_size(const std::string& out) {
 // mmctx_size (com.fuc) counts 4 x (1 + (word >> 26)) bytes per list word. Strands: with the gr block
 // its units answer (the HUB's one empty strand, each GPC's strand 0 = the compute front end's per-GPC
 // context words); without it (boot only) the controllers answer from YAML strand_words.
-struct Setup {
+struct SizeSetup {
   bool gr = true;            // configs/gf100_nouveau.yaml builds every block
   unsigned strand_words = 0x40;  // boot only: gpu0.microcontrollers.strand_words
 };
-long expected_size(unsigned gpcs, Setup s = {}, unsigned tpcs = 4) {
+long expected_size(unsigned gpcs, SizeSetup s = {}, unsigned tpcs = 4) {
   namespace gr = hetvp::gpu::gr;
   const auto& l = gr::gf100_lists();
   const auto& hub = hetvp::mcu::falcon::nouveau_gf100().hub;
@@ -123,7 +123,7 @@ TEST(FalconBoot, BootOnlyControllersWithoutTheGrBlock) {
   SKIP_WITHOUT_GF100();
   auto r = run_hetvp(boot("--set gpu0.gpcs=4 --set gpu0.blocks=microcontrollers,pgraph"), 120);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_EQ(context_size(r.out), expected_size(4, Setup{false, 0x40})) << r.out;
+  EXPECT_EQ(context_size(r.out), expected_size(4, SizeSetup{false, 0x40})) << r.out;
 }
 
 TEST(FalconBoot, StrandWordsChangeTheSizeTheFirmwareComputes) {
@@ -134,8 +134,8 @@ TEST(FalconBoot, StrandWordsChangeTheSizeTheFirmwareComputes) {
                           "--set gpu0.microcontrollers.strand_words=256"),
                      120);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_EQ(context_size(r.out), expected_size(2, Setup{false, 256})) << r.out;
-  EXPECT_EQ(context_size(r.out) - expected_size(2, Setup{false, 0x40}), 3 * (5 - 2) * 256) << "3 strands (HUB, 2 GPCs) grow by 3 units";
+  EXPECT_EQ(context_size(r.out), expected_size(2, SizeSetup{false, 256})) << r.out;
+  EXPECT_EQ(context_size(r.out) - expected_size(2, SizeSetup{false, 0x40}), 3 * (5 - 2) * 256) << "3 strands (HUB, 2 GPCs) grow by 3 units";
 }
 
 TEST(FalconBoot, CoreAndFirmwareMustMatch) {
