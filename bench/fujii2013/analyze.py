@@ -9,7 +9,8 @@ summary.csv (one row per program, size and config), first_vs_later.csv, and with
 fig6_group_i.{png,svg}, fig7_group_ii.{png,svg} (Fujii 2013 Figs. 6/7: median run time per
 program, both firmwares side by side, min..max as error bars) and first_vs_later.{png,svg}.
 
-Definitions (runs 2..N are "later"; run 1 pays the golden context):
+Definitions (runs 2..N are "later"; run 1 pays the golden context; a point whose runs run.sh split
+over several processes is merged, each process's run 1 being a first run):
   overhead %      = (median later run, hetvp firmware / same, nouveau firmware - 1) x 100
   firmware share  = firmware busy time / run time. Per run from gpu_bench's fw_hub_ns and
                     fw_gpcs_ns columns (UC_CYCLES of the RV32 cores read over BAR0 between runs);
@@ -112,35 +113,43 @@ def num(row, key):
     return float(v) if v not in ("", None) else None
 
 
-def summarize(p, boot):
-    rows = p["rows"]
-    s = {"program": p["program"], "size": p["size"], "state": p["state"], "runs": len(rows)}
-    if p["state"] != "ok" or not rows:
-        s["message"] = message(p)
+def summarize(parts, boot):
+    """One program and size: the points that ran it (one, or one per simulation.seed when run.sh
+    split its runs over processes; each process's run 0 pays the golden context)."""
+    p0 = parts[0]
+    s = {"program": p0["program"], "size": p0["size"], "processes": len(parts),
+         "state": "ok" if all(p["state"] == "ok" for p in parts) else next(
+             p["state"] for p in parts if p["state"] != "ok"),
+         "runs": sum(len(p["rows"]) for p in parts)}
+    bad = [p for p in parts if p["state"] != "ok" or not p["rows"]]
+    if bad:
+        s["message"] = message(bad[0])
         return s
-    tot = [float(r["total_ns"]) for r in rows]
-    later = tot[1:] or tot
-    s.update(first=tot[0], min=min(later), median=statistics.median(later), max=max(later),
-             checks_ok=all(r["check"] == "ok" for r in rows))
-    hub = [num(r, "fw_hub_ns") for r in rows[1:] or rows]
-    gpcs = [num(r, "fw_gpcs_ns") for r in rows[1:] or rows]
+    firsts = [p["rows"][0] for p in parts]
+    laters = [r for p in parts for r in (p["rows"][1:] or p["rows"])]
+    first_tot = [float(r["total_ns"]) for r in firsts]
+    later = [float(r["total_ns"]) for r in laters]
+    all_tot = first_tot + later if any(len(p["rows"]) > 1 for p in parts) else first_tot
+    s.update(first=statistics.median(first_tot), min=min(later), median=statistics.median(later), max=max(later),
+             checks_ok=all(r["check"] == "ok" for p in parts for r in p["rows"]))
+    hub = [num(r, "fw_hub_ns") for r in laters]
+    gpcs = [num(r, "fw_gpcs_ns") for r in laters]
     if all(v is not None for v in hub):
-        shares = [h / t for h, t in zip(hub, later)]
-        s["hub_share_run"] = statistics.median(shares)
+        s["hub_share_run"] = statistics.median([h / t for h, t in zip(hub, later)])
         s["all_share_run"] = statistics.median([(h + g) / t for h, g, t in zip(hub, gpcs, later)])
         s["hub_busy_later"] = statistics.median(hub)
-        s["hub_busy_first"] = num(rows[0], "fw_hub_ns")
-    h, g = fw_busy_ns(p["stats"]) if p["stats"] else (None, None)
-    if h is not None and boot[0] is not None:
-        s["hub_share_stats"] = (h - boot[0]) / sum(tot)
-        s["all_share_stats"] = (h + g - boot[0] - boot[1]) / sum(tot)
-    # First run minus the median later run, by bucket (the median of each bucket over runs 2..N).
-    if all(("host_%s_ns" % b) in rows[0] for b in BUCKETS):
-        s["diff"] = {b: num(rows[0], "host_%s_ns" % b) - statistics.median(
-            [num(r, "host_%s_ns" % b) for r in rows[1:] or rows]) for b in BUCKETS}
-    prog = (p["stats"] or {}).get("components", {}).get("cpu", {}).get("program", {})
+        s["hub_busy_first"] = num(firsts[0], "fw_hub_ns")
+    busy = [fw_busy_ns(p["stats"]) if p["stats"] else (None, None) for p in parts]
+    if all(h is not None for h, _ in busy) and boot[0] is not None:
+        s["hub_share_stats"] = sum(h - boot[0] for h, _ in busy) / sum(all_tot)
+        s["all_share_stats"] = sum(h + g - boot[0] - boot[1] for h, g in busy) / sum(all_tot)
+    # First run minus the median later run, by bucket (the median of each bucket over the later runs).
+    if all(("host_%s_ns" % b) in firsts[0] for b in BUCKETS):
+        s["diff"] = {b: num(firsts[0], "host_%s_ns" % b) - statistics.median(
+            [num(r, "host_%s_ns" % b) for r in laters]) for b in BUCKETS}
+    prog = (p0["stats"] or {}).get("components", {}).get("cpu", {}).get("program", {})
     s["golden_ns"] = prog.get("golden_ns")
-    s["sim_ns"] = (p["stats"] or {}).get("run", {}).get("simulated_ns", 0)
+    s["sim_ns"] = sum((p["stats"] or {}).get("run", {}).get("simulated_ns", 0) for p in parts)
     return s
 
 
@@ -169,9 +178,12 @@ def main():
             except ValueError:
                 pass
         pdir = os.path.join(out, c, "points")
+        by = {}
         for d in sorted(os.listdir(pdir)) if os.path.isdir(pdir) else []:
             p = read_point(os.path.join(pdir, d))
-            data[(c, p.get("program"), p.get("size"))] = summarize(p, boot)
+            by.setdefault((p.get("program"), p.get("size")), []).append(p)
+        for (prog, size), parts in by.items():
+            data[(c, prog, size)] = summarize(parts, boot)
     ref, other = configs[0], (configs[1] if len(configs) > 1 else None)
     lines = []
     say = lines.append
@@ -191,8 +203,8 @@ def main():
         say("")
         say({"i": "group (i): < 2 ms per run", "ii": "group (ii): > 7 ms per run",
              "between": "between 2 and 7 ms (in neither of the paper's groups)"}[g])
-        say("%-7s %9s | %-28s | %-28s | %9s | %9s %9s | %9s" % (
-            "program", "size", LABEL.get(ref, ref)[:28], (LABEL.get(other, other) if other else "-")[:28],
+        say("%-7s %9s %4s | %-28s | %-28s | %9s | %9s %9s | %9s" % (
+            "program", "size", "runs", LABEL.get(ref, ref)[:28], (LABEL.get(other, other) if other else "-")[:28],
             "overhead", "hub share", "all mcus", "checks"))
         for prog, size in groups[g]:
             a = data.get((ref, prog, size), {})
@@ -205,7 +217,8 @@ def main():
             hs = "%.3f %%" % (a["hub_share_run"] * 100) if "hub_share_run" in a else "-"
             al = "%.3f %%" % (a["all_share_run"] * 100) if "all_share_run" in a else "-"
             ck = "ok" if a.get("checks_ok") and (not b or "median" not in b or b.get("checks_ok")) else "FAILED"
-            say("%-7s %9s | %-28s | %-28s | %9s | %9s %9s | %9s" % (prog, size, fa, fb[:28], ov, hs, al, ck))
+            say("%-7s %9s %4s | %-28s | %-28s | %9s | %9s %9s | %9s" % (
+                prog, size, a.get("runs", 0), fa, fb[:28], ov, hs, al, ck))
             if "median" not in b and other:
                 say("        %s: pending: %s" % (other, b.get("message", "not run")))
             for c, s in ((ref, a), (other, b)):
