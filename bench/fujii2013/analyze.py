@@ -72,6 +72,18 @@ def fw_busy_ns(stats):
     return hub, gpcs
 
 
+def flatten(d, prefix=""):
+    out = {}
+    if isinstance(d, dict):
+        for k, v in d.items():
+            out.update(flatten(v, prefix + str(k) + "."))
+    elif isinstance(d, list):
+        out[prefix[:-1]] = ",".join(str(x) for x in d)
+    else:
+        out[prefix[:-1]] = str(d)
+    return out
+
+
 def read_point(d):
     p = {"dir": d, "rows": [], "stats": None}
     with open(os.path.join(d, "point.yaml")) as f:
@@ -268,6 +280,24 @@ def main():
             row.update({"diff_%s_ns" % b: s["diff"][b] for b in BUCKETS})
             fvl.append(row)
     say("  buckets: " + "; ".join("%s = %s" % (b, BUCKET_WHAT[b]) for b in BUCKETS))
+    # The comparison is the firmware's only if the platforms are the same: every resolved
+    # configuration value (boot runs) that differs between the two configs, microcontrollers apart.
+    if other:
+        flat = []
+        for c in (ref, other):
+            try:
+                flat.append(flatten(json.load(open(os.path.join(out, c + "-boot.json")))["run"]["resolved"]))
+            except (OSError, ValueError, KeyError):
+                flat.append(None)
+        if None not in flat:
+            keys = sorted(k for k in set(flat[0]) | set(flat[1]) if flat[0].get(k) != flat[1].get(k)
+                          and not k.startswith("workload."))
+            say("")
+            say("%s vs %s: resolved configuration values that differ (boot runs; microcontrollers are the point):"
+                % (ref, other))
+            for k in keys:
+                say("  %-44s %-24s %s%s" % (k, flat[0].get(k, "-"), flat[1].get(k, "-"),
+                                           "" if k.startswith("gpu0.microcontrollers.") else "   <- not the firmware"))
     sim = sum(s.get("sim_ns", 0) or 0 for s in data.values())
     tw = sum(wall.values())
     say("")
