@@ -4,7 +4,8 @@
 # self-check passed, the per-run columns add up (host_*_ns sum to total_ns; the firmware's busy
 # time is > 0 and below the run time), the first run is the later runs plus the golden context
 # (mostly its BAR1 read-back), and the plots exist. Then the analysis of a point whose check failed
-# exits 1 naming it, and bad command lines exit 2 with a message.
+# exits 1 naming it; a second config fills the other column and the overhead, one that cannot run
+# gpu_bench is "pending: <its message>"; bad command lines exit 2 with a message.
 #   tests/sweep/fujii2013_quick.sh HETVP
 set -u
 HETVP=${1:?usage: fujii2013_quick.sh HETVP}
@@ -66,6 +67,29 @@ f=$(ls "$T"/bad/default/points/*/results.csv | head -n 1)
 sed -i '3s/,ok,/,FAILED,/' "$f"
 python3 "$SRC/bench/fujii2013/analyze.py" "$T/bad" --no-plot > "$T/bad.out" 2>&1 && fail "a FAILED check was not caught"
 grep -Eq "\| +FAILED$" "$T/bad.out" || fail "no FAILED row: $(cat "$T/bad.out")"
+# Two configs that both run: the second's column, the overhead = median / median - 1.
+# (configs/gdev2012.yaml: the same programs on other PCIe/host timings — any second config that
+# runs gpu_bench exercises the nouveau column's code path.)
+bash "$SRC/bench/fujii2013/run.sh" "$BUILD" "$T/two" --quick --configs "default gdev2012" > "$T/two.out" 2>&1 ||
+  fail "two configs: $(cat "$T/two.out")"
+python3 - "$T/two" <<'PY' || fail "two configs (above)"
+import csv, sys
+rows = {(r["program"], r["config"]): r for r in csv.DictReader(open(sys.argv[1] + "/summary.csv"))}
+for p in ("madd", "loop"):
+    a, b = rows[(p, "default")], rows[(p, "gdev2012")]
+    assert a["state"] == b["state"] == "ok" and b["checks"] == "ok", (a, b)
+    want = (float(a["median_ns"]) / float(b["median_ns"]) - 1) * 100
+    assert abs(float(a["overhead_pct"]) - want) < 1e-6 and float(b["median_ns"]) != float(a["median_ns"]), (a, b, want)
+PY
+grep -Eq "^madd +64 +3 \| [0-9.]+ / [0-9.]+ / [0-9.]+ +\| [0-9.]+ / [0-9.]+ / [0-9.]+ +\| +[-+][0-9.]+ %" "$T/two/table.txt" ||
+  fail "two configs' table: $(cat "$T/two/table.txt")"
+# A config that cannot run gpu_bench: its column says pending with the run's message; the bench
+# still passes (its exit status is the first config's).
+bash "$SRC/bench/fujii2013/run.sh" "$BUILD" "$T/pend" --quick --configs "default videocore4" > "$T/pend.out" 2>&1 ||
+  fail "a config that cannot run made the bench fail: $(cat "$T/pend.out")"
+grep -q "^        videocore4: pending: cpu: workload 'gpu_bench': " "$T/pend/table.txt" ||
+  fail "no pending line: $(cat "$T/pend/table.txt")"
+grep -q "^i,madd,64,videocore4,failed,0,.*workload 'gpu_bench'" "$T/pend/summary.csv" || fail "summary: $(cat "$T/pend/summary.csv")"
 # Bad command lines.
 bash "$SRC/bench/fujii2013/run.sh" > "$T/u1" 2>&1; [ $? = 2 ] || fail "no arguments: not exit 2"
 bash "$SRC/bench/fujii2013/run.sh" "$BUILD" "$T/x" --bogus > "$T/u2" 2>&1; [ $? = 2 ] || fail "--bogus: not exit 2"
