@@ -81,8 +81,7 @@ class GpuBench : public HostProgram {
     HostTime api(bus);
     GpuDriver drv(api, DriverOptions::from(args.group("driver")));
     drv.open(0);
-    api.set_bars(drv.function().bar[0], drv.function().bar_size[0], drv.function().bar[1],
-                 drv.function().bar_size[1]);
+    api.set_bars(drv.function().bar[0], drv.function().bar_size[0], drv.function().bar[1], drv.function().bar_size[1]);
     std::unique_ptr<McuDriver> mcu;
     bool falcon = false;
     if (drv.reg_read(GPU_PTOP_BASE + PTOP_HUB_BASE) != 0) {
@@ -118,8 +117,8 @@ class GpuBench : public HostProgram {
     std::vector<Job> jobs(contexts);
     for (unsigned k = 0; k < contexts; ++k) prepare(api, jobs[k], prog, n, k);
 
-    std::vector<std::string> cols = {"program", "size", "contexts", "run", "total_ns", "switches", "switch_ns", "check",
-                                     "fw_hub_ns", "fw_gpcs_ns"};
+    std::vector<std::string> cols = {"program",  "size",      "contexts", "run",       "total_ns",
+                                     "switches", "switch_ns", "check",    "fw_hub_ns", "fw_gpcs_ns"};
     for (unsigned b = 0; b < HostTime::kBuckets; ++b)
       cols.push_back(std::string("host_") + HostTime::name(HostTime::Bucket(b)) + "_ns");
     api.results().set_columns(cols);
