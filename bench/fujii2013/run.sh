@@ -66,7 +66,7 @@ for p in $POINTS; do
 done
 
 mkdir -p "$OUT/sweeps"
-printf '%s\n' $POINTS | cut -d: -f1,2 > "$OUT/points.txt"
+tr ' ' '\n' <<< "$POINTS" | cut -d: -f1,2 > "$OUT/points.txt"
 rm -f "$OUT/wall.txt.new"
 t_all=$(date +%s.%N)
 for cfg in $CONFIGS; do
@@ -96,4 +96,6 @@ YAML
 done
 mv "$OUT/wall.txt.new" "$OUT/wall.txt"
 echo "all configs: $(echo "$(date +%s.%N) - $t_all" | bc) s wall" >&2
-python3 "$SRC/bench/fujii2013/analyze.py" "$OUT" $( [ "$QUICK" = 1 ] && echo --no-plot )
+opts=()
+[ "$QUICK" = 1 ] && opts=(--no-plot)
+python3 "$SRC/bench/fujii2013/analyze.py" "$OUT" "${opts[@]}"
