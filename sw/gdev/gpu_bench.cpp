@@ -17,6 +17,7 @@
 #include "platform/format.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/gdev/host_time.h"
 #include "sw/gdev/runtime.h"
 #include "sw/mcu/falcon_boot.h"
 #include "sw/mcu/mcu_driver.h"
@@ -74,17 +75,41 @@ class GpuBench : public HostProgram {
                         " matrix is too large (at most 256: the simulation walks every multiply)");
   }
 
-  int run(HostApi& api, const Params& args) override {
+  int run(HostApi& bus, const Params& args) override {
+    // Every access goes through `api`, which adds its time to a bucket (host_time.h): the per-run
+    // host_*_ns columns.
+    HostTime api(bus);
     GpuDriver drv(api, DriverOptions::from(args.group("driver")));
     drv.open(0);
+    api.set_bars(drv.function().bar[0], drv.function().bar_size[0], drv.function().bar[1], drv.function().bar_size[1]);
     std::unique_ptr<McuDriver> mcu;
+    bool falcon = false;
     if (drv.reg_read(GPU_PTOP_BASE + PTOP_HUB_BASE) != 0) {
-      if (falcon_microcontrollers(drv))
+      falcon = falcon_microcontrollers(drv);
+      if (falcon)
         boot_nouveau(api, drv, McuBootOptions::from(args.group("mcu")).timeout);
       else
         boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
       mcu = std::make_unique<McuDriver>(api, drv);
+      api.add_mcu_window(mcu->base(McuId::hub()), GPU_MCU_WINDOW);
+      for (unsigned g = 0; g < drv.num_gpcs(); ++g) api.add_mcu_window(mcu->base(McuId::gpc_n(g)), GPU_MCU_WINDOW);
     }
+    // The firmware's busy time: the RV32 cores count the cycles they execute (UC_CYCLES, not
+    // while asleep; UC_CLOCK_KHZ their clock), read over BAR0 between runs (outside the timed
+    // part). The Falcon exposes no such counter: its columns stay empty and the bench takes the
+    // busy time from the run's stats (`cycles` per core).
+    const bool counters = mcu && !falcon;
+    auto busy_ns = [&](const McuId& m) {
+      const uint64_t cyc = mcu->read(m, MCU_UC_CYCLES_LO) | uint64_t(mcu->read(m, MCU_UC_CYCLES_HI)) << 32;
+      const uint32_t khz = mcu->read(m, MCU_UC_CLOCK_KHZ);
+      return khz ? double(cyc) * 1e6 / khz : 0.0;
+    };
+    auto fw_busy = [&](double& hub, double& gpcs) {
+      hub = gpcs = 0;
+      if (!counters) return;
+      hub = busy_ns(McuId::hub());
+      for (unsigned g = 0; g < drv.num_gpcs(); ++g) gpcs += busy_ns(McuId::gpc_n(g));
+    };
     GdevRuntime rt(api, drv, mcu.get(), GdevOptions::from(args.group("gdev")));
     const std::string prog = args.string("program");
     const uint32_t n = args.u32("size");
@@ -92,7 +117,11 @@ class GpuBench : public HostProgram {
     std::vector<Job> jobs(contexts);
     for (unsigned k = 0; k < contexts; ++k) prepare(api, jobs[k], prog, n, k);
 
-    api.results().set_columns({"program", "size", "contexts", "run", "total_ns", "switches", "switch_ns", "check"});
+    std::vector<std::string> cols = {"program",  "size",      "contexts", "run",       "total_ns",
+                                     "switches", "switch_ns", "check",    "fw_hub_ns", "fw_gpcs_ns"};
+    for (unsigned b = 0; b < HostTime::kBuckets; ++b)
+      cols.push_back(std::string("host_") + HostTime::name(HostTime::Bucket(b)) + "_ns");
+    api.results().set_columns(cols);
     const uint32_t fifo = rt.fifo_base();
     auto switch_state = [&](uint64_t& ns) {
       ns = drv.reg_read(fifo + FIFO_SWITCH_NS_LO) | uint64_t(drv.reg_read(fifo + FIFO_SWITCH_NS_HI)) << 32;
@@ -106,6 +135,9 @@ class GpuBench : public HostProgram {
       for (auto& j : jobs) clear_output(api, j);
       uint64_t sw_ns0 = 0;
       const uint32_t sw0 = switch_state(sw_ns0);
+      double hub0, gpcs0;
+      fw_busy(hub0, gpcs0);
+      const auto host0 = api.ns();
       const sc_core::sc_time t0 = api.now();
       std::vector<Live> live(contexts);
       // Every context first (as a program's threads each open theirs and load their function),
@@ -118,6 +150,9 @@ class GpuBench : public HostProgram {
       for (auto& l : live) rt.synchronize(l.ctx);
       for (auto& l : live) rt.ctx_destroy(l.ctx);
       const double total = (api.now() - t0).to_seconds() * 1e9;
+      const auto host1 = api.ns();
+      double hub1, gpcs1;
+      fw_busy(hub1, gpcs1);
       uint64_t sw_ns1 = 0;
       const uint32_t sw1 = switch_state(sw_ns1);
       std::string bad;
@@ -129,9 +164,18 @@ class GpuBench : public HostProgram {
       }
       totals.push_back(total);
       all_switches += sw1 - sw0;
-      api.results().add_row({prog, std::to_string(n), std::to_string(contexts), std::to_string(r),
-                             format("%.0f", total), std::to_string(sw1 - sw0), std::to_string(sw_ns1 - sw_ns0),
-                             bad.empty() ? "ok" : "FAILED"});
+      std::vector<std::string> row = {prog,
+                                      std::to_string(n),
+                                      std::to_string(contexts),
+                                      std::to_string(r),
+                                      format("%.0f", total),
+                                      std::to_string(sw1 - sw0),
+                                      std::to_string(sw_ns1 - sw_ns0),
+                                      bad.empty() ? "ok" : "FAILED",
+                                      counters ? format("%.0f", hub1 - hub0) : "",
+                                      counters ? format("%.0f", gpcs1 - gpcs0) : ""};
+      for (unsigned b = 0; b < HostTime::kBuckets; ++b) row.push_back(format("%.0f", host1[b] - host0[b]));
+      api.results().add_row(row);
     }
     const double first = totals[0];
     std::vector<double> rest(totals.begin() + 1, totals.end());
