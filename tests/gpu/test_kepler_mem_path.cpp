@@ -145,7 +145,7 @@ TEST(KeplerMemPath, BadInputsAreClearErrors) {
   EXPECT_EQ(p.status, 2) << p.out << p.err;
   EXPECT_NE(p.err.find("workload.args.pattern: 'diagonal' is not one of: contiguous, two_segments"), std::string::npos)
       << p.err;
-  RunResult n = run_hetvp("run " + config("gf100_nouveau.yaml") + " --workload mem_path");
+  RunResult n = run_hetvp("run " + config("gf100_nouveau.yaml") + " --workload mem_path --set gpu0.blocks=microcontrollers,pgraph");
   EXPECT_EQ(n.status, 1) << n.out << n.err;
   EXPECT_NE((n.out + n.err).find("has no compute front end"), std::string::npos) << n.out << n.err;
   EXPECT_EQ((n.out + n.err).find("results correct"), std::string::npos);

@@ -164,12 +164,16 @@ TEST(FalconBoot, RiscvBootOnFalconCoresIsRefusedAtOnce) {
 }
 
 // The compute front end at its default window (0x404000) would hold PGRAPH 0x404160/0x404170:
-// the BAR0 router refuses the overlap, naming the YAML key (configs/gf100_nouveau.yaml moves it).
+// the Falcon block refuses it, naming the YAML key and where to move it (configs/gf100_nouveau.yaml
+// moves it to 0x440000).
 TEST(FalconBoot, ComputeBlockCollidesWithPgraph404170) {
   auto r = run_hetvp(boot("--set gpu0.compute.bar0=0x404000"));
   EXPECT_EQ(r.status, 2) << r.out << r.err;
-  EXPECT_NE((r.out + r.err).find("gpu0.compute.bar0"), std::string::npos) << r.out << r.err;
-  EXPECT_NE((r.out + r.err).find("pgraph_4041"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("(--set gpu0.compute.bar0): the Falcon microcontrollers serve PGRAPH 0x404170, inside the "
+                       "compute block's window at 0x404000; move it (compute: {bar0: 0x440000"),
+            std::string::npos)
+      << r.out << r.err;
+  EXPECT_EQ(r.out.find("init-done"), std::string::npos) << r.out;
 }
 
 TEST(FalconBoot, ImageLargerThanTheSegmentIsRefusedByTheDriver) {
@@ -201,7 +205,7 @@ TEST(FalconBoot, InitDoneTimeAndStatsDoNotDependOnTheQuantum) {
     const std::string stats = scratch() + "/falcon_q_" + q + ".json";
     // Without the compute block: with it the HUB's burst count (not its cycles, instructions or any
     // time) differs by one at a 100 ns quantum, the compute block's own events ending a burst.
-    auto r = run_hetvp(boot(std::string("--set gpu0.blocks=microcontrollers,gr,fifo --set simulation.quantum=") + q +
+    auto r = run_hetvp(boot(std::string("--set gpu0.blocks=microcontrollers,pgraph,gr,fifo --set simulation.quantum=") + q +
                             " --stats " + stats),
                        120);
     ASSERT_EQ(r.status, 0) << r.out << r.err;

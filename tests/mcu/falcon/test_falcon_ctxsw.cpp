@@ -58,7 +58,9 @@ TEST(FalconCtxsw, Madd4ContextsAreSwitchedByNouveausFirmware) {
   // statistics for the switches only, not for the golden unload.
   EXPECT_EQ(num(s, {"hub_ctxsw", "fw_cycles_total"}), num(s, {"microcontrollers", "hub", "chsw_cycles"}));
   EXPECT_GT(num(s, {"hub_ctxsw", "fw_cycles_min"}), 1000);
-  EXPECT_LT(num(s, {"hub_ctxsw", "fw_cycles_max"}), 10000);
+  // Switches alike (the same lists, the same channel layout) take alike cycle counts: GF100's lists
+  // make each about 10-15 thousand HUB cycles; none is an outlier of several times the shortest.
+  EXPECT_LT(num(s, {"hub_ctxsw", "fw_cycles_max"}), 2 * num(s, {"hub_ctxsw", "fw_cycles_min"}));
   EXPECT_EQ(num(s, {"hub_ctxsw", "errors"}), 0);
   // Every load (the switches, and the golden set-channel) fetched inst + 0x210 (16 bytes, VRAM) and the
   // 256-byte header (VM) with xdld.
@@ -147,9 +149,12 @@ TEST(FalconCtxsw, StuckGpcIsNamedByTheHubsWatchdog) {
       << all;
   EXPECT_NE(all.find("nouveau firmware: save (a CHSW with no next channel): the HUB Falcon stopped"), std::string::npos)
       << all;
+  // Bounded: the watchdog, not the FIFO's 10 ms chsw_timeout, ends it (the golden context's save is
+  // the first transfer, about 1.3 ms into the run with GF100's lists).
   std::smatch m;
   ASSERT_TRUE(std::regex_search(all, m, std::regex("simulated ([0-9.]+) (us|ms)"))) << all;
-  EXPECT_EQ(m[2], "us") << "bounded: well under a millisecond of simulated time";
+  const double us = std::stod(m[1]) * (m[2] == "ms" ? 1000.0 : 1.0);
+  EXPECT_LT(us, 10000.0) << all;
   EXPECT_EQ(std::regex_search(all, std::regex("warning: (?!gpu0.hub at pc 0x0134)")), false) << all;
 }
 
@@ -163,10 +168,10 @@ TEST(FalconCtxsw, UnreachableContextBufferIsANamedError) {
   auto r = run_hetvp(bench("gf100_nouveau.yaml", args), 120);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   const std::string all = r.out + r.err;
-  EXPECT_NE(all.find("FAILED: gpu0.gr_hub: context switch to channel 1 (instance block at VRAM 0x1011000, CHAN_NEXT "
-                     "0x80001011) failed: the HUB firmware reports the HUB controller stopped during the switch (code "
+  EXPECT_NE(all.find("FAILED: gpu0.gr_hub: context switch to channel 1 (instance block at VRAM 0x1013000, CHAN_NEXT "
+                     "0x80001013) failed: the HUB firmware reports the HUB controller stopped during the switch (code "
                      "9); last engine error: gpu0.gr_hub: xfer of 256 bytes at virtual address 0xf000000000 in the "
-                     "space of the channel at instance block 0x1011000 failed (unmapped: MMU fault)"),
+                     "space of the channel at instance block 0x1013000 failed (unmapped: MMU fault)"),
             std::string::npos)
       << all;
   EXPECT_NE(all.find("gpu0.hub: xdld at pc 0x09ab"), std::string::npos) << all;
@@ -177,7 +182,7 @@ TEST(FalconCtxsw, UnreachableContextBufferIsANamedError) {
   for (size_t at = all.find("warning: "); at != std::string::npos; at = all.find("warning: ", at + 1)) ++warnings;
   EXPECT_EQ(warnings, 4u) << all;
   EXPECT_NE(all.find("warning: gpu0.mmu: read at GPU virtual address 0xf000000000 by gpu0.gr_hub: no page directory "
-                     "entry (in the address space of channel 1 (instance 0x1011000))"),
+                     "entry (in the address space of channel 1 (instance 0x1013000))"),
             std::string::npos)
       << all;
   auto h = run_hetvp(bench("default.yaml", args), 120);
@@ -219,15 +224,14 @@ TEST(FalconCtxsw, RunTimesDoNotDependOnTheQuantum) {
   }
 }
 
-// The other chips' images switch contexts too once their configurations get the FIFO, the gr block and
-// the compute front end (moved as in gf100_nouveau.yaml); GK208's is Falcon v5 code. Their lists are the
+// The other chips' images switch contexts too: their configurations build the FIFO, the gr block and the
+// compute front end (moved as in gf100_nouveau.yaml); GK208's is Falcon v5 code. Their lists are the
 // chip's own (the pgraph block serves them, PPC words included).
 TEST(FalconCtxsw, EveryChipsImagesSwitchContexts) {
   NEED_NOUVEAU();
   for (const char* chip : {"gf117", "gk104", "gk110", "gk208"}) {
     auto r = run_hetvp(bench(std::string(chip) + "_nouveau.yaml",
-                             "--set workload.args.contexts=4 --set gpu0.blocks=microcontrollers,pgraph,gr,fifo,compute,copy_engine "
-                             "--set gpu0.compute.bar0=0x440000 --set gpu0.compute.cc_bar0=0x441000"),
+                             "--set workload.args.contexts=4"),
                        120);
     ASSERT_EQ(r.status, 0) << chip << r.out << r.err;
     EXPECT_NE(r.out.find("8 GR context switches"), std::string::npos) << chip << r.out;
@@ -252,7 +256,7 @@ TEST(FalconCtxsw, PerChannelMmioListRunsOnceAtEachChannelsFirstLoad) {
                      120);
   ASSERT_EQ(a.status, 0) << a.out << a.err;
   ASSERT_EQ(b.status, 0) << b.out << b.err;
-  EXPECT_NE(b.out.find("16 GR context switches, golden context 1298.511 us, every result correct"), std::string::npos)
+  EXPECT_TRUE(std::regex_search(b.out, std::regex("16 GR context switches, golden context [0-9.]+ us, every result correct")))
       << b.out;
   const std::string sa = read_file(plain), sb = read_file(with);
   const double channels = 8;  // 4 contexts x 2 runs, each a new channel
