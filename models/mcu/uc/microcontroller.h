@@ -86,10 +86,14 @@ class Microcontroller : public CoreHost {
   sc_core::sc_time next_own_event() const override;  // absolute; sc_max_time() when nothing is scheduled
   bool wake_line() const override { return irq_line_; }
   void on_fatal() override;
+  bool runs_on_in_local_time() const override { return true; }  // io_access times all at core_offset()
+  // The xfer's end (status, IRQ XFER to the core only) may be served in the core's local time.
+  sc_core::sc_event* inline_event(sc_core::sc_time& at, bool& wakes) override;
+  void serve_inline_event() override { xfer_done(); }
 
   void declare_stats();
   enum class From { Host, Core };
-  void start_xfer();
+  void start_xfer(const sc_core::sc_time& offset = sc_core::SC_ZERO_TIME);
   void xfer_done();
   void timer_method();
   // The access being served comes from this core (directly, or through its own BAR0 window).
