@@ -21,6 +21,7 @@
 #include "models/mcu/core_if.h"
 #include "models/mcu/gdb_stub.h"
 #include "platform/peripheral.h"
+#include "platform/run_ahead.h"
 #include "platform/run_context.h"
 
 namespace hetvp::mcu {
@@ -118,9 +119,7 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   // No other process has anything to do before `ahead` from now (nor at the current time): a wait of
   // `ahead` would be seen by nobody — what happens at the core's local time may happen now with
   // `ahead` as the access's delay instead (the test of platform/run_ahead.h).
-  static bool unobserved_for(const sc_core::sc_time& ahead) {
-    return !sc_core::sc_pending_activity_at_current_time() && sc_core::sc_time_to_pending_activity() > ahead;
-  }
+  static bool unobserved_for(const sc_core::sc_time& ahead) { return hetvp::unobserved_for(ahead); }
 
   std::unique_ptr<CoreIf> core_;
   double clock_hz_;
