@@ -207,7 +207,7 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
     // core's offset as its delay (nobody can tell); else SystemC time catches up first, so an
     // overlapping transfer of another initiator is served in time order.
     const sc_core::sc_time ahead = core_offset();
-    if (ahead > sc_core::SC_ZERO_TIME && unobserved_for(ahead)) {
+    if (cfg_.local_time_bursts && ahead > sc_core::SC_ZERO_TIME && unobserved_for(ahead)) {
       start_xfer(ahead);
     } else {
       sync_to_local_time();
