@@ -130,7 +130,7 @@ void CoreHost::burst(bool& wake_pending) {
   synced_ = seg_base_ = sc_core::SC_ZERO_TIME;
   burst_start_ = now;
   Tracer& tr = tracer();
-  // One run of the core, or several when its sleeps end in local time (sleep_inline): each run is
+  // One run of the core, or several when nobody can observe the round trip between them (run_on): each run is
   // counted and traced as the burst it would have been after a SystemC round trip.
   RunResult r;
   sc_core::sc_time end;  // the burst's end, relative to burst_start_

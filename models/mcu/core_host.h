@@ -5,7 +5,8 @@
 // register table, its xfer/DMA engines, its I/O address rules. The host owns the core and does what
 // every core needs, one way:
 //   * the burst loop: core.run(budget) with budget = min(global quantum, time to the model's next
-//     own scheduled event) in core cycles (at least 1), then wait() the burst's time;
+//     own scheduled event) in core cycles (at least 1), then wait() the burst's time — or, for a model
+//     that opts in, run on in local time when no other process could observe that wait (run_on);
 //   * sleep/wake: a core that stops in its sleep instruction (wfi, Falcon sleep) waits for wake()
 //     or a control event; an interrupt raised while a burst's time passed is not lost (wake_line());
 //   * run state (RunMode): a fatal trap -> trapped, halt -> halted, breakpoint -> stopped, and the
