@@ -43,9 +43,10 @@ std::shared_ptr<Schema> mcu_schema(bool hub) {
              "(docs/iss.md); 0 = off")
       .range(0, 0xffffffffLL);
   s->boolean("local_time_bursts", true,
-             "the core's burst goes on in local time through a quantum boundary, a wfi and its own xfer's end when "
-             "no other process has anything to do before (no SystemC round trip nobody can observe; results are "
-             "the same); false = a round trip each time, for comparison (docs/benchmarks.md, issue #31)");
+             "RV32 cores (a Falcon context controller ignores it): the burst goes on in local time through a "
+             "quantum boundary, a wfi and the core's own xfer end when no other process has anything to do before "
+             "(no SystemC round trip nobody can observe; results are the same); false = a round trip each time, "
+             "for comparison (docs/benchmarks.md, issue #31)");
   return s;
 }
 
