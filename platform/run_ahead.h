@@ -28,6 +28,13 @@
 
 namespace hetvp {
 
+// No other process has anything to do within `ahead` of the current time, nor at the current time
+// (a runnable process, a delta notification, an update): a wait of `ahead` would be seen by nobody.
+// The test RunAheadKeeper applies at its sync points, for initiators that keep their own local time.
+inline bool unobserved_for(const sc_core::sc_time& ahead) {
+  return !sc_core::sc_pending_activity_at_current_time() && sc_core::sc_time_to_pending_activity() > ahead;
+}
+
 class RunAheadKeeper : public tlm_utils::tlm_quantumkeeper {
  public:
   explicit RunAheadKeeper(const sc_core::sc_time& max_lag = sc_core::sc_time(100, sc_core::SC_US))

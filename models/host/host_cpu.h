@@ -75,6 +75,9 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   unsigned mmio_width_, line_bytes_;
   bool use_dmi_;
   RunAheadKeeper qk_;  // local time; syncs only where another process could see it
+  // The end of the last sleep passed in local time (absolute): a failing program still ends there
+  // at least, as it did when every sleep waited (run_program).
+  sc_core::sc_time slept_until_;
   tlm::tlm_generic_payload gp_;
   AccessInfo* info_ext_ = new AccessInfo;  // owned by the payload it is attached to
   std::vector<tlm::tlm_dmi> dmi_;          // granted regions

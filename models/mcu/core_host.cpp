@@ -29,13 +29,13 @@ bool CoreHost::debug_write(uint32_t, const uint8_t*, uint32_t) { return false; }
 
 sc_core::sc_time CoreHost::core_offset() const {
   if (!in_run_) return sc_core::SC_ZERO_TIME;
-  return cycles_to_time(core_->cycles() - run_start_cycles_) + stall_ - synced_;
+  return seg_base_ + cycles_to_time(core_->cycles() - run_start_cycles_) + stall_ - synced_;
 }
 
 void CoreHost::end_burst_by(const sc_core::sc_time& at) {
   if (!in_run_) return;
-  const uint64_t cycles =
-      at > burst_start_ ? static_cast<uint64_t>(std::ceil((at - burst_start_).to_seconds() * clock_hz_)) : 0;
+  const sc_core::sc_time start = burst_start_ + seg_base_;  // the current run's start
+  const uint64_t cycles = at > start ? static_cast<uint64_t>(std::ceil((at - start).to_seconds() * clock_hz_)) : 0;
   core_->stop_at(run_start_cycles_ + std::max<uint64_t>(cycles, 1));
 }
 
@@ -127,18 +127,35 @@ void CoreHost::burst(bool& wake_pending) {
   if (horizon > now && horizon != sc_core::sc_max_time())
     budget = std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - now).to_seconds() * clock_hz_)));
   if (budget == 0) budget = 1;
-  stall_ = synced_ = sc_core::SC_ZERO_TIME;
+  synced_ = seg_base_ = sc_core::SC_ZERO_TIME;
   burst_start_ = now;
-  in_run_ = true;
-  run_start_cycles_ = core_->cycles();
-  const RunResult r = run_core(budget);
-  in_run_ = false;
-  instructions_ += r.instructions;
-  cycles_ += r.cycles;
-  ++bursts_;
-  const sc_core::sc_time took = cycles_to_time(r.cycles) + stall_;  // the whole burst
-  const sc_core::sc_time t = took - synced_;                          // what is left to wait
-  run_time_ += took;
+  Tracer& tr = tracer();
+  // One run of the core, or several when nobody can observe the round trip between them (run_on): each run is
+  // counted and traced as the burst it would have been after a SystemC round trip.
+  RunResult r;
+  sc_core::sc_time end;  // the burst's end, relative to burst_start_
+  for (;;) {
+    stall_ = sc_core::SC_ZERO_TIME;
+    in_run_ = true;
+    run_start_cycles_ = core_->cycles();
+    r = run_core(budget);
+    in_run_ = false;
+    instructions_ += r.instructions;
+    cycles_ += r.cycles;
+    ++bursts_;
+    const sc_core::sc_time took = cycles_to_time(r.cycles) + stall_;  // this run
+    run_time_ += took;
+    if (tr.enabled() && took > sc_core::SC_ZERO_TIME) tr.span(name(), "run", burst_start_ + seg_base_, took);
+    end = seg_base_ + took;
+    if (run_on(r.reason, end, budget)) {
+      run_state().progress();
+      if (budget > 0) continue;
+      end = seg_base_;  // awake at the event's time; the next burst lets the due event happen first
+      r.reason = RunResult::Reason::budget;
+    }
+    break;
+  }
+  const sc_core::sc_time t = end - synced_;  // what is left to wait
   switch (r.reason) {
     case RunResult::Reason::budget:
       break;
@@ -157,8 +174,6 @@ void CoreHost::burst(bool& wake_pending) {
       break;
   }
   wake_pending = false;
-  Tracer& tr = tracer();
-  if (tr.enabled() && took > sc_core::SC_ZERO_TIME) tr.span(name(), "run", burst_start_, took);
   if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's time at the core's clock
   run_state().progress();
   // An interrupt raised while the burst's time passed must not be missed by the sleep.
@@ -166,6 +181,70 @@ void CoreHost::burst(bool& wake_pending) {
   if (mode_ == RunMode::sleeping && wake_line()) wake_pending = true;
   if (gdb_ && mode_ != RunMode::running && mode_ != RunMode::sleeping)
     gdb_->report_stop(*this, mode_ == RunMode::stopped ? 5 : (mode_ == RunMode::trapped ? 4 : 0));
+}
+
+// A run of the core ended at local time `end` (relative to burst_start_): used up its budget (a
+// quantum, or up to the model's next own event), or stopped in its sleep instruction with its wake
+// line low. Ending the burst means a SystemC round trip: wait the burst's time, let the model's own
+// event (an xfer's end) happen in its process, and for a sleep wait on the wake event — two to six
+// coroutine switches. When no other process has anything to do before the point where the core
+// would resume, nobody can observe that round trip: the model's own event is served from here
+// (inline_event), and the core's next run starts where the next burst would have, with the budget
+// that burst would get (0: something else of the model's own is due then and the burst must end
+// there). Returns false, with nothing changed, when the shortcut does not apply.
+bool CoreHost::run_on(RunResult::Reason reason, const sc_core::sc_time& end, uint64_t& budget) {
+  static const sc_core::sc_time max_lag(100, sc_core::SC_US);  // as RunAheadKeeper's bound
+  if (gdb_ || mode_ != RunMode::running || !runs_on_in_local_time()) return false;
+  const bool sleeping = reason == RunResult::Reason::wfi;
+  if (sleeping ? (core_->state() != CoreState::sleeping || wake_line())
+               : (reason != RunResult::Reason::budget || core_->state() != CoreState::running))
+    return false;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time local = burst_start_ + end;  // the core's local time
+  sc_core::sc_time at;
+  bool wakes = false;
+  sc_core::sc_event* ev = inline_event(at, wakes);
+  sc_core::sc_time resume = local;  // where the next run starts
+  if (sleeping) {
+    if (!ev || !wakes) return false;  // only the model's own event can wake the core in local time
+    if (at > local) resume = at;
+  } else if (next_own_event() <= local) {
+    if (!ev) return false;  // due during the run, and not servable from here
+  } else {
+    ev = nullptr;  // nothing of the model's own is due before the core resumes
+  }
+  if (resume - now > max_lag) return false;
+  if (ev) ev->cancel();  // its own notification must not count as someone else's activity
+  if (!unobserved_for(resume - now)) {
+    if (ev) ev->notify(at - now);
+    return false;
+  }
+  if (ev) {
+    serve_inline_event();
+    wake_ev_.cancel();  // the core is not waiting on it: the wake-up's delta notification is moot
+  }
+  if (sleeping) {
+    if (!wake_line())  // inline_event broke its promise: a model error
+      SC_REPORT_FATAL("hetvp/mcu", (std::string(name()) + ": an inline wake-up did not raise the wake line").c_str());
+    // The sleep, as sleep() would have counted and traced it.
+    sleep_time_ += resume - local;
+    ++wakeups_;
+    Tracer& tr = tracer();
+    if (tr.enabled() && resume > local) tr.span(name(), "sleep", local, resume - local);
+  }
+  // The next run: the budget burst() computes for a burst starting at `resume`.
+  seg_base_ = resume - burst_start_;
+  const sc_core::sc_time horizon = next_own_event();
+  if (horizon <= resume) {
+    budget = 0;
+    return true;
+  }
+  const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
+  budget = static_cast<uint64_t>(q * clock_hz_);
+  if (horizon != sc_core::sc_max_time())
+    budget = std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - resume).to_seconds() * clock_hz_)));
+  if (budget == 0) budget = 1;
+  return true;
 }
 
 void CoreHost::sleep(bool& wake_pending) {

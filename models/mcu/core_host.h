@@ -5,7 +5,8 @@
 // register table, its xfer/DMA engines, its I/O address rules. The host owns the core and does what
 // every core needs, one way:
 //   * the burst loop: core.run(budget) with budget = min(global quantum, time to the model's next
-//     own scheduled event) in core cycles (at least 1), then wait() the burst's time;
+//     own scheduled event) in core cycles (at least 1), then wait() the burst's time — or, for a model
+//     that opts in, run on in local time when no other process could observe that wait (run_on);
 //   * sleep/wake: a core that stops in its sleep instruction (wfi, Falcon sleep) waits for wake()
 //     or a control event; an interrupt raised while a burst's time passed is not lost (wake_line());
 //   * run state (RunMode): a fatal trap -> trapped, halt -> halted, breakpoint -> stopped, and the
@@ -21,6 +22,7 @@
 #include "models/mcu/core_if.h"
 #include "models/mcu/gdb_stub.h"
 #include "platform/peripheral.h"
+#include "platform/run_ahead.h"
 #include "platform/run_context.h"
 
 namespace hetvp::mcu {
@@ -79,6 +81,22 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   virtual void on_fatal() = 0;
   // One burst of at most `budget` cycles (a model may step with a trace instead).
   virtual RunResult run_core(uint64_t budget) { return core_->run(budget); }
+  // Bursts that go on in local time (#31, CoreHost::run_on), for a model whose every bus access is
+  // timed at the core's local time (core_offset()). Off by default: the Falcon context controller's
+  // MMIO bridge times an access by the burst's stall alone, which a longer burst would move.
+  virtual bool runs_on_in_local_time() const { return false; }
+  // The model's next own event (the
+  // earliest of next_own_event()), when its process only changes this model's state and can be run
+  // from the core's thread instead: return the event (`at`: its time, absolute; the host cancels
+  // its notification, and renews it for `at` when the shortcut cannot be taken), else nullptr.
+  // `wakes`: serving it raises the wake line (the host only serves it for a sleeping core then).
+  virtual sc_core::sc_event* inline_event(sc_core::sc_time& at, bool& wakes) {
+    (void)at;
+    (void)wakes;
+    return nullptr;
+  }
+  // Serve that event now, from the core's thread, as its process would have at `at`.
+  virtual void serve_inline_event() {}
 
   // The interrupt line rose: a sleeping core wakes (at the end of the current delta).
   void wake() { wake_ev_.notify(sc_core::SC_ZERO_TIME); }
@@ -99,6 +117,10 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   // waits in place, its burst goes on afterwards), so what the callback does next happens at its own
   // time, seen by everything else as it would be from a process of its own.
   void sync_to_local_time();
+  // No other process has anything to do before `ahead` from now (nor at the current time): a wait of
+  // `ahead` would be seen by nobody — what happens at the core's local time may happen now with
+  // `ahead` as the access's delay instead (the test of platform/run_ahead.h).
+  static bool unobserved_for(const sc_core::sc_time& ahead) { return hetvp::unobserved_for(ahead); }
 
   std::unique_ptr<CoreIf> core_;
   double clock_hz_;
@@ -109,6 +131,9 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   sc_core::sc_time stall_;
   sc_core::sc_time synced_;       // of the current burst's time, already waited by sync_to_local_time()
   sc_core::sc_time burst_start_;  // SystemC time when the current burst began
+  // A burst may hold several runs of the core separated by sleeps served in local time
+  // (inline_wake): the current run began seg_base_ after burst_start_ (zero for the first run).
+  sc_core::sc_time seg_base_;
   // Common counters (the model declares the stats it reports from them).
   uint64_t instructions_ = 0, cycles_ = 0, bursts_ = 0, wakeups_ = 0;
   sc_core::sc_time run_time_, sleep_time_;
@@ -117,6 +142,7 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
  private:
   void thread();
   void burst(bool& wake_pending);
+  bool run_on(RunResult::Reason reason, const sc_core::sc_time& end, uint64_t& budget);
   void sleep(bool& wake_pending);
 
   sc_core::sc_event ctrl_ev_, wake_ev_;

@@ -32,10 +32,13 @@ constexpr uint8_t kMarker = 0xA5;
 // Deterministic, position- and salt-dependent bytes, so a misplaced or stale byte shows.
 void make_pattern(std::vector<uint8_t>& out, uint64_t first, uint64_t n, uint32_t salt) {
   out.resize(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint64_t x = (first + i + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t(salt) << 32);
-    out[i] = static_cast<uint8_t>(x >> 29);
-  }
+  // Byte i is ((first + i + 1) * K ^ salt << 32) >> 29: the product kept as a running sum, and a
+  // plain pointer (a uint8_t store may alias the vector's own pointer, which would be reloaded).
+  constexpr uint64_t kK = 0x9E3779B97F4A7C15ull;
+  const uint64_t s = uint64_t(salt) << 32;
+  uint8_t* p = out.data();
+  uint64_t y = (first + 1) * kK;
+  for (uint64_t i = 0; i < n; ++i, y += kK) p[i] = static_cast<uint8_t>((y ^ s) >> 29);
 }
 
 enum class Kind { Dma, Iorw, Hub, Gpc1, Gpc4 };

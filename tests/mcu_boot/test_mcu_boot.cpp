@@ -409,3 +409,36 @@ TEST(McuTrace, TimelineHasRunSleepCommandAndXferSpans) {
                         "\"sleep\"", "\"run\""})
     EXPECT_NE(t.find(s), std::string::npos) << s;
 }
+
+// Bursts that go on in local time (local_time_bursts, #31: no SystemC round trip at a quantum
+// boundary, a wfi or the core's own xfer end when no other process has anything to do first) must
+// change no result: every component's statistic and the simulated time are the same with the
+// round trips. The jobs: offloaded copies on the HUB, one GPC and four GPCs, and four GPCs beside
+// a copy-engine copy (the overlapped pair whose shared resources see both initiators).
+TEST(McuLocalTime, BurstsInLocalTimeChangeNoResult) {
+  const std::string job = "run " + cfg() +
+                          " --set workload.args.methods=hub,gpc1,gpc4,gpc4+dma --set workload.args.max_size=64KiB -q";
+  const std::string off = " --set gpu0.microcontrollers.hub.local_time_bursts=false"
+                          " --set gpu0.microcontrollers.gpc.local_time_bursts=false";
+  auto a = run_hetvp(job + " --stats " + scratch() + "/lt_on.json");
+  auto b = run_hetvp(job + off + " --stats " + scratch() + "/lt_off.json");
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  const std::string on_json = read_file(scratch() + "/lt_on.json"), off_json = read_file(scratch() + "/lt_off.json");
+  EXPECT_NE(on_json.find("\"local_time_bursts\": true"), std::string::npos);
+  EXPECT_NE(off_json.find("\"local_time_bursts\": false"), std::string::npos);
+  // The components' statistics (everything after the run's identity, parameters and host times).
+  auto components = [](const std::string& j) {
+    const size_t c = j.find("\"components\"");
+    return c == std::string::npos ? std::string() : j.substr(c);
+  };
+  ASSERT_FALSE(components(on_json).empty());
+  EXPECT_EQ(components(on_json), components(off_json));
+  auto simulated = [](const std::string& j) {
+    const size_t k = j.find("\"simulated_ns\":");
+    return k == std::string::npos ? std::string() : j.substr(k, j.find('\n', k) - k);
+  };
+  ASSERT_FALSE(simulated(on_json).empty());
+  EXPECT_EQ(simulated(on_json), simulated(off_json));
+  EXPECT_GT(mcu_stat(on_json, "gpc0", "xfers"), 100);  // the shortcut had xfers to serve
+}

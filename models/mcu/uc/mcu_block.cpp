@@ -42,6 +42,11 @@ std::shared_ptr<Schema> mcu_schema(bool hub) {
              "stop the core when the same trap (mcause, mepc) is taken this many times in a row with no progress "
              "(docs/iss.md); 0 = off")
       .range(0, 0xffffffffLL);
+  s->boolean("local_time_bursts", true,
+             "RV32 cores (a Falcon context controller ignores it): the burst goes on in local time through a "
+             "quantum boundary, a wfi and the core's own xfer end when no other process has anything to do before "
+             "(no SystemC round trip nobody can observe; results are the same); false = a round trip each time, "
+             "for comparison (docs/benchmarks.md, issue #31)");
   return s;
 }
 
@@ -105,6 +110,7 @@ McuConfig config_from(const Params& p, bool hub, unsigned index, const Windows& 
   c.reg_cycles = p.u32("reg_cycles");
   c.strict_traps = p.boolean("strict_traps");
   c.trap_watchdog = p.u32("trap_watchdog");
+  c.local_time_bursts = p.boolean("local_time_bursts");
   YAML::Node cc = p.node("cycle_costs");
   if (cc && cc.IsMap())
     for (auto it = cc.begin(); it != cc.end(); ++it)

@@ -200,29 +200,50 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
   xfer_status_->value = MCU_XFER_BUSY;
   xfer_started_ = false;
   if (from_core() && in_run()) {
-    // The core's own write, inside its burst: the core's thread catches up with its local time and
-    // serves the xfer itself (no second process), then runs on inside the burst (it usually reaches
-    // its wfi before the xfer ends), but not past the xfer's end, when the interrupt is raised.
-    sync_to_local_time();
-    start_xfer();
+    // The core's own write, inside its burst: the core's thread serves the xfer itself (no second
+    // process) at the core's local time, then runs on inside the burst (it usually reaches its wfi
+    // before the xfer ends), but not past the xfer's end, when the interrupt is raised. When no
+    // other process has anything to do before that local time, the xfer is issued now with the
+    // core's offset as its delay (nobody can tell); else SystemC time catches up first, so an
+    // overlapping transfer of another initiator is served in time order.
+    const sc_core::sc_time ahead = core_offset();
+    if (cfg_.local_time_bursts && ahead > sc_core::SC_ZERO_TIME && unobserved_for(ahead)) {
+      start_xfer(ahead);
+    } else {
+      sync_to_local_time();
+      start_xfer();
+    }
     end_burst_by(xfer_done_at_);
   } else {
     arrivals_.at(this_access().delay, [this] { start_xfer(); });  // a host write: at its arrival
   }
 }
 
-// One b_transport of the whole block on the GPU VA port, at SystemC's current time (the write's
-// arrival). Its end is an event: xfer_done() then sets the status and raises IRQ XFER.
-void Microcontroller::start_xfer() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+// One b_transport of the whole block on the GPU VA port, at SystemC's current time plus `offset`
+// (the write's arrival). Its end is an event: xfer_done() then sets the status and raises IRQ XFER
+// (or the core's thread serves it in local time: inline_wake).
+void Microcontroller::start_xfer(const sc_core::sc_time& offset) {
+  const sc_core::sc_time now = sc_core::sc_time_stamp() + offset;
   set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &dmem_[xfer_dmem_],
              xfer_len_);
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time d = offset;
   xfer->b_transport(xfer_gp_, d);
+  d -= offset;
   xfer_start_at_ = now;
   xfer_done_at_ = now + d;
   xfer_started_ = true;
-  xfer_done_ev_.notify(d);
+  xfer_done_ev_.notify(offset + d);
+}
+
+sc_core::sc_event* Microcontroller::inline_event(sc_core::sc_time& at, bool& wakes) {
+  // Only the xfer's end (xfer_done: status registers and the core's own interrupt, nothing another
+  // process sees before it next runs), and only when nothing else of this model's own (a host
+  // write's arrival, the timer) is due first.
+  if (!xfer_busy_ || !xfer_started_) return nullptr;
+  if (arrivals_.next_due() <= xfer_done_at_ || timer_due_ <= xfer_done_at_) return nullptr;
+  at = xfer_done_at_;
+  wakes = (irqmask_->value & MCU_IRQ_XFER) != 0;  // IRQ XFER raises the core's line when unmasked
+  return &xfer_done_ev_;
 }
 void Microcontroller::timer_ctrl(uint32_t v) {
   timer_ev_.cancel();

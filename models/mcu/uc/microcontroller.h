@@ -34,6 +34,7 @@ struct McuConfig {
   bool strict_traps = false;                  // RV32 core: a trap inside a trap handler is fatal (debugging aid)
   uint32_t trap_watchdog = 1000;              // RV32 core: same trap N times with no progress is fatal (0 = off)
   unsigned reg_cycles = 2;                    // core access to its own register block
+  bool local_time_bursts = true;              // CoreHost::run_on and the xfer at the core's offset (#31)
   uint32_t bar0_lo = 0, bar0_hi = 0x1000000;  // BAR0 offsets the core may reach [lo, hi)
   std::vector<std::pair<uint32_t, uint32_t>> bar0_allow;  // GPC: allowed ranges (empty = all)
 };
@@ -86,10 +87,15 @@ class Microcontroller : public CoreHost {
   sc_core::sc_time next_own_event() const override;  // absolute; sc_max_time() when nothing is scheduled
   bool wake_line() const override { return irq_line_; }
   void on_fatal() override;
+  // io_access times every access at core_offset(): bursts may go on in local time (unless configured off).
+  bool runs_on_in_local_time() const override { return cfg_.local_time_bursts; }
+  // The xfer's end (status, IRQ XFER to the core only) may be served in the core's local time.
+  sc_core::sc_event* inline_event(sc_core::sc_time& at, bool& wakes) override;
+  void serve_inline_event() override { xfer_done(); }
 
   void declare_stats();
   enum class From { Host, Core };
-  void start_xfer();
+  void start_xfer(const sc_core::sc_time& offset = sc_core::SC_ZERO_TIME);
   void xfer_done();
   void timer_method();
   // The access being served comes from this core (directly, or through its own BAR0 window).
