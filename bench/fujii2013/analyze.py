@@ -161,6 +161,7 @@ def summarize(parts, boot):
             [num(r, "host_%s_ns" % b) for r in laters]) for b in BUCKETS}
     prog = (p0["stats"] or {}).get("components", {}).get("cpu", {}).get("program", {})
     s["golden_ns"] = prog.get("golden_ns")
+    s["golden_init_writes"] = prog.get("gr_golden_init_writes")  # the chip's GR init lists (nouveau's firmware)
     s["sim_ns"] = sum((p["stats"] or {}).get("run", {}).get("simulated_ns", 0) for p in parts)
     return s
 
@@ -279,6 +280,10 @@ def main():
                    "hub_fw_diff_ns": hubd if hubd is not None else ""}
             row.update({"diff_%s_ns" % b: s["diff"][b] for b in BUCKETS})
             fvl.append(row)
+    for c in configs:
+        w = [s.get("golden_init_writes") for k, s in data.items() if k[0] == c and s.get("golden_init_writes")]
+        if w:
+            say("  %s: the golden generation's GR init-list BAR0 accesses (gr_golden_init_writes): %d" % (c, int(w[0])))
     say("  buckets: " + "; ".join("%s = %s" % (b, BUCKET_WHAT[b]) for b in BUCKETS))
     # The comparison is the firmware's only if the platforms are the same: every resolved
     # configuration value (boot runs) that differs between the two configs, microcontrollers apart.
