@@ -1,7 +1,7 @@
 // nouveau's GF100 firmware on the Falcon context controllers, through the `hetvp` program:
 // `hetvp run configs/gf100_nouveau.yaml --workload boot` with 1, 4 and 16 GPCs, and the bad inputs.
 #include "common/run_hetvp.h"
-#include "firmware/include/hetvp/compute.h"
+#include "expected_context_size.h"
 #include "models/gpu/gr/gf100_lists.h"
 #include "models/mcu/falcon/nouveau_fw.h"
 
@@ -22,45 +22,9 @@ long context_size(const std::string& out) {
   return std::stol(m[1]);
 }
 
-// The context size hub.fuc/gpc.fuc's init compute (docs/falcon.md "Context size"), derived here from
-// GF100's lists (gf100_lists.h) and the HUB image's own list, not from the run:
-//   HUB: 256 reserved bytes + its list's mmctx_size (the image's own entries + nouveau's hub pack, and
-//        with the gr block hetvp's compute context runs, sw/mcu/falcon_ctx_lists.cpp), then "shr 8,
-//        add 1, shl 8" (the next 256-byte boundary above), + its strands, each ((words >> 6) + 1) x 256;
-//   GPC: GPC list (gpc_0 + gpc_1) + TPCs x TPC list, "(size >> 8) + 1" units of 256, + its strands.
-// mmctx_size (com.fuc) counts 4 x (1 + (word >> 26)) bytes per list word. Strands: with the gr block
-// its units answer (the HUB's one empty strand, each GPC's strand 0 = the compute front end's per-GPC
-// context words); without it (boot only) the controllers answer from YAML strand_words.
-struct SizeSetup {
-  bool gr = true;            // configs/gf100_nouveau.yaml builds every block
-  unsigned strand_words = 0x40;  // boot only: gpu0.microcontrollers.strand_words
-};
-long expected_size(unsigned gpcs, SizeSetup s = {}, unsigned tpcs = 4) {
-  namespace gr = hetvp::gpu::gr;
-  const auto& l = gr::gf100_lists();
-  const auto& hub = hetvp::mcu::falcon::nouveau_gf100().hub;
-  // the image's HUB list: D[0] = head, D[4] = tail (hub.fuc hub_mmio_list_head/tail)
-  uint32_t image_list = 0;
-  for (uint32_t a = hub.data[0]; a < hub.data[1]; a += 4) image_list += 4 * (1 + (hub.data[a / 4] >> 26));
-  uint32_t hub_list = image_list + gr::mmctx_bytes(gr::csdata_words(l.pack("hub"), 0));
-  unsigned gpc_strand_words = 0;
-#define HETVP_TEST_CMP(off, count) hub_list += 4 * (count);
-#define HETVP_TEST_GPC(off, count) gpc_strand_words += (count);
-  if (s.gr) {
-    HETVP_COMPUTE_CTX_REGS(HETVP_TEST_CMP)
-    HETVP_COMPUTE_GPC_CTX_REGS(HETVP_TEST_GPC)
-  }
-#undef HETVP_TEST_CMP
-#undef HETVP_TEST_GPC
-  const uint32_t gpc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("gpc_0"), 0x418000)) +
-                            gr::mmctx_bytes(gr::csdata_words(l.pack("gpc_1"), 0x418000));
-  const uint32_t tpc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("tpc"), 0x419800));
-  auto strand = [](unsigned words) { return long((words >> 6) + 1) * 256; };
-  const long hub_strands = s.gr ? strand(0) : strand(s.strand_words);
-  const long gpc_strands = s.gr ? strand(gpc_strand_words) : strand(s.strand_words);
-  const long hub_part = ((256 + hub_list) / 256 + 1) * 256 + hub_strands;
-  const long gpc_part = ((gpc_list + tpcs * tpc_list) / 256 + 1) * 256 + gpc_strands;
-  return hub_part + long(gpcs) * gpc_part;
+// The expected sizes: expected_context_size.h, GF100's lists (docs/falcon.md "Context size").
+long expected_size(unsigned gpcs, bool gr_block = true, unsigned strand_words = 0x40) {
+  return expected_context_size("gf100", gpcs, gr_block, strand_words);
 }
 #define SKIP_WITHOUT_GF100()                                                                     \
   do {                                                                                          \
@@ -123,7 +87,7 @@ TEST(FalconBoot, BootOnlyControllersWithoutTheGrBlock) {
   SKIP_WITHOUT_GF100();
   auto r = run_hetvp(boot("--set gpu0.gpcs=4 --set gpu0.blocks=microcontrollers,pgraph"), 120);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_EQ(context_size(r.out), expected_size(4, SizeSetup{false, 0x40})) << r.out;
+  EXPECT_EQ(context_size(r.out), expected_size(4, false, 0x40)) << r.out;
 }
 
 TEST(FalconBoot, StrandWordsChangeTheSizeTheFirmwareComputes) {
@@ -134,8 +98,8 @@ TEST(FalconBoot, StrandWordsChangeTheSizeTheFirmwareComputes) {
                           "--set gpu0.microcontrollers.strand_words=256"),
                      120);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
-  EXPECT_EQ(context_size(r.out), expected_size(2, SizeSetup{false, 256})) << r.out;
-  EXPECT_EQ(context_size(r.out) - expected_size(2, SizeSetup{false, 0x40}), 3 * (5 - 2) * 256) << "3 strands (HUB, 2 GPCs) grow by 3 units";
+  EXPECT_EQ(context_size(r.out), expected_size(2, false, 256)) << r.out;
+  EXPECT_EQ(context_size(r.out) - expected_size(2, false, 0x40), 3 * (5 - 2) * 256) << "3 strands (HUB, 2 GPCs) grow by 3 units";
 }
 
 TEST(FalconBoot, CoreAndFirmwareMustMatch) {

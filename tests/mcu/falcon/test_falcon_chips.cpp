@@ -2,7 +2,7 @@
 // gpu0.chip names, the GPC count read by the firmware, the bad inputs (a chip that does not exist, a
 // GPC count the chip cannot have, an image for another chip), and Falcon images read from files.
 #include "common/run_hetvp.h"
-#include "firmware/include/hetvp/compute.h"
+#include "expected_context_size.h"
 #include "firmware/include/hetvp/gpu_chips.h"
 #include "models/gpu/gr/gf100_lists.h"
 #include "models/mcu/falcon/nouveau_fw.h"
@@ -33,50 +33,11 @@ long context_size(const std::string& out) {
     if (!gl.available) GTEST_SKIP() << gl.reason;                \
   } while (0)
 
-// The context size hub.fuc/gpc.fuc's init compute, derived from the chip's lists (gf100_lists.h) and
-// the HUB image's own list, not from the run (docs/falcon.md "Context size", "Kepler's register lists"):
-//   HUB: 256 reserved bytes + its list's mmctx_size (the image's own entries + nouveau's hub pack),
-//        rounded to the next 256-byte boundary above, + its strand ((words >> 6) + 1) x 256;
-//   GPC: GPC list (gpc_0 + gpc_1) + TPCs x TPC list + PPCs x PPC list (gpc.fuc's unk_count: the PPCs
-//        whose TPC mask at 0x500c30 + 4n is not 0, all of the chip's in hetvp), "(size >> 8) + 1"
-//        units of 256, + its strand.
-// mmctx_size (com.fuc) counts 4 x (1 + (word >> 26)) bytes per list word.
-// The configurations build every block (context switching): the strands are then the gr block's units'
-// (the HUB's one empty strand, each GPC's strand 0 = the compute front end's per-GPC context words) and
-// the HUB list gains the compute front end's context runs (sw/mcu/falcon_ctx_lists.cpp); boot only
-// (`gr = false`, no compute block) the controllers answer from YAML strand_words.
-long expected_size(const std::string& chip, unsigned gpcs, bool gr_block = true, unsigned strand_words = 0x40) {
-  namespace gr = hetvp::gpu::gr;
-  const auto& l = gr::gr_lists(chip);
-  const auto& hub = hetvp::mcu::falcon::nouveau_firmware(chip).hub;
-  const hetvp::GpuChip& c = *hetvp::find_gpu_chip(chip);
-  uint32_t image_list = 0;  // D[0] = head, D[4] = tail (hub.fuc hub_mmio_list_head/tail)
-  for (uint32_t a = hub.data[0]; a < hub.data[1]; a += 4) image_list += 4 * (1 + (hub.data[a / 4] >> 26));
-  uint32_t hub_list = image_list + gr::mmctx_bytes(gr::csdata_words(l.pack("hub"), 0));
-  unsigned gpc_strand_words = 0;
-#define HETVP_TEST_CMP(off, count) hub_list += 4 * (count);
-#define HETVP_TEST_GPC(off, count) gpc_strand_words += (count);
-  if (gr_block) {
-    HETVP_COMPUTE_CTX_REGS(HETVP_TEST_CMP)
-    HETVP_COMPUTE_GPC_CTX_REGS(HETVP_TEST_GPC)
-  }
-#undef HETVP_TEST_CMP
-#undef HETVP_TEST_GPC
-  const uint32_t gpc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("gpc_0"), 0x418000)) +
-                            gr::mmctx_bytes(gr::csdata_words(l.pack("gpc_1"), 0x418000));
-  const uint32_t tpc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("tpc"), 0x419800));
-  const uint32_t ppc_list = gr::mmctx_bytes(gr::csdata_words(l.pack("ppc"), 0x41be00));
-  auto strand = [](unsigned words) { return long((words >> 6) + 1) * 256; };
-  const long hub_part = ((256 + hub_list) / 256 + 1) * 256 + (gr_block ? strand(0) : strand(strand_words));
-  const long gpc_part = ((gpc_list + c.tpcs * tpc_list + c.ppcs * ppc_list) / 256 + 1) * 256 +
-                        (gr_block ? strand(gpc_strand_words) : strand(strand_words));
-  return hub_part + long(gpcs) * gpc_part;
-}
 }  // namespace
 
 // GK208's images are Falcon v5 (fuc5): the core runs them in v5 mode (UC_CAPS2 5, gpu_chips.h FUC).
 // Every chip runs on its own nouveau lists (the pgraph block in each config): the expected sizes
-// come from expected_size() above, as for GF100 (docs/falcon.md "Kepler's register lists").
+// come from expected_context_size() above, as for GF100 (docs/falcon.md "Kepler's register lists").
 TEST(FalconChips, KeplerAndGf117ImagesReachInitDoneOverTheirGpcRange) {
   struct Case {
     const char* chip;
@@ -93,12 +54,12 @@ TEST(FalconChips, KeplerAndGf117ImagesReachInitDoneOverTheirGpcRange) {
     auto full = run_hetvp(boot(c.cfg), 120);
     ASSERT_EQ(full.status, 0) << full.out << full.err;
     EXPECT_NE(full.out.find(c.banner), std::string::npos) << full.out;
-    EXPECT_EQ(context_size(full.out), expected_size(c.chip, c.max_gpcs)) << full.out;
+    EXPECT_EQ(context_size(full.out), expected_context_size(c.chip, c.max_gpcs)) << full.out;
     EXPECT_EQ(full.err.find("unmodelled"), std::string::npos) << full.err;
     for (unsigned g = 1; g < c.max_gpcs; ++g) {
       auto r = run_hetvp(boot(c.cfg, "--set gpu0.gpcs=" + std::to_string(g)), 120);
       ASSERT_EQ(r.status, 0) << c.chip << " gpcs " << g << r.out << r.err;
-      EXPECT_EQ(context_size(r.out), expected_size(c.chip, g)) << r.out;
+      EXPECT_EQ(context_size(r.out), expected_context_size(c.chip, g)) << r.out;
     }
   }
 }
@@ -189,7 +150,7 @@ TEST(FalconChips, ImageFilesBootAndBadFilesAreLocatedErrors) {
                       120);
   ASSERT_EQ(ok.status, 0) << ok.out << ok.err;
   EXPECT_NE(ok.out.find("Falcon image files firmware: init-done"), std::string::npos) << ok.out;
-  EXPECT_EQ(context_size(ok.out), expected_size("gk104", 4)) << ok.out;
+  EXPECT_EQ(context_size(ok.out), expected_context_size("gk104", 4)) << ok.out;
 
   struct Bad {
     const char* name;
@@ -259,7 +220,7 @@ TEST(FalconChips, PrintTheirOwnListLengthsAndTheComputedSize) {
              uploaded("ppc", 0x41be00),
              "mthd " + std::to_string(l.pack("mthd").entries()) + " entries/" + std::to_string(l.pack("mthd").words()),
              "mmio " + std::to_string(l.pack("mmio").words()) + " words written before the start",
-             "context size " + std::to_string(expected_size(chip, c.gpcs)) + " bytes"})
+             "context size " + std::to_string(expected_context_size(chip, c.gpcs)) + " bytes"})
       EXPECT_NE(r.out.find(want), std::string::npos) << chip << ": " << want << "\n" << r.out;
   }
 }
