@@ -4,14 +4,11 @@
 
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/fifo.h"
-#include "firmware/include/hetvp/gpu_chips.h"
 #include "firmware/include/hetvp/gpu_map.h"
 #include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "platform/format.h"
 #include "platform/register_table.h"
-#include "models/gpu/gr/gf100_lists.h"
-#include "sw/driver/gr_nouveau_init.h"
 
 namespace hetvp::sw {
 
@@ -45,17 +42,10 @@ GoldenContext gr_golden_generate(HostApi& api, GpuDriver& gpu, std::shared_ptr<G
   g.fw = fw;
   // Every GR context register to its default (the register tables' reset values), through BAR0,
   // once the golden channel is current: nouveau's order (gf100_grctx_generate: "set channel", then
-  // grctx->main's register writes, then the save). Under nouveau's firmware the chip's own init lists
-  // come first (gf100_grctx_generate_writes: hub/gpc/zcull/tpc/ppc packs, icmd, mthd), then hetvp's.
+  // grctx->main's register writes, then the save). First what the firmware's own lists save (under
+  // nouveau's: the chip's grctx init lists; GrFirmware::write_list_defaults), then hetvp's compute state.
   auto write_defaults = [&] {
-    if (fw->virtual_context_pointer()) {
-      const GpuChip* chip = find_gpu_chip_by_boot0(gpu.reg_read(GPU_PMC_BASE + PMC_BOOT_0));
-      if (!chip) throw McuError("golden context: PMC_BOOT_0 names no chip hetvp has GR lists for (gpu_chips.h)");
-      const auto& lists = gpu::gr::gr_lists(chip->name);
-      if (!lists.available) throw McuError("golden context: " + std::string(chip->name) + "'s GR lists: " + lists.reason);
-      const GrctxWrites w = gf100_grctx_generate_writes(gpu, lists);
-      api.stat("gr_golden_init_writes", double(w.bar0_accesses));
-    }
+    if (const size_t n = fw->write_list_defaults()) api.stat("gr_golden_init_writes", double(n));
     static const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
     auto reset_of = [](uint32_t off) {
       for (const RegSpec& r : kCompute)

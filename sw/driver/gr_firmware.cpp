@@ -3,7 +3,9 @@
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_map.h"
 #include "firmware/include/hetvp/gr_ctxsw.h"
+#include "models/gpu/gr/gf100_lists.h"
 #include "platform/format.h"
+#include "sw/driver/gr_nouveau_init.h"
 #include "sw/mcu/falcon_boot.h"
 #include "sw/mcu/mcu_driver.h"
 
@@ -72,6 +74,12 @@ class NouveauGrFirmware : public GrFirmware {
   }
   bool virtual_context_pointer() const override { return true; }
   uint32_t header_bytes() const override { return GR_CTX_UNIT; }
+  size_t write_list_defaults() override {
+    const GpuChip& chip = falcon_chip(gpu_);  // the chip whose lists falcon_boot uploaded
+    const auto& lists = gpu::gr::gr_lists(chip.name);
+    if (!lists.available) throw McuError("golden context: " + std::string(chip.name) + "'s GR lists: " + lists.reason);
+    return gf100_grctx_generate_writes(gpu_, lists).bar0_accesses;
+  }
 
  private:
   // Polls every microsecond, checking every 16th poll that the HUB still runs; a bounded wait

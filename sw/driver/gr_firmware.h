@@ -5,6 +5,7 @@
 // (UC_CAPS2, as falcon_boot does): the golden context and the runtime never ask which one it is.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -35,6 +36,12 @@ class GrFirmware {
   // first 256 bytes hold the per-channel mmio list count / address (hub.fuc chan_data; gf100.c
   // gf100_gr_chan_bind writes them at 0x00 / 0x04); hetvp's image has none.
   virtual uint32_t header_bytes() const = 0;
+  // The golden context's register writes of the state this firmware's own lists save, while the
+  // golden channel is current (before hetvp's compute defaults). nouveau's: the chip's grctx init
+  // lists (gf100_grctx_generate_main: packs, icmd, mthd; gr_nouveau_init.h), whose registers are the
+  // lists the boot uploaded; hetvp's firmware saves only hetvp's compute registers: nothing here.
+  // Returns the BAR0 accesses made.
+  virtual size_t write_list_defaults() { return 0; }
 };
 
 // Probes UC_CAPS2 of the HUB window. `mcu`: hetvp's firmware's command channel (needed for it).
