@@ -16,6 +16,26 @@ const gpu::gr::GrPack& pack(const gpu::gr::GrLists& lists, const char* name) {
 constexpr uint32_t kIcmdData = 0x400204, kIcmdCtrl = 0x400208, kMthdData = 0x40448c, kMthdCtrl = 0x404488;
 constexpr uint32_t kFeIdleTimeout = 0x404154;
 constexpr uint32_t kStatusBusy = 0x4;  // PGRAPH_STATUS bit 2, what gf100_gr_icmd polls
+
+// Every method of a method pack (icmd, mthd) in order, as gf100_gr_icmd / gf100_gr_mthd send them:
+// the data register written only when the value changes (always for the first), then
+// method(row, address) for each of the entry's count methods.
+template <class F>
+void for_each_method(GpuDriver& gpu, const gpu::gr::GrPack& p, uint32_t data_reg, size_t& accesses, F method) {
+  bool first = true;
+  uint32_t data = 0;
+  for (size_t r = 0; r < p.count; ++r)
+    for (size_t i = 0; i < p.rows[r].count; ++i) {
+      const gpu::gr::GrInit& e = p.rows[r].inits[i];
+      if (first || e.data != data) {
+        gpu.reg_write(data_reg, e.data);
+        data = e.data;
+        first = false;
+        ++accesses;
+      }
+      for (uint32_t k = 0; k < e.count; ++k) method(p.rows[r], e.addr + k * e.pitch);
+    }
+}
 }  // namespace
 
 size_t gr_write_pack(GpuDriver& gpu, const gpu::gr::GrPack& p) {
@@ -42,20 +62,8 @@ GrctxWrites gf100_grctx_generate_writes(GpuDriver& gpu, const gpu::gr::GrLists& 
   gpu.reg_write(kFeIdleTimeout, 0);
   gpu.reg_write(kIcmdCtrl, 0x80000000);
   w.bar0_accesses += 3;
-  const gpu::gr::GrPack& icmd = pack(lists, "icmd");
-  bool first = true;
-  uint32_t data = 0;
-  for (size_t r = 0; r < icmd.count; ++r)
-    for (size_t i = 0; i < icmd.rows[r].count; ++i) {
-      const gpu::gr::GrInit& e = icmd.rows[r].inits[i];
-      if (first || e.data != data) {
-        gpu.reg_write(kIcmdData, e.data);
-        data = e.data;
-        first = false;
-        ++w.bar0_accesses;
-      }
-      for (uint32_t k = 0; k < e.count; ++k) {
-        const uint32_t method = e.addr + k * e.pitch;
+  for_each_method(
+      gpu, pack(lists, "icmd"), kIcmdData, w.bar0_accesses, [&](const gpu::gr::GrPackRow&, uint32_t method) {
         gpu.reg_write(PGRAPH_ICMD_METHOD, method);
         ++w.icmd_methods;
         ++w.bar0_accesses;
@@ -66,30 +74,18 @@ GrctxWrites gf100_grctx_generate_writes(GpuDriver& gpu, const gpu::gr::GrLists& 
             throw GrListError(format("icmd method 0x%06x: PGRAPH_STATUS 0x%06x bit 2 (busy) still set after %u reads",
                                      method, PGRAPH_STATUS, poll_limit));
         }
-      }
-    }
+      });
   gpu.reg_write(kIcmdCtrl, 0);
   gpu.reg_write(kFeIdleTimeout, idle_timeout);
   w.bar0_accesses += 2;
 
   // mthd (gf100_gr_mthd): the class in the pack row's type
-  const gpu::gr::GrPack& mthd = pack(lists, "mthd");
-  first = true;
-  for (size_t r = 0; r < mthd.count; ++r)
-    for (size_t i = 0; i < mthd.rows[r].count; ++i) {
-      const gpu::gr::GrInit& e = mthd.rows[r].inits[i];
-      if (first || e.data != data) {
-        gpu.reg_write(kMthdData, e.data);
-        data = e.data;
-        first = false;
-        ++w.bar0_accesses;
-      }
-      for (uint32_t k = 0; k < e.count; ++k) {
-        gpu.reg_write(kMthdCtrl, 0x80000000u | mthd.rows[r].type | (e.addr + k * e.pitch) << 14);
-        ++w.mthd_methods;
-        ++w.bar0_accesses;
-      }
-    }
+  for_each_method(gpu, pack(lists, "mthd"), kMthdData, w.bar0_accesses,
+                  [&](const gpu::gr::GrPackRow& row, uint32_t method) {
+                    gpu.reg_write(kMthdCtrl, 0x80000000u | row.type | method << 14);
+                    ++w.mthd_methods;
+                    ++w.bar0_accesses;
+                  });
   return w;
 }
 
