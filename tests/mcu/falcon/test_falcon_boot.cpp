@@ -1,7 +1,7 @@
 // nouveau's GF100 firmware on the Falcon context controllers, through the `hetvp` program:
 // `hetvp run configs/gf100_nouveau.yaml --workload boot` with 1, 4 and 16 GPCs, and the bad inputs.
 #include "common/run_hetvp.h"
-#include "expected_context_size.h"
+#include "nouveau_boot_expect.h"
 #include "models/gpu/gr/gf100_lists.h"
 #include "models/mcu/falcon/nouveau_fw.h"
 
@@ -22,7 +22,7 @@ long context_size(const std::string& out) {
   return std::stol(m[1]);
 }
 
-// The expected sizes: expected_context_size.h, GF100's lists (docs/falcon.md "Context size").
+// The expected sizes: nouveau_boot_expect.h, GF100's lists (docs/falcon.md "Context size").
 long expected_size(unsigned gpcs, bool gr_block = true, unsigned strand_words = 0x40) {
   return expected_context_size("gf100", gpcs, gr_block, strand_words);
 }
@@ -67,18 +67,8 @@ TEST(FalconBoot, PrintsGf100ListLengthsAndTheComputedSize) {
 // saying what is missing, before any firmware is uploaded.
 TEST(FalconBoot, Gf100WithoutTheRegisterFileFailsAtTheFirstListWord) {
   SKIP_WITHOUT_GF100();
-  const auto& mmio = hetvp::gpu::gr::gf100_lists().pack("mmio");
-  auto r = run_hetvp(boot("--set gpu0.blocks=microcontrollers"), 120);
-  EXPECT_NE(r.status, 0) << r.out << r.err;
-  // BAR0 is 16 MiB-aligned: the host address ends in the BAR0 offset's six hex digits.
-  char first[32];
-  std::snprintf(first, sizeof first, "%06x failed", mmio.rows[0].inits[0].addr);
-  const std::string all = r.out + r.err;
-  const size_t at = all.find("nouveau boot: gf100_gr_init's mmio list: uncached store of 4 bytes at 0x");
-  ASSERT_NE(at, std::string::npos) << all;
-  EXPECT_EQ(all.find(first, at), all.find("failed", at) - 7) << all;
-  EXPECT_NE((r.out + r.err).find("need the pgraph block"), std::string::npos) << r.err;
-  EXPECT_EQ((r.out + r.err).find("init-done"), std::string::npos) << r.out;
+  expect_stop_at_first_mmio_word(run_hetvp(boot("--set gpu0.blocks=microcontrollers"), 120), "gf100",
+                                 "(gf100_gr_pack_mmio; GF100's GR registers need the pgraph block");
 }
 
 // Without the gr block (boot only), the controllers answer the strand registers themselves, from

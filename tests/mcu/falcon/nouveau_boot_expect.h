@@ -1,8 +1,14 @@
-// hetvp tests — the GR context size nouveau's firmware computes, derived independently from the chip's
-// extracted register lists (shared by test_falcon_boot.cpp and test_falcon_chips.cpp).
+// hetvp tests — what a nouveau boot must show, shared by test_falcon_boot.cpp and test_falcon_chips.cpp:
+// the GR context size nouveau's firmware computes, derived independently from the chip's extracted
+// register lists, and the stop of a boot whose GR registers have no pgraph block.
 #pragma once
 
+#include <cstdio>
 #include <string>
+
+#include <gtest/gtest.h>
+
+#include "common/run_hetvp.h"
 
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/gpu_chips.h"
@@ -50,6 +56,22 @@ inline long expected_context_size(const std::string& chip, unsigned gpcs, bool g
   const long gpc_part = ((gpc_list + c.tpcs * tpc_list + c.ppcs * ppc_list) / 256 + 1) * 256 +
                         (gr_block ? strand(gpc_strand_words) : strand(strand_words));
   return hub_part + long(gpcs) * gpc_part;
+}
+
+// A boot without the pgraph block: the driver's first write of the chip's mmio pack fails, the
+// message names that word's BAR0 offset (BAR0 is 16 MiB-aligned: the host address ends in the
+// offset's six hex digits), the pack and the missing block, and no firmware reached init-done.
+inline void expect_stop_at_first_mmio_word(const RunResult& r, const std::string& chip, const std::string& named) {
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  const auto& mmio = hetvp::gpu::gr::gr_lists(chip).pack("mmio");
+  char first[32];
+  std::snprintf(first, sizeof first, "%06x failed", mmio.rows[0].inits[0].addr);
+  const std::string all = r.out + r.err;
+  const size_t at = all.find("nouveau boot: gf100_gr_init's mmio list: uncached store of 4 bytes at 0x");
+  ASSERT_NE(at, std::string::npos) << all;
+  EXPECT_EQ(all.find(first, at), all.find("failed", at) - 7) << all;
+  EXPECT_NE(all.find(named), std::string::npos) << named << "\n" << all;
+  EXPECT_EQ(all.find("init-done"), std::string::npos) << r.out;
 }
 
 }  // namespace hetvp::test
