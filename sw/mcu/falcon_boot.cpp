@@ -65,6 +65,13 @@ void csdata(GpuDriver& gpu, uint32_t falcon, uint32_t starstar, const std::vecto
   gpu.reg_write(falcon + FCTX_DATA, star);
 }
 
+// A chip's name as nouveau's messages print it: "gk104" -> "GK104".
+std::string chip_upper(const std::string& name) {
+  std::string u;
+  for (char c : name) u += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return u;
+}
+
 // The chip's own lists (nouveau's ctx<chip>.c packs), as gf100_gr_init_ctxctl_int uploads them
 // (gf100.c; every chip hetvp boots uses it): hub -> HUB (base 0), gpc_0 and gpc_1 -> GPC list
 // (base 0x418000), tpc -> TPC list (D[4], base 0x419800), ppc -> PPC list (D[8], base 0x41be00).
@@ -72,9 +79,8 @@ void csdata(GpuDriver& gpu, uint32_t falcon, uint32_t starstar, const std::vecto
 // which GF100's GPC firmware never reads (its NV_PGRAPH_GPCX_UNK__SIZE is 0); hetvp leaves it out.
 std::string upload_gr_lists(GpuDriver& gpu, const gpu::gr::GrLists& lists) {
   namespace gr = gpu::gr;
-  std::string chip;
-  for (char c : lists.chip) chip += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  std::string text = chip + " register lists (nouveau ctx" + lists.chip + ".c, " + lists.chip + ".c):";
+  std::string text =
+      chip_upper(lists.chip) + " register lists (nouveau ctx" + lists.chip + ".c, " + lists.chip + ".c):";
   struct Up {
     const char* pack;
     uint32_t falcon, starstar, base;
@@ -100,9 +106,8 @@ std::string upload_gr_lists(GpuDriver& gpu, const gpu::gr::GrLists& lists) {
 }  // namespace
 
 std::string FalconBootReport::summary() const {
-  const std::string b =
-      format("%s firmware: init-done at %.3f us (upload %.3f us), context size %u bytes (0x%x)", source.c_str(),
-             init_done_us, upload_us, context_size, context_size);
+  const std::string b = format("%s firmware: init-done at %.3f us (upload %.3f us), context size %u bytes (0x%x)",
+                               source.c_str(), init_done_us, upload_us, context_size, context_size);
   return b;
 }
 
@@ -115,9 +120,10 @@ const GpuChip& falcon_chip(GpuDriver& gpu) {
   const uint32_t boot0 = gpu.reg_read(GPU_PMC_BASE + PMC_BOOT_0);
   const GpuChip* chip = find_gpu_chip_by_boot0(boot0);
   if (!chip)
-    throw McuError(format("nouveau boot: PMC_BOOT_0 0x%08x names chipset 0x%x, which has no nouveau graphics firmware "
-                          "in hetvp (gpu_chips.h)",
-                          boot0, HETVP_PMC_BOOT_0_CHIPSET(boot0)));
+    throw McuError(
+        format("nouveau boot: PMC_BOOT_0 0x%08x names chipset 0x%x, which has no nouveau graphics firmware "
+               "in hetvp (gpu_chips.h)",
+               boot0, HETVP_PMC_BOOT_0_CHIPSET(boot0)));
   return *chip;
 }
 
@@ -143,8 +149,7 @@ FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::
   const auto& fw = mcu::falcon::nouveau_firmware(chip->name);
   if ((!hub_custom || !gpc_custom) && !fw.available) throw McuError(fw.reason);
   FalconBootReport r;
-  r.source = "nouveau ";
-  for (const char* c = chip->name; *c; ++c) r.source += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+  r.source = "nouveau " + chip_upper(chip->name);
   FalconImages images{fw.hub, fw.gpc, r.source + " HUB", r.source + " GPC"};
   if (!hub_image.empty()) {
     images.hub = hub_file.image();
@@ -168,8 +173,7 @@ FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& i
   const double t0 = api.now().to_seconds();
   // Every chip runs on nouveau's own register lists for it (gf100_lists.h).
   const auto& lists = gpu::gr::gr_lists(chip.name);
-  std::string upper;
-  for (const char* c = chip.name; *c; ++c) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(*c)));
+  const std::string upper = chip_upper(chip.name);
   if (!lists.available)
     throw McuError("nouveau boot: " + upper + "'s register lists are not built in: " + lists.reason);
   // 0. gf100_gr_init's mmio list, before the context controllers start (the `pgraph` block serves it)
