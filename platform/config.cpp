@@ -304,10 +304,16 @@ Config Config::load_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the configuration file");
   // At most one byte more than the limit: a huge file, a device or a pipe is never read whole.
-  std::string text(ConfigLimits::kMaxBytes + 1, '\0');
-  in.read(&text[0], std::streamsize(text.size()));
+  // Read in pieces rather than into a zero-filled buffer of the limit: a 5 KiB file would cost a
+  // 1 MiB allocation and its page faults on every run (#31).
+  const size_t limit = ConfigLimits::kMaxBytes + 1;
+  std::string text;
+  char piece[16384];
+  while (text.size() < limit && in) {
+    in.read(piece, std::streamsize(std::min(sizeof piece, limit - text.size())));
+    text.append(piece, size_t(in.gcount()));
+  }
   if (in.bad()) throw ConfigError(path + ": cannot read the configuration file");
-  text.resize(size_t(in.gcount()));
   return parse(text, path);
 }
 

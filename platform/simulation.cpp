@@ -310,7 +310,10 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
       err << "info: " << opt.config << ": " << builder->components().size() << " instances built; workload "
           << workload << " on " << w.string("cpu") << ", seed " << seed << ", time limit " << fmt_time(limit)
           << ", quantum " << fmt_time(sim.time("quantum")) << "\n";
-    resolved = resolved_tree(cfg, opt);
+    // The resolved tree (a copy of the configuration with every default) only for what writes it:
+    // the run record of --stats / RunOutputs and --dump-config (#31: a plain run skips the copy).
+    const bool records = !opt.stats_path.empty() || opt.outputs;
+    if (records || !opt.dump_config.empty()) resolved = resolved_tree(cfg, opt);
     if (!opt.dump_config.empty()) dump_config(resolved, opt);
     if (!opt.trace_path.empty()) {
       if (!opt.trace_window.empty()) {
