@@ -1,4 +1,4 @@
-// SHA-256 of a byte string (OpenSSL), as 64 lowercase hex digits: the stats' run record names
+// SHA-256 of a byte string (libmd), as 64 lowercase hex digits: the stats' run record names
 // the configuration file by its digest.
 #pragma once
 
