@@ -282,7 +282,8 @@ struct BothHandlers : YAML::EventHandler {
     a.OnSequenceEnd();
     b.OnSequenceEnd();
   }
-  void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t an, YAML::EmitterStyle::value st) override {
+  void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t an,
+                  YAML::EmitterStyle::value st) override {
     a.OnMapStart(m, tag, an, st);
     b.OnMapStart(m, tag, an, st);
   }
