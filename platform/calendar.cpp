@@ -8,49 +8,93 @@ sc_core::sc_time Calendar::reserve(sc_core::sc_time at_time, const sc_core::sc_t
   uint64_t at = at_time.value();
   const uint64_t len = len_time.value();
   // Common case: at or after the last block (a stream, or an idle resource).
-  if (head_ == busy_.size() || at >= busy_.back().end) {
-    if (head_ != busy_.size() && busy_.back().end == at)
-      busy_.back().end = at + len;
+  if (runs_.empty() || at >= runs_.back().back().end) {
+    if (!runs_.empty() && runs_.back().back().end == at)
+      runs_.back().back().end = at + len;
     else
-      busy_.push_back({at, at + len});
+      insert(Pos{runs_.size(), 0}, Block{at, at + len});
     return at_time;
   }
-  // The first block that ends after `at` (ends are sorted too: the blocks are disjoint).
-  auto next = std::upper_bound(busy_.begin() + static_cast<std::ptrdiff_t>(head_), busy_.end(), at,
-                               [](uint64_t t, const Block& b) { return t < b.end; });
-  if (next->start <= at) at = next->end, ++next;         // `at` falls inside a block: start after it
-  while (next != busy_.end() && next->start < at + len) {  // too short a gap: try after the block
-    at = next->end;
-    ++next;
+  // The first block that ends after `at` (ends are sorted too: the blocks are disjoint): first
+  // its run, then its place in the run.
+  Pos next;
+  next.r = static_cast<size_t>(std::partition_point(runs_.begin(), runs_.end(),
+                                                    [at](const Run& run) { return run.back().end <= at; }) -
+                               runs_.begin());
+  const Run& run = runs_[next.r];
+  next.i = static_cast<size_t>(std::partition_point(run.begin() + static_cast<std::ptrdiff_t>(next.r ? 0 : head_),
+                                                    run.end(), [at](const Block& b) { return b.end <= at; }) -
+                               run.begin());
+  if (blk(next).start <= at) at = blk(next).end, advance(next);  // `at` falls inside a block: start after it
+  while (!is_end(next) && blk(next).start < at + len) {         // too short a gap: try after the block
+    at = blk(next).end;
+    advance(next);
   }
   // Insert [at, at + len) before `next`, merging with the block ending at `at` and the one
   // starting at its end.
   const uint64_t end = at + len;
-  const auto first = busy_.begin() + static_cast<std::ptrdiff_t>(head_);
-  const bool joins_prev = next != first && std::prev(next)->end == at;
-  const bool joins_next = next != busy_.end() && next->start == end;
+  const bool first = next.r == 0 && next.i == head_;
+  Block* prev = first ? nullptr : next.i ? &runs_[next.r][next.i - 1] : &runs_[next.r - 1].back();
+  const bool joins_prev = prev && prev->end == at;
+  const bool joins_next = !is_end(next) && blk(next).start == end;
   if (joins_prev && joins_next) {
-    std::prev(next)->end = next->end;
-    busy_.erase(next);
+    prev->end = blk(next).end;
+    erase(next);
   } else if (joins_prev) {
-    std::prev(next)->end = end;
+    prev->end = end;
   } else if (joins_next) {
-    next->start = at;
+    blk(next).start = at;
   } else {
-    busy_.insert(next, {at, end});
+    insert(next, Block{at, end});
   }
   return sc_core::sc_time::from_value(at);
 }
 
+void Calendar::insert(Pos p, Block b) {
+  ++blocks_;
+  if (is_end(p)) {  // after the last block: the last run, or a new one when it is full
+    if (runs_.empty() || runs_.back().size() == kMaxRun) {
+      runs_.emplace_back();
+      runs_.back().reserve(kMaxRun + 1);
+    }
+    runs_.back().push_back(b);
+    return;
+  }
+  Run& run = runs_[p.r];
+  if (p.r == 0 && head_) {  // drop runs_[0]'s forgotten blocks before moving the rest
+    run.erase(run.begin(), run.begin() + static_cast<std::ptrdiff_t>(head_));
+    p.i -= head_;
+    head_ = 0;
+  }
+  run.insert(run.begin() + static_cast<std::ptrdiff_t>(p.i), b);
+  if (run.size() > kMaxRun) {  // split the run in two halves
+    Run upper(run.begin() + static_cast<std::ptrdiff_t>(kMaxRun / 2), run.end());
+    upper.reserve(kMaxRun + 1);
+    run.resize(kMaxRun / 2);
+    runs_.insert(runs_.begin() + static_cast<std::ptrdiff_t>(p.r + 1), std::move(upper));
+  }
+}
+
+void Calendar::erase(Pos p) {
+  --blocks_;
+  Run& run = runs_[p.r];
+  run.erase(run.begin() + static_cast<std::ptrdiff_t>(p.i));
+  if (p.r == 0 && head_ == run.size()) {  // nothing live left in the first run
+    runs_.erase(runs_.begin());
+    head_ = 0;
+  } else if (run.empty()) {
+    runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(p.r));
+  }
+}
+
 void Calendar::forget_before(const sc_core::sc_time& t) {
   const uint64_t v = t.value();
-  while (head_ < busy_.size() && busy_[head_].end <= v) ++head_;
-  if (head_ == busy_.size()) {
-    busy_.clear();
-    head_ = 0;
-  } else if (head_ > 64 && head_ * 2 > busy_.size()) {
-    busy_.erase(busy_.begin(), busy_.begin() + static_cast<std::ptrdiff_t>(head_));
-    head_ = 0;
+  while (!runs_.empty() && runs_[0][head_].end <= v) {
+    --blocks_;
+    if (++head_ == runs_[0].size()) {
+      runs_.erase(runs_.begin());
+      head_ = 0;
+    }
   }
 }
 

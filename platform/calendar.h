@@ -24,21 +24,38 @@ class Calendar {
   void forget_before(const sc_core::sc_time& t);
   // End of the last reservation (SC_ZERO_TIME when none is remembered).
   sc_core::sc_time busy_until() const {
-    return head_ == busy_.size() ? sc_core::SC_ZERO_TIME : sc_core::sc_time::from_value(busy_.back().end);
+    return runs_.empty() ? sc_core::SC_ZERO_TIME : sc_core::sc_time::from_value(runs_.back().back().end);
   }
-  size_t blocks() const { return busy_.size() - head_; }
+  size_t blocks() const { return blocks_; }
 
  private:
   // [start, end) blocks in time order (integer picoseconds, SystemC's time unit), disjoint and
-  // never touching, in busy_[head_..]. Requests come mostly at the end and old blocks leave at the
-  // front: forgetting moves head_, and the vector is compacted when the dead prefix outgrows the
-  // live part. A contiguous vector (a few hundred blocks at most) makes the binary search and the
-  // occasional mid-insert cheap — a std::deque's mid-inserts were 14 % of coherence square (#31).
+  // never touching. They are kept in runs of at most kMaxRun blocks, in time order: requests
+  // come mostly at the end, but a GPU running ahead keeps thousands of blocks alive and an
+  // earlier request lands among them; inserting into one flat vector moved a few hundred blocks
+  // per request (memmove was 13 % of coherence square, #31), inserting into a run moves at most
+  // kMaxRun. Old blocks leave at the front: runs_[0]'s blocks before head_ are forgotten, and a
+  // run is dropped when all of its blocks are. No run is empty.
   struct Block {
     uint64_t start, end;
   };
-  std::vector<Block> busy_;
-  size_t head_ = 0;
+  using Run = std::vector<Block>;
+  static constexpr size_t kMaxRun = 64;
+  // A block's place: run r, index i (i == 0 and r == runs_.size() is the end).
+  struct Pos {
+    size_t r, i;
+  };
+  Block& blk(Pos p) { return runs_[p.r][p.i]; }
+  bool is_end(Pos p) const { return p.r == runs_.size(); }
+  void advance(Pos& p) const {
+    if (++p.i == runs_[p.r].size()) ++p.r, p.i = 0;
+  }
+  void insert(Pos p, Block b);  // a new block before p
+  void erase(Pos p);
+
+  std::vector<Run> runs_;
+  size_t head_ = 0;    // forgotten blocks at the front of runs_[0]
+  size_t blocks_ = 0;  // live blocks
 };
 
 }  // namespace hetvp
