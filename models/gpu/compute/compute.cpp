@@ -287,7 +287,8 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
                                  store ? "store" : "load", addr[l]);
         return kernel_error(4, buf);
       }
-    CoalesceResult r = coalesce(req);
+    CoalesceResult& r = coalesced_;  // reused: no allocation per instruction
+    coalesce(req, r);
     (store ? stores_ : loads_) += 1;
     (store ? store_tx_ : load_tx_) += r.transactions.size();
     (store ? store_replays_ : load_replays_) += r.replays;
@@ -495,6 +496,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
   std::unique_ptr<cache::Cache> tcc_;
   std::vector<std::unique_ptr<cache::Cache>> tcp_;
   std::vector<ComputeUnitExec> exec_;
+  CoalesceResult coalesced_;  // mem()'s transactions (kept for its storage)
   sc_core::sc_event go_;
   bool running_ = false;
   sc_core::sc_time busy_time_;
