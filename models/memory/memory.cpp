@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <cstring>
+#include <new>
 
 #include "platform/access_info.h"
 #include "platform/registry.h"
@@ -43,7 +44,8 @@ Memory::Memory(sc_core::sc_module_name name, const Params& p) : Component(name) 
 uint8_t* Memory::chunk(uint64_t index) {
   auto& c = chunks_[index];
   if (!c) {
-    c.reset(new uint8_t[kChunk]());
+    c.reset(static_cast<uint8_t*>(std::calloc(kChunk, 1)));
+    if (!c) throw std::bad_alloc();
     ++chunks_allocated_;
   }
   return c.get();

@@ -1,12 +1,15 @@
 // A RAM: host DRAM, VRAM, or any memory a topology needs.
 //
 // Storage is sparse: 1 MiB chunks are allocated (zeroed) on first touch, so a 4 GiB memory
-// costs only what a run writes or reads. Timing: every access costs `latency` plus
+// costs only what a run writes or reads. A chunk comes from calloc, which maps fresh zero pages
+// for blocks this large: the host's pages of a chunk are only faulted in where the run touches
+// them, instead of all 256 by an explicit zeroing. Timing: every access costs `latency` plus
 // size / `bandwidth`. DMI is granted per chunk (the chunk is the contiguous host buffer).
 //
 // Registers: none. Ports: target `in`.
 #pragma once
 
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -43,7 +46,10 @@ class Memory : public Component {
   // same expression (no double -> sc_time conversion per access, #31); longer accesses convert.
   std::vector<sc_core::sc_time> stream_table_;
   bool dmi_;
-  std::vector<std::unique_ptr<uint8_t[]>> chunks_;
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::vector<std::unique_ptr<uint8_t, Free>> chunks_;  // calloc'ed, see the top of the file
   uint64_t reads_ = 0, writes_ = 0, bytes_read_ = 0, bytes_written_ = 0, chunks_allocated_ = 0, dmi_grants_ = 0;
 };
 
