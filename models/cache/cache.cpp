@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <cstring>
+#include <optional>
 
 #include "platform/payload.h"
 #include "platform/registry.h"
@@ -66,7 +67,7 @@ void CacheArray::fill(Line* l, uint64_t la, const uint8_t* data) {
   l->dirty = false;
   l->tag = la;
   l->lru = ++tick_;
-  std::memcpy(l->data, data, line_);
+  if (data) std::memcpy(l->data, data, line_);
 }
 
 std::vector<CacheArray::Line*> CacheArray::dirty_lines() {
@@ -161,9 +162,11 @@ bool Cache::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
 }
 
 bool Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent, const char* why) {
-  tlm::tlm_generic_payload dummy;
   const uint64_t addr = l->tag * array_.line();
-  if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : dummy)) {
+  // No parent (a control request): a payload without extensions stands in. Built only then: a
+  // payload's construction allocates its extension array (a malloc and a free per write-back).
+  std::optional<tlm::tlm_generic_payload> none;
+  if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : none.emplace())) {
     std::string buf =
         format("write-back (%s) of the dirty line at 0x%" PRIx64 " (%u B) through '", why, addr, array_.line());
     run_state().fail(name(), buf + std::string(out.name()) + "' failed with " + gp_.get_response_string() +
@@ -218,9 +221,10 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     if (v->dirty && !writeback(v, delay, &parent, "eviction")) return false;  // parent carries the error
     v->valid = false;
   }
-  std::vector<uint8_t> buf(L);
-  if (!mem_access(tlm::TLM_READ_COMMAND, la * L, buf.data(), L, delay, parent)) return false;
-  array_.fill(v, la, buf.data());
+  // The level below writes the line straight into the victim's storage (it stays invalid until
+  // the fill is complete; a failed fill leaves it invalid).
+  if (!mem_access(tlm::TLM_READ_COMMAND, la * L, v->data, L, delay, parent)) return false;
+  array_.fill(v, la, nullptr);
   delay += data_time_;
   if (cmd == tlm::TLM_READ_COMMAND) {
     std::memcpy(data, v->data + off, len);

@@ -66,7 +66,7 @@ class CacheArray {
   Line* find(uint64_t line_addr);    // touches LRU on hit
   Line* probe(uint64_t line_addr);   // no LRU update
   Line* victim(uint64_t line_addr);  // the way to fill (invalid first, else LRU)
-  void fill(Line* l, uint64_t line_addr, const uint8_t* data);
+  void fill(Line* l, uint64_t line_addr, const uint8_t* data);  // data nullptr: already in l->data
   std::vector<Line*> dirty_lines();
   uint64_t valid_count() const;
   std::vector<Line*> valid_lines_in(uint64_t first_line, uint64_t end_line);  // valid lines with tag in [first, end)
