@@ -142,8 +142,10 @@ void CacheController::b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_t
     uint64_t pa;
     if (tracking_ && to_pa(a, pa)) {
       ++tracked_stores_;
+      // A store to the line of the previous one (a CPU writing an array word by word) is
+      // recorded already: no hash lookup for it.
       for (uint64_t l = pa / line_; l * line_ < pa + len; ++l)
-        if (recorded_.insert(l).second) history_.push_back(l);
+        if ((history_.empty() || history_.back() != l) && recorded_.insert(l).second) history_.push_back(l);
     }
     checker().store(key_of(a), gp.get_data_ptr(), len);
   }
