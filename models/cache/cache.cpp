@@ -62,6 +62,26 @@ CacheArray::Line* CacheArray::victim(uint64_t la) {
   return v;
 }
 
+CacheArray::Line* CacheArray::find_or_victim(uint64_t la, Line** fill) {
+  Line* set = set_of(la);
+  Line* invalid = nullptr;
+  Line* lru = &set[0];
+  for (unsigned w = 0; w < ways_; ++w) {
+    Line& l = set[w];
+    if (!l.valid) {
+      if (!invalid) invalid = &l;
+      continue;
+    }
+    if (l.tag == la) {
+      l.lru = ++tick_;
+      return &l;
+    }
+    if (!invalid && l.lru < lru->lru) lru = &l;
+  }
+  *fill = invalid ? invalid : lru;
+  return nullptr;
+}
+
 void CacheArray::fill(Line* l, uint64_t la, const uint8_t* data) {
   l->valid = true;
   l->dirty = false;
@@ -185,7 +205,8 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   const uint64_t la = addr / L;
   const unsigned off = static_cast<unsigned>(addr % L);
   delay += tag_time_;
-  CacheArray::Line* l = array_.find(la);
+  CacheArray::Line* v = nullptr;  // on a miss, the way a fill takes
+  CacheArray::Line* l = array_.find_or_victim(la, &v);
   if (cmd == tlm::TLM_READ_COMMAND) {
     ++reads_;
     if (l) {
@@ -213,7 +234,6 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   }
   // Miss with allocation: evict, fill from below, then serve.
   ++misses_;
-  CacheArray::Line* v = array_.victim(la);
   HETVP_DEBUG(Cache, "%s miss at 0x%" PRIx64 " (%u B): fill line 0x%" PRIx64 "%s", cmd == tlm::TLM_READ_COMMAND ? "read" : "write",
               addr, len, la * L, v->valid ? format(", evicting line 0x%" PRIx64 "%s", v->tag * L, v->dirty ? " (dirty)" : "").c_str() : "");
   if (v->valid) {

@@ -66,6 +66,9 @@ class CacheArray {
   Line* find(uint64_t line_addr);    // touches LRU on hit
   Line* probe(uint64_t line_addr);   // no LRU update
   Line* victim(uint64_t line_addr);  // the way to fill (invalid first, else LRU)
+  // find() and, on a miss, victim() in one walk of the set: the line (LRU touched) or nullptr
+  // with *fill set to the way victim() would return.
+  Line* find_or_victim(uint64_t line_addr, Line** fill);
   void fill(Line* l, uint64_t line_addr, const uint8_t* data);  // data nullptr: already in l->data
   std::vector<Line*> dirty_lines();
   uint64_t valid_count() const;
