@@ -33,6 +33,7 @@ Memory::Memory(sc_core::sc_module_name name, const Params& p) : Component(name) 
       stream_table_.push_back(sc_core::sc_time(len * seconds_per_byte_, sc_core::SC_SEC));
   dmi_ = p.boolean("dmi");
   chunks_.resize((size_ + kChunk - 1) / kChunk);
+  written_.resize(((size_ + kPage - 1) / kPage + 63) / 64);
   in.register_b_transport(this, &Memory::b_transport);
   in.register_transport_dbg(this, &Memory::transport_dbg);
   in.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
@@ -68,14 +69,18 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return true;
   }
-  while (len > 0) {
-    uint64_t off = addr % kChunk;
-    unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, kChunk - off));
-    uint8_t* p = chunk(addr / kChunk) + off;
-    if (rd)
+  while (len > 0) {  // page by page (a chunk is a whole number of pages)
+    const uint64_t page = addr / kPage;
+    unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, kPage - addr % kPage));
+    uint8_t* p = chunk(addr / kChunk) + addr % kChunk;
+    if (rd && !written(page)) {
+      std::memset(data, 0, n);  // never written: zeros, without faulting the host page in
+    } else if (rd) {
       std::memcpy(data, p, n);
-    else
+    } else {
       std::memcpy(p, data, n);
+      written_[page / 64] |= 1ull << (page % 64);
+    }
     addr += n;
     data += n;
     len -= n;
@@ -112,6 +117,8 @@ bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi)
   uint64_t index = addr / kChunk;
   uint64_t start = index * kChunk, end = std::min(start + kChunk, size_) - 1;
   dmi.set_dmi_ptr(chunk(index));
+  // The initiator may write any page of the chunk directly: reads must see its storage.
+  for (uint64_t page = start / kPage; page * kPage <= end; ++page) written_[page / 64] |= 1ull << (page % 64);
   dmi.set_start_address(start);
   dmi.set_end_address(end);
   dmi.allow_read_write();
