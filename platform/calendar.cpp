@@ -53,10 +53,7 @@ sc_core::sc_time Calendar::reserve(sc_core::sc_time at_time, const sc_core::sc_t
 void Calendar::insert(Pos p, Block b) {
   ++blocks_;
   if (is_end(p)) {  // after the last block: the last run, or a new one when it is full
-    if (runs_.empty() || runs_.back().size() == kMaxRun) {
-      runs_.emplace_back();
-      runs_.back().reserve(kMaxRun + 1);
-    }
+    if (runs_.empty() || runs_.back().size() == kMaxRun) runs_.push_back(new_run());
     runs_.back().push_back(b);
     return;
   }
@@ -68,8 +65,8 @@ void Calendar::insert(Pos p, Block b) {
   }
   run.insert(run.begin() + static_cast<std::ptrdiff_t>(p.i), b);
   if (run.size() > kMaxRun) {  // split the run in two halves
-    Run upper(run.begin() + static_cast<std::ptrdiff_t>(kMaxRun / 2), run.end());
-    upper.reserve(kMaxRun + 1);
+    Run upper = new_run();
+    upper.assign(run.begin() + static_cast<std::ptrdiff_t>(kMaxRun / 2), run.end());
     run.resize(kMaxRun / 2);
     runs_.insert(runs_.begin() + static_cast<std::ptrdiff_t>(p.r + 1), std::move(upper));
   }
@@ -80,11 +77,28 @@ void Calendar::erase(Pos p) {
   Run& run = runs_[p.r];
   run.erase(run.begin() + static_cast<std::ptrdiff_t>(p.i));
   if (p.r == 0 && head_ == run.size()) {  // nothing live left in the first run
-    runs_.erase(runs_.begin());
+    drop_run(0);
     head_ = 0;
   } else if (run.empty()) {
-    runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(p.r));
+    drop_run(p.r);
   }
+}
+
+Calendar::Run Calendar::new_run() {
+  if (spare_.empty()) {
+    Run run;
+    run.reserve(kMaxRun + 1);
+    return run;
+  }
+  Run run = std::move(spare_.back());
+  spare_.pop_back();
+  run.clear();
+  return run;
+}
+
+void Calendar::drop_run(size_t r) {
+  spare_.push_back(std::move(runs_[r]));
+  runs_.erase(runs_.begin() + static_cast<std::ptrdiff_t>(r));
 }
 
 void Calendar::forget_before(const sc_core::sc_time& t) {
@@ -92,7 +106,7 @@ void Calendar::forget_before(const sc_core::sc_time& t) {
   while (!runs_.empty() && runs_[0][head_].end <= v) {
     --blocks_;
     if (++head_ == runs_[0].size()) {
-      runs_.erase(runs_.begin());
+      drop_run(0);
       head_ = 0;
     }
   }

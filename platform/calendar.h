@@ -52,8 +52,12 @@ class Calendar {
   }
   void insert(Pos p, Block b);  // a new block before p
   void erase(Pos p);
+  Run new_run();             // an empty run with room for kMaxRun + 1 blocks (a spare one if any)
+  void drop_run(size_t r);   // its storage goes to the spares
+
 
   std::vector<Run> runs_;
+  std::vector<Run> spare_;  // dropped runs kept for their storage (a run comes and goes per ~32 blocks)
   size_t head_ = 0;    // forgotten blocks at the front of runs_[0]
   size_t blocks_ = 0;  // live blocks
 };
