@@ -36,7 +36,6 @@ CacheArray::CacheArray(uint64_t size, unsigned ways, unsigned line) : line_(line
   set_mask_ = sets_ - 1;
   lines_.resize(sets_ * ways_);
   data_.resize(size);
-  for (uint64_t i = 0; i < lines_.size(); ++i) lines_[i].data = &data_[i * line_];
 }
 
 CacheArray::Line* CacheArray::probe(uint64_t la) {
@@ -87,7 +86,7 @@ void CacheArray::fill(Line* l, uint64_t la, const uint8_t* data) {
   l->dirty = false;
   l->tag = la;
   l->lru = ++tick_;
-  if (data) std::memcpy(l->data, data, line_);
+  if (data) std::memcpy(this->data(l), data, line_);
 }
 
 std::vector<CacheArray::Line*> CacheArray::dirty_lines() {
@@ -186,7 +185,8 @@ bool Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_gen
   // No parent (a control request): a payload without extensions stands in. Built only then: a
   // payload's construction allocates its extension array (a malloc and a free per write-back).
   std::optional<tlm::tlm_generic_payload> none;
-  if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : none.emplace())) {
+  if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, array_.data(l), array_.line(), delay,
+                  parent ? *parent : none.emplace())) {
     std::string buf =
         format("write-back (%s) of the dirty line at 0x%" PRIx64 " (%u B) through '", why, addr, array_.line());
     run_state().fail(name(), buf + std::string(out.name()) + "' failed with " + gp_.get_response_string() +
@@ -212,7 +212,7 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     if (l) {
       ++read_hits_;
       delay += data_time_;
-      std::memcpy(data, l->data + off, len);
+      std::memcpy(data, array_.data(l) + off, len);
       return true;
     }
   } else {
@@ -220,7 +220,7 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     if (l) {
       ++write_hits_;
       delay += data_time_;
-      std::memcpy(l->data + off, data, len);
+      std::memcpy(array_.data(l) + off, data, len);
       if (write_back_) {
         l->dirty = true;
         return true;
@@ -243,14 +243,14 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   }
   // The level below writes the line straight into the victim's storage (it stays invalid until
   // the fill is complete; a failed fill leaves it invalid).
-  if (!mem_access(tlm::TLM_READ_COMMAND, la * L, v->data, L, delay, parent)) return false;
+  if (!mem_access(tlm::TLM_READ_COMMAND, la * L, array_.data(v), L, delay, parent)) return false;
   array_.fill(v, la, nullptr);
   delay += data_time_;
   if (cmd == tlm::TLM_READ_COMMAND) {
-    std::memcpy(data, v->data + off, len);
+    std::memcpy(data, array_.data(v) + off, len);
     return true;
   }
-  std::memcpy(v->data + off, data, len);
+  std::memcpy(array_.data(v) + off, data, len);
   if (write_back_) {
     v->dirty = true;
     return true;
@@ -303,9 +303,9 @@ unsigned Cache::transport_dbg(int, tlm::tlm_generic_payload& gp) {
     if (!l) continue;
     uint64_t lo = std::max<uint64_t>(a0, la * L), hi = std::min<uint64_t>(a0 + len, (la + 1) * L);
     if (gp.is_read())
-      std::memcpy(d + (lo - a0), l->data + (lo - la * L), hi - lo);
+      std::memcpy(d + (lo - a0), array_.data(l) + (lo - la * L), hi - lo);
     else
-      std::memcpy(l->data + (lo - la * L), d + (lo - a0), hi - lo);
+      std::memcpy(array_.data(l) + (lo - la * L), d + (lo - a0), hi - lo);
   }
   return n;
 }

@@ -57,12 +57,14 @@ class CacheArray {
   unsigned line() const { return line_; }
   unsigned sets() const { return sets_; }
   unsigned ways() const { return ways_; }
+  // 24 bytes: a set walk (16 ways in the TCC) reads the tags of every way, so the line's data
+  // is found by its index (data()) rather than by a pointer stored with the tag (#31).
   struct Line {
     bool valid = false, dirty = false;
     uint64_t tag = 0;  // line address (addr / line)
     uint64_t lru = 0;
-    uint8_t* data = nullptr;
   };
+  uint8_t* data(const Line* l) { return &data_[static_cast<size_t>(l - lines_.data()) * line_]; }
   Line* find(uint64_t line_addr);    // touches LRU on hit
   Line* probe(uint64_t line_addr);   // no LRU update
   Line* victim(uint64_t line_addr);  // the way to fill (invalid first, else LRU)
