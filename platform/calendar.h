@@ -50,6 +50,8 @@ class Calendar {
   void advance(Pos& p) const {
     if (++p.i == runs_[p.r].size()) ++p.r, p.i = 0;
   }
+  // Index of the first of b[0..n) that ends after `at` (n when none).
+  static size_t first_ending_after(const Block* b, size_t n, uint64_t at);
   void insert(Pos p, Block b);  // a new block before p
   void erase(Pos p);
   Run new_run();             // an empty run with room for kMaxRun + 1 blocks (a spare one if any)
