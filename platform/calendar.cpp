@@ -22,10 +22,13 @@ sc_core::sc_time Calendar::reserve(sc_core::sc_time at_time, const sc_core::sc_t
   const uint64_t len = len_time.value();
   // Common case: at or after the last block (a stream, or an idle resource).
   if (runs_.empty() || at >= runs_.back().back().end) {
-    if (!runs_.empty() && runs_.back().back().end == at)
+    if (!runs_.empty() && runs_.back().back().end == at) {
       runs_.back().back().end = at + len;
-    else
-      insert(Pos{runs_.size(), 0}, Block{at, at + len});
+    } else {
+      if (runs_.empty() || runs_.back().size() == kMaxRun) runs_.push_back(new_run());
+      runs_.back().push_back(Block{at, at + len});
+      ++blocks_;
+    }
     return at_time;
   }
   // The first block that ends after `at` (ends are sorted too: the blocks are disjoint): first

@@ -69,17 +69,30 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return true;
   }
-  while (len > 0) {  // page by page (a chunk is a whole number of pages)
-    const uint64_t page = addr / kPage;
-    unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, kPage - addr % kPage));
-    uint8_t* p = chunk(addr / kChunk) + addr % kChunk;
-    if (rd && !written(page)) {
-      std::memset(data, 0, n);  // never written: zeros, without faulting the host page in
-    } else if (rd) {
-      std::memcpy(data, p, n);
+  while (len > 0) {
+    const uint64_t off = addr % kChunk;
+    const unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, kChunk - off));
+    uint8_t* p = chunk(addr / kChunk) + off;
+    if (rd) {
+      // Runs of pages written / never written: one copy or one fill each (never written: zeros,
+      // without faulting the host page in). A run, not a page, per call: with a page's bound the
+      // compiler inlines the copy as a slow `rep movsq` (5 % of the main job).
+      for (unsigned done = 0; done < n;) {
+        const uint64_t a = addr + done;
+        const bool w = written(a / kPage);
+        uint64_t end = (a / kPage + 1) * kPage;
+        while (end < addr + n && written(end / kPage) == w) end += kPage;
+        const unsigned m = static_cast<unsigned>(std::min<uint64_t>(end, addr + n) - a);
+        if (w)
+          std::memcpy(data + done, p + done, m);
+        else
+          std::memset(data + done, 0, m);
+        done += m;
+      }
     } else {
       std::memcpy(p, data, n);
-      written_[page / 64] |= 1ull << (page % 64);
+      for (uint64_t page = addr / kPage; page <= (addr + n - 1) / kPage; ++page)
+        written_[page / 64] |= 1ull << (page % 64);
     }
     addr += n;
     data += n;
