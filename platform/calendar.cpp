@@ -21,14 +21,16 @@ sc_core::sc_time Calendar::reserve(sc_core::sc_time at_time, const sc_core::sc_t
   uint64_t at = at_time.value();
   const uint64_t len = len_time.value();
   // Common case: at or after the last block (a stream, or an idle resource).
-  if (runs_.empty() || at >= runs_.back().back().end) {
-    if (!runs_.empty() && runs_.back().back().end == at) {
+  if (at >= last_end_) {  // (also when there is no block: last_end_ is 0 then)
+    if (!runs_.empty() && last_end_ == at) {
       runs_.back().back().end = at + len;
     } else {
       if (runs_.empty() || runs_.back().size() == kMaxRun) runs_.push_back(new_run());
       runs_.back().push_back(Block{at, at + len});
       ++blocks_;
+      first_end_ = std::min(first_end_, at + len);
     }
+    last_end_ = at + len;
     return at_time;
   }
   // The first block that ends after `at` (ends are sorted too: the blocks are disjoint): first
@@ -61,7 +63,9 @@ sc_core::sc_time Calendar::reserve(sc_core::sc_time at_time, const sc_core::sc_t
     blk(next).start = at;
   } else {
     insert(next, Block{at, end});
+    first_end_ = std::min(first_end_, end);
   }
+  last_end_ = runs_.back().back().end;  // changed if the request went past the last block
   return sc_core::sc_time::from_value(at);
 }
 
@@ -118,6 +122,7 @@ void Calendar::drop_run(size_t r) {
 
 void Calendar::forget_before(const sc_core::sc_time& t) {
   const uint64_t v = t.value();
+  if (first_end_ > v) return;
   while (!runs_.empty() && runs_[0][head_].end <= v) {
     --blocks_;
     if (++head_ == runs_[0].size()) {
@@ -125,6 +130,8 @@ void Calendar::forget_before(const sc_core::sc_time& t) {
       head_ = 0;
     }
   }
+  first_end_ = runs_.empty() ? UINT64_MAX : runs_[0][head_].end;
+  if (runs_.empty()) last_end_ = 0;
 }
 
 }  // namespace hetvp
