@@ -36,14 +36,14 @@ sc_core::sc_time Calendar::reserve(sc_core::sc_time at_time, const sc_core::sc_t
   // The first block that ends after `at` (ends are sorted too: the blocks are disjoint): first
   // its run, then its place in the run.
   Pos next;
-  next.r = static_cast<size_t>(std::partition_point(runs_.begin(), runs_.end(),
-                                                    [at](const Run& run) { return run.back().end <= at; }) -
-                               runs_.begin());
+  next.r = static_cast<size_t>(
+      std::partition_point(runs_.begin(), runs_.end(), [at](const Run& run) { return run.back().end <= at; }) -
+      runs_.begin());
   const Run& run = runs_[next.r];
   const size_t lo = next.r ? 0 : head_;
   next.i = lo + first_ending_after(run.data() + lo, run.size() - lo, at);
   if (blk(next).start <= at) at = blk(next).end, advance(next);  // `at` falls inside a block: start after it
-  while (!is_end(next) && blk(next).start < at + len) {         // too short a gap: try after the block
+  while (!is_end(next) && blk(next).start < at + len) {          // too short a gap: try after the block
     at = blk(next).end;
     advance(next);
   }

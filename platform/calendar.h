@@ -23,9 +23,7 @@ class Calendar {
   // Forgets reservations over before `t`: no request starts before SystemC's current time.
   void forget_before(const sc_core::sc_time& t);
   // End of the last reservation (SC_ZERO_TIME when none is remembered).
-  sc_core::sc_time busy_until() const {
-    return sc_core::sc_time::from_value(last_end_);
-  }
+  sc_core::sc_time busy_until() const { return sc_core::sc_time::from_value(last_end_); }
   size_t blocks() const { return blocks_; }
 
  private:
@@ -54,14 +52,13 @@ class Calendar {
   static size_t first_ending_after(const Block* b, size_t n, uint64_t at);
   void insert(Pos p, Block b);  // a new block before p
   void erase(Pos p);
-  Run new_run();             // an empty run with room for kMaxRun + 1 blocks (a spare one if any)
-  void drop_run(size_t r);   // its storage goes to the spares
-
+  Run new_run();            // an empty run with room for kMaxRun + 1 blocks (a spare one if any)
+  void drop_run(size_t r);  // its storage goes to the spares
 
   std::vector<Run> runs_;
   std::vector<Run> spare_;  // dropped runs kept for their storage (a run comes and goes per ~32 blocks)
-  size_t head_ = 0;    // forgotten blocks at the front of runs_[0]
-  size_t blocks_ = 0;  // live blocks
+  size_t head_ = 0;         // forgotten blocks at the front of runs_[0]
+  size_t blocks_ = 0;       // live blocks
   // At most the end of the first live block (UINT64_MAX: none): forget_before's common case,
   // nothing to forget, is one compare (it runs before every reservation). Exact after
   // forget_before; a new block lowers it to its end; merges only move ends later.

@@ -506,7 +506,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
   std::vector<std::unique_ptr<cache::Cache>> tcp_;
   std::vector<ComputeUnitExec> exec_;
   coherence::Checker* checker_ = nullptr;  // the run's coherence checker, on first use
-  CoalesceResult coalesced_;  // mem()'s transactions (kept for its storage)
+  CoalesceResult coalesced_;               // mem()'s transactions (kept for its storage)
   sc_core::sc_event go_;
   bool running_ = false;
   sc_core::sc_time busy_time_;
