@@ -147,13 +147,14 @@ void CacheController::b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_t
       for (uint64_t l = pa / line_; l * line_ < pa + len; ++l)
         if ((history_.empty() || history_.back() != l) && recorded_.insert(l).second) history_.push_back(l);
     }
-    checker().store(key_of(a), gp.get_data_ptr(), len);
+    // The checker's key costs register lookups (the UVA window): only when the checker is on.
+    if (checker().enabled()) checker().store(key_of(a), gp.get_data_ptr(), len);
   }
   out[id]->b_transport(gp, delay);
   gp.set_dmi_allowed(false);
-  if (cached && gp.is_read() && gp.is_response_ok())
+  if (cached && gp.is_read() && gp.is_response_ok() && checker().enabled())
     checker().load(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length(), name(),
-                        ai ? ai->consumed : nullptr);
+                   ai ? ai->consumed : nullptr);
 }
 
 unsigned CacheController::dbg_data(int id, tlm::tlm_generic_payload& gp) {
