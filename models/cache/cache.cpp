@@ -2,6 +2,7 @@
 
 #include <cinttypes>
 #include <cstring>
+#include <optional>
 
 #include "platform/payload.h"
 #include "platform/registry.h"
@@ -35,7 +36,6 @@ CacheArray::CacheArray(uint64_t size, unsigned ways, unsigned line) : line_(line
   set_mask_ = sets_ - 1;
   lines_.resize(sets_ * ways_);
   data_.resize(size);
-  for (uint64_t i = 0; i < lines_.size(); ++i) lines_[i].data = &data_[i * line_];
 }
 
 CacheArray::Line* CacheArray::probe(uint64_t la) {
@@ -61,12 +61,32 @@ CacheArray::Line* CacheArray::victim(uint64_t la) {
   return v;
 }
 
+CacheArray::Line* CacheArray::find_or_victim(uint64_t la, Line** fill) {
+  Line* set = set_of(la);
+  Line* invalid = nullptr;
+  Line* lru = &set[0];
+  for (unsigned w = 0; w < ways_; ++w) {
+    Line& l = set[w];
+    if (!l.valid) {
+      if (!invalid) invalid = &l;
+      continue;
+    }
+    if (l.tag == la) {
+      l.lru = ++tick_;
+      return &l;
+    }
+    if (!invalid && l.lru < lru->lru) lru = &l;
+  }
+  *fill = invalid ? invalid : lru;
+  return nullptr;
+}
+
 void CacheArray::fill(Line* l, uint64_t la, const uint8_t* data) {
   l->valid = true;
   l->dirty = false;
   l->tag = la;
   l->lru = ++tick_;
-  std::memcpy(l->data, data, line_);
+  if (data) std::memcpy(this->data(l), data, line_);
 }
 
 std::vector<CacheArray::Line*> CacheArray::dirty_lines() {
@@ -161,9 +181,12 @@ bool Cache::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsig
 }
 
 bool Cache::writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent, const char* why) {
-  tlm::tlm_generic_payload dummy;
   const uint64_t addr = l->tag * array_.line();
-  if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, l->data, array_.line(), delay, parent ? *parent : dummy)) {
+  // No parent (a control request): a payload without extensions stands in. Built only then: a
+  // payload's construction allocates its extension array (a malloc and a free per write-back).
+  std::optional<tlm::tlm_generic_payload> none;
+  if (!mem_access(tlm::TLM_WRITE_COMMAND, addr, array_.data(l), array_.line(), delay,
+                  parent ? *parent : none.emplace())) {
     std::string buf =
         format("write-back (%s) of the dirty line at 0x%" PRIx64 " (%u B) through '", why, addr, array_.line());
     run_state().fail(name(), buf + std::string(out.name()) + "' failed with " + gp_.get_response_string() +
@@ -182,13 +205,14 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   const uint64_t la = addr / L;
   const unsigned off = static_cast<unsigned>(addr % L);
   delay += tag_time_;
-  CacheArray::Line* l = array_.find(la);
+  CacheArray::Line* v = nullptr;  // on a miss, the way a fill takes
+  CacheArray::Line* l = array_.find_or_victim(la, &v);
   if (cmd == tlm::TLM_READ_COMMAND) {
     ++reads_;
     if (l) {
       ++read_hits_;
       delay += data_time_;
-      std::memcpy(data, l->data + off, len);
+      std::memcpy(data, array_.data(l) + off, len);
       return true;
     }
   } else {
@@ -196,7 +220,7 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     if (l) {
       ++write_hits_;
       delay += data_time_;
-      std::memcpy(l->data + off, data, len);
+      std::memcpy(array_.data(l) + off, data, len);
       if (write_back_) {
         l->dirty = true;
         return true;
@@ -210,7 +234,6 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
   }
   // Miss with allocation: evict, fill from below, then serve.
   ++misses_;
-  CacheArray::Line* v = array_.victim(la);
   HETVP_DEBUG(Cache, "%s miss at 0x%" PRIx64 " (%u B): fill line 0x%" PRIx64 "%s", cmd == tlm::TLM_READ_COMMAND ? "read" : "write",
               addr, len, la * L, v->valid ? format(", evicting line 0x%" PRIx64 "%s", v->tag * L, v->dirty ? " (dirty)" : "").c_str() : "");
   if (v->valid) {
@@ -218,15 +241,16 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     if (v->dirty && !writeback(v, delay, &parent, "eviction")) return false;  // parent carries the error
     v->valid = false;
   }
-  std::vector<uint8_t> buf(L);
-  if (!mem_access(tlm::TLM_READ_COMMAND, la * L, buf.data(), L, delay, parent)) return false;
-  array_.fill(v, la, buf.data());
+  // The level below writes the line straight into the victim's storage (it stays invalid until
+  // the fill is complete; a failed fill leaves it invalid).
+  if (!mem_access(tlm::TLM_READ_COMMAND, la * L, array_.data(v), L, delay, parent)) return false;
+  array_.fill(v, la, nullptr);
   delay += data_time_;
   if (cmd == tlm::TLM_READ_COMMAND) {
-    std::memcpy(data, v->data + off, len);
+    std::memcpy(data, array_.data(v) + off, len);
     return true;
   }
-  std::memcpy(v->data + off, data, len);
+  std::memcpy(array_.data(v) + off, data, len);
   if (write_back_) {
     v->dirty = true;
     return true;
@@ -279,9 +303,9 @@ unsigned Cache::transport_dbg(int, tlm::tlm_generic_payload& gp) {
     if (!l) continue;
     uint64_t lo = std::max<uint64_t>(a0, la * L), hi = std::min<uint64_t>(a0 + len, (la + 1) * L);
     if (gp.is_read())
-      std::memcpy(d + (lo - a0), l->data + (lo - la * L), hi - lo);
+      std::memcpy(d + (lo - a0), array_.data(l) + (lo - la * L), hi - lo);
     else
-      std::memcpy(l->data + (lo - la * L), d + (lo - a0), hi - lo);
+      std::memcpy(array_.data(l) + (lo - la * L), d + (lo - a0), hi - lo);
   }
   return n;
 }

@@ -57,16 +57,21 @@ class CacheArray {
   unsigned line() const { return line_; }
   unsigned sets() const { return sets_; }
   unsigned ways() const { return ways_; }
+  // 24 bytes: a set walk (16 ways in the TCC) reads the tags of every way, so the line's data
+  // is found by its index (data()) rather than by a pointer stored with the tag (#31).
   struct Line {
     bool valid = false, dirty = false;
     uint64_t tag = 0;  // line address (addr / line)
     uint64_t lru = 0;
-    uint8_t* data = nullptr;
   };
+  uint8_t* data(const Line* l) { return &data_[static_cast<size_t>(l - lines_.data()) * line_]; }
   Line* find(uint64_t line_addr);    // touches LRU on hit
   Line* probe(uint64_t line_addr);   // no LRU update
   Line* victim(uint64_t line_addr);  // the way to fill (invalid first, else LRU)
-  void fill(Line* l, uint64_t line_addr, const uint8_t* data);
+  // find() and, on a miss, victim() in one walk of the set: the line (LRU touched) or nullptr
+  // with *fill set to the way victim() would return.
+  Line* find_or_victim(uint64_t line_addr, Line** fill);
+  void fill(Line* l, uint64_t line_addr, const uint8_t* data);  // data nullptr: already in l->data
   std::vector<Line*> dirty_lines();
   uint64_t valid_count() const;
   std::vector<Line*> valid_lines_in(uint64_t first_line, uint64_t end_line);  // valid lines with tag in [first, end)

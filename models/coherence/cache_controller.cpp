@@ -142,16 +142,19 @@ void CacheController::b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_t
     uint64_t pa;
     if (tracking_ && to_pa(a, pa)) {
       ++tracked_stores_;
+      // A store to the line of the previous one (a CPU writing an array word by word) is
+      // recorded already: no hash lookup for it.
       for (uint64_t l = pa / line_; l * line_ < pa + len; ++l)
-        if (recorded_.insert(l).second) history_.push_back(l);
+        if ((history_.empty() || history_.back() != l) && recorded_.insert(l).second) history_.push_back(l);
     }
-    checker().store(key_of(a), gp.get_data_ptr(), len);
+    // The checker's key costs register lookups (the UVA window): only when the checker is on.
+    if (checker().enabled()) checker().store(key_of(a), gp.get_data_ptr(), len);
   }
   out[id]->b_transport(gp, delay);
   gp.set_dmi_allowed(false);
-  if (cached && gp.is_read() && gp.is_response_ok())
+  if (cached && gp.is_read() && gp.is_response_ok() && checker().enabled())
     checker().load(key_of(gp.get_address()), gp.get_data_ptr(), gp.get_data_length(), name(),
-                        ai ? ai->consumed : nullptr);
+                   ai ? ai->consumed : nullptr);
 }
 
 unsigned CacheController::dbg_data(int id, tlm::tlm_generic_payload& gp) {

@@ -50,6 +50,8 @@ struct CoalesceResult {
 // (real hardware would fault); a lane whose bytes straddle a 32 B / 128 B boundary is served by
 // every transaction it overlaps.
 CoalesceResult coalesce(const WarpRequest& req);
+// The same into `out`, reusing its storage (the compute units' per-instruction path).
+void coalesce(const WarpRequest& req, CoalesceResult& out);
 
 // The memory path of a GPU generation (gpu_chips.h L1_GLOBAL, docs/kepler.md): Fermi caches global
 // loads in L1, so a load is a caching load (128 B units); Kepler's L1 serves local memory only and

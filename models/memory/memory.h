@@ -1,12 +1,18 @@
 // A RAM: host DRAM, VRAM, or any memory a topology needs.
 //
 // Storage is sparse: 1 MiB chunks are allocated (zeroed) on first touch, so a 4 GiB memory
-// costs only what a run writes or reads. Timing: every access costs `latency` plus
+// costs only what a run writes or reads. A chunk comes from calloc, which maps fresh zero pages
+// for blocks this large, and the memory remembers which 4 KiB pages of it were ever written: a
+// read of a page never written returns zeros without touching it, so the host faults in only
+// the pages a run writes (not all 256 of a chunk, as an explicit zeroing did, nor a page first
+// read and then written twice: zero page, then copy on write). A chunk handed out by DMI counts
+// as written throughout (its user may write it directly). Timing: every access costs `latency` plus
 // size / `bandwidth`. DMI is granted per chunk (the chunk is the contiguous host buffer).
 //
 // Registers: none. Ports: target `in`.
 #pragma once
 
+#include <cstdlib>
 #include <memory>
 #include <vector>
 
@@ -26,6 +32,7 @@ class Memory : public Component {
   uint64_t size() const { return size_; }
 
   static constexpr uint64_t kChunk = 1ull << 20;
+  static constexpr uint64_t kPage = 4096;  // granule of the written-page bits
 
  private:
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
@@ -43,7 +50,13 @@ class Memory : public Component {
   // same expression (no double -> sc_time conversion per access, #31); longer accesses convert.
   std::vector<sc_core::sc_time> stream_table_;
   bool dmi_;
-  std::vector<std::unique_ptr<uint8_t[]>> chunks_;
+  struct Free {
+    void operator()(uint8_t* p) const { std::free(p); }
+  };
+  std::vector<std::unique_ptr<uint8_t, Free>> chunks_;  // calloc'ed, see the top of the file
+  // Written pages: bit p % 64 of written_[p / 64] for page p of the memory (see the top).
+  std::vector<uint64_t> written_;
+  bool written(uint64_t page) const { return written_[page / 64] >> (page % 64) & 1; }
   uint64_t reads_ = 0, writes_ = 0, bytes_read_ = 0, bytes_written_ = 0, chunks_allocated_ = 0, dmi_grants_ = 0;
 };
 

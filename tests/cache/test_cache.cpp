@@ -34,6 +34,38 @@ TEST(CacheArray, HitMissAndLruEviction) {
   EXPECT_EQ(a.valid_count(), 2u);
 }
 
+// The cache's one-walk lookup (#31) against find() then victim() on a twin array: same hits,
+// same way chosen on a miss, same LRU state, over random accesses with invalidations between.
+TEST(CacheArray, FindOrVictimMatchesFindThenVictim) {
+  CacheArray a(8 * 4 * 64, 4, 64), b(8 * 4 * 64, 4, 64);  // 8 sets x 4 ways
+  uint8_t line[64] = {};
+  uint64_t seed = 99;
+  auto rnd = [&](uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t la = rnd(96);
+    CacheArray::Line* fill = nullptr;
+    CacheArray::Line* hit = a.find_or_victim(la, &fill);
+    CacheArray::Line* ref = b.find(la);
+    ASSERT_EQ(hit != nullptr, ref != nullptr) << "access " << i;
+    if (!hit) {
+      CacheArray::Line* v = b.victim(la);
+      ASSERT_EQ(fill->valid, v->valid);
+      ASSERT_EQ(fill->tag, v->tag);
+      a.fill(fill, la, line);
+      b.fill(v, la, line);
+    }
+    if (rnd(8) == 0) {  // drop a line, as an invalidation does
+      const uint64_t x = rnd(96);
+      if (auto* l = a.probe(x)) l->valid = false;
+      if (auto* l = b.probe(x)) l->valid = false;
+    }
+  }
+  EXPECT_EQ(a.valid_count(), b.valid_count());
+}
+
 TEST(CacheArray, RejectsBadGeometry) {
   EXPECT_THROW(CacheArray(1000, 2, 64), std::invalid_argument);
   EXPECT_THROW(CacheArray(4096, 2, 48), std::invalid_argument);

@@ -2,6 +2,9 @@
 // clipped to a window, unmapped addresses) and register banks (access rules).
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <vector>
+
 #include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "models/memory/memory.h"
@@ -48,6 +51,35 @@ TEST(Memory, SparseTimedAndBoundsChecked) {
   mem.dump_stats(w);
   w.end_object();
   EXPECT_NE(os.str().find("\"resident_bytes\": 1048576"), std::string::npos) << os.str();
+}
+
+// Pages never written read as zeros without their storage (#31): around a written run that
+// straddles a page boundary, within it, and after a chunk was handed out by DMI and written
+// through the pointer (b_transport then reads the pointer's bytes).
+TEST(Memory, NeverWrittenBytesReadZeroAndDmiWritesAreSeen) {
+  Memory mem("mem", params_from("{size: 4 MiB, latency: 0 ns}", Memory::schema()));
+  std::vector<uint8_t> before(64, 0xAA), straddle(64, 0xAA), after(64, 0xAA), dmi_read(8, 0);
+  bool granted = false;
+  TestInitiator t("t", [&](TestInitiator& t) {
+    sc_time d;
+    t.access(tlm::TLM_READ_COMMAND, 0x1000 - 32, before.data(), 64, d);  // nothing written yet
+    std::vector<uint8_t> pattern(40);
+    for (unsigned i = 0; i < pattern.size(); ++i) pattern[i] = uint8_t(i + 1);
+    t.access(tlm::TLM_WRITE_COMMAND, 0x2000 - 20, pattern.data(), 40, d);  // pages 1 and 2
+    t.access(tlm::TLM_READ_COMMAND, 0x2000 - 32, straddle.data(), 64, d);
+    t.access(tlm::TLM_READ_COMMAND, 0x3000 - 32, after.data(), 64, d);  // pages 2 and 3: zeros
+    tlm::tlm_dmi dmi;
+    granted = get_dmi(t, 0x200000, dmi);
+    if (granted) std::memcpy(dmi.get_dmi_ptr() + 0x5008, "\x11\x22\x33\x44\x55\x66\x77\x88", 8);
+    t.access(tlm::TLM_READ_COMMAND, 0x205008, dmi_read.data(), 8, d);
+  });
+  t.socket.bind(mem.in);
+  hetvp::test::start();
+  EXPECT_EQ(before, std::vector<uint8_t>(64, 0));
+  for (unsigned i = 0; i < 64; ++i) EXPECT_EQ(straddle[i], i >= 12 && i < 52 ? i - 11 : 0) << "byte " << i;
+  EXPECT_EQ(after, std::vector<uint8_t>(64, 0));
+  ASSERT_TRUE(granted);
+  EXPECT_EQ(dmi_read, (std::vector<uint8_t>{0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88}));
 }
 
 TEST(Memory, GrantsDmiPerChunk) {

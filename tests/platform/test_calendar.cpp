@@ -82,3 +82,41 @@ TEST(Calendar, MatchesTheFirstFitDefinitionOverRandomRequests) {
   for (auto& r : ref) last = std::max(last, r.second);
   EXPECT_EQ(c.busy_until(), ns(double(last)));
 }
+
+// Thousands of live blocks, as a GPU running far ahead of SystemC time leaves on a PCIe direction
+// (coherence square, #31): the calendar keeps them in runs of a bounded size, split when full and
+// dropped when forgotten. Against the same first-fit definition, and the number of blocks against
+// the reservations merged where they touch.
+TEST(Calendar, ManyLiveBlocksAcrossRunsMatchTheDefinition) {
+  Calendar c;
+  std::vector<std::pair<uint64_t, uint64_t>> ref;  // live reservations, sorted by start
+  uint64_t now = 0, seed = 777;
+  auto rnd = [&](uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+  };
+  size_t most = 0;
+  for (int i = 0; i < 12000; ++i) {
+    // Mostly spread over a wide window ahead (many small gaps), sometimes right at the end.
+    const uint64_t at = rnd(8) ? now + rnd(60000) : c.busy_until().value() / 1000, len = 1 + rnd(12);
+    uint64_t t = at;
+    auto it = std::upper_bound(ref.begin(), ref.end(), t, [](uint64_t v, const auto& r) { return v < r.second; });
+    for (; it != ref.end() && it->first < t + len; ++it) t = std::max(t, it->second);
+    ASSERT_EQ(c.reserve(ns(double(at)), ns(double(len))), ns(double(t))) << "request " << i;
+    ref.insert(std::upper_bound(ref.begin(), ref.end(), std::make_pair(t, t + len)), {t, t + len});
+    size_t merged = 0;
+    for (size_t k = 0; k < ref.size(); ++k) merged += k == 0 || ref[k - 1].second != ref[k].first;
+    ASSERT_EQ(c.blocks(), merged) << "request " << i;
+    most = std::max(most, merged);
+    if (rnd(3) == 0) {
+      now += rnd(20);
+      c.forget_before(ns(double(now)));
+      ref.erase(std::remove_if(ref.begin(), ref.end(), [&](const auto& r) { return r.second <= now; }), ref.end());
+    }
+  }
+  EXPECT_GT(most, 1000u);  // far more than one run holds
+  EXPECT_EQ(c.busy_until(), ns(double(ref.back().second)));
+  c.forget_before(ns(double(ref.back().second)));
+  EXPECT_EQ(c.blocks(), 0u);
+  EXPECT_EQ(c.busy_until(), sc_time());
+}
