@@ -51,14 +51,16 @@ RootComplex::RootComplex(sc_core::sc_module_name n, const Params& p) : Component
 }
 
 // ---------------------------------------------------------------- root port (Type 1 header)
-bool RootComplex::RootPort::claims_memory(uint64_t addr) const {
-  if (!(command & pcie::kCmdMemoryEnable)) return false;
+void RootComplex::RootPort::update_windows() {
+  mem_lo = pref_lo = 1;
+  mem_hi = pref_hi = 0;
+  if (!(command & pcie::kCmdMemoryEnable)) return;
   uint64_t base = uint64_t(mem_base_limit & 0xfff0) << 16;
   uint64_t limit = (uint64_t(mem_base_limit >> 16 & 0xfff0) << 16) | 0xfffff;
-  if (base <= limit && addr >= base && addr <= limit) return true;
+  if (base <= limit) mem_lo = base, mem_hi = limit;
   uint64_t pbase = (uint64_t(pref_base_upper) << 32) | (uint64_t(pref_base_limit & 0xfff0) << 16);
   uint64_t plimit = (uint64_t(pref_limit_upper) << 32) | (uint64_t(pref_base_limit >> 16 & 0xfff0) << 16) | 0xfffff;
-  return pbase <= plimit && addr >= pbase && addr <= plimit;
+  if (pbase <= plimit) pref_lo = pbase, pref_hi = plimit;
 }
 
 uint32_t RootComplex::RootPort::read32(unsigned reg, unsigned index) const {
@@ -87,6 +89,11 @@ uint32_t RootComplex::RootPort::read32(unsigned reg, unsigned index) const {
 }
 
 void RootComplex::RootPort::write32(unsigned reg, uint32_t v, uint32_t mask) {
+  write_register(reg, v, mask);
+  update_windows();
+}
+
+void RootComplex::RootPort::write_register(unsigned reg, uint32_t v, uint32_t mask) {
   auto merge = [&](uint32_t old) { return (old & ~mask) | (v & mask); };
   switch (reg & ~3u) {
     case pcie::kCfgCommandStatus:

@@ -42,9 +42,19 @@ class RootComplex : public Component {
     uint16_t command = 0;
     uint8_t primary = 0, secondary = 0, subordinate = 0;
     uint32_t mem_base_limit = 0, pref_base_limit = 0, pref_base_upper = 0, pref_limit_upper = 0;
-    bool claims_memory(uint64_t addr) const;
+    // Inline over the windows the last write left (every MMIO access asks, #31).
+    bool claims_memory(uint64_t addr) const {
+      return (addr >= mem_lo && addr <= mem_hi) || (addr >= pref_lo && addr <= pref_hi);
+    }
     uint32_t read32(unsigned reg, unsigned index) const;
     void write32(unsigned reg, uint32_t value, uint32_t mask);
+
+   private:
+    // The memory and prefetchable windows decoded from the registers (lo > hi: closed, as is
+    // every window while memory decoding is off), recomputed by write32.
+    uint64_t mem_lo = 1, mem_hi = 0, pref_lo = 1, pref_hi = 0;
+    void update_windows();
+    void write_register(unsigned reg, uint32_t value, uint32_t mask);
   };
 
   void b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
