@@ -79,6 +79,20 @@ bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time&
 bool GpuMmu::translate(uint64_t pd, uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay,
                        bool debug) {
   uint64_t vpn = va >> MMU_PAGE_SHIFT;
+  // The most recent translation first (runs of accesses to one page, e.g. an xfer's pieces): a hit
+  // there needs neither the hash lookup nor the LRU move (#31).
+  if (!(va >> MMU_VA_BITS) && !lru_.empty() && lru_.front().first == tlb_key(pd, vpn)) {
+    if (!debug) {
+      ++tlb_hits_;
+      delay += tlb_hit_;
+    }
+    t = lru_.front().second;
+    if (write && t.read_only) {
+      reason = MMU_FAULT_READ_ONLY;
+      return false;
+    }
+    return true;
+  }
   auto it = va >> MMU_VA_BITS ? tlb_.end() : tlb_.find(tlb_key(pd, vpn));
   if (it != tlb_.end()) {
     if (!debug) {
