@@ -53,8 +53,7 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   bar0_latency_ = p.time("bar0_latency");
   bar1_read_latency_ = p.time("bar1_read_latency");
   bar1_write_latency_ = p.time("bar1_write_latency");
-  pcie.register_b_transport(this, &HostInterface::b_pcie);
-  pcie.register_transport_dbg(this, &HostInterface::dbg_pcie);
+  pcie.register_transport_dbg(&HostInterface::dbg_pcie);
   dma.register_b_transport(this, &HostInterface::b_dma);
   dma.register_transport_dbg(this, &HostInterface::dbg_dma);
   intr.bind(pmc_);

@@ -20,6 +20,7 @@
 
 #include "models/pcie/config_space.h"
 #include "platform/access_info.h"
+#include "platform/direct_target_socket.h"
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/stats.h"
@@ -29,8 +30,10 @@
 namespace hetvp::gpu {
 
 class HostInterface : public sc_core::sc_module {
+  void b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `pcie`)
+
  public:
-  tlm_utils::simple_target_socket<HostInterface> pcie{"pcie"};
+  DirectTargetSocket<HostInterface, &HostInterface::b_pcie> pcie{"pcie", this};
   tlm_utils::simple_initiator_socket<HostInterface> upstream{"upstream"};
   tlm_utils::multi_passthrough_target_socket<HostInterface> dma{"dma"};
   tlm_utils::simple_initiator_socket<HostInterface> bar0{"bar0"};
@@ -58,7 +61,6 @@ class HostInterface : public sc_core::sc_module {
 
  private:
   void declare_stats();
-  void b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_pcie(tlm::tlm_generic_payload& gp);
   void b_dma(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_dma(int id, tlm::tlm_generic_payload& gp);

@@ -45,10 +45,8 @@ PcieLink::PcieLink(sc_core::sc_module_name n, const Params& p) : Component(n) {
   trace_each_tlp_ = p.string("trace_detail") == "tlps";
   for (unsigned bytes = 0; bytes <= max_payload_ + 16 + framing_; ++bytes)
     wire_table_.push_back(sc_core::sc_time(bytes / bytes_per_second_, sc_core::SC_SEC));
-  down_in.register_b_transport(this, &PcieLink::b_down);
-  down_in.register_transport_dbg(this, &PcieLink::dbg_down);
-  up_in.register_b_transport(this, &PcieLink::b_up);
-  up_in.register_transport_dbg(this, &PcieLink::dbg_up);
+  down_in.register_transport_dbg(&PcieLink::dbg_down);
+  up_in.register_transport_dbg(&PcieLink::dbg_up);
   expose_target("down_in", down_in);
   expose_initiator("down_out", down_out);
   expose_target("up_in", up_in);

@@ -24,14 +24,18 @@
 
 #include "platform/calendar.h"
 #include "platform/component.h"
+#include "platform/direct_target_socket.h"
 
 namespace hetvp {
 
 class PcieLink : public Component {
+  void b_down(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by the sockets)
+  void b_up(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+
  public:
-  tlm_utils::simple_target_socket<PcieLink> down_in{"down_in"};
+  DirectTargetSocket<PcieLink, &PcieLink::b_down> down_in{"down_in", this};
   tlm_utils::simple_initiator_socket<PcieLink> down_out{"down_out"};
-  tlm_utils::simple_target_socket<PcieLink> up_in{"up_in"};
+  DirectTargetSocket<PcieLink, &PcieLink::b_up> up_in{"up_in", this};
   tlm_utils::simple_initiator_socket<PcieLink> up_out{"up_out"};
 
   PcieLink(sc_core::sc_module_name name, const Params& p);
@@ -58,8 +62,6 @@ class PcieLink : public Component {
   // current time, which the caller has at hand (one library call less per TLP, #31).
   sc_core::sc_time send(Direction& d, const sc_core::sc_time& now, sc_core::sc_time at, unsigned payload, uint64_t addr,
                         bool completion, const char* kind);
-  void b_down(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transfer(down_, up_, gp, delay, down_out); }
-  void b_up(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { transfer(up_, down_, gp, delay, up_out); }
   unsigned dbg_down(tlm::tlm_generic_payload& gp);
   unsigned dbg_up(tlm::tlm_generic_payload& gp);
   bool answer_link_query(tlm::tlm_generic_payload& gp) const;
@@ -74,5 +76,12 @@ class PcieLink : public Component {
   Direction down_{"down"}, up_{"up"};
   uint64_t protocol_errors_ = 0;
 };
+
+inline void PcieLink::b_down(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  transfer(down_, up_, gp, delay, down_out);
+}
+inline void PcieLink::b_up(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  transfer(up_, down_, gp, delay, up_out);
+}
 
 }  // namespace hetvp

@@ -29,8 +29,7 @@ RootComplex::RootComplex(sc_core::sc_module_name n, const Params& p) : Component
   msi_size_ = p.size("msi_size");
   up_info_.initiator = basename();
   ecam.register_b_transport(this, &RootComplex::b_ecam);
-  mmio.register_b_transport(this, &RootComplex::b_mmio);
-  mmio.register_transport_dbg(this, &RootComplex::dbg_mmio);
+  mmio.register_transport_dbg(&RootComplex::dbg_mmio);
   expose_target("ecam", ecam);
   expose_target("mmio", mmio);
   expose_initiator("host", host);

@@ -21,13 +21,16 @@
 
 #include "platform/access_info.h"
 #include "platform/component.h"
+#include "platform/direct_target_socket.h"
 
 namespace hetvp {
 
 class RootComplex : public Component {
+  void b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `mmio`)
+
  public:
   tlm_utils::simple_target_socket<RootComplex> ecam{"ecam"};
-  tlm_utils::simple_target_socket<RootComplex> mmio{"mmio"};
+  DirectTargetSocket<RootComplex, &RootComplex::b_mmio> mmio{"mmio", this};
   tlm_utils::simple_initiator_socket<RootComplex> host{"host"};
   IrqPort irq{"irq"};
 
@@ -58,7 +61,6 @@ class RootComplex : public Component {
   };
 
   void b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_mmio(tlm::tlm_generic_payload& gp);
   unsigned dbg_up(int port, tlm::tlm_generic_payload& gp);
