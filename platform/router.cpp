@@ -100,9 +100,7 @@ void Router::end_of_elaboration() {
   last_ = nullptr;
 }
 
-const Router::Entry* Router::decode(uint64_t addr) const {
-  // Accesses come in runs to one target: the last hit first.
-  if (last_ && addr - last_->base < last_->size) return last_;
+const Router::Entry* Router::search(uint64_t addr) const {
   // entries_ is sorted by base: the candidate is the last entry whose base <= addr.
   auto it =
       std::upper_bound(entries_.begin(), entries_.end(), addr, [](uint64_t a, const Entry& e) { return a < e.base; });

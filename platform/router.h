@@ -55,7 +55,12 @@ class Router : public Component {
     unsigned out_index;
     bool absolute;
   };
-  const Entry* decode(uint64_t addr) const;
+  // Accesses come in runs to one target: the last hit first, inline; the search out of line.
+  const Entry* decode(uint64_t addr) const {
+    if (last_ && addr - last_->base < last_->size) return last_;
+    return search(addr);
+  }
+  const Entry* search(uint64_t addr) const;
   mutable const Entry* last_ = nullptr;  // the entry decode found last: checked first (#31)
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
