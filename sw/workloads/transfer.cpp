@@ -30,8 +30,9 @@ constexpr uint64_t kLead = 256;  // bytes before each copy's source/destination 
 constexpr uint64_t kGuard = 16;  // marker bytes on each side of a destination that must survive
 constexpr uint8_t kMarker = 0xA5;
 // Deterministic, position- and salt-dependent bytes, so a misplaced or stale byte shows.
+// `out` keeps its size when it is long enough (growing zero-fills what is then overwritten).
 void make_pattern(std::vector<uint8_t>& out, uint64_t first, uint64_t n, uint32_t salt) {
-  out.resize(n);
+  if (out.size() < n) out.resize(n);
   // Byte i is ((first + i + 1) * K ^ salt << 32) >> 29: the product kept as a running sum, and a
   // plain pointer (a uint8_t store may alias the vector's own pointer, which would be reloaded).
   constexpr uint64_t kK = 0x9E3779B97F4A7C15ull;
@@ -229,6 +230,7 @@ class TransferProgram : public HostProgram {
 
     api.results().set_columns({"method", "direction", "size_bytes", "time_ns", "bandwidth_MBps"});
     std::vector<uint8_t>& got = got_;
+    got.resize(kChunk);  // once: a chunk of the destination read back
     // The guard marker, one chunk of it, written as it is; each copy's source pattern, kept whole
     // so that the check compares against it instead of building the expected bytes again (#31).
     std::vector<uint8_t>& marker = marker_;
@@ -276,7 +278,6 @@ class TransferProgram : public HostProgram {
               const uint64_t total = size + 2 * kGuard;
               for (uint64_t off = 0; off < total; off += kChunk) {
                 const uint64_t n = std::min(kChunk, total - off);
-                got.resize(n);
                 side_io(!src_host, false, base + dst_off - kGuard + off, got.data(), n);
                 // expected: marker outside [kGuard, kGuard + size), the source's pattern inside
                 const uint64_t lo = std::max<uint64_t>(off, kGuard), hi_b = std::min<uint64_t>(off + n, kGuard + size);
