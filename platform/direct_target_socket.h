@@ -11,20 +11,26 @@
 //
 //     DirectTargetSocket<Memory, &Memory::b_transport> in{"in", this};
 //
-// (the member function must be declared before the socket member that names it).
+// (the member function must be declared before the socket member that names it). With N = 0 any
+// number of initiators bind to it, each through its own binding of the backward path (operator[]
+// and size() reach them, e.g. to invalidate DMI), as with a multi-socket — for a target such as a
+// router that does not need to know which initiator called.
 #pragma once
 
 #include <tlm>
 
 namespace hetvp {
 
-template <class MOD, void (MOD::*BTransport)(tlm::tlm_generic_payload&, sc_core::sc_time&)>
-class DirectTargetSocket : public tlm::tlm_target_socket<32> {
+template <class MOD, void (MOD::*BTransport)(tlm::tlm_generic_payload&, sc_core::sc_time&), unsigned N = 1,
+          sc_core::sc_port_policy POL = sc_core::SC_ONE_OR_MORE_BOUND>
+class DirectTargetSocket : public tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, N, POL> {
+  using Base = tlm::tlm_target_socket<32, tlm::tlm_base_protocol_types, N, POL>;
+
  public:
   using Dbg = unsigned (MOD::*)(tlm::tlm_generic_payload&);
   using Dmi = bool (MOD::*)(tlm::tlm_generic_payload&, tlm::tlm_dmi&);
 
-  DirectTargetSocket(const char* name, MOD* mod) : tlm::tlm_target_socket<32>(name), fw_(mod) { bind(fw_); }
+  DirectTargetSocket(const char* name, MOD* mod) : Base(name), fw_(mod) { Base::bind(fw_); }
 
   void register_transport_dbg(Dbg f) { fw_.dbg = f; }
   void register_get_direct_mem_ptr(Dmi f) { fw_.dmi = f; }
