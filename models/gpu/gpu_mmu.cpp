@@ -33,8 +33,7 @@ GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
       vram_size_(vram_size) {
   tlb_entries_ = p.u32("tlb_entries");
   tlb_hit_ = p.time("tlb_hit");
-  in.register_b_transport(this, &GpuMmu::b_transport);
-  in.register_transport_dbg(this, &GpuMmu::transport_dbg);
+  in.register_transport_dbg(&GpuMmu::transport_dbg);
   on_write("PD_BASE_LO", &GpuMmu::pd_base_written);
   on_write("PD_BASE_HI", &GpuMmu::pd_base_written);
   on_write("TLB_FLUSH", &GpuMmu::tlb_flush_written);
@@ -178,7 +177,7 @@ void GpuMmu::fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload&
   intr->raise(GPU_INTR_MMU_FAULT, delay);
 }
 
-void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void GpuMmu::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   ++accesses_;
   const uint64_t va = gp.get_address();
   const unsigned len = gp.get_data_length();
@@ -249,7 +248,7 @@ void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   delay = done;
 }
 
-unsigned GpuMmu::transport_dbg(int, tlm::tlm_generic_payload& gp) {
+unsigned GpuMmu::transport_dbg(tlm::tlm_generic_payload& gp) {
   const uint64_t va = gp.get_address();
   const unsigned len = gp.get_data_length();
   unsigned char* data = gp.get_data_ptr();

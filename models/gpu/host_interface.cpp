@@ -54,8 +54,7 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
   bar1_read_latency_ = p.time("bar1_read_latency");
   bar1_write_latency_ = p.time("bar1_write_latency");
   pcie.register_transport_dbg(&HostInterface::dbg_pcie);
-  dma.register_b_transport(this, &HostInterface::b_dma);
-  dma.register_transport_dbg(this, &HostInterface::dbg_dma);
+  dma.register_transport_dbg(&HostInterface::dbg_dma);
   intr.bind(pmc_);
 
   msi_info_->initiator = "gpu.msi";
@@ -119,7 +118,7 @@ unsigned HostInterface::dbg_pcie(tlm::tlm_generic_payload& gp) {
   return n;
 }
 
-void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void HostInterface::b_dma(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   ++dma_requests_;
   if (!cfg_.bus_master()) {
     ++refused_;
@@ -161,7 +160,7 @@ void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d
   delay = done;
 }
 
-unsigned HostInterface::dbg_dma(int, tlm::tlm_generic_payload& gp) { return upstream->transport_dbg(gp); }
+unsigned HostInterface::dbg_dma(tlm::tlm_generic_payload& gp) { return upstream->transport_dbg(gp); }
 
 void HostInterface::send_msi(const sc_core::sc_time& delay) {
   if (!cfg_.msi_enabled() || !cfg_.bus_master()) return;  // the driver polls PMC_INTR instead

@@ -31,11 +31,12 @@ namespace hetvp::gpu {
 
 class HostInterface : public sc_core::sc_module {
   void b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `pcie`)
+  void b_dma(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);   // (named by `dma`)
 
  public:
   DirectTargetSocket<HostInterface, &HostInterface::b_pcie> pcie{"pcie", this};
   tlm_utils::simple_initiator_socket<HostInterface> upstream{"upstream"};
-  tlm_utils::multi_passthrough_target_socket<HostInterface> dma{"dma"};
+  DirectTargetSocket<HostInterface, &HostInterface::b_dma, 0> dma{"dma", this};  // any number of bus masters
   tlm_utils::simple_initiator_socket<HostInterface> bar0{"bar0"};
   tlm_utils::simple_initiator_socket<HostInterface> bar1{"bar1"};
   IrqExport intr{"intr"};
@@ -62,8 +63,7 @@ class HostInterface : public sc_core::sc_module {
  private:
   void declare_stats();
   unsigned dbg_pcie(tlm::tlm_generic_payload& gp);
-  void b_dma(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned dbg_dma(int id, tlm::tlm_generic_payload& gp);
+  unsigned dbg_dma(tlm::tlm_generic_payload& gp);
   void send_msi(const sc_core::sc_time& delay);
 
   pcie::Type0ConfigSpace cfg_;
