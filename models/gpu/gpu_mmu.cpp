@@ -78,19 +78,26 @@ bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time&
 bool GpuMmu::translate(uint64_t pd, uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay,
                        bool debug) {
   uint64_t vpn = va >> MMU_PAGE_SHIFT;
-  // The most recent translation first (runs of accesses to one page, e.g. an xfer's pieces): a hit
-  // there needs neither the hash lookup nor the LRU move (#31).
-  if (!(va >> MMU_VA_BITS) && !lru_.empty() && lru_.front().first == tlb_key(pd, vpn)) {
-    if (!debug) {
-      ++tlb_hits_;
-      delay += tlb_hit_;
+  // The few most recent translations first (a copy alternates between its source and destination
+  // pages; a few cores run side by side): a hit there needs no hash lookup (#31). Same hit, same LRU
+  // move as through the hash.
+  if (!(va >> MMU_VA_BITS)) {
+    const uint64_t key = tlb_key(pd, vpn);
+    auto e = lru_.begin();
+    for (int n = 0; n < 4 && e != lru_.end(); ++n, ++e) {
+      if (e->first != key) continue;
+      if (!debug) {
+        ++tlb_hits_;
+        delay += tlb_hit_;
+        if (n) lru_.splice(lru_.begin(), lru_, e);
+      }
+      t = e->second;
+      if (write && t.read_only) {
+        reason = MMU_FAULT_READ_ONLY;
+        return false;
+      }
+      return true;
     }
-    t = lru_.front().second;
-    if (write && t.read_only) {
-      reason = MMU_FAULT_READ_ONLY;
-      return false;
-    }
-    return true;
   }
   auto it = va >> MMU_VA_BITS ? tlb_.end() : tlb_.find(tlb_key(pd, vpn));
   if (it != tlb_.end()) {
