@@ -868,6 +868,13 @@ block_dispatch : {
   Block* b_ = bidx[off_ >> 1].get();
   if (HETVP_UNLIKELY(!b_)) {
     if (cyc >= limit) goto out;
+    // A decoded op no block holds (an I/O store, a CSR, wfi): straight to the interpreter, without
+    // asking build_block, which would find the same (#31).
+    if (const Insn* in_ = dc + (off_ >> 1);
+        in_->op != OP_DECODE && !(in_->op == OP_AUIPC ? blabels[OP_LI] : blabels[in_->op])) {
+      i = dc + (off_ >> 1);
+      goto* labels[i->op];
+    }
     b_ = build_block(*creg, pc, blabels);
     if (!b_) {
       i = dc + (off_ >> 1);
