@@ -50,6 +50,7 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
       cfg_(kVendorNvidia, kDeviceGtx480, kClassVga,
            {pcie::BarSpec{p.size("bar0_size"), false, false}, pcie::BarSpec{p.size("bar1_size"), true, true}}) {
   bar0_size_ = p.size("bar0_size");
+  vram_size_ = vram_size;
   bar0_latency_ = p.time("bar0_latency");
   bar1_read_latency_ = p.time("bar1_read_latency");
   bar1_write_latency_ = p.time("bar1_write_latency");
@@ -101,6 +102,15 @@ void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
     bar0->b_transport(gp, delay);
   } else {
     ++bar1_accesses_;
+    if (offset >= vram_size_ || gp.get_data_length() > vram_size_ - offset) {
+      std::string buf = format("%s: BAR1 access at offset 0x%" PRIx64 " (%u bytes) by %s lies beyond VRAM (%" PRIu64
+                               " bytes)",
+                               name(), offset, gp.get_data_length(), initiator_of(gp), vram_size_);
+      SC_REPORT_WARNING("hetvp/gpu", buf.c_str());
+      gp.set_address(addr);
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
     delay += gp.is_read() ? bar1_read_latency_ : bar1_write_latency_;
     bar1->b_transport(gp, delay);
   }

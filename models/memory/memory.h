@@ -19,7 +19,8 @@ class Memory : public Component {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `in`)
 
  public:
-  DirectTargetSocket<Memory, &Memory::b_transport> in{"in", this};
+  // Any number of initiators (e.g. VRAM: the GPU's VRAM bus and its host interface's BAR1).
+  DirectTargetSocket<Memory, &Memory::b_transport, 0> in{"in", this};
 
   Memory(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
