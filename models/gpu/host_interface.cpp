@@ -103,9 +103,9 @@ void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
   } else {
     ++bar1_accesses_;
     if (offset >= vram_size_ || gp.get_data_length() > vram_size_ - offset) {
-      std::string buf = format("%s: BAR1 access at offset 0x%" PRIx64 " (%u bytes) by %s lies beyond VRAM (%" PRIu64
-                               " bytes)",
-                               name(), offset, gp.get_data_length(), initiator_of(gp), vram_size_);
+      std::string buf =
+          format("%s: BAR1 access at offset 0x%" PRIx64 " (%u bytes) by %s lies beyond VRAM (%" PRIu64 " bytes)",
+                 name(), offset, gp.get_data_length(), initiator_of(gp), vram_size_);
       SC_REPORT_WARNING("hetvp/gpu", buf.c_str());
       gp.set_address(addr);
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);

@@ -65,8 +65,9 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return true;
   }
-  if (len == 4 && addr % kChunk <= kChunk - 4) {  // a 32-bit access (MMIO-sized, the BAR1 reads): a
-    uint8_t* p = chunk(addr / kChunk) + addr % kChunk;  // fixed-size copy, no library call (#31)
+  // A 32-bit access inside one chunk (the BAR1 reads): a fixed-size copy, no library call (#31).
+  if (len == 4 && addr % kChunk <= kChunk - 4) {
+    uint8_t* p = chunk(addr / kChunk) + addr % kChunk;
     if (rd)
       std::memcpy(data, p, 4);
     else
