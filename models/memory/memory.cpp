@@ -65,16 +65,6 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return true;
   }
-  // A 32-bit access inside one chunk (the BAR1 reads): a fixed-size copy, no library call (#31).
-  if (len == 4 && addr % kChunk <= kChunk - 4) {
-    uint8_t* p = chunk(addr / kChunk) + addr % kChunk;
-    if (rd)
-      std::memcpy(data, p, 4);
-    else
-      std::memcpy(p, data, 4);
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    return true;
-  }
   while (len > 0) {
     uint64_t off = addr % kChunk;
     unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, kChunk - off));

@@ -69,17 +69,10 @@ unsigned PcieLink::dbg_up(tlm::tlm_generic_payload& gp) {
   return answer_link_query(gp) ? 0 : up_out->transport_dbg(gp);
 }
 
-sc_core::sc_time PcieLink::wire_time(unsigned payload, uint64_t addr, bool completion) const {
-  // 3DW header for completions and 32-bit addresses, 4DW for 64-bit addresses.
-  unsigned header = (!completion && addr > 0xffffffffull) ? 16 : 12;
-  const unsigned bytes = payload + header + framing_;
-  return bytes < wire_table_.size() ? wire_table_[bytes] : sc_core::sc_time(bytes / bytes_per_second_, sc_core::SC_SEC);
-}
-
 sc_core::sc_time PcieLink::send(Direction& d, const sc_core::sc_time& now, sc_core::sc_time at, unsigned payload,
                                 uint64_t addr, bool completion, const char* kind) {
   const sc_core::sc_time wire = wire_time(payload, addr, completion);
-  const unsigned header = (!completion && addr > 0xffffffffull) ? 16 : 12;
+  const unsigned header = header_bytes(addr, completion);
   d.wire.forget_before(now);
   d.busy_time += wire;
   ++d.tlps;

@@ -42,7 +42,14 @@ class PcieLink : public Component {
   static std::shared_ptr<Schema> schema();
 
   // Wire time of a TLP carrying `payload` bytes to/from `addr` (header size depends on it).
-  sc_core::sc_time wire_time(unsigned payload, uint64_t addr, bool completion) const;
+  sc_core::sc_time wire_time(unsigned payload, uint64_t addr, bool completion) const {
+    // 3DW header for completions and 32-bit addresses, 4DW for 64-bit addresses.
+    const unsigned bytes = payload + header_bytes(addr, completion) + framing_;
+    return bytes < wire_table_.size() ? wire_table_[bytes] : sc_core::sc_time(bytes / bytes_per_second_, sc_core::SC_SEC);
+  }
+  static unsigned header_bytes(uint64_t addr, bool completion) {
+    return (!completion && addr > 0xffffffffull) ? 16 : 12;
+  }
   double raw_bandwidth() const { return bytes_per_second_; }  // bytes/s after line encoding
 
  private:
