@@ -25,12 +25,12 @@ Register& RegisterBank::add(const std::string& name, uint32_t offset, RegAccess 
   return r;
 }
 
-void RegisterBank::build_index() {
+void RegisterBank::build_index() const {
   const uint64_t words = regs_.rbegin()->first / 4 + 1;
   indexed_ = words <= kMaxIndexed;
   index_.assign(indexed_ ? words : 1, nullptr);  // non-empty: built
   if (indexed_)
-    for (auto& [off, r] : regs_) index_[off / 4] = &r;
+    for (auto& [off, r] : regs_) index_[off / 4] = const_cast<Register*>(&r);
 }
 
 Register& RegisterBank::at(uint32_t offset) {

@@ -105,7 +105,8 @@ class RegisterBank {
     Register& r = named(name);
     r.reset = r.value = v;
   }
-  bool has(uint32_t offset) const { return regs_.count(offset) != 0; }
+  // Through the flat index (a window that forwards what the table lacks asks this per access, #31).
+  bool has(uint32_t offset) const { return (offset & 3) == 0 && lookup(offset) != nullptr; }
   // Takes a register of the table out (one this instance does not have, e.g. a HUB-only one on
   // a GPC): its offset becomes a hole.
   void remove(const std::string& name) {
@@ -147,18 +148,18 @@ class RegisterBank {
   // the first access after the table changed (registers come from the blocks' C header tables,
   // so it is built once), instead of a std::map walk per access (#31). Banks whose offsets span
   // more than kMaxIndexed words keep the map lookup.
-  Register* lookup(uint64_t offset) {
+  Register* lookup(uint64_t offset) const {
     if (index_.empty() && !regs_.empty()) build_index();
     if (indexed_) return offset / 4 < index_.size() ? index_[offset / 4] : nullptr;
     auto it = regs_.find(static_cast<uint32_t>(offset));
-    return it == regs_.end() ? nullptr : &it->second;
+    return it == regs_.end() ? nullptr : const_cast<Register*>(&it->second);
   }
-  void build_index();
+  void build_index() const;  // a cache of regs_: built on demand, also from const lookups
   static constexpr uint64_t kMaxIndexed = 1u << 16;
   std::string block_;
   std::map<uint32_t, Register> regs_;
-  std::vector<Register*> index_;
-  bool indexed_ = false;
+  mutable std::vector<Register*> index_;
+  mutable bool indexed_ = false;
   uint64_t errors_ = 0;
   AccessContext idle_;             // the context outside any access
   AccessContext* ctx_ = &idle_;    // the access being served (RegisterBank::serve's own)

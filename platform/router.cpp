@@ -29,9 +29,8 @@ std::shared_ptr<Schema> Router::schema() {
 
 Router::Router(sc_core::sc_module_name name, const Params& p) : Component(name), params_(p) {
   latency_ = p.time("latency");
-  in.register_b_transport(this, &Router::b_transport);
-  in.register_transport_dbg(this, &Router::transport_dbg);
-  in.register_get_direct_mem_ptr(this, &Router::get_direct_mem_ptr);
+  in.register_transport_dbg(&Router::transport_dbg);
+  in.register_get_direct_mem_ptr(&Router::get_direct_mem_ptr);
   out.register_invalidate_direct_mem_ptr(this, &Router::invalidate_direct_mem_ptr);
   expose_target("in", in);
   declare_stats();
@@ -100,9 +99,7 @@ void Router::end_of_elaboration() {
   last_ = nullptr;
 }
 
-const Router::Entry* Router::decode(uint64_t addr) const {
-  // Accesses come in runs to one target: the last hit first.
-  if (last_ && addr - last_->base < last_->size) return last_;
+const Router::Entry* Router::search(uint64_t addr) const {
   // entries_ is sorted by base: the candidate is the last entry whose base <= addr.
   auto it =
       std::upper_bound(entries_.begin(), entries_.end(), addr, [](uint64_t a, const Entry& e) { return a < e.base; });
@@ -113,7 +110,7 @@ const Router::Entry* Router::decode(uint64_t addr) const {
   return last_;
 }
 
-void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void Router::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   ++transactions_;
   uint64_t addr = gp.get_address();
   const Entry* e = decode(addr);
@@ -141,7 +138,7 @@ void Router::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   gp.set_address(addr);
 }
 
-unsigned Router::transport_dbg(int, tlm::tlm_generic_payload& gp) {
+unsigned Router::transport_dbg(tlm::tlm_generic_payload& gp) {
   uint64_t addr = gp.get_address();
   const Entry* e = decode(addr);
   if (!e) {
@@ -154,7 +151,7 @@ unsigned Router::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   return n;
 }
 
-bool Router::get_direct_mem_ptr(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
+bool Router::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
   uint64_t addr = gp.get_address();
   const Entry* e = decode(addr);
   if (!e) return false;
@@ -181,7 +178,7 @@ void Router::invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint6
     uint64_t off = e.absolute ? 0 : e.base;
     uint64_t s = start + off, t = end + off;
     if (t < s) t = ~0ull;  // overflow: invalidate to the top
-    for (unsigned i = 0; i < in.size(); ++i) in[i]->invalidate_direct_mem_ptr(s, t);
+    for (int i = 0; i < in.size(); ++i) in[i]->invalidate_direct_mem_ptr(s, t);
   }
 }
 

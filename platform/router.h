@@ -17,15 +17,19 @@
 #include <vector>
 
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "platform/component.h"
+#include "platform/direct_target_socket.h"
 
 namespace hetvp {
 
 class Router : public Component {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `in`)
+
  public:
-  tlm_utils::multi_passthrough_target_socket<Router> in{"in"};
+  // Any number of initiators; the router does not ask which one called (a direct call per access
+  // instead of a multi-socket's binder and functor, #31).
+  DirectTargetSocket<Router, &Router::b_transport, 0> in{"in", this};
   tlm_utils::multi_passthrough_initiator_socket<Router> out{"out"};
 
   Router(sc_core::sc_module_name name, const Params& p);
@@ -55,11 +59,15 @@ class Router : public Component {
     unsigned out_index;
     bool absolute;
   };
-  const Entry* decode(uint64_t addr) const;
+  // Accesses come in runs to one target: the last hit first, inline; the search out of line.
+  const Entry* decode(uint64_t addr) const {
+    if (last_ && addr - last_->base < last_->size) return last_;
+    return search(addr);
+  }
+  const Entry* search(uint64_t addr) const;
   mutable const Entry* last_ = nullptr;  // the entry decode found last: checked first (#31)
-  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
-  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp);
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
 
   Params params_;

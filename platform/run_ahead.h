@@ -31,9 +31,9 @@ namespace hetvp {
 // No other process has anything to do within `ahead` of the current time, nor at the current time
 // (a runnable process, a delta notification, an update): a wait of `ahead` would be seen by nobody.
 // The test RunAheadKeeper applies at its sync points, for initiators that keep their own local time.
-inline bool unobserved_for(const sc_core::sc_time& ahead) {
-  return !sc_core::sc_pending_activity_at_current_time() && sc_core::sc_time_to_pending_activity() > ahead;
-}
+// sc_time_to_pending_activity() is zero when something is pending at the current time (IEEE 1666
+// 4.5.7), so one call answers both questions (#31: the test runs at every sync point passed).
+inline bool unobserved_for(const sc_core::sc_time& ahead) { return sc_core::sc_time_to_pending_activity() > ahead; }
 
 class RunAheadKeeper : public tlm_utils::tlm_quantumkeeper {
  public:
@@ -43,11 +43,10 @@ class RunAheadKeeper : public tlm_utils::tlm_quantumkeeper {
   // At a sync point (need_sync()): wait if someone else could observe the difference, else pass
   // the point in local time. Call instead of `if (need_sync()) sync();`.
   void sync_if_needed() {
-    if (!need_sync()) return;
     const sc_core::sc_time now = sc_core::sc_time_stamp();
     const sc_core::sc_time target = now + m_local_time;
-    if (m_local_time <= max_lag_ && !sc_core::sc_pending_activity_at_current_time() &&
-        now + sc_core::sc_time_to_pending_activity() > target) {
+    if (target < m_next_sync_point) return;  // need_sync(), with the current time read once
+    if (m_local_time <= max_lag_ && unobserved_for(m_local_time)) {
       ++passed_;
       // The plain keeper's reset() after a wait ending at `target`.
       const sc_core::sc_time& q = tlm::tlm_global_quantum::instance().get();

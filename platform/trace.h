@@ -69,6 +69,9 @@ class Tracer {
   void open(const std::string& path);  // throws std::runtime_error when the file cannot be written
   bool close();                        // writes what is pending and ends the file; false if writing failed
 
+  // A trace is being written (whatever its window): a model may skip preparing a span's start
+  // time when not (#31); whether to write one is still enabled()'s answer.
+  bool active() const { return enabled_; }
   bool enabled() const {
     if (!enabled_) return false;
     if (!windowed_) return true;

@@ -178,7 +178,9 @@ void Gpu::build_fixed_parts(const Params& p) {
 
   const std::string me = name();
   vram_bus_->map(me + ".vram", 0, vram_->size(), vram_->in);
-  hostif_->bar1.bind(vram_bus_->in);
+  // BAR1 reaches VRAM directly (one hop less per uncached read, #31): the VRAM bus routes the GPU's
+  // own bus masters, which add nothing to a BAR1 access (no latency, VRAM at offset 0).
+  hostif_->bar1.bind(vram_->in);
   mmu_->vram.bind(vram_bus_->in);
   mmu_->sysmem.bind(hostif_->dma);
   hostif_->bar0.bind(bar0_->in);

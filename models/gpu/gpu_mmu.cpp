@@ -33,8 +33,7 @@ GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
       vram_size_(vram_size) {
   tlb_entries_ = p.u32("tlb_entries");
   tlb_hit_ = p.time("tlb_hit");
-  in.register_b_transport(this, &GpuMmu::b_transport);
-  in.register_transport_dbg(this, &GpuMmu::transport_dbg);
+  in.register_transport_dbg(&GpuMmu::transport_dbg);
   on_write("PD_BASE_LO", &GpuMmu::pd_base_written);
   on_write("PD_BASE_HI", &GpuMmu::pd_base_written);
   on_write("TLB_FLUSH", &GpuMmu::tlb_flush_written);
@@ -79,6 +78,27 @@ bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time&
 bool GpuMmu::translate(uint64_t pd, uint64_t va, bool write, Translation& t, unsigned& reason, sc_core::sc_time& delay,
                        bool debug) {
   uint64_t vpn = va >> MMU_PAGE_SHIFT;
+  // The few most recent translations first (a copy alternates between its source and destination
+  // pages; a few cores run side by side): a hit there needs no hash lookup (#31). Same hit, same LRU
+  // move as through the hash.
+  if (!(va >> MMU_VA_BITS)) {
+    const uint64_t key = tlb_key(pd, vpn);
+    auto e = lru_.begin();
+    for (int n = 0; n < 4 && e != lru_.end(); ++n, ++e) {
+      if (e->first != key) continue;
+      if (!debug) {
+        ++tlb_hits_;
+        delay += tlb_hit_;
+        if (n) lru_.splice(lru_.begin(), lru_, e);
+      }
+      t = e->second;
+      if (write && t.read_only) {
+        reason = MMU_FAULT_READ_ONLY;
+        return false;
+      }
+      return true;
+    }
+  }
   auto it = va >> MMU_VA_BITS ? tlb_.end() : tlb_.find(tlb_key(pd, vpn));
   if (it != tlb_.end()) {
     if (!debug) {
@@ -164,7 +184,7 @@ void GpuMmu::fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload&
   intr->raise(GPU_INTR_MMU_FAULT, delay);
 }
 
-void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void GpuMmu::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   ++accesses_;
   const uint64_t va = gp.get_address();
   const unsigned len = gp.get_data_length();
@@ -235,7 +255,7 @@ void GpuMmu::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& de
   delay = done;
 }
 
-unsigned GpuMmu::transport_dbg(int, tlm::tlm_generic_payload& gp) {
+unsigned GpuMmu::transport_dbg(tlm::tlm_generic_payload& gp) {
   const uint64_t va = gp.get_address();
   const unsigned len = gp.get_data_length();
   unsigned char* data = gp.get_data_ptr();

@@ -24,6 +24,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "platform/access_info.h"
+#include "platform/direct_target_socket.h"
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/stats.h"
@@ -44,11 +45,12 @@ struct MmuTargetInfo : tlm::tlm_extension<MmuTargetInfo> {
 };
 
 class GpuMmu : public Peripheral, public RunMember {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `in`)
+
  public:
-  // GPU virtual addresses, from every bus master the GPU's blocks have (none when it has no blocks).
-  tlm_utils::multi_passthrough_target_socket<GpuMmu, 32, tlm::tlm_base_protocol_types, 0,
-                                             sc_core::SC_ZERO_OR_MORE_BOUND>
-      in{"in"};
+  // GPU virtual addresses, from every bus master the GPU's blocks have (none when it has no blocks);
+  // a direct call per access (#31), the MMU does not ask which master called.
+  DirectTargetSocket<GpuMmu, &GpuMmu::b_transport, 0, sc_core::SC_ZERO_OR_MORE_BOUND> in{"in", this};
   tlm_utils::simple_initiator_socket<GpuMmu> vram{"vram"};      // VRAM physical
   tlm_utils::simple_initiator_socket<GpuMmu> sysmem{"sysmem"};  // host physical, via PCIe
   IrqPort intr{"intr"};
@@ -74,8 +76,7 @@ class GpuMmu : public Peripheral, public RunMember {
   bool page_directory(const tlm::tlm_generic_payload& gp, uint64_t& pd, sc_core::sc_time& delay, bool debug);
   bool read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay, bool debug);
   void fault(uint64_t va, unsigned reason, const tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
-  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp);
   void flush_tlb();
   void pd_base_written(uint32_t) { flush_tlb(); }
   void tlb_flush_written(uint32_t v) {

@@ -50,13 +50,12 @@ HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigne
       cfg_(kVendorNvidia, kDeviceGtx480, kClassVga,
            {pcie::BarSpec{p.size("bar0_size"), false, false}, pcie::BarSpec{p.size("bar1_size"), true, true}}) {
   bar0_size_ = p.size("bar0_size");
+  vram_size_ = vram_size;
   bar0_latency_ = p.time("bar0_latency");
   bar1_read_latency_ = p.time("bar1_read_latency");
   bar1_write_latency_ = p.time("bar1_write_latency");
-  pcie.register_b_transport(this, &HostInterface::b_pcie);
-  pcie.register_transport_dbg(this, &HostInterface::dbg_pcie);
-  dma.register_b_transport(this, &HostInterface::b_dma);
-  dma.register_transport_dbg(this, &HostInterface::dbg_dma);
+  pcie.register_transport_dbg(&HostInterface::dbg_pcie);
+  dma.register_transport_dbg(&HostInterface::dbg_dma);
   intr.bind(pmc_);
 
   msi_info_->initiator = "gpu.msi";
@@ -103,6 +102,15 @@ void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
     bar0->b_transport(gp, delay);
   } else {
     ++bar1_accesses_;
+    if (offset >= vram_size_ || gp.get_data_length() > vram_size_ - offset) {
+      std::string buf =
+          format("%s: BAR1 access at offset 0x%" PRIx64 " (%u bytes) by %s lies beyond VRAM (%" PRIu64 " bytes)",
+                 name(), offset, gp.get_data_length(), initiator_of(gp), vram_size_);
+      SC_REPORT_WARNING("hetvp/gpu", buf.c_str());
+      gp.set_address(addr);
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
     delay += gp.is_read() ? bar1_read_latency_ : bar1_write_latency_;
     bar1->b_transport(gp, delay);
   }
@@ -120,7 +128,7 @@ unsigned HostInterface::dbg_pcie(tlm::tlm_generic_payload& gp) {
   return n;
 }
 
-void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+void HostInterface::b_dma(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   ++dma_requests_;
   if (!cfg_.bus_master()) {
     ++refused_;
@@ -162,7 +170,7 @@ void HostInterface::b_dma(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d
   delay = done;
 }
 
-unsigned HostInterface::dbg_dma(int, tlm::tlm_generic_payload& gp) { return upstream->transport_dbg(gp); }
+unsigned HostInterface::dbg_dma(tlm::tlm_generic_payload& gp) { return upstream->transport_dbg(gp); }
 
 void HostInterface::send_msi(const sc_core::sc_time& delay) {
   if (!cfg_.msi_enabled() || !cfg_.bus_master()) return;  // the driver polls PMC_INTR instead

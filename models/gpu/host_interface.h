@@ -4,7 +4,8 @@
 // configuration space (vendor 0x10de, device 0x06c0, BAR0 = registers, BAR1 = VRAM aperture,
 // MSI capability); memory requests are decoded against the BARs the driver programmed: BAR0
 // goes to the register router (`bar0`), BAR1 to VRAM at the same offset (costing
-// `bar1_read_latency` per read: the GPU's path from its host interface to the frame buffer).
+// `bar1_read_latency` per read: the GPU's path from its host interface to the frame buffer);
+// `bar1` is bound to VRAM itself, an access past VRAM's size is refused here with a warning.
 // Upstream (target `dma`, from the MMU and any GPU-internal bus master): requests are split
 // into TLPs no larger than max_payload (writes) and max_read_request (reads) and sent out
 // through `upstream`; refused while bus mastering is disabled. The two limits are the link's
@@ -20,6 +21,7 @@
 
 #include "models/pcie/config_space.h"
 #include "platform/access_info.h"
+#include "platform/direct_target_socket.h"
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/stats.h"
@@ -29,10 +31,13 @@
 namespace hetvp::gpu {
 
 class HostInterface : public sc_core::sc_module {
+  void b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `pcie`)
+  void b_dma(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);   // (named by `dma`)
+
  public:
-  tlm_utils::simple_target_socket<HostInterface> pcie{"pcie"};
+  DirectTargetSocket<HostInterface, &HostInterface::b_pcie> pcie{"pcie", this};
   tlm_utils::simple_initiator_socket<HostInterface> upstream{"upstream"};
-  tlm_utils::multi_passthrough_target_socket<HostInterface> dma{"dma"};
+  DirectTargetSocket<HostInterface, &HostInterface::b_dma, 0> dma{"dma", this};  // any number of bus masters
   tlm_utils::simple_initiator_socket<HostInterface> bar0{"bar0"};
   tlm_utils::simple_initiator_socket<HostInterface> bar1{"bar1"};
   IrqExport intr{"intr"};
@@ -58,15 +63,14 @@ class HostInterface : public sc_core::sc_module {
 
  private:
   void declare_stats();
-  void b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_pcie(tlm::tlm_generic_payload& gp);
-  void b_dma(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned dbg_dma(int id, tlm::tlm_generic_payload& gp);
+  unsigned dbg_dma(tlm::tlm_generic_payload& gp);
   void send_msi(const sc_core::sc_time& delay);
 
   pcie::Type0ConfigSpace cfg_;
   sc_core::sc_time bar0_latency_, bar1_read_latency_, bar1_write_latency_;
   uint64_t bar0_size_;
+  uint64_t vram_size_;  // BAR1 offsets at or past it reach no VRAM (an aperture larger than VRAM)
   static constexpr unsigned kMaxPayloadSupported = 512;  // Device Capabilities (GF100)
   void end_of_elaboration() override;
   unsigned max_payload_ = 128, max_read_request_ = 512;  // PCIe reset values until the link answers

@@ -34,9 +34,8 @@ Memory::Memory(sc_core::sc_module_name name, const Params& p) : Component(name) 
   dmi_ = p.boolean("dmi");
   chunks_.resize((size_ + kChunk - 1) / kChunk);
   written_.resize(((size_ + kPage - 1) / kPage + 63) / 64);
-  in.register_b_transport(this, &Memory::b_transport);
-  in.register_transport_dbg(this, &Memory::transport_dbg);
-  in.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
+  in.register_transport_dbg(&Memory::transport_dbg);
+  in.register_get_direct_mem_ptr(&Memory::get_direct_mem_ptr);
   expose_target("in", in);
   declare_target_extent("in", size_);  // a router's map entry may not reach past it
   declare_stats();

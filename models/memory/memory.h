@@ -16,15 +16,17 @@
 #include <memory>
 #include <vector>
 
-#include <tlm_utils/simple_target_socket.h>
-
 #include "platform/component.h"
+#include "platform/direct_target_socket.h"
 
 namespace hetvp {
 
 class Memory : public Component {
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `in`)
+
  public:
-  tlm_utils::simple_target_socket<Memory> in{"in"};
+  // Any number of initiators (e.g. VRAM: the GPU's VRAM bus and its host interface's BAR1).
+  DirectTargetSocket<Memory, &Memory::b_transport, 0> in{"in", this};
 
   Memory(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
@@ -37,7 +39,6 @@ class Memory : public Component {
  private:
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   uint8_t* chunk(uint64_t index);
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& gp);
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   // Copies between the payload and storage; false when out of range.

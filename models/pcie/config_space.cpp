@@ -58,6 +58,11 @@ uint32_t Type0ConfigSpace::read32(unsigned reg) const {
 }
 
 void Type0ConfigSpace::write32(unsigned reg, uint32_t value, uint32_t mask) {
+  write_register(reg, value, mask);
+  update_windows();
+}
+
+void Type0ConfigSpace::write_register(unsigned reg, uint32_t value, uint32_t mask) {
   unsigned r = reg & ~3u;
   auto merge = [&](uint32_t old) { return (old & ~mask) | (value & mask); };
   if (r == PCICFG_COMMAND) {
@@ -101,18 +106,15 @@ void Type0ConfigSpace::write32(unsigned reg, uint32_t value, uint32_t mask) {
   // everything else is read-only
 }
 
-int Type0ConfigSpace::decode(uint64_t addr, uint64_t& offset) const {
-  if (!memory_enabled()) return -1;
+void Type0ConfigSpace::update_windows() {
+  windows_ = 0;
+  if (!memory_enabled()) return;
   for (unsigned i = 0; i < 6; ++i) {
     if (!bars_[i].size) continue;
     uint64_t base = bar_address(i);
     if (base == 0) continue;  // unassigned
-    if (addr >= base && addr - base < bars_[i].size) {
-      offset = addr - base;
-      return static_cast<int>(i);
-    }
+    window_[windows_++] = Window{base, bars_[i].size, i};
   }
-  return -1;
 }
 
 }  // namespace hetvp::pcie

@@ -27,7 +27,16 @@ class Type0ConfigSpace {
   bool memory_enabled() const { return command_ & PCICFG_COMMAND_MEMORY; }
   bool bus_master() const { return command_ & PCICFG_COMMAND_MASTER; }
   // Which BAR slot decodes `addr`, and the offset inside it; -1 if none or memory decoding is off.
-  int decode(uint64_t addr, uint64_t& offset) const;
+  // Inline over the windows the last command/BAR write left (every BAR1 read decodes, #31).
+  int decode(uint64_t addr, uint64_t& offset) const {
+    for (unsigned i = 0; i < windows_; ++i) {
+      if (addr - window_[i].base < window_[i].size) {
+        offset = addr - window_[i].base;
+        return static_cast<int>(window_[i].slot);
+      }
+    }
+    return -1;
+  }
   uint64_t bar_address(unsigned bar) const;
 
   bool msi_enabled() const { return msi_control_ & (PCICFG_MSI_ENABLE >> 16); }
@@ -45,6 +54,16 @@ class Type0ConfigSpace {
   uint16_t msi_control_ = PCICFG_MSI_64BIT >> 16;
   uint64_t msi_address_ = 0;
   uint16_t msi_data_ = 0;
+  // The decoding windows: implemented, assigned BARs in slot order, none while memory decoding is
+  // off. Rebuilt by write32 (update_windows) whenever the command register or a BAR changes.
+  struct Window {
+    uint64_t base, size;
+    unsigned slot;
+  };
+  std::array<Window, 6> window_{};
+  unsigned windows_ = 0;
+  void update_windows();
+  void write_register(unsigned reg, uint32_t value, uint32_t mask);
 };
 
 }  // namespace hetvp::pcie

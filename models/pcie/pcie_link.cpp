@@ -45,10 +45,8 @@ PcieLink::PcieLink(sc_core::sc_module_name n, const Params& p) : Component(n) {
   trace_each_tlp_ = p.string("trace_detail") == "tlps";
   for (unsigned bytes = 0; bytes <= max_payload_ + 16 + framing_; ++bytes)
     wire_table_.push_back(sc_core::sc_time(bytes / bytes_per_second_, sc_core::SC_SEC));
-  down_in.register_b_transport(this, &PcieLink::b_down);
-  down_in.register_transport_dbg(this, &PcieLink::dbg_down);
-  up_in.register_b_transport(this, &PcieLink::b_up);
-  up_in.register_transport_dbg(this, &PcieLink::dbg_up);
+  down_in.register_transport_dbg(&PcieLink::dbg_down);
+  up_in.register_transport_dbg(&PcieLink::dbg_up);
   expose_target("down_in", down_in);
   expose_initiator("down_out", down_out);
   expose_target("up_in", up_in);
@@ -71,18 +69,11 @@ unsigned PcieLink::dbg_up(tlm::tlm_generic_payload& gp) {
   return answer_link_query(gp) ? 0 : up_out->transport_dbg(gp);
 }
 
-sc_core::sc_time PcieLink::wire_time(unsigned payload, uint64_t addr, bool completion) const {
-  // 3DW header for completions and 32-bit addresses, 4DW for 64-bit addresses.
-  unsigned header = (!completion && addr > 0xffffffffull) ? 16 : 12;
-  const unsigned bytes = payload + header + framing_;
-  return bytes < wire_table_.size() ? wire_table_[bytes] : sc_core::sc_time(bytes / bytes_per_second_, sc_core::SC_SEC);
-}
-
-sc_core::sc_time PcieLink::send(Direction& d, sc_core::sc_time at, unsigned payload, uint64_t addr, bool completion,
-                                const char* kind) {
+sc_core::sc_time PcieLink::send(Direction& d, const sc_core::sc_time& now, sc_core::sc_time at, unsigned payload,
+                                uint64_t addr, bool completion, const char* kind) {
   const sc_core::sc_time wire = wire_time(payload, addr, completion);
-  const unsigned header = (!completion && addr > 0xffffffffull) ? 16 : 12;
-  d.wire.forget_before(sc_core::sc_time_stamp());
+  const unsigned header = header_bytes(addr, completion);
+  d.wire.forget_before(now);
   d.busy_time += wire;
   ++d.tlps;
   d.payload_bytes += payload;
@@ -131,7 +122,7 @@ void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payloa
   }
   const sc_core::sc_time t0 = now + delay;
   if (posted) {
-    sc_core::sc_time left = send(fwd, t0, len, addr, false, "MWr");
+    sc_core::sc_time left = send(fwd, now, t0, len, addr, false, "MWr");
     sc_core::sc_time arrive = left + latency_ - now;
     out->b_transport(gp, arrive);  // the target sees the write when it arrives
     delay = left - now;            // the sender is done once the TLP is on the wire
@@ -139,17 +130,18 @@ void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payloa
   }
   // Non-posted: request (carries data for config writes), completion(s) back.
   sc_core::sc_time left =
-      send(fwd, t0, gp.is_write() ? len : 0, addr, false, config ? (gp.is_write() ? "CfgWr" : "CfgRd") : "MRd");
+      send(fwd, now, t0, gp.is_write() ? len : 0, addr, false, config ? (gp.is_write() ? "CfgWr" : "CfgRd") : "MRd");
   sc_core::sc_time d = left + latency_ - now;
   out->b_transport(gp, d);
-  sc_core::sc_time t = sc_core::sc_time_stamp() + d;  // the target may have waited until the arrival
+  const sc_core::sc_time after = sc_core::sc_time_stamp();  // the target may have waited until the arrival
+  sc_core::sc_time t = after + d;
   if (gp.is_read() && len > 0) {
     for (unsigned off = 0; off < len; off += max_payload_)
-      t = send(back, t, std::min(max_payload_, len - off), addr, true, "CplD");
+      t = send(back, after, t, std::min(max_payload_, len - off), addr, true, "CplD");
   } else {
-    t = send(back, t, 0, addr, true, "Cpl");  // completion without data
+    t = send(back, after, t, 0, addr, true, "Cpl");  // completion without data
   }
-  delay = t + latency_ - sc_core::sc_time_stamp();
+  delay = t + latency_ - after;
 }
 
 void PcieLink::declare_stats() {

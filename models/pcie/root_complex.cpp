@@ -29,8 +29,7 @@ RootComplex::RootComplex(sc_core::sc_module_name n, const Params& p) : Component
   msi_size_ = p.size("msi_size");
   up_info_.initiator = basename();
   ecam.register_b_transport(this, &RootComplex::b_ecam);
-  mmio.register_b_transport(this, &RootComplex::b_mmio);
-  mmio.register_transport_dbg(this, &RootComplex::dbg_mmio);
+  mmio.register_transport_dbg(&RootComplex::dbg_mmio);
   expose_target("ecam", ecam);
   expose_target("mmio", mmio);
   expose_initiator("host", host);
@@ -51,14 +50,16 @@ RootComplex::RootComplex(sc_core::sc_module_name n, const Params& p) : Component
 }
 
 // ---------------------------------------------------------------- root port (Type 1 header)
-bool RootComplex::RootPort::claims_memory(uint64_t addr) const {
-  if (!(command & pcie::kCmdMemoryEnable)) return false;
+void RootComplex::RootPort::update_windows() {
+  mem_lo = pref_lo = 1;
+  mem_hi = pref_hi = 0;
+  if (!(command & pcie::kCmdMemoryEnable)) return;
   uint64_t base = uint64_t(mem_base_limit & 0xfff0) << 16;
   uint64_t limit = (uint64_t(mem_base_limit >> 16 & 0xfff0) << 16) | 0xfffff;
-  if (base <= limit && addr >= base && addr <= limit) return true;
+  if (base <= limit) mem_lo = base, mem_hi = limit;
   uint64_t pbase = (uint64_t(pref_base_upper) << 32) | (uint64_t(pref_base_limit & 0xfff0) << 16);
   uint64_t plimit = (uint64_t(pref_limit_upper) << 32) | (uint64_t(pref_base_limit >> 16 & 0xfff0) << 16) | 0xfffff;
-  return pbase <= plimit && addr >= pbase && addr <= plimit;
+  if (pbase <= plimit) pref_lo = pbase, pref_hi = plimit;
 }
 
 uint32_t RootComplex::RootPort::read32(unsigned reg, unsigned index) const {
@@ -87,6 +88,11 @@ uint32_t RootComplex::RootPort::read32(unsigned reg, unsigned index) const {
 }
 
 void RootComplex::RootPort::write32(unsigned reg, uint32_t v, uint32_t mask) {
+  write_register(reg, v, mask);
+  update_windows();
+}
+
+void RootComplex::RootPort::write_register(unsigned reg, uint32_t v, uint32_t mask) {
   auto merge = [&](uint32_t old) { return (old & ~mask) | (v & mask); };
   switch (reg & ~3u) {
     case pcie::kCfgCommandStatus:
@@ -206,7 +212,8 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
     gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
+  // t0 only when a trace is written: one library call less per access (#31)
+  const sc_core::sc_time t0 = tracer().active() ? sc_core::sc_time_stamp() + delay : sc_core::SC_ZERO_TIME;
   (*ports_[p].down)->b_transport(gp, delay);
   if (tracer().enabled())  // the CPU's word-by-word accesses: runs of them (Tracer::span_run)
     tracer().span_run(std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", t0,
@@ -242,7 +249,7 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     return;
   }
   ++dma_requests_;
-  const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time t0 = tracer().active() ? sc_core::sc_time_stamp() + delay : sc_core::SC_ZERO_TIME;
   host->b_transport(gp, delay);
   if (tracer().enabled())
     trace_access(tracer(), std::string(name()) + ".dma", gp.is_read() ? "DMA read" : "DMA write", gp, t0, delay);

@@ -21,13 +21,16 @@
 
 #include "platform/access_info.h"
 #include "platform/component.h"
+#include "platform/direct_target_socket.h"
 
 namespace hetvp {
 
 class RootComplex : public Component {
+  void b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `mmio`)
+
  public:
   tlm_utils::simple_target_socket<RootComplex> ecam{"ecam"};
-  tlm_utils::simple_target_socket<RootComplex> mmio{"mmio"};
+  DirectTargetSocket<RootComplex, &RootComplex::b_mmio> mmio{"mmio", this};
   tlm_utils::simple_initiator_socket<RootComplex> host{"host"};
   IrqPort irq{"irq"};
 
@@ -42,13 +45,22 @@ class RootComplex : public Component {
     uint16_t command = 0;
     uint8_t primary = 0, secondary = 0, subordinate = 0;
     uint32_t mem_base_limit = 0, pref_base_limit = 0, pref_base_upper = 0, pref_limit_upper = 0;
-    bool claims_memory(uint64_t addr) const;
+    // Inline over the windows the last write left (every MMIO access asks, #31).
+    bool claims_memory(uint64_t addr) const {
+      return (addr >= mem_lo && addr <= mem_hi) || (addr >= pref_lo && addr <= pref_hi);
+    }
     uint32_t read32(unsigned reg, unsigned index) const;
     void write32(unsigned reg, uint32_t value, uint32_t mask);
+
+   private:
+    // The memory and prefetchable windows decoded from the registers (lo > hi: closed, as is
+    // every window while memory decoding is off), recomputed by write32.
+    uint64_t mem_lo = 1, mem_hi = 0, pref_lo = 1, pref_hi = 0;
+    void update_windows();
+    void write_register(unsigned reg, uint32_t value, uint32_t mask);
   };
 
   void b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  void b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_mmio(tlm::tlm_generic_payload& gp);
   unsigned dbg_up(int port, tlm::tlm_generic_payload& gp);

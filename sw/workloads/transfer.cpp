@@ -30,8 +30,15 @@ constexpr uint64_t kLead = 256;  // bytes before each copy's source/destination 
 constexpr uint64_t kGuard = 16;  // marker bytes on each side of a destination that must survive
 constexpr uint8_t kMarker = 0xA5;
 // Deterministic, position- and salt-dependent bytes, so a misplaced or stale byte shows.
+// `out` keeps its size when it is long enough (growing zero-fills what is then overwritten).
+// GCC vectorises the byte loop at -O2 only when asked, and with an AVX2 clone picked at load time
+// where the CPU has it: 0.37 -> 0.24 (SSE2) -> 0.15 (AVX2) ns per byte, the same bytes (every source
+// byte of a run is made here: ~3 % of the main job before, #31).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((optimize("tree-vectorize"), target_clones("avx2", "default")))
+#endif
 void make_pattern(std::vector<uint8_t>& out, uint64_t first, uint64_t n, uint32_t salt) {
-  out.resize(n);
+  if (out.size() < n) out.resize(n);
   // Byte i is ((first + i + 1) * K ^ salt << 32) >> 29: the product kept as a running sum, and a
   // plain pointer (a uint8_t store may alias the vector's own pointer, which would be reloaded).
   constexpr uint64_t kK = 0x9E3779B97F4A7C15ull;
@@ -228,8 +235,13 @@ class TransferProgram : public HostProgram {
     };
 
     api.results().set_columns({"method", "direction", "size_bytes", "time_ns", "bandwidth_MBps"});
-    std::vector<uint8_t>&buf = buf_, &got = got_;
-    buf.assign(kChunk, 0);
+    std::vector<uint8_t>& got = got_;
+    got.resize(kChunk);  // once: a chunk of the destination read back
+    // The guard marker, one chunk of it, written as it is; each copy's source pattern, kept whole
+    // so that the check compares against it instead of building the expected bytes again (#31).
+    std::vector<uint8_t>& marker = marker_;
+    marker.assign(kChunk, kMarker);
+    std::vector<uint8_t>* pattern = pattern_;
     unsigned mismatches = 0, points = 0;
     uint32_t salt = 1;
     for (auto d : dirs) {
@@ -244,15 +256,14 @@ class TransferProgram : public HostProgram {
             // marker (untimed), copy (timed), check both (untimed).
             for (unsigned c = 0; c < copies; ++c) {
               const uint64_t base = c * slot(size) + kLead;
+              make_pattern(pattern[c], c * slot(size), size, salt);
               for (uint64_t off = 0; off < size; off += kChunk) {
                 const uint64_t n = std::min(kChunk, size - off);
-                make_pattern(buf, c * slot(size) + off, n, salt);
-                side_io(src_host, true, base + src_off + off, buf.data(), n);
+                side_io(src_host, true, base + src_off + off, pattern[c].data() + off, n);
               }
               for (uint64_t off = 0; off < size + 2 * kGuard; off += kChunk) {
                 const uint64_t n = std::min(kChunk, size + 2 * kGuard - off);
-                buf.assign(n, kMarker);
-                side_io(!src_host, true, base + dst_off - kGuard + off, buf.data(), n);
+                side_io(!src_host, true, base + dst_off - kGuard + off, marker.data(), n);
               }
             }
             const sc_core::sc_time t0 = api.now();
@@ -273,16 +284,18 @@ class TransferProgram : public HostProgram {
               const uint64_t total = size + 2 * kGuard;
               for (uint64_t off = 0; off < total; off += kChunk) {
                 const uint64_t n = std::min(kChunk, total - off);
-                got.resize(n);
                 side_io(!src_host, false, base + dst_off - kGuard + off, got.data(), n);
-                // expected: marker outside [kGuard, kGuard + size), the pattern inside
-                std::vector<uint8_t> want(n, kMarker);
+                // expected: marker outside [kGuard, kGuard + size), the source's pattern inside
                 const uint64_t lo = std::max<uint64_t>(off, kGuard), hi_b = std::min<uint64_t>(off + n, kGuard + size);
-                if (lo < hi_b) {
-                  make_pattern(buf, c * slot(size) + (lo - kGuard), hi_b - lo, salt);
-                  std::memcpy(want.data() + (lo - off), buf.data(), hi_b - lo);
-                }
-                if (std::memcmp(got.data(), want.data(), n) == 0) continue;
+                const bool data = lo < hi_b;
+                const uint64_t in_lo = data ? lo - off : n, in_hi = data ? hi_b - off : n;  // chunk-relative
+                const bool same =
+                    std::memcmp(got.data(), marker.data(), in_lo) == 0 &&
+                    (!data || std::memcmp(got.data() + in_lo, pattern[c].data() + (lo - kGuard), in_hi - in_lo) == 0) &&
+                    std::memcmp(got.data() + in_hi, marker.data(), n - in_hi) == 0;
+                if (same) continue;
+                std::vector<uint8_t> want(n, kMarker);
+                if (lo < hi_b) std::memcpy(want.data() + (lo - off), pattern[c].data() + (lo - kGuard), hi_b - lo);
                 uint64_t at = 0;
                 while (got[at] == want[at]) ++at;
                 const int64_t rel = static_cast<int64_t>(off + at) - static_cast<int64_t>(kGuard);
@@ -331,7 +344,8 @@ class TransferProgram : public HostProgram {
   std::optional<OffloadCopier> offload_;
   std::vector<McuId> who_;
   std::vector<OffloadTicket> tickets_;
-  std::vector<uint8_t> buf_, got_;
+  std::vector<uint8_t> got_, marker_;
+  std::vector<uint8_t> pattern_[2];  // each copy's source bytes (a point has one or two copies)
 };
 
 HETVP_REGISTER_PROGRAM("transfer", TransferProgram,

@@ -10,6 +10,7 @@
 
 #include "common/test_run.h"
 #include "common/tlm_harness.h"
+#include "common/warnings.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/gpu/host_interface.h"
 #include "models/pcie/config_space.h"
@@ -138,4 +139,28 @@ TEST(HostInterface, InterruptBitsOfSixteenGpcsAndComputeAreDistinct) {
   ASSERT_EQ(seen.size(), sources.size());
   for (size_t i = 0; i < seen.size(); ++i)
     EXPECT_EQ(__builtin_popcount(seen[i]), static_cast<int>(i + 1)) << "source " << i << " (bit " << sources[i] << ")";
+}
+
+// BAR1 is bound to VRAM itself (#31): an offset inside the aperture but past VRAM (a BAR1 larger
+// than VRAM: 256 MiB against the bench's 64 MiB) is refused by the host interface, with a warning
+// that names the offset, the initiator and VRAM's size; an offset inside VRAM reaches it.
+TEST(HostInterface, Bar1PastVramIsRefusedWithAWarning) {
+  HostInterfaceBench b;
+  const uint64_t bar1 = 0x90000000;
+  tlm::tlm_response_status inside = tlm::TLM_INCOMPLETE_RESPONSE, past = tlm::TLM_INCOMPLETE_RESPONSE;
+  b.host_body = [&] {
+    b.config_write(PCICFG_BAR + 4, static_cast<uint32_t>(bar1));  // BAR1: slots 1-2 (64-bit)
+    b.config_write(PCICFG_BAR + 8, 0);
+    b.config_write(pcie::kCfgCommandStatus, pcie::kCmdMemoryEnable);
+    sc_time d;
+    uint32_t v = 0;
+    inside = b.host.read32(bar1 + (64u << 20) - 4, v, d);  // the last word of VRAM
+    past = b.host.read32(bar1 + (64u << 20), v, d);        // the first word past it
+  };
+  Warnings w;
+  hetvp::test::start();
+  EXPECT_EQ(inside, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(past, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  ASSERT_EQ(w.messages().size(), 1u);
+  EXPECT_EQ(w.messages()[0], "hi: BAR1 access at offset 0x4000000 (4 bytes) by test lies beyond VRAM (67108864 bytes)");
 }

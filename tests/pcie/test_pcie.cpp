@@ -53,8 +53,7 @@ struct LinkBench {
   sc_time device_request(const Request& request) { return delay_of(link.up_in, link.down_in, request); }
 
  private:
-  sc_time delay_of(tlm_utils::simple_target_socket<PcieLink>& from, tlm_utils::simple_target_socket<PcieLink>& other,
-                   const Request& request) {
+  sc_time delay_of(tlm::tlm_target_socket<32>& from, tlm::tlm_target_socket<32>& other, const Request& request) {
     sc_time seen;
     TestInitiator sender("sender", [&](TestInitiator& t) {
       sc_time d;

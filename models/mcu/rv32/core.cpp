@@ -331,6 +331,15 @@ bool is_control_transfer(uint8_t op) {
 // per-instruction path); blabels[OP_COUNT] is the END handler. Returns null when the instruction at
 // pc is such an op (nothing is filed: the caller interprets it).
 __attribute__((noinline)) Block* Rv32Core::build_block(Region& r, uint32_t pc0, const void* const* bl) {
+  // An op no block holds at pc0 (an I/O store that ends the burst, a CSR, wfi): nothing is built,
+  // so nothing is allocated either — the dispatcher asks again at every visit (#31).
+  if (const uint32_t off = pc0 - r.m.base; off < r.m.size) {
+    Insn& in = r.dcache[off >> 1];
+    if (in.op == OP_DECODE) decode_at(r, pc0, in);
+    if (!(in.op == OP_AUIPC ? bl[OP_LI] : bl[in.op])) return nullptr;
+  } else {
+    return nullptr;  // outside the region: the loop below would take no instruction either
+  }
   auto b = std::make_unique<Block>();
   b->start = pc0;
   uint32_t pc = pc0, cost = 0;
@@ -859,6 +868,13 @@ block_dispatch : {
   Block* b_ = bidx[off_ >> 1].get();
   if (HETVP_UNLIKELY(!b_)) {
     if (cyc >= limit) goto out;
+    // A decoded op no block holds (an I/O store, a CSR, wfi): straight to the interpreter, without
+    // asking build_block, which would find the same (#31).
+    if (const Insn* in_ = dc + (off_ >> 1);
+        in_->op != OP_DECODE && !(in_->op == OP_AUIPC ? blabels[OP_LI] : blabels[in_->op])) {
+      i = dc + (off_ >> 1);
+      goto* labels[i->op];
+    }
     b_ = build_block(*creg, pc, blabels);
     if (!b_) {
       i = dc + (off_ >> 1);
