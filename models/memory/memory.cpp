@@ -68,6 +68,26 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     return true;
   }
+  if (len <= 8 && addr % kPage + len <= kPage) {
+    // A register-sized access inside one page (an uncached BAR1 read, a microcontroller's
+    // word): a fixed-size copy instead of the run walk below. Same bytes, same written bits.
+    uint8_t* p = chunk(addr / kChunk) + addr % kChunk;
+    const uint64_t page = addr / kPage;
+    if (!rd)
+      written_[page / 64] |= 1ull << (page % 64);
+    uint8_t* src = rd ? p : data;
+    uint8_t* dst = rd ? data : p;
+    if (rd && !written(page))
+      std::memset(dst, 0, len);
+    else if (len == 4)
+      std::memcpy(dst, src, 4);
+    else if (len == 8)
+      std::memcpy(dst, src, 8);
+    else
+      std::memcpy(dst, src, len);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return true;
+  }
   while (len > 0) {
     const uint64_t off = addr % kChunk;
     const unsigned n = static_cast<unsigned>(std::min<uint64_t>(len, kChunk - off));
