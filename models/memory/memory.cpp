@@ -73,8 +73,7 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
     // word): a fixed-size copy instead of the run walk below. Same bytes, same written bits.
     uint8_t* p = chunk(addr / kChunk) + addr % kChunk;
     const uint64_t page = addr / kPage;
-    if (!rd)
-      written_[page / 64] |= 1ull << (page % 64);
+    if (!rd) written_[page / 64] |= 1ull << (page % 64);
     uint8_t* src = rd ? p : data;
     uint8_t* dst = rd ? data : p;
     if (rd && !written(page))
