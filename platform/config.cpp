@@ -253,48 +253,31 @@ void check_documents_end(const std::string& text, const std::string& name) {
 // Every event to two handlers, in order.
 struct BothHandlers : YAML::EventHandler {
   BothHandlers(YAML::EventHandler& a, YAML::EventHandler& b) : a(a), b(b) {}
-  void OnDocumentStart(const YAML::Mark& m) override {
-    a.OnDocumentStart(m);
-    b.OnDocumentStart(m);
+  // Every event goes to both handlers, in order.
+  template <class... P, class... A>
+  void both(void (YAML::EventHandler::*event)(P...), const A&... args) {
+    (a.*event)(args...);
+    (b.*event)(args...);
   }
-  void OnDocumentEnd() override {
-    a.OnDocumentEnd();
-    b.OnDocumentEnd();
-  }
-  void OnNull(const YAML::Mark& m, YAML::anchor_t an) override {
-    a.OnNull(m, an);
-    b.OnNull(m, an);
-  }
-  void OnAlias(const YAML::Mark& m, YAML::anchor_t an) override {
-    a.OnAlias(m, an);
-    b.OnAlias(m, an);
-  }
+  using H = YAML::EventHandler;
+  void OnDocumentStart(const YAML::Mark& m) override { both(&H::OnDocumentStart, m); }
+  void OnDocumentEnd() override { both(&H::OnDocumentEnd); }
+  void OnNull(const YAML::Mark& m, YAML::anchor_t an) override { both(&H::OnNull, m, an); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t an) override { both(&H::OnAlias, m, an); }
   void OnScalar(const YAML::Mark& m, const std::string& tag, YAML::anchor_t an, const std::string& v) override {
-    a.OnScalar(m, tag, an, v);
-    b.OnScalar(m, tag, an, v);
+    both(&H::OnScalar, m, tag, an, v);
   }
   void OnSequenceStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t an,
                        YAML::EmitterStyle::value st) override {
-    a.OnSequenceStart(m, tag, an, st);
-    b.OnSequenceStart(m, tag, an, st);
+    both(&H::OnSequenceStart, m, tag, an, st);
   }
-  void OnSequenceEnd() override {
-    a.OnSequenceEnd();
-    b.OnSequenceEnd();
-  }
+  void OnSequenceEnd() override { both(&H::OnSequenceEnd); }
   void OnMapStart(const YAML::Mark& m, const std::string& tag, YAML::anchor_t an,
                   YAML::EmitterStyle::value st) override {
-    a.OnMapStart(m, tag, an, st);
-    b.OnMapStart(m, tag, an, st);
+    both(&H::OnMapStart, m, tag, an, st);
   }
-  void OnMapEnd() override {
-    a.OnMapEnd();
-    b.OnMapEnd();
-  }
-  void OnAnchor(const YAML::Mark& m, const std::string& n) override {
-    a.OnAnchor(m, n);
-    b.OnAnchor(m, n);
-  }
+  void OnMapEnd() override { both(&H::OnMapEnd); }
+  void OnAnchor(const YAML::Mark& m, const std::string& n) override { both(&H::OnAnchor, m, n); }
   YAML::EventHandler& a;
   YAML::EventHandler& b;
 };
