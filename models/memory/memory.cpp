@@ -73,7 +73,7 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
     // word): a fixed-size copy instead of the run walk below. Same bytes, same written bits.
     uint8_t* p = chunk(addr / kChunk) + addr % kChunk;
     const uint64_t page = addr / kPage;
-    if (!rd) written_[page / 64] |= 1ull << (page % 64);
+    if (!rd) mark_written(page, page);
     uint8_t* src = rd ? p : data;
     uint8_t* dst = rd ? data : p;
     if (rd && !written(page))
@@ -109,8 +109,7 @@ bool Memory::access(tlm::tlm_generic_payload& gp) {
       }
     } else {
       std::memcpy(p, data, n);
-      for (uint64_t page = addr / kPage; page <= (addr + n - 1) / kPage; ++page)
-        written_[page / 64] |= 1ull << (page % 64);
+      mark_written(addr / kPage, (addr + n - 1) / kPage);
     }
     addr += n;
     data += n;
@@ -149,7 +148,7 @@ bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi)
   uint64_t start = index * kChunk, end = std::min(start + kChunk, size_) - 1;
   dmi.set_dmi_ptr(chunk(index));
   // The initiator may write any page of the chunk directly: reads must see its storage.
-  for (uint64_t page = start / kPage; page * kPage <= end; ++page) written_[page / 64] |= 1ull << (page % 64);
+  mark_written(start / kPage, end / kPage);
   dmi.set_start_address(start);
   dmi.set_end_address(end);
   dmi.allow_read_write();

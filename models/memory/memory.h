@@ -58,6 +58,9 @@ class Memory : public Component {
   // Written pages: bit p % 64 of written_[p / 64] for page p of the memory (see the top).
   std::vector<uint64_t> written_;
   bool written(uint64_t page) const { return written_[page / 64] >> (page % 64) & 1; }
+  void mark_written(uint64_t first_page, uint64_t last_page) {
+    for (uint64_t p = first_page; p <= last_page; ++p) written_[p / 64] |= 1ull << (p % 64);
+  }
   uint64_t reads_ = 0, writes_ = 0, bytes_read_ = 0, bytes_written_ = 0, chunks_allocated_ = 0, dmi_grants_ = 0;
 };
 
