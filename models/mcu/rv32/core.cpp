@@ -324,6 +324,10 @@ namespace {
 bool is_control_transfer(uint8_t op) {
   return op == OP_JAL || op == OP_JALR || (op >= OP_BEQ && op <= OP_BGEU);
 }
+
+// The block handler of an op (see build_block), null when no block holds it. In a block the pc is
+// known, so auipc runs as a load-immediate.
+const void* block_handler(uint8_t op, const void* const* bl) { return op == OP_AUIPC ? bl[OP_LI] : bl[op]; }
 }  // namespace
 
 // Builds the block starting at pc (decoding what is not decoded yet) and files it under pc.
@@ -336,7 +340,7 @@ __attribute__((noinline)) Block* Rv32Core::build_block(Region& r, uint32_t pc0, 
   if (const uint32_t off = pc0 - r.m.base; off < r.m.size) {
     Insn& in = r.dcache[off >> 1];
     if (in.op == OP_DECODE) decode_at(r, pc0, in);
-    if (!(in.op == OP_AUIPC ? bl[OP_LI] : bl[in.op])) return nullptr;
+    if (!block_handler(in.op, bl)) return nullptr;
   } else {
     return nullptr;  // outside the region: the loop below would take no instruction either
   }
@@ -350,7 +354,7 @@ __attribute__((noinline)) Block* Rv32Core::build_block(Region& r, uint32_t pc0, 
     Insn& in = r.dcache[off >> 1];
     if (in.op == OP_DECODE) decode_at(r, pc, in);
     const bool auipc = in.op == OP_AUIPC;  // pc is known: auipc is a load-immediate here
-    const void* h = auipc ? bl[OP_LI] : bl[in.op];
+    const void* h = block_handler(in.op, bl);
     if (!h || pc + in.len - pc0 > kMaxBlockBytes) break;
     BOp o;
     o.h = h;
@@ -870,8 +874,7 @@ block_dispatch : {
     if (cyc >= limit) goto out;
     // A decoded op no block holds (an I/O store, a CSR, wfi): straight to the interpreter, without
     // asking build_block, which would find the same (#31).
-    if (const Insn* in_ = dc + (off_ >> 1);
-        in_->op != OP_DECODE && !(in_->op == OP_AUIPC ? blabels[OP_LI] : blabels[in_->op])) {
+    if (const Insn* in_ = dc + (off_ >> 1); in_->op != OP_DECODE && !block_handler(in_->op, blabels)) {
       i = dc + (off_ >> 1);
       goto* labels[i->op];
     }
