@@ -20,6 +20,7 @@
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/offload.h"
 #include "sw/mcu/mcu_driver.h"
+#include "sw/workloads/transfer_check.h"
 #include "platform/format.h"
 
 namespace hetvp::sw {
@@ -285,25 +286,16 @@ class TransferProgram : public HostProgram {
               for (uint64_t off = 0; off < total; off += kChunk) {
                 const uint64_t n = std::min(kChunk, total - off);
                 side_io(!src_host, false, base + dst_off - kGuard + off, got.data(), n);
-                // expected: marker outside [kGuard, kGuard + size), the source's pattern inside
-                const uint64_t lo = std::max<uint64_t>(off, kGuard), hi_b = std::min<uint64_t>(off + n, kGuard + size);
-                const bool data = lo < hi_b;
-                const uint64_t in_lo = data ? lo - off : n, in_hi = data ? hi_b - off : n;  // chunk-relative
-                const bool same =
-                    std::memcmp(got.data(), marker.data(), in_lo) == 0 &&
-                    (!data || std::memcmp(got.data() + in_lo, pattern[c].data() + (lo - kGuard), in_hi - in_lo) == 0) &&
-                    std::memcmp(got.data() + in_hi, marker.data(), n - in_hi) == 0;
-                if (same) continue;
-                std::vector<uint8_t> want(n, kMarker);
-                if (lo < hi_b) std::memcpy(want.data() + (lo - off), pattern[c].data() + (lo - kGuard), hi_b - lo);
-                uint64_t at = 0;
-                while (got[at] == want[at]) ++at;
+                const WrongByte w =
+                    first_wrong_byte(got.data(), n, off, kGuard, size, marker.data(), pattern[c].data());
+                if (w.at == n) continue;
+                const uint64_t at = w.at;
                 const int64_t rel = static_cast<int64_t>(off + at) - static_cast<int64_t>(kGuard);
                 const std::string line = format(
                     "transfer: %s %s of %" PRIu64 " bytes (copy %u): byte %" PRId64 " %s is 0x%02x, expected 0x%02x",
                     m.name.c_str(), to_string(d), size, c, rel,
                     rel < 0 || rel >= static_cast<int64_t>(size) ? "(outside the copy: clobbered)" : "", got[at],
-                    want[at]);
+                    w.want);
                 api.log(line);
                 ++mismatches;
                 break;

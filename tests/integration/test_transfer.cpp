@@ -2,10 +2,13 @@
 // orderings and ratios, not absolute values. Also link sharing and the other topologies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <regex>
+#include <vector>
 
 #include "common/run_hetvp.h"
+#include "sw/workloads/transfer_check.h"
 
 using namespace hetvp::test;
 
@@ -149,4 +152,31 @@ TEST(Topology, Gen3x8LinkFromYamlAlone) {
       "--set workload.args.min_size=16MiB --set workload.args.max_size=16MiB --set workload.args.methods=dma"
       " --set pcie0.lanes=8");
   EXPECT_NEAR((x8[{"DMA", "HtoD", 16ull << 20}]) / (g2[{"DMA", "HtoD", 16ull << 20}]), 2.0, 0.1);
+}
+
+// The workload's check of a read-back chunk finds the first wrong byte wherever it is: in the
+// guard before the copy, inside the copy, in the guard after it, in a chunk that holds only copy
+// bytes or only guard bytes; and a right chunk passes.
+TEST(TransferCheck, FindsTheFirstWrongByteInGuardsAndCopy) {
+  using hetvp::sw::first_wrong_byte;
+  const uint64_t guard = 16, size = 100, total = size + 2 * guard;
+  std::vector<uint8_t> marker(total, 0xA5), pattern(size), span(total, 0xA5);
+  for (uint64_t i = 0; i < size; ++i) pattern[i] = static_cast<uint8_t>(i * 7 + 1);
+  std::copy(pattern.begin(), pattern.end(), span.begin() + guard);
+  // The whole span as one chunk, then as chunks of 10 bytes (some all guard, some all copy).
+  for (uint64_t chunk : {total, uint64_t{10}}) {
+    for (uint64_t off = 0; off < total; off += chunk) {
+      const uint64_t n = std::min(chunk, total - off);
+      EXPECT_EQ(first_wrong_byte(span.data() + off, n, off, guard, size, marker.data(), pattern.data()).at, n)
+          << "a right chunk at " << off;
+    }
+    for (uint64_t bad : {uint64_t{0}, guard - 1, guard, guard + 57, guard + size - 1, guard + size, total - 1}) {
+      std::vector<uint8_t> got = span;
+      got[bad] ^= 0x40;
+      const uint64_t off = bad / chunk * chunk, n = std::min(chunk, total - off);
+      const auto w = first_wrong_byte(got.data() + off, n, off, guard, size, marker.data(), pattern.data());
+      EXPECT_EQ(w.at, bad - off) << "byte " << bad << " in chunks of " << chunk;
+      EXPECT_EQ(w.want, span[bad]) << "byte " << bad;
+    }
+  }
 }
