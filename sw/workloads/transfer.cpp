@@ -32,21 +32,42 @@ constexpr uint64_t kGuard = 16;  // marker bytes on each side of a destination t
 constexpr uint8_t kMarker = 0xA5;
 // Deterministic, position- and salt-dependent bytes, so a misplaced or stale byte shows.
 // `out` keeps its size when it is long enough (growing zero-fills what is then overwritten).
-// GCC vectorises the byte loop at -O2 only when asked, and with an AVX2 clone picked at load time
-// where the CPU has it: 0.37 -> 0.24 (SSE2) -> 0.15 (AVX2) ns per byte, the same bytes (every source
-// byte of a run is made here: ~3 % of the main job before, #31).
+// The stream is made a 64-bit word at a time: byte x of the stream is byte x % 8 (little endian)
+// of word(x / 8), word(k) = z ^ (z >> 29) with z = (k + 1) * K ^ salt's spread. No word repeats
+// (K is odd and an xor-shift is invertible: k -> word(k) is a bijection), and a new salt changes
+// every word. GCC vectorises the word loop (adds, xors and shifts of 64-bit lanes) when asked, with an
+// AVX2 clone picked at load time: 0.15 ns per byte for the byte-wise stream before, which was ~3 %
+// of the main job (#31).
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 __attribute__((optimize("tree-vectorize"), target_clones("avx2", "default")))
 #endif
 void make_pattern(std::vector<uint8_t>& out, uint64_t first, uint64_t n, uint32_t salt) {
   if (out.size() < n) out.resize(n);
-  // Byte i is ((first + i + 1) * K ^ salt << 32) >> 29: the product kept as a running sum, and a
-  // plain pointer (a uint8_t store may alias the vector's own pointer, which would be reloaded).
   constexpr uint64_t kK = 0x9E3779B97F4A7C15ull;
-  const uint64_t s = uint64_t(salt) << 32;
+  const uint64_t s = uint64_t(salt) * 0xD1B54A32D192ED03ull;
+  auto word = [s](uint64_t y) {
+    const uint64_t z = y ^ s;
+    return z ^ (z >> 29);
+  };
+  // A plain pointer: a uint8_t store may alias the vector's own pointer, which would be reloaded.
   uint8_t* p = out.data();
-  uint64_t y = (first + 1) * kK;
-  for (uint64_t i = 0; i < n; ++i, y += kK) p[i] = static_cast<uint8_t>((y ^ s) >> 29);
+  uint64_t k = first / 8, i = 0;
+  if (const unsigned skip = first % 8; skip != 0 && n > 0) {  // the stream starts inside a word
+    const uint64_t w = word((k + 1) * kK);
+    for (unsigned b = skip; b < 8 && i < n; ++b, ++i) p[i] = static_cast<uint8_t>(w >> (8 * b));
+    ++k;
+  }
+  const uint64_t words = (n - i) / 8;
+  uint64_t y = (k + 1) * kK;
+  for (uint64_t j = 0; j < words; ++j, y += kK) {
+    const uint64_t w = word(y);
+    std::memcpy(p + i + 8 * j, &w, 8);
+  }
+  i += 8 * words;
+  if (i < n) {  // the last, partial word
+    const uint64_t w = word(y);
+    for (unsigned b = 0; i < n; ++b, ++i) p[i] = static_cast<uint8_t>(w >> (8 * b));
+  }
 }
 
 enum class Kind { Dma, Iorw, Hub, Gpc1, Gpc4 };
