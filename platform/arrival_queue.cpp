@@ -1,4 +1,5 @@
 #include "platform/arrival_queue.h"
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -11,12 +12,12 @@ ArrivalQueue::ArrivalQueue(sc_core::sc_module_name n) : sc_core::sc_module(n) {
 
 void ArrivalQueue::at(const sc_core::sc_time& delay, std::function<void()> work) {
   if (delay == sc_core::SC_ZERO_TIME) return work();
-  due_.emplace(sc_core::sc_time_stamp() + delay, std::move(work));
-  wake_.notify(due_.begin()->first - sc_core::sc_time_stamp());  // an earlier notification wins
+  due_.emplace(hetvp::sim_now() + delay, std::move(work));
+  wake_.notify(due_.begin()->first - hetvp::sim_now());  // an earlier notification wins
 }
 
 void ArrivalQueue::fire() {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = hetvp::sim_now();
   while (!due_.empty() && due_.begin()->first <= now) {
     auto work = std::move(due_.begin()->second);
     due_.erase(due_.begin());

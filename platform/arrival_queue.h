@@ -11,6 +11,7 @@
 #include <map>
 
 #include <systemc>
+#include "platform/sim_time.h"
 
 namespace hetvp {
 

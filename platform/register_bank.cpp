@@ -9,6 +9,7 @@
 #include "platform/access_info.h"
 #include "platform/arrival_queue.h"
 #include "platform/format.h"
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -104,7 +105,7 @@ bool RegisterBank::rules(tlm::tlm_generic_payload& gp, const sc_core::sc_time& d
     uint32_t v;
     std::memcpy(&v, gp.get_data_ptr(), 4);
     if (owner_ && ctx_->initiator == owner_ && delay > sc_core::SC_ZERO_TIME) {
-      if (sc_core::sc_time_stamp() >= r.visible_at) r.before = r.value;  // the last write is visible by now
+      if (hetvp::sim_now() >= r.visible_at) r.before = r.value;  // the last write is visible by now
       r.visible_at = ctx_->arrival();
     }
     if (arrivals_ && delay > sc_core::SC_ZERO_TIME) {

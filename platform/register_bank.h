@@ -16,6 +16,7 @@
 #include <tlm>
 
 #include "platform/access_info.h"
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -35,7 +36,7 @@ struct AccessContext {
   // The index an indexed access carries besides its offset (a Falcon core's I/O address holds one
   // in bits 2-7); 0 for a plain access. Only indexed registers (Register::indexed) look at it.
   unsigned index = 0;
-  sc_core::sc_time arrival() const { return sc_core::sc_time_stamp() + delay; }
+  sc_core::sc_time arrival() const { return hetvp::sim_now() + delay; }
 };
 
 enum class RegAccess { RO, RW, WO, W1C };

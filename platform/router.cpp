@@ -8,6 +8,7 @@
 #include "platform/registry.h"
 #include "platform/format.h"
 #include "platform/trace.h"
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -126,14 +127,14 @@ void Router::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   if (!e->absolute) gp.set_address(addr - e->base);
   // Routers are traced only when asked (simulation.trace_routers or this instance's trace: true):
   // a span per routed access is most of a trace's size.
+  if (!e->call.resolved()) e->call.resolve(out[e->out_index]);
   if (tracer().enabled() && tracer().enabled_for(name(), tracer().trace_routers())) {
-    const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay - latency_;
-    out[e->out_index]->b_transport(gp, delay);
-    tracer().span(name(), std::string(gp.is_read() ? "read " : "write ") + e->label, t0,
-                       sc_core::sc_time_stamp() + delay - t0,
-                       format("\"addr\":%" PRIu64 ",\"size\":%u", addr, gp.get_data_length()));
+    const sc_core::sc_time t0 = hetvp::sim_now() + delay - latency_;
+    e->call(gp, delay);
+    tracer().span(name(), std::string(gp.is_read() ? "read " : "write ") + e->label, t0, hetvp::sim_now() + delay - t0,
+                  format("\"addr\":%" PRIu64 ",\"size\":%u", addr, gp.get_data_length()));
   } else {
-    out[e->out_index]->b_transport(gp, delay);
+    e->call(gp, delay);
   }
   gp.set_address(addr);
 }

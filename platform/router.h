@@ -58,6 +58,7 @@ class Router : public Component {
     uint64_t base, size;
     unsigned out_index;
     bool absolute;
+    mutable FwCall call;  // out[out_index]'s b_transport, resolved at the first access
   };
   // Accesses come in runs to one target: the last hit first, inline; the search out of line.
   const Entry* decode(uint64_t addr) const {

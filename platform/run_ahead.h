@@ -25,6 +25,7 @@
 
 #include <systemc>
 #include <tlm_utils/tlm_quantumkeeper.h>
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -43,7 +44,7 @@ class RunAheadKeeper : public tlm_utils::tlm_quantumkeeper {
   // At a sync point (need_sync()): wait if someone else could observe the difference, else pass
   // the point in local time. Call instead of `if (need_sync()) sync();`.
   void sync_if_needed() {
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    const sc_core::sc_time now = hetvp::sim_now();
     const sc_core::sc_time target = now + m_local_time;
     if (target < m_next_sync_point) return;  // need_sync(), with the current time read once
     if (m_local_time <= max_lag_ && unobserved_for(m_local_time)) {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include <systemc>
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -75,7 +76,7 @@ class Tracer {
   bool enabled() const {
     if (!enabled_) return false;
     if (!windowed_) return true;
-    const sc_core::sc_time& now = sc_core::sc_time_stamp();
+    const sc_core::sc_time& now = hetvp::sim_now();
     return now + slack_ >= window_start_ && now <= window_end_ + slack_;
   }
   // Per-instance selection (Config's `trace:` keys), before open().

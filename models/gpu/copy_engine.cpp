@@ -11,6 +11,7 @@
 #include "platform/run_state.h"
 #include "platform/trace.h"
 #include "platform/payload.h"
+#include "platform/sim_time.h"
 
 namespace hetvp::gpu {
 
@@ -84,9 +85,9 @@ void CopyEngine::launch(uint32_t v) {
 bool CopyEngine::access(tlm::tlm_command cmd, uint64_t va, uint8_t* data, unsigned len, sc_core::sc_time at,
                         sc_core::sc_time& done) {
   set_access(gp_, cmd, va, data, len);
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = hetvp::sim_now();
   sc_core::sc_time d = at > now ? at - now : sc_core::SC_ZERO_TIME;
-  mem->b_transport(gp_, d);
+  mem.b_transport(gp_, d);
   done = now + d;
   return gp_.is_response_ok();
 }
@@ -96,7 +97,7 @@ void CopyEngine::run() {
   const sc_core::sc_time quantum = tlm::tlm_global_quantum::instance().get();
   for (;;) {
     sc_core::wait(launch_);
-    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    const sc_core::sc_time start = hetvp::sim_now();
     const uint64_t src = reg64(src_lo_, src_hi_), dst = reg64(dst_lo_, dst_hi_);
     const uint64_t len = length_.value;
     const uint32_t chan = bank_.named("CHAN").value;
@@ -152,10 +153,10 @@ void CopyEngine::run() {
       // When no other process has anything to do before `issue`, nothing can interleave: the
       // wait is seen by nobody and is skipped (every access is timed by `at`, not by SystemC
       // time), within RunAheadKeeper's bound (#31).
-      const sc_core::sc_time now = sc_core::sc_time_stamp();
+      const sc_core::sc_time now = hetvp::sim_now();
       if (issue >= now + quantum && (issue - now > max_lag || !unobserved_for(issue - now))) sc_core::wait(issue - now);
     }
-    if (finish > sc_core::sc_time_stamp()) sc_core::wait(finish - sc_core::sc_time_stamp());
+    if (finish > hetvp::sim_now()) sc_core::wait(finish - hetvp::sim_now());
     if (to_host && error == COPY_OK && to_host_completion_ > sc_core::SC_ZERO_TIME) sc_core::wait(to_host_completion_);
     if (error != COPY_OK) {
       ++errors_;
@@ -173,19 +174,19 @@ void CopyEngine::run() {
       uint32_t v = fence_value_.value | (error != COPY_OK ? COPY_FENCE_ERROR : 0u);
       sc_core::sc_time done;
       if (!access(tlm::TLM_WRITE_COMMAND, reg64(fence_lo_, fence_hi_), reinterpret_cast<uint8_t*>(&v), 4,
-                  sc_core::sc_time_stamp(), done)) {
+                  hetvp::sim_now(), done)) {
         ++errors_;
         status_.value = COPY_STATUS_FAILED(COPY_ERR_DST_FAULT);
       }
     }
     busy_ = false;
-    busy_time_ += sc_core::sc_time_stamp() - start;
+    busy_time_ += hetvp::sim_now() - start;
     HETVP_DEBUG(Dma, "copy %" PRIu64 " B %s after %s%s", len, error ? "failed" : "done",
-                (sc_core::sc_time_stamp() - start).to_string().c_str(),
+                (hetvp::sim_now() - start).to_string().c_str(),
                 error ? format(" (error %u at 0x%" PRIx64 ")", error, error_va).c_str() : "");
     if (tracer().enabled())
       tracer().span(name(), (error ? "copy (failed) " : "copy ") + std::to_string(len) + " B", start,
-                         sc_core::sc_time_stamp() - start);
+                    hetvp::sim_now() - start);
     run_state().progress();
     if (launch_flags_ & COPY_LAUNCH_INTR) intr->raise(intr_bit_, sc_core::SC_ZERO_TIME);
   }

@@ -27,6 +27,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "platform/access_info.h"
+#include "platform/direct_target_socket.h"
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/stats.h"
@@ -40,7 +41,7 @@ namespace hetvp::gpu {
 
 class CopyEngine : public Peripheral, public RunMember {
  public:
-  tlm_utils::simple_initiator_socket<CopyEngine> mem{"mem"};  // GPU virtual addresses (to the MMU)
+  DirectInitiator<tlm_utils::simple_initiator_socket<CopyEngine>> mem{"mem"};  // GPU virtual addresses (to the MMU)
   IrqPort intr{"intr"};
 
   // `index` selects the engine's interrupt bit (GPU_INTR_COPY(index)).

@@ -71,7 +71,7 @@ bool GpuMmu::page_directory(const tlm::tlm_generic_payload& gp, uint64_t& pd, sc
 bool GpuMmu::read_vram(uint64_t addr, void* dst, unsigned len, sc_core::sc_time& delay, bool debug) {
   set_access(walk_gp_, tlm::TLM_READ_COMMAND, addr, dst, len);
   if (debug) return vram->transport_dbg(walk_gp_) == len;
-  vram->b_transport(walk_gp_, delay);
+  vram.b_transport(walk_gp_, delay);
   return walk_gp_.is_response_ok();
 }
 
@@ -239,9 +239,9 @@ void GpuMmu::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
     if (t.sysmem) {
       ++sysmem_accesses_;
       if (target) target->sysmem = true;
-      sysmem->b_transport(gp, d);
+      sysmem.b_transport(gp, d);
     } else {
-      vram->b_transport(gp, d);
+      vram.b_transport(gp, d);
     }
     if (d > done) done = d;
     if (!gp.is_response_ok()) break;

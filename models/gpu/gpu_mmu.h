@@ -51,8 +51,8 @@ class GpuMmu : public Peripheral, public RunMember {
   // GPU virtual addresses, from every bus master the GPU's blocks have (none when it has no blocks);
   // a direct call per access (#31), the MMU does not ask which master called.
   DirectTargetSocket<GpuMmu, &GpuMmu::b_transport, 0, sc_core::SC_ZERO_OR_MORE_BOUND> in{"in", this};
-  tlm_utils::simple_initiator_socket<GpuMmu> vram{"vram"};      // VRAM physical
-  tlm_utils::simple_initiator_socket<GpuMmu> sysmem{"sysmem"};  // host physical, via PCIe
+  DirectInitiator<tlm_utils::simple_initiator_socket<GpuMmu>> vram{"vram"};      // VRAM physical
+  DirectInitiator<tlm_utils::simple_initiator_socket<GpuMmu>> sysmem{"sysmem"};  // host physical, via PCIe
   IrqPort intr{"intr"};
 
   GpuMmu(sc_core::sc_module_name name, const Params& p, uint64_t vram_size);

@@ -99,7 +99,7 @@ void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
   if (bar == 0) {
     ++bar0_accesses_;
     delay += bar0_latency_;
-    bar0->b_transport(gp, delay);
+    bar0.b_transport(gp, delay);
   } else {
     ++bar1_accesses_;
     if (offset >= vram_size_ || gp.get_data_length() > vram_size_ - offset) {
@@ -112,7 +112,7 @@ void HostInterface::b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay
       return;
     }
     delay += gp.is_read() ? bar1_read_latency_ : bar1_write_latency_;
-    bar1->b_transport(gp, delay);
+    bar1.b_transport(gp, delay);
   }
   gp.set_address(addr);
 }
@@ -146,7 +146,7 @@ void HostInterface::b_dma(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
   uint8_t* data = gp.get_data_ptr();
   if (len <= limit) {
     ++dma_tlps_;
-    upstream->b_transport(gp, delay);
+    upstream.b_transport(gp, delay);
     return;
   }
   sc_core::sc_time issue = delay, done = delay;
@@ -158,7 +158,7 @@ void HostInterface::b_dma(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
     gp.set_streaming_width(n);
     sc_core::sc_time d = issue;
     ++dma_tlps_;
-    upstream->b_transport(gp, d);
+    upstream.b_transport(gp, d);
     if (!gp.is_response_ok()) break;
     if (gp.is_write()) issue = d;  // next TLP follows on the wire
     if (d > done) done = d;
@@ -178,7 +178,7 @@ void HostInterface::send_msi(const sc_core::sc_time& delay) {
   msi_data_buf_ = cfg_.msi_data();
   set_access(msi_gp_, tlm::TLM_WRITE_COMMAND, cfg_.msi_address(), &msi_data_buf_, 4);
   sc_core::sc_time d = delay;
-  upstream->b_transport(msi_gp_, d);
+  upstream.b_transport(msi_gp_, d);
 }
 
 void HostInterface::declare_stats() {

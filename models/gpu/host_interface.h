@@ -36,10 +36,10 @@ class HostInterface : public sc_core::sc_module {
 
  public:
   DirectTargetSocket<HostInterface, &HostInterface::b_pcie> pcie{"pcie", this};
-  tlm_utils::simple_initiator_socket<HostInterface> upstream{"upstream"};
+  DirectInitiator<tlm_utils::simple_initiator_socket<HostInterface>> upstream{"upstream"};
   DirectTargetSocket<HostInterface, &HostInterface::b_dma, 0> dma{"dma", this};  // any number of bus masters
-  tlm_utils::simple_initiator_socket<HostInterface> bar0{"bar0"};
-  tlm_utils::simple_initiator_socket<HostInterface> bar1{"bar1"};
+  DirectInitiator<tlm_utils::simple_initiator_socket<HostInterface>> bar0{"bar0"};
+  DirectInitiator<tlm_utils::simple_initiator_socket<HostInterface>> bar1{"bar1"};
   IrqExport intr{"intr"};
  private:
   Pmc pmc_;

@@ -10,6 +10,7 @@
 #include "platform/run_state.h"
 #include "platform/trace.h"
 #include "platform/format.h"
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -83,7 +84,7 @@ void HostCpu::run_program() {
     code = program_->run(*this, program_args_);
     qk_.sync();
   } catch (const HostError& e) {
-    if (slept_until_ > sc_core::sc_time_stamp()) sc_core::wait(slept_until_ - sc_core::sc_time_stamp());
+    if (slept_until_ > hetvp::sim_now()) sc_core::wait(slept_until_ - hetvp::sim_now());
     run_state().fail(name_, std::string("workload '") + program_name_ + "': " + e.what());
     return;
   } catch (const sc_core::sc_report&) {
@@ -91,7 +92,7 @@ void HostCpu::run_program() {
   } catch (const sc_core::sc_unwind_exception&) {
     throw;  // the run has ended and this thread is being killed (end_unfinished_threads): let it unwind
   } catch (const std::exception& e) {
-    if (slept_until_ > sc_core::sc_time_stamp()) sc_core::wait(slept_until_ - sc_core::sc_time_stamp());
+    if (slept_until_ > hetvp::sim_now()) sc_core::wait(slept_until_ - hetvp::sim_now());
     run_state().fail(name_, std::string("workload '") + program_name_ + "' aborted: " + e.what());
     return;
   }
@@ -137,7 +138,7 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     local += wc_line_;
   else if (uncached)
     local += cmd == tlm::TLM_READ_COMMAND ? uncached_load_ : uncached_store_;
-  mem->b_transport(gp_, local);
+  mem.b_transport(gp_, local);
   qk_.set(local);
   if (!gp_.is_response_ok()) {
     std::string buf =
@@ -259,7 +260,7 @@ void HostCpu::sleep(const sc_core::sc_time& t) {
     return;
   }
   qk_.sync();
-  const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+  const sc_core::sc_time t0 = hetvp::sim_now();
   sc_core::wait(t);
   qk_.reset();
   if (tracer().enabled()) tracer().span(name_, "sleep", t0, t);
@@ -268,25 +269,27 @@ void HostCpu::sleep(const sc_core::sc_time& t) {
 
 void HostCpu::raise(unsigned vector, const sc_core::sc_time& delay) {
   ++irqs_;
-  pending_irq_[vector].push_back(sc_core::sc_time_stamp() + delay);
+  pending_irq_[vector].push_back(hetvp::sim_now() + delay);
   irq_event_.notify(delay);
-  HETVP_DEBUG(Cpu, "interrupt vector %u raised, arriving at %s", vector, (sc_core::sc_time_stamp() + delay).to_string().c_str());
+  HETVP_DEBUG(Cpu, "interrupt vector %u raised, arriving at %s", vector,
+              (hetvp::sim_now() + delay).to_string().c_str());
 }
 
 bool HostCpu::wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) {
   qk_.sync();
-  const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+  const sc_core::sc_time t0 = hetvp::sim_now();
   sc_core::sc_time deadline = t0 + timeout;
   auto traced = [&](bool got) {
-    HETVP_DEBUG(Cpu, "interrupt vector %u %s after waiting %s", vector, got ? "taken" : "not raised (time-out)", (sc_core::sc_time_stamp() - t0).to_string().c_str());
+    HETVP_DEBUG(Cpu, "interrupt vector %u %s after waiting %s", vector, got ? "taken" : "not raised (time-out)",
+                (hetvp::sim_now() - t0).to_string().c_str());
     if (tracer().enabled())
-      tracer().span(name_, got ? "wait interrupt" : "wait interrupt (timeout)", t0, sc_core::sc_time_stamp() - t0,
-                         format("\"vector\":%u", vector));
+      tracer().span(name_, got ? "wait interrupt" : "wait interrupt (timeout)", t0, hetvp::sim_now() - t0,
+                    format("\"vector\":%u", vector));
     return got;
   };
   for (;;) {
     auto& q = pending_irq_[vector];
-    sc_core::sc_time t = sc_core::sc_time_stamp();
+    sc_core::sc_time t = hetvp::sim_now();
     for (size_t i = 0; i < q.size(); ++i) {
       if (q[i] <= t) {
         q.erase(q.begin() + static_cast<long>(i));

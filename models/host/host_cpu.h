@@ -21,6 +21,7 @@
 #include "models/host/host_api.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
+#include "platform/direct_target_socket.h"
 #include "platform/program.h"
 #include "platform/run_ahead.h"
 
@@ -28,7 +29,7 @@ namespace hetvp {
 
 class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHost {
  public:
-  tlm_utils::simple_initiator_socket<HostCpu> mem{"mem"};
+  DirectInitiator<tlm_utils::simple_initiator_socket<HostCpu>> mem{"mem"};
   IrqExport irq{"irq"};
 
   HostCpu(sc_core::sc_module_name name, const Params& p);

@@ -7,6 +7,7 @@
 #include "models/mcu/gdb_stub.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
+#include "platform/sim_time.h"
 
 namespace hetvp::mcu {
 
@@ -114,7 +115,7 @@ void CoreHost::burst(bool& wake_pending) {
   }
   // A burst runs at most a quantum, and never past the next event this model itself has scheduled
   // (an xfer's end, a timer, a host write's arrival): an interrupt is taken when it is raised.
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = hetvp::sim_now();
   const sc_core::sc_time horizon = next_own_event();
   if (horizon <= now && !yielded_) {  // due now: let it happen first (one delta)
     yielded_ = true;
@@ -199,7 +200,7 @@ bool CoreHost::run_on(RunResult::Reason reason, const sc_core::sc_time& end, uin
   if (sleeping ? (core_->state() != CoreState::sleeping || wake_line())
                : (reason != RunResult::Reason::budget || core_->state() != CoreState::running))
     return false;
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time now = hetvp::sim_now();
   const sc_core::sc_time local = burst_start_ + end;  // the core's local time
   sc_core::sc_time at;
   bool wakes = false;
@@ -254,11 +255,11 @@ void CoreHost::sleep(bool& wake_pending) {
     ++wakeups_;
     return;
   }
-  sleep_since_ = sc_core::sc_time_stamp();
+  sleep_since_ = hetvp::sim_now();
   sc_core::wait(wake_ev_ | ctrl_ev_);
-  sleep_time_ += sc_core::sc_time_stamp() - sleep_since_;
+  sleep_time_ += hetvp::sim_now() - sleep_since_;
   Tracer& tr = tracer();
-  if (tr.enabled()) tr.span(name(), "sleep", sleep_since_, sc_core::sc_time_stamp() - sleep_since_);
+  if (tr.enabled()) tr.span(name(), "sleep", sleep_since_, hetvp::sim_now() - sleep_since_);
   if (mode_ == RunMode::sleeping) {
     mode_ = RunMode::running;
     ++wakeups_;

@@ -6,6 +6,7 @@
 
 #include "platform/access_info.h"
 #include "platform/registry.h"
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -136,7 +137,7 @@ void Memory::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   gp.set_dmi_allowed(dmi_);
   HETVP_DEBUG(Memory, "%s 0x%" PRIx64 " (%u B) by %s, done at %s", gp.is_read() ? "read" : "write",
               static_cast<uint64_t>(gp.get_address()), len, initiator_of(gp),
-              (sc_core::sc_time_stamp() + delay).to_string().c_str());
+              (hetvp::sim_now() + delay).to_string().c_str());
 }
 
 unsigned Memory::transport_dbg(tlm::tlm_generic_payload& gp) { return access(gp) ? gp.get_data_length() : 0; }

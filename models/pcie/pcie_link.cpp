@@ -8,6 +8,7 @@
 #include "platform/registry.h"
 #include "platform/format.h"
 #include "platform/trace.h"
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -104,8 +105,8 @@ sc_core::sc_time PcieLink::send(Direction& d, const sc_core::sc_time& now, sc_co
 }
 
 void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay,
-                        tlm_utils::simple_initiator_socket<PcieLink>& out) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
+                        DirectInitiator<tlm_utils::simple_initiator_socket<PcieLink>>& out) {
+  const sc_core::sc_time now = hetvp::sim_now();
   const unsigned len = gp.get_data_length();
   const uint64_t addr = gp.get_address();
   const bool config = gp.get_extension<pcie::ConfigRequest>() != nullptr;
@@ -124,7 +125,7 @@ void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payloa
   if (posted) {
     sc_core::sc_time left = send(fwd, now, t0, len, addr, false, "MWr");
     sc_core::sc_time arrive = left + latency_ - now;
-    out->b_transport(gp, arrive);  // the target sees the write when it arrives
+    out.b_transport(gp, arrive);   // the target sees the write when it arrives
     delay = left - now;            // the sender is done once the TLP is on the wire
     return;
   }
@@ -132,8 +133,8 @@ void PcieLink::transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payloa
   sc_core::sc_time left =
       send(fwd, now, t0, gp.is_write() ? len : 0, addr, false, config ? (gp.is_write() ? "CfgWr" : "CfgRd") : "MRd");
   sc_core::sc_time d = left + latency_ - now;
-  out->b_transport(gp, d);
-  const sc_core::sc_time after = sc_core::sc_time_stamp();  // the target may have waited until the arrival
+  out.b_transport(gp, d);
+  const sc_core::sc_time after = hetvp::sim_now();  // the target may have waited until the arrival
   sc_core::sc_time t = after + d;
   if (gp.is_read() && len > 0) {
     for (unsigned off = 0; off < len; off += max_payload_)

@@ -34,9 +34,9 @@ class PcieLink : public Component {
 
  public:
   DirectTargetSocket<PcieLink, &PcieLink::b_down> down_in{"down_in", this};
-  tlm_utils::simple_initiator_socket<PcieLink> down_out{"down_out"};
+  DirectInitiator<tlm_utils::simple_initiator_socket<PcieLink>> down_out{"down_out"};
   DirectTargetSocket<PcieLink, &PcieLink::b_up> up_in{"up_in", this};
-  tlm_utils::simple_initiator_socket<PcieLink> up_out{"up_out"};
+  DirectInitiator<tlm_utils::simple_initiator_socket<PcieLink>> up_out{"up_out"};
 
   PcieLink(sc_core::sc_module_name name, const Params& p);
   static std::shared_ptr<Schema> schema();
@@ -63,7 +63,7 @@ class PcieLink : public Component {
     sc_core::sc_time busy_time;
   };
   void transfer(Direction& fwd, Direction& back, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay,
-                tlm_utils::simple_initiator_socket<PcieLink>& out);
+                DirectInitiator<tlm_utils::simple_initiator_socket<PcieLink>>& out);
   // Puts one TLP on `d` no earlier than `at` (absolute); returns when its last bit left.
   // `kind` (MWr, MRd, CfgWr, CfgRd, CplD, Cpl) names the TLP in the trace. `now`: SystemC's
   // current time, which the caller has at hand (one library call less per TLP, #31).

@@ -8,6 +8,7 @@
 #include "platform/format.h"
 #include "platform/json.h"
 #include "platform/trace.h"
+#include "platform/sim_time.h"
 
 namespace hetvp {
 
@@ -141,7 +142,7 @@ namespace {
 // its completion.
 void trace_access(Tracer& tracer, const std::string& track, const char* what, tlm::tlm_generic_payload& gp,
                   const sc_core::sc_time& t0, const sc_core::sc_time& delay) {
-  const sc_core::sc_time end = sc_core::sc_time_stamp() + delay;
+  const sc_core::sc_time end = hetvp::sim_now() + delay;
   tracer.span(track, what, t0, end - t0,
               TraceArgs()
                   .add("addr", static_cast<uint64_t>(gp.get_address()))
@@ -186,8 +187,8 @@ void RootComplex::b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   }
   pcie::ConfigRequest cfg;
   gp.set_extension(&cfg);
-  const sc_core::sc_time t0 = sc_core::sc_time_stamp() + delay;
-  (*ports_[p].down)->b_transport(gp, delay);
+  const sc_core::sc_time t0 = hetvp::sim_now() + delay;
+  ports_[p].send_down(gp, delay);
   if (tracer().enabled())
     trace_access(tracer(), std::string(name()) + ".config", gp.is_read() ? "config read" : "config write", gp, t0, delay);
   HETVP_DEBUG(PCIe, "config %s bus %u device %u function %u register 0x%03x by %s: %s", gp.is_read() ? "read" : "write",
@@ -213,14 +214,14 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
     return;
   }
   // t0 only when a trace is written: one library call less per access (#31)
-  const sc_core::sc_time t0 = tracer().active() ? sc_core::sc_time_stamp() + delay : sc_core::SC_ZERO_TIME;
-  (*ports_[p].down)->b_transport(gp, delay);
+  const sc_core::sc_time t0 = tracer().active() ? hetvp::sim_now() + delay : sc_core::SC_ZERO_TIME;
+  ports_[p].send_down(gp, delay);
   if (tracer().enabled())  // the CPU's word-by-word accesses: runs of them (Tracer::span_run)
     tracer().span_run(std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", t0,
-                      sc_core::sc_time_stamp() + delay - t0, gp.get_address(), gp.get_data_length());
-  HETVP_DEBUG(PCIe, "MMIO %s 0x%" PRIx64 " (%u B) by %s through port %d, done at %s: %s", gp.is_read() ? "read" : "write",
-              static_cast<uint64_t>(gp.get_address()), gp.get_data_length(), initiator_of(gp), p,
-              (sc_core::sc_time_stamp() + delay).to_string().c_str(), gp.get_response_string().c_str());
+                      hetvp::sim_now() + delay - t0, gp.get_address(), gp.get_data_length());
+  HETVP_DEBUG(PCIe, "MMIO %s 0x%" PRIx64 " (%u B) by %s through port %d, done at %s: %s",
+              gp.is_read() ? "read" : "write", static_cast<uint64_t>(gp.get_address()), gp.get_data_length(),
+              initiator_of(gp), p, (hetvp::sim_now() + delay).to_string().c_str(), gp.get_response_string().c_str());
 }
 
 unsigned RootComplex::dbg_mmio(tlm::tlm_generic_payload& gp) {
@@ -237,8 +238,8 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     uint32_t data = 0;
     std::memcpy(&data, gp.get_data_ptr(), std::min(4u, gp.get_data_length()));
     if (tracer().enabled())
-      tracer().instant(std::string(name()) + ".dma", "MSI", sc_core::sc_time_stamp() + delay,
-                            format("\"vector\":%u", data & 0xffff));
+      tracer().instant(std::string(name()) + ".dma", "MSI", hetvp::sim_now() + delay,
+                       format("\"vector\":%u", data & 0xffff));
     HETVP_DEBUG(PCIe, "MSI vector %u from port %d", data & 0xffff, port);
     irq->raise(data & 0xffff, delay);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -249,13 +250,13 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     return;
   }
   ++dma_requests_;
-  const sc_core::sc_time t0 = tracer().active() ? sc_core::sc_time_stamp() + delay : sc_core::SC_ZERO_TIME;
-  host->b_transport(gp, delay);
+  const sc_core::sc_time t0 = tracer().active() ? hetvp::sim_now() + delay : sc_core::SC_ZERO_TIME;
+  host.b_transport(gp, delay);
   if (tracer().enabled())
     trace_access(tracer(), std::string(name()) + ".dma", gp.is_read() ? "DMA read" : "DMA write", gp, t0, delay);
   HETVP_DEBUG(PCIe, "DMA %s 0x%" PRIx64 " (%u B) by %s from port %d, done at %s: %s", gp.is_read() ? "read" : "write",
               static_cast<uint64_t>(gp.get_address()), gp.get_data_length(), initiator_of(gp), port,
-              (sc_core::sc_time_stamp() + delay).to_string().c_str(), gp.get_response_string().c_str());
+              (hetvp::sim_now() + delay).to_string().c_str(), gp.get_response_string().c_str());
 }
 
 unsigned RootComplex::dbg_up(int, tlm::tlm_generic_payload& gp) { return host->transport_dbg(gp); }

@@ -31,7 +31,7 @@ class RootComplex : public Component {
  public:
   tlm_utils::simple_target_socket<RootComplex> ecam{"ecam"};
   DirectTargetSocket<RootComplex, &RootComplex::b_mmio> mmio{"mmio", this};
-  tlm_utils::simple_initiator_socket<RootComplex> host{"host"};
+  DirectInitiator<tlm_utils::simple_initiator_socket<RootComplex>> host{"host"};
   IrqPort irq{"irq"};
 
   RootComplex(sc_core::sc_module_name name, const Params& p);
@@ -41,6 +41,11 @@ class RootComplex : public Component {
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   struct RootPort {
     std::unique_ptr<tlm_utils::simple_initiator_socket_tagged<RootComplex>> down;
+    FwCall down_call;  // down's b_transport (platform/direct_target_socket.h), resolved at the first access
+    void send_down(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+      if (!down_call.resolved()) down_call.resolve(down->operator->());
+      down_call(gp, delay);
+    }
     std::unique_ptr<tlm_utils::simple_target_socket_tagged<RootComplex>> up;
     uint16_t command = 0;
     uint8_t primary = 0, secondary = 0, subordinate = 0;

@@ -12,6 +12,7 @@
 #include "platform/run_state.h"
 #include "platform/trace.h"
 #include "platform/format.h"
+#include "platform/sim_time.h"
 
 namespace hetvp::mcu {
 
@@ -223,11 +224,11 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
 // (the write's arrival). Its end is an event: xfer_done() then sets the status and raises IRQ XFER
 // (or the core's thread serves it in local time: inline_wake).
 void Microcontroller::start_xfer(const sc_core::sc_time& offset) {
-  const sc_core::sc_time now = sc_core::sc_time_stamp() + offset;
+  const sc_core::sc_time now = hetvp::sim_now() + offset;
   set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &dmem_[xfer_dmem_],
              xfer_len_);
   sc_core::sc_time d = offset;
-  xfer->b_transport(xfer_gp_, d);
+  xfer.b_transport(xfer_gp_, d);
   d -= offset;
   xfer_start_at_ = now;
   xfer_done_at_ = now + d;
@@ -434,7 +435,7 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
     // Issued at the core's local time, so a register it writes acts when the write arrives.
     const sc_core::sc_time issued = core_offset();
     sc_core::sc_time d = issued;
-    bar0->b_transport(bar0_gp_, d);
+    bar0.b_transport(bar0_gp_, d);
     ++bar0_accesses_;
     const sc_core::sc_time took = d > issued ? d - issued : sc_core::SC_ZERO_TIME;
     extra = cfg_.reg_cycles + uint64_t(std::ceil(took.to_seconds() * cfg_.clock_hz));
@@ -514,7 +515,7 @@ void Microcontroller::timer_method() {
   if (ctrl.value & 2) {
     uint64_t c = bank_.at(MCU_TIMER_CYCLES).value;
     timer_ev_.notify(cycles_to_time(c ? c : 1));
-    timer_due_ = sc_core::sc_time_stamp() + cycles_to_time(c ? c : 1);
+    timer_due_ = hetvp::sim_now() + cycles_to_time(c ? c : 1);
   } else {
     ctrl.value &= ~1u;
     timer_due_ = sc_core::sc_max_time();
@@ -567,8 +568,8 @@ void Microcontroller::declare_stats() {
       .value("sleep_ns", "ns", "time the core was sleeping (waiting for an event), the current sleep included",
              [this] {
                sc_core::sc_time slept = sleep_time_;
-               if (mode_ == RunMode::sleeping && sc_core::sc_time_stamp() > sleep_since_)
-                 slept += sc_core::sc_time_stamp() - sleep_since_;
+               if (mode_ == RunMode::sleeping && hetvp::sim_now() > sleep_since_)
+                 slept += hetvp::sim_now() - sleep_since_;
                return slept.to_seconds() * 1e9;
              })
       .counter("wakeups", "count", "wake-ups from sleep", wakeups_)

@@ -14,6 +14,7 @@
 #include "models/mcu/core_host.h"
 #include "platform/access_info.h"
 #include "platform/arrival_queue.h"
+#include "platform/direct_target_socket.h"
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/stats.h"
@@ -43,8 +44,8 @@ struct McuConfig {
 // accesses (io_access) are served by the same table and ports.
 class Microcontroller : public CoreHost {
  public:
-  tlm_utils::simple_initiator_socket<Microcontroller> xfer{"xfer"};  // GPU virtual addresses (MMU)
-  tlm_utils::simple_initiator_socket<Microcontroller> bar0{"bar0"};  // the core's BAR0 window
+  DirectInitiator<tlm_utils::simple_initiator_socket<Microcontroller>> xfer{"xfer"};  // GPU virtual addresses (MMU)
+  DirectInitiator<tlm_utils::simple_initiator_socket<Microcontroller>> bar0{"bar0"};  // the core's BAR0 window
   IrqPort intr{"intr"};                                              // PMC_INTR
   // The graphics engine's context-switch unit (models/gpu/gr, gr_ctxsw.h) shares this window: an
   // offset this block's table does not have (host or core access) goes to it, unchanged.
