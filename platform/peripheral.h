@@ -10,6 +10,10 @@
 //   * on_port(name, offset, size, &T::f): accesses inside [offset, offset + size) go to
 //     `bool T::f(gp, delay)` first (a bulk data window, a 16-byte probe, an upload port with an
 //     auto-incrementing index, a who-may-write rule); it returns false to let the table serve it.
+//   * on_unmapped(&T::f): an access to an offset the table has no register for, and no port took,
+//     goes to `bool T::f(gp, delay)` (a block that forwards the rest of its window to another);
+//     false lets the table refuse it. One flat-index test per access instead of a port spanning
+//     the whole window, whose std::function ran on every access (#31).
 //   * bad_access(gp, why): a model for which a broken register rule ends the run overrides it.
 //   * read_timing(ReadTiming::AsIssued): reads are served as of SystemC time (see register_bank.h).
 //
@@ -58,6 +62,11 @@ class PeripheralOf : public Base {
     ports_.push_back({name, offset, size,
                       [self, f](tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { return (self->*f)(gp, d); }});
   }
+  template <class T>
+  void on_unmapped(bool (T::*f)(tlm::tlm_generic_payload&, sc_core::sc_time&)) {
+    T* self = static_cast<T*>(this);
+    unmapped_ = [self, f](tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { return (self->*f)(gp, d); };
+  }
   void read_timing(ReadTiming t) { reads_ = t; }
   // A register access the table refused (already answered with an error response and a warning).
   virtual void bad_access(const tlm::tlm_generic_payload&) {}
@@ -69,6 +78,7 @@ class PeripheralOf : public Base {
     const uint64_t off = gp.get_address();
     for (Port& p : ports_)
       if (off >= p.offset && off - p.offset < p.size && p.serve(gp, delay)) return;
+    if (unmapped_ && !bank_.has(static_cast<uint32_t>(off & ~uint64_t(3))) && unmapped_(gp, delay)) return;
     if (!bank_.transport(gp, delay, reads, index)) bad_access(gp);
   }
 
@@ -89,6 +99,7 @@ class PeripheralOf : public Base {
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return bank_.debug(gp); }
 
   std::vector<Port> ports_;
+  std::function<bool(tlm::tlm_generic_payload&, sc_core::sc_time&)> unmapped_;
   ReadTiming reads_ = ReadTiming::CatchUp;
 };
 

@@ -82,7 +82,7 @@ void Microcontroller::bind_registers() {
   on_port("UC_EXIT", MCU_UC_EXIT, 4, &Microcontroller::write_rules);
   on_port("UC_CTRL", MCU_UC_CTRL, 4, &Microcontroller::write_rules);
   on_port("DBG_DATA", MCU_DBG_DATA, 4, &Microcontroller::write_rules);
-  on_port("ctxsw", 0, MCU_REG_SIZE, &Microcontroller::ctxsw_port);
+  on_unmapped(&Microcontroller::ctxsw_port);
   bank_.set_reset("UC_CAPS", ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
   bank_.set_reset("UC_ID", (cfg_.index & MCU_UC_ID_INDEX_MASK) | (cfg_.hub ? MCU_UC_ID_HUB : 0u));
   bank_.set_reset("UC_CLOCK_KHZ", uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
@@ -394,7 +394,7 @@ uint32_t Microcontroller::uc_id() const { return bank_.at(MCU_UC_ID).value | (ha
 
 // Offsets this block's table does not have belong to the context-switch unit, when there is one.
 bool Microcontroller::ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  if (!forwarded(gp.get_address())) return false;
+  if (!has_ctxsw_) return false;
   ctxsw->b_transport(gp, delay);
   return true;
 }
