@@ -99,6 +99,7 @@ TEST(DirectInitiator, CallsADirectTargetSocketsMemberFunction) {
   ASSERT_NE(src, nullptr);
   EXPECT_EQ(src->direct_entry().obj, static_cast<void*>(&tgt));
   check_calls(ini, tgt);
+  EXPECT_TRUE(ini.out.calls_directly());
   // Debug transport still goes through the interface, to the registered function.
   uint32_t v = 0;
   tlm::tlm_generic_payload gp;
@@ -119,4 +120,5 @@ TEST(DirectInitiator, CallsAnyOtherTargetThroughItsInterface) {
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   EXPECT_EQ(dynamic_cast<hetvp::DirectEntrySource*>(ini.out.operator->()), nullptr);
   check_calls(ini, tgt);
+  EXPECT_FALSE(ini.out.calls_directly());
 }
