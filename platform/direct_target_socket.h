@@ -14,8 +14,9 @@
 // target is a DirectTargetSocket that pointer is the target member function's trampoline, and a
 // hop costs one well-predicted indirect call instead of the interface's virtual dispatch (a
 // virtual-base adjustment, two vtable loads and a virtual thunk; the four thunks on an uncached
-// BAR1 read's path were 4-5 % of the main job's profile, #31). Any other target (a simple_target_socket, an RTL bridge, a
-// test's socket) is called through its interface, as `socket->b_transport` would.
+// BAR1 read's path were 4-5 % of the main job's profile, #31). Any other target (a
+// simple_target_socket, an RTL bridge, a test's socket) is called through its interface, as
+// `socket->b_transport` would.
 //
 //     DirectInitiator<tlm_utils::simple_initiator_socket<PcieLink>> down_out{"down_out"};
 //     down_out.b_transport(gp, delay);
