@@ -11,7 +11,6 @@
 #include <map>
 
 #include <systemc>
-#include "platform/sim_time.h"
 
 namespace hetvp {
 
