@@ -484,29 +484,6 @@ Schema instance_schema(const Schema& own) {
   return full;
 }
 
-namespace {
-// While Config::validate runs, the errors of independent parts (each key, each instance) are
-// collected here instead of ending the check at the first; elsewhere (nullptr) they propagate.
-thread_local std::vector<std::string>* t_errors = nullptr;
-thread_local size_t t_dropped = 0;  // errors beyond kMaxConfigErrors
-
-template <class F>
-void collecting(F&& f) {
-  if (!t_errors) return f();
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    for (auto& m : e.messages()) {
-      if (std::find(t_errors->begin(), t_errors->end(), m) != t_errors->end()) continue;
-      if (t_errors->size() < kMaxConfigErrors)
-        t_errors->push_back(m);
-      else
-        ++t_dropped;
-    }
-  }
-}
-}  // namespace
-
 ConfigError::ConfigError(const std::vector<std::string>& all)
     : std::runtime_error([&] {
         std::string s;
@@ -545,9 +522,10 @@ ConfigDiagnostic diagnose(const std::string& message) {
   return d;
 }
 
-void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path, const ConfigSource& src) {
+void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path, const ConfigSource& src,
+                   Diagnostics& diags) {
   if (!node.IsMap()) fail(src, node, path, "expected a map of parameters");
-  for (auto it = node.begin(); it != node.end(); ++it) collecting([&] {
+  for (auto it = node.begin(); it != node.end(); ++it) diags.collect([&] {
     std::string key = it->first.Scalar();
     const ParamSpec* s = schema.find(key);
     if (!s) {
@@ -562,12 +540,12 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
     std::string p = path + "." + key;
     if (s->kind == ParamKind::Any) return;
     if (s->kind == ParamKind::Group) {
-      validate_node(v, *s->children, p, src);
+      validate_node(v, *s->children, p, src, diags);
       return;
     }
     if (s->kind == ParamKind::List) {
       if (!v.IsSequence()) fail(src, v, p, std::string("expected a list"));
-      for (size_t i = 0; i < v.size(); ++i) validate_node(v[i], *s->children, p + "[" + std::to_string(i) + "]", src);
+      for (size_t i = 0; i < v.size(); ++i) validate_node(v[i], *s->children, p + "[" + std::to_string(i) + "]", src, diags);
       return;
     }
     if (!v.IsScalar())
@@ -627,7 +605,7 @@ void validate_node(const YAML::Node& node, const Schema& schema, const std::stri
   for (auto& s : schema.specs) {
     const YAML::Node& c = node;
     if (s.required && !c[s.name])
-      collecting([&] { fail(src, node, path, "missing required key '" + s.name + "' (" + s.doc + ")"); });
+      diags.collect([&] { fail(src, node, path, "missing required key '" + s.name + "' (" + s.doc + ")"); });
   }
 }
 
@@ -709,18 +687,14 @@ constexpr const char* kPluginHint = "; did you load the plugin? (--plugin FILE o
 void Config::validate() const {
   load_plugins();
   // Every independent part is checked even after an error: `hetvp check` lists them all (up to
-  // kMaxConfigErrors), not only the first.
-  std::vector<std::string> errors;
-  t_errors = &errors;
-  t_dropped = 0;
-  struct Reset {
-    ~Reset() { t_errors = nullptr; }
-  } reset;
+  // Diagnostics::kMaxErrors), not only the first.
+  Diagnostics diags;
   const YAML::Node& r = root;
-  if (r["simulation"]) collecting([&] { validate_node(r["simulation"], *simulation_schema(), "simulation", *source); });
-  if (r["workload"]) collecting([&] { validate_node(r["workload"], *workload_schema(), "workload", *source); });
+  if (r["simulation"])
+    diags.collect([&] { validate_node(r["simulation"], *simulation_schema(), "simulation", *source, diags); });
+  if (r["workload"]) diags.collect([&] { validate_node(r["workload"], *workload_schema(), "workload", *source, diags); });
   std::string cpu;
-  collecting([&] {
+  diags.collect([&] {
     // The workload must exist and its arguments must fit its schema.
     Params w = workload();
     cpu = w.string("cpu");
@@ -737,12 +711,13 @@ void Config::validate() const {
     }
     // validate_node collects the arguments' errors and goes on; the program's own check reads
     // the values, so it runs only on arguments that passed (an unparsable size would throw there).
-    const size_t errors_before = t_errors ? t_errors->size() + t_dropped : 0;
-    if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args", *source);
-    if (t_errors && t_errors->size() + t_dropped != errors_before) return;
+    const size_t errors_before = diags.count();
+    if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args", *source, diags);
+    if (diags.count() != errors_before) return;
     if (prog->validate)
       prog->validate(Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(),
-                            "workload.args", source));
+                            "workload.args", source),
+                     diags);
   });
 
   bool cpu_found = false;
@@ -750,7 +725,7 @@ void Config::validate() const {
     std::string name = it->first.Scalar();
     if (name == "simulation" || name == "workload" || name == "plugins") continue;
     if (name == cpu) cpu_found = true;
-    collecting([&] {
+    diags.collect([&] {
       if (name.empty()) fail(*source, it->first, "", "an instance needs a name (this key is empty)");
       const YAML::Node inst = it->second;  // a copy: it-> yields a temporary proxy
       if (!inst.IsMap()) fail(*source, inst, name, "an instance must be a map with at least 'type'");
@@ -772,23 +747,22 @@ void Config::validate() const {
                                                    (built.empty() ? std::string("none") : built) + kPluginHint
                                              : std::string(kPluginHint)));
       }
-      // Generic keys every instance may carry, then the type's own schema.
-      validate_node(inst, instance_schema(*ct->schema()), name, *source);
+      // Generic keys every instance may carry, then the type's own schema; the type's
+      // cross-field rules read the values, so they run only on a block that passed.
+      const size_t errors_before = diags.count();
+      const auto schema = std::make_shared<Schema>(instance_schema(*ct->schema()));
+      validate_node(inst, *schema, name, *source, diags);
+      if (ct->validate && diags.count() == errors_before) ct->validate(Params(inst, schema, name, source), diags);
       if (inst["connect"] && !inst["connect"].IsMap())
         fail(*source, inst["connect"], name + ".connect", "expected a map port: target");
     });
   }
   if (!cpu_found && !cpu.empty())
-    collecting([&] {
+    diags.collect([&] {
       Params w = workload();
       fail(*source, w.has("cpu") ? w.node("cpu") : root, "workload.cpu", "no instance named '" + cpu + "' runs the workload");
     });
-  if (t_dropped)
-    errors.push_back(source->file + ": " + std::to_string(t_dropped) + " more error(s) not shown (the first " +
-                     std::to_string(kMaxConfigErrors) + " are)");
-  t_errors = nullptr;
-  if (errors.size() == 1) throw ConfigError(errors.front());
-  if (!errors.empty()) throw ConfigError(errors);
+  diags.throw_if_any(source->file);
 }
 
 }  // namespace hetvp

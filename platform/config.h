@@ -15,6 +15,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "platform/diagnostics.h"
 #include "platform/params.h"
 
 namespace hetvp {
@@ -32,8 +33,6 @@ class ConfigError : public std::runtime_error {
   std::vector<std::string> all_;
 };
 
-// At most this many errors of one configuration are reported (the rest are counted).
-constexpr size_t kMaxConfigErrors = 20;
 
 // One error split into the location every hetvp configuration error starts with ("FILE:LINE:COL: ",
 // "FILE (--set PATH): " or "FILE: ") and the rest; line and col are 0 when not located, so the
@@ -96,7 +95,9 @@ struct Config {
 Schema instance_schema(const Schema& own);
 
 // Validates `node` against `schema`; `path` is its dotted YAML path, `source` the configuration it
-// belongs to (for locations). Throws ConfigError.
-void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path, const ConfigSource& source);
+// belongs to (for locations). Errors of independent keys go to `diags`; one that stops the check
+// of this node (not a map) is thrown as a ConfigError.
+void validate_node(const YAML::Node& node, const Schema& schema, const std::string& path, const ConfigSource& source,
+                   Diagnostics& diags);
 
 }  // namespace hetvp

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "platform/param_set.h"
 #include "platform/params.h"
 #include "platform/registry.h"
 
@@ -23,6 +24,17 @@ class HostProgram {
   virtual ~HostProgram() = default;
   // Runs to completion; 0 = success, anything else = the workload failed (exit status 1).
   virtual int run(HostApi& api, const Params& args) = 0;
+};
+
+// A host program whose arguments are the ParamSet ARGS (platform/param_set.h): it implements
+// run(HostApi&, const ARGS&); the registration takes the schema and the cross-field rules
+// (ARGS::validate) from ARGS.
+template <class ARGS>
+class ProgramWithArgs : public HostProgram {
+ public:
+  using Args = ARGS;
+  int run(HostApi& api, const Params& args) final { return run(api, load<ARGS>(args)); }
+  virtual int run(HostApi& api, const ARGS& args) = 0;
 };
 
 // Implemented by a model that can run a host program (the host CPU). The simulation hands it
@@ -41,22 +53,36 @@ struct ProgramType {
   std::function<std::shared_ptr<Schema>()> schema;
   std::function<std::unique_ptr<HostProgram>()> create;
   // Optional: checks of the arguments the schema cannot express, run with the configuration's
-  // validation (before the simulation); throws ConfigError naming where (Params::where).
-  // Registered when the class has `static void validate(const Params&)`.
-  std::function<void(const Params&)> validate;
+  // validation (before the simulation), each reported into the Diagnostics at its where().
+  // Registered from the program's Args (ParamSet::validate).
+  std::function<void(const Params&, Diagnostics&)> validate;
 };
 
 using ProgramRegistry = Registry<ProgramType>;
 
 namespace detail {
 template <class T, class = void>
+struct HasArgs : std::false_type {};
+template <class T>
+struct HasArgs<T, std::void_t<typename T::Args>> : std::true_type {};
+template <class T, class = void>
 struct HasValidate : std::false_type {};
 template <class T>
 struct HasValidate<T, std::void_t<decltype(T::validate(std::declval<const Params&>()))>> : std::true_type {};
+// MIGRATION: the legacy path (static schema()/validate(const Params&)) goes once every program has Args.
 template <class T>
-std::function<void(const Params&)> program_validator() {
-  if constexpr (HasValidate<T>::value)
-    return [](const Params& p) { T::validate(p); };
+std::shared_ptr<Schema> program_schema() {
+  if constexpr (HasArgs<T>::value)
+    return typename T::Args{}.schema();
+  else
+    return T::schema();
+}
+template <class T>
+std::function<void(const Params&, Diagnostics&)> program_validator() {
+  if constexpr (HasArgs<T>::value)
+    return [](const Params& p, Diagnostics& d) { d.collect([&] { load<typename T::Args>(p).validate(d); }); };
+  else if constexpr (HasValidate<T>::value)
+    return [](const Params& p, Diagnostics& d) { d.collect([&] { T::validate(p); }); };
   else
     return nullptr;
 }
@@ -64,7 +90,7 @@ std::function<void(const Params&)> program_validator() {
 
 }  // namespace hetvp
 
-#define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                       \
-  HETVP_REGISTER_ENTRY(                                                \
-      ::hetvp::ProgramType, NAME, DOC, [] { return CLASS::schema(); }, \
+#define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                                      \
+  HETVP_REGISTER_ENTRY(                                                               \
+      ::hetvp::ProgramType, NAME, DOC, ::hetvp::detail::program_schema<CLASS>,        \
       [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }, ::hetvp::detail::program_validator<CLASS>())

@@ -15,9 +15,10 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
-#include "platform/params.h"
+#include "platform/param_set.h"
 
 namespace hetvp {
 
@@ -95,8 +96,42 @@ struct ComponentType {
   std::string doc;
   std::function<std::shared_ptr<Schema>()> schema;
   std::function<Component*(const char* instance_name, const Params&)> create;
+  // The parameter set's cross-field rules (ParamSet::validate), run by Config::validate on a
+  // block that fits the schema; nullptr: none.
+  std::function<void(const Params&, Diagnostics&)> validate = nullptr;
 };
 using ComponentRegistry = Registry<ComponentType>;
+
+namespace detail {
+// A type whose parameters are a ParamSet names it `Config` (platform/param_set.h): the schema,
+// the cross-field rules and the constructor's argument all come from that one declaration.
+template <class C, class = void>
+struct HasConfig : std::false_type {};
+template <class C>
+struct HasConfig<C, std::void_t<typename C::Config>> : std::true_type {};
+// MIGRATION: the legacy path (static schema(), constructor from Params) goes once every type has a Config.
+template <class C>
+std::shared_ptr<Schema> schema_of() {
+  if constexpr (HasConfig<C>::value)
+    return typename C::Config{}.schema();
+  else
+    return C::schema();
+}
+template <class C, class Made>
+Made* create_from(const char* n, const Params& p) {
+  if constexpr (HasConfig<C>::value)
+    return new C(n, load<typename C::Config>(p));
+  else
+    return new C(n, p);
+}
+template <class C>
+std::function<void(const Params&, Diagnostics&)> validator_of() {
+  if constexpr (HasConfig<C>::value)
+    return [](const Params& p, Diagnostics& d) { d.collect([&] { load<typename C::Config>(p).validate(d); }); };
+  else
+    return nullptr;
+}
+}  // namespace detail
 
 }  // namespace hetvp
 
@@ -106,7 +141,12 @@ using ComponentRegistry = Registry<ComponentType>;
 #define HETVP_REGISTER_ENTRY(ENTRY_TYPE, ...) \
   static const ::hetvp::Registrar<ENTRY_TYPE> HETVP_CONCAT(hetvp_registrar_, __COUNTER__)(ENTRY_TYPE{__VA_ARGS__})
 
-#define HETVP_REGISTER_COMPONENT(TYPE_NAME, CLASS, DOC)                       \
-  HETVP_REGISTER_ENTRY(                                                       \
-      ::hetvp::ComponentType, TYPE_NAME, DOC, [] { return CLASS::schema(); }, \
-      [](const char* n, const ::hetvp::Params& p) -> ::hetvp::Component* { return new CLASS(n, p); })
+// CLASS declares its parameters as `using Config = ...;` (a ParamSet) and is constructed from
+// `(sc_core::sc_module_name, const Config&)`.
+#define HETVP_REGISTER_COMPONENT(TYPE_NAME, CLASS, DOC)                                                    \
+  HETVP_REGISTER_ENTRY(                                                                                    \
+      ::hetvp::ComponentType, TYPE_NAME, DOC, ::hetvp::detail::schema_of<CLASS>,                           \
+      [](const char* n, const ::hetvp::Params& p) -> ::hetvp::Component* {                                 \
+        return ::hetvp::detail::create_from<CLASS, ::hetvp::Component>(n, p);                              \
+      },                                                                                                   \
+      ::hetvp::detail::validator_of<CLASS>())

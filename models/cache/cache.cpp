@@ -119,36 +119,16 @@ uint64_t CacheArray::valid_count() const {
 }
 
 // ------------------------------------------------------------------ Cache
-std::shared_ptr<Schema> Cache::schema() {
-  auto s = std::make_shared<Schema>();
-  s->size("size", std::string("32 KiB"), "capacity in bytes").min(64);
-  s->integer("ways", 8, "associativity").range(1, 64);
-  s->integer("line", 64, "line size in bytes (power of two)").range(16, 4096);
-  s->choice("write_policy", {"write_back", "write_through"}, std::string("write_back"), "what a write hit does");
-  s->boolean("write_allocate", true, "fill the line on a write miss (else the write goes below)");
-  s->freq("clock", std::string("2 GHz"), "cache clock (tag/data latencies are cycles of it)");
-  s->integer("tag_cycles", 1, "cycles of one tag access (every lookup, every line of a range invalidation)").min(0);
-  s->integer("data_cycles", 1, "cycles of a data array access on a hit").min(0);
-  s->choice("range_walk", {"per_line", "bounded"}, std::string("per_line"),
-            "range invalidation: per_line = one tag access per line of the range (the thesis, gem5); bounded = "
-            "min(range lines, cache lines): a range longer than the cache walks the cache's own tag entries instead "
-            "(not in the thesis or gem5; same lines invalidated)");
-  s->boolean("gpu_l1", false,
-             "a GPU L1: loads marked as bypassing L1 (Kepler's global loads, PTX ld.global.cg; AccessInfo.l1_bypass) "
-             "pass through it untouched to the level below");
-  return s;
-}
-
-Cache::Cache(sc_core::sc_module_name n, const Params& p)
+Cache::Cache(sc_core::sc_module_name n, const CacheConfig& c)
     : Component(n),
-      array_(p.size("size"), p.u32("ways"), p.u32("line")),
-      write_back_(p.string("write_policy") == "write_back"),
-      write_allocate_(p.boolean("write_allocate")),
-      bounded_walk_(p.string("range_walk") == "bounded"),
-      gpu_l1_(p.boolean("gpu_l1")) {
-  const sc_core::sc_time cycle = p.period("clock");
-  tag_time_ = cycle * static_cast<double>(p.integer("tag_cycles"));
-  data_time_ = cycle * static_cast<double>(p.integer("data_cycles"));
+      array_(c.size, c.ways, c.line),
+      write_back_(c.write_policy == WritePolicy::write_back),
+      write_allocate_(c.write_allocate),
+      bounded_walk_(c.range_walk == RangeWalk::bounded),
+      gpu_l1_(c.gpu_l1) {
+  const sc_core::sc_time cycle = c.clock.period();
+  tag_time_ = cycle * static_cast<double>(c.tag_cycles);
+  data_time_ = cycle * static_cast<double>(c.data_cycles);
   id_ = fnv1a(name());
   in.register_b_transport(this, &Cache::b_transport);
   in.register_transport_dbg(this, &Cache::transport_dbg);

@@ -31,6 +31,7 @@
 #include "models/gpu/channel_tag.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
+#include "platform/param_set.h"
 
 namespace hetvp::cache {
 
@@ -87,15 +88,39 @@ class CacheArray {
   uint64_t tick_ = 0;
 };
 
+HETVP_ENUM(WritePolicy, write_back, write_through);
+HETVP_ENUM(RangeWalk, per_line, bounded);
+
+// The parameters of a cache (YAML type `cache`, and the compute block's `tcp`/`tcc` groups).
+struct CacheConfig : ParamSet {
+  Size size{this, "size", "32 KiB", "capacity in bytes", Min{64}};
+  Int<unsigned> ways{this, "ways", 8, "associativity", Range{1, 64}};
+  Int<unsigned> line{this, "line", 64, "line size in bytes (power of two)", Range{16, 4096}};
+  Enum<WritePolicy> write_policy{this, "write_policy", WritePolicy::write_back, "what a write hit does"};
+  Bool write_allocate{this, "write_allocate", true, "fill the line on a write miss (else the write goes below)"};
+  Freq clock{this, "clock", "2 GHz", "cache clock (tag/data latencies are cycles of it)"};
+  Int<unsigned> tag_cycles{this, "tag_cycles", 1,
+                           "cycles of one tag access (every lookup, every line of a range invalidation)", Min{0}};
+  Int<unsigned> data_cycles{this, "data_cycles", 1, "cycles of a data array access on a hit", Min{0}};
+  Enum<RangeWalk> range_walk{
+      this, "range_walk", RangeWalk::per_line,
+      "range invalidation: per_line = one tag access per line of the range (the thesis, gem5); bounded = "
+      "min(range lines, cache lines): a range longer than the cache walks the cache's own tag entries instead "
+      "(not in the thesis or gem5; same lines invalidated)"};
+  Bool gpu_l1{this, "gpu_l1", false,
+              "a GPU L1: loads marked as bypassing L1 (Kepler's global loads, PTX ld.global.cg; AccessInfo.l1_bypass) "
+              "pass through it untouched to the level below"};
+};
+
 class Cache : public Component {
  public:
+  using Config = CacheConfig;
   tlm_utils::multi_passthrough_target_socket<Cache> in{"in"};
   tlm_utils::simple_initiator_socket<Cache> out{"out"};
   tlm_utils::multi_passthrough_target_socket<Cache, 32, tlm::tlm_base_protocol_types, 0, sc_core::SC_ZERO_OR_MORE_BOUND>
       ctl{"ctl"};
 
-  Cache(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema();
+  Cache(sc_core::sc_module_name name, const CacheConfig& c);
 
   sc_core::sc_time tag_time() const { return tag_time_; }
   uint64_t id() const { return id_; }

@@ -16,44 +16,29 @@
 
 namespace hetvp::coherence {
 
-std::shared_ptr<Schema> CacheController::schema() {
-  auto s = std::make_shared<Schema>();
-  s->integer("levels", 2, "cache levels controlled (ports level0..levelN-1, one stage each)").range(0, 16);
-  s->choice("side", {"host", "gpu"}, std::string("host"), "which processor this controller serves");
-  s->integer("line", 64, "line size of the write history and probes (bytes)").range(16, 4096);
-  s->integer("chunk_lines", 16, "line numbers per history chunk sent to the directory (8 B each)").range(1, 256);
-  s->integer("dir_base", static_cast<int64_t>(DIR_BASE), "address of the directory window on `dir` (CPU: physical)")
-      .min(0);
-  s->choice("history_order", {"store_order", "address_order"}, std::string("store_order"),
-            "order the history is sent in: store_order = a FIFO of first writes (the thesis' controller "
-            "keeps each written line's address as it is written); address_order = ascending line "
-            "addresses (a written-line bitmap over the shared window, scanned at release)");
-  s->boolean("checker", false, "feed/check the coherence checker's shadow memory (tests; any run)");
-  return s;
-}
-
 namespace {
 const RegSpec kCcRegs[] = {HETVP_REG_TABLE(HETVP_CC_REGS)};
 }  // namespace
 
-CacheController::CacheController(sc_core::sc_module_name n, const Params& p) : PeripheralOf<Component>(n, kCcRegs) {
-  const unsigned levels = p.u32("levels");
-  for (unsigned i = 0; i < levels; ++i) stages_.push_back(i);
-  side_ = p.string("side") == "gpu" ? Side::Gpu : Side::Host;
-  init(p);
+CacheController::CacheController(sc_core::sc_module_name n, const CacheControllerConfig& c)
+    : PeripheralOf<Component>(n, kCcRegs) {
+  for (unsigned i = 0; i < c.levels; ++i) stages_.push_back(i);
+  side_ = c.side == ControllerSide::gpu ? Side::Gpu : Side::Host;
+  init(c);
 }
 
-CacheController::CacheController(sc_core::sc_module_name n, const Params& p, std::vector<unsigned> stages, Side side)
+CacheController::CacheController(sc_core::sc_module_name n, const CacheControllerConfig& c,
+                                 std::vector<unsigned> stages, Side side)
     : PeripheralOf<Component>(n, kCcRegs), stages_(std::move(stages)), side_(side) {
   window_ = true;
-  init(p);
+  init(c);
 }
 
-void CacheController::init(const Params& p) {
-  line_ = p.u32("line");
-  chunk_lines_ = p.u32("chunk_lines");
-  address_order_ = p.string("history_order") == "address_order";
-  checker_on_ = p.boolean("checker");
+void CacheController::init(const CacheControllerConfig& c) {
+  line_ = c.line;
+  chunk_lines_ = c.chunk_lines;
+  address_order_ = c.history_order == HistoryOrder::address_order;
+  checker_on_ = c.checker;
   num_stages_ = 0;
   for (unsigned s : stages_) num_stages_ = std::max(num_stages_, s + 1);
   for (unsigned i = 0; i < stages_.size(); ++i) {
@@ -81,7 +66,7 @@ void CacheController::init(const Params& p) {
   read_timing(ReadTiming::AsIssued);  // a PROBE_DONE read blocks on its own (probe_done_port)
   on_port("PROBE", CC_PROBE, 4, &CacheController::probe_port);
   on_port("PROBE_DONE", CC_PROBE_DONE, 4, &CacheController::probe_done_port);
-  const uint64_t dir_base = p.u64("dir_base");
+  const uint64_t dir_base = c.dir_base;
   bank_.set_reset("DIR_LO", static_cast<uint32_t>(dir_base));
   bank_.set_reset("DIR_HI", static_cast<uint32_t>(dir_base >> 32));
   on_write("TRACK", &CacheController::track_written);

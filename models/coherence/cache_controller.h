@@ -40,10 +40,34 @@
 
 #include "platform/access_info.h"
 #include "platform/component.h"
+#include "platform/param_set.h"
 #include "platform/peripheral.h"
+#include "firmware/include/hetvp/coherence.h"
 #include "models/coherence/checker.h"
 
 namespace hetvp::coherence {
+
+HETVP_ENUM(ControllerSide, host, gpu);
+HETVP_ENUM(HistoryOrder, store_order, address_order);
+
+// The parameters of a cache controller (YAML type `cache_controller`, and the compute block's
+// `controller` group).
+struct CacheControllerConfig : ParamSet {
+  Int<unsigned> levels{this, "levels", 2, "cache levels controlled (ports level0..levelN-1, one stage each)",
+                       Range{0, 16}};
+  Enum<ControllerSide> side{this, "side", ControllerSide::host, "which processor this controller serves"};
+  Int<unsigned> line{this, "line", 64, "line size of the write history and probes (bytes)", Range{16, 4096}};
+  Int<unsigned> chunk_lines{this, "chunk_lines", 16, "line numbers per history chunk sent to the directory (8 B each)",
+                            Range{1, 256}};
+  Int<uint64_t> dir_base{this, "dir_base", DIR_BASE, "address of the directory window on `dir` (CPU: physical)",
+                         Min{0}};
+  Enum<HistoryOrder> history_order{
+      this, "history_order", HistoryOrder::store_order,
+      "order the history is sent in: store_order = a FIFO of first writes (the thesis' controller "
+      "keeps each written line's address as it is written); address_order = ascending line "
+      "addresses (a written-line bitmap over the shared window, scanned at release)"};
+  Bool checker{this, "checker", false, "feed/check the coherence checker's shadow memory (tests; any run)"};
+};
 
 class CacheController : public PeripheralOf<Component> {
  public:
@@ -62,11 +86,12 @@ class CacheController : public PeripheralOf<Component> {
       snoop_out{"snoop_out"};
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<CacheController>>> level;
 
+  using Config = CacheControllerConfig;
   // YAML: levels N, each its own stage (level0 = stage 0, ...).
-  CacheController(sc_core::sc_module_name name, const Params& p);
+  CacheController(sc_core::sc_module_name name, const CacheControllerConfig& c);
   // Inside a composite: `stages[i]` = stage of level i.
-  CacheController(sc_core::sc_module_name name, const Params& p, std::vector<unsigned> stages, Side side);
-  static std::shared_ptr<Schema> schema();
+  CacheController(sc_core::sc_module_name name, const CacheControllerConfig& c, std::vector<unsigned> stages,
+                  Side side);
 
   bool tracking() const { return tracking_; }
   size_t history_size() const { return history_.size(); }
@@ -81,7 +106,7 @@ class CacheController : public PeripheralOf<Component> {
     if (!checker_) checker_ = &run_context().service<coherence::Checker>();
     return *checker_;
   }
-  void init(const Params& p);
+  void init(const CacheControllerConfig& c);
   void b_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned dbg_data(int id, tlm::tlm_generic_payload& gp);
   bool dmi_data(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) {

@@ -24,6 +24,7 @@
 #include "firmware/include/hetvp/gpu_chips.h"
 #include "platform/irq.h"
 #include "platform/json.h"
+#include "platform/param_set.h"
 #include "platform/params.h"
 #include "platform/registry.h"
 #include "platform/router.h"
@@ -74,6 +75,11 @@ struct GpuContext {
     const std::string where = group.has(key) ? group.where(key) : group.path() + "." + key + " (default)";
     bar0.map(where + ", block " + name + "." + label, base, size, target);
   }
+  // The same for a window placed by the parameter `placed_by` (its origin() names it).
+  void map_window(const ParamBase& placed_by, const std::string& label, uint64_t base, uint64_t size,
+                  TargetSocketBase& target) const {
+    bar0.map(placed_by.origin() + ", block " + name + "." + label, base, size, target);
+  }
 };
 
 // A built block: keeps its modules alive and reports its statistics.
@@ -114,3 +120,12 @@ using GpuBlockRegistry = Registry<GpuBlockType>;
 // HETVP_REGISTER_GPU_BLOCK("microcontrollers", "HUB and GPC microcontrollers", schema_fn, create_fn);
 #define HETVP_REGISTER_GPU_BLOCK(KEY, DOC, SCHEMA_FN, CREATE_FN) \
   HETVP_REGISTER_ENTRY(::hetvp::gpu::GpuBlockType, KEY, DOC, SCHEMA_FN, CREATE_FN)
+
+// A block whose parameters are the ParamSet CONFIG (platform/param_set.h); CREATE_FN is
+// `std::unique_ptr<GpuBlock>(GpuContext&, const CONFIG&)`.
+#define HETVP_REGISTER_GPU_BLOCK_CONFIG(KEY, DOC, CONFIG, CREATE_FN)                                         \
+  HETVP_REGISTER_ENTRY(                                                                                      \
+      ::hetvp::gpu::GpuBlockType, KEY, DOC, [] { return CONFIG{}.schema(); },                                \
+      [](::hetvp::gpu::GpuContext& ctx, const ::hetvp::Params& p) -> std::unique_ptr<::hetvp::gpu::GpuBlock> { \
+        return CREATE_FN(ctx, ::hetvp::load<CONFIG>(p));                                                     \
+      })

@@ -78,7 +78,7 @@ struct Bench {
   std::unique_ptr<TestInitiator> cpu;
   Bench(const std::string& cache_yaml, std::function<void(TestInitiator&, Bench&)> body) {
     mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB\nlatency: 50 ns", Memory::schema()));
-    cache = std::make_unique<Cache>("l1", params_from(cache_yaml, Cache::schema()));
+    cache = std::make_unique<Cache>("l1", config_from<CacheConfig>(cache_yaml));
     cpu = std::make_unique<TestInitiator>("cpu", [this, body](TestInitiator& t) { body(t, *this); });
     cpu->socket.bind(cache->in);
     cache->out.bind(mem->in);
@@ -312,7 +312,7 @@ size_t dirty_count(Cache& c) { return const_cast<CacheArray&>(c.array()).dirty_l
 // Runs `body` in a thread with a cache in front of a RefusingMemory; returns whether it ran.
 void with_refusing_memory(std::function<void(TestInitiator&, Cache&, RefusingMemory&)> body) {
   RefusingMemory mem("mem");
-  Cache cache("l1", params_from("size: 1 KiB\nways: 2", Cache::schema()));
+  Cache cache("l1", config_from<CacheConfig>("size: 1 KiB\nways: 2"));
   TestInitiator cpu("cpu", [&](TestInitiator& t) { body(t, cache, mem); });
   cpu.socket.bind(cache.in);
   cache.out.bind(mem.in);
@@ -465,10 +465,9 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
   const bool sorted = GetParam() == "address_order";
   auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB\nlatency: 50 ns", Memory::schema()));
   auto l1 =
-      std::make_unique<Cache>("l1", params_from("size: 4 KiB\nways: 4\nclock: 2 GHz\ntag_cycles: 1", Cache::schema()));
+      std::make_unique<Cache>("l1", config_from<CacheConfig>("size: 4 KiB\nways: 4\nclock: 2 GHz\ntag_cycles: 1"));
   auto cc = std::make_unique<CacheController>(
-      "cc", params_from(std::string("levels: 1\nchunk_lines: 2") + (sorted ? "\nhistory_order: address_order" : ""),
-                        CacheController::schema()));
+      "cc", config_from<CacheControllerConfig>(std::string("levels: 1\nchunk_lines: 2") + (sorted ? "\nhistory_order: address_order" : "")));
   auto dirm = std::make_unique<FakeDirectory>("dir");
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});
   auto cpu = std::make_unique<TestInitiator>("cpu", [&](TestInitiator& t) {
@@ -520,7 +519,7 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
 TEST(CacheController, HistoryWhileTrackingFailsTheRun) {
   using namespace hetvp::coherence;
   auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
-  auto cc = std::make_unique<CacheController>("cc", params_from("levels: 0", CacheController::schema()));
+  auto cc = std::make_unique<CacheController>("cc", config_from<CacheControllerConfig>("levels: 0"));
   auto dirm = std::make_unique<FakeDirectory>("dir");
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator& t) {
     sc_core::sc_time d;
@@ -543,7 +542,7 @@ TEST(CacheController, StoreRecordsExactlyTheLinesItTouches) {
   using namespace hetvp::coherence;
   bool ran = false;
   auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
-  auto cc = std::make_unique<CacheController>("cc", params_from("levels: 0", CacheController::schema()));
+  auto cc = std::make_unique<CacheController>("cc", config_from<CacheControllerConfig>("levels: 0"));
   auto dirm = std::make_unique<FakeDirectory>("dir");
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});
   auto cpu = std::make_unique<TestInitiator>("cpu", [&](TestInitiator& t) {
@@ -574,8 +573,8 @@ TEST(CacheController, ProbeIsClippedToTheSharedWindow) {
   bool ran = false;
   auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
   auto l1 =
-      std::make_unique<Cache>("l1", params_from("size: 4 KiB\nways: 4\nclock: 1 GHz\ntag_cycles: 4", Cache::schema()));
-  auto cc = std::make_unique<CacheController>("cc", params_from("", CacheController::schema()),
+      std::make_unique<Cache>("l1", config_from<CacheConfig>("size: 4 KiB\nways: 4\nclock: 1 GHz\ntag_cycles: 4"));
+  auto cc = std::make_unique<CacheController>("cc", config_from<CacheControllerConfig>(""),
                                               std::vector<unsigned>{0}, hetvp::Side::Gpu);
   auto dirm = std::make_unique<FakeDirectory>("dir");
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});

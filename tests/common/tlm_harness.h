@@ -12,6 +12,7 @@
 
 #include "platform/access_info.h"
 #include "platform/payload.h"
+#include "platform/param_set.h"
 #include "platform/params.h"
 
 namespace hetvp::test {
@@ -52,6 +53,12 @@ struct TestInitiator : sc_core::sc_module {
 inline Params params_from(const std::string& yaml, std::shared_ptr<const Schema> schema,
                           const std::string& path = "test") {
   return Params(YAML::Load(yaml), std::move(schema), path);
+}
+
+// A model's parameter set (platform/param_set.h) from a YAML snippet.
+template <class Config>
+Config config_from(const std::string& yaml, const std::string& path = "test") {
+  return load<Config>(params_from(yaml, Config{}.schema(), path));
 }
 
 }  // namespace hetvp::test

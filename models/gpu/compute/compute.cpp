@@ -53,58 +53,62 @@ class GpcState : public Peripheral {
   uint32_t cb_size() const { return bank_.at(CMP_GPC_CB_SIZE).value; }
 };
 
-std::shared_ptr<Schema> cache_schema(const char* size, int ways, int tag_cycles, const char* policy, bool alloc,
-                                     bool gpu_l1) {
-  auto s = cache::Cache::schema();
-  for (auto& sp : s->specs) {
-    if (sp.name == "size") sp.default_text = size;
-    if (sp.name == "ways") sp.default_text = std::to_string(ways);
-    if (sp.name == "tag_cycles") sp.default_text = std::to_string(tag_cycles);
-    if (sp.name == "clock") sp.default_text = "1 GHz";
-    if (sp.name == "write_policy") sp.default_text = policy;
-    if (sp.name == "write_allocate") sp.default_text = alloc ? "true" : "false";
-    if (sp.name == "gpu_l1") sp.default_text = gpu_l1 ? "true" : "false";
-  }
-  return s;
-}
+HETVP_ENUM(CoalescerMode, caching, non_caching);
+HETVP_ENUM(ProbeWalk, serial, parallel);
 
-std::shared_ptr<Schema> block_schema() {
-  auto s = std::make_shared<Schema>();
-  s->integer("units", 4, "compute units (each with its own TCP)").range(1, 64);
-  s->freq("clock", std::string("1 GHz"), "compute unit clock");
-  s->choice("coalescer", {"caching", "non_caching"}, std::string("caching"),
-            "global-load mode (SPEC §8, docs/kepler.md): caching = through the TCP (L1) in 128 B units; non_caching = "
-            "L1 bypassed, 32 B segments to the TCC (L2). Not given: the chip's (gpu0.chip: Kepler non_caching, else "
-            "caching). Local-memory loads are always caching")
-      .only_when_given();  // a dumped configuration must not pin Fermi's mode on a Kepler chip
-  s->integer("alu_cycles", 1, "cycles per ALU instruction").min(0);
-  s->integer("issue_cycles", 4, "cycles to issue a memory instruction").min(0);
-  s->integer("replay_cycles", 2, "extra issue cycles per replayed transaction").min(0);
-  s->boolean("tcp_invalidate_on_launch", true,
-             "flash-invalidate every TCP when a kernel starts (agent-scope acquire, as gem5's VIPER TCP): "
-             "the TCPs of different units are not coherent with each other");
-  s->time("launch", std::string("2 us"), "kernel launch overhead (command processing to the first warp)");
-  s->choice("probe_walk", {"serial", "parallel"}, std::string("serial"),
-            "how the GPU cache controller checks a probed line: serial = TCP0..TCPn-1 then the TCC, one "
-            "tag access after the other (one probe port; the thesis' accounting adds every cache's tag "
-            "time); parallel = all TCPs at once, then the TCC");
+// The compute block's parameters (gpu.compute).
+struct ComputeConfig : ParamSet {
+  Int<unsigned> units{this, "units", 4, "compute units (each with its own TCP)", Range{1, 64}};
+  Freq clock{this, "clock", "1 GHz", "compute unit clock"};
+  // A dumped configuration must not pin Fermi's mode on a Kepler chip: only when given.
+  Enum<CoalescerMode> coalescer{
+      this, "coalescer", CoalescerMode::caching,
+      "global-load mode (SPEC §8, docs/kepler.md): caching = through the TCP (L1) in 128 B units; non_caching = "
+      "L1 bypassed, 32 B segments to the TCC (L2). Not given: the chip's (gpu0.chip: Kepler non_caching, else "
+      "caching). Local-memory loads are always caching",
+      OnlyWhenGiven{}};
+  Int<unsigned> alu_cycles{this, "alu_cycles", 1, "cycles per ALU instruction", Min{0}};
+  Int<unsigned> issue_cycles{this, "issue_cycles", 4, "cycles to issue a memory instruction", Min{0}};
+  Int<unsigned> replay_cycles{this, "replay_cycles", 2, "extra issue cycles per replayed transaction", Min{0}};
+  Bool tcp_invalidate_on_launch{this, "tcp_invalidate_on_launch", true,
+                                "flash-invalidate every TCP when a kernel starts (agent-scope acquire, as gem5's VIPER "
+                                "TCP): the TCPs of different units are not coherent with each other"};
+  Time launch{this, "launch", "2 us", "kernel launch overhead (command processing to the first warp)"};
+  Enum<ProbeWalk> probe_walk{this, "probe_walk", ProbeWalk::serial,
+                             "how the GPU cache controller checks a probed line: serial = TCP0..TCPn-1 then the TCC, "
+                             "one tag access after the other (one probe port; the thesis' accounting adds every "
+                             "cache's tag time); parallel = all TCPs at once, then the TCC"};
   // GPU caches: TCP write-through/no-allocate (as GCN's vector L1), TCC write-back.
-  s->group("tcp", cache_schema("16 KiB", 4, 4, "write_through", false, true),
-           "per-unit L1 (gem5 APU: tag access 4 cycles at 1 GHz); non-caching global loads pass through it");
-  s->group("tcc", cache_schema("256 KiB", 16, 2, "write_back", true, false),
-           "shared L2 (gem5 APU: tag access 2 cycles at 1 GHz)");
-  auto cc = coherence::CacheController::schema();
-  s->group("controller", cc, "GPU cache controller (levels/side/dir_base are set by the block)");
-  s->integer("bar0", GPU_COMPUTE_BASE, "BAR0 offset of the compute front end's registers (PTOP_COMPUTE_BASE)")
-      .range(GPU_WINDOW_PMC, 0xffffffffll);
-  s->integer("cc_bar0", GPU_CC_BASE, "BAR0 offset of the GPU cache controller's registers (PTOP_CC_BASE)")
-      .range(GPU_WINDOW_PMC, 0xffffffffll);
-  s->integer("gpc_bar0", GPU_COMPUTE_GPC_BASE,
-             "BAR0 offset of GPC 0's compute state (constant-buffer binding; GPC n at + n * 0x8000; "
-             "PTOP_COMPUTE_GPC_BASE)")
-      .range(GPU_WINDOW_PMC, 0xffffffffll);
-  return s;
-}
+  Group<cache::CacheConfig> tcp{
+      this, "tcp", "per-unit L1 (gem5 APU: tag access 4 cycles at 1 GHz); non-caching global loads pass through it",
+      [](cache::CacheConfig& c) { gpu_cache_defaults(c, "16 KiB", 4, 4, cache::WritePolicy::write_through, false, true); }};
+  Group<cache::CacheConfig> tcc{
+      this, "tcc", "shared L2 (gem5 APU: tag access 2 cycles at 1 GHz)",
+      [](cache::CacheConfig& c) { gpu_cache_defaults(c, "256 KiB", 16, 2, cache::WritePolicy::write_back, true, false); }};
+  Group<coherence::CacheControllerConfig> controller{
+      this, "controller", "GPU cache controller (levels/side/dir_base are set by the block)"};
+  Int<uint32_t> bar0{this, "bar0", GPU_COMPUTE_BASE, "BAR0 offset of the compute front end's registers (PTOP_COMPUTE_BASE)",
+                     Range{GPU_WINDOW_PMC, 0xffffffffll}};
+  Int<uint32_t> cc_bar0{this, "cc_bar0", GPU_CC_BASE,
+                        "BAR0 offset of the GPU cache controller's registers (PTOP_CC_BASE)",
+                        Range{GPU_WINDOW_PMC, 0xffffffffll}};
+  Int<uint32_t> gpc_bar0{this, "gpc_bar0", GPU_COMPUTE_GPC_BASE,
+                         "BAR0 offset of GPC 0's compute state (constant-buffer binding; GPC n at + n * 0x8000; "
+                         "PTOP_COMPUTE_GPC_BASE)",
+                         Range{GPU_WINDOW_PMC, 0xffffffffll}};
+
+ private:
+  static void gpu_cache_defaults(cache::CacheConfig& c, const char* size, unsigned ways, unsigned tag_cycles,
+                                 cache::WritePolicy policy, bool allocate, bool gpu_l1) {
+    c.size.set_default(size);
+    c.ways.set_default(ways);
+    c.tag_cycles.set_default(tag_cycles);
+    c.clock.set_default("1 GHz");
+    c.write_policy.set_default(policy);
+    c.write_allocate.set_default(allocate);
+    c.gpu_l1.set_default(gpu_l1);
+  }
+};
 
 class ComputeBlock;
 
@@ -126,16 +130,16 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<ComputeBlock>>> port;
   IrqPort intr{"intr"};
 
-  ComputeBlock(sc_core::sc_module_name n, GpuContext& ctx, const Params& p) : Peripheral(n, kComputeRegs) {
-    units_ = p.u32("units");
-    cycle_ = p.period("clock");
+  ComputeBlock(sc_core::sc_module_name n, GpuContext& ctx, const ComputeConfig& p) : Peripheral(n, kComputeRegs) {
+    units_ = p.units;
+    cycle_ = p.clock.period();
     // The chip's memory path unless the YAML says (#25: Kepler global loads bypass L1, docs/kepler.md).
-    caching_ = global_load_mode(ctx.chip, p.has("coalescer") ? p.string("coalescer") : "") == AccessMode::CachingLoad;
-    alu_ = cycle_ * static_cast<double>(p.integer("alu_cycles"));
-    issue_ = cycle_ * static_cast<double>(p.integer("issue_cycles"));
-    replay_ = cycle_ * static_cast<double>(p.integer("replay_cycles"));
-    launch_cost_ = p.time("launch");
-    tcp_flash_ = p.boolean("tcp_invalidate_on_launch");
+    caching_ = global_load_mode(ctx.chip, p.coalescer.given() ? p.coalescer.word() : "") == AccessMode::CachingLoad;
+    alu_ = cycle_ * static_cast<double>(p.alu_cycles);
+    issue_ = cycle_ * static_cast<double>(p.issue_cycles);
+    replay_ = cycle_ * static_cast<double>(p.replay_cycles);
+    launch_cost_ = p.launch;
+    tcp_flash_ = p.tcp_invalidate_on_launch;
     // The payload owns its extension from here on, also when a configuration error below throws.
     info_->initiator = name();
     info_->side = Side::Gpu;
@@ -156,42 +160,41 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
 
   // The BAR0 windows of the front end and the cache controller, where the group's keys put them;
   // PTOP tells software where that is.
-  void map_windows(GpuContext& ctx, const Params& p) {
-    for (const char* key : {"bar0", "cc_bar0"}) {
-      const uint64_t base = p.u64(key);
-      if (base % GPU_WINDOW_COMPUTE)
-        throw ConfigError(p.where(key) + ": " + hex(base) + " is not a multiple of the window size " +
+  void map_windows(GpuContext& ctx, const ComputeConfig& p) {
+    for (const Int<uint32_t>* base : {&p.bar0, &p.cc_bar0})
+      if (*base % GPU_WINDOW_COMPUTE)
+        throw ConfigError(base->where() + ": " + hex(*base) + " is not a multiple of the window size " +
                           hex(GPU_WINDOW_COMPUTE));
-    }
     static_assert(GPU_WINDOW_COMPUTE == GPU_WINDOW_CC, "one alignment check for both windows");
-    ctx.map_window(p, "bar0", "compute", p.u64("bar0"), GPU_WINDOW_COMPUTE, regs);
-    ctx.map_window(p, "cc_bar0", "gpu_cc", p.u64("cc_bar0"), GPU_WINDOW_CC, cc_->regs);
-    ctx.topology("COMPUTE_BASE", p.u32("bar0"));
-    ctx.topology("CC_BASE", p.u32("cc_bar0"));
-    const uint64_t gpc_base = p.u64("gpc_bar0");
+    ctx.map_window(p.bar0, "compute", p.bar0, GPU_WINDOW_COMPUTE, regs);
+    ctx.map_window(p.cc_bar0, "gpu_cc", p.cc_bar0, GPU_WINDOW_CC, cc_->regs);
+    ctx.topology("COMPUTE_BASE", p.bar0);
+    ctx.topology("CC_BASE", p.cc_bar0);
+    const uint64_t gpc_base = p.gpc_bar0;
     if (gpc_base % GPU_WINDOW_COMPUTE_GPC)
-      throw ConfigError(p.where("gpc_bar0") + ": " + hex(gpc_base) + " is not a multiple of the window size " +
+      throw ConfigError(p.gpc_bar0.where() + ": " + hex(gpc_base) + " is not a multiple of the window size " +
                         hex(GPU_WINDOW_COMPUTE_GPC));
     for (unsigned g = 0; g < ctx.num_gpcs; ++g) {
       gpc_.push_back(std::make_unique<GpcState>(("gpc_state" + std::to_string(g)).c_str()));
-      ctx.map_window(p, "gpc_bar0", gpc_.back()->basename(), gpc_base + uint64_t(g) * GPU_GPC_STRIDE,
+      ctx.map_window(p.gpc_bar0, gpc_.back()->basename(), gpc_base + uint64_t(g) * GPU_GPC_STRIDE,
                      GPU_WINDOW_COMPUTE_GPC, gpc_.back()->regs);
     }
-    ctx.topology("COMPUTE_GPC_BASE", p.u32("gpc_bar0"));
+    ctx.topology("COMPUTE_GPC_BASE", p.gpc_bar0);
   }
 
   // The CU -> TCP -> TCC -> GPU VA data path and the GPU cache controller that probes those caches.
-  void build_caches(GpuContext& ctx, const Params& p) {
+  void build_caches(GpuContext& ctx, const ComputeConfig& p) {
     // Walk stage of each cache the controller probes (level i = TCP i, level units_ = TCC).
+    const bool serial = p.probe_walk == ProbeWalk::serial;
     std::vector<unsigned> stages(units_, 0);
-    if (p.string("probe_walk") == "serial")
+    if (serial)
       for (unsigned i = 0; i < units_; ++i) stages[i] = i;
-    stages.push_back(p.string("probe_walk") == "serial" ? units_ : 1);
-    cc_ = std::make_unique<coherence::CacheController>("gpu_cc", p.group("controller"), stages, Side::Gpu);
-    tcc_ = std::make_unique<cache::Cache>("tcc", p.group("tcc"));
+    stages.push_back(serial ? units_ : 1);
+    cc_ = std::make_unique<coherence::CacheController>("gpu_cc", p.controller, stages, Side::Gpu);
+    tcc_ = std::make_unique<cache::Cache>("tcc", p.tcc);
     tcc_->out.bind(ctx.gpu_va);
     for (unsigned i = 0; i < units_; ++i) {
-      tcp_.push_back(std::make_unique<cache::Cache>(("tcp" + std::to_string(i)).c_str(), p.group("tcp")));
+      tcp_.push_back(std::make_unique<cache::Cache>(("tcp" + std::to_string(i)).c_str(), p.tcp));
       port.emplace_back(new tlm_utils::simple_initiator_socket<ComputeBlock>(("cu" + std::to_string(i)).c_str()));
       port.back()->bind(cc_->in);
       cc_->out.bind(tcp_.back()->in);
@@ -530,10 +533,10 @@ void ComputeUnitExec::error(const std::string& why) { blk->kernel_error(4, why);
 
 }  // namespace
 
-HETVP_REGISTER_GPU_BLOCK("compute",
-                         "compute units (SIMT warps, coalescer), TCP/TCC caches and the GPU cache controller",
-                         block_schema, [](GpuContext& ctx, const Params& p) -> std::unique_ptr<GpuBlock> {
-                           return std::make_unique<ComputeBlock>("compute", ctx, p);
-                         });
+HETVP_REGISTER_GPU_BLOCK_CONFIG("compute",
+                                "compute units (SIMT warps, coalescer), TCP/TCC caches and the GPU cache controller",
+                                ComputeConfig, [](GpuContext& ctx, const ComputeConfig& p) -> std::unique_ptr<GpuBlock> {
+                                  return std::make_unique<ComputeBlock>("compute", ctx, p);
+                                });
 
 }  // namespace hetvp::gpu
