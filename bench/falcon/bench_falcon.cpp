@@ -99,11 +99,10 @@ int sc_main(int argc, char** argv) {
   std::printf("bare core best: %.1f MIPS\n", best);
   // (2) inside the context controller, in SystemC (quantum 1 us, HUB clock 1.4 GHz)
   tlm::tlm_global_quantum::instance().set(sc_core::sc_time(1, sc_core::SC_US));
-  CtxctlConfig cfg;
-  cfg.hub = true;
-  cfg.path = "bench.hub";
-  cfg.clock_hz = 1.4e9;
-  Ctxctl hub("hub", cfg);
+  // The HUB with the microcontroller block's defaults (1.4 GHz, 16 KiB code, 4 KiB data).
+  const McuBlockConfig cfg =
+      hetvp::load<McuBlockConfig>(hetvp::Params(YAML::Node(YAML::NodeType::Map), McuBlockConfig{}.schema(), "bench"));
+  Ctxctl hub("hub", cfg, CoreSlot{true, 0, "bench.hub", 0x409000, 4, nullptr});
   Sink sink("sink");
   hub.bar0.bind(sink.in);
   Host host("host");

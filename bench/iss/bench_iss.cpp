@@ -76,8 +76,8 @@ Result run_once(const hetvp::ElfImage& img, bool dmi, Path path, uint64_t n) {
   core.add_region({mems[1].base, mems[1].size, mems[1].bytes.data(), true, false});
   core.set_bus(&bus);
   core.set_dmi(dmi);
-  core.set_jit(path != Path::interp);
-  core.set_translate(path == Path::translated);
+  core.set_threaded_blocks(path != Path::interp);
+  core.set_x86_translation(path == Path::translated);
   core.reset(img.entry());
   Result r;
   const double t0 = cpu_seconds();

@@ -8,14 +8,21 @@
 
 namespace hetvp::mcu {
 
-std::unique_ptr<CoreIf> make_core(const std::string& isa) {
-  if (isa == "rv32imc" || isa == "rv32" || isa == "rv32imc_zicsr") return std::make_unique<rv32::Rv32Core>();
-  if (isa == "rv32im" || isa == "rv32im_zicsr") {
+std::unique_ptr<CoreIf> make_core(const std::string& isa, const CoreOptions& o) {
+  const bool rv32imc = isa == "rv32imc" || isa == "rv32" || isa == "rv32imc_zicsr";
+  if (rv32imc || isa == "rv32im" || isa == "rv32im_zicsr") {
     auto c = std::make_unique<rv32::Rv32Core>();
-    c->set_compressed(false);
+    if (!rv32imc) c->set_compressed(false);
+    c->set_strict_traps(o.strict_traps);
+    if (o.trap_watchdog) c->set_trap_watchdog(*o.trap_watchdog);
     return c;
   }
-  if (isa == "falcon" || isa == "falcon3") return std::make_unique<falcon::FalconCore>();
+  if (isa == "falcon" || isa == "falcon3" || isa == "falcon5") {
+    auto c = std::make_unique<falcon::FalconCore>();
+    if (isa == "falcon5") c->set_version(5);
+    c->set_sync_io(o.sync_io);
+    return c;
+  }
   throw std::invalid_argument("unknown microcontroller core ISA '" + isa + "'; valid: rv32imc, rv32im, falcon");
 }
 

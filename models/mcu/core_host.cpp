@@ -1,17 +1,96 @@
 // hetvp — the SystemC host of a microcontroller core (core_host.h): the one burst loop.
 #include "models/mcu/core_host.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "firmware/include/hetvp/gr_ctxsw.h"
+#include "firmware/include/hetvp/mcu_map.h"
+#include "models/gpu/gr/io_index.h"
 #include "models/mcu/gdb_stub.h"
+#include "platform/payload.h"
+#include "platform/register_table.h"
 #include "platform/run_state.h"
-#include "platform/trace.h"
 #include "platform/sim_time.h"
+#include "platform/trace.h"
 
 namespace hetvp::mcu {
 
+namespace {
+// The context-switch unit's registers, from its own tables (gr_ctxsw.h): the HUB's unit answers
+// both, a GPC's the first (a GPC's unit refuses a HUB register, as it did before).
+const RegSpec kCtxswRegs[] = {HETVP_REG_TABLE(HETVP_GR_CTXSW_REGS) HETVP_REG_TABLE(HETVP_GR_HUB_REGS)};
+
+struct CtxswWords {
+  std::vector<bool> word = std::vector<bool>(MCU_REG_SIZE / 4);  // by offset / 4
+  uint32_t lo = MCU_REG_SIZE, hi = 0;                            // [lo, hi): the span of them
+  CtxswWords() {
+    for (const RegSpec& r : kCtxswRegs)
+      for (uint32_t i = 0; i < r.count; ++i) {
+        word.at(r.offset / 4 + i) = true;
+        lo = std::min(lo, r.offset + 4 * i);
+        hi = std::max(hi, r.offset + 4 * i + 4);
+      }
+  }
+};
+const CtxswWords& ctxsw_words() {
+  static const CtxswWords w;
+  return w;
+}
+}  // namespace
+
 CoreHost::~CoreHost() = default;
+
+void CoreHost::init_ctxsw() {
+  irq_impl_.host = this;
+  irq_in.bind(irq_impl_);
+  fwd_info_ = new AccessInfo;
+  fwd_info_->initiator = name();
+  fwd_info_->side = Side::Gpu;
+  fwd_info_->uncached = true;
+  fwd_info_->may_wait = false;  // served inside the core's burst or a host access
+  fwd_gp_.set_extension(fwd_info_);
+  const CtxswWords& w = ctxsw_words();
+  on_port("ctxsw", w.lo, w.hi - w.lo, &CoreHost::ctxsw_port_entry);
+}
+
+void CoreHost::attach_ctxsw(TargetSocketBase& regs, TargetSocketBase& mem) {
+  ctxsw.bind(regs);
+  if (xfers_through_ctxsw_) ctxsw_mem.bind(mem);
+  has_ctxsw_ = true;
+}
+
+bool CoreHost::forwarded(uint64_t off) const {
+  if (!has_ctxsw_ || off >= MCU_REG_SIZE || !ctxsw_words().word[off / 4]) return false;
+  for (uint32_t o : own_)
+    if (o == (off & ~uint64_t(3))) return false;
+  return true;
+}
+
+bool CoreHost::ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  if (!forwarded(gp.get_address())) return false;
+  forward_access(gp, delay);
+  return true;
+}
+
+bool CoreHost::forward_word(tlm::tlm_command cmd, uint32_t off, uint32_t& v, int index, sc_core::sc_time& d) {
+  gpu::IoIndex ix;
+  ix.index = index < 0 ? 0u : unsigned(index);
+  if (index >= 0) fwd_gp_.set_extension(&ix);
+  set_access(fwd_gp_, cmd, off, &v, 4);
+  ctxsw->b_transport(fwd_gp_, d);
+  if (index >= 0) fwd_gp_.clear_extension(&ix);
+  return fwd_gp_.is_response_ok();
+}
+
+void CoreHost::start_core(uint32_t entry, const sc_core::sc_time& at) {
+  core_->reset(entry);
+  on_start();
+  started_ = true;
+  ++starts_;
+  start_run(at);
+}
 
 void CoreHost::spawn_host_thread() {
   SC_HAS_PROCESS(CoreHost);

@@ -1,6 +1,6 @@
-// hetvp — the SystemC host of one microcontroller core: ONE burst loop for every CoreIf core.
+// hetvp — the SystemC host of one microcontroller core: ONE host for every CoreIf core.
 //
-// A microcontroller model (RV32: models/mcu/uc/microcontroller.h; Falcon context controller:
+// A microcontroller model (RV32: models/mcu/rv32/microcontroller.h; Falcon context controller:
 // models/mcu/falcon/ctxctl.h) derives from CoreHost and keeps only what differs between them: its
 // register table, its xfer/DMA engines, its I/O address rules. The host owns the core and does what
 // every core needs, one way:
@@ -11,19 +11,31 @@
 //     or a control event; an interrupt raised while a burst's time passed is not lost (wake_line());
 //   * run state (RunMode): a fatal trap -> trapped, halt -> halted, breakpoint -> stopped, and the
 //     control operations (start, stop, step, resume) the model's control register and GDB share;
+//   * the code and data memories and their upload through an auto-incrementing index register;
+//   * the interrupt input (irq_in) and the context-switch unit behind the window: the offsets of
+//     gr_ctxsw.h's tables are forwarded to it (generated from those tables), host and core accesses
+//     alike;
 //   * trace spans (run, sleep), RunState progress, GDB attach, the common stats counters.
 // The model declares which stats it reports (in its own order) from the counters kept here.
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
 
+#include "firmware/include/hetvp/gpu_chips.h"
 #include "models/mcu/core_if.h"
 #include "models/mcu/gdb_stub.h"
+#include "platform/access_info.h"
+#include "platform/component.h"
+#include "platform/irq.h"
 #include "platform/peripheral.h"
 #include "platform/run_ahead.h"
 #include "platform/run_context.h"
+#include "platform/stats.h"
 
 namespace hetvp::mcu {
 
@@ -31,14 +43,41 @@ namespace hetvp::mcu {
 // RV32 model reports in UC_CTRL as they are.
 enum class RunMode : unsigned { idle = 0, running = 1, sleeping = 2, halted = 3, trapped = 4, stopped = 5 };
 
+// Where a core sits in its cluster (models/mcu/cluster.cpp): what a model reports and names from
+// its place.
+struct CoreSlot {
+  bool hub = false;
+  unsigned index = 0;             // GPC index (0 for the HUB)
+  std::string path;               // e.g. "gpu0.hub" (messages)
+  uint32_t bar0 = 0;              // the window's BAR0 offset (messages)
+  unsigned gpcs = 1;              // GPCs of the cluster (the HUB reports them)
+  const GpuChip* chip = nullptr;  // gpu0.chip: what differs between chips; nullptr: none
+};
+
 class CoreHost : public Peripheral, public BusIf, public RunMember {
  public:
+  // The graphics engine's context-switch unit behind this window (models/gpu/gr/ctxsw_unit.h): its
+  // registers (gr_ctxsw.h) and its memory port (a Falcon's xfers reach memory through it).
+  tlm_utils::simple_initiator_socket_optional<CoreHost> ctxsw{"ctxsw"};
+  tlm_utils::simple_initiator_socket_optional<CoreHost> ctxsw_mem{"ctxsw_mem"};
+  // Interrupts from that unit: raise(bit, delay) (MCU_IRQ_CHSW_BIT, MCU_IRQ_CTXSW_BIT); what a bit
+  // does is the model's (irq_raised()).
+  IrqExport irq_in{"irq_in"};
+  // Binds the unit's registers, and its memory port when the model transfers through it.
+  void attach_ctxsw(TargetSocketBase& regs, TargetSocketBase& mem);
+  bool has_ctxsw() const { return has_ctxsw_; }
+
   ~CoreHost() override;
 
   CoreIf& core() { return *core_; }
   const CoreIf& core() const { return *core_; }
   RunMode mode() const { return mode_; }
   double clock_hz() const { return clock_hz_; }
+  // A register access from outside the core (host through BAR0, the broadcast window).
+  // `delay`: as in b_transport.
+  virtual void host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) = 0;
+  // Statistics, declared by the model in its constructor (platform/stats.h); the GPU nests them.
+  StatGroup& stats() { return stats_; }
 
   // GDB remote stub (models/mcu/gdb_stub.h); the core must have a GDB layout (CoreIf::gdb_layout()).
   // Throws std::invalid_argument naming the core otherwise.
@@ -56,9 +95,20 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   void reset_run(const sc_core::sc_time& at);   // -> idle
 
  protected:
+  // `code_size` / `data_size`: the core's memories (the model adds them as regions where its ISA
+  // has them). `own`: offsets of gr_ctxsw.h the model's table serves itself (it forwards to the unit
+  // from there), e.g. a SIGNAL register that combines the unit's bits with its own.
   template <size_t N>
-  CoreHost(sc_core::sc_module_name name, const RegSpec (&table)[N], std::unique_ptr<CoreIf> core, double clock_hz)
-      : Peripheral(name, table), core_(std::move(core)), clock_hz_(clock_hz) {
+  CoreHost(sc_core::sc_module_name name, const RegSpec (&table)[N], std::unique_ptr<CoreIf> core, double clock_hz,
+           uint32_t code_size, uint32_t data_size, std::vector<uint32_t> own = {})
+      : Peripheral(name, table),
+        code_(code_size),
+        data_(data_size),
+        core_(std::move(core)),
+        clock_hz_(clock_hz),
+        stats_(basename()),
+        own_(std::move(own)) {
+    init_ctxsw();
     // Integer time per cycle when the clock is a whole number of Hz and SystemC counts picoseconds
     // (every shipped config): the same rounding as sc_time(c / clock, SC_SEC), without a
     // floating-point conversion per burst and per register access (#31).
@@ -70,6 +120,33 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   // The owner calls this where it creates its own processes: SystemC runs processes of one delta in
   // creation order, so the host's thread keeps the place the model's own thread had.
   void spawn_host_thread();
+
+  // --- control and upload ---
+  // UC_CTRL's start: the core from `entry`, running from `at` (relative to SystemC time).
+  void start_core(uint32_t entry, const sc_core::sc_time& at);
+  // The model's own state for a start (after the core's reset, before it runs).
+  virtual void on_start() {}
+  // The code (true) or data memory.
+  std::vector<uint8_t>& memory(bool code) { return code ? code_ : data_; }
+  // An upload index register (CODE_INDEX / DATA_INDEX): its byte address, and its value after an
+  // access that advances it by 4 within `mask` when the index has `step` set.
+  static uint32_t index_address(uint32_t index, uint32_t mask) { return index & mask & ~3u; }
+  static uint32_t index_advanced(uint32_t index, uint32_t step, uint32_t mask) {
+    if (!(index & step)) return index;
+    return (index & ~mask) | ((index_address(index, mask) + 4) & mask);
+  }
+
+  // --- the context-switch unit ---
+  // An interrupt from the unit arrived (`delay`: its arrival, relative to SystemC time).
+  virtual void irq_raised(unsigned bit, const sc_core::sc_time& delay) = 0;
+  // `off` is the unit's register (gr_ctxsw.h, not one the model serves itself) and a unit is attached.
+  bool forwarded(uint64_t off) const;
+  // The access as it is, to the unit (the payload's initiator and timing are the caller's).
+  void forward_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { ctxsw->b_transport(gp, delay); }
+  // One word to the unit on the model's own payload; `index` >= 0: the core's I/O index (io_index.h).
+  bool forward_word(tlm::tlm_command cmd, uint32_t off, uint32_t& v, int index, sc_core::sc_time& delay);
+  // The model's rule for a forwarded access (port over gr_ctxsw.h's range): default, as it is.
+  virtual bool ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
 
   // --- what the model supplies ---
   // The next event the model itself has scheduled (absolute; sc_max_time() when none): a burst never
@@ -126,6 +203,7 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   // `ahead` as the access's delay instead (the test of platform/run_ahead.h).
   static bool unobserved_for(const sc_core::sc_time& ahead) { return hetvp::unobserved_for(ahead); }
 
+  std::vector<uint8_t> code_, data_;  // the core's memories (declared before the core, which points into them)
   std::unique_ptr<CoreIf> core_;
   double clock_hz_;
   uint64_t hz_int_ = 0;  // clock_hz_ when it is a whole number (cycles_to_time), else 0
@@ -138,12 +216,22 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   // A burst may hold several runs of the core separated by sleeps served in local time
   // (inline_wake): the current run began seg_base_ after burst_start_ (zero for the first run).
   sc_core::sc_time seg_base_;
+  bool started_ = false;  // UC_CTRL started the core at least once
   // Common counters (the model declares the stats it reports from them).
-  uint64_t instructions_ = 0, cycles_ = 0, bursts_ = 0, wakeups_ = 0;
+  uint64_t instructions_ = 0, cycles_ = 0, bursts_ = 0, wakeups_ = 0, starts_ = 0;
   sc_core::sc_time run_time_, sleep_time_;
   sc_core::sc_time sleep_since_;  // when the current sleep began (mode sleeping)
+  StatGroup stats_;
+  // The model transfers through the unit's memory port (attach_ctxsw binds it).
+  bool xfers_through_ctxsw_ = false;
 
  private:
+  struct IrqIn : IrqIf {
+    CoreHost* host = nullptr;
+    void raise(unsigned bit, const sc_core::sc_time& delay) override { host->irq_raised(bit, delay); }
+  };
+  void init_ctxsw();
+  bool ctxsw_port_entry(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { return ctxsw_port(gp, delay); }
   void thread();
   void burst(bool& wake_pending);
   bool run_on(RunResult::Reason reason, const sc_core::sc_time& end, uint64_t& budget);
@@ -153,6 +241,11 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   bool in_run_ = false, yielded_ = false;
   uint64_t run_start_cycles_ = 0;
   std::unique_ptr<GdbStub> gdb_;
+  IrqIn irq_impl_;
+  bool has_ctxsw_ = false;
+  std::vector<uint32_t> own_;
+  AccessInfo* fwd_info_;             // owned by fwd_gp_
+  tlm::tlm_generic_payload fwd_gp_;  // forward_word's
 };
 
 }  // namespace hetvp::mcu

@@ -3,14 +3,17 @@
 // A microcontroller model owns a core through this interface only; the SystemC side (burst loop,
 // sleep/wake, trap -> run state, GDB) is one host for every core (models/mcu/core_host.h). The
 // interface holds what every core has; what only some cores have (a DMI switch, a debug mode in
-// which the ISA's breakpoint instruction stops the run, a GDB register layout) is a capability the
-// host asks for (dmi_control(), debug_control(), gdb_layout()), never a do-nothing override. Pure C++:
-// no SystemC here.
+// which the ISA's breakpoint instruction stops the run, a GDB register layout, Falcon's code pages,
+// xfers and disassembler) is a capability the host asks for (dmi_control(), debug_control(),
+// gdb_layout(), code_paging(), xfer_control(), disassembly()), never a do-nothing override, and what
+// is chosen once when a core is made is a CoreOptions field of make_core. No model casts a CoreIf to
+// its concrete core. Pure C++: no SystemC here.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace hetvp::mcu {
@@ -79,6 +82,58 @@ class DebugControl {  // the ISA's breakpoint instruction (RV32 ebreak) can stop
 // The register layout a GDB remote stub presents (the stub speaks one layout today).
 enum class GdbLayout { none, riscv32 /* x0..x31 = 0..31, pc = 32 */ };
 
+// Code reached through a virtual -> physical page table (Falcon's code TLB, docs/hw/falcon/vm.rst).
+class CodePaging {
+ public:
+  virtual ~CodePaging() = default;
+  // Entry of physical page `phys_page`: flags (1 usable, 2 busy, 4 secret) and its virtual page.
+  virtual void set_tlb(unsigned phys_page, uint32_t virt_page, uint32_t flags) = 0;
+  // The lookup of a virtual address (Falcon's vtlb result: bit 31 no hit, 30 multiple hits, else
+  // flags << 24 | physical page).
+  virtual uint32_t vtlb(uint32_t virt_addr) const = 0;
+};
+
+// A transfer between the core's memories and an outside memory, executed synchronously by the owner
+// (Falcon xcld/xdld/xdst: xdwait/xcwait then never wait).
+struct XferRequest {
+  enum class Mode { code_load, data_load, data_store } mode = Mode::data_load;
+  unsigned port = 0;        // from $xtargets
+  uint32_t ext_base = 0;    // $xcbase / $xdbase (address = base << 8 + offset)
+  uint32_t ext_offset = 0;  // first operand
+  uint32_t local = 0;       // second operand bits 0-15
+  uint32_t bytes = 0;       // 4 << size (code: 0x100)
+};
+class XferIf {
+ public:
+  virtual ~XferIf() = default;
+  // Returns false with a message to stop the core (fatal).
+  virtual bool xfer(const XferRequest& r, std::string& error) = 0;
+};
+class XferControl {  // the core's transfer instructions go to an XferIf (implemented by the owner)
+ public:
+  virtual ~XferControl() = default;
+  virtual void set_xfer(XferIf* x) = 0;  // nullptr: every transfer stops the core
+};
+
+class Disassembly {  // the instruction at a pc as text (a model's instruction trace)
+ public:
+  virtual ~Disassembly() = default;
+  virtual std::string disassemble_at(uint32_t pc) const = 0;
+};
+
+// What is chosen once, when a core is made (make_core). A field names the cores that read it; the
+// others have no such feature and leave it alone.
+struct CoreOptions {
+  // RV32: a synchronous exception inside a trap handler is fatal (debugging aid, docs/iss.md).
+  bool strict_traps = false;
+  // RV32: the same trap this many times in a row with no progress is fatal (0 = off); none: the
+  // core's default.
+  std::optional<uint32_t> trap_watchdog;
+  // Falcon: run() ends before an iord/iowr that is not the burst's first instruction, so the owner
+  // can bring its time up to the access first (I/O happens at its own time, whatever the quantum).
+  bool sync_io = false;
+};
+
 class CoreIf {
  public:
   virtual ~CoreIf() = default;
@@ -108,6 +163,8 @@ class CoreIf {
 
   // --- interrupts (level-sensitive) ---
   virtual void set_irq(IrqLine line, bool level) = 0;
+  // An interrupt is raised and enabled: a core sleeping in its sleep instruction wakes on run().
+  virtual bool wake_pending() const = 0;
 
   // --- debugger / owner access ---
   virtual uint32_t read_gpr(unsigned idx) const = 0;  // idx 0..31
@@ -127,12 +184,17 @@ class CoreIf {
   virtual DmiControl* dmi_control() { return nullptr; }
   virtual DebugControl* debug_control() { return nullptr; }
   virtual GdbLayout gdb_layout() const { return GdbLayout::none; }
+  virtual CodePaging* code_paging() { return nullptr; }
+  virtual const CodePaging* code_paging() const { return nullptr; }
+  virtual XferControl* xfer_control() { return nullptr; }
+  virtual const Disassembly* disassembly() const { return nullptr; }
 };
 
 // Creates a core by ISA name, every core type from this one place (models/mcu/core_factory.cpp):
-// "rv32imc" (aliases "rv32", "rv32imc_zicsr"), "rv32im" (alias "rv32im_zicsr", no C) or "falcon"
-// (alias "falcon3", Falcon v3). Throws std::invalid_argument naming the valid ISAs.
-std::unique_ptr<CoreIf> make_core(const std::string& isa);
+// "rv32imc" (aliases "rv32", "rv32imc_zicsr"), "rv32im" (alias "rv32im_zicsr", no C), "falcon"
+// (alias "falcon3", Falcon v3) or "falcon5" (the v5 encodings, GK208 on). Throws
+// std::invalid_argument naming the valid ISAs.
+std::unique_ptr<CoreIf> make_core(const std::string& isa, const CoreOptions& options = CoreOptions{});
 
 inline const char* to_string(RunResult::Reason r) {
   switch (r) {

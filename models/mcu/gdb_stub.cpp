@@ -1,6 +1,6 @@
 #include "models/mcu/gdb_stub.h"
 
-#include "models/mcu/uc/gdb_protocol.h"
+#include "models/mcu/gdb_protocol.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

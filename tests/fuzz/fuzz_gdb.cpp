@@ -1,4 +1,4 @@
-// Fuzz harness: the GDB remote-protocol parser (models/mcu/uc/gdb_protocol.*), exactly the code
+// Fuzz harness: the GDB remote-protocol parser (models/mcu/gdb_protocol.*), exactly the code
 // GdbStub runs on what arrives on its socket: the input is a byte stream that is framed into
 // packets (acks, Ctrl-C, stray bytes, partial packets), and every packet is decoded and executed
 // against a sandboxed target (32 registers, pc, 4 KiB of memory at 0x1000 whose neighbours are
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "models/mcu/uc/gdb_protocol.h"
+#include "models/mcu/gdb_protocol.h"
 
 using namespace hetvp::mcu;
 

@@ -226,8 +226,8 @@ struct MockBus : BusIf {
 inline void apply_rv32_test_mode(Rv32Core& core) {
   const char* m = std::getenv("HETVP_TEST_RV32_MODE");
   if (!m) return;
-  if (std::string(m) == "interp") core.set_jit(false);
-  if (std::string(m) == "threaded") core.set_translate(false);
+  if (std::string(m) == "interp") core.set_threaded_blocks(false);
+  if (std::string(m) == "threaded") core.set_x86_translation(false);
 }
 
 struct Harness {

@@ -1,11 +1,11 @@
-// The GDB remote protocol without a socket (models/mcu/uc/gdb_protocol.*): framing, and
+// The GDB remote protocol without a socket (models/mcu/gdb_protocol.*): framing, and
 // regression tests for what tests/fuzz/fuzz_gdb.cpp found.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <vector>
 
-#include "models/mcu/uc/gdb_protocol.h"
+#include "models/mcu/gdb_protocol.h"
 
 using namespace hetvp::mcu;
 

@@ -1,6 +1,6 @@
 // hetvp tests — the ISS's three run paths (docs/iss.md "How it is fast") give the same results:
-// the per-instruction interpreter (set_jit(false), `hetvp iss --no-jit`), threaded blocks
-// (set_translate(false)) and blocks translated to x86-64 code (the default). Random RV32IM
+// the per-instruction interpreter (set_threaded_blocks(false), `hetvp iss --no-jit`), threaded blocks
+// (set_x86_translation(false)) and blocks translated to x86-64 code (the default). Random RV32IM
 // programs run on all three with the same sequence of small cycle budgets; after every run() the
 // stop reason, counters, pc and registers must agree, so budgets, traps and loops stop at exactly
 // the same instruction.
@@ -18,8 +18,8 @@ namespace {
 enum class Path { interp, threaded, translated };
 
 void set_path(Harness& h, Path p) {
-  h.core.set_jit(p != Path::interp);
-  h.core.set_translate(p == Path::translated);
+  h.core.set_threaded_blocks(p != Path::interp);
+  h.core.set_x86_translation(p == Path::translated);
 }
 
 constexpr uint32_t kHandler = 0x8000;

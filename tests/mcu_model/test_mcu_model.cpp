@@ -16,7 +16,7 @@
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "mcu/rv32_asm.h"
 #include "models/gpu/gpu_regs.h"
-#include "models/mcu/uc/microcontroller.h"
+#include "models/mcu/rv32/microcontroller.h"
 #include "platform/elf_image.h"
 
 using namespace hetvp;
@@ -84,22 +84,20 @@ struct Bench {
   Mem mem{"mem"};
   OwnBlockBar0 bar0;
   Sink sink{"sink"};
-  static mcu::McuConfig gpc3() {
-    mcu::McuConfig c;
-    c.index = 3;
-    c.host_intr_bit = 11;
-    return c;
+  // The block's parameters (`yaml`, gpu0.microcontrollers keys) and the microcontroller's slot.
+  struct Setup {
+    mcu::McuBlockConfig cfg;
+    mcu::CoreSlot slot;
+  };
+  static Setup gpc3(const std::string& yaml = "{}") { return {config_from<mcu::McuBlockConfig>(yaml), {false, 3}}; }
+  // The HUB at the GPC's clock and sizes (as the tests were written).
+  static Setup hub() {
+    return {config_from<mcu::McuBlockConfig>("hub: {clock: 700 MHz, code_size: 8 KiB, data_size: 2 KiB}"), {true, 0}};
   }
-  static mcu::McuConfig hub() {
-    mcu::McuConfig c;
-    c.hub = true;
-    c.host_intr_bit = 2;
-    return c;
-  }
-  explicit Bench(std::function<void(TestInitiator&)> body, const mcu::McuConfig& c = gpc3())
-      : uc(c.hub ? "hub" : "gpc3", c),
+  explicit Bench(std::function<void(TestInitiator&)> body, const Setup& c = gpc3())
+      : uc(c.slot.hub ? "hub" : "gpc3", c.cfg, c.slot),
         host("host", std::move(body)),
-        bar0("bar0", uc, c.hub ? GPU_HUB_BASE : GPU_GPC_BASE + c.index * GPU_GPC_STRIDE) {
+        bar0("bar0", uc, c.slot.hub ? GPU_HUB_BASE : GPU_GPC_BASE + c.slot.index * GPU_GPC_STRIDE) {
     host.socket.bind(uc.regs);
     uc.xfer.bind(mem.in);
     uc.bar0.bind(bar0.in);
@@ -343,8 +341,7 @@ TEST(McuModel, HostInterruptTrapAndDebugPort) {
 }
 
 TEST(McuModel, TimerFiresEveryTimerCyclesFromWhenItWasArmed) {
-  mcu::McuConfig c = Bench::gpc3();
-  c.clock_hz = 1e9;                 // 100 cycles = 100 ns
+  const Bench::Setup c = Bench::gpc3("gpc: {clock: 1 GHz}");  // 100 cycles = 100 ns
   std::vector<uint32_t> timer_bit;  // IRQSTAT & TIMER at 99.5, 100.5, 199.5, 200.5 ns
   uint32_t ctrl = 0;
   bool done = false;
@@ -433,8 +430,7 @@ std::vector<uint32_t> faulting_handler_program() {
 TEST(McuModel, TrapLoopInFirmwareIsStoppedByTheWatchdog) {
   uint32_t ctrl = 0, pc = 0, cause = 0, instret = 0;
   bool done = false;
-  mcu::McuConfig c = Bench::gpc3();
-  c.trap_watchdog = 50;
+  const Bench::Setup c = Bench::gpc3("gpc: {trap_watchdog: 50}");
   Bench b(
       [&](TestInitiator& h) {
         run_program(h, faulting_handler_program());
@@ -465,8 +461,7 @@ TEST(McuModel, TrapLoopInFirmwareIsStoppedByTheWatchdog) {
 TEST(McuModel, StrictTrapsStopsAtTheFirstFaultInAHandler) {
   uint32_t ctrl = 0, pc = 0, instret = 0;
   bool done = false;
-  mcu::McuConfig c = Bench::gpc3();
-  c.strict_traps = true;
+  const Bench::Setup c = Bench::gpc3("gpc: {strict_traps: true}");
   Bench b(
       [&](TestInitiator& h) {
         run_program(h, faulting_handler_program());

@@ -134,13 +134,10 @@ HETVP_REG_OFFSETS(HETVP_GPC_PPC_REGS)
 #define FCTX_INTR_FIFO 0x4u
 #define FCTX_INTR_CHSW 0x100u
 #define FCTX_FIFO_DEPTH 16u /* assumption: no source gives the method FIFO's depth */
-/* The offsets the gr block's context-switch unit answers (gr_ctxsw.h HETVP_GR_CTXSW_REGS and, on the
- * HUB, HETVP_GR_HUB_REGS): with a unit attached, the controller forwards them to it (host and core
- * accesses alike) instead of serving its own boot-only copies. */
-#define FCTX_FORWARDED(off)                                                                          \
-    (((off) >= 0x700u && (off) <= 0x720u) || ((off) >= 0x740u && (off) <= 0x74cu) || (off) == 0x880u || \
-     ((off) >= 0x908u && (off) <= 0x93cu) || ((off) >= 0xa04u && (off) <= 0xa20u) ||                     \
-     ((off) >= 0xa28u && (off) <= 0xa2cu) || ((off) >= 0xb00u && (off) <= 0xb20u))
+/* The offsets the gr block's context-switch unit answers (gr_ctxsw.h): with a unit attached, the
+ * controller forwards them to it (host and core accesses alike) instead of serving its own boot-only
+ * copies; the list is made from gr_ctxsw.h's tables (models/mcu/core_host.cpp), SIGNAL excepted (the
+ * controller's own, with the unit's busy bits added). */
 /* GPC_ROP_COUNT / UNITS */
 #define FCTX_GPC_ROP_COUNT_VALUE(gpcs, rops) (((gpcs) & 0x1fu) | ((rops) & 0x1fu) << 16)
 #define FCTX_UNITS_TPC_MASK 0x1fu

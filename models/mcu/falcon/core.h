@@ -43,21 +43,7 @@ enum Sr : unsigned {
 // trap reasons ($tstatus bits 20-23)
 enum TrapReason : uint32_t { TRAP_SW0 = 0, TRAP_INVALID_OPCODE = 8, TRAP_VM_NO_HIT = 0xa, TRAP_VM_MULTI_HIT = 0xb };
 
-// xfer requests (executed synchronously by the owner: xdwait/xcwait then never wait)
-struct XferRequest {
-  enum class Mode { code_load, data_load, data_store } mode = Mode::data_load;
-  unsigned port = 0;        // from $xtargets
-  uint32_t ext_base = 0;    // $xcbase / $xdbase (address = base << 8 + offset)
-  uint32_t ext_offset = 0;  // first operand
-  uint32_t local = 0;       // second operand bits 0-15
-  uint32_t bytes = 0;       // 4 << size (code: 0x100)
-};
-class XferIf {
- public:
-  virtual ~XferIf() = default;
-  // Returns false with a message to stop the core (fatal).
-  virtual bool xfer(const XferRequest& r, std::string& error) = 0;
-};
+// xfer requests: XferRequest / XferIf (core_if.h), through the XferControl capability.
 
 // Decoded instruction (12 bytes).
 struct Insn {
@@ -75,7 +61,7 @@ struct CycleCosts {
 };
 const std::vector<std::string>& cycle_class_names();
 
-class FalconCore final : public CoreIf {
+class FalconCore final : public CoreIf, public CodePaging, public XferControl, public Disassembly {
  public:
   FalconCore();
   ~FalconCore() override;
@@ -113,7 +99,7 @@ class FalconCore final : public CoreIf {
   // $tstatus: the trapping pc (bits 0-19) and the trap reason (bits 20-23)
   TrapInfo last_trap() const override { return {tstatus_ & 0xfffff, (tstatus_ >> 20) & 0xf, 0}; }
   // An interrupt vector is raised and enabled ($flags ie0/ie1): a sleeping core wakes on run().
-  bool wake_pending() const { return (lines_ & (flags_ >> 16) & 3) != 0; }
+  bool wake_pending() const override { return (lines_ & (flags_ >> 16) & 3) != 0; }
   uint64_t instret() const override { return instret_; }
   uint64_t cycles() const override { return cycles_; }
   void invalidate_code(uint32_t addr, uint32_t len) override;
@@ -121,8 +107,15 @@ class FalconCore final : public CoreIf {
   void clear_breakpoint(uint32_t addr) override;
   void clear_breakpoints() override;
 
+  // Capabilities: code pages (the TLB), xfers, the disassembler (--trace).
+  CodePaging* code_paging() override { return this; }
+  const CodePaging* code_paging() const override { return this; }
+  XferControl* xfer_control() override { return this; }
+  const Disassembly* disassembly() const override { return this; }
+  std::string disassemble_at(uint32_t pc) const override;  // disasm.cpp
+
   // Falcon specifics
-  void set_xfer(XferIf* x) { xfer_ = x; }
+  void set_xfer(XferIf* x) override { xfer_ = x; }
   // With it on, run() ends before an iord/iowr that is not the burst's first instruction, so the
   // owner can bring its time up to the access first (I/O happens at its own time, whatever the quantum).
   void set_sync_io(bool on) { sync_io_ = on; }
@@ -130,9 +123,9 @@ class FalconCore final : public CoreIf {
   uint32_t flags() const { return flags_; }
   uint32_t sp() const { return r_[16]; }
   // Code TLB (docs/hw/falcon/vm.rst): entry of physical page i = flags (1 usable, 2 busy, 4 secret) + virt.
-  void set_tlb(unsigned phys_page, uint32_t virt_page, uint32_t flags);
+  void set_tlb(unsigned phys_page, uint32_t virt_page, uint32_t flags) override;
   uint32_t ptlb(uint32_t phys_page) const;
-  uint32_t vtlb(uint32_t virt_addr) const;
+  uint32_t vtlb(uint32_t virt_addr) const override;
   void itlb(uint32_t phys_page);
   uint32_t code_size() const { return code_size_; }
   uint32_t data_size() const { return data_size_; }

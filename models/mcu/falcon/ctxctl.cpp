@@ -9,8 +9,7 @@
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_regs.h"
-#include "models/gpu/gr/io_index.h"
-#include "models/mcu/falcon/disasm.h"
+#include "platform/config.h"
 #include "platform/format.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
@@ -34,30 +33,72 @@ uint32_t advanced(uint32_t index, uint32_t aincr) {
 }
 }  // namespace
 
-Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlConfig& cfg)
-    : CoreHost(n, kFctxRegs, make_core("falcon"), cfg.clock_hz),
+CtxctlSetup Ctxctl::resolve(const McuBlockConfig& cfg, const CoreSlot& slot) {
+  const McuSideConfig& side = cfg.side(slot.hub);
+  const GpuChip* chip = slot.chip;
+  CtxctlSetup c;
+  c.slot = slot;
+  c.clock_hz = side.clock;
+  c.code_size = static_cast<uint32_t>(side.code_size);
+  c.data_size = static_cast<uint32_t>(side.data_size);
+  c.fuc = 3;
+  c.cc_scratch_set = 0x820;
+  c.unk86c = 0x86c;
+  // A chip's segment sizes (UC_CAPS), its ROP partitions and TPCs, unless the YAML gives them.
+  if (chip) {
+    if (!side.code_size.given()) c.code_size = slot.hub ? chip->hub_code : chip->gpc_code;
+    if (!side.data_size.given()) c.data_size = slot.hub ? chip->hub_data : chip->gpc_data;
+    c.fuc = chip->fuc;
+    c.cc_scratch_set = chip->cc_scratch_set;
+    c.unk86c = chip->unk86c;
+  }
+  if (c.data_size & (c.data_size - 1))
+    throw ConfigError(side.data_size.where() + ": the Falcon core needs a power-of-two data_size");
+  c.rops = chip && !cfg.rops.given() ? chip->parts : cfg.rops;
+  c.tpcs = cfg.tpcs_per_gpc(chip);
+  if (chip && c.tpcs > chip->tpcs)
+    throw ConfigError(cfg.tpcs.where() + ": " + std::to_string(c.tpcs) + " TPCs per GPC, but " + chip->name + " has " +
+                      std::to_string(chip->tpcs));
+  c.strands = cfg.strands;
+  c.strand_words = cfg.strand_words;
+  c.poll_watchdog = cfg.poll_watchdog;
+  c.trace = cfg.trace;
+  return c;
+}
+
+Ctxctl::Ctxctl(sc_core::sc_module_name n, const McuBlockConfig& cfg, const CoreSlot& slot)
+    : Ctxctl(n, resolve(cfg, slot)) {}
+
+namespace {
+// Every I/O access at its own time: results do not depend on the quantum.
+CoreOptions falcon_options() {
+  CoreOptions o;
+  o.sync_io = true;
+  return o;
+}
+CodePaging& paging_of(CoreIf& core) {
+  CodePaging* p = core.code_paging();
+  if (!p) throw std::logic_error(std::string("a context controller needs a core with code pages; ") + core.isa());
+  return *p;
+}
+}  // namespace
+
+Ctxctl::Ctxctl(sc_core::sc_module_name n, const CtxctlSetup& cfg)
+    // The chip's Falcon version (gpu_chips.h FUC): 3, or 5 from GK208 on. SIGNAL is the controller's
+    // own register: it adds the unit's busy bits to its own (signal()).
+    : CoreHost(n, kFctxRegs, make_core(cfg.fuc >= 5 ? "falcon5" : "falcon3", falcon_options()), cfg.clock_hz,
+               cfg.code_size, cfg.data_size, {FCTX_SIGNAL}),
       cfg_(cfg),
-      core_(static_cast<FalconCore&>(*CoreHost::core_)),
-      code_(cfg.code_size),
-      data_(cfg.data_size),
-      stats_(basename()) {
-  core_.add_region(MemRegion{0, cfg_.code_size, code_.data(), false, true});
-  core_.add_region(MemRegion{0, cfg_.data_size, data_.data(), true, false});
-  core_.set_bus(this);
-  core_.set_xfer(this);
-  core_.set_version(cfg_.fuc);  // the chip's Falcon version (gpu_chips.h FUC): 3, or 5 from GK208 on
-  core_.set_sync_io(true);  // every I/O access at its own time: results do not depend on the quantum
+      paging_(paging_of(*core_)) {
+  xfers_through_ctxsw_ = true;  // FECS's port 0: the unit's memory port
+  core_->add_region(MemRegion{0, cfg_.code_size, code_.data(), false, true});
+  core_->add_region(MemRegion{0, cfg_.data_size, data_.data(), true, false});
+  core_->set_bus(this);
+  if (XferControl* x = core_->xfer_control()) x->set_xfer(this);
   // Code pages hold no translation until the host uploads them with a tag (CODE_VIRT_ADDR).
-  for (uint32_t pg = 0; pg < cfg_.code_size / 0x100; ++pg) core_.set_tlb(pg, 0, 0);
+  for (uint32_t pg = 0; pg < cfg_.code_size / 0x100; ++pg) paging_.set_tlb(pg, 0, 0);
   core_info_->initiator = name();  // the core's own accesses (core_writes_uc_ctrl tells them by it)
   core_gp_.set_extension(core_info_);
-  fwd_info_->initiator = name();
-  fwd_info_->side = Side::Gpu;
-  fwd_info_->uncached = true;
-  fwd_info_->may_wait = false;  // served inside the core's burst or a host access
-  fwd_gp_.set_extension(fwd_info_);
-  irq_impl_.c = this;
-  irq_in.bind(irq_impl_);
   bind_registers();
   spawn_host_thread();
   stats_.counter("instructions", "count", "Falcon instructions retired", instructions_)
@@ -84,13 +125,13 @@ void Ctxctl::bind_registers() {
   bank_.set_reset("UC_CAPS", FCTX_UC_CAPS_VALUE(cfg_.code_size, cfg_.data_size));
   bank_.set_reset("STRANDS_CNT", cfg_.strands);
   bank_.set_reset("STRAND_SIZE", cfg_.strand_words);
-  if (cfg_.hub) {
-    bank_.set_reset("GPC_ROP_COUNT", FCTX_GPC_ROP_COUNT_VALUE(cfg_.gpcs, cfg_.rops));
+  if (cfg_.slot.hub) {
+    bank_.set_reset("GPC_ROP_COUNT", FCTX_GPC_ROP_COUNT_VALUE(cfg_.slot.gpcs, cfg_.rops));
     bank_.remove("UNITS");
     bank_.remove("MYINDEX");
   } else {
     bank_.set_reset("UNITS", cfg_.tpcs & FCTX_UNITS_TPC_MASK);
-    bank_.set_reset("MYINDEX", cfg_.index);
+    bank_.set_reset("MYINDEX", cfg_.slot.index);
     bank_.remove("GPC_ROP_COUNT");
     // FECS-only: the idle handshake, 0xa24, the error report to the host (a GPC's firmware writes
     // the HUB's INTR_UP_SET through its bridge, gpc.fuc error).
@@ -118,15 +159,15 @@ void Ctxctl::bind_registers() {
   on_port("DATA", FCTX_DATA, 4, &C::upload_read);
   on_write("CODE_VIRT_ADDR", &C::code_virt_addr);
   on_write("MMIO_CTRL", &C::bridge);
-  // The gr block's unit behind the window, the method FIFO, the barrier, the error report.
-  on_port("ctxsw", 0, 0x1000, &C::forward_port);
+  // The method FIFO, the barrier, the error report (the gr block's unit behind the window is the
+  // host's port, CoreHost::ctxsw_port).
   reg("SIGNAL").read([this](const Register&) { return signal(); });
   on_write("MTHD_PUSH", &C::push_method);
   on_write("FIFO_ACK", &C::pop_method);
   reg("FIFO_CMD").read([this](const Register&) { return fifo_.empty() ? 0u : fifo_.front().first; });
   reg("FIFO_DATA").read([this](const Register&) { return fifo_.empty() ? 0u : fifo_.front().second; });
   on_write("BAR_SET", &C::bar_set);
-  if (cfg_.hub) on_write("INTR_UP_SET", &C::intr_up);
+  if (cfg_.slot.hub) on_write("INTR_UP_SET", &C::intr_up);
   // The chip's Falcon version; CC_SCRATCH_SET and UNK86C at the chip's offsets (gpu_chips.h), the
   // other positions removed: the firmware of another chip stops at them, named.
   bank_.set_reset("UC_CAPS2", cfg_.fuc);
@@ -158,17 +199,17 @@ void Ctxctl::stop_core(const std::string& why) {
     SC_REPORT_WARNING("hetvp/falcon", why.c_str());
     switch_abandoned();
   }
-  core_.halt(why);
+  core_->halt(why);
 }
 
 // The HUB's core stopped while a channel switch was in progress: the unit fails it at once (CHSW
 // ERROR, GRC_ERR_HALTED), naming the channel, instead of the FIFO waiting out its chsw_timeout.
 void Ctxctl::switch_abandoned() {
-  if (!cfg_.hub || !has_ctxsw_ || !chsw_in_progress_) return;
+  if (!cfg_.slot.hub || !has_ctxsw() || !chsw_in_progress_) return;
   chsw_in_progress_ = false;
   uint32_t v = GRH_CHSW_ERROR | GRC_ERR_HALTED << GRH_CHSW_CODE_SHIFT;
   sc_core::sc_time d = stall_;
-  forward(tlm::TLM_WRITE_COMMAND, GRH_CHSW, v, -1, d);
+  forward_word(tlm::TLM_WRITE_COMMAND, GRH_CHSW, v, -1, d);
 }
 
 // --- interrupts (docs/hw/falcon/intr.rst) ----------------------------------------------------------
@@ -193,8 +234,8 @@ void Ctxctl::update_lines(uint32_t) {
     if (to == 0) v0 = true;
     if (to == 2) v1 = true;
   }
-  core_.set_vector(0, v0);
-  core_.set_vector(1, v1);
+  core_->set_irq(IrqLine::external, v0);  // vector 0
+  core_->set_irq(IrqLine::timer, v1);     // vector 1
   if (v0 || v1) wake();
 }
 
@@ -202,7 +243,7 @@ void Ctxctl::update_lines(uint32_t) {
 
 // The unit's CHSW interrupt sets line 8 at its arrival (FECS INTR_CHSW, macros.fuc:39); its "engines
 // idle" (MCU_IRQ_CTXSW_BIT) is hetvp's RV32 firmware's and is not a Falcon line (nouveau polls SIGNAL).
-void Ctxctl::external_irq(unsigned bit, const sc_core::sc_time& delay) {
+void Ctxctl::irq_raised(unsigned bit, const sc_core::sc_time& delay) {
   if (bit != MCU_IRQ_CHSW_BIT) return;
   arrivals_.at(delay, [this] {
     ++chsw_irqs_;
@@ -213,20 +254,10 @@ void Ctxctl::external_irq(unsigned bit, const sc_core::sc_time& delay) {
   });
 }
 
-bool Ctxctl::forward(tlm::tlm_command cmd, uint32_t off, uint32_t& v, int index, sc_core::sc_time& d) {
-  gpu::IoIndex ix;
-  ix.index = index < 0 ? 0u : unsigned(index);
-  if (index >= 0) fwd_gp_.set_extension(&ix);
-  set_access(fwd_gp_, cmd, off, &v, 4);
-  ctxsw->b_transport(fwd_gp_, d);
-  if (index >= 0) fwd_gp_.clear_extension(&ix);
-  return fwd_gp_.is_response_ok();
-}
-
 // An offset the unit answers goes to it, with the core's I/O index (io_index.h).
-bool Ctxctl::forward_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+bool Ctxctl::ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   const uint32_t off = uint32_t(gp.get_address());
-  if (!has_ctxsw_ || !FCTX_FORWARDED(off) || gp.get_data_length() != 4) return false;
+  if (!forwarded(off) || gp.get_data_length() != 4) return false;
   uint32_t v = 0;
   if (gp.is_write()) std::memcpy(&v, gp.get_data_ptr(), 4);
   // The core acknowledges a switch: the unit's per-switch statistic gets the HUB's cycles since the
@@ -236,9 +267,9 @@ bool Ctxctl::forward_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
     uint32_t cycles = uint32_t(cycles_ - chsw_cycles_at_);
     chsw_cycles_ += cycles;
     chsw_in_progress_ = false;
-    forward(tlm::TLM_WRITE_COMMAND, GRH_CHSW_FW_CYCLES, cycles, -1, delay);
+    forward_word(tlm::TLM_WRITE_COMMAND, GRH_CHSW_FW_CYCLES, cycles, -1, delay);
   }
-  const bool ok = forward(gp.get_command(), off, v, cur_index_, delay);
+  const bool ok = forward_word(gp.get_command(), off, v, cur_index_, delay);
   if (ok && gp.is_read()) std::memcpy(gp.get_data_ptr(), &v, 4);
   gp.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
   return true;
@@ -248,10 +279,10 @@ bool Ctxctl::forward_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay)
 uint32_t Ctxctl::signal() {
   uint32_t v = FCTX_SIGNAL_MMIO_DONE;
   if (bar_mask0_.value && (bar_.value & bar_mask0_.value) == bar_mask0_.value) v |= FCTX_SIGNAL_BAR_DONE;
-  if (has_ctxsw_) {
+  if (has_ctxsw()) {
     uint32_t u = 0;
     sc_core::sc_time d = this_access().delay;
-    if (forward(tlm::TLM_READ_COMMAND, FCTX_SIGNAL, u, -1, d)) v |= u;
+    if (forward_word(tlm::TLM_READ_COMMAND, FCTX_SIGNAL, u, -1, d)) v |= u;
   }
   return v;
 }
@@ -259,7 +290,7 @@ uint32_t Ctxctl::signal() {
 // MTHD_PUSH queues (command, MTHD_DATA); the FIFO line (2) is up while it holds one.
 void Ctxctl::push_method(uint32_t cmd) {
   if (fifo_.size() >= FCTX_FIFO_DEPTH) {
-    stop_core(format("%s: method FIFO overflow (%u entries) at command 0x%x data 0x%08x", cfg_.path.c_str(),
+    stop_core(format("%s: method FIFO overflow (%u entries) at command 0x%x data 0x%08x", cfg_.slot.path.c_str(),
                      FCTX_FIFO_DEPTH, cmd, reg("MTHD_DATA").value));
     return;
   }
@@ -285,15 +316,16 @@ void Ctxctl::bar_set(uint32_t v) { bar_.value |= v; }
 // The firmware's error report (hub.fuc / gpc.fuc `error`: CC_SCRATCH[5] = code, INTR_UP_SET = 1).
 void Ctxctl::intr_up(uint32_t v) {
   const uint32_t code = reg("CC_SCRATCH5").value;
-  stop_core(format("%s reported an error to the host at pc 0x%04x: INTR_UP_SET 0x%x, CC_SCRATCH[5] = 0x%08x "
-                   "(nouveau os.h code %u, command 0x%x)",
-                   cfg_.path.c_str(), core_.read_pc(), v, code, code & 0xffff, code >> 16));
+  stop_core(
+      format("%s reported an error to the host at pc 0x%04x: INTR_UP_SET 0x%x, CC_SCRATCH[5] = 0x%08x "
+             "(nouveau os.h code %u, command 0x%x)",
+             cfg_.slot.path.c_str(), core_->read_pc(), v, code, code & 0xffff, code >> 16));
 }
 
 // --- control and upload ----------------------------------------------------------------------------
 
 uint32_t Ctxctl::uc_ctrl() const {
-  const CoreState s = core_.state();
+  const CoreState s = core_->state();
   uint32_t v = (!started_ || s == CoreState::halted || s == CoreState::fatal) ? FCTX_UC_CTRL_STOPPED : 0;
   if (started_ && s == CoreState::sleeping) v |= FCTX_UC_CTRL_SLEEPING;
   return v;
@@ -301,15 +333,12 @@ uint32_t Ctxctl::uc_ctrl() const {
 
 // The host starts the core at UC_ENTRY; the core runs from the write's arrival.
 void Ctxctl::uc_ctrl_written(uint32_t v) {
-  if (!(v & FCTX_UC_CTRL_START)) return;
-  core_.reset(uc_entry_.value);
-  core_.write_sr(SR_SP, 0);
-  started_ = true;
+  if (v & FCTX_UC_CTRL_START) start_core(uc_entry_.value, this_access().delay);  // the reset zeroes $sp
+}
+void Ctxctl::on_start() {
   failed_ = false;
   failure_.clear();
   poll_key_ = ~0u;
-  ++starts_;
-  start_run(this_access().delay);
 }
 
 // The core has no UC_CTRL in its I/O space: its write is refused (io_access stops it, named).
@@ -325,7 +354,7 @@ uint32_t Ctxctl::data_word() const { return word_at(data_, data_index_.value); }
 void Ctxctl::code_written(uint32_t v) {
   const uint32_t a = code_index_.value & FCTX_INDEX_ADDR_MASK;
   if (a + 4 <= code_.size()) std::memcpy(&code_[a], &v, 4);
-  core_.invalidate_code(a, 4);
+  core_->invalidate_code(a, 4);
   code_index_.value = advanced(code_index_.value, FCTX_INDEX_AINCW);
 }
 
@@ -335,7 +364,7 @@ void Ctxctl::data_written(uint32_t v) {
   data_index_.value = advanced(data_index_.value, FCTX_INDEX_AINCW);
 }
 
-void Ctxctl::code_virt_addr(uint32_t v) { core_.set_tlb((code_index_.value & FCTX_INDEX_ADDR_MASK) >> 8, v, 1); }
+void Ctxctl::code_virt_addr(uint32_t v) { paging_.set_tlb((code_index_.value & FCTX_INDEX_ADDR_MASK) >> 8, v, 1); }
 
 // A read of CODE / DATA advances the index (when it asks to): a side effect the table's reads
 // (debug, peek) must not have, so the port serves it. Other accesses go to the table.
@@ -365,7 +394,7 @@ void Ctxctl::bridge(uint32_t ctrl) {
   stall_ = d;
   if (!gp_.is_response_ok()) {
     stop_core(format("unmodelled register 0x%06x %s by %s at pc 0x%04x (through the MMIO bridge)", addr,
-                     wr ? "written" : "read", cfg_.path.c_str(), core_.read_pc()));
+                     wr ? "written" : "read", cfg_.slot.path.c_str(), core_->read_pc()));
     return;
   }
   if (wr) {
@@ -385,7 +414,7 @@ bool Ctxctl::watch_poll(uint32_t key, uint32_t value) {
       stop_core(
           format("%s at pc 0x%04x polled %s 0x%06x %llu times without progress (value 0x%08x): stopped by the "
                  "poll watchdog (gpu0.microcontrollers.poll_watchdog)",
-                 cfg_.path.c_str(), core_.read_pc(), (key & 0x80000000u) ? "register" : "I/O register",
+                 cfg_.slot.path.c_str(), core_->read_pc(), (key & 0x80000000u) ? "register" : "I/O register",
                  (key & 0x80000000u) ? (key & 0x7fffffffu) : key, (unsigned long long)poll_count_, value));
       return false;
     }
@@ -416,8 +445,8 @@ bool Ctxctl::read(uint32_t addr, uint32_t, uint32_t& v, uint64_t& extra) {
   extra = 0;
   const uint32_t off = FCTX_IO_OFFSET(addr);
   if (!io_access(tlm::TLM_READ_COMMAND, addr, v)) {
-    stop_core(format("unmodelled register 0x%06x (I/O 0x%05x) read by %s at pc 0x%04x", cfg_.bar0_base + off, addr,
-                     cfg_.path.c_str(), core_.read_pc()));
+    stop_core(format("unmodelled register 0x%06x (I/O 0x%05x) read by %s at pc 0x%04x", cfg_.slot.bar0 + off, addr,
+                     cfg_.slot.path.c_str(), core_->read_pc()));
     return true;
   }
   // The bridge's control and the busy/done signals are part of every bridge access, not a poll;
@@ -442,8 +471,8 @@ bool Ctxctl::write(uint32_t addr, uint32_t, uint32_t v, uint64_t& extra) {
   const bool readable = addr < FCTX_IO_SIZE && bank_.peek(off, old, FCTX_IO_INDEX(addr));
   if (off != FCTX_MMIO_CTRL && off != FCTX_MMIO_WRVAL && (!readable || old != v)) poll_key_ = ~0u;
   if (!io_access(tlm::TLM_WRITE_COMMAND, addr, v))
-    stop_core(format("unmodelled register 0x%06x (I/O 0x%05x) written by %s at pc 0x%04x", cfg_.bar0_base + off, addr,
-                     cfg_.path.c_str(), core_.read_pc()));
+    stop_core(format("unmodelled register 0x%06x (I/O 0x%05x) written by %s at pc 0x%04x", cfg_.slot.bar0 + off, addr,
+                     cfg_.slot.path.c_str(), core_->read_pc()));
   return true;
 }
 
@@ -459,7 +488,7 @@ bool Ctxctl::watch_signal(uint32_t value) {
   if (++signal_polls_ < cfg_.poll_watchdog) return true;
   std::string what = "SIGNAL";
   const uint32_t waiting = bar_mask0_.value & ~bar_.value;
-  if (cfg_.hub && waiting && !(value & FCTX_SIGNAL_BAR_DONE)) {
+  if (cfg_.slot.hub && waiting && !(value & FCTX_SIGNAL_BAR_DONE)) {
     what = "SIGNAL waiting for DONE_BAR: no done from GPC";
     for (unsigned g = 0; g < 32; ++g)
       if (waiting >> g & 1) what += format(" %u", g);
@@ -469,9 +498,10 @@ bool Ctxctl::watch_signal(uint32_t value) {
   } else if (value & 0x20u) {
     what = "SIGNAL waiting for the MMCTX engine (bit 5 busy)";
   }
-  stop_core(format("%s at pc 0x%04x polled %s %llu times without progress (value 0x%08x): stopped by the poll "
-                   "watchdog (gpu0.microcontrollers.poll_watchdog)",
-                   cfg_.path.c_str(), core_.read_pc(), what.c_str(), (unsigned long long)signal_polls_, value));
+  stop_core(
+      format("%s at pc 0x%04x polled %s %llu times without progress (value 0x%08x): stopped by the poll "
+             "watchdog (gpu0.microcontrollers.poll_watchdog)",
+             cfg_.slot.path.c_str(), core_->read_pc(), what.c_str(), (unsigned long long)signal_polls_, value));
   return false;
 }
 
@@ -480,9 +510,9 @@ bool Ctxctl::xfer(const XferRequest& r, std::string& error) {
   const bool code = r.mode == XferRequest::Mode::code_load;
   std::vector<uint8_t>& seg = code ? code_ : data_;
   const char* what = code ? "xcld" : r.mode == XferRequest::Mode::data_load ? "xdld" : "xdst";
-  if (!has_ctxsw_) {
+  if (!has_ctxsw()) {
     error = format("%s (base 0x%x, offset 0x%x, %u bytes): no context-switch unit behind %s (add the gr block)", what,
-                   r.ext_base, r.ext_offset, r.bytes, cfg_.path.c_str());
+                   r.ext_base, r.ext_offset, r.bytes, cfg_.slot.path.c_str());
     return false;
   }
   if (uint64_t(r.local) + r.bytes > seg.size()) {
@@ -509,7 +539,7 @@ bool Ctxctl::xfer(const XferRequest& r, std::string& error) {
                    what, r.bytes, ext);
     return false;
   }
-  if (code) core_.invalidate_code(r.local, r.bytes);
+  if (code) core_->invalidate_code(r.local, r.bytes);
   ++xfers_;
   xfer_bytes_ += r.bytes;
   poll_key_ = ~0u;  // a transfer is progress
@@ -557,22 +587,20 @@ void Ctxctl::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
 void Ctxctl::on_fatal() {
   if (failed_) return;
   failed_ = true;
-  failure_ = cfg_.path + ": " + core_.halt_reason();
+  failure_ = cfg_.slot.path + ": " + core_->halt_reason();
   SC_REPORT_WARNING("hetvp/falcon", failure_.c_str());
   switch_abandoned();
 }
 
 RunResult Ctxctl::run_core(uint64_t budget) {
-  if (!cfg_.trace) return core_.run(budget);
+  const Disassembly* dis = cfg_.trace ? core_->disassembly() : nullptr;
+  if (!dis) return core_->run(budget);
   RunResult r;
   r.reason = RunResult::Reason::budget;
   for (uint64_t k = 0; k < budget; ++k) {
-    uint8_t b[FalconCore::kInsnBytes];
-    core_.fetch_bytes(core_.read_pc(), b);
-    unsigned len = 0;
-    std::fprintf(stderr, "%s %04x: %s\n", cfg_.path.c_str(), core_.read_pc(),
-                 disassemble(b, core_.read_pc(), len, core_.version()).c_str());
-    const RunResult s = core_.step();
+    std::fprintf(stderr, "%s %04x: %s\n", cfg_.slot.path.c_str(), core_->read_pc(),
+                 dis->disassemble_at(core_->read_pc()).c_str());
+    const RunResult s = core_->step();
     r.cycles += s.cycles;
     r.instructions += s.instructions;
     r.reason = s.reason;

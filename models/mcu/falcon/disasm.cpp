@@ -200,4 +200,12 @@ std::string disassemble(const uint8_t* b, uint32_t pc, unsigned& len, unsigned v
   }
 }
 
+// The instruction at the core's virtual pc, as the model's --trace prints it.
+std::string FalconCore::disassemble_at(uint32_t pc) const {
+  uint8_t b[kInsnBytes];
+  fetch_bytes(pc, b);
+  unsigned len = 0;
+  return disassemble(b, pc, len, version());
+}
+
 }  // namespace hetvp::mcu::falcon

@@ -388,12 +388,12 @@ __attribute__((noinline)) Block* Rv32Core::build_block(Region& r, uint32_t pc0, 
     e.pc = pc;
     b->ops.push_back(e);
   }
-  if (translate_) {
+  if (x86_translation_) {
     if (jitbuf_.ensure() && jitbuf_.room() < (64u << 10)) {
       // code memory full: start over (every block is rebuilt on its next execution)
       invalidate_all();
       jitbuf_.clear();
-      ++jit_refills_;
+      ++translated_refills_;
     }
     b->code = jit_translate(*b, compressed_ ? 0u : 2u, JitSlots{r.jslots.data(), r.m.base, r.m.size}, jitbuf_);
     if (b->code) ++blocks_translated_;
@@ -683,7 +683,9 @@ bool Rv32Core::csr_access(const Insn& i, uint32_t operand, bool write, uint32_t&
 // ------------------------------------------------------------------------------------------------
 // the run loop
 
-RunResult Rv32Core::run(uint64_t max_cycles) { return jit_ ? run_impl<true>(max_cycles) : run_impl<false>(max_cycles); }
+RunResult Rv32Core::run(uint64_t max_cycles) {
+  return threaded_blocks_ ? run_impl<true>(max_cycles) : run_impl<false>(max_cycles);
+}
 
 // kBlocks = false: the per-instruction interpreter. kBlocks = true: the same handlers, plus block
 // handlers (B_*) that run pre-decoded straight-line blocks; every instruction a block cannot run
@@ -892,7 +894,7 @@ block_dispatch : {
   if (b_->code) {  // translated: run it, then go on where it stopped
     jc_.cyc = cyc;
     jc_.ins = ins;
-    const int k_ = b_->code(x, &jc_);  // may chain through further blocks (jit_x86.h)
+    const int k_ = b_->code(x, &jc_);  // may chain through further blocks (jit/x86_translator.h)
     if (k_ >= 0) {  // stopped before op k_ of block jc_.cur: the interpreter runs that instruction
       op = &jc_.cur->ops[static_cast<uint32_t>(k_)];
       bcyc = jc_.cyc;

@@ -2,7 +2,7 @@
 //
 // Speed: every 16/32-bit instruction is decoded once into a compact Insn (op index + operands +
 // cycle cost) held in a per-executable-region decode cache indexed by (pc - base) / 2; the run loop
-// dispatches with computed goto. On top of that (the default, `set_jit(false)` turns it off) the run
+// dispatches with computed goto. On top of that (the default, `set_threaded_blocks(false)` turns it off) the run
 // loop executes pre-decoded straight-line blocks: a Block is an array of BOp (handler address,
 // operands, pc) built once per start pc, run with one dispatch check per block. Stores into
 // executable regions, fence.i, invalidate_code(), breakpoint and cycle-table changes drop decoded
@@ -10,7 +10,7 @@
 #pragma once
 
 #include "models/mcu/core_if.h"
-#include "models/mcu/rv32/jit_x86.h"
+#include "models/mcu/rv32/jit/x86_translator.h"
 
 #include <algorithm>
 #include <memory>
@@ -129,7 +129,7 @@ struct Block {
   uint32_t cost = 0;            // cycles with every branch not taken
   uint32_t cost_before_last = 0;
   std::vector<BOp> ops;  // n ops (+ an END op when the last one is not a control transfer)
-  JitFn code = nullptr;  // x86-64 translation (jit_x86.h), null: run the ops threaded
+  JitFn code = nullptr;  // x86-64 translation (jit/x86_translator.h), null: run the ops threaded
 };
 constexpr uint32_t kMaxBlockInsns = 64;
 constexpr uint32_t kMaxBlockBytes = 256;  // also the invalidation look-back window
@@ -160,6 +160,7 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   const std::string& halt_reason() const override { return halt_reason_; }
 
   void set_irq(IrqLine line, bool level) override;
+  bool wake_pending() const override { return (mie_ & mip_) != 0; }
 
   uint32_t read_gpr(unsigned idx) const override { return idx < 32 ? x_[idx] : 0; }
   void write_gpr(unsigned idx, uint32_t value) override {
@@ -187,21 +188,21 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   bool dmi() const { return dmi_; }
   // Pre-decoded blocks (default on). Off: the per-instruction interpreter (`hetvp iss --no-jit`).
   // Both give the same architectural results, counters and stop points (docs/iss.md).
-  void set_jit(bool on) {
-    jit_ = on;
+  void set_threaded_blocks(bool on) {
+    threaded_blocks_ = on;
     invalidate_all();
   }
-  bool jit() const { return jit_; }
+  bool threaded_blocks() const { return threaded_blocks_; }
   // Translation of blocks to x86-64 code (default on where supported: x86-64 Linux; elsewhere, or
   // off, blocks run as threaded code). Same results either way (docs/iss.md).
-  void set_translate(bool on) {
-    translate_ = on;
+  void set_x86_translation(bool on) {
+    x86_translation_ = on;
     invalidate_all();
   }
   // Blocks built / translated since construction (statistics for tests and benchmarks).
   uint64_t blocks_built() const { return blocks_built_; }
   uint64_t blocks_translated() const { return blocks_translated_; }
-  uint64_t code_memory_refills() const { return jit_refills_; }  // translated-code memory was full
+  uint64_t code_memory_refills() const { return translated_refills_; }  // translated-code memory was full
   // Debugging aid, off by default (the privileged spec allows a trap inside a trap handler): with it
   // on, a synchronous exception taken while "in a trap handler" halts the core (fatal).
   void set_strict_traps(bool on) { strict_traps_ = on; }
@@ -286,9 +287,9 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   bool debug_ebreak_ = false;
   bool compressed_ = true;
   bool dmi_ = true;
-  bool jit_ = true;
-  bool translate_ = true;  // translate blocks to host code where supported (set_translate)
-  uint64_t blocks_built_ = 0, blocks_translated_ = 0, jit_refills_ = 0;
+  bool threaded_blocks_ = true;  // run pre-decoded blocks (set_threaded_blocks)
+  bool x86_translation_ = true;  // translate blocks to host code where supported (set_x86_translation)
+  uint64_t blocks_built_ = 0, blocks_translated_ = 0, translated_refills_ = 0;
   JitCtx jc_;        // translated code's view of counters, limit and the data caches
   JitBuffer jitbuf_;  // translated code
 

@@ -51,7 +51,7 @@ int iss_command(std::vector<std::string> args) {
       ->type_name("FILE");
   if (int parsed = cli::parse_args(*app, args); parsed >= 0) return parsed;
   if (no_dmi) o.dmi = false;
-  if (no_jit) o.jit = false;
+  if (no_jit) o.threaded_blocks = false;
   if (!max_instructions.empty()) {
     try {  // stoull would take "-5" as 2^64-5: digits only, and at least 1
       const std::string& n = max_instructions;

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[k], "--no-dmi"))
       opt.dmi = false;
     else if (!std::strcmp(argv[k], "--no-jit"))
-      opt.jit = false;
+      opt.threaded_blocks = false;
     else if (!std::strcmp(argv[k], "--strict-traps"))
       opt.strict_traps = true;
     else if (!std::strcmp(argv[k], "--trap-watchdog") && k + 1 < argc)

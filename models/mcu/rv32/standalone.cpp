@@ -170,7 +170,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
   bus.log = &log;
   core.set_bus(&bus);
   core.set_dmi(opt.dmi);
-  core.set_jit(opt.jit);
+  core.set_threaded_blocks(opt.threaded_blocks);
   core.set_strict_traps(opt.strict_traps);
   core.set_trap_watchdog(opt.trap_watchdog);
   try {

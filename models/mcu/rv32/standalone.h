@@ -12,7 +12,7 @@ struct StandaloneOptions {
   uint64_t max_instructions = 2'000'000'000ull;  // then the run times out (kStandaloneTimeout)
   bool trace = false;                            // one log line per executed instruction
   bool dmi = true;                               // false: every load/store goes through the bus path
-  bool jit = true;                               // false: per-instruction interpreter (no pre-decoded blocks)
+  bool threaded_blocks = true;                   // false: per-instruction interpreter (`--no-jit`)
   uint32_t stack_size = 64 * 1024;               // stack region below __stack_top, or after the image
   std::map<std::string, uint64_t> cycle_costs;   // cycle-class overrides, e.g. {"div", 20}
   bool strict_traps = false;                     // a trap inside a trap handler is fatal (debugging aid)

@@ -24,18 +24,21 @@ using hetvp::test::Warnings;
 
 namespace {
 
-CtxctlConfig gpc_cfg(const std::string& path, uint64_t watchdog = 1000) {
-  CtxctlConfig c;
-  c.hub = false;
-  c.index = 3;
-  c.path = path;
-  c.code_size = 0x2000;
-  c.data_size = 0x800;
-  c.tpcs = 4;
-  c.poll_watchdog = watchdog;
-  c.bar0_base = 0x502000 + 3 * 0x8000;
-  return c;
+// A controller's parameters (gpu0.microcontrollers keys) and its slot: GPC 3 (segments 0x2000 /
+// 0x800, the GPC group's defaults), or with `hub` the HUB with the same segments and clock.
+struct Setup {
+  McuBlockConfig cfg;
+  CoreSlot slot;
+};
+Setup gpc_cfg(const std::string& path, uint64_t watchdog = 1000, bool hub = false) {
+  return {
+      hetvp::test::config_from<McuBlockConfig>("poll_watchdog: " + std::to_string(watchdog) +
+                                               "\nrops: 8\nhub: {clock: 700 MHz, code_size: 0x2000, data_size: 0x800}"),
+      CoreSlot{hub, 3, path, 0x502000 + 3 * 0x8000, 4, nullptr}};
 }
+struct TestCtxctl : Ctxctl {
+  TestCtxctl(sc_core::sc_module_name n, const Setup& s) : Ctxctl(n, s.cfg, s.slot) {}
+};
 
 uint32_t io(uint32_t host_off, unsigned idx = 0) { return FCTX_IO(host_off, idx); }
 
@@ -76,7 +79,7 @@ RunResult run(Ctxctl& c, uint64_t cycles) {
 }  // namespace
 
 TEST(FalconCtxctl, CapsUnitsMyindexAndScratchSetClr) {
-  Ctxctl c("fctx_caps", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_caps", gpc_cfg("gpu0.gpc3"));
   std::vector<uint8_t> p;
   li(p, 0, io(FCTX_UC_CAPS));
   p.insert(p.end(), {0xcf, 0x01, 0x00});  // iord $r1 I[$r0]
@@ -110,7 +113,7 @@ TEST(FalconCtxctl, CapsUnitsMyindexAndScratchSetClr) {
 }
 
 TEST(FalconCtxctl, CodePageTagsMapVirtualAddresses) {
-  Ctxctl c("fctx_tags", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_tags", gpc_cfg("gpu0.gpc3"));
   std::vector<uint8_t> p;
   li(p, 5, 0x77);
   p.insert(p.end(), {0xf8, 0x02});
@@ -118,12 +121,12 @@ TEST(FalconCtxctl, CodePageTagsMapVirtualAddresses) {
   upload_and_start(c, p, 0x12, 0x1200);
   run(c, 1000);
   EXPECT_EQ(c.core().read_gpr(5), 0x77u);
-  EXPECT_EQ(c.falcon().vtlb(0x1200), 1u << 24 | 0u);
-  EXPECT_EQ(c.falcon().vtlb(0x0000) & 0x80000000u, 0x80000000u);
+  EXPECT_EQ(c.core().code_paging()->vtlb(0x1200), 1u << 24 | 0u);
+  EXPECT_EQ(c.core().code_paging()->vtlb(0x0000) & 0x80000000u, 0x80000000u);
 }
 
 TEST(FalconCtxctl, DataUploadAutoIncrementsAndReadsBack) {
-  Ctxctl c("fctx_data", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_data", gpc_cfg("gpu0.gpc3"));
   c.host_write(FCTX_DATA_INDEX, 0x01000010, sc_core::SC_ZERO_TIME);
   c.host_write(FCTX_DATA, 0xaabbccdd, sc_core::SC_ZERO_TIME);
   c.host_write(FCTX_DATA, 0x11223344, sc_core::SC_ZERO_TIME);
@@ -136,7 +139,7 @@ TEST(FalconCtxctl, DataUploadAutoIncrementsAndReadsBack) {
 }
 
 TEST(FalconCtxctl, InterruptRoutedToVector0WakesTheCore) {
-  Ctxctl c("fctx_irq", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_irq", gpc_cfg("gpu0.gpc3"));
   std::vector<uint8_t> p;
   li(p, 1, 0x100);
   p.insert(p.end(), {0xfe, 0x10, 0x00});  // mov $iv0 $r1
@@ -164,7 +167,7 @@ TEST(FalconCtxctl, InterruptRoutedToVector0WakesTheCore) {
 }
 
 TEST(FalconCtxctl, UnmodelledRegisterReadStopsWithAddressCoreAndPc) {
-  Ctxctl c("fctx_unmod", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_unmod", gpc_cfg("gpu0.gpc3"));
   std::vector<uint8_t> p;
   li(p, 0, io(0xc00));  // no register at 0xc00 of the GPC window
   const size_t pc = p.size();
@@ -180,7 +183,7 @@ TEST(FalconCtxctl, UnmodelledRegisterReadStopsWithAddressCoreAndPc) {
 }
 
 TEST(FalconCtxctl, PollWatchdogStopsAPollLoopWithoutProgress) {
-  Ctxctl c("fctx_poll", gpc_cfg("gpu0.gpc3", 500));
+  TestCtxctl c("fctx_poll", gpc_cfg("gpu0.gpc3", 500));
   std::vector<uint8_t> p;
   li(p, 0, io(FCTX_SCRATCH));
   const uint8_t loop = static_cast<uint8_t>(p.size());
@@ -196,7 +199,7 @@ TEST(FalconCtxctl, PollWatchdogStopsAPollLoopWithoutProgress) {
 }
 
 TEST(FalconCtxctl, IllegalOpcodeStopsWithBytesAndPc) {
-  Ctxctl d("fctx_ill2", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl d("fctx_ill2", gpc_cfg("gpu0.gpc3"));
   upload_and_start(d, {0xbd, 0x04, 0xf8, 0x0c});  // f8 subop c: not an instruction
   EXPECT_EQ(run(d, 1000).reason, RunResult::Reason::trapped_fatal);
   EXPECT_NE(d.core().halt_reason().find("illegal opcode (bytes f8 0c 00 00) at pc 0x0002"), std::string::npos)
@@ -206,7 +209,7 @@ TEST(FalconCtxctl, IllegalOpcodeStopsWithBytesAndPc) {
 // Without the gr block's unit behind it (a controller built alone, or a configuration without the
 // gr block) an xfer has no memory to reach: a named stop.
 TEST(FalconCtxctl, XferIsRefusedWithTheTransferNamed) {
-  Ctxctl c("fctx_xfer", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_xfer", gpc_cfg("gpu0.gpc3"));
   std::vector<uint8_t> p;
   li(p, 1, 0x40);
   li(p, 2, 0x00020100);                   // local 0x100, size 2 (16 bytes)
@@ -224,10 +227,9 @@ TEST(FalconCtxctl, XferIsRefusedWithTheTransferNamed) {
 
 TEST(FalconCtxctl, HostBadAccessesAreRefusedWithTheRegisterNamed) {
   Warnings w;
-  Ctxctl gpc("fctx_bad", gpc_cfg("gpu0.gpc3"));
-  CtxctlConfig hc = gpc_cfg("gpu0.hub");
-  hc.hub = true;
-  Ctxctl hub("fctx_bad_hub", hc);
+  TestCtxctl gpc("fctx_bad", gpc_cfg("gpu0.gpc3"));
+  const Setup hc = gpc_cfg("gpu0.hub", 1000, true);
+  TestCtxctl hub("fctx_bad_hub", hc);
   uint32_t v = 0;
   EXPECT_FALSE(gpc.host_read(0xc00, v));
   EXPECT_FALSE(gpc.host_write(FCTX_UC_CAPS, 1, sc_core::SC_ZERO_TIME));
@@ -252,7 +254,7 @@ TEST(FalconCtxctl, HostBadAccessesAreRefusedWithTheRegisterNamed) {
 }
 
 TEST(FalconCtxctl, CoreIndexedRegistersKeepOneValuePerIndexAndStrandSizeStopsAtStrandCount) {
-  Ctxctl c("fctx_idx", gpc_cfg("gpu0.gpc3"));  // 1 strand of 0x40 words
+  TestCtxctl c("fctx_idx", gpc_cfg("gpu0.gpc3"));  // 1 strand of 0x40 words
   std::vector<uint8_t> p;
   li(p, 4, 0x55);
   li(p, 0, FCTX_IO(FCTX_IROUTE, 5));
@@ -286,7 +288,7 @@ TEST(FalconCtxctl, CoreIndexedRegistersKeepOneValuePerIndexAndStrandSizeStopsAtS
 }
 
 TEST(FalconCtxctl, CoreCannotWriteItsOwnUcCtrl) {
-  Ctxctl c("fctx_ucctrl", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_ucctrl", gpc_cfg("gpu0.gpc3"));
   std::vector<uint8_t> p;
   li(p, 4, FCTX_UC_CTRL_START);
   li(p, 0, FCTX_IO(FCTX_UC_CTRL, 0));
@@ -305,7 +307,7 @@ TEST(FalconCtxctl, CoreCannotWriteItsOwnUcCtrl) {
 // Whether a core write is progress for the poll watchdog is judged from a peek at the register,
 // which must not advance a read-auto-increment index (it once did: the write then landed 4 bytes on).
 TEST(FalconCtxctl, CoreDataWriteLandsAtTheIndexWhenOnlyReadsAdvanceIt) {
-  Ctxctl c("fctx_dwrite", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_dwrite", gpc_cfg("gpu0.gpc3"));
   c.host_write(FCTX_DATA_INDEX, FCTX_INDEX_AINCR | 0x100, sc_core::SC_ZERO_TIME);
   std::vector<uint8_t> p;
   li(p, 4, 0xcafe);
@@ -335,7 +337,7 @@ struct NoBar0 : sc_core::sc_module {
 
 TEST(FalconCtxctl, SocketRefusesWrongSizeAndDebugReadsDoNotAdvanceTheIndex) {
   Warnings w;
-  Ctxctl c("fctx_sock", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_sock", gpc_cfg("gpu0.gpc3"));
   NoBar0 sink("sink");
   c.bar0.bind(sink.in);
   c.host_write(FCTX_DATA_INDEX, FCTX_INDEX_AINCW | FCTX_INDEX_AINCR, sc_core::SC_ZERO_TIME);
@@ -367,7 +369,7 @@ TEST(FalconCtxctl, SocketRefusesWrongSizeAndDebugReadsDoNotAdvanceTheIndex) {
 // The core host serves GDB only for a core with a GDB register layout: on a Falcon controller the
 // attach is refused with the controller and the core named.
 TEST(FalconCtxctl, GdbAttachIsRefusedNamingTheCore) {
-  Ctxctl c("fctx_gdb", gpc_cfg("gpu0.gpc3"));
+  TestCtxctl c("fctx_gdb", gpc_cfg("gpu0.gpc3"));
   try {
     c.attach_gdb(std::make_unique<GdbStub>("gpu0.gpc3", 0, 0.1, 0.1));
     FAIL() << "attach_gdb accepted a Falcon core";
@@ -385,9 +387,8 @@ TEST(FalconCtxctl, GdbAttachIsRefusedNamingTheCore) {
 // HUB's GPC_BCAST_WRCMD (0x41a500/0x41a504) do; INTR line 2 (FIFO) is level: clearing it while an
 // entry remains leaves it set; FIFO_ACK pops. More than FCTX_FIFO_DEPTH entries stop the controller.
 TEST(FalconCtxctl, MethodFifoQueuesCommandsAndItsLineIsLevelTriggered) {
-  CtxctlConfig hc = gpc_cfg("gpu0.hub");
-  hc.hub = true;
-  Ctxctl c("fctx_fifo", hc);
+  const Setup hc = gpc_cfg("gpu0.hub", 1000, true);
+  TestCtxctl c("fctx_fifo", hc);
   auto rd = [&](uint32_t off) {
     uint32_t v = 0;
     EXPECT_TRUE(c.host_read(off, v)) << std::hex << off;
@@ -421,9 +422,8 @@ TEST(FalconCtxctl, MethodFifoQueuesCommandsAndItsLineIsLevelTriggered) {
 // (gpc.fuc hub_barrier_done); writing BAR 0 starts the next barrier (hub.fuc ctx_xfer). Bit 6 (the
 // MMIO bridge's done) always reads 1; without a unit nothing else is busy.
 TEST(FalconCtxctl, BarrierDoneWhenEveryMaskedGpcReported) {
-  CtxctlConfig hc = gpc_cfg("gpu0.hub");
-  hc.hub = true;
-  Ctxctl c("fctx_bar", hc);
+  const Setup hc = gpc_cfg("gpu0.hub", 1000, true);
+  TestCtxctl c("fctx_bar", hc);
   uint32_t v = 0;
   c.host_write(FCTX_BAR_MASK0, 0x5, sc_core::SC_ZERO_TIME);
   c.host_write(FCTX_BAR, 0, sc_core::SC_ZERO_TIME);

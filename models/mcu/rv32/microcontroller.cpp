@@ -1,4 +1,4 @@
-#include "models/mcu/uc/microcontroller.h"
+#include "models/mcu/rv32/microcontroller.h"
 
 #include <cinttypes>
 #include <cmath>
@@ -6,7 +6,8 @@
 
 #include "firmware/include/hetvp/mcu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
-#include "models/mcu/rv32/core.h"
+#include "firmware/include/hetvp/pmc.h"
+#include "models/gpu/gpu_regs.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
 #include "platform/run_state.h"
@@ -18,29 +19,46 @@ namespace hetvp::mcu {
 
 namespace {
 const RegSpec kMcuRegs[] = {HETVP_REG_TABLE(HETVP_MCU_REGS)};
+
+CoreOptions core_options(const McuSideConfig& c) {
+  CoreOptions o;
+  o.strict_traps = c.strict_traps;  // RV32 options; another core has no such feature
+  o.trap_watchdog = c.trap_watchdog;
+  return o;
+}
+
+// A GPC reaches the topology registers and every GPC block (its own and its peers'), not the
+// host-facing units (PMC, MMU, copy engines) nor the HUB ...
+std::vector<std::pair<uint32_t, uint32_t>> gpc_bar0_allow(const McuBlockConfig& c) {
+  return {{GPU_PTOP_BASE, GPU_PTOP_BASE + GPU_WINDOW_PTOP},
+          {c.gpc_bar0, c.gpc_window(16)},
+          // ... except the HUB's IRQSSET: a GPC answering the HUB wakes it (FW_CMD_NOTIFY_HUB).
+          {c.bar0 + MCU_IRQSSET, c.bar0 + MCU_IRQSSET + 4}};
+}
 }  // namespace
 
-Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuConfig& cfg)
-    : CoreHost(n, kMcuRegs, make_core(cfg.core), cfg.clock_hz), cfg_(cfg) {
-  if (!cfg_.cycle_costs.empty()) core_->set_cycle_costs(cfg_.cycle_costs);
-  imem_.assign(cfg_.code_size, 0);
-  dmem_.assign(cfg_.data_size, 0);
-  core_->add_region({MCU_IMEM_BASE, cfg_.code_size, imem_.data(), false, true});
-  core_->add_region({MCU_DMEM_BASE, cfg_.data_size, dmem_.data(), true, false});
+Microcontroller::Microcontroller(sc_core::sc_module_name n, const McuBlockConfig& cfg, const CoreSlot& slot)
+    : CoreHost(n, kMcuRegs, make_core(cfg.side(slot.hub).core, core_options(cfg.side(slot.hub))),
+               cfg.side(slot.hub).clock, uint32_t(cfg.side(slot.hub).code_size),
+               uint32_t(cfg.side(slot.hub).data_size)),
+      hub_(slot.hub),
+      index_(slot.index),
+      host_intr_bit_(slot.hub ? GPU_INTR_HUB : GPU_INTR_GPC(slot.index)),
+      reg_cycles_(cfg.side(slot.hub).reg_cycles),
+      local_time_bursts_(cfg.side(slot.hub).local_time_bursts) {
+  const McuSideConfig& side = cfg.side(slot.hub);
+  if (!hub_) bar0_allow_ = gpc_bar0_allow(cfg);
+  const std::map<std::string, uint64_t> costs = side.cycle_cost_map();
+  if (!costs.empty()) core_->set_cycle_costs(costs);
+  core_->add_region({MCU_IMEM_BASE, uint32_t(code_.size()), code_.data(), false, true});
+  core_->add_region({MCU_DMEM_BASE, uint32_t(data_.size()), data_.data(), true, false});
   core_->set_bus(this);
   if (DmiControl* d = core_->dmi_control())
-    d->set_dmi(cfg_.dmi);
-  else if (!cfg_.dmi)
+    d->set_dmi(side.dmi);
+  else if (!side.dmi)
     throw std::invalid_argument(std::string(name()) + ": dmi: false needs a core that can switch DMI off; " +
                                 core_->isa() + " cannot");
-  // strict_traps / trap_watchdog are options of the RV32 core (not of every CoreIf).
-  if (auto* rv = dynamic_cast<rv32::Rv32Core*>(core_.get())) {
-    rv->set_strict_traps(cfg_.strict_traps);
-    rv->set_trap_watchdog(cfg_.trap_watchdog);
-  }
 
-  irq_impl_.m = this;
-  irq_in.bind(irq_impl_);
   init_payloads();
   bind_registers();
   spawn_host_thread();  // the burst loop (core_host.h), created where this model's thread was
@@ -82,10 +100,10 @@ void Microcontroller::bind_registers() {
   on_port("UC_EXIT", MCU_UC_EXIT, 4, &Microcontroller::write_rules);
   on_port("UC_CTRL", MCU_UC_CTRL, 4, &Microcontroller::write_rules);
   on_port("DBG_DATA", MCU_DBG_DATA, 4, &Microcontroller::write_rules);
-  on_unmapped(&Microcontroller::ctxsw_port);
-  bank_.set_reset("UC_CAPS", ((cfg_.code_size >> 8) & 0x1ff) | (((cfg_.data_size >> 8) & 0xff) << 9));
-  bank_.set_reset("UC_ID", (cfg_.index & MCU_UC_ID_INDEX_MASK) | (cfg_.hub ? MCU_UC_ID_HUB : 0u));
-  bank_.set_reset("UC_CLOCK_KHZ", uint32_t(cfg_.clock_hz / 1000.0 + 0.5));
+  const uint32_t code_size = uint32_t(code_.size()), data_size = uint32_t(data_.size());
+  bank_.set_reset("UC_CAPS", ((code_size >> 8) & 0x1ff) | (((data_size >> 8) & 0xff) << 9));
+  bank_.set_reset("UC_ID", (index_ & MCU_UC_ID_INDEX_MASK) | (hub_ ? MCU_UC_ID_HUB : 0u));
+  bank_.set_reset("UC_CLOCK_KHZ", uint32_t(clock_hz_ / 1000.0 + 0.5));
   irqstat_ = &bank_.named("IRQSTAT");
   irqmask_ = &bank_.named("IRQMASK");
   xfer_status_ = &bank_.named("XFER_STATUS");
@@ -137,7 +155,7 @@ void Microcontroller::irqmclr(uint32_t v) {
 void Microcontroller::host_intr(uint32_t) {
   ++host_intrs_;
   bank_.at(MCU_HOST_INTR_COUNT).value++;
-  intr->raise(cfg_.host_intr_bit, this_access().delay);
+  intr->raise(host_intr_bit_, this_access().delay);
 }
 uint32_t Microcontroller::uc_ctrl() const {
   uint32_t v = state() | (started_ ? MCU_CTRL_STARTED : 0);
@@ -153,8 +171,7 @@ void Microcontroller::uc_exit(uint32_t v) {
 }
 void Microcontroller::fw_trap(uint32_t) {
   const TrapInfo t = core_->last_trap();  // the trap the firmware's handler is in
-  std::string buf =
-      format("firmware reported trap: mcause 0x%x at pc 0x%08x (mtval 0x%08x)", t.cause, t.pc, t.value);
+  std::string buf = format("firmware reported trap: mcause 0x%x at pc 0x%08x (mtval 0x%08x)", t.cause, t.pc, t.value);
   record_trap(t.pc, t.cause, t.value, buf);
   core_->halt(buf);
 }
@@ -192,7 +209,7 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
   const uint64_t ext = (uint64_t(ext_hi) << 32) | bank_.at(MCU_XFER_EXT_LO).value;
   const uint32_t dm = bank_.at(MCU_XFER_DMEM).value;
   if ((ext & (len - 1)) || (dm & (len - 1))) return xfer_fault(v, MCU_XFER_ERR_ALIGN);
-  if (dm >= cfg_.data_size || cfg_.data_size - dm < len) return xfer_fault(v, MCU_XFER_ERR_DMEM);
+  if (dm >= data_.size() || data_.size() - dm < len) return xfer_fault(v, MCU_XFER_ERR_DMEM);
   xfer_busy_ = true;
   xfer_ext_ = ext;
   xfer_dmem_ = dm;
@@ -208,7 +225,7 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
     // core's offset as its delay (nobody can tell); else SystemC time catches up first, so an
     // overlapping transfer of another initiator is served in time order.
     const sc_core::sc_time ahead = core_offset();
-    if (cfg_.local_time_bursts && ahead > sc_core::SC_ZERO_TIME && unobserved_for(ahead)) {
+    if (local_time_bursts_ && ahead > sc_core::SC_ZERO_TIME && unobserved_for(ahead)) {
       start_xfer(ahead);
     } else {
       sync_to_local_time();
@@ -225,7 +242,7 @@ void Microcontroller::xfer_ctrl(uint32_t v) {
 // (or the core's thread serves it in local time: inline_wake).
 void Microcontroller::start_xfer(const sc_core::sc_time& offset) {
   const sc_core::sc_time now = hetvp::sim_now() + offset;
-  set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &dmem_[xfer_dmem_],
+  set_access(xfer_gp_, xfer_store_ ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, xfer_ext_, &data_[xfer_dmem_],
              xfer_len_);
   sc_core::sc_time d = offset;
   xfer.b_transport(xfer_gp_, d);
@@ -316,7 +333,7 @@ void Microcontroller::record_trap(uint32_t pc, uint32_t cause, uint32_t val, con
   // Tell the host at once (its PMC_INTR bit), so a driver waiting on this microcontroller does
   // not sit out its timeout; UC_CTRL says why.
   ++host_intrs_;
-  intr->raise(cfg_.host_intr_bit, core_offset());
+  intr->raise(host_intr_bit_, core_offset());
 }
 
 void Microcontroller::control(uint32_t v, From from) {
@@ -326,18 +343,17 @@ void Microcontroller::control(uint32_t v, From from) {
   const sc_core::sc_time at = this_access().delay;
   HETVP_DEBUG(Mcu, "control 0x%x (reset/start/stop/step/cont) from the host, in %s", v, at.to_string().c_str());
   if (v & MCU_CTRL_RESET) reset_run(at);
-  if (v & MCU_CTRL_START) {
-    core_->reset(bank_.at(MCU_UC_ENTRY).value);
-    core_->set_irq(IrqLine::external, irq_line_);
-    started_ = true;
-    ++starts_;
-    halt_why_.clear();
-    trap_pc_ = trap_cause_ = trap_val_ = 0;
-    start_run(at);
-  }
+  if (v & MCU_CTRL_START) start_core(bank_.at(MCU_UC_ENTRY).value, at);
   if (v & MCU_CTRL_STOP) stop_run(at);
   if (v & MCU_CTRL_STEP) step_once();
   if (v & MCU_CTRL_CONT) resume_run(at);
+}
+
+// UC_CTRL START: the interrupt line as it is, no trap recorded.
+void Microcontroller::on_start() {
+  core_->set_irq(IrqLine::external, irq_line_);
+  halt_why_.clear();
+  trap_pc_ = trap_cause_ = trap_val_ = 0;
 }
 
 // A fatal trap ended the core's run (in a burst or a step): UC_TRAP_* and the host interrupt.
@@ -353,22 +369,22 @@ bool Microcontroller::upload_port(tlm::tlm_generic_payload& gp, sc_core::sc_time
   if (gp.get_data_length() != 4 || (off & 3) || gp.get_byte_enable_ptr()) return false;  // the table refuses it
   const bool code = off == MCU_CODE;
   if (!upload_allowed())
-    return !refuse(gp, std::string(code ? "CODE" : "DATA") +
-                           " upload port used while the core runs (stop or reset it first)");
+    return !refuse(
+        gp, std::string(code ? "CODE" : "DATA") + " upload port used while the core runs (stop or reset it first)");
   Register& idx = bank_.at(code ? MCU_CODE_INDEX : MCU_DATA_INDEX);
-  const uint32_t a = idx.value & MCU_INDEX_ADDR_MASK & ~3u;
-  const uint32_t size = code ? cfg_.code_size : cfg_.data_size;
+  const uint32_t a = index_address(idx.value, MCU_INDEX_ADDR_MASK);
+  std::vector<uint8_t>& mem = memory(code);
+  const uint32_t size = uint32_t(mem.size());
   if (a >= size)
     return !refuse(gp, format("%s index 0x%x is outside the %s memory (%u bytes)", code ? "CODE" : "DATA", a,
                               code ? "code" : "data", size));
-  uint8_t* mem = code ? imem_.data() : dmem_.data();
   if (gp.is_read()) {
-    std::memcpy(gp.get_data_ptr(), mem + a, 4);
-    if (idx.value & MCU_INDEX_AINCR) idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
+    std::memcpy(gp.get_data_ptr(), &mem[a], 4);
+    idx.value = index_advanced(idx.value, MCU_INDEX_AINCR, MCU_INDEX_ADDR_MASK);
   } else {
-    std::memcpy(mem + a, gp.get_data_ptr(), 4);
+    std::memcpy(&mem[a], gp.get_data_ptr(), 4);
     if (code) core_->invalidate_code(MCU_IMEM_BASE + a, 4);
-    if (idx.value & MCU_INDEX_AINCW) idx.value = (idx.value & ~MCU_INDEX_ADDR_MASK) | ((a + 4) & MCU_INDEX_ADDR_MASK);
+    idx.value = index_advanced(idx.value, MCU_INDEX_AINCW, MCU_INDEX_ADDR_MASK);
   }
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;
@@ -382,7 +398,8 @@ bool Microcontroller::write_rules(tlm::tlm_generic_payload& gp, sc_core::sc_time
   if (off == MCU_UC_EXIT && !core) return !refuse(gp, "UC_EXIT is written by the firmware only");
   // in_run_: the access comes from this very core, e.g. the HUB through its BAR0 window.
   if (off == MCU_UC_CTRL && (core || in_run())) return !refuse(gp, "the core cannot write its own UC_CTRL");
-  if (off == MCU_DBG_DATA && !upload_allowed()) return !refuse(gp, "DBG_DATA written while the core runs (stop it first)");
+  if (off == MCU_DBG_DATA && !upload_allowed())
+    return !refuse(gp, "DBG_DATA written while the core runs (stop it first)");
   return false;
 }
 
@@ -390,16 +407,9 @@ void Microcontroller::host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time
   serve(gp, delay, ReadTiming::CatchUp);  // a read may catch up to its arrival
 }
 
-uint32_t Microcontroller::uc_id() const { return bank_.at(MCU_UC_ID).value | (has_ctxsw_ ? MCU_UC_ID_CTXSW : 0u); }
+uint32_t Microcontroller::uc_id() const { return bank_.at(MCU_UC_ID).value | (has_ctxsw() ? MCU_UC_ID_CTXSW : 0u); }
 
-// Offsets this block's table does not have belong to the context-switch unit, when there is one.
-bool Microcontroller::ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-  if (!has_ctxsw_) return false;
-  ctxsw->b_transport(gp, delay);
-  return true;
-}
-
-void Microcontroller::external_irq(unsigned bit, const sc_core::sc_time& delay) {
+void Microcontroller::irq_raised(unsigned bit, const sc_core::sc_time& delay) {
   if (bit >= 32) return;
   const uint32_t mask = 1u << bit;
   if (delay == sc_core::SC_ZERO_TIME) return set_irq_bits(mask);
@@ -417,19 +427,19 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
       sc_core::sc_time d = issued;
       ctxsw->b_transport(bar0_gp_, d);
       const sc_core::sc_time took = d > issued ? d - issued : sc_core::SC_ZERO_TIME;
-      extra = cfg_.reg_cycles + uint64_t(std::ceil(took.to_seconds() * cfg_.clock_hz));
+      extra = reg_cycles_ + uint64_t(std::ceil(took.to_seconds() * clock_hz_));
       return bar0_gp_.is_response_ok() ? 1 : 0;
     }
     set_access(core_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
     sc_core::sc_time at = core_offset();
     serve(core_gp_, at, ReadTiming::AsIssued);  // the core never waits
-    extra = cfg_.reg_cycles;
+    extra = reg_cycles_;
     return core_gp_.is_response_ok() ? 1 : 0;
   }
   if (addr >= MCU_BAR0_BASE && addr - MCU_BAR0_BASE < MCU_BAR0_SIZE) {
     const uint32_t off = addr - MCU_BAR0_BASE;
-    bool ok = cfg_.bar0_allow.empty();
-    for (auto& [lo, hi] : cfg_.bar0_allow) ok |= off >= lo && off < hi;
+    bool ok = bar0_allow_.empty();
+    for (auto& [lo, hi] : bar0_allow_) ok |= off >= lo && off < hi;
     if (!ok || size != 4) return 0;
     set_access(bar0_gp_, cmd, off, &value, 4);
     // Issued at the core's local time, so a register it writes acts when the write arrives.
@@ -438,7 +448,7 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
     bar0.b_transport(bar0_gp_, d);
     ++bar0_accesses_;
     const sc_core::sc_time took = d > issued ? d - issued : sc_core::SC_ZERO_TIME;
-    extra = cfg_.reg_cycles + uint64_t(std::ceil(took.to_seconds() * cfg_.clock_hz));
+    extra = reg_cycles_ + uint64_t(std::ceil(took.to_seconds() * clock_hz_));
     return bar0_gp_.is_response_ok() ? 1 : 0;
   }
   return -1;
@@ -447,14 +457,14 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
 bool Microcontroller::read(uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
   if (int io = io_access(tlm::TLM_READ_COMMAND, addr, size, value, extra); io >= 0) return io == 1;
   // DMI off: the direct memories are served here.
-  if (uint64_t(uint32_t(addr - MCU_IMEM_BASE)) + size <= cfg_.code_size) {  // unsigned wrap: below base = huge
+  if (uint64_t(uint32_t(addr - MCU_IMEM_BASE)) + size <= code_.size()) {  // unsigned wrap: below base = huge
     value = 0;
-    std::memcpy(&value, &imem_[addr - MCU_IMEM_BASE], size);
+    std::memcpy(&value, &code_[addr - MCU_IMEM_BASE], size);
     return true;
   }
-  if (addr >= MCU_DMEM_BASE && addr - MCU_DMEM_BASE + size <= cfg_.data_size) {
+  if (addr >= MCU_DMEM_BASE && addr - MCU_DMEM_BASE + size <= data_.size()) {
     value = 0;
-    std::memcpy(&value, &dmem_[addr - MCU_DMEM_BASE], size);
+    std::memcpy(&value, &data_[addr - MCU_DMEM_BASE], size);
     return true;
   }
   return false;
@@ -462,8 +472,8 @@ bool Microcontroller::read(uint32_t addr, uint32_t size, uint32_t& value, uint64
 
 bool Microcontroller::write(uint32_t addr, uint32_t size, uint32_t value, uint64_t& extra) {
   if (int io = io_access(tlm::TLM_WRITE_COMMAND, addr, size, value, extra); io >= 0) return io == 1;
-  if (addr >= MCU_DMEM_BASE && addr - MCU_DMEM_BASE + size <= cfg_.data_size) {
-    std::memcpy(&dmem_[addr - MCU_DMEM_BASE], &value, size);
+  if (addr >= MCU_DMEM_BASE && addr - MCU_DMEM_BASE + size <= data_.size()) {
+    std::memcpy(&data_[addr - MCU_DMEM_BASE], &value, size);
     return true;
   }
   return false;
@@ -472,10 +482,10 @@ bool Microcontroller::write(uint32_t addr, uint32_t size, uint32_t value, uint64
 bool Microcontroller::debug_read(uint32_t addr, uint8_t* dst, uint32_t len) {
   for (uint32_t i = 0; i < len; ++i) {
     const uint32_t a = addr + i;
-    if (uint32_t(a - MCU_IMEM_BASE) < cfg_.code_size)
-      dst[i] = imem_[a - MCU_IMEM_BASE];
-    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size)
-      dst[i] = dmem_[a - MCU_DMEM_BASE];
+    if (uint32_t(a - MCU_IMEM_BASE) < code_.size())
+      dst[i] = code_[a - MCU_IMEM_BASE];
+    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < data_.size())
+      dst[i] = data_[a - MCU_DMEM_BASE];
     else if (a >= MCU_REG_BASE && a < MCU_REG_BASE + MCU_REG_SIZE) {
       const uint32_t off = (a - MCU_REG_BASE) & ~3u;
       uint32_t v = 0;
@@ -497,14 +507,14 @@ bool Microcontroller::debug_read(uint32_t addr, uint8_t* dst, uint32_t len) {
 bool Microcontroller::debug_write(uint32_t addr, const uint8_t* src, uint32_t len) {
   for (uint32_t i = 0; i < len; ++i) {
     const uint32_t a = addr + i;
-    if (uint32_t(a - MCU_IMEM_BASE) < cfg_.code_size)
-      imem_[a - MCU_IMEM_BASE] = src[i];
-    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < cfg_.data_size)
-      dmem_[a - MCU_DMEM_BASE] = src[i];
+    if (uint32_t(a - MCU_IMEM_BASE) < code_.size())
+      code_[a - MCU_IMEM_BASE] = src[i];
+    else if (a >= MCU_DMEM_BASE && a - MCU_DMEM_BASE < data_.size())
+      data_[a - MCU_DMEM_BASE] = src[i];
     else
       return false;
   }
-  if (addr < cfg_.code_size) core_->invalidate_code(addr & ~1u, len + 2);
+  if (addr < code_.size()) core_->invalidate_code(addr & ~1u, len + 2);
   return true;
 }
 
@@ -540,12 +550,12 @@ void Microcontroller::xfer_done() {
     SC_REPORT_INFO("hetvp/mcu", buf.c_str());
   }
   xfer_time_ += xfer_done_at_ - xfer_start_at_;
-  HETVP_DEBUG(Mcu, "xfer %s of %u B at GPU VA 0x%" PRIx64 " done at %s", xfer_store_ ? "store" : "load", xfer_len_, xfer_ext_,
-              xfer_done_at_.to_string().c_str());
+  HETVP_DEBUG(Mcu, "xfer %s of %u B at GPU VA 0x%" PRIx64 " done at %s", xfer_store_ ? "store" : "load", xfer_len_,
+              xfer_ext_, xfer_done_at_.to_string().c_str());
   if (tracer().enabled())
     tracer().span(std::string(name()) + ".xfer",
-                       std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B",
-                       xfer_start_at_, xfer_done_at_ - xfer_start_at_);
+                  std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B", xfer_start_at_,
+                  xfer_done_at_ - xfer_start_at_);
   run_state().progress();
   set_irq_bits(MCU_IRQ_XFER);
 }
@@ -557,9 +567,8 @@ sc_core::sc_time Microcontroller::next_own_event() const {
 }
 
 void Microcontroller::declare_stats() {
-  stats_.set_name(basename());
   stats_.value("state", "", "core state at the end (MCU_STATE_* name)", [this] { return mcu_state_name(state()); })
-      .value("clock_hz", "Hz", "core clock", [this] { return cfg_.clock_hz; })
+      .value("clock_hz", "Hz", "core clock", [this] { return clock_hz_; })
       .counter("starts", "count", "times the core was started", starts_)
       .counter("instructions", "count", "instructions retired", instructions_)
       .counter("cycles", "cycles", "core cycles", cycles_)

@@ -6,39 +6,22 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include "models/mcu/core_host.h"
+#include "models/mcu/mcu_config.h"
 #include "platform/access_info.h"
 #include "platform/arrival_queue.h"
 #include "platform/direct_target_socket.h"
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/stats.h"
-#include "platform/params.h"
 #include "platform/peripheral.h"
 
 namespace hetvp::mcu {
-
-struct McuConfig {
-  bool hub = false;
-  unsigned index = 0;          // GPC index (0 for the HUB)
-  unsigned host_intr_bit = 0;  // PMC_INTR bit raised by HOST_INTR
-  double clock_hz = 700e6;
-  uint32_t code_size = 8192, data_size = 2048;
-  std::string core = "rv32imc";
-  std::map<std::string, uint64_t> cycle_costs;
-  bool dmi = true;
-  bool strict_traps = false;                  // RV32 core: a trap inside a trap handler is fatal (debugging aid)
-  uint32_t trap_watchdog = 1000;              // RV32 core: same trap N times with no progress is fatal (0 = off)
-  unsigned reg_cycles = 2;                    // core access to its own register block
-  bool local_time_bursts = true;              // CoreHost::run_on and the xfer at the core's offset (#31)
-  uint32_t bar0_lo = 0, bar0_hi = 0x1000000;  // BAR0 offsets the core may reach [lo, hi)
-  std::vector<std::pair<uint32_t, uint32_t>> bar0_allow;  // GPC: allowed ranges (empty = all)
-};
 
 // The register block is a Peripheral: `regs` (host side, BAR0 window) and the core's own
 // accesses (io_access) are served by the same table and ports.
@@ -46,30 +29,23 @@ class Microcontroller : public CoreHost {
  public:
   DirectInitiator<tlm_utils::simple_initiator_socket<Microcontroller>> xfer{"xfer"};  // GPU virtual addresses (MMU)
   DirectInitiator<tlm_utils::simple_initiator_socket<Microcontroller>> bar0{"bar0"};  // the core's BAR0 window
-  IrqPort intr{"intr"};                                              // PMC_INTR
-  // The graphics engine's context-switch unit (models/gpu/gr, gr_ctxsw.h) shares this window: an
-  // offset this block's table does not have (host or core access) goes to it, unchanged.
-  tlm_utils::simple_initiator_socket_optional<Microcontroller> ctxsw{"ctxsw"};
-  // Interrupt input from that unit: raise(bit, delay) sets IRQSTAT bit `bit` when it arrives
-  // (MCU_IRQ_CHSW_BIT, MCU_IRQ_CTXSW_BIT).
-  IrqExport irq_in{"irq_in"};
-  void attach_ctxsw(tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>& t) {
-    ctxsw.bind(t);
-    has_ctxsw_ = true;
-  }
+  IrqPort intr{"intr"};                                                               // PMC_INTR
+  // The graphics engine's context-switch unit (models/gpu/gr, gr_ctxsw.h) shares this window: the
+  // host forwards its offsets (host or core access) to it, unchanged (CoreHost::ctxsw); its
+  // interrupts set IRQSTAT bits (MCU_IRQ_CHSW_BIT, MCU_IRQ_CTXSW_BIT) when they arrive.
 
-  Microcontroller(sc_core::sc_module_name name, const McuConfig& cfg);
+  // The HUB's or a GPC's microcontroller (`slot`) with `cfg`'s group for it (cfg.hub / cfg.gpc) and,
+  // for a GPC, the windows it may reach.
+  Microcontroller(sc_core::sc_module_name name, const McuBlockConfig& cfg, const CoreSlot& slot);
   ~Microcontroller() override;
 
   // A register access from outside the core (host through BAR0, the broadcast window).
   // `delay`: as in b_transport (a read may wait until its arrival and zero it).
-  void host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void host_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override;
   void host_access(tlm::tlm_generic_payload& gp) {  // untimed (tests, the GDB stub)
     sc_core::sc_time none = sc_core::SC_ZERO_TIME;
     host_access(gp, none);
   }
-  // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
-  StatGroup& stats() { return stats_; }
   void dump_stats(JsonWriter& w) const { stats_.dump(w); }
 
   // BusIf (the core's accesses outside its direct memories).
@@ -80,7 +56,6 @@ class Microcontroller : public CoreHost {
   // For the GDB stub (runs in the host's thread while the core is stopped).
   bool debug_read(uint32_t addr, uint8_t* dst, uint32_t len) override;
   bool debug_write(uint32_t addr, const uint8_t* src, uint32_t len) override;
-  const McuConfig& config() const { return cfg_; }
   unsigned state() const { return static_cast<unsigned>(mode_); }  // MCU_STATE_*
 
  private:
@@ -89,7 +64,7 @@ class Microcontroller : public CoreHost {
   bool wake_line() const override { return irq_line_; }
   void on_fatal() override;
   // io_access times every access at core_offset(): bursts may go on in local time (unless configured off).
-  bool runs_on_in_local_time() const override { return cfg_.local_time_bursts; }
+  bool runs_on_in_local_time() const override { return local_time_bursts_; }
   // The xfer's end (status, IRQ XFER to the core only) may be served in the core's local time.
   sc_core::sc_event* inline_event(sc_core::sc_time& at, bool& wakes) override;
   void serve_inline_event() override { xfer_done(); }
@@ -107,6 +82,7 @@ class Microcontroller : public CoreHost {
   bool write_rules(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   bool refuse(tlm::tlm_generic_payload& gp, const std::string& why);
   bool upload_allowed() const;
+  void on_start() override;
   void set_irq_bits(uint32_t bits);
   void update_irq_line();
   void record_trap(uint32_t pc, uint32_t cause, uint32_t val, const std::string& why);
@@ -139,20 +115,16 @@ class Microcontroller : public CoreHost {
   void method_cmd(uint32_t v);
   void status1(uint32_t v);
 
-  struct IrqIn : IrqIf {
-    Microcontroller* m = nullptr;
-    void raise(unsigned bit, const sc_core::sc_time& delay) override { m->external_irq(bit, delay); }
-  };
-  void external_irq(unsigned bit, const sc_core::sc_time& delay);
-  bool ctxsw_port(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  bool forwarded(uint64_t off) const { return has_ctxsw_ && !bank_.has(off & ~uint64_t(3)); }
+  void irq_raised(unsigned bit, const sc_core::sc_time& delay) override;
 
-  McuConfig cfg_;
-  IrqIn irq_impl_;
-  bool has_ctxsw_ = false;
-  std::vector<uint8_t> imem_, dmem_;
+  // From the configuration (the slot's group and the windows)
+  const bool hub_;
+  const unsigned index_;                                   // GPC index (0 for the HUB)
+  const unsigned host_intr_bit_;                           // PMC_INTR bit raised by HOST_INTR
+  const unsigned reg_cycles_;                              // core access to its own register block
+  const bool local_time_bursts_;                           // CoreHost::run_on and the xfer at the core's offset (#31)
+  std::vector<std::pair<uint32_t, uint32_t>> bar0_allow_;  // GPC: BAR0 ranges it may reach (empty = all)
   Register *irqstat_ = nullptr, *irqmask_ = nullptr, *xfer_status_ = nullptr;  // set once the table is added
-  bool started_ = false;
   sc_core::sc_event xfer_done_ev_, timer_ev_;
   bool irq_line_ = false;
   uint32_t exit_code_ = 0;
@@ -171,7 +143,6 @@ class Microcontroller : public CoreHost {
   AccessInfo* core_info_ = new AccessInfo;
   ArrivalQueue arrivals_{"arrivals"};  // host writes that start work, run at their arrival
   // stats (the core's counters are the host's)
-  uint64_t starts_ = 0;
   uint64_t xfers_ = 0, xfer_bytes_ = 0, xfer_faults_ = 0, commands_ = 0, host_intrs_ = 0;
   uint64_t refused_ = 0, bar0_accesses_ = 0, traps_ = 0;
   sc_core::sc_time xfer_time_;
@@ -179,7 +150,6 @@ class Microcontroller : public CoreHost {
   bool cmd_open_ = false;
   uint32_t cmd_word_ = 0;
   sc_core::sc_time cmd_start_;
-  StatGroup stats_;
 };
 
 }  // namespace hetvp::mcu

@@ -1,4 +1,4 @@
-#include "models/mcu/uc/gdb_protocol.h"
+#include "models/mcu/gdb_protocol.h"
 
 #include <cstdio>
 #include <stdexcept>

@@ -1,7 +1,7 @@
-// hetvp — RV32 ISS: x86-64 translation of pre-decoded blocks (see jit_x86.h for the contract).
+// hetvp — RV32 ISS: x86-64 translation of pre-decoded blocks (see x86_translator.h for the contract).
 // A deliberately small translator: one fixed instruction pattern per RV32 op, eax/ecx/edx as
 // scratch, the block's most used guest registers in host registers, no cross-block chaining.
-#include "models/mcu/rv32/jit_x86.h"
+#include "models/mcu/rv32/jit/x86_translator.h"
 
 #include "models/mcu/rv32/core.h"
 #include "models/mcu/rv32/ops.h"
@@ -128,7 +128,7 @@ struct Gen {
   Asm a;
   std::array<uint8_t, 33> host{};  // guest reg -> host reg (kNoReg: in memory)
   std::array<bool, 33> written{};
-  std::vector<uint8_t> saved;  // callee-saved host registers pushed by the prologue
+  std::vector<uint8_t> saved;                         // callee-saved host registers pushed by the prologue
   std::vector<std::pair<uint8_t*, uint32_t>> deopts;  // (jcc rel32 position, op index)
   std::vector<uint8_t*> to_epilogue;
   std::vector<uint8_t*> to_chain;  // jumps to the epilogue that ends in `jmp rax`
@@ -479,7 +479,7 @@ JitFn jit_translate(const Block& b, uint32_t mmask, const JitSlots& slots, JitBu
           // back edge: account the iteration, go round again if the next one may start
           a.b(0x48), a.b(0x81), a.b(0x46), a.b(static_cast<uint8_t>(kCyc)), a.d(static_cast<uint32_t>(iter));
           a.b(0x48), a.b(0x81), a.b(0x46), a.b(static_cast<uint8_t>(kIns)), a.d(b.n);
-          a.rm_mem(0x8B, RAX, RSI, kCyc, true);  // mov rax, [c->cyc]
+          a.rm_mem(0x8B, RAX, RSI, kCyc, true);           // mov rax, [c->cyc]
           a.b(0x48), a.b(0x05), a.d(b.cost_before_last);  // add rax, cbl
           a.rm_mem(0x3B, RAX, RSI, kLimit, true);         // cmp rax, [c->limit]
           Asm::patch(a.jcc(CC_B), loop_head);
