@@ -26,18 +26,18 @@ namespace {
 
 // A controller's parameters (gpu0.microcontrollers keys) and its slot: GPC 3 (segments 0x2000 /
 // 0x800, the GPC group's defaults), or with `hub` the HUB with the same segments and clock.
-struct Setup {
+struct CtlSetup {
   McuBlockConfig cfg;
   CoreSlot slot;
 };
-Setup gpc_cfg(const std::string& path, uint64_t watchdog = 1000, bool hub = false) {
+CtlSetup gpc_cfg(const std::string& path, uint64_t watchdog = 1000, bool hub = false) {
   return {
       hetvp::test::config_from<McuBlockConfig>("poll_watchdog: " + std::to_string(watchdog) +
                                                "\nrops: 8\nhub: {clock: 700 MHz, code_size: 0x2000, data_size: 0x800}"),
       CoreSlot{hub, 3, path, 0x502000 + 3 * 0x8000, 4, nullptr}};
 }
 struct TestCtxctl : Ctxctl {
-  TestCtxctl(sc_core::sc_module_name n, const Setup& s) : Ctxctl(n, s.cfg, s.slot) {}
+  TestCtxctl(sc_core::sc_module_name n, const CtlSetup& s) : Ctxctl(n, s.cfg, s.slot) {}
 };
 
 uint32_t io(uint32_t host_off, unsigned idx = 0) { return FCTX_IO(host_off, idx); }
@@ -228,7 +228,7 @@ TEST(FalconCtxctl, XferIsRefusedWithTheTransferNamed) {
 TEST(FalconCtxctl, HostBadAccessesAreRefusedWithTheRegisterNamed) {
   Warnings w;
   TestCtxctl gpc("fctx_bad", gpc_cfg("gpu0.gpc3"));
-  const Setup hc = gpc_cfg("gpu0.hub", 1000, true);
+  const CtlSetup hc = gpc_cfg("gpu0.hub", 1000, true);
   TestCtxctl hub("fctx_bad_hub", hc);
   uint32_t v = 0;
   EXPECT_FALSE(gpc.host_read(0xc00, v));
@@ -387,7 +387,7 @@ TEST(FalconCtxctl, GdbAttachIsRefusedNamingTheCore) {
 // HUB's GPC_BCAST_WRCMD (0x41a500/0x41a504) do; INTR line 2 (FIFO) is level: clearing it while an
 // entry remains leaves it set; FIFO_ACK pops. More than FCTX_FIFO_DEPTH entries stop the controller.
 TEST(FalconCtxctl, MethodFifoQueuesCommandsAndItsLineIsLevelTriggered) {
-  const Setup hc = gpc_cfg("gpu0.hub", 1000, true);
+  const CtlSetup hc = gpc_cfg("gpu0.hub", 1000, true);
   TestCtxctl c("fctx_fifo", hc);
   auto rd = [&](uint32_t off) {
     uint32_t v = 0;
@@ -422,7 +422,7 @@ TEST(FalconCtxctl, MethodFifoQueuesCommandsAndItsLineIsLevelTriggered) {
 // (gpc.fuc hub_barrier_done); writing BAR 0 starts the next barrier (hub.fuc ctx_xfer). Bit 6 (the
 // MMIO bridge's done) always reads 1; without a unit nothing else is busy.
 TEST(FalconCtxctl, BarrierDoneWhenEveryMaskedGpcReported) {
-  const Setup hc = gpc_cfg("gpu0.hub", 1000, true);
+  const CtlSetup hc = gpc_cfg("gpu0.hub", 1000, true);
   TestCtxctl c("fctx_bar", hc);
   uint32_t v = 0;
   c.host_write(FCTX_BAR_MASK0, 0x5, sc_core::SC_ZERO_TIME);
