@@ -213,7 +213,15 @@ std::unique_ptr<gpu::GpuBlock> create_block(gpu::GpuContext& ctx, const Params& 
   return std::make_unique<McuBlock>(ctx, p, w);
 }
 
-HETVP_REGISTER_GPU_BLOCK("microcontrollers", "HUB and GPC microcontrollers (RV32 core, register block, xfer DMA)",
-                         block_schema, create_block);
+// MIGRATION (helper B, #38): the facts this block publishes (gpu_block.h), until its typed config
+// does (helper C): the core, and the TPCs per GPC the context controllers report.
+void publish_facts(const Params& p, gpu::GpuFacts& f) {
+  f.mcu_core = p.string("core") == "falcon" ? gpu::McuCore::falcon : gpu::McuCore::rv32;
+  f.tpcs = f.chip && !p.has("tpcs") ? f.chip->tpcs : p.u32("tpcs");
+}
+
+HETVP_REGISTER_ENTRY(gpu::GpuBlockType, "microcontrollers",
+                     "HUB and GPC microcontrollers (RV32 core, register block, xfer DMA)", block_schema, create_block, 0,
+                     true, publish_facts);
 
 }  // namespace hetvp::mcu
