@@ -15,23 +15,11 @@
 
 namespace hetvp::gpu {
 
-std::shared_ptr<Schema> CopyEngine::schema() {
-  auto s = std::make_shared<Schema>();
-  s->time("setup", std::string("2 us"), "time from LAUNCH to the first data request (command fetch/decode)");
-  s->time("issue_cost", std::string("2 ns"), "time between two requests the engine issues");
-  s->size("burst", std::string("512"), "bytes per piece (one read request)").range(4, 4096);
-  s->integer("outstanding", 32, "reads in flight at once (PCIe tags)").range(1, 256);
-  s->time("to_host_completion", std::string("0 s"),
-          "extra time before a copy whose destination is host memory reports completion (fence, interrupt): "
-          "a measured direction asymmetry (Gdev ATC'12), mechanism unknown; docs/calibration.md");
-  return s;
-}
-
 namespace {
 const RegSpec kCopyRegs[] = {HETVP_REG_TABLE(HETVP_COPY_REGS)};
 }  // namespace
 
-CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned index)
+CopyEngine::CopyEngine(sc_core::sc_module_name n, const CopyEngineConfig& c, unsigned index)
     : Peripheral(n, kCopyRegs),
       src_lo_(reg("SRC_LO")),
       src_hi_(reg("SRC_HI")),
@@ -46,11 +34,11 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const Params& p, unsigned inde
       error_hi_(reg("ERROR_HI")),
       completed_(reg("COMPLETED")),
       intr_bit_(GPU_INTR_COPY(index)) {
-  setup_ = p.time("setup");
-  issue_cost_ = p.time("issue_cost");
-  to_host_completion_ = p.time("to_host_completion");
-  burst_ = static_cast<unsigned>(p.size("burst"));
-  outstanding_ = p.u32("outstanding");
+  setup_ = c.setup;
+  issue_cost_ = c.issue_cost;
+  to_host_completion_ = c.to_host_completion;
+  burst_ = static_cast<unsigned>(c.burst);
+  outstanding_ = c.outstanding;
   on_write("LAUNCH", &CopyEngine::launch);
   info_->initiator = name();
   info_->side = Side::Gpu;
@@ -206,29 +194,29 @@ void CopyEngine::declare_stats() {
 // ---- the copy engines as a GPU block (gpu_block.h) ----------------------------------------------
 namespace {
 
-std::shared_ptr<Schema> copy_block_schema() {
-  auto s = CopyEngine::schema();
-  s->integer("bar0", GPU_COPY_BASE,
-             "BAR0 offset of engine 0's registers (engine n at + n * 0x1000; software reads it in PTOP_COPY_BASE)")
-      .range(GPU_WINDOW_PMC, 0xffffffffll);
-  return s;
-}
+// The block's group: the engines' shared parameters, then where they sit.
+struct CopyBlockConfig : CopyEngineConfig {
+  Int<uint32_t> bar0{this, "bar0", GPU_COPY_BASE,
+                     "BAR0 offset of engine 0's registers (engine n at + n * 0x1000; software reads it in "
+                     "PTOP_COPY_BASE)",
+                     Range{GPU_WINDOW_PMC, 0xffffffffll}};
+};
 
 // gpu.copy_engines engines sharing the group's parameters, at bar0 + n * GPU_COPY_STRIDE.
 class CopyEngineBlock : public GpuBlock {
  public:
-  CopyEngineBlock(GpuContext& ctx, const Params& p) {
-    const unsigned n = ctx.gpu_params.u32("copy_engines");
-    const uint64_t base = p.u64("bar0");
+  CopyEngineBlock(GpuContext& ctx, const CopyBlockConfig& p) {
+    const unsigned n = ctx.copy_engines;
+    const uint64_t base = p.bar0;
     if (base % GPU_COPY_STRIDE)
-      throw ConfigError(p.where("bar0") + ": " + hex(base) + " is not a multiple of the window size " +
+      throw ConfigError(p.bar0.where() + ": " + hex(base) + " is not a multiple of the window size " +
                         hex(GPU_COPY_STRIDE));
     for (unsigned i = 0; i < n; ++i) {
       engines_.push_back(std::make_unique<CopyEngine>(("copy" + std::to_string(i)).c_str(), p, i));
       CopyEngine& e = *engines_.back();
       e.mem.bind(ctx.gpu_va);
       e.intr.bind(ctx.intr);
-      ctx.map_window(p, "bar0", e.basename(), base + i * GPU_COPY_STRIDE, GPU_WINDOW_COPY, e.regs);
+      ctx.map_window(p.bar0, e.basename(), base + i * GPU_COPY_STRIDE, GPU_WINDOW_COPY, e.regs);
     }
     ctx.topology("NUM_COPY", n);
     ctx.topology("COPY_BASE", static_cast<uint32_t>(base));
@@ -245,10 +233,9 @@ class CopyEngineBlock : public GpuBlock {
 
 }  // namespace
 
-HETVP_REGISTER_ENTRY(
-    GpuBlockType, "copy_engine", "copy engines (host<->device DMA; gpu.copy_engines of them, parameters shared)",
-    copy_block_schema,
-    [](GpuContext& ctx, const Params& p) -> std::unique_ptr<GpuBlock> {
+HETVP_REGISTER_GPU_BLOCK_CONFIG(
+    "copy_engine", "copy engines (host<->device DMA; gpu.copy_engines of them, parameters shared)", CopyBlockConfig,
+    [](GpuContext& ctx, const CopyBlockConfig& p) -> std::unique_ptr<GpuBlock> {
       return std::make_unique<CopyEngineBlock>(ctx, p);
     },
     -1);

@@ -31,7 +31,7 @@
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/stats.h"
-#include "platform/params.h"
+#include "platform/param_set.h"
 #include "platform/peripheral.h"
 #include "platform/run_context.h"
 #include "models/gpu/channel_tag.h"
@@ -39,14 +39,25 @@
 
 namespace hetvp::gpu {
 
+// One engine's parameters (the copy_engine block's group; every engine shares them).
+struct CopyEngineConfig : ParamSet {
+  Time setup{this, "setup", "2 us", "time from LAUNCH to the first data request (command fetch/decode)"};
+  Time issue_cost{this, "issue_cost", "2 ns", "time between two requests the engine issues"};
+  Size burst{this, "burst", "512", "bytes per piece (one read request)", Range{4, 4096}};
+  Int<unsigned> outstanding{this, "outstanding", 32, "reads in flight at once (PCIe tags)", Range{1, 256}};
+  Time to_host_completion{
+      this, "to_host_completion", "0 s",
+      "extra time before a copy whose destination is host memory reports completion (fence, interrupt): "
+      "a measured direction asymmetry (Gdev ATC'12), mechanism unknown; docs/calibration.md"};
+};
+
 class CopyEngine : public Peripheral, public RunMember {
  public:
   DirectInitiator<tlm_utils::simple_initiator_socket<CopyEngine>> mem{"mem"};  // GPU virtual addresses (to the MMU)
   IrqPort intr{"intr"};
 
   // `index` selects the engine's interrupt bit (GPU_INTR_COPY(index)).
-  CopyEngine(sc_core::sc_module_name name, const Params& p, unsigned index = 0);
-  static std::shared_ptr<Schema> schema();
+  CopyEngine(sc_core::sc_module_name name, const CopyEngineConfig& c, unsigned index = 0);
   // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
   StatGroup& stats() { return stats_; }
   void dump_stats(JsonWriter& w) const { stats_.dump(w); }

@@ -19,38 +19,9 @@ namespace hetvp {
 HETVP_REGISTER_COMPONENT("gpu", Gpu, "Fermi-class GPU: PCIe endpoint, BAR0 registers, VRAM, MMU, copy engine");
 
 namespace {
-// A Params view of a sub-group validated against a sub-component's own schema.
-Params sub(const Params& p, const std::string& key) { return p.group(key); }
 Params empty_router_params(const std::string& path) {
   YAML::Node n(YAML::NodeType::Map);
   return Params(n, Router::schema(), path);
-}
-// The GPU block types named by `blocks`, in registry (name) order so that statistics do not
-// depend on how the list is written. Unknown or repeated names are located config errors.
-std::vector<const gpu::GpuBlockType*> selected_blocks(const Params& p) {
-  std::set<std::string> want;
-  std::string text = p.string("blocks");
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find(',', start);
-    if (end == std::string::npos) end = text.size();
-    std::string n = text.substr(start, end - start);
-    n.erase(0, n.find_first_not_of(" \t"));
-    n.erase(n.find_last_not_of(" \t") + 1);
-    start = end + 1;
-    if (n.empty()) continue;
-    if (!gpu::GpuBlockRegistry::get().find(n)) {
-      std::string known;
-      for (auto& k : gpu::GpuBlockRegistry::get().names()) known += (known.empty() ? "" : ", ") + k;
-      throw ConfigError(p.where("blocks") + ": unknown GPU block '" + n + "' (GPU blocks: " + known + ")");
-    }
-    if (!want.insert(n).second) throw ConfigError(p.where("blocks") + ": GPU block '" + n + "' listed twice");
-  }
-  std::vector<const gpu::GpuBlockType*> v;
-  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries())
-    if (want.count(key)) v.push_back(&b);
-  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->build_order < b->build_order; });
-  return v;
 }
 
 // One `bar0_ports` window: the BAR0 router sends accesses in [base, base + size) here (address =
@@ -91,76 +62,124 @@ class Bar0Port : public sc_core::sc_module {
 const std::set<std::string> kFixedPorts = {"pcie", "upstream", "gpu_va"};
 }  // namespace
 
-std::shared_ptr<Schema> Gpu::schema() {
-  auto s = std::make_shared<Schema>();
-  s->integer("gpcs", 4,
-             "number of GPCs (each with one GPC microcontroller); with a chip: 1 to the chip's GPCs, default all of "
-             "them")
-      .range(1, 16)
-      .only_when_given();  // with a chip, absent means the chip's count: the resolved config must not pin 4
-  std::vector<std::string> chips = {"hetvp"};
-  std::string chip_doc;
+// ---- the parameters -----------------------------------------------------------------------------
+GpuChipParam::GpuChipParam(ParamSet* owner) : ParamBase(owner, "chip", ParamKind::Enum, "") {
+  std::string doc =
+      "GPU generation (firmware/include/hetvp/gpu_chips.h, docs/kepler.md): hetvp = a Fermi-class GPU with "
+      "GF100's id and 1-16 GPCs";
+  spec_.choices = {"hetvp"};
   for (unsigned i = 0; i < gpu_chip_count(); ++i) {
-    chips.push_back(gpu_chips_begin()[i].name);
-    chip_doc += std::string(", ") + gpu_chips_begin()[i].name + " = " + gpu_chips_begin()[i].description;
+    spec_.choices.push_back(gpu_chips_begin()[i].name);
+    doc += std::string(", ") + gpu_chips_begin()[i].name + " = " + gpu_chips_begin()[i].description;
   }
-  s->choice("chip", chips, std::string("hetvp"),
-            "GPU generation (firmware/include/hetvp/gpu_chips.h, docs/kepler.md): hetvp = a Fermi-class GPU with "
-            "GF100's id and 1-16 GPCs" +
-                chip_doc);
-  auto vram = Memory::schema();
-  // VRAM defaults of a GTX 480: 1.5 GiB GDDR5, 177.4 GB/s.
-  for (auto& spec : vram->specs) {
-    if (spec.name == "size") {
-      spec.required = false;
-      spec.default_text = "1536 MiB";
-    }
-    if (spec.name == "latency") spec.default_text = "100 ns";
-    if (spec.name == "bandwidth") spec.default_text = "177.4e9";
-  }
-  s->group("vram", vram, "the frame buffer (a memory: size, latency, write_latency, bandwidth)");
-  s->group("pcie", gpu::HostInterface::schema(), "PCIe endpoint and host interface");
-  s->group("mmu", gpu::GpuMmu::schema(), "GPU MMU");
-  s->integer("copy_engines", 2,
-             "number of copy engines when the copy_engine block is built (registers at copy_engine.bar0 + n * "
-             "0x1000)")
-      .range(1, GPU_MAX_COPY_ENGINES)
-      .only_when_given();  // checked against `blocks` only when given (the resolved config leaves it out)
-  std::string all;
-  std::string optional;
-  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) {
-    s->group(key, b.schema(), b.doc);
-    if (b.in_default)
-      all += (all.empty() ? "" : ",") + key;
-    else
-      optional += (optional.empty() ? "" : ", ") + key;
-  }
-  s->string("blocks", all,
-            "on-chip blocks to build, comma-separated GPU block types (default " + all +
-                (optional.empty() ? "" : "; built only when listed: " + optional) + "); empty: none");
-  auto port = std::make_shared<Schema>();
-  port->string("name", std::nullopt, "the gpu's initiator port for this window (connect it: connect: {NAME: blk.regs})")
-      .required();
-  port->integer("base", std::nullopt, "BAR0 offset of the window").required().min(0);
-  port->size("size", std::nullopt, "size of the window").required();
-  s->list("bar0_ports", port,
-          "external blocks in BAR0 (at most 4): each {name, base, size} maps that BAR0 window to the gpu's "
-          "initiator port `name`; PTOP EXT_COUNT/EXT_BASE/EXT_SIZE report them (docs/rtl_blocks.md)");
+  spec_.doc = doc;
+  spec_.default_text = "hetvp";
+}
+void GpuChipParam::read(const Params& p) { chip_ = find_gpu_chip(p.string(key())); }
 
-  return s;
+void GpuBlockGroups::declare(Schema& s) const {
+  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) s.group(key, b.schema(), b.doc);
 }
 
-Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
-  chip_ = find_gpu_chip(p.string("chip"));
-  num_gpcs_ = p.u32("gpcs");
-  if (chip_ && !p.has("gpcs")) num_gpcs_ = chip_->gpcs;
-  if (chip_ && num_gpcs_ > chip_->gpcs)
-    throw ConfigError(p.where("gpcs") + ": " + std::to_string(num_gpcs_) + " GPCs, but chip " + chip_->name +
-                      " has " + std::to_string(chip_->gpcs) + " (legal: 1.." + std::to_string(chip_->gpcs) +
-                      "; the chip at " + p.where("chip") + ")");
-  build_fixed_parts(p);
-  build_blocks(p);
-  build_bar0_ports(p);
+LegacyVramGroup::LegacyVramGroup(ParamSet* owner)
+    : ParamBase(owner, "vram", ParamKind::Group,
+                "the frame buffer (a memory: size, latency, write_latency, bandwidth)") {
+  spec_.children = Memory::schema();
+  // VRAM defaults of a GTX 480: 1.5 GiB GDDR5, 177.4 GB/s.
+  for (auto& c : spec_.children->specs) {
+    if (c.name == "size") {
+      c.required = false;
+      c.default_text = "1536 MiB";
+    }
+    if (c.name == "latency") c.default_text = "100 ns";
+    if (c.name == "bandwidth") c.default_text = "177.4e9";
+  }
+}
+
+std::string GpuConfig::default_blocks() {
+  std::string all;
+  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries())
+    if (b.in_default) all += (all.empty() ? "" : ",") + key;
+  return all;
+}
+std::string GpuConfig::blocks_doc() {
+  std::string optional;
+  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries())
+    if (!b.in_default) optional += (optional.empty() ? "" : ", ") + key;
+  return "on-chip blocks to build, comma-separated GPU block types (default " + default_blocks() +
+         (optional.empty() ? "" : "; built only when listed: " + optional) + "); empty: none";
+}
+
+// The GPU block types named by `blocks`, in registry (name) order so that statistics do not
+// depend on how the list is written, then by build order.
+std::vector<const gpu::GpuBlockType*> GpuConfig::selected_blocks() const {
+  std::set<std::string> want;
+  const std::string& text = blocks;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    std::string n = text.substr(start, end - start);
+    n.erase(0, n.find_first_not_of(" \t"));
+    n.erase(n.find_last_not_of(" \t") + 1);
+    start = end + 1;
+    if (n.empty()) continue;
+    if (!gpu::GpuBlockRegistry::get().find(n)) {
+      std::string known;
+      for (auto& k : gpu::GpuBlockRegistry::get().names()) known += (known.empty() ? "" : ", ") + k;
+      throw ConfigError(blocks.where() + ": unknown GPU block '" + n + "' (GPU blocks: " + known + ")");
+    }
+    if (!want.insert(n).second) throw ConfigError(blocks.where() + ": GPU block '" + n + "' listed twice");
+  }
+  std::vector<const gpu::GpuBlockType*> v;
+  for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries())
+    if (want.count(key)) v.push_back(&b);
+  std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->build_order < b->build_order; });
+  return v;
+}
+
+// The gpu's cross-field rules, checked before anything is built.
+void GpuConfig::validate(Diagnostics& d) const {
+  const GpuChip* c = chip;
+  if (c && num_gpcs() > c->gpcs)
+    d.error(gpcs.where() + ": " + std::to_string(num_gpcs()) + " GPCs, but chip " + c->name + " has " +
+            std::to_string(c->gpcs) + " (legal: 1.." + std::to_string(c->gpcs) + "; the chip at " + chip.where() + ")");
+  d.collect([&] {
+    const auto selected = selected_blocks();
+    for (auto* b : selected)
+      if (b->validate) b->validate(block_groups.of(*b), d);
+    if (copy_engines.given() &&
+        std::none_of(selected.begin(), selected.end(), [](auto* b) { return b->name == "copy_engine"; }))
+      d.error(copy_engines.where() + ": " + yaml_path() +
+              ".copy_engines is set, but the copy_engine block is not built (not in " + blocks.where() + ")");
+  });
+  if (bar0_ports.size() > PTOP_EXT_MAX)
+    d.error(bar0_ports.where() + ": " + std::to_string(bar0_ports.size()) + " bar0_ports, PTOP describes at most " +
+            std::to_string(PTOP_EXT_MAX));
+  std::set<std::string> names;
+  for (const Bar0PortConfig& e : bar0_ports) {
+    const std::string& n = e.name;
+    const bool ident =
+        !n.empty() && std::all_of(n.begin(), n.end(), [](char ch) { return std::isalnum(uint8_t(ch)) || ch == '_'; });
+    if (!ident)
+      d.error(e.name.where() + ": port name '" + n + "' must be letters, digits and '_'");
+    else if (kFixedPorts.count(n))
+      d.error(e.name.where() + ": '" + n + "' is a port of the gpu itself");
+    else if (!names.insert(n).second)
+      d.error(e.name.where() + ": port '" + n + "' named twice in bar0_ports");
+    if (e.base % 4 || e.size % 4 || e.size == 0)
+      d.error(e.base.where() + ": window [" + hex(e.base) + ", +" + hex(e.size) +
+              ") must be 4-byte aligned and not empty (BAR0 registers are 32 bit)");
+  }
+}
+
+// ---- the model -------------------------------------------------------------------------------------
+Gpu::Gpu(sc_core::sc_module_name n, const GpuConfig& c) : Component(n) {
+  chip_ = c.chip;
+  num_gpcs_ = c.num_gpcs();
+  build_fixed_parts(c);
+  build_blocks(c);
+  build_bar0_ports(c);
   expose_target("pcie", hostif_->pcie);
   // GPU virtual addresses for an external block's bus master (optional: costs nothing unbound).
   expose_target("gpu_va", mmu_->in, true);
@@ -169,12 +188,12 @@ Gpu::Gpu(sc_core::sc_module_name n, const Params& p) : Component(n) {
 }
 
 // VRAM, the host interface (PMC, PTOP), the MMU and the two routers: what every GPU has.
-void Gpu::build_fixed_parts(const Params& p) {
-  vram_ = std::make_unique<Memory>("vram", sub(p, "vram"));
+void Gpu::build_fixed_parts(const GpuConfig& c) {
+  vram_ = std::make_unique<Memory>("vram", c.vram.params());
   vram_bus_ = std::make_unique<Router>("vram_bus", empty_router_params(std::string(name()) + ".vram_bus"));
   bar0_ = std::make_unique<Router>("bar0", empty_router_params(std::string(name()) + ".bar0"));
-  hostif_ = std::make_unique<gpu::HostInterface>("hostif", sub(p, "pcie"), num_gpcs_, vram_->size());
-  mmu_ = std::make_unique<gpu::GpuMmu>("mmu", sub(p, "mmu"), vram_->size());
+  hostif_ = std::make_unique<gpu::HostInterface>("hostif", c.pcie, num_gpcs_, vram_->size());
+  mmu_ = std::make_unique<gpu::GpuMmu>("mmu", c.mmu, vram_->size());
 
   const std::string me = name();
   vram_bus_->map(me + ".vram", 0, vram_->size(), vram_->in);
@@ -184,7 +203,7 @@ void Gpu::build_fixed_parts(const Params& p) {
   mmu_->vram.bind(vram_bus_->in);
   mmu_->sysmem.bind(hostif_->dma);
   hostif_->bar0.bind(bar0_->in);
-  bar0_->limit(hostif_->bar0_size(), "BAR0 of " + hex(hostif_->bar0_size()) + " (" + p.where("pcie.bar0_size") + ")");
+  bar0_->limit(hostif_->bar0_size(), "BAR0 of " + hex(hostif_->bar0_size()) + " (" + c.pcie.bar0_size.where() + ")");
   bar0_->map(me + ".pmc (fixed)", GPU_PMC_BASE, GPU_WINDOW_PMC, hostif_->pmc);
   bar0_->map(me + ".ptop (fixed)", GPU_PTOP_BASE, GPU_WINDOW_PTOP, hostif_->ptop);
   bar0_->map(me + ".mmu (fixed)", GPU_MMU_BASE, GPU_WINDOW_MMU, mmu_->regs);
@@ -192,55 +211,42 @@ void Gpu::build_fixed_parts(const Params& p) {
   if (chip_) hostif_->set_boot0(chip_->boot0());
 }
 
-// On-chip blocks (copy engines, microcontrollers, compute units), as `blocks` lists them.
-void Gpu::build_blocks(const Params& p) {
-  gpu::GpuContext ctx{name(),
-                      num_gpcs_,
-                      vram_->size(),
-                      *bar0_,
-                      mmu_->in,
-                      vram_bus_->in,
-                      hostif_->intr,
-                      p,
-                      [this](const std::string& reg, uint32_t v) { hostif_->set_topology(reg, v); }};
-  ctx.chip = chip_;
-  auto selected = selected_blocks(p);
-  if (p.has("copy_engines") &&
-      std::none_of(selected.begin(), selected.end(), [](auto* b) { return b->name == "copy_engine"; }))
-    throw ConfigError(p.where("copy_engines") + ": " + p.path() +
-                      ".copy_engines is set, but the copy_engine block is not built (not in " + p.where("blocks") +
-                      ")");
-  for (auto* b : selected) blocks_.emplace_back(b->name, b->create(ctx, p.group(b->name)));
+// On-chip blocks (copy engines, microcontrollers, compute units), as `blocks` lists them: the
+// gpu's facts first, then every selected block's (gpu_block.h), then the blocks, then their binds.
+void Gpu::build_blocks(const GpuConfig& c) {
+  gpu::GpuFacts facts;
+  facts.num_gpcs = num_gpcs_;
+  facts.chip = chip_;
+  facts.vram_size = vram_->size();
+  facts.bar0_size = hostif_->bar0_size();
+  facts.copy_engines = c.copy_engines;
+  facts.chip_where = c.chip.where();
+  facts.blocks_where = c.blocks.where();
+  const auto selected = c.selected_blocks();
+  for (auto* b : selected)
+    if (b->publish) b->publish(c.block_groups.of(*b), facts);
+  gpu::GpuContext ctx(std::move(facts), name(), *bar0_, mmu_->in, vram_bus_->in, hostif_->intr, c.view(),
+                      [this](const std::string& reg, uint32_t v) { hostif_->set_topology(reg, v); });
+  for (auto* b : selected) blocks_.emplace_back(b->name, b->create(ctx, c.block_groups.of(*b)));
   for (auto& [key, b] : blocks_) b->bind(ctx);
 }
 
 // External blocks' windows, after the GPU's own blocks so that an overlap names both. Each is a
 // required initiator port: a window nobody connected is the builder's located "not connected" error.
-void Gpu::build_bar0_ports(const Params& p) {
-  const auto list = p.list("bar0_ports");
-  if (list.size() > PTOP_EXT_MAX)
-    throw ConfigError(p.where("bar0_ports") + ": " + std::to_string(list.size()) + " bar0_ports, PTOP describes at most " +
-                      std::to_string(PTOP_EXT_MAX));
-  std::set<std::string> names;
-  for (size_t i = 0; i < list.size(); ++i) {
-    const Params& e = list[i];
-    const std::string n = e.string("name");
-    const bool ident = !n.empty() && std::all_of(n.begin(), n.end(), [](char c) { return std::isalnum(uint8_t(c)) || c == '_'; });
-    if (!ident) throw ConfigError(e.where("name") + ": port name '" + n + "' must be letters, digits and '_'");
-    if (kFixedPorts.count(n)) throw ConfigError(e.where("name") + ": '" + n + "' is a port of the gpu itself");
-    if (!names.insert(n).second) throw ConfigError(e.where("name") + ": port '" + n + "' named twice in bar0_ports");
-    const uint64_t base = uint64_t(e.integer("base")), size = e.size("size");
-    if (base % 4 || size % 4 || size == 0)
-      throw ConfigError(e.where("base") + ": window [" + hex(base) + ", +" + hex(size) +
-                        ") must be 4-byte aligned and not empty (BAR0 registers are 32 bit)");
+// The entries were checked by GpuConfig::validate.
+void Gpu::build_bar0_ports(const GpuConfig& c) {
+  for (size_t i = 0; i < c.bar0_ports.size(); ++i) {
+    const Bar0PortConfig& e = c.bar0_ports[i];
+    const std::string& n = e.name;
+    const uint64_t base = e.base, size = e.size;
     auto port = std::make_unique<Bar0Port>(("bar0_port_" + n).c_str());
-    bar0_->map(e.where("base") + ", bar0_ports '" + n + "' of " + std::string(name()), base, size, port->in);
+    bar0_->map(e.base.where() + ", bar0_ports '" + n + "' of " + std::string(name()), base, size, port->in);
     expose_initiator(n, port->out);
     hostif_->set_topology("EXT_BASE" + std::to_string(i), uint32_t(base));
     hostif_->set_topology("EXT_SIZE" + std::to_string(i), uint32_t(size));
     bar0_ports_.push_back(std::move(port));
   }
-  hostif_->set_topology("EXT_COUNT", uint32_t(list.size()));
+  hostif_->set_topology("EXT_COUNT", uint32_t(c.bar0_ports.size()));
 }
 
 // Statistics: the sub-blocks' declared groups, nested in this order.

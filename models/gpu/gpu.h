@@ -21,6 +21,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "models/gpu/gpu_block.h"
@@ -28,24 +29,109 @@
 #include "models/gpu/host_interface.h"
 #include "models/memory/memory.h"
 #include "firmware/include/hetvp/gpu_chips.h"
+#include "firmware/include/hetvp/gpu_map.h"
 #include "platform/component.h"
+#include "platform/param_set.h"
 #include "platform/router.h"
 
 namespace hetvp {
 
+// gpu.chip: a word of the chip table (firmware/include/hetvp/gpu_chips.h), read as that chip;
+// "hetvp" (the default) reads as nullptr. Its words and doc come from the table.
+class GpuChipParam : public ParamBase {
+ public:
+  explicit GpuChipParam(ParamSet* owner);
+  operator const GpuChip*() const { return chip_; }
+  const GpuChip* operator()() const { return chip_; }
+
+ private:
+  void read(const Params& p) override;
+  const GpuChip* chip_ = nullptr;
+};
+
+// One group per registered GPU block type (gpu_block.h), each under its registry name. The keys
+// are dynamic on purpose: a block registers itself (a plugin may add one), and the gpu hands each
+// block its own group without knowing its parameters.
+class GpuBlockGroups : public ParamBase {
+ public:
+  explicit GpuBlockGroups(ParamSet* owner) : ParamBase(owner, "", ParamKind::Group, "") {}
+  // The YAML group of block type `block` (validated against that type's schema).
+  Params of(const gpu::GpuBlockType& block) const { return gpu_.group(block.name); }
+
+ private:
+  void declare(Schema& s) const override;
+  void read(const Params& p) override { gpu_ = p; }
+  Params gpu_;
+};
+
+// MIGRATION: the vram group on the Params path until Memory reads a MemoryConfig (the memory's
+// schema with a GTX 480's defaults). Goes with Group<MemoryConfig>.
+class LegacyVramGroup : public ParamBase {
+ public:
+  explicit LegacyVramGroup(ParamSet* owner);
+  const Params& params() const { return view_; }
+
+ private:
+  void read(const Params& p) override { view_ = p.group(key()); }
+  Params view_;
+};
+
+// One `bar0_ports` entry: an external block's BAR0 window.
+struct Bar0PortConfig : ParamSet {
+  Str name{this, "name", nullptr, "the gpu's initiator port for this window (connect it: connect: {NAME: blk.regs})",
+           Required{}};
+  Int<uint64_t> base{this, "base", 0, "BAR0 offset of the window", Required{}, Min{0}};
+  Size size{this, "size", nullptr, "size of the window", Required{}};
+};
+
+// The gpu's parameters (YAML type `gpu`).
+struct GpuConfig : ParamSet {
+  // With a chip, absent means the chip's count: the resolved config must not pin 4.
+  Int<unsigned> gpcs{this, "gpcs", 4,
+                     "number of GPCs (each with one GPC microcontroller); with a chip: 1 to the chip's GPCs, default "
+                     "all of them",
+                     Range{1, 16}, OnlyWhenGiven{}};
+  GpuChipParam chip{this};
+  LegacyVramGroup vram{this};
+  Group<gpu::HostInterfaceConfig> pcie{this, "pcie", "PCIe endpoint and host interface"};
+  Group<gpu::GpuMmuConfig> mmu{this, "mmu", "GPU MMU"};
+  // Checked against `blocks` only when given (the resolved config leaves it out).
+  Int<unsigned> copy_engines{this, "copy_engines", 2,
+                             "number of copy engines when the copy_engine block is built (registers at "
+                             "copy_engine.bar0 + n * 0x1000)",
+                             Range{1, GPU_MAX_COPY_ENGINES}, OnlyWhenGiven{}};
+  GpuBlockGroups block_groups{this};
+  // Default: every block type in the default set; the words are the registry's (gpu_block.h).
+  Str blocks{this, "blocks", default_blocks().c_str(), blocks_doc().c_str()};
+  List<Bar0PortConfig> bar0_ports{this, "bar0_ports",
+                                  "external blocks in BAR0 (at most 4): each {name, base, size} maps that BAR0 window "
+                                  "to the gpu's initiator port `name`; PTOP EXT_COUNT/EXT_BASE/EXT_SIZE report them "
+                                  "(docs/rtl_blocks.md)"};
+
+  // The GPCs built: gpcs, or with a chip and gpcs not given, the chip's.
+  unsigned num_gpcs() const { return chip() && !gpcs.given() ? chip()->gpcs : gpcs(); }
+  // The block types `blocks` names, in build order; an unknown or repeated name is a ConfigError.
+  std::vector<const gpu::GpuBlockType*> selected_blocks() const;
+  void validate(Diagnostics& d) const override;
+
+ private:
+  static std::string default_blocks();
+  static std::string blocks_doc();
+};
+
 class Gpu : public Component {
  public:
-  Gpu(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema();
+  using Config = GpuConfig;
+  Gpu(sc_core::sc_module_name name, const GpuConfig& c);
   void end_of_run() override;
 
   unsigned num_gpcs() const { return num_gpcs_; }
   const GpuChip* chip() const { return chip_; }  // gpu0.chip; nullptr: hetvp's generic Fermi-class GPU
 
  private:
-  void build_fixed_parts(const Params& p);  // VRAM, host interface, MMU, routers
-  void build_blocks(const Params& p);       // the `blocks` list
-  void build_bar0_ports(const Params& p);   // the `bar0_ports` list (external blocks)
+  void build_fixed_parts(const GpuConfig& c);  // VRAM, host interface, MMU, routers
+  void build_blocks(const GpuConfig& c);       // the `blocks` list
+  void build_bar0_ports(const GpuConfig& c);   // the `bar0_ports` list (external blocks)
   void declare_stats();
   unsigned num_gpcs_;
   const GpuChip* chip_ = nullptr;

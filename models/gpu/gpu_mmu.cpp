@@ -11,18 +11,11 @@
 
 namespace hetvp::gpu {
 
-std::shared_ptr<Schema> GpuMmu::schema() {
-  auto s = std::make_shared<Schema>();
-  s->integer("tlb_entries", 64, "translations the TLB holds (fully associative, LRU)").range(1, 65536);
-  s->time("tlb_hit", std::string("1 ns"), "time of a translation that hits the TLB");
-  return s;
-}
-
 namespace {
 const RegSpec kMmuRegs[] = {HETVP_REG_TABLE(HETVP_MMU_REGS)};
 }  // namespace
 
-GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
+GpuMmu::GpuMmu(sc_core::sc_module_name n, const GpuMmuConfig& c, uint64_t vram_size)
     : Peripheral(n, kMmuRegs),
       pd_base_lo_(reg("PD_BASE_LO")),
       pd_base_hi_(reg("PD_BASE_HI")),
@@ -31,8 +24,8 @@ GpuMmu::GpuMmu(sc_core::sc_module_name n, const Params& p, uint64_t vram_size)
       fault_addr_hi_(reg("FAULT_ADDR_HI")),
       fault_count_(reg("FAULT_COUNT")),
       vram_size_(vram_size) {
-  tlb_entries_ = p.u32("tlb_entries");
-  tlb_hit_ = p.time("tlb_hit");
+  tlb_entries_ = c.tlb_entries;
+  tlb_hit_ = c.tlb_hit;
   in.register_transport_dbg(&GpuMmu::transport_dbg);
   on_write("PD_BASE_LO", &GpuMmu::pd_base_written);
   on_write("PD_BASE_HI", &GpuMmu::pd_base_written);

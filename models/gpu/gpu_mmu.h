@@ -28,7 +28,7 @@
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/stats.h"
-#include "platform/params.h"
+#include "platform/param_set.h"
 #include "platform/peripheral.h"
 #include "platform/run_context.h"
 
@@ -44,6 +44,13 @@ struct MmuTargetInfo : tlm::tlm_extension<MmuTargetInfo> {
   void copy_from(const tlm::tlm_extension_base& e) override { sysmem = static_cast<const MmuTargetInfo&>(e).sysmem; }
 };
 
+// The MMU's parameters (gpu.mmu).
+struct GpuMmuConfig : ParamSet {
+  Int<unsigned> tlb_entries{this, "tlb_entries", 64, "translations the TLB holds (fully associative, LRU)",
+                            Range{1, 65536}};
+  Time tlb_hit{this, "tlb_hit", "1 ns", "time of a translation that hits the TLB"};
+};
+
 class GpuMmu : public Peripheral, public RunMember {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `in`)
 
@@ -55,8 +62,7 @@ class GpuMmu : public Peripheral, public RunMember {
   DirectInitiator<tlm_utils::simple_initiator_socket<GpuMmu>> sysmem{"sysmem"};  // host physical, via PCIe
   IrqPort intr{"intr"};
 
-  GpuMmu(sc_core::sc_module_name name, const Params& p, uint64_t vram_size);
-  static std::shared_ptr<Schema> schema();
+  GpuMmu(sc_core::sc_module_name name, const GpuMmuConfig& c, uint64_t vram_size);
   // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
   StatGroup& stats() { return stats_; }
   void dump_stats(JsonWriter& w) const { stats_.dump(w); }

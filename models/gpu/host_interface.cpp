@@ -12,20 +12,6 @@
 
 namespace hetvp::gpu {
 
-std::shared_ptr<Schema> HostInterface::schema() {
-  auto s = std::make_shared<Schema>();
-  s->size("bar0_size", std::string("16 MiB"), "size of BAR0 (registers)");
-  s->size("bar1_size", std::string("256 MiB"), "size of BAR1 (VRAM aperture)");
-  s->time("bar0_latency", std::string("100 ns"), "time from the endpoint to a register block and back");
-  s->time("bar1_read_latency", std::string("1.2 us"),
-          "time a BAR1 read spends inside the GPU (host interface -> frame buffer -> completion)");
-  s->time("bar1_write_latency", std::string("20 ns"), "time a BAR1 write spends inside the GPU");
-  // max_payload / max_read_request are the link's (pcie_link), learnt in end_of_elaboration().
-  for (const char* k : {"max_payload", "max_read_request"})
-    s->moved_to(k, std::string("it is the PCIe link's parameter (e.g. pcie0.") + k + "), which both ends use");
-  return s;
-}
-
 // TLP size limits: the link's (asked through `upstream`, see pcie::LinkQuery), the payload
 // capped at what the device supports (Device Capabilities Max_Payload_Size_Supported). With
 // nothing answering (a test harness in place of a link) the PCIe reset values 128/512 stay.
@@ -43,17 +29,18 @@ void HostInterface::end_of_elaboration() {
   max_read_request_ = q.max_read_request;
 }
 
-HostInterface::HostInterface(sc_core::sc_module_name n, const Params& p, unsigned num_gpcs, uint64_t vram_size)
+HostInterface::HostInterface(sc_core::sc_module_name n, const HostInterfaceConfig& c, unsigned num_gpcs,
+                             uint64_t vram_size)
     : sc_core::sc_module(n),
       pmc_("pmc", [this](const sc_core::sc_time& d) { send_msi(d); }),
       ptop_("ptop", num_gpcs, vram_size),
       cfg_(kVendorNvidia, kDeviceGtx480, kClassVga,
-           {pcie::BarSpec{p.size("bar0_size"), false, false}, pcie::BarSpec{p.size("bar1_size"), true, true}}) {
-  bar0_size_ = p.size("bar0_size");
+           {pcie::BarSpec{c.bar0_size, false, false}, pcie::BarSpec{c.bar1_size, true, true}}) {
+  bar0_size_ = c.bar0_size;
   vram_size_ = vram_size;
-  bar0_latency_ = p.time("bar0_latency");
-  bar1_read_latency_ = p.time("bar1_read_latency");
-  bar1_write_latency_ = p.time("bar1_write_latency");
+  bar0_latency_ = c.bar0_latency;
+  bar1_read_latency_ = c.bar1_read_latency;
+  bar1_write_latency_ = c.bar1_write_latency;
   pcie.register_transport_dbg(&HostInterface::dbg_pcie);
   dma.register_transport_dbg(&HostInterface::dbg_dma);
   intr.bind(pmc_);

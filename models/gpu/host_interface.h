@@ -25,10 +25,25 @@
 #include "platform/irq.h"
 #include "platform/json.h"
 #include "platform/stats.h"
-#include "platform/params.h"
+#include "platform/param_set.h"
 #include "models/gpu/pmc.h"
 
 namespace hetvp::gpu {
+
+// The PCIe endpoint's parameters (gpu.pcie).
+struct HostInterfaceConfig : ParamSet {
+  Size bar0_size{this, "bar0_size", "16 MiB", "size of BAR0 (registers)"};
+  Size bar1_size{this, "bar1_size", "256 MiB", "size of BAR1 (VRAM aperture)"};
+  Time bar0_latency{this, "bar0_latency", "100 ns", "time from the endpoint to a register block and back"};
+  Time bar1_read_latency{this, "bar1_read_latency", "1.2 us",
+                         "time a BAR1 read spends inside the GPU (host interface -> frame buffer -> completion)"};
+  Time bar1_write_latency{this, "bar1_write_latency", "20 ns", "time a BAR1 write spends inside the GPU"};
+  // The TLP size limits are the link's (pcie_link), learnt in end_of_elaboration().
+  Moved max_payload{this, "max_payload",
+                    "it is the PCIe link's parameter (e.g. pcie0.max_payload), which both ends use"};
+  Moved max_read_request{this, "max_read_request",
+                         "it is the PCIe link's parameter (e.g. pcie0.max_read_request), which both ends use"};
+};
 
 class HostInterface : public sc_core::sc_module {
   void b_pcie(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `pcie`)
@@ -49,13 +64,12 @@ class HostInterface : public sc_core::sc_module {
   decltype(pmc_.regs)& pmc = pmc_.regs;     // BAR0 0x000000
   decltype(ptop_.regs)& ptop = ptop_.regs;  // BAR0 0x022400
 
-  HostInterface(sc_core::sc_module_name name, const Params& p, unsigned num_gpcs, uint64_t vram_size);
+  HostInterface(sc_core::sc_module_name name, const HostInterfaceConfig& c, unsigned num_gpcs, uint64_t vram_size);
   // Sets a PTOP register (pmc.h name without the prefix) that depends on the GPU's composition
   // (where a block sits, how many copy engines there are); the GPU's blocks call it while built.
   void set_topology(const std::string& reg, uint32_t value) { ptop_.set_topology(reg, value); }
   void set_boot0(uint32_t value) { pmc_.set_boot0(value); }  // PMC_BOOT_0 (gpu0.chip)
   uint64_t bar0_size() const { return bar0_size_; }
-  static std::shared_ptr<Schema> schema();
 
   // Statistics, declared once in the constructor (platform/stats.h); the GPU nests this group.
   StatGroup& stats() { return stats_; }

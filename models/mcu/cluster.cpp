@@ -48,8 +48,8 @@ class ClusterBlock : public gpu::GpuBlock, public HasStats {
     if (boot_) boot_->finish(ctx);
     if (!falcon_) attach_gdb(ctx, c.gdb);  // a Falcon cluster has no GDB register layout (gdb_stub.h)
     // The gr block's units raise their interrupts (CHSW, engines idle) here (bound in its bind()).
-    ctx.mcu_irq.push_back(&hub_->irq_in);
-    for (auto& m : gpcs_) ctx.mcu_irq.push_back(&m->irq_in);
+    ctx.mcu_irqs.hub = &hub_->irq_in;
+    for (auto& m : gpcs_) ctx.mcu_irqs.gpc.push_back(&m->irq_in);
     stats_.add("hub", hub_->stats());
     for (auto& m : gpcs_) stats_.add(m->stats());
     stats_
@@ -64,12 +64,12 @@ class ClusterBlock : public gpu::GpuBlock, public HasStats {
   }
   void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
   StatGroup& stat_group() override { return stats_; }
-  // The gr block's context-switch units share our windows (gpu_block.h ctxsw_regs / ctxsw_xfer).
+  // The gr block's context-switch units share our windows, one per slot (gpu_block.h ctxsw).
   void bind(gpu::GpuContext& ctx) override {
-    if (ctx.ctxsw_regs.empty()) return;  // no gr block: the controllers' boot-only copies
-    hub_->attach_ctxsw(*ctx.ctxsw_regs.at(0), *ctx.ctxsw_xfer.at(0));
+    if (ctx.ctxsw.empty()) return;  // no gr block: the controllers' boot-only copies
+    hub_->attach_ctxsw(*ctx.ctxsw.hub.regs, *ctx.ctxsw.hub.xfer);
     for (size_t i = 0; i < gpcs_.size(); ++i)
-      gpcs_[i]->attach_ctxsw(*ctx.ctxsw_regs.at(1 + i), *ctx.ctxsw_xfer.at(1 + i));
+      gpcs_[i]->attach_ctxsw(*ctx.ctxsw.gpc.at(i).regs, *ctx.ctxsw.gpc.at(i).xfer);
   }
 
  private:
@@ -118,11 +118,9 @@ class ClusterBlock : public gpu::GpuBlock, public HasStats {
   StatGroup stats_{"microcontrollers"};
 };
 
+// The rules between the keys (McuBlockConfig::validate) ran with the gpu's (check time); what needs
+// the GPU (its chip, its GPCs, the other blocks' windows) is checked here, located at its key.
 std::unique_ptr<gpu::GpuBlock> create_block(gpu::GpuContext& ctx, const McuBlockConfig& c) {
-  // MIGRATION: GPU blocks' rules run here until the gpu runs every block's validate() at check time.
-  Diagnostics d;
-  c.validate(d);
-  d.throw_if_any(c.yaml_path());
   return std::make_unique<ClusterBlock>(ctx, c);
 }
 

@@ -15,6 +15,11 @@ std::map<std::string, uint64_t> McuSideConfig::cycle_cost_map() const {
 
 unsigned McuBlockConfig::tpcs_per_gpc(const GpuChip* chip) const { return chip && !tpcs.given() ? chip->tpcs : tpcs; }
 
+void McuBlockConfig::publish(gpu::GpuFacts& f) const {
+  f.mcu_core = core;
+  f.tpcs = tpcs_per_gpc(f.chip);
+}
+
 void McuBlockConfig::validate(Diagnostics& d) const {
   if (core == McuCore::falcon && firmware != McuFirmware::nouveau)
     d.error(firmware.where() +

@@ -10,12 +10,14 @@
 
 #include "firmware/include/hetvp/gpu_chips.h"
 #include "firmware/include/hetvp/gpu_map.h"
+#include "models/gpu/gpu_block.h"
 #include "platform/param_set.h"
 
 namespace hetvp::mcu {
 
-// The core of every microcontroller of the cluster (PTOP_MCU_CORE tells software).
-HETVP_ENUM(McuCore, rv32, falcon);
+// The core of every microcontroller of the cluster (PTOP_MCU_CORE tells software; the gr block
+// reads it from the GPU's facts).
+using McuCore = gpu::McuCore;
 // The firmware the boot uploads: hetvp's RV32 ELF images or nouveau's Falcon fuc3/fuc5 code.
 HETVP_ENUM(McuFirmware, hetvp, nouveau);
 
@@ -156,6 +158,8 @@ struct McuBlockConfig : ParamSet {
   uint32_t gpc_window(unsigned n) const { return gpc_bar0 + n * gpc_stride; }
   // TPCs per GPC: the chip's unless the YAML gives them (`chip`: nullptr = none).
   unsigned tpcs_per_gpc(const GpuChip* chip) const;
+  // What the other blocks read of this one (gpu_block.h GpuFacts): the core, the TPCs per GPC.
+  void publish(gpu::GpuFacts& f) const;
   // Rules between the keys (core and firmware, resident images, the windows): each broken one is
   // reported at its key.
   void validate(Diagnostics& d) const override;

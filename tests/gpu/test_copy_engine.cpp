@@ -18,7 +18,7 @@ namespace {
 // A copy engine (no setup, 100 ns per 512-byte piece) on a zero-latency memory.
 struct CopyBench {
   Memory mem{"mem", params_from("{size: 16 MiB, latency: 0 ns}", Memory::schema())};
-  CopyEngine ce{"ce", params_from("{setup: 0 ns, issue_cost: 100 ns, burst: 512}", CopyEngine::schema())};
+  CopyEngine ce{"ce", config_from<CopyEngineConfig>("{setup: 0 ns, issue_cost: 100 ns, burst: 512}")};
   IrqCounter irq{"irq"};
   CopyBench() {
     ce.mem.bind(mem.in);

@@ -36,7 +36,7 @@ struct MmuBench {
   static constexpr uint64_t kVa = 0x10000000, kPt = 0x20000;
 
   explicit MmuBench(const std::string& mmu_params = "{}")
-      : mmu("mmu", params_from(mmu_params, GpuMmu::schema()), 16u << 20) {
+      : mmu("mmu", config_from<GpuMmuConfig>(mmu_params), 16u << 20) {
     regs.socket.bind(mmu.regs);
     mmu.vram.bind(vram.in);
     mmu.sysmem.bind(sys.in);

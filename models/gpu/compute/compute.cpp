@@ -97,6 +97,12 @@ struct ComputeConfig : ParamSet {
                          "PTOP_COMPUTE_GPC_BASE)",
                          Range{GPU_WINDOW_PMC, 0xffffffffll}};
 
+  // The windows other blocks need (gpu_block.h facts): the gr block's strands and test hooks, the
+  // Falcon controllers' check of PGRAPH 0x404170.
+  void publish(GpuFacts& f) const {
+    f.compute = GpuFacts::ComputeWindows{bar0, bar0.given() ? bar0.where() : "", gpc_bar0};
+  }
+
  private:
   static void gpu_cache_defaults(cache::CacheConfig& c, const char* size, unsigned ways, unsigned tag_cycles,
                                  cache::WritePolicy policy, bool allocate, bool gpu_l1) {

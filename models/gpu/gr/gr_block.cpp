@@ -16,79 +16,67 @@ namespace hetvp::gpu {
 
 namespace {
 
-std::shared_ptr<Schema> gr_schema() {
-  auto s = std::make_shared<Schema>();
-  s->time("word_cost", std::string("2 ns"),
-          "engine time per context word moved, beside the register and VRAM accesses' own time (assumption: no "
-          "source gives GF100's MMCTX rate)");
-  s->time("command_cost", std::string("20 ns"), "engine time per MMCTX list entry or strand command (assumption)");
-  s->any("test_gpc_strand",
-         "TEST ONLY: list of offsets in each GPC's compute window (gpu.compute.gpc_bar0 + n * 0x8000) that form "
-         "an extra strand, to exercise the strand path with registers of a test's choosing");
-  s->integer("test_stuck_gpc", 0,
-              "TEST ONLY fault: this GPC's strand engine takes SAVE/LOAD and never finishes (SIGNAL bit 2 stays set), "
-              "to show the HUB's wait for it ends with a named error")
-      .range(0, 63)
-      .only_when_given();
-  s->any("test_skip_restore",
-         "TEST ONLY fault: a BAR0 address, or a compute register name (e.g. ARG3, CMP_GRID_X), whose restore every "
-         "context load skips; shows that the save/restore is what keeps a channel's state (docs/contexts.md)");
-  return s;
-}
+// The gr block's parameters (gpu.gr).
+struct GrConfig : ParamSet {
+  Time word_cost{this, "word_cost", "2 ns",
+                 "engine time per context word moved, beside the register and VRAM accesses' own time (assumption: "
+                 "no source gives GF100's MMCTX rate)"};
+  Time command_cost{this, "command_cost", "20 ns", "engine time per MMCTX list entry or strand command (assumption)"};
+  Any test_gpc_strand{this, "test_gpc_strand",
+                      "TEST ONLY: list of offsets in each GPC's compute window (gpu.compute.gpc_bar0 + n * 0x8000) "
+                      "that form an extra strand, to exercise the strand path with registers of a test's choosing"};
+  Int<unsigned> test_stuck_gpc{this, "test_stuck_gpc", 0,
+                               "TEST ONLY fault: this GPC's strand engine takes SAVE/LOAD and never finishes (SIGNAL "
+                               "bit 2 stays set), to show the HUB's wait for it ends with a named error",
+                               Range{0, 63}, OnlyWhenGiven{}};
+  Any test_skip_restore{this, "test_skip_restore",
+                        "TEST ONLY fault: a BAR0 address, or a compute register name (e.g. ARG3, CMP_GRID_X), whose "
+                        "restore every context load skips; shows that the save/restore is what keeps a channel's "
+                        "state (docs/contexts.md)"};
+};
 
-// test_skip_restore as a BAR0 address: an integer, or a compute front-end register by name.
-uint32_t skip_address(const Params& p, const Params& gpu) {
-  YAML::Node n = p.node("test_skip_restore");
+// test_skip_restore as a BAR0 address: an integer, or a compute front-end register by name (in
+// the compute block's window; no compute block: its default position).
+uint32_t skip_address(const GrConfig& p, const GpuFacts& facts) {
+  const YAML::Node& n = p.test_skip_restore.node();
   if (n.IsScalar()) {
-    try {
-      return n.as<uint32_t>();
-    } catch (const YAML::Exception&) {
-    }
+    uint32_t address = 0;
+    if (YAML::convert<uint32_t>::decode(n, address)) return address;  // else a register name
     std::string name = n.as<std::string>();
     if (name.rfind("CMP_", 0) == 0) name = name.substr(4);
     static const RegSpec kCompute[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
-    uint64_t base = GPU_COMPUTE_BASE;
-    try {
-      base = gpu.group("compute").u64("bar0");
-    } catch (const std::exception&) {  // no compute group: its default position
-    }
+    const uint64_t base = facts.compute ? facts.compute->bar0 : GPU_COMPUTE_BASE;
     for (const RegSpec& r : kCompute) {
       if (name == r.name) return uint32_t(base + r.offset);
       for (unsigned i = 0; r.count > 1 && i < r.count; ++i)
         if (name == std::string(r.name) + std::to_string(i)) return uint32_t(base + r.offset + 4 * i);
     }
   }
-  throw ConfigError(p.where("test_skip_restore") +
+  throw ConfigError(p.test_skip_restore.where() +
                     ": not a BAR0 address nor a compute register name (KERNEL, GRID_X, ..., ARG0..ARG15)");
 }
 
 class GrBlock : public GpuBlock, public HasStats {
  public:
-  GrBlock(GpuContext& ctx, const Params& p) {
+  GrBlock(GpuContext& ctx, const GrConfig& p) {
     CtxswConfig base;
     base.vram_size = ctx.vram_size;
-    try {
-      base.bar0_size = ctx.gpu_params.group("pcie").size("bar0_size");
-    } catch (const std::exception&) {
-    }
-    base.word_cost = p.time("word_cost");
-    try {
-      base.falcon = ctx.gpu_params.group("microcontrollers").string("core") == "falcon";
-    } catch (const std::exception&) {  // no microcontrollers group
-    }
+    base.bar0_size = ctx.bar0_size;
+    base.word_cost = p.word_cost;
+    base.falcon = ctx.mcu_core == McuCore::falcon;
     base.hub_regs = GPU_HUB_BASE;
-    base.command_cost = p.time("command_cost");
-    if (p.has("test_skip_restore")) {
+    base.command_cost = p.command_cost;
+    if (p.test_skip_restore) {
       base.has_skip = true;
-      base.skip_restore = skip_address(p, ctx.gpu_params);
+      base.skip_restore = skip_address(p, ctx);
     }
     std::vector<uint32_t> test_strand;
-    if (p.has("test_gpc_strand")) {
-      YAML::Node n = p.node("test_gpc_strand");
-      if (!n.IsSequence()) throw ConfigError(p.where("test_gpc_strand") + ": a list of offsets");
+    if (p.test_gpc_strand) {
+      const YAML::Node& n = p.test_gpc_strand.node();
+      if (!n.IsSequence()) throw ConfigError(p.test_gpc_strand.where() + ": a list of offsets");
       for (const auto& e : n) {
         const uint32_t off = e.as<uint32_t>();
-        if (off & 3) throw ConfigError(p.where("test_gpc_strand") + ": offset " + hex(off) + " is not 4-byte aligned");
+        if (off & 3) throw ConfigError(p.test_gpc_strand.where() + ": offset " + hex(off) + " is not 4-byte aligned");
         test_strand.push_back(off);
       }
     }
@@ -99,18 +87,14 @@ class GrBlock : public GpuBlock, public HasStats {
     if (base.falcon) hub.strands.push_back({});
     hub_ = std::make_unique<CtxswUnit>("gr_hub", hub);
     wire(ctx, *hub_);
-    // The GPCs' compute windows: where the compute block put them (one source, its gpc_bar0 key,
-    // also published as PTOP_COMPUTE_GPC_BASE), GPC n at + n * GPU_GPC_STRIDE.
-    uint64_t state0 = GPU_COMPUTE_GPC_BASE;
-    try {
-      state0 = ctx.gpu_params.group("compute").u64("gpc_bar0");
-    } catch (const std::exception&) {  // no compute group: its default position
-    }
+    // The GPCs' compute windows: where the compute block put them (its published fact, also in
+    // PTOP_COMPUTE_GPC_BASE; no compute block: the default position), GPC n at + n * GPU_GPC_STRIDE.
+    const uint64_t state0 = ctx.compute ? ctx.compute->gpc_bar0 : GPU_COMPUTE_GPC_BASE;
     const uint64_t stride = GPU_GPC_STRIDE;
     for (unsigned i = 0; i < ctx.num_gpcs; ++i) {
       CtxswConfig g = base;
       g.index = i;
-      g.stuck = p.has("test_stuck_gpc") && p.u32("test_stuck_gpc") == i;
+      g.stuck = p.test_stuck_gpc.given() && p.test_stuck_gpc == i;
       const uint32_t window = uint32_t(state0 + i * stride);
       // Strand 0: the compute front end's per-GPC state (compute.h); strand 1: the test's, if any.
       std::vector<uint32_t> compute;
@@ -128,6 +112,9 @@ class GrBlock : public GpuBlock, public HasStats {
       wire(ctx, *gpcs_.back());
     }
     ctx.chsw = &hub_->chsw;
+    ctx.ctxsw.hub = {&hub_->regs, &hub_->xfer};
+    for (auto& g : gpcs_) ctx.ctxsw.gpc.push_back({&g->regs, &g->xfer});
+    // MIGRATION: the positional form, until models/mcu reads ctx.ctxsw.
     ctx.ctxsw_regs.push_back(&hub_->regs);
     for (auto& g : gpcs_) ctx.ctxsw_regs.push_back(&g->regs);
     ctx.ctxsw_xfer.push_back(&hub_->xfer);
@@ -140,7 +127,14 @@ class GrBlock : public GpuBlock, public HasStats {
         .value("load_bytes", "bytes", "context bytes restored by every unit", [this] { return total(false); });
   }
   void bind(GpuContext& ctx) override {
-    if (ctx.mcu_irq.empty()) return;  // a core without the interrupt input (falcon): nothing raised
+    if (!ctx.mcu_irqs.empty()) {
+      hub_->mcu_irq.bind(*ctx.mcu_irqs.hub);
+      for (size_t i = 0; i < gpcs_.size() && i < ctx.mcu_irqs.gpc.size(); ++i)
+        gpcs_[i]->mcu_irq.bind(*ctx.mcu_irqs.gpc[i]);
+      return;
+    }
+    // MIGRATION: the positional form ([0] the HUB's, [1 + n] GPC n's), until models/mcu sets mcu_irqs.
+    if (ctx.mcu_irq.empty()) return;  // no microcontroller block: nothing raised
     hub_->mcu_irq.bind(*ctx.mcu_irq.at(0));
     for (size_t i = 0; i < gpcs_.size() && 1 + i < ctx.mcu_irq.size(); ++i) gpcs_[i]->mcu_irq.bind(*ctx.mcu_irq[1 + i]);
   }
@@ -166,11 +160,11 @@ class GrBlock : public GpuBlock, public HasStats {
 
 }  // namespace
 
-HETVP_REGISTER_GPU_BLOCK("gr",
-                         "graphics engine context switch: the HUB's and every GPC's MMCTX / strand engines and the "
-                         "CHSW interface (docs/contexts.md)",
-                         gr_schema, [](GpuContext& ctx, const Params& p) -> std::unique_ptr<GpuBlock> {
-                           return std::make_unique<GrBlock>(ctx, p);
-                         });
+HETVP_REGISTER_GPU_BLOCK_CONFIG("gr",
+                                "graphics engine context switch: the HUB's and every GPC's MMCTX / strand engines and "
+                                "the CHSW interface (docs/contexts.md)",
+                                GrConfig, [](GpuContext& ctx, const GrConfig& p) -> std::unique_ptr<GpuBlock> {
+                                  return std::make_unique<GrBlock>(ctx, p);
+                                });
 
 }  // namespace hetvp::gpu

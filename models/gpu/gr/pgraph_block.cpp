@@ -25,14 +25,15 @@ namespace hetvp::gpu {
 
 namespace {
 
-std::shared_ptr<Schema> pgraph_schema() {
-  auto s = std::make_shared<Schema>();
-  s->choice("lists", {"chip", "gf100", "gf117", "gk104", "gk110", "gk208"}, std::string("chip"),
-            "which chip's register lists name the registers: chip = gpu0.chip's (nouveau's ctx<chip>.c "
-            "hub/gpc_0/gpc_1/zcull/tpc/ppc packs and <chip>.c's mmio pack, extracted at build time); naming a "
-            "chip is a check that it is gpu0.chip");
-  return s;
-}
+HETVP_ENUM(GrLists, chip, gf100, gf117, gk104, gk110, gk208);
+
+// The pgraph block's parameters (gpu.pgraph).
+struct PgraphConfig : ParamSet {
+  Enum<GrLists> lists{this, "lists", GrLists::chip,
+                      "which chip's register lists name the registers: chip = gpu0.chip's (nouveau's ctx<chip>.c "
+                      "hub/gpc_0/gpc_1/zcull/tpc/ppc packs and <chip>.c's mmio pack, extracted at build time); "
+                      "naming a chip is a check that it is gpu0.chip"};
+};
 
 // The BAR0 packs whose words are registers (icmd and mthd name methods, not addresses).
 // GF100 has no ppc pack.
@@ -40,32 +41,27 @@ const char* const kRegisterPacks[] = {"hub", "gpc_0", "gpc_1", "zcull", "tpc", "
 
 class PgraphBlock : public GpuBlock, public HasStats {
  public:
-  PgraphBlock(GpuContext& ctx, const Params& p) {
+  PgraphBlock(GpuContext& ctx, const PgraphConfig& p) {
     // The chip's lists name the chip's registers (no chip: GF100, the GPU's default).
     const std::string chip = ctx.chip ? ctx.chip->name : "gf100";
-    const std::string want = p.string("lists");
-    if (want != "chip" && want != chip)
-      throw ConfigError(p.where("lists") + ": " + want + "'s register lists on chip " + chip + " (" +
-                        ctx.gpu_params.where("chip") + "): a chip's GR registers are its own lists' (lists: chip)");
+    const std::string& want = p.lists.word();
+    if (p.lists != GrLists::chip && want != chip)
+      throw ConfigError(p.lists.where() + ": " + want + "'s register lists on chip " + chip + " (" + ctx.chip_where +
+                        "): a chip's GR registers are its own lists' (lists: chip)");
     const auto& lists = gr::gr_lists(chip);
-    if (!lists.available) throw ConfigError(p.where("lists") + ": " + lists.reason);
+    if (!lists.available) throw ConfigError(p.lists.where() + ": " + lists.reason);
     std::vector<const gr::GrPack*> packs;
     for (const char* n : kRegisterPacks)
       if (const gr::GrPack* pk = lists.find(n)) packs.push_back(pk);
     const unsigned ppcs = ctx.chip ? ctx.chip->ppcs : 0;
-    // TPCs per GPC: the chip's, or what the context controllers report (microcontrollers.tpcs), else
-    // GF100's 4.
-    unsigned tpcs = ctx.chip ? ctx.chip->tpcs : 4;
-    try {
-      const Params mc = ctx.gpu_params.group("microcontrollers");
-      if (mc.has("tpcs")) tpcs = mc.u32("tpcs");
-    } catch (const std::exception&) {
-    }
+    // TPCs per GPC: what the context controllers report (the microcontroller block's fact), else the
+    // chip's, else GF100's 4.
+    const unsigned tpcs = ctx.tpcs_per_gpc();
     const std::vector<uint32_t> extra = {PGRAPH_ICMD_METHOD, PGRAPH_STATUS};
     try {
       file_ = std::make_unique<gr::PgraphRegfile>("pgraph", ctx.num_gpcs, tpcs, packs, extra, ppcs);
     } catch (const std::invalid_argument& e) {
-      throw ConfigError(p.where("lists") + ": " + e.what());
+      throw ConfigError(p.lists.where() + ": " + e.what());
     }
     for (char c : chip) chip_upper_ += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     map_free_parts(ctx);
@@ -130,12 +126,14 @@ class PgraphBlock : public GpuBlock, public HasStats {
 }  // namespace
 
 // Built last (see the file comment); not in the default `blocks` list.
-HETVP_REGISTER_ENTRY(
-    GpuBlockType, "pgraph",
+HETVP_REGISTER_GPU_BLOCK_CONFIG(
+    "pgraph",
     "PGRAPH register file: the chip's GR registers as nouveau's register lists name them (GF100, GF117, "
     "GK104, GK110, GK208), stored and returned; other models' windows take precedence (docs/falcon.md)",
-    pgraph_schema,
-    [](GpuContext& c, const Params& p) -> std::unique_ptr<GpuBlock> { return std::make_unique<PgraphBlock>(c, p); },
+    PgraphConfig,
+    [](GpuContext& c, const PgraphConfig& p) -> std::unique_ptr<GpuBlock> {
+      return std::make_unique<PgraphBlock>(c, p);
+    },
     100, false);
 
 }  // namespace hetvp::gpu

@@ -132,13 +132,10 @@ bool read_image(const McuSideConfig& g, const CtxctlSetup& c, const char* who, F
 // The compute front end's window must not cover PGRAPH 0x404160/0x404170 (its default 0x404000 does):
 // the Falcon configs move it to the agreed hole 0x440000 (docs/kepler.md, configs/gf100_nouveau.yaml).
 void check_compute_window(const gpu::GpuContext& ctx) {
-  // MIGRATION: the compute block's published window (gpu_block.h facts) replaces these reads.
-  const std::string blocks = ctx.gpu_params.string("blocks");
-  if (blocks.find("compute") == std::string::npos) return;
-  const Params compute = ctx.gpu_params.group("compute");
-  const uint64_t at = compute.u64("bar0");
+  if (!ctx.compute) return;  // no compute block
+  const uint64_t at = ctx.compute->bar0;
   if (at <= PGRAPH_HANDSHAKE_4170 && PGRAPH_HANDSHAKE_4170 < at + GPU_WINDOW_COMPUTE)
-    throw ConfigError((compute.has("bar0") ? compute.where("bar0") : ctx.gpu_params.where("blocks")) +
+    throw ConfigError((!ctx.compute->bar0_where.empty() ? ctx.compute->bar0_where : ctx.blocks_where) +
                       ": the Falcon microcontrollers serve PGRAPH 0x404170, inside the compute block's window "
                       "at " +
                       hex(at) +
