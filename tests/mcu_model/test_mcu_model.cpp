@@ -12,6 +12,7 @@
 #include "common/test_run.h"
 #include "common/run_hetvp.h"
 #include "common/tlm_harness.h"
+#include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "mcu/rv32_asm.h"
@@ -484,4 +485,51 @@ TEST(McuModel, StrictTrapsStopsAtTheFirstFaultInAHandler) {
   EXPECT_NE(g_warnings[0].find("fault in trap handler: illegal instruction 0xffffffff at pc 0x00000024"),
             std::string::npos)
       << g_warnings[0];
+}
+
+namespace {
+// A stand-in for the gr block's context-switch unit: records the offsets asked of it.
+struct FakeUnit : sc_core::sc_module {
+  tlm_utils::simple_target_socket<FakeUnit> regs{"regs"};
+  tlm_utils::simple_target_socket_optional<FakeUnit> mem{"mem"};  // an RV32 core does not transfer through it
+  std::vector<uint32_t> offsets;
+  explicit FakeUnit(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    regs.register_b_transport(this, &FakeUnit::b);
+    mem.register_b_transport(this, &FakeUnit::b);
+  }
+  void b(tlm::tlm_generic_payload& gp, sc_time&) {
+    offsets.push_back(uint32_t(gp.get_address()));
+    if (gp.is_read()) std::memset(gp.get_data_ptr(), 0, gp.get_data_length());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+}  // namespace
+
+// With a unit attached, the host's accesses of the unit's registers (gr_ctxsw.h's tables, SIGNAL
+// included: the RV32 block has none of its own) go to it; an offset neither has is refused by
+// the microcontroller's table, and its own registers stay its own.
+TEST(McuModel, ForwardsExactlyTheContextSwitchUnitsRegisters) {
+  FakeUnit unit("unit");
+  std::vector<tlm::tlm_response_status> st;
+  uint32_t id = 0;
+  bool done = false;
+  Bench b([&](TestInitiator& h) {
+    uint32_t v = 0;
+    for (uint32_t off : {uint32_t(GRC_MMCTX_SAVE_SWBASE), uint32_t(GRC_SIGNAL), 0x708u, uint32_t(MCU_METHOD_DATA)}) {
+      sc_time d = sc_core::SC_ZERO_TIME;
+      st.push_back(h.read32(off, v, d));
+    }
+    id = rd(h, MCU_UC_ID);
+    done = true;
+    sc_core::sc_stop();
+  });
+  b.uc.attach_ctxsw(unit.regs, unit.mem);
+  g_warnings.clear();
+  sc_core::sc_report_handler::set_handler(keep_warnings);
+  hetvp::test::start(sc_time(1, sc_core::SC_SEC));
+  ASSERT_TRUE(done);
+  EXPECT_EQ(unit.offsets, (std::vector<uint32_t>{GRC_MMCTX_SAVE_SWBASE, GRC_SIGNAL}));
+  EXPECT_EQ(st, (std::vector<tlm::tlm_response_status>{tlm::TLM_OK_RESPONSE, tlm::TLM_OK_RESPONSE,
+                                                       tlm::TLM_ADDRESS_ERROR_RESPONSE, tlm::TLM_OK_RESPONSE}));
+  EXPECT_NE(id & MCU_UC_ID_CTXSW, 0u);
 }

@@ -4,13 +4,18 @@
 // and the core (refused accesses, indexed registers, the core's UC_CTRL, debug reads).
 #include "common/test_run.h"
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
+#include "firmware/include/hetvp/gr_ctxsw.h"
 #include "models/mcu/falcon/ctxctl.h"
 #include "models/mcu/gdb_stub.h"
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "common/tlm_harness.h"
 #include "common/warnings.h"
@@ -440,4 +445,42 @@ TEST(FalconCtxctl, BarrierDoneWhenEveryMaskedGpcReported) {
   c.host_write(FCTX_BAR, 0, sc_core::SC_ZERO_TIME);
   c.host_read(FCTX_SIGNAL, v);
   EXPECT_EQ(v & FCTX_SIGNAL_BAR_DONE, 0u);
+}
+
+namespace {
+// A stand-in for the gr block's context-switch unit (and for BAR0 and the host): records the offsets
+// asked of it.
+struct FakeUnit : sc_core::sc_module {
+  tlm_utils::simple_target_socket<FakeUnit> regs{"regs"};
+  tlm_utils::simple_target_socket_optional<FakeUnit> mem{"mem"};
+  tlm_utils::simple_initiator_socket_optional<FakeUnit> host{"host"};
+  std::vector<uint32_t> offsets;
+  explicit FakeUnit(sc_core::sc_module_name n) : sc_core::sc_module(n) {
+    regs.register_b_transport(this, &FakeUnit::b);
+    mem.register_b_transport(this, &FakeUnit::b);
+  }
+  void b(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    offsets.push_back(uint32_t(gp.get_address()));
+    if (gp.is_read()) std::memset(gp.get_data_ptr(), 0, gp.get_data_length());
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+}  // namespace
+
+// With a unit attached, the controller forwards exactly the unit's registers, the list made from
+// gr_ctxsw.h's tables (not a range that also takes the gaps between them); SIGNAL is the
+// controller's own and reads the unit's busy bits.
+TEST(FalconCtxctl, ForwardsExactlyTheContextSwitchUnitsRegisters) {
+  TestCtxctl c("fctx_fwd", gpc_cfg("gpu0.hub", 1000, true));
+  FakeUnit unit("unit"), bar0("bar0");
+  c.bar0.bind(bar0.regs);
+  bar0.host.bind(c.regs);
+  c.attach_ctxsw(unit.regs, unit.mem);
+  hetvp::test::start(sc_core::SC_ZERO_TIME);  // the bindings complete
+  uint32_t v = 0;
+  EXPECT_TRUE(c.host_read(GRC_MMCTX_SAVE_SWBASE, v));
+  EXPECT_TRUE(c.host_read(GRH_CHAN_ADDR, v));
+  EXPECT_FALSE(c.host_read(0x708, v)) << "between two of the unit's registers: the controller's own (none)";
+  EXPECT_TRUE(c.host_read(FCTX_SIGNAL, v));
+  EXPECT_EQ(unit.offsets, (std::vector<uint32_t>{GRC_MMCTX_SAVE_SWBASE, GRH_CHAN_ADDR, GRC_SIGNAL}));
 }
