@@ -75,9 +75,8 @@ class ClusterBlock : public gpu::GpuBlock, public HasStats {
  private:
   // One microcontroller of the chosen core, its bus masters bound to the GPU.
   std::unique_ptr<CoreHost> make(gpu::GpuContext& ctx, const McuBlockConfig& c, const CoreSlot& slot) const {
-    const char* name = slot.hub ? "hub" : nullptr;
-    const std::string gpc = "gpc" + std::to_string(slot.index);
-    if (!name) name = gpc.c_str();
+    const std::string n = slot.hub ? std::string("hub") : "gpc" + std::to_string(slot.index);
+    const char* name = n.c_str();
     if (falcon_) {
       auto m = std::make_unique<falcon::Ctxctl>(name, c, slot);
       m->bar0.bind(ctx.bar0.in);  // the MMIO bridge
