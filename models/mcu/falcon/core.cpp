@@ -1,5 +1,5 @@
 // hetvp — Falcon v3 core: state, code TLB, traps/interrupts and the computed-goto run loop.
-// Longer than the 800-line rule on purpose: the computed-goto dispatch needs every instruction
+// This file is longer than 800 lines on purpose: the computed-goto dispatch needs every instruction
 // handler in run()'s one function (a label cannot be jumped to from another function).
 // Semantics from envytools docs/hw/falcon/{arith,branch,data,io,intr,proc,vm,xfer}.rst.
 #include "models/mcu/falcon/core.h"

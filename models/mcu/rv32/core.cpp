@@ -1,5 +1,5 @@
 // hetvp — RV32IMC + Zicsr ISS: state, memories, CSRs, traps and the computed-goto run loop.
-// Longer than the 800-line rule on purpose: the computed-goto dispatch needs every instruction
+// This file is longer than 800 lines on purpose: the computed-goto dispatch needs every instruction
 // handler in run()'s one function (a label cannot be jumped to from another function).
 #include "models/mcu/rv32/core.h"
 #include "models/mcu/rv32/ops.h"
