@@ -38,6 +38,7 @@ const ParamSet& ParamBase::owner() const {
 
 std::string ParamBase::where() const { return owner().view().where(spec_.name); }
 std::string ParamBase::path() const { return owner().yaml_path() + "." + spec_.name; }
+YAML::Node ParamBase::value_node() const { return owner().view().node(spec_.name); }
 
 void ParamBase::apply(const Allowed& a) {
   spec_.choices.clear();
