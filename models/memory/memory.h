@@ -22,7 +22,9 @@
 
 namespace hetvp {
 
-// The parameters of a memory (YAML type `memory`; the gpu's `vram` group sets other defaults).
+// The parameters of a memory (YAML type `memory`). An owner gives other defaults by member, as the
+// gpu's `vram` group does: size.set_default("1536 MiB") (no longer required),
+// bandwidth.set_default_text("177.4e9") (the default's text as written).
 struct MemoryConfig : ParamSet {
   // At most 1 TiB: the storage is sparse, but its chunk table (8 B per MiB) is not.
   Size size{this, "size", nullptr, "capacity in bytes", Required{}, Range{1, 1099511627776.0}};

@@ -122,6 +122,7 @@ struct VramOwner : ParamSet {
   Group<MemoryConfig> vram{this, "vram", "the frame buffer", [](MemoryConfig& m) {
                              m.size.set_default("1536 MiB");
                              m.latency.set_default("100 ns");
+                             m.bandwidth.set_default_text("177.4e9");
                            }};
 };
 }  // namespace
@@ -131,6 +132,7 @@ TEST(Memory, AnOwnerSetsOtherDefaultsByMember) {
   EXPECT_FALSE(owned->find("size")->required);
   EXPECT_EQ(owned->find("size")->default_text.value_or(""), "1536 MiB");
   EXPECT_EQ(owned->find("latency")->default_text.value_or(""), "100 ns");
+  EXPECT_EQ(owned->find("bandwidth")->default_text.value_or(""), "177.4e9");
   const auto own = MemoryConfig{}.schema();
   EXPECT_TRUE(own->find("size")->required);
   EXPECT_FALSE(own->find("size")->default_text.has_value());
@@ -140,6 +142,7 @@ TEST(Memory, AnOwnerSetsOtherDefaultsByMember) {
   EXPECT_EQ(o.vram.size(), 1536ull << 20);
   EXPECT_FALSE(o.vram.size.given());
   EXPECT_EQ(o.vram.latency(), sc_time(7, SC_NS));
+  EXPECT_EQ(o.vram.bandwidth(), 177.4e9);
   EXPECT_FALSE(o.vram.write_latency.given());
 }
 
