@@ -67,6 +67,11 @@ void Real::init(double def) {
   spec_.default_text = format("%.17g", def);
   v_ = def;
 }
+void Real::set_default_text(const char* text) {
+  spec_.default_text = text;
+  v_ = parse_double(text);
+  spec_.required = false;
+}
 void Real::read(const Params& p) {
   if (has_value()) v_ = p.real(key());
 }

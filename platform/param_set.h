@@ -213,6 +213,9 @@ class Real : public Value<double, ParamKind::Double> {
     apply_all(opts...);
   }
   void set_default(double def) { init(def), spec_.required = false; }
+  // The default as the text a user would write ("177.4e9"), which `hetvp list` shows as written
+  // (set_default(double) writes "%.17g").
+  void set_default_text(const char* text);
 
  private:
   void init(double def);
