@@ -31,18 +31,6 @@ Memory::Memory(sc_core::sc_module_name name, const MemoryConfig& c) : Component(
   declare_stats();
 }
 
-namespace {
-// MIGRATION (see memory.h): gpu.cpp's VRAM view gives `size` a default MemoryConfig does not
-// have; every other member reads the view's own default.
-MemoryConfig legacy_config(const Params& p) {
-  MemoryConfig c = load<MemoryConfig>(p);
-  if (!c.size.given()) c.size.set_default(std::to_string(p.size("size")).c_str());
-  return c;
-}
-}  // namespace
-
-Memory::Memory(sc_core::sc_module_name name, const Params& p) : Memory(name, legacy_config(p)) {}
-
 uint8_t* Memory::chunk(uint64_t index) {
   auto& c = chunks_[index];
   if (!c) {

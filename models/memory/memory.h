@@ -43,10 +43,6 @@ class Memory : public Component {
 
   using Config = MemoryConfig;
   Memory(sc_core::sc_module_name name, const MemoryConfig& c);
-  // MIGRATION: the Params path stays while models/gpu/gpu.cpp builds its VRAM from a view of its
-  // own copy of schema() (its only user); both go when gpu.cpp uses Group<MemoryConfig>.
-  Memory(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema() { return MemoryConfig{}.schema(); }
 
   uint64_t size() const { return size_; }
 
