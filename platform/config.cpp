@@ -428,42 +428,24 @@ std::vector<std::string> Config::instance_names() const {
 }
 
 std::shared_ptr<const Schema> Config::simulation_schema() {
-  static std::shared_ptr<const Schema> s = [] {
-    auto sc = std::make_shared<Schema>();
-    sc->integer("seed", 1, "seed of every random choice in the run (same seed, same stats)").range(0, 4294967295.0);
-    // At least 1 ns, the shortest clock period of the shipped models (a 1 GHz cycle): a shorter
-    // quantum only makes every initiator synchronise more often (0 s: on every access, about 10x
-    // slower) without making anything more exact. docs/architecture.md.
-    sc->time("quantum", std::string("1 us"), "temporal-decoupling quantum: how far an initiator may run ahead (>= 1 ns)")
-        .min(1e-9);
-    sc->time("time_limit", std::string("60 s"), "simulated-time watchdog: a run that has not ended by then fails");
-    sc->boolean("trace_routers", false,
-                "with --trace, also trace every router's accesses (a span each: large files); one router: its "
-                "trace: true");
-    return sc;
-  }();
+  static const std::shared_ptr<const Schema> s = SimulationConfig{}.schema();
   return s;
 }
 
 std::shared_ptr<const Schema> Config::workload_schema() {
-  static std::shared_ptr<const Schema> s = [] {
-    auto sc = std::make_shared<Schema>();
-    sc->string("name", std::string("boot"), "host program to run after boot (see `hetvp list`)");
-    sc->string("cpu", std::string("cpu"), "host CPU instance that runs it");
-    sc->any("args", "arguments of the program (validated by the program's own schema)");
-    return sc;
-  }();
+  static const std::shared_ptr<const Schema> s = WorkloadConfig{}.schema();
   return s;
 }
 
-Params Config::simulation() const {
+SimulationConfig Config::simulation() const {
   const YAML::Node& r = root;
-  return Params(r["simulation"] ? r["simulation"] : YAML::Node(YAML::NodeType::Map), simulation_schema(), "simulation",
-                source);
+  return load<SimulationConfig>(Params(r["simulation"] ? r["simulation"] : YAML::Node(YAML::NodeType::Map),
+                                       simulation_schema(), "simulation", source));
 }
-Params Config::workload() const {
+WorkloadConfig Config::workload() const {
   const YAML::Node& r = root;
-  return Params(r["workload"] ? r["workload"] : YAML::Node(YAML::NodeType::Map), workload_schema(), "workload", source);
+  return load<WorkloadConfig>(
+      Params(r["workload"] ? r["workload"] : YAML::Node(YAML::NodeType::Map), workload_schema(), "workload", source));
 }
 
 Schema instance_schema(const Schema& own) {
@@ -686,6 +668,7 @@ constexpr const char* kPluginHint = "; did you load the plugin? (--plugin FILE o
 
 void Config::validate() const {
   load_plugins();
+  check_registrations();
   // Every independent part is checked even after an error: `hetvp check` lists them all (up to
   // Diagnostics::kMaxErrors), not only the first.
   Diagnostics diags;
@@ -696,13 +679,13 @@ void Config::validate() const {
   std::string cpu;
   diags.collect([&] {
     // The workload must exist and its arguments must fit its schema.
-    Params w = workload();
-    cpu = w.string("cpu");
-    const ProgramType* prog = ProgramRegistry::get().find(w.string("name"));
+    const WorkloadConfig w = workload();
+    cpu = w.cpu();
+    const ProgramType* prog = ProgramRegistry::get().find(w.name());
     if (!prog) {
-      std::string near = nearest_name(w.string("name"), ProgramRegistry::get().names());
-      fail(*source, w.has("name") ? w.node("name") : root, "workload.name",
-           "unknown workload '" + w.string("name") + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+      std::string near = nearest_name(w.name(), ProgramRegistry::get().names());
+      fail(*source, w.name.given() ? w.name.value_node() : root, "workload.name",
+           "unknown workload '" + w.name() + "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                "; known: " + [] {
                  std::string l;
                  for (auto& n : ProgramRegistry::get().names()) l += (l.empty() ? "" : ", ") + n;
@@ -712,10 +695,10 @@ void Config::validate() const {
     // validate_node collects the arguments' errors and goes on; the program's own check reads
     // the values, so it runs only on arguments that passed (an unparsable size would throw there).
     const size_t errors_before = diags.count();
-    if (w.has("args")) validate_node(w.node("args"), *prog->schema(), "workload.args", *source, diags);
+    if (w.args) validate_node(w.args.node(), *prog->schema(), "workload.args", *source, diags);
     if (diags.count() != errors_before) return;
     if (prog->validate)
-      prog->validate(Params(w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map), prog->schema(),
+      prog->validate(Params(w.args ? w.args.node() : YAML::Node(YAML::NodeType::Map), prog->schema(),
                             "workload.args", source),
                      diags);
   });
@@ -759,8 +742,8 @@ void Config::validate() const {
   }
   if (!cpu_found && !cpu.empty())
     diags.collect([&] {
-      Params w = workload();
-      fail(*source, w.has("cpu") ? w.node("cpu") : root, "workload.cpu", "no instance named '" + cpu + "' runs the workload");
+      const WorkloadConfig w = workload();
+      fail(*source, w.cpu.given() ? w.cpu.value_node() : root, "workload.cpu", "no instance named '" + cpu + "' runs the workload");
     });
   diags.throw_if_any(source->file);
 }

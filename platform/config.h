@@ -16,6 +16,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "platform/diagnostics.h"
+#include "platform/param_set.h"
 #include "platform/params.h"
 
 namespace hetvp {
@@ -55,6 +56,28 @@ struct ConfigLimits {
 // The nearest of `candidates` to `word`, or "" when none is close.
 std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
 
+// The reserved `simulation` section.
+struct SimulationConfig : ParamSet {
+  Int<uint64_t> seed{this, "seed", 1, "seed of every random choice in the run (same seed, same stats)",
+                     Range{0, 4294967295.0}};
+  // At least 1 ns, the shortest clock period of the shipped models (a 1 GHz cycle): a shorter
+  // quantum only makes every initiator synchronise more often (0 s: on every access, about 10x
+  // slower) without making anything more exact. docs/architecture.md.
+  Time quantum{this, "quantum", "1 us", "temporal-decoupling quantum: how far an initiator may run ahead (>= 1 ns)",
+               Min{1e-9}};
+  Time time_limit{this, "time_limit", "60 s", "simulated-time watchdog: a run that has not ended by then fails"};
+  Bool trace_routers{this, "trace_routers", false,
+                     "with --trace, also trace every router's accesses (a span each: large files); one router: its "
+                     "trace: true"};
+};
+
+// The reserved `workload` section: which host program runs, on which CPU, with what arguments.
+struct WorkloadConfig : ParamSet {
+  Str name{this, "name", "boot", "host program to run after boot (see `hetvp list`)"};
+  Str cpu{this, "cpu", "cpu", "host CPU instance that runs it"};
+  Any args{this, "args", "arguments of the program (validated by the program's own schema)"};
+};
+
 struct Config {
   std::string file;  // as given by the user, for messages
   YAML::Node root;
@@ -83,8 +106,8 @@ struct Config {
   // reserved sections and the workload's arguments): what `--dump-config` writes and the stats'
   // run record holds. Running it gives the same platform. Call after validate().
   YAML::Node resolved() const;
-  Params simulation() const;  // validated view of `simulation`
-  Params workload() const;    // validated view of `workload` (name, cpu, args)
+  SimulationConfig simulation() const;  // the `simulation` section (call after validate())
+  WorkloadConfig workload() const;      // the `workload` section: name, cpu, args
 
   static std::shared_ptr<const Schema> simulation_schema();
   static std::shared_ptr<const Schema> workload_schema();

@@ -38,6 +38,7 @@ const ParamSet& ParamBase::owner() const {
 
 std::string ParamBase::where() const { return owner().view().where(spec_.name); }
 std::string ParamBase::path() const { return owner().yaml_path() + "." + spec_.name; }
+YAML::Node ParamBase::value_node() const { return owner().view().node(spec_.name); }
 
 void ParamBase::apply(const Allowed& a) {
   spec_.choices.clear();
@@ -65,6 +66,11 @@ void ParamSet::load(const Params& view) {
 void Real::init(double def) {
   spec_.default_text = format("%.17g", def);
   v_ = def;
+}
+void Real::set_default_text(const char* text) {
+  spec_.default_text = text;
+  v_ = parse_double(text);
+  spec_.required = false;
 }
 void Real::read(const Params& p) {
   if (has_value()) v_ = p.real(key());

@@ -90,6 +90,9 @@ class ParamBase {
   std::string path() const;
   // where() for a given value, "path (default)" for a default: what placed a value.
   std::string origin() const { return given_ ? where() : path() + " (default)"; }
+  // The given value's YAML node (null for a default): for a location another layer makes from a
+  // node (Builder::resolve_target, a router's map entry).
+  YAML::Node value_node() const;
 
  protected:
   ParamBase(ParamSet* owner, const char* name, ParamKind kind, const char* doc);
@@ -193,6 +196,7 @@ class Int : public Value<T, ParamKind::Int> {
   void set_default(T def) {
     this->spec_.default_text = std::to_string(def);
     this->v_ = def;
+    this->spec_.required = false;
   }
 
  private:
@@ -208,7 +212,10 @@ class Real : public Value<double, ParamKind::Double> {
     init(def);
     apply_all(opts...);
   }
-  void set_default(double def) { init(def); }
+  void set_default(double def) { init(def), spec_.required = false; }
+  // The default as the text a user would write ("177.4e9"), which `hetvp list` shows as written
+  // (set_default(double) writes "%.17g").
+  void set_default_text(const char* text);
 
  private:
   void init(double def);
@@ -225,6 +232,7 @@ class Bool : public Value<bool, ParamKind::Bool> {
   void set_default(bool def) {
     spec_.default_text = def ? "true" : "false";
     v_ = def;
+    spec_.required = false;
   }
 
  private:
@@ -238,7 +246,7 @@ class Str : public Value<std::string, ParamKind::String> {
     if (def) spec_.default_text = v_ = def;
     apply_all(opts...);
   }
-  void set_default(const char* def) { spec_.default_text = v_ = def; }
+  void set_default(const char* def) { spec_.default_text = v_ = def, spec_.required = false; }
   bool empty() const { return v_.empty(); }
   const char* c_str() const { return v_.c_str(); }
 
@@ -254,7 +262,7 @@ class Size : public Value<uint64_t, ParamKind::Size> {
     init(def);
     apply_all(opts...);
   }
-  void set_default(const char* def) { init(def); }
+  void set_default(const char* def) { init(def), spec_.required = false; }
 
  private:
   void init(const char* def);
@@ -269,7 +277,7 @@ class Time : public Value<sc_core::sc_time, ParamKind::Time> {
     init(def);
     apply_all(opts...);
   }
-  void set_default(const char* def) { init(def); }
+  void set_default(const char* def) { init(def), spec_.required = false; }
   double to_seconds() const { return v_.to_seconds(); }
 
  private:
@@ -285,7 +293,7 @@ class Freq : public Value<double, ParamKind::Freq> {
     init(def);
     apply_all(opts...);
   }
-  void set_default(const char* def) { init(def); }
+  void set_default(const char* def) { init(def), spec_.required = false; }
   sc_core::sc_time period() const { return sc_core::sc_time(1.0 / v_, sc_core::SC_SEC); }
 
  private:
@@ -307,6 +315,7 @@ class Enum : public Value<E, ParamKind::Enum> {
   void set_default(E def) {
     this->spec_.default_text = to_name(def);
     this->v_ = def;
+    this->spec_.required = false;
   }
   const std::string& word() const { return to_name(this->v_); }
 
@@ -333,7 +342,8 @@ class Any : public ParamBase {
 };
 
 // A nested group of parameters, read as the T it holds: `c.to_cpu.latency`. A T used in several
-// places with other defaults takes them from a function of the T, by member:
+// places with other defaults takes them from a function of the T, by member (set_default also
+// makes a Required member optional: the owner's default stands in):
 //   Group<CacheConfig> tcp{this, "tcp", "the L1", [](CacheConfig& c) { c.size.set_default("16 KiB"); }};
 template <class T>
 class Group : public ParamBase, public T {

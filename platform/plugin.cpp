@@ -29,11 +29,8 @@ void load_plugin(const std::string& path, const std::string& where) {
   } catch (const InputFileError& e) {
     throw ConfigError(who + ": " + e.what());
   }
-  RegistrationContext ctx{file, {}};
-  registration_context() = &ctx;
   // RTLD_NOW: an unresolved symbol is reported here, not as a crash in the middle of a run.
   void* h = dlopen(file.c_str(), RTLD_NOW | RTLD_GLOBAL);
-  registration_context() = nullptr;
   if (!h) {
     const char* e = dlerror();
     throw ConfigError(who + ": cannot load: " + (e ? e : "unknown dlopen error"));
@@ -49,13 +46,45 @@ void load_plugin(const std::string& path, const std::string& where) {
   if (!info || info->abi != HETVP_PLUGIN_ABI)
     throw ConfigError(who + ": built against plugin ABI " + std::to_string(info ? info->abi : -1) +
                       ", this hetvp has ABI " + std::to_string(HETVP_PLUGIN_ABI) + ": rebuild it against this hetvp");
-  if (!ctx.errors.empty()) {
+  // Names this plugin registered twice (its registrations ran inside dlopen and could not throw).
+  std::vector<std::string> twice;
+  auto& errors = registration_errors();
+  for (auto it = errors.begin(); it != errors.end();)
+    if (it->library == file) {
+      twice.push_back(it->message);
+      it = errors.erase(it);
+    } else {
+      ++it;
+    }
+  if (!twice.empty()) {
     std::string msg = who + ": ";
-    for (size_t i = 0; i < ctx.errors.size(); ++i) msg += (i ? "; " : "") + ctx.errors[i];
+    for (size_t i = 0; i < twice.size(); ++i) msg += (i ? "; " : "") + twice[i];
     throw ConfigError(msg + " (rename it in the plugin)");
   }
 }
 
 std::vector<std::string> loaded_plugins() { return loaded(); }
+
+std::vector<RegistrationError>& registration_errors() {
+  static std::vector<RegistrationError> errors;
+  return errors;
+}
+
+std::string library_of(const void* address) {
+  Dl_info info;
+  if (!dladdr(address, &info) || !info.dli_fname) return "";
+  return info.dli_fname;
+}
+
+std::string plugin_origin(const std::string& library) {
+  for (const auto& f : loaded())
+    if (f == library) return f;
+  return "";
+}
+
+void check_registrations() {
+  for (const auto& e : registration_errors())
+    if (plugin_origin(e.library).empty()) throw std::logic_error("hetvp: " + e.message);
+}
 
 }  // namespace hetvp

@@ -16,7 +16,7 @@
 namespace hetvp {
 
 // Bumped with every hetvp minor version: a plugin must be built against the same one.
-#define HETVP_PLUGIN_ABI 2
+#define HETVP_PLUGIN_ABI 3
 
 struct PluginInfo {
   int abi;           // HETVP_PLUGIN_ABI the plugin was compiled with

@@ -22,17 +22,20 @@
 
 namespace hetvp {
 
-// While a plugin loads (platform/plugin.h), a name registered twice is collected here instead of
-// thrown (an exception cannot cross dlopen's static initialisation), and each entry remembers
-// which library added it ("" = built in).
-struct RegistrationContext {
-  std::string origin;               // the plugin being loaded
-  std::vector<std::string> errors;  // names registered twice while loading it
+// A name registered twice. A static registration cannot throw (a plugin's run inside dlopen), so
+// it is recorded here with the library it came from: load_plugin() reports its plugin's own, and
+// check_registrations() (Config::validate) any other as a logic error.
+struct RegistrationError {
+  std::string library;  // the registering object's library (library_of)
+  std::string message;
 };
-inline RegistrationContext*& registration_context() {
-  static RegistrationContext* c = nullptr;
-  return c;
-}
+std::vector<RegistrationError>& registration_errors();
+// The shared object (or program) that holds `address`, as the dynamic loader names it; "" unknown.
+std::string library_of(const void* address);
+// The plugin that `library` is ("" when it is no plugin: built in).
+std::string plugin_origin(const std::string& library);
+// Throws std::logic_error naming the first name a built-in registered twice.
+void check_registrations();
 
 // Entries by name; iteration (entries(), names()) is in name order, so nothing depends on the
 // order in which static registrations ran (link order).
@@ -46,25 +49,25 @@ class Registry {
     static Registry r;
     return r;
   }
-  void add(Entry e) {
-    RegistrationContext* ctx = registration_context();
+  // `registrar`: the static object that registers (its library is the entry's origin); nullptr
+  // for a call at run time, which throws std::logic_error on a name registered twice.
+  void add(Entry e, const void* registrar = nullptr) {
+    const std::string library = registrar ? library_of(registrar) : std::string();
     if (entries_.count(e.name)) {
       std::string msg = std::string(Entry::kKind) + " '" + e.name + "' is already registered" +
                         (origin(e.name).empty() ? " (built in)" : " by " + origin(e.name));
-      if (ctx) {
-        ctx->errors.push_back(msg);
-        return;
-      }
-      throw std::logic_error("hetvp: " + msg);
+      if (!registrar) throw std::logic_error("hetvp: " + msg);
+      registration_errors().push_back({library, msg});
+      return;
     }
-    if (ctx) origins_[e.name] = ctx->origin;
+    libraries_[e.name] = library;
     std::string key = e.name;
     entries_.emplace(std::move(key), std::move(e));
   }
   // The plugin that registered `name`, "" for a built-in entry.
   std::string origin(const std::string& name) const {
-    auto it = origins_.find(name);
-    return it == origins_.end() ? std::string() : it->second;
+    auto it = libraries_.find(name);
+    return it == libraries_.end() ? std::string() : plugin_origin(it->second);
   }
   const Entry* find(const std::string& name) const {
     auto it = entries_.find(name);
@@ -79,13 +82,13 @@ class Registry {
 
  private:
   std::map<std::string, Entry> entries_;
-  std::map<std::string, std::string> origins_;
+  std::map<std::string, std::string> libraries_;  // name -> library_of(its registrar)
 };
 
 // A static object whose construction registers one entry.
 template <class Entry>
 struct Registrar {
-  explicit Registrar(Entry e) { Registry<Entry>::get().add(std::move(e)); }
+  explicit Registrar(Entry e) { Registry<Entry>::get().add(std::move(e), this); }
 };
 
 class Component;

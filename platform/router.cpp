@@ -14,22 +14,13 @@ namespace hetvp {
 
 HETVP_REGISTER_COMPONENT("router", Router, "address router: forwards each access to the target whose range holds it");
 
-std::shared_ptr<Schema> Router::schema() {
-  auto entry = std::make_shared<Schema>();
-  entry->string("to", std::nullopt, "target: instance or instance.port ({i} = repeat index)").required();
-  entry->integer("base", std::nullopt, "first address of the range").required().min(0);
-  entry->size("size", std::nullopt, "size of the range").required();
-  entry->boolean("absolute", false, "pass the full address on (default: the offset from base)");
-  entry->integer("repeat", 1, "map this entry N times, {i} in 'to' replaced by 0..N-1").range(1, 4096);
-  entry->size("stride", std::string("0"), "address step between repeated entries");
-  auto s = std::make_shared<Schema>();
-  s->time("latency", std::string("0 ns"), "time added to every access crossing the router");
-  s->list("map", entry, "address map: list of {to, base, size, absolute, repeat, stride}");
-  return s;
+void RouterConfig::validate(Diagnostics& d) const {
+  // view().where(""): the router's own block, where a missing map would be.
+  if (map.empty()) d.error(view().where("") + ": a router needs a 'map' with at least one entry");
 }
 
-Router::Router(sc_core::sc_module_name name, const Params& p) : Component(name), params_(p) {
-  latency_ = p.time("latency");
+Router::Router(sc_core::sc_module_name name, const RouterConfig& c) : Component(name), map_(c.map()) {
+  latency_ = c.latency;
   in.register_transport_dbg(&Router::transport_dbg);
   in.register_get_direct_mem_ptr(&Router::get_direct_mem_ptr);
   out.register_invalidate_direct_mem_ptr(this, &Router::invalidate_direct_mem_ptr);
@@ -72,25 +63,22 @@ void Router::check_limit(const std::string& label, uint64_t base, uint64_t size)
 }
 
 void Router::connect_phase(Builder& b) {
-  auto list = params_.list("map");
-  if (list.empty()) throw ConfigError(params_.where("") + ": a router needs a 'map' with at least one entry");
-  for (auto& e : list) {
-    int repeat = static_cast<int>(e.integer("repeat"));
-    for (int i = 0; i < repeat; ++i) {
-      std::string to = substitute_index(e.string("to"), i);
-      uint64_t base = static_cast<uint64_t>(e.integer("base")) + i * e.size("stride");
-      std::string label = b.config().location(e.node("to")) + " (" + e.path() + " -> " + to + ")";
+  for (const MapEntry& e : map_) {
+    for (unsigned i = 0; i < e.repeat; ++i) {
+      std::string to = substitute_index(e.to, static_cast<int>(i));
+      uint64_t base = e.base + i * e.stride;
+      std::string label = b.config().location(e.to.value_node()) + " (" + e.yaml_path() + " -> " + to + ")";
       uint64_t extent = 0;
-      TargetSocketBase& t = b.resolve_target(to, e.node("to"), e.path() + ".to", &extent);
-      map(label, base, e.size("size"), t, e.boolean("absolute"));
+      TargetSocketBase& t = b.resolve_target(to, e.to.value_node(), e.yaml_path() + ".to", &extent);
+      map(label, base, e.size, t, e.absolute);
       // The target answers offsets below its extent only (a memory's size): a range reaching past
       // it would fail at run time on the first access there (a debug write, a DMA).
-      const uint64_t size = e.size("size"), last = e.boolean("absolute") ? base + size : size;
+      const uint64_t size = e.size, last = e.absolute ? base + size : size;
       if (extent != 0 && last > extent)
-        throw ConfigError(label + ": " + name() + ": range " + format("[0x%" PRIx64 ", 0x%" PRIx64 ")", base, base + size) +
-                          (e.boolean("absolute") ? " (absolute addresses)" : "") + " reaches offset " +
-                          format("0x%" PRIx64, last) + ", but " + to + " has only " + std::to_string(extent) +
-                          " bytes (its size)");
+        throw ConfigError(
+            label + ": " + name() + ": range " + format("[0x%" PRIx64 ", 0x%" PRIx64 ")", base, base + size) +
+            (e.absolute ? " (absolute addresses)" : "") + " reaches offset " + format("0x%" PRIx64, last) + ", but " +
+            to + " has only " + std::to_string(extent) + " bytes (its size)");
     }
   }
 }

@@ -20,8 +20,26 @@
 
 #include "platform/component.h"
 #include "platform/direct_target_socket.h"
+#include "platform/param_set.h"
 
 namespace hetvp {
+
+// One entry of a router's address map.
+struct MapEntry : ParamSet {
+  Str to{this, "to", nullptr, "target: instance or instance.port ({i} = repeat index)", Required{}};
+  Int<uint64_t> base{this, "base", 0, "first address of the range", Required{}, Min{0}};
+  Size size{this, "size", nullptr, "size of the range", Required{}};
+  Bool absolute{this, "absolute", false, "pass the full address on (default: the offset from base)"};
+  Int<unsigned> repeat{this, "repeat", 1, "map this entry N times, {i} in 'to' replaced by 0..N-1", Range{1, 4096}};
+  Size stride{this, "stride", "0", "address step between repeated entries"};
+};
+
+// The parameters of a router (YAML type `router`).
+struct RouterConfig : ParamSet {
+  Time latency{this, "latency", "0 ns", "time added to every access crossing the router"};
+  List<MapEntry> map{this, "map", "address map: list of {to, base, size, absolute, repeat, stride}"};
+  void validate(Diagnostics& d) const override;
+};
 
 class Router : public Component {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `in`)
@@ -32,8 +50,12 @@ class Router : public Component {
   DirectTargetSocket<Router, &Router::b_transport, 0> in{"in", this};
   tlm_utils::multi_passthrough_initiator_socket<Router> out{"out"};
 
-  Router(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema();
+  using Config = RouterConfig;
+  Router(sc_core::sc_module_name name, const RouterConfig& c);
+  // MIGRATION: models/gpu/gpu.cpp builds its internal routers from a Params view of schema(); both
+  // go when it uses RouterConfig.
+  Router(sc_core::sc_module_name name, const Params& p) : Router(name, load<RouterConfig>(p)) {}
+  static std::shared_ptr<Schema> schema() { return RouterConfig{}.schema(); }
 
   // Adds a mapping programmatically (composite components build internal routers this way).
   // Overlapping ranges, or a range beyond limit(), are a ConfigError naming both labels and ranges.
@@ -71,7 +93,7 @@ class Router : public Component {
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
 
-  Params params_;
+  std::vector<MapEntry> map_;  // the YAML's map, resolved in connect_phase
   sc_core::sc_time latency_;
   void check_limit(const std::string& label, uint64_t base, uint64_t size) const;
   std::vector<Entry> entries_;  // sorted by base after elaboration

@@ -287,19 +287,19 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
       const YAML::Node& t = static_cast<const YAML::Node&>(cfg.root)[name]["trace"];
       if (t) ctx.tracer.select(name, t.as<bool>());
     }
-    Params sim = cfg.simulation();
-    ctx.tracer.set_trace_routers(sim.boolean("trace_routers"));
-    seed = sim.u64("seed");
-    limit = sim.time("time_limit");
-    tlm::tlm_global_quantum::instance().set(sim.time("quantum"));
-    Params w = cfg.workload();
-    workload = w.string("name");
-    Component* cpu = builder->find(w.string("cpu"));
+    const SimulationConfig sim = cfg.simulation();
+    ctx.tracer.set_trace_routers(sim.trace_routers);
+    seed = sim.seed;
+    limit = sim.time_limit;
+    tlm::tlm_global_quantum::instance().set(sim.quantum);
+    const WorkloadConfig w = cfg.workload();
+    workload = w.name();
+    Component* cpu = builder->find(w.cpu());
     host = dynamic_cast<ProgramHost*>(cpu);
     if (!host)
-      throw ConfigError(cfg.location(w.node("cpu")) + ": workload.cpu: '" + w.string("cpu") +
+      throw ConfigError(cfg.location(w.cpu.value_node()) + ": workload.cpu: '" + w.cpu() +
                         "' cannot run host programs (it is not a host_cpu)");
-    YAML::Node args = w.has("args") ? w.node("args") : YAML::Node(YAML::NodeType::Map);
+    YAML::Node args = w.args ? w.args.node() : YAML::Node(YAML::NodeType::Map);
     host->load_program(workload, Params(args, nullptr, "workload.args", cfg.source), seed);
     ctx.debug.set_stream(&err);
     if (!opt.debug_flags.empty()) ctx.debug.enable(opt.debug_flags);  // std::invalid_argument: exit 2
@@ -308,8 +308,8 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     if (ctx.log_level >= SimulationContext::kDebug) ctx.debug.enable_all();
     if (ctx.log_level >= SimulationContext::kInfo)  // -v
       err << "info: " << opt.config << ": " << builder->components().size() << " instances built; workload "
-          << workload << " on " << w.string("cpu") << ", seed " << seed << ", time limit " << fmt_time(limit)
-          << ", quantum " << fmt_time(sim.time("quantum")) << "\n";
+          << workload << " on " << w.cpu() << ", seed " << seed << ", time limit " << fmt_time(limit)
+          << ", quantum " << fmt_time(sim.quantum) << "\n";
     // The resolved tree (a copy of the configuration with every default) only for what writes it:
     // the run record of --stats / RunOutputs and --dump-config (#31: a plain run skips the copy).
     const bool records = !opt.stats_path.empty() || opt.outputs;

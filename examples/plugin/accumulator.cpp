@@ -3,6 +3,7 @@
 #include "accumulator.h"
 
 #include "platform/component.h"
+#include "platform/param_set.h"
 #include "platform/peripheral.h"
 #include "platform/plugin.h"
 #include "platform/register_table.h"
@@ -16,16 +17,18 @@ const hetvp::RegSpec kAccRegs[] = {HETVP_REG_TABLE(EXAMPLE_ACC_REGS)};
 // A top-level YAML component with registers derives from PeripheralOf<Component>: it gets the
 // target socket `regs` (exposed to `connect:`/`map:` as "regs"), a RegisterBank filled from the
 // table, and hetvp's register timing rules.
+// Its parameters, each declared once (platform/param_set.h): `hetvp list accumulator` shows them,
+// the YAML is checked against them, and the constructor reads the typed values.
+struct AccumulatorConfig : hetvp::ParamSet {
+  hetvp::Time latency{this, "latency", "20 ns", "cost of one register access"};
+};
+
 class Accumulator : public hetvp::PeripheralOf<hetvp::Component> {
  public:
-  static std::shared_ptr<hetvp::Schema> schema() {
-    auto s = std::make_shared<hetvp::Schema>();
-    s->time("latency", std::string("20 ns"), "cost of one register access");
-    return s;
-  }
+  using Config = AccumulatorConfig;
 
-  Accumulator(sc_core::sc_module_name n, const hetvp::Params& p)
-      : PeripheralOf(n, kAccRegs), latency_(p.time("latency")), sum_(reg("SUM")), count_(reg("COUNT")) {
+  Accumulator(sc_core::sc_module_name n, const AccumulatorConfig& c)
+      : PeripheralOf(n, kAccRegs), latency_(c.latency), sum_(reg("SUM")), count_(reg("COUNT")) {
     expose_target("regs", regs);
     on_write("ADD", &Accumulator::add);     // behaviour bound to register names
     on_write("CLEAR", &Accumulator::clear);

@@ -81,21 +81,6 @@ void GpuBlockGroups::declare(Schema& s) const {
   for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) s.group(key, b.schema(), b.doc);
 }
 
-LegacyVramGroup::LegacyVramGroup(ParamSet* owner)
-    : ParamBase(owner, "vram", ParamKind::Group,
-                "the frame buffer (a memory: size, latency, write_latency, bandwidth)") {
-  spec_.children = Memory::schema();
-  // VRAM defaults of a GTX 480: 1.5 GiB GDDR5, 177.4 GB/s.
-  for (auto& c : spec_.children->specs) {
-    if (c.name == "size") {
-      c.required = false;
-      c.default_text = "1536 MiB";
-    }
-    if (c.name == "latency") c.default_text = "100 ns";
-    if (c.name == "bandwidth") c.default_text = "177.4e9";
-  }
-}
-
 std::string GpuConfig::default_blocks() {
   std::string all;
   for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries())
@@ -189,7 +174,7 @@ Gpu::Gpu(sc_core::sc_module_name n, const GpuConfig& c) : Component(n) {
 
 // VRAM, the host interface (PMC, PTOP), the MMU and the two routers: what every GPU has.
 void Gpu::build_fixed_parts(const GpuConfig& c) {
-  vram_ = std::make_unique<Memory>("vram", c.vram.params());
+  vram_ = std::make_unique<Memory>("vram", c.vram);
   vram_bus_ = std::make_unique<Router>("vram_bus", empty_router_params(std::string(name()) + ".vram_bus"));
   bar0_ = std::make_unique<Router>("bar0", empty_router_params(std::string(name()) + ".bar0"));
   hostif_ = std::make_unique<gpu::HostInterface>("hostif", c.pcie, num_gpcs_, vram_->size());

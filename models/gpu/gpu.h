@@ -64,18 +64,6 @@ class GpuBlockGroups : public ParamBase {
   Params gpu_;
 };
 
-// MIGRATION: the vram group on the Params path until Memory reads a MemoryConfig (the memory's
-// schema with a GTX 480's defaults). Goes with Group<MemoryConfig>.
-class LegacyVramGroup : public ParamBase {
- public:
-  explicit LegacyVramGroup(ParamSet* owner);
-  const Params& params() const { return view_; }
-
- private:
-  void read(const Params& p) override { view_ = p.group(key()); }
-  Params view_;
-};
-
 // One `bar0_ports` entry: an external block's BAR0 window.
 struct Bar0PortConfig : ParamSet {
   Str name{this, "name", nullptr, "the gpu's initiator port for this window (connect it: connect: {NAME: blk.regs})",
@@ -92,7 +80,13 @@ struct GpuConfig : ParamSet {
                      "all of them",
                      Range{1, 16}, OnlyWhenGiven{}};
   GpuChipParam chip{this};
-  LegacyVramGroup vram{this};
+  // VRAM defaults of a GTX 480: 1.5 GiB GDDR5, 177.4 GB/s.
+  Group<MemoryConfig> vram{this, "vram", "the frame buffer (a memory: size, latency, write_latency, bandwidth)",
+                           [](MemoryConfig& m) {
+                             m.size.set_default("1536 MiB");
+                             m.latency.set_default("100 ns");
+                             m.bandwidth.set_default_text("177.4e9");
+                           }};
   Group<gpu::HostInterfaceConfig> pcie{this, "pcie", "PCIe endpoint and host interface"};
   Group<gpu::GpuMmuConfig> mmu{this, "mmu", "GPU MMU"};
   // Checked against `blocks` only when given (the resolved config leaves it out).

@@ -16,44 +16,22 @@ namespace hetvp {
 
 HETVP_REGISTER_COMPONENT("host_cpu", HostCpu, "host CPU running a host program (sw/) through the host API");
 
-std::shared_ptr<Schema> HostCpu::schema() {
-  auto s = std::make_shared<Schema>();
-  s->freq("clock", std::string("3 GHz"), "core clock (informational for programs)");
-  s->time("cached_access", std::string("1 ns"), "CPU cost of one cache-line-sized cached access served by DMI");
-  s->time("uncached_store", std::string("25 ns"), "CPU cost of issuing one uncached (MMIO) store");
-  s->time("uncached_load", std::string("10 ns"),
-          "CPU cost of issuing one uncached (MMIO) load, on top of the round trip");
-  s->integer("mmio_width", 4, "bytes per uncached access (4 = 32-bit MMIO)").range(1, 8);
-  s->time("write_combine_line", std::string("20 ns"),
-          "CPU cost to fill and evict one 64-byte write-combining line (WriteCombined stores)");
-  s->integer("line_bytes", 64, "cache line size cached accesses are split into").range(8, 4096);
-  s->boolean("dmi", true, "use direct memory access for cached accesses where granted");
-  s->integer("ecam_base", 0xE0000000, "PCIe ECAM configuration window (firmware tables)").min(0);
-  s->size("ecam_size", std::string("256 MiB"), "size of the ECAM window");
-  s->integer("mmio_base", 0x80000000, "PCIe memory window the root complex forwards").min(0);
-  s->size("mmio_size", std::string("1536 MiB"), "size of the PCIe memory window");
-  s->integer("msi_address", 0xFEE00000, "address MSI writes target").min(0);
-  s->integer("pinned_base", 0x10000000, "start of host DRAM handed out as pinned memory").min(0);
-  s->size("pinned_size", std::string("768 MiB"), "size of the pinned-memory pool");
-  return s;
-}
-
-HostCpu::HostCpu(sc_core::sc_module_name n, const Params& p) : Component(n), name_(basename()) {
-  info_.ecam_base = p.u64("ecam_base");
-  info_.ecam_size = p.size("ecam_size");
-  info_.mmio_base = p.u64("mmio_base");
-  info_.mmio_size = p.size("mmio_size");
-  info_.msi_address = p.u64("msi_address");
-  info_.pinned_base = p.u64("pinned_base");
-  info_.pinned_size = p.size("pinned_size");
-  info_.cpu_hz = p.freq("clock");
-  cached_access_ = p.time("cached_access");
-  uncached_store_ = p.time("uncached_store");
-  uncached_load_ = p.time("uncached_load");
-  wc_line_ = p.time("write_combine_line");
-  mmio_width_ = p.u32("mmio_width");
-  line_bytes_ = p.u32("line_bytes");
-  use_dmi_ = p.boolean("dmi");
+HostCpu::HostCpu(sc_core::sc_module_name n, const HostCpuConfig& c) : Component(n), name_(basename()) {
+  info_.ecam_base = c.ecam_base;
+  info_.ecam_size = c.ecam_size;
+  info_.mmio_base = c.mmio_base;
+  info_.mmio_size = c.mmio_size;
+  info_.msi_address = c.msi_address;
+  info_.pinned_base = c.pinned_base;
+  info_.pinned_size = c.pinned_size;
+  info_.cpu_hz = c.clock;
+  cached_access_ = c.cached_access;
+  uncached_store_ = c.uncached_store;
+  uncached_load_ = c.uncached_load;
+  wc_line_ = c.write_combine_line;
+  mmio_width_ = c.mmio_width;
+  line_bytes_ = c.line_bytes;
+  use_dmi_ = c.dmi;
   info_ext_->initiator = basename();
   info_ext_->side = Side::Host;
   gp_.set_extension(info_ext_);

@@ -22,18 +22,40 @@
 #include "platform/access_info.h"
 #include "platform/component.h"
 #include "platform/direct_target_socket.h"
+#include "platform/param_set.h"
 #include "platform/program.h"
 #include "platform/run_ahead.h"
 
 namespace hetvp {
+
+// The parameters of a host CPU (YAML type `host_cpu`).
+struct HostCpuConfig : ParamSet {
+  Freq clock{this, "clock", "3 GHz", "core clock (informational for programs)"};
+  Time cached_access{this, "cached_access", "1 ns", "CPU cost of one cache-line-sized cached access served by DMI"};
+  Time uncached_store{this, "uncached_store", "25 ns", "CPU cost of issuing one uncached (MMIO) store"};
+  Time uncached_load{this, "uncached_load", "10 ns",
+                     "CPU cost of issuing one uncached (MMIO) load, on top of the round trip"};
+  Int<unsigned> mmio_width{this, "mmio_width", 4, "bytes per uncached access (4 = 32-bit MMIO)", Range{1, 8}};
+  Time write_combine_line{this, "write_combine_line", "20 ns",
+                          "CPU cost to fill and evict one 64-byte write-combining line (WriteCombined stores)"};
+  Int<unsigned> line_bytes{this, "line_bytes", 64, "cache line size cached accesses are split into", Range{8, 4096}};
+  Bool dmi{this, "dmi", true, "use direct memory access for cached accesses where granted"};
+  Int<uint64_t> ecam_base{this, "ecam_base", 0xE0000000, "PCIe ECAM configuration window (firmware tables)", Min{0}};
+  Size ecam_size{this, "ecam_size", "256 MiB", "size of the ECAM window"};
+  Int<uint64_t> mmio_base{this, "mmio_base", 0x80000000, "PCIe memory window the root complex forwards", Min{0}};
+  Size mmio_size{this, "mmio_size", "1536 MiB", "size of the PCIe memory window"};
+  Int<uint64_t> msi_address{this, "msi_address", 0xFEE00000, "address MSI writes target", Min{0}};
+  Int<uint64_t> pinned_base{this, "pinned_base", 0x10000000, "start of host DRAM handed out as pinned memory", Min{0}};
+  Size pinned_size{this, "pinned_size", "768 MiB", "size of the pinned-memory pool"};
+};
 
 class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHost {
  public:
   DirectInitiator<tlm_utils::simple_initiator_socket<HostCpu>> mem{"mem"};
   IrqExport irq{"irq"};
 
-  HostCpu(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema();
+  using Config = HostCpuConfig;
+  HostCpu(sc_core::sc_module_name name, const HostCpuConfig& c);
 
   // Set by the simulation before sc_start: which program to run and its arguments.
   void load_program(const std::string& program, const Params& args, uint64_t seed) override;

@@ -12,27 +12,16 @@ namespace hetvp {
 
 HETVP_REGISTER_COMPONENT("memory", Memory, "RAM with sparse storage, fixed latency, bandwidth and DMI");
 
-std::shared_ptr<Schema> Memory::schema() {
-  auto s = std::make_shared<Schema>();
-  // At most 1 TiB: the storage is sparse, but its chunk table (8 B per MiB) is not.
-  s->size("size", std::nullopt, "capacity in bytes").required().range(1, 1099511627776.0);
-  s->time("latency", std::string("50 ns"), "time of a read access before its first byte");
-  s->time("write_latency", std::nullopt, "time of a write access (default: latency)");
-  s->real("bandwidth", 0.0, "bytes per second an access streams at (0 = unlimited)").min(0);
-  s->boolean("dmi", true, "grant direct memory access to initiators that ask");
-  return s;
-}
-
-Memory::Memory(sc_core::sc_module_name name, const Params& p) : Component(name) {
-  size_ = p.size("size");
-  latency_ = p.time("latency");
-  write_latency_ = p.has("write_latency") ? p.time("write_latency") : latency_;
-  double bw = p.real("bandwidth");
+Memory::Memory(sc_core::sc_module_name name, const MemoryConfig& c) : Component(name) {
+  size_ = c.size;
+  latency_ = c.latency;
+  write_latency_ = c.write_latency.given() ? c.write_latency() : latency_;
+  const double bw = c.bandwidth;
   seconds_per_byte_ = bw > 0 ? 1.0 / bw : 0.0;
   if (seconds_per_byte_ > 0)
     for (unsigned len = 0; len <= 4096; ++len)
       stream_table_.push_back(sc_core::sc_time(len * seconds_per_byte_, sc_core::SC_SEC));
-  dmi_ = p.boolean("dmi");
+  dmi_ = c.dmi;
   chunks_.resize((size_ + kChunk - 1) / kChunk);
   written_.resize(((size_ + kPage - 1) / kPage + 63) / 64);
   in.register_transport_dbg(&Memory::transport_dbg);

@@ -18,8 +18,21 @@
 
 #include "platform/component.h"
 #include "platform/direct_target_socket.h"
+#include "platform/param_set.h"
 
 namespace hetvp {
+
+// The parameters of a memory (YAML type `memory`). An owner gives other defaults by member, as the
+// gpu's `vram` group does: size.set_default("1536 MiB") (no longer required),
+// bandwidth.set_default_text("177.4e9") (the default's text as written).
+struct MemoryConfig : ParamSet {
+  // At most 1 TiB: the storage is sparse, but its chunk table (8 B per MiB) is not.
+  Size size{this, "size", nullptr, "capacity in bytes", Required{}, Range{1, 1099511627776.0}};
+  Time latency{this, "latency", "50 ns", "time of a read access before its first byte"};
+  Time write_latency{this, "write_latency", nullptr, "time of a write access (default: latency)", NoDefault{}};
+  Real bandwidth{this, "bandwidth", 0.0, "bytes per second an access streams at (0 = unlimited)", Min{0}};
+  Bool dmi{this, "dmi", true, "grant direct memory access to initiators that ask"};
+};
 
 class Memory : public Component {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `in`)
@@ -28,8 +41,8 @@ class Memory : public Component {
   // Any number of initiators (e.g. VRAM: the GPU's VRAM bus and its host interface's BAR1).
   DirectTargetSocket<Memory, &Memory::b_transport, 0> in{"in", this};
 
-  Memory(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema();
+  using Config = MemoryConfig;
+  Memory(sc_core::sc_module_name name, const MemoryConfig& c);
 
   uint64_t size() const { return size_; }
 

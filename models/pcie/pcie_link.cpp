@@ -14,36 +14,17 @@ namespace hetvp {
 
 HETVP_REGISTER_COMPONENT("pcie_link", PcieLink, "PCIe link: per-direction shared bandwidth, TLP costs, latency");
 
-std::shared_ptr<Schema> PcieLink::schema() {
-  auto s = std::make_shared<Schema>();
-  s->integer("generation", 2, "PCIe generation: 1 (2.5 GT/s), 2 (5 GT/s), 3 (8 GT/s), 4 (16 GT/s), 5 (32 GT/s)")
-      .range(1, 5);
-  s->integer("lanes", 16, "link width").allowed({1, 2, 4, 8, 16, 32});
-  s->time("latency", std::string("250 ns"), "one-way latency of a TLP (PHY, data link layer, switch-free)");
-  s->integer("max_payload", 128,
-             "max payload size (bytes) of a TLP; the endpoint below uses it too (up to what it supports)")
-      .allowed({128, 256, 512, 1024, 2048, 4096});
-  s->integer("max_read_request", 512, "max read request size (bytes); the endpoint below uses it too")
-      .allowed({128, 256, 512, 1024, 2048, 4096});
-  s->integer("framing", 8, "per-TLP bytes besides the header: STP/SDP, sequence number, LCRC, END").range(0, 64);
-  s->choice("trace_detail", {"runs", "tlps"}, std::string("runs"),
-            "--trace: `runs` writes TLPs of one kind at consecutive addresses, each within 5 us of the previous one, as "
-            "one span (\"CplD x8\", Tracer::span_run); "
-            "`tlps` a span per TLP and each direction's occupancy_bytes counter (many more events)");
-  return s;
-}
-
-PcieLink::PcieLink(sc_core::sc_module_name n, const Params& p) : Component(n) {
+PcieLink::PcieLink(sc_core::sc_module_name n, const PcieLinkConfig& c) : Component(n) {
   static const double gts[] = {0, 2.5e9, 5e9, 8e9, 16e9, 32e9};
-  int gen = static_cast<int>(p.integer("generation"));
+  const unsigned gen = c.generation;
   double encoding = gen <= 2 ? 8.0 / 10.0 : 128.0 / 130.0;
-  const unsigned lanes = p.u32("lanes");
+  const unsigned lanes = c.lanes;
   bytes_per_second_ = gts[gen] * lanes * encoding / 8.0;
-  latency_ = p.time("latency");
-  max_payload_ = p.u32("max_payload");
-  max_read_request_ = p.u32("max_read_request");
-  framing_ = p.u32("framing");
-  trace_each_tlp_ = p.string("trace_detail") == "tlps";
+  latency_ = c.latency;
+  max_payload_ = c.max_payload;
+  max_read_request_ = c.max_read_request;
+  framing_ = c.framing;
+  trace_each_tlp_ = c.trace_detail == PcieTraceDetail::tlps;
   for (unsigned bytes = 0; bytes <= max_payload_ + 16 + framing_; ++bytes)
     wire_table_.push_back(sc_core::sc_time(bytes / bytes_per_second_, sc_core::SC_SEC));
   down_in.register_transport_dbg(&PcieLink::dbg_down);

@@ -25,8 +25,34 @@
 #include "platform/calendar.h"
 #include "platform/component.h"
 #include "platform/direct_target_socket.h"
+#include "platform/param_set.h"
 
 namespace hetvp {
+
+HETVP_ENUM(PcieTraceDetail, runs, tlps);
+
+// The parameters of a PCIe link (YAML type `pcie_link`).
+struct PcieLinkConfig : ParamSet {
+  Int<unsigned> generation{this, "generation", 2,
+                           "PCIe generation: 1 (2.5 GT/s), 2 (5 GT/s), 3 (8 GT/s), 4 (16 GT/s), 5 (32 GT/s)",
+                           Range{1, 5}};
+  Int<unsigned> lanes{this, "lanes", 16, "link width", Allowed{{1, 2, 4, 8, 16, 32}}};
+  Time latency{this, "latency", "250 ns", "one-way latency of a TLP (PHY, data link layer, switch-free)"};
+  Int<unsigned> max_payload{
+      this, "max_payload", 128,
+      "max payload size (bytes) of a TLP; the endpoint below uses it too (up to what it supports)",
+      Allowed{{128, 256, 512, 1024, 2048, 4096}}};
+  Int<unsigned> max_read_request{this, "max_read_request", 512,
+                                 "max read request size (bytes); the endpoint below uses it too",
+                                 Allowed{{128, 256, 512, 1024, 2048, 4096}}};
+  Int<unsigned> framing{this, "framing", 8, "per-TLP bytes besides the header: STP/SDP, sequence number, LCRC, END",
+                        Range{0, 64}};
+  Enum<PcieTraceDetail> trace_detail{
+      this, "trace_detail", PcieTraceDetail::runs,
+      "--trace: `runs` writes TLPs of one kind at consecutive addresses, each within 5 us of the previous one, as "
+      "one span (\"CplD x8\", Tracer::span_run); "
+      "`tlps` a span per TLP and each direction's occupancy_bytes counter (many more events)"};
+};
 
 class PcieLink : public Component {
   void b_down(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by the sockets)
@@ -38,8 +64,8 @@ class PcieLink : public Component {
   DirectTargetSocket<PcieLink, &PcieLink::b_up> up_in{"up_in", this};
   DirectInitiator<tlm_utils::simple_initiator_socket<PcieLink>> up_out{"up_out"};
 
-  PcieLink(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema();
+  using Config = PcieLinkConfig;
+  PcieLink(sc_core::sc_module_name name, const PcieLinkConfig& c);
 
   // Wire time of a TLP carrying `payload` bytes to/from `addr` (header size depends on it).
   sc_core::sc_time wire_time(unsigned payload, uint64_t addr, bool completion) const {

@@ -15,19 +15,10 @@ namespace hetvp {
 HETVP_REGISTER_COMPONENT("pcie_root_complex", RootComplex,
                          "PCIe root complex: ECAM, root ports with bridge windows, MMIO forwarding, MSI, DMA");
 
-std::shared_ptr<Schema> RootComplex::schema() {
-  auto s = std::make_shared<Schema>();
-  s->integer("ports", 1, "number of root ports (one link each)").range(1, 31);
-  s->time("latency", std::string("50 ns"), "time a request spends crossing the root complex");
-  s->integer("msi_base", 0xFEE00000, "start of the MSI address range (writes there are interrupts)").min(0);
-  s->size("msi_size", std::string("1 MiB"), "size of the MSI address range");
-  return s;
-}
-
-RootComplex::RootComplex(sc_core::sc_module_name n, const Params& p) : Component(n) {
-  latency_ = p.time("latency");
-  msi_base_ = p.u64("msi_base");
-  msi_size_ = p.size("msi_size");
+RootComplex::RootComplex(sc_core::sc_module_name n, const RootComplexConfig& c) : Component(n) {
+  latency_ = c.latency;
+  msi_base_ = c.msi_base;
+  msi_size_ = c.msi_size;
   up_info_.initiator = basename();
   ecam.register_b_transport(this, &RootComplex::b_ecam);
   mmio.register_transport_dbg(&RootComplex::dbg_mmio);
@@ -35,7 +26,7 @@ RootComplex::RootComplex(sc_core::sc_module_name n, const Params& p) : Component
   expose_target("mmio", mmio);
   expose_initiator("host", host);
   expose_irq_out("irq", irq, /*optional=*/true);
-  unsigned n_ports = p.u32("ports");
+  const unsigned n_ports = c.ports;
   ports_.resize(n_ports);
   for (unsigned i = 0; i < n_ports; ++i) {
     auto& rp = ports_[i];

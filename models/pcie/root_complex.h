@@ -22,8 +22,18 @@
 #include "platform/access_info.h"
 #include "platform/component.h"
 #include "platform/direct_target_socket.h"
+#include "platform/param_set.h"
 
 namespace hetvp {
+
+// The parameters of a root complex (YAML type `pcie_root_complex`).
+struct RootComplexConfig : ParamSet {
+  Int<unsigned> ports{this, "ports", 1, "number of root ports (one link each)", Range{1, 31}};
+  Time latency{this, "latency", "50 ns", "time a request spends crossing the root complex"};
+  Int<uint64_t> msi_base{this, "msi_base", 0xFEE00000, "start of the MSI address range (writes there are interrupts)",
+                         Min{0}};
+  Size msi_size{this, "msi_size", "1 MiB", "size of the MSI address range"};
+};
 
 class RootComplex : public Component {
   void b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `mmio`)
@@ -34,8 +44,8 @@ class RootComplex : public Component {
   DirectInitiator<tlm_utils::simple_initiator_socket<RootComplex>> host{"host"};
   IrqPort irq{"irq"};
 
-  RootComplex(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema();
+  using Config = RootComplexConfig;
+  RootComplex(sc_core::sc_module_name name, const RootComplexConfig& c);
 
  private:
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)

@@ -22,49 +22,26 @@ HETVP_REGISTER_COMPONENT("v3d", V3d,
 // ---------------------------------------------------------------------------------------------
 // Construction
 
-std::shared_ptr<Schema> V3d::schema() {
-  auto s = std::make_shared<Schema>();
-  s->freq("gpu_freq", std::string("250 MHz"), "V3D clock (config.txt gpu_freq: 250 MHz Pi 1/2, 400 MHz Pi 3)");
-  s->integer("qpus", 12, "QPUs (the guide: 3 slices x 4 = 12 on BCM2835)").range(1, 16);
-  s->integer("qpus_per_slice", 4, "QPUs per slice (each slice has two TMUs)").range(1, 4);
-  s->size("sdram_size", std::nullopt, "SDRAM the V3D may address from GPU bus address 0 (DMA beyond is an error)")
-      .required()
-      .range(4096, 4294967296.0);
-  s->integer("irq_vector", 0, "interrupt vector raised on the irq port").range(0, 255);
-  auto tmu = std::make_shared<Schema>();
-  tmu->integer("latency", 40, "clocks from a TMU request to its data in the FIFO").range(1, 100000);
-  tmu->integer("interval", 4, "clocks a slice's TMU is busy per 16-element request").range(1, 100000);
-  tmu->integer("queue", 8, "TMU requests a QPU may have outstanding per TMU (the article: 8)").range(1, 64);
-  s->group("tmu", tmu, "texture and memory lookup unit costs");
-  auto vpm = std::make_shared<Schema>();
-  vpm->integer("dma_setup", 50, "clocks from a VCD/VDW address write to the first data").range(0, 1000000);
-  vpm->real("dma_bytes_per_cycle", 4.0, "VCD/VDW transfer rate in bytes per clock").min(0.001);
-  s->group("vpm", vpm, "VPM DMA (VCD loads, VDW stores) costs");
-  s->time("deadlock_grace", std::string("100 us"),
-          "how long every running QPU may stay blocked on semaphores/the mutex before the run stops (deadlock)");
-  s->integer("trace_instructions", 0, "with --trace: the first N instructions of each QPU as trace spans").min(0);
-  return s;
+void V3dConfig::validate(Diagnostics& d) const {
+  if (qpus() % qpus_per_slice())
+    d.error(qpus.where() + ": " + std::to_string(qpus()) + " QPUs do not fill whole slices of " +
+            std::to_string(qpus_per_slice()) + " (v3d.qpus_per_slice); IDENT1 reports slices x QPUs per slice");
 }
 
-V3d::V3d(sc_core::sc_module_name name, const Params& p)
+V3d::V3d(sc_core::sc_module_name name, const V3dConfig& c)
     : Component(name), hostif_("hostif", *this), arrivals_("arrivals") {
-  period_ = p.period("gpu_freq");
-  nqpus_ = p.u32("qpus");
-  qpus_per_slice_ = p.u32("qpus_per_slice");
-  sdram_size_ = p.size("sdram_size");
-  irq_vector_ = p.u32("irq_vector");
-  const Params tmu = p.group("tmu"), vpm = p.group("vpm");
-  tmu_latency_ = tmu.u32("latency");
-  tmu_interval_ = tmu.u32("interval");
-  tmu_queue_ = tmu.u32("queue");
-  dma_setup_ = vpm.u32("dma_setup");
-  dma_bytes_per_cycle_ = vpm.real("dma_bytes_per_cycle");
-  deadlock_grace_ = p.time("deadlock_grace");
-  trace_instructions_ = p.u32("trace_instructions");
-  if (nqpus_ % qpus_per_slice_)
-    throw ConfigError(p.where("qpus") + ": " + std::to_string(nqpus_) + " QPUs do not fill whole slices of " +
-                      std::to_string(qpus_per_slice_) +
-                      " (v3d.qpus_per_slice); IDENT1 reports slices x QPUs per slice");
+  period_ = c.gpu_freq.period();
+  nqpus_ = c.qpus;
+  qpus_per_slice_ = c.qpus_per_slice;
+  sdram_size_ = c.sdram_size;
+  irq_vector_ = c.irq_vector;
+  tmu_latency_ = c.tmu.latency;
+  tmu_interval_ = c.tmu.interval;
+  tmu_queue_ = c.tmu.queue;
+  dma_setup_ = c.vpm.dma_setup;
+  dma_bytes_per_cycle_ = c.vpm.dma_bytes_per_cycle;
+  deadlock_grace_ = c.deadlock_grace;
+  trace_instructions_ = c.trace_instructions;
   const unsigned slices = nqpus_ / qpus_per_slice_;
   hostif_.set_ident1(slices << 4 | qpus_per_slice_ << 8 | 2u << 12 | 16u << 16 | 12u << 28);
   for (unsigned i = 0; i < nqpus_; ++i) {

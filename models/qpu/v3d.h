@@ -31,18 +31,49 @@
 #include "platform/calendar.h"
 #include "platform/component.h"
 #include "platform/irq.h"
+#include "platform/param_set.h"
 #include "platform/peripheral.h"
 
 namespace hetvp::qpu {
+
+// The parameters of the V3D (YAML type `v3d`).
+struct V3dTmuConfig : ParamSet {
+  Int<unsigned> latency{this, "latency", 40, "clocks from a TMU request to its data in the FIFO", Range{1, 100000}};
+  Int<unsigned> interval{this, "interval", 4, "clocks a slice's TMU is busy per 16-element request", Range{1, 100000}};
+  Int<unsigned> queue{this, "queue", 8, "TMU requests a QPU may have outstanding per TMU (the article: 8)",
+                      Range{1, 64}};
+};
+struct V3dVpmConfig : ParamSet {
+  Int<unsigned> dma_setup{this, "dma_setup", 50, "clocks from a VCD/VDW address write to the first data",
+                          Range{0, 1000000}};
+  Real dma_bytes_per_cycle{this, "dma_bytes_per_cycle", 4.0, "VCD/VDW transfer rate in bytes per clock", Min{0.001}};
+};
+struct V3dConfig : ParamSet {
+  Freq gpu_freq{this, "gpu_freq", "250 MHz", "V3D clock (config.txt gpu_freq: 250 MHz Pi 1/2, 400 MHz Pi 3)"};
+  Int<unsigned> qpus{this, "qpus", 12, "QPUs (the guide: 3 slices x 4 = 12 on BCM2835)", Range{1, 16}};
+  Int<unsigned> qpus_per_slice{this, "qpus_per_slice", 4, "QPUs per slice (each slice has two TMUs)", Range{1, 4}};
+  Size sdram_size{this,       "sdram_size",
+                  nullptr,    "SDRAM the V3D may address from GPU bus address 0 (DMA beyond is an error)",
+                  Required{}, Range{4096, 4294967296.0}};
+  Int<unsigned> irq_vector{this, "irq_vector", 0, "interrupt vector raised on the irq port", Range{0, 255}};
+  Group<V3dTmuConfig> tmu{this, "tmu", "texture and memory lookup unit costs"};
+  Group<V3dVpmConfig> vpm{this, "vpm", "VPM DMA (VCD loads, VDW stores) costs"};
+  Time deadlock_grace{
+      this, "deadlock_grace", "100 us",
+      "how long every running QPU may stay blocked on semaphores/the mutex before the run stops (deadlock)"};
+  Int<unsigned> trace_instructions{this, "trace_instructions", 0,
+                                   "with --trace: the first N instructions of each QPU as trace spans", Min{0}};
+  void validate(Diagnostics& d) const override;
+};
 
 class V3d : public Component, public QpuIo {
  public:
   tlm_utils::simple_initiator_socket<V3d> mem{"mem"};
   IrqPort irq{"irq"};
 
-  V3d(sc_core::sc_module_name name, const Params& p);
+  using Config = V3dConfig;
+  V3d(sc_core::sc_module_name name, const V3dConfig& c);
   ~V3d() override;
-  static std::shared_ptr<Schema> schema();
   void end_of_run() override;
 
   // --- host interface (V3dHostIf) -----------------------------------------------------------

@@ -83,49 +83,24 @@ uint32_t alias_of(uint32_t flags) {  // bits 3:2 of the allocate flags -> the bu
 }
 }  // namespace
 
-std::shared_ptr<Schema> VcMailbox::schema() {
-  auto s = std::make_shared<Schema>();
-  s->size("sdram_size", std::nullopt, "SDRAM behind `mem` from address 0 (property buffers and memory must be inside)")
-      .required()
-      .range(4096, 1073741824.0);
-  s->integer("gpu_mem_base", 0x1c000000,
-             "physical base of the GPU memory split the allocate tag hands out (Pi 1, "
-             "gpu_mem=64 of 512 MiB: 0x1C000000)")
-      .range(0, 0xffffffffll);
-  s->size("gpu_mem_size", std::string("64 MiB"), "size of the GPU memory split (config.txt gpu_mem; default 64)")
-      .range(4096, 1073741824.0);
-  s->integer("v3d_base", 0x20c00000, "address of the V3D registers on `mem` (execute_qpu drives them)")
-      .range(0, 0xffffffffll);
-  s->integer("firmware_revision", 1600000000,
-             "answer to get firmware revision (assumption: the firmware answers its build time; any value)")
-      .range(0, 0xffffffffll);
-  s->integer("board_model", 0, "answer to get board model").range(0, 0xffffffffll);
-  s->integer("board_revision", 0x000e,
-             "answer to get board revision (0x000e: Pi 1 Model B rev 2.0, 512 MB, the Pi revision-code table)")
-      .range(0, 0xffffffffll);
-  s->integer("serial", 0, "answer to get board serial").min(0);
-  s->time("latency", std::string("1 us"),
-          "from a message's arrival to its answer in MAIL0 besides the memory accesses (assumption: the firmware's "
-          "time is not documented)");
-  s->time("poll_interval", std::string("1 us"), "how often execute_qpu reads SRQCS while programs run");
-  return s;
+void VcMailboxConfig::validate(Diagnostics& d) const {
+  if (uint64_t(gpu_mem_base) + gpu_mem_size > sdram_size)
+    d.error(gpu_mem_base.where() + format(": the GPU memory 0x%08x + %u bytes reaches past SDRAM (%s)", gpu_mem_base(),
+                                          uint32_t(gpu_mem_size), sdram_size.path().c_str()));
 }
 
-VcMailbox::VcMailbox(sc_core::sc_module_name name, const Params& p) : PeripheralOf<Component>(name, kMboxRegs) {
-  sdram_size_ = p.size("sdram_size");
-  gpu_mem_base_ = uint32_t(p.u64("gpu_mem_base"));
-  gpu_mem_size_ = uint32_t(p.size("gpu_mem_size"));
-  v3d_base_ = uint32_t(p.u64("v3d_base"));
-  fw_revision_ = uint32_t(p.u64("firmware_revision"));
-  board_model_ = uint32_t(p.u64("board_model"));
-  board_revision_ = uint32_t(p.u64("board_revision"));
-  serial_ = p.u64("serial");
-  latency_ = p.time("latency");
-  poll_interval_ = p.time("poll_interval");
-  if (uint64_t(gpu_mem_base_) + gpu_mem_size_ > sdram_size_)
-    throw ConfigError(p.where("gpu_mem_base") + format(": the GPU memory 0x%08x + %u bytes reaches past SDRAM "
-                                                       "(%s.sdram_size)",
-                                                       gpu_mem_base_, gpu_mem_size_, basename()));
+VcMailbox::VcMailbox(sc_core::sc_module_name name, const VcMailboxConfig& c)
+    : PeripheralOf<Component>(name, kMboxRegs) {
+  sdram_size_ = c.sdram_size;
+  gpu_mem_base_ = c.gpu_mem_base;
+  gpu_mem_size_ = uint32_t(c.gpu_mem_size);
+  v3d_base_ = c.v3d_base;
+  fw_revision_ = c.firmware_revision;
+  board_model_ = c.board_model;
+  board_revision_ = c.board_revision;
+  serial_ = c.serial;
+  latency_ = c.latency;
+  poll_interval_ = c.poll_interval;
   on_write("MAIL1_WRT", &VcMailbox::write_mail1);
   reg("MAIL0_RD").read([this](const Register&) { return read_mail0(); });
   reg("MAIL0_POL").read([this](const Register&) { return outbox_.empty() ? 0u : outbox_.front(); });

@@ -24,16 +24,47 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "platform/component.h"
+#include "platform/param_set.h"
 #include "platform/peripheral.h"
 
 namespace hetvp::qpu {
+
+// The parameters of the mailbox (YAML type `vc_mailbox`).
+struct VcMailboxConfig : ParamSet {
+  Size sdram_size{this,       "sdram_size",
+                  nullptr,    "SDRAM behind `mem` from address 0 (property buffers and memory must be inside)",
+                  Required{}, Range{4096, 1073741824.0}};
+  Int<uint32_t> gpu_mem_base{this, "gpu_mem_base", 0x1c000000,
+                             "physical base of the GPU memory split the allocate tag hands out (Pi 1, "
+                             "gpu_mem=64 of 512 MiB: 0x1C000000)",
+                             Range{0, 0xffffffffll}};
+  Size gpu_mem_size{this, "gpu_mem_size", "64 MiB", "size of the GPU memory split (config.txt gpu_mem; default 64)",
+                    Range{4096, 1073741824.0}};
+  Int<uint32_t> v3d_base{this, "v3d_base", 0x20c00000,
+                         "address of the V3D registers on `mem` (execute_qpu drives them)", Range{0, 0xffffffffll}};
+  Int<uint32_t> firmware_revision{
+      this, "firmware_revision", 1600000000,
+      "answer to get firmware revision (assumption: the firmware answers its build time; any value)",
+      Range{0, 0xffffffffll}};
+  Int<uint32_t> board_model{this, "board_model", 0, "answer to get board model", Range{0, 0xffffffffll}};
+  Int<uint32_t> board_revision{
+      this, "board_revision", 0x000e,
+      "answer to get board revision (0x000e: Pi 1 Model B rev 2.0, 512 MB, the Pi revision-code table)",
+      Range{0, 0xffffffffll}};
+  Int<uint64_t> serial{this, "serial", 0, "answer to get board serial", Min{0}};
+  Time latency{this, "latency", "1 us",
+               "from a message's arrival to its answer in MAIL0 besides the memory accesses (assumption: the "
+               "firmware's time is not documented)"};
+  Time poll_interval{this, "poll_interval", "1 us", "how often execute_qpu reads SRQCS while programs run"};
+  void validate(Diagnostics& d) const override;
+};
 
 class VcMailbox : public PeripheralOf<Component> {
  public:
   tlm_utils::simple_initiator_socket<VcMailbox> mem{"mem"};
 
-  VcMailbox(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema();
+  using Config = VcMailboxConfig;
+  VcMailbox(sc_core::sc_module_name name, const VcMailboxConfig& c);
 
  private:
   struct Block {

@@ -77,7 +77,7 @@ struct Bench {
   std::unique_ptr<Cache> cache;
   std::unique_ptr<TestInitiator> cpu;
   Bench(const std::string& cache_yaml, std::function<void(TestInitiator&, Bench&)> body) {
-    mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB\nlatency: 50 ns", Memory::schema()));
+    mem = std::make_unique<Memory>("mem", config_from<MemoryConfig>("size: 1 MiB\nlatency: 50 ns"));
     cache = std::make_unique<Cache>("l1", config_from<CacheConfig>(cache_yaml));
     cpu = std::make_unique<TestInitiator>("cpu", [this, body](TestInitiator& t) { body(t, *this); });
     cpu->socket.bind(cache->in);
@@ -463,7 +463,7 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
   using namespace hetvp::coherence;
   bool ran = false;
   const bool sorted = GetParam() == "address_order";
-  auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB\nlatency: 50 ns", Memory::schema()));
+  auto mem = std::make_unique<Memory>("mem", config_from<MemoryConfig>("size: 1 MiB\nlatency: 50 ns"));
   auto l1 =
       std::make_unique<Cache>("l1", config_from<CacheConfig>("size: 4 KiB\nways: 4\nclock: 2 GHz\ntag_cycles: 1"));
   auto cc = std::make_unique<CacheController>(
@@ -518,7 +518,7 @@ TEST_P(CacheControllerHistory, TracksWritesSendsHistoryInChunksAndServesProbes) 
 
 TEST(CacheController, HistoryWhileTrackingFailsTheRun) {
   using namespace hetvp::coherence;
-  auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
+  auto mem = std::make_unique<Memory>("mem", config_from<MemoryConfig>("size: 1 MiB"));
   auto cc = std::make_unique<CacheController>("cc", config_from<CacheControllerConfig>("levels: 0"));
   auto dirm = std::make_unique<FakeDirectory>("dir");
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator& t) {
@@ -541,7 +541,7 @@ TEST(CacheController, HistoryWhileTrackingFailsTheRun) {
 TEST(CacheController, StoreRecordsExactlyTheLinesItTouches) {
   using namespace hetvp::coherence;
   bool ran = false;
-  auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
+  auto mem = std::make_unique<Memory>("mem", config_from<MemoryConfig>("size: 1 MiB"));
   auto cc = std::make_unique<CacheController>("cc", config_from<CacheControllerConfig>("levels: 0"));
   auto dirm = std::make_unique<FakeDirectory>("dir");
   auto ctl = std::make_unique<TestInitiator>("ctl", [](TestInitiator&) {});
@@ -571,7 +571,7 @@ TEST(CacheController, StoreRecordsExactlyTheLinesItTouches) {
 TEST(CacheController, ProbeIsClippedToTheSharedWindow) {
   using namespace hetvp::coherence;
   bool ran = false;
-  auto mem = std::make_unique<Memory>("mem", params_from("size: 1 MiB", Memory::schema()));
+  auto mem = std::make_unique<Memory>("mem", config_from<MemoryConfig>("size: 1 MiB"));
   auto l1 =
       std::make_unique<Cache>("l1", config_from<CacheConfig>("size: 4 KiB\nways: 4\nclock: 1 GHz\ntag_cycles: 4"));
   auto cc = std::make_unique<CacheController>("cc", config_from<CacheControllerConfig>(""),

@@ -148,7 +148,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   g_cfg->validate();
   g_builder = std::make_unique<Builder>(*g_cfg, g_run);
   g_builder->build();
-  tlm::tlm_global_quantum::instance().set(g_cfg->simulation().time("quantum"));
+  tlm::tlm_global_quantum::instance().set(g_cfg->simulation().quantum());
   auto* host = dynamic_cast<ProgramHost*>(g_builder->find("cpu"));
   host->load_program("fuzz_mmio", Params(YAML::Node(YAML::NodeType::Map), nullptr, "workload.args"), 1);
   run_until(g_ready, sc_core::sc_time(100, sc_core::SC_MS), "the driver's open()");

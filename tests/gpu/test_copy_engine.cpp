@@ -17,7 +17,7 @@ using sc_core::sc_time;
 namespace {
 // A copy engine (no setup, 100 ns per 512-byte piece) on a zero-latency memory.
 struct CopyBench {
-  Memory mem{"mem", params_from("{size: 16 MiB, latency: 0 ns}", Memory::schema())};
+  Memory mem{"mem", config_from<MemoryConfig>("{size: 16 MiB, latency: 0 ns}")};
   CopyEngine ce{"ce", config_from<CopyEngineConfig>("{setup: 0 ns, issue_cost: 100 ns, burst: 512}")};
   IrqCounter irq{"irq"};
   CopyBench() {

@@ -25,8 +25,8 @@ namespace {
 // 0x300000, VA 0x1000_1000 to VRAM page 0x100000 (not adjacent, lower), VA 0x1000_2000 to a
 // read-only VRAM page 0x200000, VA 0x1000_3000 to host page 0x5000.
 struct MmuBench {
-  Memory vram{"vram", params_from("{size: 16 MiB, latency: 10 ns}", Memory::schema())};
-  Memory sys{"sys", params_from("{size: 1 MiB, latency: 10 ns}", Memory::schema())};
+  Memory vram{"vram", config_from<MemoryConfig>("{size: 16 MiB, latency: 10 ns}")};
+  Memory sys{"sys", config_from<MemoryConfig>("{size: 1 MiB, latency: 10 ns}")};
   GpuMmu mmu;
   IrqCounter irq{"irq"};
   std::function<void(TestInitiator&)> regs_body;  // what a test does through the register port

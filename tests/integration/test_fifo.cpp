@@ -39,26 +39,24 @@ using namespace hetvp::sw;
 namespace {
 
 // ---------------------------------------------------------------- the test double
-std::shared_ptr<Schema> double_schema() {
-  auto s = std::make_shared<Schema>();
-  s->time("ack_after", std::string("2 us"), "test double: time from the request to the ACK");
-  s->boolean("never_ack", false, "test double: never acknowledge");
-  s->boolean("use", false, "test double: offer the CHSW interface (else the block does nothing)");
-  return s;
-}
+struct ChswDoubleConfig : ParamSet {
+  Time ack_after{this, "ack_after", "2 us", "test double: time from the request to the ACK"};
+  Bool never_ack{this, "never_ack", false, "test double: never acknowledge"};
+  Bool use{this, "use", false, "test double: offer the CHSW interface (else the block does nothing)"};
+};
 
 class ChswDouble : public gpu::GpuBlock, public sc_core::sc_module, public gpu::ChswIf {
  public:
   tlm_utils::simple_initiator_socket<ChswDouble> bar0{"bar0"};
   gpu::ChswExport exp{"chsw"};
 
-  ChswDouble(sc_core::sc_module_name n, gpu::GpuContext& ctx, const Params& p) : sc_core::sc_module(n) {
-    ack_after_ = p.time("ack_after");
-    never_ = p.boolean("never_ack");
+  ChswDouble(sc_core::sc_module_name n, gpu::GpuContext& ctx, const ChswDoubleConfig& p) : sc_core::sc_module(n) {
+    ack_after_ = p.ack_after;
+    never_ = p.never_ack;
     gpcs_ = ctx.num_gpcs;
     bar0.bind(ctx.bar0.in);
     exp.bind(*this);
-    if (p.boolean("use")) ctx.chsw = &exp;  // built last (name order): it replaces any real unit
+    if (p.use) ctx.chsw = &exp;  // built last (name order): it replaces any real unit
     auto* info = new AccessInfo;
     info->initiator = "test_chsw";
     gp_.set_extension(info);
@@ -130,10 +128,11 @@ class ChswDouble : public gpu::GpuBlock, public sc_core::sc_module, public gpu::
   tlm::tlm_generic_payload gp_;
 };
 
-HETVP_REGISTER_GPU_BLOCK("test_chsw", "TEST DOUBLE of the GR context-switch unit (tests/integration/test_fifo.cpp)",
-                         double_schema, [](gpu::GpuContext& ctx, const Params& p) -> std::unique_ptr<gpu::GpuBlock> {
-                           return std::make_unique<ChswDouble>("test_chsw", ctx, p);
-                         });
+HETVP_REGISTER_GPU_BLOCK_CONFIG(
+    "test_chsw", "TEST DOUBLE of the GR context-switch unit (tests/integration/test_fifo.cpp)", ChswDoubleConfig,
+    [](gpu::GpuContext& ctx, const ChswDoubleConfig& p) -> std::unique_ptr<gpu::GpuBlock> {
+      return std::make_unique<ChswDouble>("test_chsw", ctx, p);
+    });
 
 // ---------------------------------------------------------------- bad-input programs
 // `case`: what channel A does wrong. Channel B (created first) has finished its own work.

@@ -27,7 +27,7 @@ bool get_dmi(TestInitiator& t, uint64_t addr, tlm::tlm_dmi& dmi) {
 }  // namespace
 
 TEST(Memory, SparseTimedAndBoundsChecked) {
-  Memory mem("mem", params_from("{size: 4 GiB, latency: 60 ns, bandwidth: 1e9}", Memory::schema()));
+  Memory mem("mem", config_from<MemoryConfig>("{size: 4 GiB, latency: 60 ns, bandwidth: 1e9}"));
   sc_time d1, d2;
   tlm::tlm_response_status beyond = tlm::TLM_OK_RESPONSE;
   uint32_t back = 0;
@@ -57,7 +57,7 @@ TEST(Memory, SparseTimedAndBoundsChecked) {
 // straddles a page boundary, within it, and after a chunk was handed out by DMI and written
 // through the pointer (b_transport then reads the pointer's bytes).
 TEST(Memory, NeverWrittenBytesReadZeroAndDmiWritesAreSeen) {
-  Memory mem("mem", params_from("{size: 4 MiB, latency: 0 ns}", Memory::schema()));
+  Memory mem("mem", config_from<MemoryConfig>("{size: 4 MiB, latency: 0 ns}"));
   std::vector<uint8_t> before(64, 0xAA), straddle(64, 0xAA), after(64, 0xAA), dmi_read(8, 0);
   bool granted = false;
   TestInitiator t("t", [&](TestInitiator& t) {
@@ -83,7 +83,7 @@ TEST(Memory, NeverWrittenBytesReadZeroAndDmiWritesAreSeen) {
 }
 
 TEST(Memory, GrantsDmiPerChunk) {
-  Memory mem("mem", params_from("{size: 8 MiB}", Memory::schema()));
+  Memory mem("mem", config_from<MemoryConfig>("{size: 8 MiB}"));
   bool granted = false;
   uint64_t start = 1, end = 0;
   TestInitiator t("t", [&](TestInitiator& t) {
@@ -101,7 +101,7 @@ TEST(Memory, GrantsDmiPerChunk) {
 
 TEST(Memory, DmiOfAPartialLastChunkEndsAtTheMemoryEnd) {
   // 1536 KiB: the second 1 MiB chunk is only half inside the memory.
-  Memory mem("mem", params_from("{size: 1536 KiB}", Memory::schema()));
+  Memory mem("mem", config_from<MemoryConfig>("{size: 1536 KiB}"));
   bool granted = false;
   uint64_t end = 0;
   TestInitiator t("t", [&](TestInitiator& t) {
@@ -115,10 +115,68 @@ TEST(Memory, DmiOfAPartialLastChunkEndsAtTheMemoryEnd) {
   EXPECT_EQ(end, 0x17FFFFu);
 }
 
+// An owner of a memory (the gpu's `vram`) gives it other defaults by member: its Required size
+// becomes optional with the owner's default, and the memory's own schema is left as it is.
+namespace {
+struct VramOwner : ParamSet {
+  Group<MemoryConfig> vram{this, "vram", "the frame buffer", [](MemoryConfig& m) {
+                             m.size.set_default("1536 MiB");
+                             m.latency.set_default("100 ns");
+                             m.bandwidth.set_default_text("177.4e9");
+                           }};
+};
+}  // namespace
+
+TEST(Memory, AnOwnerSetsOtherDefaultsByMember) {
+  const auto owned = VramOwner{}.schema()->find("vram")->children;
+  EXPECT_FALSE(owned->find("size")->required);
+  EXPECT_EQ(owned->find("size")->default_text.value_or(""), "1536 MiB");
+  EXPECT_EQ(owned->find("latency")->default_text.value_or(""), "100 ns");
+  EXPECT_EQ(owned->find("bandwidth")->default_text.value_or(""), "177.4e9");
+  const auto own = MemoryConfig{}.schema();
+  EXPECT_TRUE(own->find("size")->required);
+  EXPECT_FALSE(own->find("size")->default_text.has_value());
+  EXPECT_EQ(own->find("latency")->default_text.value_or(""), "50 ns");
+
+  const VramOwner o = config_from<VramOwner>("{vram: {latency: 7 ns}}");
+  EXPECT_EQ(o.vram.size(), 1536ull << 20);
+  EXPECT_FALSE(o.vram.size.given());
+  EXPECT_EQ(o.vram.latency(), sc_time(7, SC_NS));
+  EXPECT_EQ(o.vram.bandwidth(), 177.4e9);
+  EXPECT_FALSE(o.vram.write_latency.given());
+}
+
+// The map is a list of typed entries; a router without one is reported by the set's validate().
+TEST(Router, MapEntriesAreTypedAndAnEmptyMapIsAConfigError) {
+  const RouterConfig c = config_from<RouterConfig>(
+      "{latency: 2 ns, map: [{to: 'gpc_{i}', base: 0x1000, size: 4 KiB, repeat: 3, "
+      "stride: 0x8000}, {to: mem, base: 0, size: 1 MiB, absolute: true}]}",
+      "bus");
+  ASSERT_EQ(c.map.size(), 2u);
+  EXPECT_EQ(c.map[0].to(), "gpc_{i}");
+  EXPECT_EQ(c.map[0].base(), 0x1000u);
+  EXPECT_EQ(c.map[0].size(), 4096u);
+  EXPECT_EQ(c.map[0].repeat(), 3u);
+  EXPECT_EQ(c.map[0].stride(), 0x8000u);
+  EXPECT_FALSE(c.map[0].absolute());
+  EXPECT_TRUE(c.map[1].absolute());
+  EXPECT_EQ(c.map[1].stride(), 0u);
+  EXPECT_EQ(c.map[1].yaml_path(), "bus.map[1]");
+  Diagnostics ok;
+  c.validate(ok);
+  EXPECT_TRUE(ok.empty());
+
+  Diagnostics d;
+  config_from<RouterConfig>("{latency: 2 ns}", "bus").validate(d);
+  ASSERT_EQ(d.count(), 1u);
+  EXPECT_NE(d.messages()[0].find("(bus): a router needs a 'map' with at least one entry"), std::string::npos)
+      << d.messages()[0];
+}
+
 TEST(Router, DecodesTranslatesAndRejectsUnmapped) {
-  Router bus("bus", params_from("{latency: 2 ns}", Router::schema()));
-  Memory a("a", params_from("{size: 1 MiB, latency: 0 ns}", Memory::schema()));
-  Memory b("b", params_from("{size: 1 MiB, latency: 0 ns}", Memory::schema()));
+  Router bus("bus", config_from<RouterConfig>("{latency: 2 ns}"));
+  Memory a("a", config_from<MemoryConfig>("{size: 1 MiB, latency: 0 ns}"));
+  Memory b("b", config_from<MemoryConfig>("{size: 1 MiB, latency: 0 ns}"));
   bus.map("a", 0x0, 1 << 20, a.in);
   bus.map("b", 0x40000000, 1 << 20, b.in);
   EXPECT_THROW(bus.map("c", 0x40080000, 1 << 20, b.in), ConfigError);  // overlaps b
@@ -144,8 +202,8 @@ TEST(Router, DecodesTranslatesAndRejectsUnmapped) {
 }
 
 TEST(Router, DmiIsClippedToTheWindowAndOnePastItIsUnmapped) {
-  Router bus("bus", params_from("{latency: 0 ns}", Router::schema()));
-  Memory m("m", params_from("{size: 8 MiB, latency: 0 ns}", Memory::schema()));
+  Router bus("bus", config_from<RouterConfig>("{latency: 0 ns}"));
+  Memory m("m", config_from<MemoryConfig>("{size: 8 MiB, latency: 0 ns}"));
   bus.map("m", 0x40000000, 0x10000, m.in);  // a 64 KiB window onto a larger memory
   bool inside = false, past_end = true;
   uint64_t start = 0, end = 0;

@@ -40,9 +40,9 @@ struct LinkBench {
   PcieLink link;
   Memory down_mem, up_mem;
   LinkBench()
-      : link("link", params_from("{generation: 2, lanes: 16, latency: 250 ns}", PcieLink::schema())),
-        down_mem("down_mem", params_from("{size: 1 MiB, latency: 0 ns}", Memory::schema())),
-        up_mem("up_mem", params_from("{size: 1 MiB, latency: 0 ns}", Memory::schema())) {
+      : link("link", config_from<PcieLinkConfig>("{generation: 2, lanes: 16, latency: 250 ns}")),
+        down_mem("down_mem", config_from<MemoryConfig>("{size: 1 MiB, latency: 0 ns}")),
+        up_mem("up_mem", config_from<MemoryConfig>("{size: 1 MiB, latency: 0 ns}")) {
     link.down_out.bind(down_mem.in);
     link.up_out.bind(up_mem.in);
   }
@@ -139,9 +139,9 @@ TEST(PcieLink, SameDirectionIsSharedOppositeDirectionIsNot) {
 }
 
 TEST(PcieLink, TwoSendersOnOneDirectionEachTakeLonger) {
-  PcieLink link("link", params_from("{}", PcieLink::schema()));
-  Memory mem("mem", params_from("{size: 1 MiB, latency: 0 ns}", Memory::schema()));
-  Memory up("up", params_from("{size: 1 MiB}", Memory::schema()));
+  PcieLink link("link", config_from<PcieLinkConfig>("{}"));
+  Memory mem("mem", config_from<MemoryConfig>("{size: 1 MiB, latency: 0 ns}"));
+  Memory up("up", config_from<MemoryConfig>("{size: 1 MiB}"));
   link.down_out.bind(mem.in);
   link.up_out.bind(up.in);
   // Two initiators reach the down direction through a tiny fan-in (two link instances would
@@ -257,9 +257,9 @@ struct ArrivalRecorder : sc_core::sc_module {
 }  // namespace
 
 TEST(PcieLink, PostedWriteArrivesOneLatencyAfterLeaving) {
-  PcieLink link("link", params_from("{generation: 2, lanes: 16, latency: 250 ns}", PcieLink::schema()));
+  PcieLink link("link", config_from<PcieLinkConfig>("{generation: 2, lanes: 16, latency: 250 ns}"));
   ArrivalRecorder dev("dev");
-  Memory up("up", params_from("{size: 1 MiB}", Memory::schema()));
+  Memory up("up", config_from<MemoryConfig>("{size: 1 MiB}"));
   link.down_out.bind(dev.in);
   link.up_out.bind(up.in);
   TestInitiator host("host", [&](TestInitiator& t) {
@@ -325,7 +325,7 @@ TEST(PcieLink, SixtyFourBitAddressesUseFourDwordHeaders) {
 }
 
 TEST(RootComplex, RootPortDecodesItsWindowOnlyDeviceZeroAndGatesDmaOnBusMaster) {
-  RootComplex rc("rc", params_from("{latency: 0 ns}", RootComplex::schema()));
+  RootComplex rc("rc", config_from<RootComplexConfig>("{latency: 0 ns}"));
   ArrivalRecorder link("link"), host_mem("host_mem");
   IrqCounter irq("irq");  // the root complex's MSI output must be bound
   rc.bind_initiator("down0", link.in);

@@ -136,7 +136,7 @@ TEST(Config, OverrideChangesAValue) {
   c.apply_override("ram.size=128 MiB");
   c.apply_override("simulation.seed=9");
   EXPECT_EQ(c.root["ram"]["size"].Scalar(), "128 MiB");
-  EXPECT_EQ(c.simulation().integer("seed"), 9);
+  EXPECT_EQ(c.simulation().seed(), 9u);
 }
 
 TEST(Config, OverrideOfUnknownInstanceSuggests) {
@@ -227,16 +227,16 @@ TEST(Config, LocationsComeFromTheConfigurationBeingRead) {
   a.apply_override("simulation.seed=9");
   a.validate();
   Config b = Config::load_string(replace(kValid, "  size: 64 MiB\n", "  size: 64 MiB\n  bogus: 1\n"), "b.yaml");
-  EXPECT_EQ(a.simulation().where("seed"), "a.yaml (--set simulation.seed)");
-  EXPECT_EQ(a.workload().where("name"), "a.yaml:4:9 (workload.name)");
+  EXPECT_EQ(a.simulation().seed.where(), "a.yaml (--set simulation.seed)");
+  EXPECT_EQ(a.workload().name.where(), "a.yaml:4:9 (workload.name)");
   try {
     b.validate();
     FAIL() << "b.yaml has an unknown key";
   } catch (const ConfigError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("b.yaml:", 0), 0u) << e.what();
   }
-  EXPECT_EQ(a.simulation().where("seed"), "a.yaml (--set simulation.seed)") << "reading b changed nothing of a";
-  EXPECT_EQ(a.workload().where("name"), "a.yaml:4:9 (workload.name)");
+  EXPECT_EQ(a.simulation().seed.where(), "a.yaml (--set simulation.seed)") << "reading b changed nothing of a";
+  EXPECT_EQ(a.workload().name.where(), "a.yaml:4:9 (workload.name)");
 }
 
 // The location at the start of a configuration error, split for the Python package's ConfigError.

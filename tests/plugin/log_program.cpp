@@ -5,21 +5,20 @@
 #include "platform/program.h"
 
 namespace {
-class LogBurst : public hetvp::HostProgram {
+struct LogBurstArgs : hetvp::ParamSet {
+  hetvp::Int<int> warnings{this, "warnings", 3, "warnings to report", hetvp::Range{0, 1000}};
+  hetvp::Int<int> infos{this, "infos", 2, "informational messages to report", hetvp::Range{0, 1000}};
+  hetvp::Int<int> debugs{this, "debugs", 1, "debug messages to report", hetvp::Range{0, 1000}};
+};
+
+class LogBurst : public hetvp::ProgramWithArgs<LogBurstArgs> {
  public:
-  static std::shared_ptr<hetvp::Schema> schema() {
-    auto s = std::make_shared<hetvp::Schema>();
-    s->integer("warnings", 3, "warnings to report").range(0, 1000);
-    s->integer("infos", 2, "informational messages to report").range(0, 1000);
-    s->integer("debugs", 1, "debug messages to report").range(0, 1000);
-    return s;
-  }
-  int run(hetvp::HostApi& api, const hetvp::Params& a) override {
-    for (int i = 0; i < a.integer("warnings"); ++i)
+  int run(hetvp::HostApi& api, const LogBurstArgs& a) override {
+    for (int i = 0; i < a.warnings; ++i)
       SC_REPORT_WARNING("hetvp/test", (api.name() + ": warning " + std::to_string(i)).c_str());
-    for (int i = 0; i < a.integer("infos"); ++i)
+    for (int i = 0; i < a.infos; ++i)
       SC_REPORT_INFO("hetvp/test", (api.name() + ": info " + std::to_string(i)).c_str());
-    for (int i = 0; i < a.integer("debugs"); ++i)
+    for (int i = 0; i < a.debugs; ++i)
       SC_REPORT_INFO_VERB("hetvp/test", (api.name() + ": debug " + std::to_string(i)).c_str(), sc_core::SC_DEBUG);
     return 0;
   }
