@@ -20,7 +20,7 @@
 
 #include "models/host/host_api.h"
 #include "sw/driver/gpu_driver.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "sw/driver/gpu_driver.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 

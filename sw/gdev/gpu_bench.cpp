@@ -19,8 +19,8 @@
 #include "sw/driver/gpu_driver.h"
 #include "sw/gdev/host_time.h"
 #include "sw/gdev/runtime.h"
-#include "sw/mcu/falcon_boot.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/falcon_boot.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 namespace {

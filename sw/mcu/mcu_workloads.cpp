@@ -19,7 +19,7 @@
 #include "platform/program.h"
 #include "sw/mcu/debug_prompt.h"
 #include "sw/mcu/debug_script.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 #include "platform/format.h"
 
 namespace hetvp::sw {

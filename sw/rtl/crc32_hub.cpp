@@ -16,7 +16,7 @@
 #include "models/host/host_api.h"
 #include "platform/format.h"
 #include "platform/program.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::rtl {
 uint32_t crc32_update(uint32_t crc, const uint8_t* p, size_t n);  // rtl/examples/crc32/crc32_ref.cpp

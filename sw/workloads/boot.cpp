@@ -6,8 +6,8 @@
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
-#include "sw/mcu/falcon_boot.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/falcon_boot.h"
+#include "sw/driver/mcu_driver.h"
 #include "platform/format.h"
 
 namespace hetvp::sw {

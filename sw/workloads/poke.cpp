@@ -11,7 +11,7 @@
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/offload.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 #include "platform/format.h"
 
 namespace hetvp::sw {

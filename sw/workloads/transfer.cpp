@@ -19,7 +19,7 @@
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/offload.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 #include "sw/workloads/transfer_check.h"
 #include "platform/format.h"
 

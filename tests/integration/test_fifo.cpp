@@ -31,7 +31,7 @@
 #include "sw/driver/gpu_driver.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "sw/gdev/runtime.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 using namespace hetvp;
 using namespace hetvp::sw;

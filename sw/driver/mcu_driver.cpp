@@ -1,5 +1,5 @@
-#include "sw/mcu/mcu_driver.h"
-#include "sw/mcu/falcon_image.h"
+#include "sw/driver/mcu_driver.h"
+#include "sw/driver/falcon_image.h"
 
 #include <cinttypes>
 #include <cstdio>
