@@ -12,26 +12,12 @@ namespace hetvp::sw {
 
 using namespace hetvp::coherence;
 
-std::shared_ptr<Schema> CoherenceRuntime::schema() {
-  auto s = std::make_shared<Schema>();
-  s->size("arena", std::string("8 MiB"), "shared (pinned, host-mapped) memory arena (at least one 4 KiB page)")
-      .min(4096);
-  s->time("poll", std::string("1 us"), "polling interval for directory status / kernel completion");
-  s->choice("gpu_sync", {"kernel", "hub"}, std::string("kernel"),
-            "who does the GPU's acquire/release: one-lane kernels, or the HUB microcontroller's firmware "
-            "(one method write; boots the microcontrollers first)");
-  s->group("mcu", McuBootOptions::schema(), "microcontroller boot options (gpu_sync: hub)");
-  s->group("driver", DriverOptions::schema(), "driver options");
-  return s;
-}
-
-CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::string& workload,
+CoherenceRuntime::CoherenceRuntime(HostApi& api, const CoherenceOptions& rt, const std::string& workload,
                                    const std::string& size)
-    : api_(api), drv_(api, DriverOptions::from(args.group("rt").group("driver"))), workload_(workload), size_(size) {
-  Params rt = args.group("rt");
-  poll_ = rt.time("poll");
+    : api_(api), drv_(api, rt.driver), workload_(workload), size_(size) {
+  poll_ = rt.poll;
   drv_.open(0);
-  arena_size_ = (rt.size("arena") + 4095) & ~uint64_t(4095);
+  arena_size_ = (rt.arena + 4095) & ~uint64_t(4095);
   arena_pa_ = api_.alloc_pinned(arena_size_, 4096);
   GpuBuffer b = drv_.map_host(arena_pa_, arena_size_);
   arena_va_ = b.va;
@@ -53,11 +39,11 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::
   cc(CC_WIN_VA_LO, arena_va_);
   cc(CC_WIN_PA_LO, arena_pa_);
   cc(CC_WIN_SIZE_LO, arena_size_);
-  if (rt.string("gpu_sync") == "hub") {
+  if (rt.gpu_sync == GpuSync::hub) {
     hub_sync_ = true;
     mcu_ = std::make_unique<McuDriver>(api_, drv_);
     try {
-      boot_microcontrollers(api_, drv_, McuBootOptions::from(rt.group("mcu")));
+      boot_microcontrollers(api_, drv_, rt.mcu);
     } catch (const McuError& e) {
       throw HostError(std::string("rt.gpu_sync: hub: ") + e.what());
     } catch (const HostError& e) {

@@ -1,6 +1,6 @@
 // Release-consistency runtime for hetvp's CPU–GPU coherence (SPEC §7, Algorithm 2 shape).
 //
-//   CoherenceRuntime rt(api, args);            // opens the GPU, maps the shared arena and the
+//   CoherenceRuntime rt(api, args.rt, ...);    // opens the GPU, maps the shared arena and the
 //                                              // directory window, configures both controllers
 //   uint64_t a = rt.alloc(bytes);              // shared (host-mapped) memory: host PA; rt.gva(a) on the GPU
 //   rt.cpu_acquire(); ...cached loads/stores...; rt.cpu_release();
@@ -19,15 +19,31 @@
 #include <vector>
 
 #include "models/host/host_api.h"
+#include "platform/param_set.h"
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 
+// Who does the GPU's acquire/release (CoherenceOptions::gpu_sync).
+HETVP_ENUM(GpuSync, kernel, hub);
+
+// The runtime's options: the coherence workloads' args group `rt`.
+struct CoherenceOptions : ParamSet {
+  Size arena{this, "arena", "8 MiB", "shared (pinned, host-mapped) memory arena (at least one 4 KiB page)", Min{4096}};
+  Time poll{this, "poll", "1 us", "polling interval for directory status / kernel completion"};
+  Enum<GpuSync> gpu_sync{this, "gpu_sync", GpuSync::kernel,
+                         "who does the GPU's acquire/release: one-lane kernels, or the HUB microcontroller's firmware "
+                         "(one method write; boots the microcontrollers first)"};
+  Group<McuBootOptions> mcu{this, "mcu", "microcontroller boot options (gpu_sync: hub)"};
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+  void validate(Diagnostics& d) const override { mcu.validate(d); }
+};
+
 class CoherenceRuntime {
  public:
-  static std::shared_ptr<Schema> schema();  // keys: arena, poll, gpu_sync, mcu, driver
-  CoherenceRuntime(HostApi& api, const Params& args, const std::string& workload, const std::string& size_label);
+  CoherenceRuntime(HostApi& api, const CoherenceOptions& opt, const std::string& workload,
+                   const std::string& size_label);
 
   uint64_t alloc(uint64_t bytes);  // page-aligned host physical address inside the shared arena
   uint64_t gva(uint64_t pa) const { return arena_va_ + (pa - arena_pa_); }

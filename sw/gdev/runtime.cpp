@@ -16,63 +16,44 @@
 
 namespace hetvp::sw {
 
-std::shared_ptr<Schema> GdevOptions::schema() {
-  auto s = std::make_shared<Schema>();
-  s->time("api_call", std::string("5 us"), "host software cost of one runtime API call (as the driver's api_call)");
-  s->time("poll", std::string("1 us"), "polling period of a synchronize fence");
-  s->time("sync_timeout", std::string("1 s"), "a synchronize not complete after this long fails the run");
-  s->integer("gpfifo_entries", 256, "GP entries of each channel's GPFIFO ring (a power of two)").range(2, 65536);
-  s->size("pushbuf", std::string("64 KiB"), "push-buffer bytes of each context").range(4096, 64ll << 20);
-  s->size("gr_context_bytes", std::string("64 KiB"), "VRAM reserved for each channel's GR context buffer")
-      .range(4096, 64ll << 20);
-  s->choice("pushbuf_in", {"host", "vram"}, std::string("host"),
-            "where the GPFIFO ring and push buffer live: pinned host memory (the FIFO fetches across PCIe) or VRAM "
-            "(the host writes them through BAR1)");
-  s->any("gr_mmio",
-         "per-channel GR register overrides, a list of [BAR0 address, value] pairs, that the context-switch firmware "
-         "writes at each channel's first load (nouveau's per-channel mmio list, docs/contexts.md; hetvp's firmware "
-         "has none: refused)");
-  s->boolean("test_unmapped_context", false,
-             "TEST ONLY fault: every context after the first points its instance block (+0x210) at a GPU virtual "
-             "address no space maps, so the first switch to it fails with a named error");
-  return s;
+void GdevOptions::validate(Diagnostics& d) const {
+  if (gpfifo_entries & (gpfifo_entries - 1))
+    d.error(gpfifo_entries.where() + ": " + std::to_string(gpfifo_entries) + " is not a power of two");
+  gr_mmio_pairs(d);
 }
 
-GdevOptions GdevOptions::from(const Params& p) {
-  GdevOptions o;
-  o.api_call = p.time("api_call");
-  o.poll = p.time("poll");
-  o.sync_timeout = p.time("sync_timeout");
-  o.gpfifo_entries = p.u32("gpfifo_entries");
-  if (o.gpfifo_entries & (o.gpfifo_entries - 1))
-    throw ConfigError(p.where("gpfifo_entries") + ": " + std::to_string(o.gpfifo_entries) + " is not a power of two");
-  o.pushbuf_bytes = p.size("pushbuf") & ~uint64_t(4095);
-  o.gr_context_bytes = p.size("gr_context_bytes");
-  o.pushbuf_in_vram = p.string("pushbuf_in") == "vram";
-  o.test_unmapped_context = p.boolean("test_unmapped_context");
-  if (p.has("gr_mmio")) {
-    const YAML::Node n = p.node("gr_mmio");
-    if (!n.IsSequence()) throw ConfigError(p.where("gr_mmio") + ": a list of [BAR0 address, value] pairs");
-    for (const auto& e : n) {
-      if (!e.IsSequence() || e.size() != 2)
-        throw ConfigError(p.where("gr_mmio") + ": each entry is [BAR0 address, value]");
-      try {
-        const uint32_t addr = e[0].as<uint32_t>(), value = e[1].as<uint32_t>();
-        if (addr & 3) throw ConfigError(p.where("gr_mmio") + ": address " + hex(addr) + " is not 4-byte aligned");
-        o.gr_mmio.emplace_back(addr, value);
-      } catch (const YAML::Exception&) {
-        throw ConfigError(p.where("gr_mmio") + ": each entry is [BAR0 address, value], 32-bit numbers");
-      }
-    }
-    // nouveau's per-channel list is one 4 KiB page of (address, value) pairs (gf100.h:134 mmio_list[4096/8],
-    // gf100.c:401-406): the firmware would run off a longer one into whatever follows.
-    constexpr size_t kMaxMmio = 4096 / 8;
-    if (o.gr_mmio.size() > kMaxMmio)
-      throw ConfigError(p.where("gr_mmio") + ": " + std::to_string(o.gr_mmio.size()) +
-                        " entries, more than a channel's mmio list holds (" + std::to_string(kMaxMmio) +
-                        ": one 4 KiB page, as nouveau's gf100.h:134)");
+std::vector<std::pair<uint32_t, uint32_t>> GdevOptions::gr_mmio_pairs(Diagnostics& d) const {
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;
+  if (!gr_mmio.given()) return pairs;
+  const YAML::Node& n = gr_mmio.node();
+  if (!n.IsSequence()) {
+    d.error(gr_mmio.where() + ": a list of [BAR0 address, value] pairs");
+    return pairs;
   }
-  return o;
+  for (const auto& e : n) {
+    if (!e.IsSequence() || e.size() != 2) {
+      d.error(gr_mmio.where() + ": each entry is [BAR0 address, value]");
+      return pairs;
+    }
+    try {
+      const uint32_t addr = e[0].as<uint32_t>(), value = e[1].as<uint32_t>();
+      if (addr & 3) {
+        d.error(gr_mmio.where() + ": address " + hex(addr) + " is not 4-byte aligned");
+        return pairs;
+      }
+      pairs.emplace_back(addr, value);
+    } catch (const YAML::Exception&) {
+      d.error(gr_mmio.where() + ": each entry is [BAR0 address, value], 32-bit numbers");
+      return pairs;
+    }
+  }
+  // nouveau's per-channel list is one 4 KiB page of (address, value) pairs (gf100.h:134 mmio_list[4096/8],
+  // gf100.c:401-406): the firmware would run off a longer one into whatever follows.
+  constexpr size_t kMaxMmio = 4096 / 8;
+  if (pairs.size() > kMaxMmio)
+    d.error(gr_mmio.where() + ": " + std::to_string(pairs.size()) + " entries, more than a channel's mmio list holds (" +
+            std::to_string(kMaxMmio) + ": one 4 KiB page, as nouveau's gf100.h:134)");
+  return pairs;
 }
 
 struct GdevContext {
@@ -100,8 +81,11 @@ constexpr unsigned kSubCompute = 0, kSubCopy = 1;
 uint32_t inc(unsigned subch, uint32_t mthd, unsigned count) { return FIFO_HDR(FIFO_SEC_OP_INC, count, subch, mthd); }
 }  // namespace
 
-GdevRuntime::GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, GdevOptions opt)
+GdevRuntime::GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, const GdevOptions& opt)
     : api_(api), gpu_(gpu), mcu_(mcu), opt_(opt), golden_(new Golden) {
+  Diagnostics d;  // checked with the configuration already; a set built by hand is checked here
+  gr_mmio_ = opt_.gr_mmio_pairs(d);
+  d.throw_if_any("gdev options");
   fifo_base_ = gpu_.block_base(PTOP_FIFO_BASE, "FIFO engine (fifo block)");
   channels_ = gpu_.reg_read(fifo_base_ + FIFO_CHANNELS);
   chid_used_.assign(channels_, false);
@@ -150,15 +134,15 @@ GdevContext* GdevRuntime::ctx_create() {
     c->ctx_buf = gpu_.alloc_vram_phys((ctx_bytes + 255) & ~uint64_t(255), 4096);
   }
   const uint64_t gp_bytes = uint64_t(opt_.gpfifo_entries) * GP_ENTRY_BYTES;
-  if (opt_.pushbuf_in_vram) {
+  if (opt_.pushbuf_in_vram()) {
     c->gpfifo = gpu_.alloc_vram(gp_bytes, c->space);
-    c->pushbuf = gpu_.alloc_vram(opt_.pushbuf_bytes, c->space);
+    c->pushbuf = gpu_.alloc_vram(opt_.pushbuf_bytes(), c->space);
   } else {
     c->gpfifo_host = api_.alloc_pinned(gp_bytes, 4096);
-    c->pushbuf_host = api_.alloc_pinned(opt_.pushbuf_bytes, 4096);
+    c->pushbuf_host = api_.alloc_pinned(opt_.pushbuf_bytes(), 4096);
     c->pinned = {c->gpfifo_host, c->pushbuf_host};
     c->gpfifo = gpu_.map_host(c->gpfifo_host, gp_bytes, c->space);
-    c->pushbuf = gpu_.map_host(c->pushbuf_host, opt_.pushbuf_bytes, c->space);
+    c->pushbuf = gpu_.map_host(c->pushbuf_host, opt_.pushbuf_bytes(), c->space);
   }
   c->fence_host = api_.alloc_pinned(4096, 4096);
   c->pinned.push_back(c->fence_host);
@@ -172,19 +156,19 @@ GdevContext* GdevRuntime::ctx_create() {
   gpu_.write_vram32(c->inst + INST_RAMFC_GP_BASE_HI, uint32_t(c->gpfifo.va >> 32) | log2 << 16);
   gpu_.write_vram64(c->inst + INST_PD_BASE, gpu_.space_pd(c->space));
   gpu_.write_vram64(c->inst + INST_PD_LIMIT, (1ull << 40) - 1);
-  if (!opt_.gr_mmio.empty() && !ctx_in_vm)
+  if (!gr_mmio_.empty() && !ctx_in_vm)
     throw HostError("ctx_create: gdev.gr_mmio needs a firmware with a per-channel mmio list (nouveau's); " +
                     std::string(golden_->g.fw ? golden_->g.fw->name() : "no") + " firmware here");
   if (ctx_in_vm) {
     GpuBuffer list;  // the channel's mmio list, in its space: (address, value) pairs
-    if (!opt_.gr_mmio.empty()) {
-      list = gpu_.alloc_vram(8 * opt_.gr_mmio.size(), c->space);
-      for (size_t i = 0; i < opt_.gr_mmio.size(); ++i) {
-        gpu_.write_vram32(list.phys + 8 * i, opt_.gr_mmio[i].first);
-        gpu_.write_vram32(list.phys + 8 * i + 4, opt_.gr_mmio[i].second);
+    if (!gr_mmio_.empty()) {
+      list = gpu_.alloc_vram(8 * gr_mmio_.size(), c->space);
+      for (size_t i = 0; i < gr_mmio_.size(); ++i) {
+        gpu_.write_vram32(list.phys + 8 * i, gr_mmio_[i].first);
+        gpu_.write_vram32(list.phys + 8 * i + 4, gr_mmio_[i].second);
       }
     }
-    gr_context_create(api_, gpu_, golden_->g, c->inst, ctx_mapped, list.va, uint32_t(opt_.gr_mmio.size()));
+    gr_context_create(api_, gpu_, golden_->g, c->inst, ctx_mapped, list.va, uint32_t(gr_mmio_.size()));
   }
   else if (mcu_)
     gr_context_create(api_, gpu_, golden_->g, c->inst, c->ctx_buf);
@@ -245,14 +229,14 @@ HostBuf GdevRuntime::map_host(GdevContext* c, uint64_t phys, uint64_t bytes) {
 
 void GdevRuntime::push(GdevContext* c, const std::vector<uint32_t>& words) {
   const uint64_t bytes = words.size() * 4;
-  if (bytes > opt_.pushbuf_bytes) throw HostError("push of " + std::to_string(bytes) + " bytes exceeds the push buffer");
+  if (bytes > opt_.pushbuf_bytes()) throw HostError("push of " + std::to_string(bytes) + " bytes exceeds the push buffer");
   // Out of push buffer or GP entries: wait until the FIFO consumed everything, then start over.
   // (Room for synchronize's release, 5 words and one GP entry, always stays.)
-  if (c->pb_pos + bytes + 5 * 4 > opt_.pushbuf_bytes || c->gp_since_sync + 2 >= opt_.gpfifo_entries) {
+  if (c->pb_pos + bytes + 5 * 4 > opt_.pushbuf_bytes() || c->gp_since_sync + 2 >= opt_.gpfifo_entries) {
     kick(c);
     synchronize(c);
   }
-  if (opt_.pushbuf_in_vram)
+  if (opt_.pushbuf_in_vram())
     api_.write(gpu_.bar1_address(c->pushbuf, c->pb_pos), words.data(), bytes, Access::WriteCombined);
   else
     api_.write(c->pushbuf_host + c->pb_pos, words.data(), bytes, Access::Cached);
@@ -264,7 +248,7 @@ void GdevRuntime::push_raw(GdevContext* c, const std::vector<uint32_t>& words) {
 void GdevRuntime::push_segment(GdevContext* c, uint64_t va, uint32_t words) {
   const uint32_t e[2] = {uint32_t(va) & ~3u, uint32_t((va >> 32) & 0xff) | words << GP_ENTRY1_LENGTH_SHIFT};
   const uint64_t at = uint64_t(c->gp_put) * GP_ENTRY_BYTES;
-  if (opt_.pushbuf_in_vram)
+  if (opt_.pushbuf_in_vram())
     api_.write(gpu_.bar1_address(c->gpfifo, at), e, 8, Access::WriteCombined);
   else
     api_.write(c->gpfifo_host + at, e, 8, Access::Cached);
@@ -357,7 +341,7 @@ void GdevRuntime::synchronize(GdevContext* c) {
   std::vector<uint32_t> w = {inc(kSubCompute, FIFO_M_SEMAPHOREA, 4), uint32_t(va >> 32) & 0xff, uint32_t(va), seq,
                              FIFO_SEM_RELEASE};
   // Not through push(), which would synchronize recursively: push() leaves room for this release.
-  if (opt_.pushbuf_in_vram)
+  if (opt_.pushbuf_in_vram())
     api_.write(gpu_.bar1_address(c->pushbuf, c->pb_pos), w.data(), w.size() * 4, Access::WriteCombined);
   else
     api_.write(c->pushbuf_host + c->pb_pos, w.data(), w.size() * 4, Access::Cached);

@@ -15,30 +15,50 @@
 #include <vector>
 
 #include "models/host/host_api.h"
-#include "platform/params.h"
+#include "platform/param_set.h"
 #include "sw/driver/gpu_driver.h"
 
 namespace hetvp::sw {
 
 class McuDriver;
 
-struct GdevOptions {
-  sc_core::sc_time api_call = sc_core::sc_time(5, sc_core::SC_US);  // host software cost of an API call
-  sc_core::sc_time poll = sc_core::sc_time(1, sc_core::SC_US);      // fence polling period
-  sc_core::sc_time sync_timeout = sc_core::sc_time(1, sc_core::SC_SEC);
-  uint32_t gpfifo_entries = 256;  // a power of two
-  uint64_t pushbuf_bytes = 64 * 1024;
-  uint64_t gr_context_bytes = 64 * 1024;  // context buffer size when no golden context says one
-  bool pushbuf_in_vram = false;           // else pinned host memory (fetched across PCIe)
-  // TEST ONLY fault: the second and later contexts' instance blocks name a context buffer at a GPU
-  // virtual address no space maps (the firmware cannot reach it: a named error, docs/contexts.md).
-  bool test_unmapped_context = false;
+// Where a context's GPFIFO ring and push buffer live (GdevOptions::pushbuf_in).
+HETVP_ENUM(PushbufIn, host, vram);
+
+// The runtime's options (workload args group `gdev`).
+struct GdevOptions : ParamSet {
+  Time api_call{this, "api_call", "5 us", "host software cost of one runtime API call (as the driver's api_call)"};
+  Time poll{this, "poll", "1 us", "polling period of a synchronize fence"};
+  Time sync_timeout{this, "sync_timeout", "1 s", "a synchronize not complete after this long fails the run"};
+  Int<uint32_t> gpfifo_entries{this, "gpfifo_entries", 256, "GP entries of each channel's GPFIFO ring (a power of two)",
+                               Range{2, 65536}};
+  Size pushbuf{this, "pushbuf", "64 KiB", "push-buffer bytes of each context", Range{4096, 64ll << 20}};
+  // Only on a GPU without the context-switch firmware: else the golden image says how large.
+  Size gr_context_bytes{this, "gr_context_bytes", "64 KiB", "VRAM reserved for each channel's GR context buffer",
+                        Range{4096, 64ll << 20}};
+  Enum<PushbufIn> pushbuf_in{this, "pushbuf_in", PushbufIn::host,
+                             "where the GPFIFO ring and push buffer live: pinned host memory (the FIFO fetches across "
+                             "PCIe) or VRAM (the host writes them through BAR1)"};
   // Per-channel GR register overrides (BAR0 address, value) the context-switch firmware applies at a
   // channel's first load: nouveau's per-channel mmio list (hub.fuc ctx_mmio_exec; gf100_gr_chan_bind
   // writes its count / address into the context header). hetvp's firmware has none: refused there.
-  std::vector<std::pair<uint32_t, uint32_t>> gr_mmio;
-  static std::shared_ptr<Schema> schema();
-  static GdevOptions from(const Params& p);
+  // Free-form YAML: gr_mmio_pairs() reads and checks it.
+  Any gr_mmio{this, "gr_mmio",
+              "per-channel GR register overrides, a list of [BAR0 address, value] pairs, that the context-switch "
+              "firmware writes at each channel's first load (nouveau's per-channel mmio list, docs/contexts.md; "
+              "hetvp's firmware has none: refused)"};
+  // TEST ONLY fault: the second and later contexts' instance blocks name a context buffer at a GPU
+  // virtual address no space maps (the firmware cannot reach it: a named error, docs/contexts.md).
+  Bool test_unmapped_context{this, "test_unmapped_context", false,
+                             "TEST ONLY fault: every context after the first points its instance block (+0x210) at a "
+                             "GPU virtual address no space maps, so the first switch to it fails with a named error"};
+
+  // gpfifo_entries a power of two, gr_mmio a list of aligned [address, value] pairs that fits one page.
+  void validate(Diagnostics& d) const override;
+  uint64_t pushbuf_bytes() const { return pushbuf & ~uint64_t(4095); }
+  bool pushbuf_in_vram() const { return pushbuf_in == PushbufIn::vram; }
+  // gr_mmio's pairs (none when not given); each rule validate() checks is reported into `d`.
+  std::vector<std::pair<uint32_t, uint32_t>> gr_mmio_pairs(Diagnostics& d) const;
 };
 
 struct GdevContext;  // opaque to users: runtime.cpp
@@ -55,7 +75,7 @@ struct HostBuf {  // pinned host memory, mapped into one context's space
 class GdevRuntime {
  public:
   // `mcu`: the HUB/GPC driver, for the golden context (nullptr: none on this GPU).
-  GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, GdevOptions opt = {});
+  GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, const GdevOptions& opt = GdevOptions{});
   ~GdevRuntime();
 
   GdevContext* ctx_create();
@@ -96,6 +116,7 @@ class GdevRuntime {
   GpuDriver& gpu_;
   McuDriver* mcu_;
   GdevOptions opt_;
+  std::vector<std::pair<uint32_t, uint32_t>> gr_mmio_;  // opt_.gr_mmio's pairs
   uint32_t fifo_base_ = 0;
   unsigned channels_ = 0;
   std::vector<bool> chid_used_;

@@ -22,8 +22,7 @@ namespace {
 
 // The seed's patterns (seeds/kepler-memory-coalescing), lane l of a warp, 4-byte words, as byte
 // offsets from the warp's 16 KiB region (the same as tests/gpu/test_coalescer_kepler.cpp).
-const char* const kPatterns[] = {"contiguous", "two_segments", "three_segments", "permuted", "scattered"};
-constexpr unsigned kPatternCount = sizeof kPatterns / sizeof kPatterns[0];
+HETVP_ENUM(Pattern, contiguous, two_segments, three_segments, permuted, scattered);
 constexpr uint64_t kWarpRegion = 16384;
 
 uint64_t pattern_offset(unsigned pattern, unsigned l) {
@@ -72,26 +71,23 @@ void k_mem_path(gpu::Warp& w) {
 }
 HETVP_REGISTER_KERNEL("mem_path", k_mem_path);
 
-class MemPath : public HostProgram {
+struct MemPathArgs : ParamSet {
+  Enum<Pattern> pattern{this, "pattern", Pattern::contiguous, "the seed's access pattern of each warp's global load"};
+  Int<uint32_t> warps{this, "warps", 1, "warps (one block of 32 threads each)", Range{1, 256}};
+  Int<uint32_t> repeats{this, "repeats", 2, "times each warp loads its pattern (and its local word)", Range{1, 64}};
+  Bool local{this, "local", true, "also store each value to local memory and load it back `repeats` times"};
+  Time poll{this, "poll", "1 us", "polling interval for kernel completion"};
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+};
+
+class MemPath : public ProgramWithArgs<MemPathArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->choice("pattern", {kPatterns[0], kPatterns[1], kPatterns[2], kPatterns[3], kPatterns[4]},
-              std::string("contiguous"), "the seed's access pattern of each warp's global load");
-    s->integer("warps", 1, "warps (one block of 32 threads each)").range(1, 256);
-    s->integer("repeats", 2, "times each warp loads its pattern (and its local word)").range(1, 64);
-    s->boolean("local", true, "also store each value to local memory and load it back `repeats` times");
-    s->time("poll", std::string("1 us"), "polling interval for kernel completion");
-    s->group("driver", DriverOptions::schema(), "driver options");
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    GpuDriver drv(api, DriverOptions::from(a.group("driver")));
+  int run(HostApi& api, const MemPathArgs& a) override {
+    GpuDriver drv(api, a.driver);
     drv.open(0);
-    unsigned pattern = 0;
-    while (a.string("pattern") != kPatterns[pattern]) ++pattern;
-    const uint32_t warps = a.u32("warps"), repeats = a.u32("repeats");
-    const bool local = a.boolean("local");
+    const unsigned pattern = static_cast<unsigned>(a.pattern());
+    const uint32_t warps = a.warps, repeats = a.repeats;
+    const bool local = a.local;
     const GpuBuffer global = drv.alloc_vram(uint64_t(warps) * kWarpRegion);
     const GpuBuffer lmem = drv.alloc_vram(uint64_t(warps) * gpu::kLanes * 4);
     const GpuBuffer out = drv.alloc_vram(uint64_t(warps) * gpu::kLanes * 4);
@@ -111,7 +107,7 @@ class MemPath : public HostProgram {
     drv.reg_write(base + CMP_BLOCK_Y, 1);
     for (unsigned i = 0; i < 8; ++i) drv.reg_write(base + CMP_ARG + 4 * i, args[i]);
     drv.reg_write(base + CMP_LAUNCH, CMP_LAUNCH_GO);
-    while (drv.reg_read(base + CMP_COMPLETED) == done_before) api.sleep(a.time("poll"));
+    while (drv.reg_read(base + CMP_COMPLETED) == done_before) api.sleep(a.poll);
     if (drv.reg_read(base + CMP_STATUS) & 2)
       throw HostError("mem_path: the kernel failed (ERROR = " + std::to_string(drv.reg_read(base + CMP_ERROR)) +
                       ")");
@@ -127,7 +123,7 @@ class MemPath : public HostProgram {
                                  got[wi * gpu::kLanes + l], want));
       }
     api.log(format("mem_path: %u warps x %u loads of pattern '%s'%s: all %u results correct", warps, repeats,
-                   kPatterns[pattern], local ? " + local memory" : "", warps * gpu::kLanes));
+                   a.pattern.word().c_str(), local ? " + local memory" : "", warps * gpu::kLanes));
     return 0;
   }
 };
