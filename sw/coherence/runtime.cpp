@@ -26,7 +26,7 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const CoherenceOptions& rt, con
   // Directory: where the GPU cache controller is (BAR0 + PTOP_CC_BASE, across PCIe).
   // Where the compute blocks sit in BAR0 (PTOP), read here, before anything is measured.
   const uint32_t cc_base = drv_.block_base(PTOP_CC_BASE, "GPU cache controller (compute block)");
-  drv_.block_base(PTOP_COMPUTE_BASE, "compute front end");
+  compute_.emplace(api_, drv_);
   const uint64_t gpu_cc = drv_.function().bar[0] + cc_base;
   dir_write(DIR_GPU_CC_LO, static_cast<uint32_t>(gpu_cc));
   dir_write(DIR_GPU_CC_HI, static_cast<uint32_t>(gpu_cc >> 32));
@@ -181,24 +181,7 @@ void CoherenceRuntime::account(HandOver& h, sc_core::sc_time begin) {
 
 void CoherenceRuntime::launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
                               const std::vector<uint32_t>& args) {
-  using namespace hetvp::gpu;
-  const uint32_t base = drv_.block_base(PTOP_COMPUTE_BASE, "compute front end");
-  const uint32_t done_before = drv_.reg_read(base + CMP_COMPLETED);
-  drv_.reg_write(base + CMP_KERNEL, kernel_id(kernel));
-  drv_.reg_write(base + CMP_GRID_X, gx);
-  drv_.reg_write(base + CMP_GRID_Y, gy);
-  drv_.reg_write(base + CMP_BLOCK_X, bx);
-  drv_.reg_write(base + CMP_BLOCK_Y, by);
-  for (size_t i = 0; i < args.size() && i < CMP_ARGS; ++i) drv_.reg_write(base + CMP_ARG + 4 * i, args[i]);
-  drv_.reg_write(base + CMP_LAUNCH, 1);
-  // Device synchronise: poll COMPLETED.
-  for (;;) {
-    api_.sleep(poll_);
-    if (drv_.reg_read(base + CMP_COMPLETED) != done_before) break;
-  }
-  const uint32_t st = drv_.reg_read(base + CMP_STATUS);
-  if (st & 2)
-    throw HostError("kernel '" + kernel + "' failed (ERROR = " + std::to_string(drv_.reg_read(base + CMP_ERROR)) + ")");
+  compute_->wait(compute_->start(KernelLaunch{kernel, gx, gy, bx, by, args}), poll_, "kernel '" + kernel + "'");
 }
 
 // ---- the GPU side of the protocol, as kernels (one lane does the register accesses) ----------

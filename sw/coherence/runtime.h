@@ -15,12 +15,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/host/host_api.h"
 #include "platform/param_set.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/driver/launch.h"
 #include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
@@ -52,7 +54,8 @@ class CoherenceRuntime {
   void cpu_release();
   void gpu_acquire();
   void gpu_release();
-  // Launches a kernel and waits for it (device synchronise). Fails (HostError) on a kernel error.
+  // Launches a kernel on the compute front end (no channel: sw/driver/launch.h) and waits for it
+  // (device synchronise). Fails (HostError) on a kernel error.
   void launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
               const std::vector<uint32_t>& args);
   unsigned syncs() const { return syncs_; }
@@ -81,6 +84,7 @@ class CoherenceRuntime {
 
   HostApi& api_;
   GpuDriver drv_;
+  std::optional<ComputeFrontEnd> compute_;  // once the GPU is open
   std::string workload_, size_;
   uint64_t arena_pa_ = 0, arena_va_ = 0, arena_size_ = 0, arena_next_ = 0, dir_va_ = 0;
   sc_core::sc_time poll_;

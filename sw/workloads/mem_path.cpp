@@ -1,6 +1,6 @@
 // `mem_path`: one kernel launched straight on the compute front end (no channel, no context
-// switch), whose warps load the Kepler seed's access patterns from global memory `repeats` times
-// and, optionally, round-trip their values through local memory. It shows the GPU generation's
+// switch: sw/driver/launch.h's ComputeFrontEnd), whose warps load the Kepler seed's access patterns
+// from global memory `repeats` times and, optionally, round-trip their values through local memory. It shows the GPU generation's
 // memory path in the stats (issue #25, docs/kepler.md): on Kepler (gpu0.chip: gk104 / gk110) the
 // global loads bypass the TCP (compute.tcpN.l1_bypassed, no read hits from them) and reach the TCC
 // in 32 B segments (compute.tcc.read_request_bytes / read_requests); on Fermi they are cached in
@@ -16,6 +16,7 @@
 #include "platform/format.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/driver/launch.h"
 
 namespace hetvp::sw {
 namespace {
@@ -95,22 +96,14 @@ class MemPath : public ProgramWithArgs<MemPathArgs> {
     for (size_t i = 0; i < words.size(); ++i) words[i] = word_at(i * 4 % kWarpRegion);
     drv.vram_poke(global.phys, words.data(), words.size() * 4);
 
-    const uint32_t base = drv.block_base(PTOP_COMPUTE_BASE, "compute front end");
-    const uint32_t done_before = drv.reg_read(base + CMP_COMPLETED);
-    const uint32_t args[8] = {uint32_t(global.va), uint32_t(global.va >> 32), pattern, repeats,
-                              local ? uint32_t(lmem.va) : 0u, local ? uint32_t(lmem.va >> 32) : 0u,
-                              uint32_t(out.va), uint32_t(out.va >> 32)};
-    drv.reg_write(base + CMP_KERNEL, gpu::kernel_id("mem_path"));
-    drv.reg_write(base + CMP_GRID_X, warps);
-    drv.reg_write(base + CMP_GRID_Y, 1);
-    drv.reg_write(base + CMP_BLOCK_X, gpu::kLanes);
-    drv.reg_write(base + CMP_BLOCK_Y, 1);
-    for (unsigned i = 0; i < 8; ++i) drv.reg_write(base + CMP_ARG + 4 * i, args[i]);
-    drv.reg_write(base + CMP_LAUNCH, CMP_LAUNCH_GO);
-    while (drv.reg_read(base + CMP_COMPLETED) == done_before) api.sleep(a.poll);
-    if (drv.reg_read(base + CMP_STATUS) & 2)
-      throw HostError("mem_path: the kernel failed (ERROR = " + std::to_string(drv.reg_read(base + CMP_ERROR)) +
-                      ")");
+    ComputeFrontEnd compute(api, drv);
+    const KernelLaunch k{"mem_path", warps, 1, gpu::kLanes, 1,
+                         {uint32_t(global.va), uint32_t(global.va >> 32), pattern, repeats,
+                          local ? uint32_t(lmem.va) : 0u, local ? uint32_t(lmem.va >> 32) : 0u, uint32_t(out.va),
+                          uint32_t(out.va >> 32)}};
+    const LaunchTicket t = compute.start(k);
+    while (!compute.done(t)) api.sleep(a.poll);
+    compute.check(t, "mem_path: the kernel");
 
     // Every lane's sum: its global word `repeats` times, and as often again through local memory.
     std::vector<uint32_t> got(size_t(warps) * gpu::kLanes);
