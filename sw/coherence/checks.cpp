@@ -14,10 +14,9 @@ namespace hetvp::sw {
 namespace {
 using namespace hetvp::coherence;
 
-HETVP_ENUM(Misuse, lock_twice, release_without_acquire, history_with_tracking_on, bad_lock_value,
-           bad_invalidate_value, bad_history_value, bad_track_value, invalidate_without_history, gpu_lock_twice,
-           gpu_release_without_acquire, bad_register, gpu_takes_cpu_lock, invalidate_twice,
-           unlock_before_invalidation_done);
+HETVP_ENUM(Misuse, lock_twice, release_without_acquire, history_with_tracking_on, bad_lock_value, bad_invalidate_value,
+           bad_history_value, bad_track_value, invalidate_without_history, gpu_lock_twice, gpu_release_without_acquire,
+           bad_register, gpu_takes_cpu_lock, invalidate_twice, unlock_before_invalidation_done);
 
 struct CohBadArgs : ParamSet {
   Group<CoherenceOptions> rt{this, "rt", "coherence runtime"};

@@ -3,7 +3,6 @@
 #include <cinttypes>
 
 #include "models/coherence/coherence_regs.h"
-#include "models/gpu/compute/compute.h"
 #include "models/gpu/compute/kernel.h"
 #include "models/gpu/gpu_regs.h"
 #include "platform/format.h"

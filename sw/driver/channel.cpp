@@ -52,8 +52,9 @@ std::vector<std::pair<uint32_t, uint32_t>> ChannelOptions::gr_mmio_pairs(Diagnos
   // gf100.c:401-406): the firmware would run off a longer one into whatever follows.
   constexpr size_t kMaxMmio = 4096 / 8;
   if (pairs.size() > kMaxMmio)
-    d.error(gr_mmio.where() + ": " + std::to_string(pairs.size()) + " entries, more than a channel's mmio list holds (" +
-            std::to_string(kMaxMmio) + ": one 4 KiB page, as nouveau's gf100.h:134)");
+    d.error(gr_mmio.where() + ": " + std::to_string(pairs.size()) +
+            " entries, more than a channel's mmio list holds (" + std::to_string(kMaxMmio) +
+            ": one 4 KiB page, as nouveau's gf100.h:134)");
   return pairs;
 }
 
@@ -246,9 +247,10 @@ void Channel::synchronize() {
   kick();
   if (!api_.poll32(fence_host_, ~0u, seq, opt_.poll, opt_.sync_timeout)) {
     const uint32_t err = gpu_.reg_read(fifo_base_ + FIFO_ERROR);
-    throw HostError(format("synchronize of channel %u: fence 0x%08x not written within sync_timeout (FIFO ERROR %u, "
-                           "channel status 0x%x)",
-                           chid_, seq, err, gpu_.reg_read(fifo_base_ + FIFO_CHAN_STATUS_N(chid_))));
+    throw HostError(
+        format("synchronize of channel %u: fence 0x%08x not written within sync_timeout (FIFO ERROR %u, "
+               "channel status 0x%x)",
+               chid_, seq, err, gpu_.reg_read(fifo_base_ + FIFO_CHAN_STATUS_N(chid_))));
   }
   pb_pos_ = seg_start_ = 0;
   gp_since_sync_ = 0;

@@ -16,8 +16,8 @@ void KernelLaunch::check_args(const char* what) const {
 }
 
 std::vector<uint32_t> launch_methods(const KernelLaunch& k, unsigned subch) {
-  std::vector<uint32_t> w = {inc(subch, CMPM_REG(CMP_KERNEL), 5), gpu::kernel_id(k.kernel), k.grid_x, k.grid_y,
-                             k.block_x, k.block_y};
+  std::vector<uint32_t> w = {
+      inc(subch, CMPM_REG(CMP_KERNEL), 5), gpu::kernel_id(k.kernel), k.grid_x, k.grid_y, k.block_x, k.block_y};
   if (!k.args.empty()) {
     w.push_back(inc(subch, CMPM_REG(CMP_ARG), unsigned(k.args.size())));
     w.insert(w.end(), k.args.begin(), k.args.end());
@@ -61,9 +61,10 @@ LaunchTicket ComputeFrontEnd::start(const KernelLaunch& k) {
 bool ComputeFrontEnd::done(const LaunchTicket& t) { return gpu_.reg_read(base_ + CMP_COMPLETED) != t.completed_before; }
 
 void ComputeFrontEnd::wait(const LaunchTicket& t, const sc_core::sc_time& poll, const std::string& what) {
-  do
+  for (;;) {
     api_.sleep(poll);
-  while (!done(t));
+    if (done(t)) break;
+  }
   check(t, what);
 }
 

@@ -256,8 +256,8 @@ McuBootReport McuDriver::boot(const McuBootOptions& opt, const char* hub_default
       if (!(s0 & MCU_STATUS0_INIT_DONE))
         missing += (missing.empty() ? "" : ", ") + g.name() + " (" + state(g) + ")" + image_note(g);
     }
-    std::string msg =
-        "microcontroller boot: the HUB did not report init-done within " + opt.boot_timeout().to_string() + " after start; ";
+    std::string msg = "microcontroller boot: the HUB did not report init-done within " +
+                      opt.boot_timeout().to_string() + " after start; ";
     msg += missing.empty() ? "every GPC reported init" : "GPC(s) that never reported init: " + missing;
     msg += "; HUB " + state(McuId::hub()) + image_note(McuId::hub());
     throw McuError(msg);

@@ -129,11 +129,9 @@ class QpuPi : public ProgramWithArgs<QpuPiArgs> {
     const int mb = mbox_open();
     const unsigned version = get_version(mb);
     mbox_close(mb);
-    std::vector<JobPath> paths;
-    if (a.path == JobPath::both)
-      paths = {JobPath::registers, JobPath::mailbox};
-    else
-      paths = {a.path};
+    const std::vector<JobPath> paths = a.path == JobPath::both
+                                           ? std::vector<JobPath>{JobPath::registers, JobPath::mailbox}
+                                           : std::vector<JobPath>{a.path};
     api.results().set_columns({"path", "qpus", "elements", "time_us", "checksum", "check"});
     std::vector<std::vector<float>> outs;
     bool all_ok = true;
@@ -153,8 +151,8 @@ class QpuPi : public ProgramWithArgs<QpuPiArgs> {
       all_ok &= bad == 0;
       api.results().add_row({to_name(p), std::to_string(job.nq), std::to_string(n), format("%.3f", us),
                              format("%016" PRIx64, sum), bad ? "fail" : "pass"});
-      api.log(format("qpu_pi: %s: %u QPUs, %u floats in %.3f us, checksum %016" PRIx64 ", %u wrong", to_name(p).c_str(), job.nq,
-                     n, us, sum, bad));
+      api.log(format("qpu_pi: %s: %u QPUs, %u floats in %.3f us, checksum %016" PRIx64 ", %u wrong", to_name(p).c_str(),
+                     job.nq, n, us, sum, bad));
     }
     if (outs.size() == 2) {
       const bool same = std::memcmp(outs[0].data(), outs[1].data(), n * 4) == 0;

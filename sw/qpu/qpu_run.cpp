@@ -122,8 +122,8 @@ struct QpuBuffer : ParamSet {
 
 struct QpuRunArgs : V3dOptions {
   QpuRunArgs() : V3dOptions("QPUs to run on (0: one)") {}
-  Str program{this, "program", nullptr,
-              "the program: NAME.qasm (hetvp assembly), NAME.hex or NAME.bin (raw words)", Required{}};
+  Str program{this, "program", nullptr, "the program: NAME.qasm (hetvp assembly), NAME.hex or NAME.bin (raw words)",
+              Required{}};
   Enum<ProgramFormat> format{this, "format", ProgramFormat::by_extension, "program format (auto: by extension)"};
   Str uniforms{this, "uniforms", "",
                "uniforms, comma-separated (numbers, or @BUFFER / @BUFFER+OFFSET for a buffer's bus address); streams "
@@ -144,8 +144,9 @@ struct QpuRunArgs : V3dOptions {
     const std::string& path = program;
     ProgramFormat fmt = format;
     if (fmt == ProgramFormat::by_extension)
-      fmt = ends_with(path, ".hex") ? ProgramFormat::hex : ends_with(path, ".bin") ? ProgramFormat::bin
-                                                                                   : ProgramFormat::qasm;
+      fmt = ends_with(path, ".hex")   ? ProgramFormat::hex
+            : ends_with(path, ".bin") ? ProgramFormat::bin
+                                      : ProgramFormat::qasm;
     std::vector<uint64_t> code;
     try {
       const std::string text = read_file(path, input_kind::kQpuProgram, "");

@@ -12,7 +12,10 @@ sc_core::sc_time poll_interval() { return sc_core::sc_time(1, sc_core::SC_US); }
 }  // namespace
 
 V3dDriver::V3dDriver(HostApi& api, const V3dOptions& o, sc_core::sc_time timeout)
-    : api_(api), base_(o.v3d_base), interrupt_(o.wait == V3dWait::interrupt), irq_vector_(o.irq_vector),
+    : api_(api),
+      base_(o.v3d_base),
+      interrupt_(o.wait == V3dWait::interrupt),
+      irq_vector_(o.irq_vector),
       timeout_(timeout) {
   const uint32_t id = rd(V3D_IDENT0);
   if ((id & 0xffffffu) != 0x443356u)

@@ -30,7 +30,8 @@ double us(const sc_core::sc_time& t) { return t.to_seconds() * 1e6; }
 struct McuRtlCrc32Args : McuBootOptions {
   Group<DriverOptions> driver{this, "driver", "driver options"};
   Size size{this, "size", "64 KiB", "length of the last (largest) job", Range{8, 64 << 20}};
-  Bool host{this, "host", true, "also drive the block from the host through PCIe BAR0 (polling STATUS), for comparison"};
+  Bool host{this, "host", true,
+            "also drive the block from the host through PCIe BAR0 (polling STATUS), for comparison"};
   Time timeout{this, "timeout", "100 ms", "give up on one command after this long"};
 };
 

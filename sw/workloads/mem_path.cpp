@@ -1,17 +1,16 @@
 // `mem_path`: one kernel launched straight on the compute front end (no channel, no context
-// switch: sw/driver/launch.h's ComputeFrontEnd), whose warps load the Kepler seed's access patterns
-// from global memory `repeats` times and, optionally, round-trip their values through local memory. It shows the GPU generation's
-// memory path in the stats (issue #25, docs/kepler.md): on Kepler (gpu0.chip: gk104 / gk110) the
-// global loads bypass the TCP (compute.tcpN.l1_bypassed, no read hits from them) and reach the TCC
-// in 32 B segments (compute.tcc.read_request_bytes / read_requests); on Fermi they are cached in
-// the TCP (read hits from the second repeat on). The host checks every value the kernel stored.
+// switch: sw/driver/launch.h's ComputeFrontEnd), whose warps load the Kepler seed's access
+// patterns from global memory `repeats` times and, optionally, round-trip their values through
+// local memory. It shows the GPU generation's memory path in the stats (issue #25,
+// docs/kepler.md): on Kepler (gpu0.chip: gk104 / gk110) the global loads bypass the TCP
+// (compute.tcpN.l1_bypassed, no read hits from them) and reach the TCC in 32 B segments
+// (compute.tcc.read_request_bytes / read_requests); on Fermi they are cached in the TCP (read hits
+// from the second repeat on). The host checks every value the kernel stored.
 //
 //   hetvp run configs/gk104_nouveau.yaml --workload mem_path --set workload.args.pattern=scattered
 #include <cinttypes>
 
-#include "firmware/include/hetvp/compute.h"
 #include "models/gpu/compute/kernel.h"
-#include "models/gpu/gpu_regs.h"
 #include "models/host/host_api.h"
 #include "platform/format.h"
 #include "platform/program.h"
@@ -97,10 +96,9 @@ class MemPath : public ProgramWithArgs<MemPathArgs> {
     drv.vram_poke(global.phys, words.data(), words.size() * 4);
 
     ComputeFrontEnd compute(api, drv);
-    const KernelLaunch k{"mem_path", warps, 1, gpu::kLanes, 1,
-                         {uint32_t(global.va), uint32_t(global.va >> 32), pattern, repeats,
-                          local ? uint32_t(lmem.va) : 0u, local ? uint32_t(lmem.va >> 32) : 0u, uint32_t(out.va),
-                          uint32_t(out.va >> 32)}};
+    KernelLaunch k{"mem_path", warps, 1, gpu::kLanes, 1, {}};
+    k.args = {uint32_t(global.va), uint32_t(global.va >> 32), pattern, repeats, local ? uint32_t(lmem.va) : 0u,
+              local ? uint32_t(lmem.va >> 32) : 0u, uint32_t(out.va), uint32_t(out.va >> 32)};
     const LaunchTicket t = compute.start(k);
     while (!compute.done(t)) api.sleep(a.poll);
     compute.check(t, "mem_path: the kernel");
