@@ -108,6 +108,7 @@ struct OffloadArgs : ParamSet {
   Size map{this, "map", "0", "bytes of the buffers mapped (0: size; less leaves the rest unmapped)"};
   Group<DriverOptions> driver{this, "driver", "driver options"};
   Group<McuBootOptions> mcu_boot{this, "mcu_boot", "firmware images"};
+  void validate(Diagnostics& d) const override { mcu_boot.validate(d); }
 };
 
 class OffloadProgram : public ProgramWithArgs<OffloadArgs> {
