@@ -29,12 +29,20 @@ class HostProgram {
 // A host program whose arguments are the ParamSet ARGS (platform/param_set.h): it implements
 // run(HostApi&, const ARGS&); the registration takes the schema and the cross-field rules
 // (ARGS::validate) from ARGS.
+// The loaded arguments belong to the program object, not to run()'s frame: a run that ends while
+// the program is inside run() never unwinds that frame (LeakSanitizer, docs/reliability.md).
 template <class ARGS>
 class ProgramWithArgs : public HostProgram {
  public:
   using Args = ARGS;
-  int run(HostApi& api, const Params& args) final { return run(api, load<ARGS>(args)); }
+  int run(HostApi& api, const Params& args) final {
+    args_ = std::make_unique<ARGS>(load<ARGS>(args));
+    return run(api, *args_);
+  }
   virtual int run(HostApi& api, const ARGS& args) = 0;
+
+ private:
+  std::unique_ptr<ARGS> args_;
 };
 
 // Implemented by a model that can run a host program (the host CPU). The simulation hands it

@@ -7,17 +7,17 @@
 
 namespace example {
 
-class Accumulate : public hetvp::HostProgram {
+// The program's arguments, declared once (platform/param_set.h): name, type, default, range, doc.
+struct AccumulateArgs : hetvp::ParamSet {
+  hetvp::Int<uint64_t> base{this, "base", 0x40000000, "host physical address of the accumulator", hetvp::Min{0}};
+  hetvp::Int<uint32_t> n{this, "n", 100, "values to add", hetvp::Range{1, 65535}};
+};
+
+class Accumulate : public hetvp::ProgramWithArgs<AccumulateArgs> {
  public:
-  static std::shared_ptr<hetvp::Schema> schema() {
-    auto s = std::make_shared<hetvp::Schema>();
-    s->integer("base", 0x40000000, "host physical address of the accumulator").min(0);
-    s->integer("n", 100, "values to add").range(1, 65535);
-    return s;
-  }
-  int run(hetvp::HostApi& api, const hetvp::Params& a) override {
-    const uint64_t base = a.u64("base");
-    const uint32_t n = a.u32("n");
+  int run(hetvp::HostApi& api, const AccumulateArgs& a) override {
+    const uint64_t base = a.base;
+    const uint32_t n = a.n;
     api.mmio_write32(base + ACC_CLEAR, 0);
     const sc_core::sc_time t0 = api.now();
     for (uint32_t i = 1; i <= n; ++i) api.mmio_write32(base + ACC_ADD, i);

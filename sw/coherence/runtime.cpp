@@ -3,7 +3,6 @@
 #include <cinttypes>
 
 #include "models/coherence/coherence_regs.h"
-#include "models/gpu/compute/compute.h"
 #include "models/gpu/compute/kernel.h"
 #include "models/gpu/gpu_regs.h"
 #include "platform/format.h"
@@ -12,26 +11,12 @@ namespace hetvp::sw {
 
 using namespace hetvp::coherence;
 
-std::shared_ptr<Schema> CoherenceRuntime::schema() {
-  auto s = std::make_shared<Schema>();
-  s->size("arena", std::string("8 MiB"), "shared (pinned, host-mapped) memory arena (at least one 4 KiB page)")
-      .min(4096);
-  s->time("poll", std::string("1 us"), "polling interval for directory status / kernel completion");
-  s->choice("gpu_sync", {"kernel", "hub"}, std::string("kernel"),
-            "who does the GPU's acquire/release: one-lane kernels, or the HUB microcontroller's firmware "
-            "(one method write; boots the microcontrollers first)");
-  s->group("mcu", McuBootOptions::schema(), "microcontroller boot options (gpu_sync: hub)");
-  s->group("driver", DriverOptions::schema(), "driver options");
-  return s;
-}
-
-CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::string& workload,
+CoherenceRuntime::CoherenceRuntime(HostApi& api, const CoherenceOptions& rt, const std::string& workload,
                                    const std::string& size)
-    : api_(api), drv_(api, DriverOptions::from(args.group("rt").group("driver"))), workload_(workload), size_(size) {
-  Params rt = args.group("rt");
-  poll_ = rt.time("poll");
+    : api_(api), drv_(api, rt.driver), workload_(workload), size_(size) {
+  poll_ = rt.poll;
   drv_.open(0);
-  arena_size_ = (rt.size("arena") + 4095) & ~uint64_t(4095);
+  arena_size_ = (rt.arena + 4095) & ~uint64_t(4095);
   arena_pa_ = api_.alloc_pinned(arena_size_, 4096);
   GpuBuffer b = drv_.map_host(arena_pa_, arena_size_);
   arena_va_ = b.va;
@@ -40,7 +25,7 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::
   // Directory: where the GPU cache controller is (BAR0 + PTOP_CC_BASE, across PCIe).
   // Where the compute blocks sit in BAR0 (PTOP), read here, before anything is measured.
   const uint32_t cc_base = drv_.block_base(PTOP_CC_BASE, "GPU cache controller (compute block)");
-  drv_.block_base(PTOP_COMPUTE_BASE, "compute front end");
+  compute_.emplace(api_, drv_);
   const uint64_t gpu_cc = drv_.function().bar[0] + cc_base;
   dir_write(DIR_GPU_CC_LO, static_cast<uint32_t>(gpu_cc));
   dir_write(DIR_GPU_CC_HI, static_cast<uint32_t>(gpu_cc >> 32));
@@ -53,11 +38,11 @@ CoherenceRuntime::CoherenceRuntime(HostApi& api, const Params& args, const std::
   cc(CC_WIN_VA_LO, arena_va_);
   cc(CC_WIN_PA_LO, arena_pa_);
   cc(CC_WIN_SIZE_LO, arena_size_);
-  if (rt.string("gpu_sync") == "hub") {
+  if (rt.gpu_sync == GpuSync::hub) {
     hub_sync_ = true;
     mcu_ = std::make_unique<McuDriver>(api_, drv_);
     try {
-      boot_microcontrollers(api_, drv_, McuBootOptions::from(rt.group("mcu")));
+      boot_microcontrollers(api_, drv_, rt.mcu);
     } catch (const McuError& e) {
       throw HostError(std::string("rt.gpu_sync: hub: ") + e.what());
     } catch (const HostError& e) {
@@ -195,24 +180,7 @@ void CoherenceRuntime::account(HandOver& h, sc_core::sc_time begin) {
 
 void CoherenceRuntime::launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
                               const std::vector<uint32_t>& args) {
-  using namespace hetvp::gpu;
-  const uint32_t base = drv_.block_base(PTOP_COMPUTE_BASE, "compute front end");
-  const uint32_t done_before = drv_.reg_read(base + CMP_COMPLETED);
-  drv_.reg_write(base + CMP_KERNEL, kernel_id(kernel));
-  drv_.reg_write(base + CMP_GRID_X, gx);
-  drv_.reg_write(base + CMP_GRID_Y, gy);
-  drv_.reg_write(base + CMP_BLOCK_X, bx);
-  drv_.reg_write(base + CMP_BLOCK_Y, by);
-  for (size_t i = 0; i < args.size() && i < CMP_ARGS; ++i) drv_.reg_write(base + CMP_ARG + 4 * i, args[i]);
-  drv_.reg_write(base + CMP_LAUNCH, 1);
-  // Device synchronise: poll COMPLETED.
-  for (;;) {
-    api_.sleep(poll_);
-    if (drv_.reg_read(base + CMP_COMPLETED) != done_before) break;
-  }
-  const uint32_t st = drv_.reg_read(base + CMP_STATUS);
-  if (st & 2)
-    throw HostError("kernel '" + kernel + "' failed (ERROR = " + std::to_string(drv_.reg_read(base + CMP_ERROR)) + ")");
+  compute_->wait(compute_->start(KernelLaunch{kernel, gx, gy, bx, by, args}), poll_, "kernel '" + kernel + "'");
 }
 
 // ---- the GPU side of the protocol, as kernels (one lane does the register accesses) ----------

@@ -1,6 +1,6 @@
 // Release-consistency runtime for hetvp's CPU–GPU coherence (SPEC §7, Algorithm 2 shape).
 //
-//   CoherenceRuntime rt(api, args);            // opens the GPU, maps the shared arena and the
+//   CoherenceRuntime rt(api, args.rt, ...);    // opens the GPU, maps the shared arena and the
 //                                              // directory window, configures both controllers
 //   uint64_t a = rt.alloc(bytes);              // shared (host-mapped) memory: host PA; rt.gva(a) on the GPU
 //   rt.cpu_acquire(); ...cached loads/stores...; rt.cpu_release();
@@ -15,19 +15,37 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/host/host_api.h"
+#include "platform/param_set.h"
 #include "sw/driver/gpu_driver.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/launch.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 
+// Who does the GPU's acquire/release (CoherenceOptions::gpu_sync).
+HETVP_ENUM(GpuSync, kernel, hub);
+
+// The runtime's options: the coherence workloads' args group `rt`.
+struct CoherenceOptions : ParamSet {
+  Size arena{this, "arena", "8 MiB", "shared (pinned, host-mapped) memory arena (at least one 4 KiB page)", Min{4096}};
+  Time poll{this, "poll", "1 us", "polling interval for directory status / kernel completion"};
+  Enum<GpuSync> gpu_sync{this, "gpu_sync", GpuSync::kernel,
+                         "who does the GPU's acquire/release: one-lane kernels, or the HUB microcontroller's firmware "
+                         "(one method write; boots the microcontrollers first)"};
+  Group<McuBootOptions> mcu{this, "mcu", "microcontroller boot options (gpu_sync: hub)"};
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+  void validate(Diagnostics& d) const override { mcu.validate(d); }
+};
+
 class CoherenceRuntime {
  public:
-  static std::shared_ptr<Schema> schema();  // keys: arena, poll, gpu_sync, mcu, driver
-  CoherenceRuntime(HostApi& api, const Params& args, const std::string& workload, const std::string& size_label);
+  CoherenceRuntime(HostApi& api, const CoherenceOptions& opt, const std::string& workload,
+                   const std::string& size_label);
 
   uint64_t alloc(uint64_t bytes);  // page-aligned host physical address inside the shared arena
   uint64_t gva(uint64_t pa) const { return arena_va_ + (pa - arena_pa_); }
@@ -36,7 +54,8 @@ class CoherenceRuntime {
   void cpu_release();
   void gpu_acquire();
   void gpu_release();
-  // Launches a kernel and waits for it (device synchronise). Fails (HostError) on a kernel error.
+  // Launches a kernel on the compute front end (no channel: sw/driver/launch.h) and waits for it
+  // (device synchronise). Fails (HostError) on a kernel error.
   void launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
               const std::vector<uint32_t>& args);
   unsigned syncs() const { return syncs_; }
@@ -65,6 +84,7 @@ class CoherenceRuntime {
 
   HostApi& api_;
   GpuDriver drv_;
+  std::optional<ComputeFrontEnd> compute_;  // once the GPU is open
   std::string workload_, size_;
   uint64_t arena_pa_ = 0, arena_va_ = 0, arena_size_ = 0, arena_next_ = 0, dir_va_ = 0;
   sc_core::sc_time poll_;

@@ -96,20 +96,21 @@ HETVP_REGISTER_KERNEL("matrix_transpose", k_transpose);
 HETVP_REGISTER_KERNEL("shfl2d", k_shfl2d);
 HETVP_REGISTER_KERNEL("coh_random", k_random);
 
-// The keys every coherence workload has; `samples`: the HIP samples' (square, matrix_transpose,
-// 2dshfl) host_copies option too.
-std::shared_ptr<Schema> base_schema(bool samples = true) {
-  auto s = std::make_shared<Schema>();
-  s->group("rt", CoherenceRuntime::schema(), "coherence runtime");
-  s->integer("iterations", 1, "how many times the Algorithm 2 sequence runs (>1: caches hold old data)").range(1, 1000);
-  s->integer("block", 256, "threads per block (1-D kernels)").range(32, 1024);
-  if (samples)
-    s->boolean("host_copies", true,
-               "keep host copies of the input and output, as the HIP samples the thesis ran do, and copy them "
-               "with the CPU (hipMemcpy on an APU): the copies' lines are written, so tracked, too (false: "
-               "only the arrays the kernel uses)");
-  return s;
-}
+// The keys every coherence workload has.
+struct CoherenceArgs : ParamSet {
+  Group<CoherenceOptions> rt{this, "rt", "coherence runtime"};
+  Int<unsigned> iterations{this, "iterations", 1,
+                           "how many times the Algorithm 2 sequence runs (>1: caches hold old data)", Range{1, 1000}};
+  Int<uint32_t> block{this, "block", 256, "threads per block (1-D kernels)", Range{32, 1024}};
+  void validate(Diagnostics& d) const override { rt.validate(d); }
+};
+// The HIP samples' (square, matrix_transpose, 2dshfl) keys.
+struct SampleArgs : CoherenceArgs {
+  Bool host_copies{this, "host_copies", true,
+                   "keep host copies of the input and output, as the HIP samples the thesis ran do, and copy them "
+                   "with the CPU (hipMemcpy on an APU): the copies' lines are written, so tracked, too (false: "
+                   "only the arrays the kernel uses)"};
+};
 
 void put_floats(HostApi& api, uint64_t pa, const std::vector<float>& v) { api.write(pa, v.data(), v.size() * 4); }
 std::vector<float> get_floats(HostApi& api, uint64_t pa, size_t n) {
@@ -134,11 +135,11 @@ struct Buffers {
   uint64_t in = 0, out = 0, in_host = 0, out_host = 0, reference = 0;
   // `cpu_reference`: the sample also computes the expected result on the CPU into a host array
   // (the transposes' matrixTransposeCPUReference).
-  static Buffers alloc(CoherenceRuntime& rt, const Params& args, uint64_t bytes, bool cpu_reference = false) {
+  static Buffers alloc(CoherenceRuntime& rt, const SampleArgs& args, uint64_t bytes, bool cpu_reference = false) {
     Buffers b;
     b.in = rt.alloc(bytes);
     b.out = rt.alloc(bytes);
-    if (args.boolean("host_copies")) {
+    if (args.host_copies) {
       b.in_host = rt.alloc(bytes);
       b.out_host = rt.alloc(bytes);
       if (cpu_reference) b.reference = rt.alloc(bytes);
@@ -188,20 +189,19 @@ std::vector<float> algorithm2(HostApi& api, CoherenceRuntime& rt, const Buffers&
   return result;
 }
 
-class Square : public HostProgram {
+struct SquareArgs : SampleArgs {
+  Int<uint32_t> n{this, "n", 200, "array elements", Range{1, 1 << 26}};
+};
+
+class Square : public ProgramWithArgs<SquareArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = base_schema();
-    s->integer("n", 200, "array elements").range(1, 1 << 26);
-    return s;
-  }
-  int run(HostApi& api, const Params& args) override {
-    const uint32_t n = args.u32("n");
-    CoherenceRuntime rt(api, args, "square", std::to_string(n));
+  int run(HostApi& api, const SquareArgs& args) override {
+    const uint32_t n = args.n;
+    CoherenceRuntime rt(api, args.rt, "square", std::to_string(n));
     const Buffers buf = Buffers::alloc(rt, args, uint64_t(n) * 4);
-    const uint32_t block = args.u32("block");
+    const uint32_t block = args.block;
     int rc = 0;
-    for (int64_t it = 0; it < args.integer("iterations"); ++it) {
+    for (int64_t it = 0; it < args.iterations; ++it) {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>((i + it) % 1000) * 0.5f + 1.0f;
       const auto c = algorithm2(api, rt, buf, a, "square", (n + block - 1) / block, 1, block, 1, n);
@@ -212,20 +212,19 @@ class Square : public HostProgram {
   }
 };
 
-class Transpose : public HostProgram {
+struct TransposeArgs : SampleArgs {
+  Int<uint32_t> width{this, "width", 16, "matrix width W (W x W floats)", Range{1, 8192}};
+};
+
+class Transpose : public ProgramWithArgs<TransposeArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = base_schema();
-    s->integer("width", 16, "matrix width W (W x W floats)").range(1, 8192);
-    return s;
-  }
-  int run(HostApi& api, const Params& args) override {
-    const uint32_t W = args.u32("width");
+  int run(HostApi& api, const TransposeArgs& args) override {
+    const uint32_t W = args.width;
     const uint64_t n = uint64_t(W) * W;
-    CoherenceRuntime rt(api, args, "matrix_transpose", std::to_string(W) + "x" + std::to_string(W));
+    CoherenceRuntime rt(api, args.rt, "matrix_transpose", std::to_string(W) + "x" + std::to_string(W));
     const Buffers buf = Buffers::alloc(rt, args, n * 4, true);
     int rc = 0;
-    for (int64_t it = 0; it < args.integer("iterations"); ++it) {
+    for (int64_t it = 0; it < args.iterations; ++it) {
       std::vector<float> a(n);
       for (uint64_t i = 0; i < n; ++i) a[i] = static_cast<float>((i * 7 + it) % 4093);
       const auto o =
@@ -238,21 +237,20 @@ class Transpose : public HostProgram {
   }
 };
 
-class Shfl2d : public HostProgram {
+struct Shfl2dArgs : SampleArgs {
+  Int<uint32_t> width{this, "width", 4, "matrix width W (W x W floats)", Range{1, 1024}};
+};
+
+class Shfl2d : public ProgramWithArgs<Shfl2dArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = base_schema();
-    s->integer("width", 4, "matrix width W (W x W floats)").range(1, 1024);
-    return s;
-  }
-  int run(HostApi& api, const Params& args) override {
-    const uint32_t W = args.u32("width");
+  int run(HostApi& api, const Shfl2dArgs& args) override {
+    const uint32_t W = args.width;
     const uint32_t n = W * W;
     const uint32_t rows = std::min<uint32_t>(W, 1024 / W);  // block = W x rows threads (W <= 1024 by the schema)
-    CoherenceRuntime rt(api, args, "2dshfl", std::to_string(W) + "x" + std::to_string(W));
+    CoherenceRuntime rt(api, args.rt, "2dshfl", std::to_string(W) + "x" + std::to_string(W));
     const Buffers buf = Buffers::alloc(rt, args, uint64_t(n) * 4, true);
     int rc = 0;
-    for (int64_t it = 0; it < args.integer("iterations"); ++it) {
+    for (int64_t it = 0; it < args.iterations; ++it) {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>(i + 100 * it);
       const auto o = algorithm2(api, rt, buf, a, "shfl2d", 1, (W + rows - 1) / rows, W, rows, W, transposed(a, W));
@@ -268,26 +266,25 @@ class Shfl2d : public HostProgram {
 // (kernel coh_random), handed over with the release-consistency protocol. The coherence
 // checker (YAML `cpu_cc.checker` / `gpu0.compute.controller.checker`) checks every load; the
 // program also checks what the CPU reads back against its own model of the GPU's writes.
-class CohRandom : public HostProgram {
+struct CohRandomArgs : CoherenceArgs {
+  Int<int64_t> programs{this, "programs", 100, "random programs", Range{1, 1000000}};
+  Int<int64_t> rounds{this, "rounds", 2, "CPU/GPU hand-overs per program", Range{1, 100}};
+  Int<uint32_t> max_words{this, "max_words", 512, "largest shared buffer (32-bit words)", Range{32, 1 << 20}};
+};
+
+class CohRandom : public ProgramWithArgs<CohRandomArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = base_schema(false);
-    s->integer("programs", 100, "random programs").range(1, 1000000);
-    s->integer("rounds", 2, "CPU/GPU hand-overs per program").range(1, 100);
-    s->integer("max_words", 512, "largest shared buffer (32-bit words)").range(32, 1 << 20);
-    return s;
-  }
-  int run(HostApi& api, const Params& args) override {
-    CoherenceRuntime rt(api, args, "coh_random", "");
-    const uint32_t max_words = args.u32("max_words");
+  int run(HostApi& api, const CohRandomArgs& args) override {
+    CoherenceRuntime rt(api, args.rt, "coh_random", "");
+    const uint32_t max_words = args.max_words;
     const uint64_t buf = rt.alloc(uint64_t(max_words) * 4);
     auto& rng = api.rng();
     std::vector<uint32_t> model(max_words, 0);
     // The arena starts zeroed; the model knows it.
     uint64_t checked = 0;
-    for (int64_t p = 0; p < args.integer("programs"); ++p) {
+    for (int64_t p = 0; p < args.programs; ++p) {
       const uint32_t words = 32 + static_cast<uint32_t>(rng() % (max_words - 31));
-      for (int64_t r = 0; r < args.integer("rounds"); ++r) {
+      for (int64_t r = 0; r < args.rounds; ++r) {
         rt.cpu_acquire();
         const unsigned ops = 1 + rng() % 64;
         for (unsigned k = 0; k < ops; ++k) {
@@ -327,7 +324,7 @@ class CohRandom : public HostProgram {
       }
     }
     api.stat("coh_random_checked_reads", static_cast<double>(checked));
-    api.log("coh_random: " + std::to_string(args.integer("programs")) + " programs, " + std::to_string(checked) +
+    api.log("coh_random: " + std::to_string(args.programs()) + " programs, " + std::to_string(checked) +
             " CPU reads checked");
     rt.summary();
     return 0;

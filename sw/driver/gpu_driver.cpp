@@ -26,40 +26,7 @@ constexpr uint64_t kPage = 1ull << MMU_PAGE_SHIFT;
 const char* to_string(Direction d) { return d == Direction::HostToDevice ? "HtoD" : "DtoH"; }
 const char* to_string(CopyMethod m) { return m == CopyMethod::Dma ? "DMA" : "IORW"; }
 
-std::shared_ptr<Schema> DriverOptions::schema() {
-  auto s = std::make_shared<Schema>();
-  s->time("api_call", std::string("5 us"), "host software cost of one driver API call (ioctl, checks)");
-  s->time("poll_interval", std::string("100 ns"), "time between two polls of a completion fence");
-  s->time("copy_timeout", std::string("1 s"), "a copy not complete after this long fails the run");
-  s->choice("completion", {"fence", "interrupt"}, std::string("fence"),
-            "how a copy's end is detected: poll the fence in host memory, or wait for the MSI");
-  s->boolean("bar1_write_combining", false,
-             "map BAR1 write-combining (ioremap_wc): IORW stores are gathered into 64-byte posted writes");
-  s->size("iorw_word_limit", std::string("0"),
-          "IORW copies larger than this make one uncached access per byte instead of per mmio_width bytes "
-          "(0 = never; Gdev ATC'12's I/O path above 4 KB: docs/calibration.md)");
-  s->time("bounce_htod_per_kib", std::string("0 s"),
-          "CPU time per KiB to copy a host->device DMA's source into a bounce buffer first (0 = none: the "
-          "host buffer is pinned; Gdev's pageable path: docs/calibration.md)");
-  s->time("bounce_dtoh_per_kib", std::string("0 s"),
-          "CPU time per KiB to copy a device->host DMA's result out of the bounce buffer (0 = none)");
-  return s;
-}
-
-DriverOptions DriverOptions::from(const Params& p) {
-  DriverOptions o;
-  o.api_call = p.time("api_call");
-  o.poll_interval = p.time("poll_interval");
-  o.copy_timeout = p.time("copy_timeout");
-  o.interrupt_completion = p.string("completion") == "interrupt";
-  o.bar1_write_combining = p.boolean("bar1_write_combining");
-  o.iorw_word_limit = p.size("iorw_word_limit");
-  o.bounce_htod_per_kib = p.time("bounce_htod_per_kib");
-  o.bounce_dtoh_per_kib = p.time("bounce_dtoh_per_kib");
-  return o;
-}
-
-GpuDriver::GpuDriver(HostApi& api, DriverOptions opt) : api_(api), opt_(opt) {}
+GpuDriver::GpuDriver(HostApi& api, const DriverOptions& opt) : api_(api), opt_(opt) {}
 
 // ---------------------------------------------------------------- PCIe enumeration
 uint32_t GpuDriver::cfg_read(unsigned bus, unsigned dev, unsigned reg) {
@@ -137,7 +104,7 @@ std::vector<PcieFunction> GpuDriver::enumerate() {
     // MSI: address and data, then enable.
     cfg_write(bus, 0, PCICFG_MSI_ADDR_LO, static_cast<uint32_t>(pi.msi_address));
     cfg_write(bus, 0, PCICFG_MSI_ADDR_HI, static_cast<uint32_t>(pi.msi_address >> 32));
-    cfg_write(bus, 0, PCICFG_MSI_DATA, opt_.msi_vector);
+    cfg_write(bus, 0, PCICFG_MSI_DATA, kGpuMsiVector);
     cfg_write(bus, 0, PCICFG_MSI_CAP, cfg_read(bus, 0, PCICFG_MSI_CAP) | PCICFG_MSI_ENABLE);
     cfg_write(bus, 0, PCICFG_COMMAND, PCICFG_COMMAND_MEMORY | PCICFG_COMMAND_MASTER);
     if (f.vendor == kVendorNvidia) found.push_back(f);
@@ -329,7 +296,7 @@ DmaTicket GpuDriver::start_dma(unsigned engine, const GpuBuffer& src, const GpuB
   reg_write(base + COPY_FENCE_HI, static_cast<uint32_t>(fence_va >> 32));
   reg_write(base + COPY_FENCE_VALUE, t.seq);
   reg_write(base + COPY_LAUNCH,
-            COPY_LAUNCH_GO | COPY_LAUNCH_FENCE | (opt_.interrupt_completion ? uint32_t(COPY_LAUNCH_INTR) : 0u));
+            COPY_LAUNCH_GO | COPY_LAUNCH_FENCE | (opt_.interrupt_completion() ? uint32_t(COPY_LAUNCH_INTR) : 0u));
   return t;
 }
 
@@ -340,11 +307,11 @@ bool GpuDriver::dma_done(const DmaTicket& t) {
 void GpuDriver::wait_dma(const DmaTicket& t) {
   const uint32_t base = block_base(PTOP_COPY_BASE, "copy engines") + t.engine * GPU_COPY_STRIDE;
   bool done;
-  if (opt_.interrupt_completion) {
+  if (opt_.interrupt_completion()) {
     // The MSI says "something happened"; PMC_INTR says what. Acknowledge our bit.
     const uint32_t bit = 1u << (t.engine == 0 ? GPU_INTR_COPY0 : GPU_INTR_COPY1);
     done = false;
-    while (!done && api_.wait_interrupt(opt_.msi_vector, opt_.copy_timeout)) {
+    while (!done && api_.wait_interrupt(kGpuMsiVector, opt_.copy_timeout)) {
       uint32_t pending = reg_read(GPU_PMC_BASE + PMC_INTR);
       if (pending & bit) reg_write(GPU_PMC_BASE + PMC_INTR, bit);
       done = dma_done(t);

@@ -8,29 +8,40 @@
 #include <vector>
 
 #include "models/host/host_api.h"
-#include "platform/params.h"
+#include "platform/param_set.h"
 
 namespace hetvp::sw {
 
-struct DriverOptions {
-  sc_core::sc_time api_call = sc_core::sc_time(5, sc_core::SC_US);         // software cost of one API call
-  sc_core::sc_time poll_interval = sc_core::sc_time(100, sc_core::SC_NS);  // fence polling period
-  sc_core::sc_time copy_timeout = sc_core::sc_time(1, sc_core::SC_SEC);    // a copy that takes longer failed
-  unsigned msi_vector = 0x41;
-  bool interrupt_completion = false;  // wait for the copy engine's MSI instead of polling the fence
-  bool bar1_write_combining = false;  // map BAR1 write-combining: IORW stores leave as 64-byte lines
-  // IORW copies larger than this move one byte per uncached access instead of `mmio_width`
-  // (0 = never). Gdev ATC'12's I/O path (pscnv nvc0_vm_read/write) loops 32-bit accesses up to
-  // 4 KB and calls memcpy_fromio/toio above; its measured cost above 4 KB is one access per byte.
-  uint64_t iorw_word_limit = 0;
-  // CPU time per KiB of a DMA copy's bounce-buffer memcpy (0 = the host buffer is DMA-able, as
-  // the workload's pinned memory is). Gdev copies a pageable buffer through a pre-allocated DMA
-  // buffer: memcpy then DMA (H->D), DMA then memcpy (D->H).
-  sc_core::sc_time bounce_htod_per_kib, bounce_dtoh_per_kib;
-  static std::shared_ptr<Schema>
-  schema();  // keys: api_call, poll_interval, copy_timeout, completion, bar1_write_combining, iorw_word_limit, bounce_*
-  static DriverOptions from(const Params& p);
+// How a copy's end is detected (DriverOptions::completion).
+HETVP_ENUM(Completion, fence, interrupt);
+
+// The driver's options (workload args group `driver`), declared once (platform/param_set.h).
+struct DriverOptions : ParamSet {
+  Time api_call{this, "api_call", "5 us", "host software cost of one driver API call (ioctl, checks)"};
+  Time poll_interval{this, "poll_interval", "100 ns", "time between two polls of a completion fence"};
+  Time copy_timeout{this, "copy_timeout", "1 s", "a copy not complete after this long fails the run"};
+  Enum<Completion> completion{this, "completion", Completion::fence,
+                              "how a copy's end is detected: poll the fence in host memory, or wait for the MSI"};
+  Bool bar1_write_combining{this, "bar1_write_combining", false,
+                            "map BAR1 write-combining (ioremap_wc): IORW stores are gathered into 64-byte posted "
+                            "writes"};
+  // Gdev ATC'12's I/O path (pscnv nvc0_vm_read/write) loops 32-bit accesses up to 4 KB and calls
+  // memcpy_fromio/toio above; its measured cost above 4 KB is one access per byte.
+  Size iorw_word_limit{this, "iorw_word_limit", "0",
+                       "IORW copies larger than this make one uncached access per byte instead of per mmio_width "
+                       "bytes (0 = never; Gdev ATC'12's I/O path above 4 KB: docs/calibration.md)"};
+  // Gdev copies a pageable buffer through a pre-allocated DMA buffer: memcpy then DMA (H->D), DMA
+  // then memcpy (D->H); 0 = the host buffer is DMA-able, as the workloads' pinned memory is.
+  Time bounce_htod_per_kib{this, "bounce_htod_per_kib", "0 s",
+                           "CPU time per KiB to copy a host->device DMA's source into a bounce buffer first (0 = "
+                           "none: the host buffer is pinned; Gdev's pageable path: docs/calibration.md)"};
+  Time bounce_dtoh_per_kib{this, "bounce_dtoh_per_kib", "0 s",
+                           "CPU time per KiB to copy a device->host DMA's result out of the bounce buffer (0 = none)"};
+  bool interrupt_completion() const { return completion == Completion::interrupt; }
 };
+
+// The MSI vector the driver programs into the GPU's MSI capability (and waits on).
+constexpr unsigned kGpuMsiVector = 0x41;
 
 // A region of GPU virtual address space and what backs it.
 struct GpuBuffer {
@@ -61,7 +72,7 @@ const char* to_string(CopyMethod m);
 
 class GpuDriver {
  public:
-  GpuDriver(HostApi& api, DriverOptions opt = {});
+  explicit GpuDriver(HostApi& api, const DriverOptions& opt = DriverOptions{});
 
   // Walks the PCIe hierarchy, assigns bus numbers and BAR addresses, enables memory decoding,
   // bus mastering and MSI, and returns every NVIDIA function found.

@@ -13,7 +13,7 @@
 
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/gr_firmware.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 

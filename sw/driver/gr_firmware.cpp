@@ -6,8 +6,8 @@
 #include "models/gpu/gr/gf100_lists.h"
 #include "platform/format.h"
 #include "sw/driver/gr_nouveau_init.h"
-#include "sw/mcu/falcon_boot.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/falcon_boot.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 

@@ -11,21 +11,8 @@ namespace {
 constexpr uint64_t kBlock = 256;  // the largest xfer: the firmware's block (copy.c)
 }  // namespace
 
-std::shared_ptr<Schema> OffloadOptions::schema() {
-  auto s = std::make_shared<Schema>();
-  s->boolean("command_per_block", false,
-             "one firmware command per 256-byte block, each waited for (Fujii 2014 §5.2 read literally), instead of "
-             "one command per microcontroller; docs/calibration.md");
-  return s;
-}
-
-OffloadOptions OffloadOptions::from(const Params& p) {
-  OffloadOptions o;
-  o.command_per_block = p.boolean("command_per_block");
-  return o;
-}
-
-OffloadCopier::OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, DriverOptions opt, OffloadOptions oopt)
+OffloadCopier::OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, const DriverOptions& opt,
+                             const OffloadOptions& oopt)
     : api_(api), gpu_(gpu), mcu_(mcu), opt_(opt), oopt_(oopt) {}
 
 unsigned OffloadCopier::intr_bit(const McuId& m) const {
@@ -54,7 +41,7 @@ void OffloadCopier::wait(const std::vector<OffloadTicket>& tickets) {
   const sc_core::sc_time deadline = api_.now() + opt_.copy_timeout;
   while (left > 0) {
     sc_core::sc_time remaining = deadline > api_.now() ? deadline - api_.now() : sc_core::SC_ZERO_TIME;
-    bool irq = api_.wait_interrupt(opt_.msi_vector, remaining);
+    bool irq = api_.wait_interrupt(kGpuMsiVector, remaining);
     const uint32_t pending = gpu_.reg_read(GPU_PMC_BASE + PMC_INTR);
     uint32_t ack = 0;
     for (size_t i = 0; i < tickets.size(); ++i) {

@@ -8,19 +8,19 @@
 #include <vector>
 
 #include "sw/driver/gpu_driver.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 
 // How the driver commands an offloaded copy (workload args group `offload`).
-struct OffloadOptions {
+struct OffloadOptions : ParamSet {
   // false: one FW_CMD_COPY per microcontroller, the firmware loops over the 256-byte blocks.
   // true: one command per 256-byte block, each waited for before the next (Fujii 2014 §5.2 read
   // literally: the copy function "must be called multiple times" above 256 B). With several
   // microcontrollers each gets its next block in turn, and the host waits for the round.
-  bool command_per_block = false;
-  static std::shared_ptr<Schema> schema();
-  static OffloadOptions from(const Params& p);
+  Bool command_per_block{this, "command_per_block", false,
+                         "one firmware command per 256-byte block, each waited for (Fujii 2014 §5.2 read literally), "
+                         "instead of one command per microcontroller; docs/calibration.md"};
 };
 
 struct OffloadTicket {
@@ -32,7 +32,8 @@ struct OffloadTicket {
 
 class OffloadCopier {
  public:
-  OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, DriverOptions opt = {}, OffloadOptions oopt = {});
+  OffloadCopier(HostApi& api, GpuDriver& gpu, McuDriver& mcu, const DriverOptions& opt = DriverOptions{},
+                const OffloadOptions& oopt = OffloadOptions{});
 
   // Sends FW_CMD_COPY (with NOTIFY) to `m` and returns at once. Refuses (HostError) a zero-length
   // copy and overlapping source and destination ranges.

@@ -19,8 +19,8 @@
 #include "sw/driver/gpu_driver.h"
 #include "sw/gdev/host_time.h"
 #include "sw/gdev/runtime.h"
-#include "sw/mcu/falcon_boot.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/falcon_boot.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 namespace {
@@ -46,40 +46,42 @@ uint64_t bytes_out(const std::string& p, uint32_t n) {
   return uint64_t(n) * n * 4;
 }
 
-class GpuBench : public HostProgram {
- public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->choice("program", {"madd", "mmul", "fmadd", "memcpy", "loop", "idle"}, std::string("madd"),
-              "the microbenchmark (Gdev test/cuda/user)");
-    s->integer("size", 64,
-               "problem size: matrix side for madd/fmadd/mmul, bytes for memcpy, iterations for loop, cycles for "
-               "idle")
-        .range(1, 1 << 26);
-    s->integer("runs", 1, "runs (each: create context, copy in, launch, copy out, destroy)").range(1, 10000);
-    s->integer("contexts", 1, "contexts per run, driven at once").range(1, FIFO_MAX_CHANNELS);
-    s->group("driver", DriverOptions::schema(), "driver options");
-    s->group("gdev", GdevOptions::schema(), "runtime options");
-    s->group("mcu", McuBootOptions::schema(), "firmware images and boot timeout (the HUB/GPC context switch)");
-    return s;
-  }
-  static void validate(const Params& args) {
-    McuBootOptions::validate(args.group("mcu"));
-    const std::string p = args.string("program");
-    const int64_t n = args.integer("size");
-    if ((p == "madd" || p == "fmadd") && n > 2048)
-      throw ConfigError(args.where("size") + ": " + p + " of a " + std::to_string(n) + " x " + std::to_string(n) +
-                        " matrix is too large (at most 2048)");
-    if (p == "mmul" && n > 256)
-      throw ConfigError(args.where("size") + ": mmul of a " + std::to_string(n) + " x " + std::to_string(n) +
-                        " matrix is too large (at most 256: the simulation walks every multiply)");
-  }
+HETVP_ENUM(BenchProgram, madd, mmul, fmadd, memcpy, loop, idle);
 
-  int run(HostApi& bus, const Params& args) override {
+struct GpuBenchArgs : ParamSet {
+  Enum<BenchProgram> program{this, "program", BenchProgram::madd, "the microbenchmark (Gdev test/cuda/user)"};
+  Int<uint32_t> size{this, "size", 64,
+                     "problem size: matrix side for madd/fmadd/mmul, bytes for memcpy, iterations for loop, cycles "
+                     "for idle",
+                     Range{1, 1 << 26}};
+  Int<unsigned> runs{this, "runs", 1, "runs (each: create context, copy in, launch, copy out, destroy)",
+                     Range{1, 10000}};
+  Int<unsigned> contexts{this, "contexts", 1, "contexts per run, driven at once", Range{1, FIFO_MAX_CHANNELS}};
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+  Group<GdevOptions> gdev{this, "gdev", "runtime options"};
+  Group<McuBootOptions> mcu{this, "mcu", "firmware images and boot timeout (the HUB/GPC context switch)"};
+
+  void validate(Diagnostics& d) const override {
+    mcu.validate(d);
+    gdev.validate(d);
+    const std::string& p = program.word();
+    const uint32_t n = size;
+    if ((program == BenchProgram::madd || program == BenchProgram::fmadd) && n > 2048)
+      d.error(size.where() + ": " + p + " of a " + std::to_string(n) + " x " + std::to_string(n) +
+              " matrix is too large (at most 2048)");
+    if (program == BenchProgram::mmul && n > 256)
+      d.error(size.where() + ": mmul of a " + std::to_string(n) + " x " + std::to_string(n) +
+              " matrix is too large (at most 256: the simulation walks every multiply)");
+  }
+};
+
+class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
+ public:
+  int run(HostApi& bus, const GpuBenchArgs& args) override {
     // Every access goes through `api`, which adds its time to a bucket (host_time.h): the per-run
     // host_*_ns columns.
     HostTime api(bus);
-    GpuDriver drv(api, DriverOptions::from(args.group("driver")));
+    GpuDriver drv(api, args.driver);
     drv.open(0);
     api.set_bars(drv.function().bar[0], drv.function().bar_size[0], drv.function().bar[1], drv.function().bar_size[1]);
     std::unique_ptr<McuDriver> mcu;
@@ -87,9 +89,9 @@ class GpuBench : public HostProgram {
     if (drv.reg_read(GPU_PTOP_BASE + PTOP_HUB_BASE) != 0) {
       falcon = falcon_microcontrollers(drv);
       if (falcon)
-        boot_nouveau(api, drv, McuBootOptions::from(args.group("mcu")).timeout);
+        boot_nouveau(api, drv, args.mcu.boot_timeout);
       else
-        boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
+        boot_microcontrollers(api, drv, args.mcu);
       mcu = std::make_unique<McuDriver>(api, drv);
       api.add_mcu_window(mcu->base(McuId::hub()), GPU_MCU_WINDOW);
       for (unsigned g = 0; g < drv.num_gpcs(); ++g) api.add_mcu_window(mcu->base(McuId::gpc_n(g)), GPU_MCU_WINDOW);
@@ -110,10 +112,10 @@ class GpuBench : public HostProgram {
       hub = busy_ns(McuId::hub());
       for (unsigned g = 0; g < drv.num_gpcs(); ++g) gpcs += busy_ns(McuId::gpc_n(g));
     };
-    GdevRuntime rt(api, drv, mcu.get(), GdevOptions::from(args.group("gdev")));
-    const std::string prog = args.string("program");
-    const uint32_t n = args.u32("size");
-    const unsigned runs = args.u32("runs"), contexts = args.u32("contexts");
+    GdevRuntime rt(api, drv, mcu.get(), args.gdev);
+    const std::string& prog = args.program.word();
+    const uint32_t n = args.size;
+    const unsigned runs = args.runs, contexts = args.contexts;
     std::vector<Job> jobs(contexts);
     for (unsigned k = 0; k < contexts; ++k) prepare(api, jobs[k], prog, n, k);
 

@@ -1,47 +1,29 @@
 // A host runtime shaped like Gdev's CUDA driver API (github:shinpei0208/gdev, test/cuda/user/*:
 // cuCtxCreate, cuMemAlloc, cuMemcpyHtoD/DtoH, cuLaunchGrid, cuCtxSynchronize, cuCtxDestroy),
-// on hetvp's FIFO (docs/contexts.md). A context is a channel with its own GPU address space
-// (page directory), instance block, GPFIFO ring and push buffer (pinned host memory, mapped in its
-// space), a GR context buffer (gr_context_create: a copy of the golden context) and a fence
-// semaphore. Work is pushed as methods and kicked by writing GP_PUT; synchronize pushes a
-// semaphore release and polls the value in host memory. Several contexts at once: one host thread
-// interleaves them (push to each, then synchronize each), and the FIFO time-slices their channels.
+// on the driver's channels (sw/driver/channel.h, docs/contexts.md). A context is a channel; each
+// call costs the runtime's api_call and pushes the channel's methods (copies, launches:
+// sw/driver/launch.h), kicked at once; synchronize releases the channel's fence and waits for it.
+// Several contexts at once: one host thread interleaves them (push to each, then synchronize
+// each), and the FIFO time-slices their channels.
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "models/host/host_api.h"
-#include "platform/params.h"
+#include "sw/driver/channel.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/driver/launch.h"
 
 namespace hetvp::sw {
 
 class McuDriver;
 
-struct GdevOptions {
-  sc_core::sc_time api_call = sc_core::sc_time(5, sc_core::SC_US);  // host software cost of an API call
-  sc_core::sc_time poll = sc_core::sc_time(1, sc_core::SC_US);      // fence polling period
-  sc_core::sc_time sync_timeout = sc_core::sc_time(1, sc_core::SC_SEC);
-  uint32_t gpfifo_entries = 256;  // a power of two
-  uint64_t pushbuf_bytes = 64 * 1024;
-  uint64_t gr_context_bytes = 64 * 1024;  // context buffer size when no golden context says one
-  bool pushbuf_in_vram = false;           // else pinned host memory (fetched across PCIe)
-  // TEST ONLY fault: the second and later contexts' instance blocks name a context buffer at a GPU
-  // virtual address no space maps (the firmware cannot reach it: a named error, docs/contexts.md).
-  bool test_unmapped_context = false;
-  // Per-channel GR register overrides (BAR0 address, value) the context-switch firmware applies at a
-  // channel's first load: nouveau's per-channel mmio list (hub.fuc ctx_mmio_exec; gf100_gr_chan_bind
-  // writes its count / address into the context header). hetvp's firmware has none: refused there.
-  std::vector<std::pair<uint32_t, uint32_t>> gr_mmio;
-  static std::shared_ptr<Schema> schema();
-  static GdevOptions from(const Params& p);
-};
-
-struct GdevContext;  // opaque to users: runtime.cpp
+// The runtime's options (workload args group `gdev`): its channels'.
+using GdevOptions = ChannelOptions;
+// A context is one channel.
+using GdevContext = Channel;
 
 struct DevPtr {
   GpuBuffer buf;
@@ -55,8 +37,7 @@ struct HostBuf {  // pinned host memory, mapped into one context's space
 class GdevRuntime {
  public:
   // `mcu`: the HUB/GPC driver, for the golden context (nullptr: none on this GPU).
-  GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, GdevOptions opt = {});
-  ~GdevRuntime();
+  GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, const GdevOptions& opt = GdevOptions{});
 
   GdevContext* ctx_create();
   void ctx_destroy(GdevContext* c);  // synchronizes first
@@ -78,32 +59,22 @@ class GdevRuntime {
   // Synchronous forms (cuMemcpyHtoD, cuMemcpyDtoH): push, then synchronize.
   void memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes);
   void memcpy_dtoh(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes);
-  void synchronize(GdevContext* c);
+  void synchronize(GdevContext* c) { c->synchronize(); }
   // Raw access for tests: push methods (header + data words) and kick.
-  void push_raw(GdevContext* c, const std::vector<uint32_t>& words);
-  void push_segment(GdevContext* c, uint64_t va, uint32_t words);  // a GP entry of any VA
-  void kick(GdevContext* c);
-  unsigned chid(const GdevContext* c) const;
-  uint64_t inst(const GdevContext* c) const;
-  unsigned space(const GdevContext* c) const;
-  uint32_t fifo_base() const { return fifo_base_; }
-  sc_core::sc_time golden_time() const { return golden_time_; }
+  void push_raw(GdevContext* c, const std::vector<uint32_t>& words) { c->push(words); }
+  void push_segment(GdevContext* c, uint64_t va, uint32_t words) { c->push_segment(va, words); }  // any VA
+  void kick(GdevContext* c) { c->kick(); }
+  unsigned chid(const GdevContext* c) const { return c->chid(); }
+  uint64_t inst(const GdevContext* c) const { return c->inst(); }
+  unsigned space(const GdevContext* c) const { return c->space(); }
+  uint32_t fifo_base() const { return fifo_.base(); }
+  sc_core::sc_time golden_time() const { return fifo_.golden_time(); }
 
  private:
-  void push(GdevContext* c, const std::vector<uint32_t>& words);
-  void ensure_golden();
   HostApi& api_;
   GpuDriver& gpu_;
-  McuDriver* mcu_;
-  GdevOptions opt_;
-  uint32_t fifo_base_ = 0;
-  unsigned channels_ = 0;
-  std::vector<bool> chid_used_;
-  bool golden_ready_ = false;
-  struct Golden;
-  std::unique_ptr<Golden> golden_;
-  sc_core::sc_time golden_time_;
-  std::vector<std::unique_ptr<GdevContext>> live_;
+  Fifo fifo_;
+  const GdevOptions& opt_;  // fifo_'s
 };
 
 }  // namespace hetvp::sw

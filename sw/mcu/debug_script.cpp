@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 

@@ -19,18 +19,17 @@
 #include "platform/program.h"
 #include "sw/mcu/debug_prompt.h"
 #include "sw/mcu/debug_script.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 #include "platform/format.h"
 
 namespace hetvp::sw {
 
 namespace {
 
-std::shared_ptr<Schema> boot_schema() {
-  auto s = McuBootOptions::schema();
-  s->group("driver", DriverOptions::schema(), "driver options");
-  return s;
-}
+// The boot's keys at the top level of the args, then the driver's options.
+struct McuArgs : McuBootOptions {
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+};
 
 double us(const sc_core::sc_time& t) { return t.to_seconds() * 1e6; }
 
@@ -40,32 +39,27 @@ double cpu_seconds() {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-}  // namespace
-
 // ------------------------------------------------------------------------------------------ mcu_boot
-class McuBootProgram : public HostProgram {
+struct McuBootArgs : McuArgs {
+  Bool ping{this, "ping", true, "after boot, send an echo command to every microcontroller and report its latency"};
+  Time idle{this, "idle", "0", "then idle this long with every microcontroller asleep (host CPU cost is reported)"};
+};
+
+class McuBootProgram : public ProgramWithArgs<McuBootArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = boot_schema();
-    s->boolean("ping", true, "after boot, send an echo command to every microcontroller and report its latency");
-    s->time("idle", std::string("0"),
-            "then idle this long with every microcontroller asleep (host CPU cost is reported)");
-    return s;
-  }
-  static void validate(const Params& a) { McuBootOptions::validate(a); }
-  int run(HostApi& api, const Params& args) override {
+  int run(HostApi& api, const McuBootArgs& args) override {
     const auto wall0 = std::chrono::steady_clock::now();
-    GpuDriver gpu(api, DriverOptions::from(args.group("driver")));
+    GpuDriver gpu(api, args.driver);
     gpu.open(0);
     McuDriver mcu(api, gpu);
-    McuBootReport r = mcu.boot(McuBootOptions::from(args));
+    McuBootReport r = mcu.boot(args);
     api.log(r.summary());
     api.stat("mcu_gpcs", r.gpcs);
     api.stat("mcu_upload_us", us(r.uploaded - r.begin));
     api.stat("mcu_start_us", us(r.started));
     api.stat("mcu_init_done_us", us(r.init_done));
     api.stat("mcu_handshake_us", us(r.init_done - r.started));
-    if (args.boolean("ping")) {
+    if (args.ping) {
       std::vector<McuId> all{McuId::hub()};
       for (unsigned i = 0; i < r.gpcs; ++i) all.push_back(McuId::gpc_n(i));
       double worst = 0;
@@ -83,7 +77,7 @@ class McuBootProgram : public HostProgram {
       api.log(b);
       api.stat("mcu_echo_worst_us", worst);
     }
-    const sc_core::sc_time idle = args.time("idle");
+    const sc_core::sc_time idle = args.idle;
     if (idle > sc_core::SC_ZERO_TIME) {
       const double c0 = cpu_seconds();
       api.sleep(idle);
@@ -102,19 +96,17 @@ HETVP_REGISTER_PROGRAM("mcu_boot", McuBootProgram,
                        "upload HUB/GPC firmware, start, wait for init-done, echo every microcontroller");
 
 // --------------------------------------------------------------------------------------- mcu_context
-class McuContextProgram : public HostProgram {
+struct McuContextArgs : McuArgs {
+  Int<uint32_t> seed{this, "seed", 12345, "pattern seed for the saved context"};
+};
+
+class McuContextProgram : public ProgramWithArgs<McuContextArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = boot_schema();
-    s->integer("seed", 12345, "pattern seed for the saved context");
-    return s;
-  }
-  static void validate(const Params& a) { McuBootOptions::validate(a); }
-  int run(HostApi& api, const Params& args) override {
-    GpuDriver gpu(api, DriverOptions::from(args.group("driver")));
+  int run(HostApi& api, const McuContextArgs& args) override {
+    GpuDriver gpu(api, args.driver);
     gpu.open(0);
     McuDriver mcu(api, gpu);
-    McuBootOptions bo = McuBootOptions::from(args);
+    const McuBootOptions& bo = args;
     McuBootReport r = mcu.boot(bo);
     api.log(r.summary());
     if (r.gpcs < 2) {
@@ -135,7 +127,7 @@ class McuContextProgram : public HostProgram {
     const uint64_t pinned = api.alloc_pinned(4096);
     GpuBuffer host = gpu.map_host(pinned, 4096);
     const McuId src = McuId::gpc_n(0);
-    McuResult fill = mcu.command(src, FW_CMD_CTX_FILL, static_cast<uint32_t>(args.integer("seed")));
+    McuResult fill = mcu.command(src, FW_CMD_CTX_FILL, args.seed);
     const std::vector<uint8_t> src_mem = mcu.read_dmem(src, area_off, area_size);
     std::vector<uint32_t> src_regs;
     for (unsigned k = 0; k < FW_CTXREG_COUNT; ++k) src_regs.push_back(mcu.read(src, FW_CTXREG(k)));
@@ -171,29 +163,29 @@ HETVP_REGISTER_PROGRAM("mcu_context", McuContextProgram,
                        "save a GPC context to VRAM/host memory and load it into other GPCs; checks bit-identity");
 
 // ----------------------------------------------------------------------------------------- mcu_bench
-class McuBenchProgram : public HostProgram {
+HETVP_ENUM(BenchTargets, hub, all);
+
+struct McuBenchArgs : ParamSet {
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+  Str firmware{this, "firmware", "", "CPU-bound image (default: firmware_dir/mcu_spin.elf)"};
+  Enum<BenchTargets> targets{this, "targets", BenchTargets::hub, "run it on the HUB only or on the HUB and every GPC"};
+  Int<int64_t> iterations{this, "iterations", 2000000, "loop iterations (mailbox 2)", Range{1, 4e9}};
+};
+
+class McuBenchProgram : public ProgramWithArgs<McuBenchArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->group("driver", DriverOptions::schema(), "driver options");
-    s->string("firmware", std::string(""), "CPU-bound image (default: firmware_dir/mcu_spin.elf)");
-    s->choice("targets", {"hub", "all"}, std::string("hub"), "run it on the HUB only or on the HUB and every GPC");
-    s->integer("iterations", 2000000, "loop iterations (mailbox 2)").range(1, 4e9);
-    return s;
-  }
-  static void validate(const Params& a) { McuBootOptions::validate(a); }
-  int run(HostApi& api, const Params& args) override {
-    GpuDriver gpu(api, DriverOptions::from(args.group("driver")));
+  int run(HostApi& api, const McuBenchArgs& args) override {
+    GpuDriver gpu(api, args.driver);
     gpu.open(0);
     McuDriver mcu(api, gpu);
-    std::string fw = args.string("firmware");
+    std::string fw = args.firmware;
     if (fw.empty()) fw = firmware_dir_default() + "/mcu_spin.elf";
     std::vector<McuId> ts{McuId::hub()};
-    if (args.string("targets") == "all")
+    if (args.targets == BenchTargets::all)
       for (unsigned i = 0; i < gpu.num_gpcs(); ++i) ts.push_back(McuId::gpc_n(i));
     for (auto& m : ts) {
       mcu.load_file(m, fw);
-      mcu.write(m, MCU_MAILBOX_N(2), static_cast<uint32_t>(args.integer("iterations")));
+      mcu.write(m, MCU_MAILBOX_N(2), static_cast<uint32_t>(args.iterations));
     }
     const sc_core::sc_time t0 = api.now();
     const auto w0 = std::chrono::steady_clock::now();
@@ -220,44 +212,43 @@ HETVP_REGISTER_PROGRAM("mcu_bench", McuBenchProgram,
                        "CPU-bound firmware on HUB (or HUB + GPCs): ISS speed in the model");
 
 // --------------------------------------------------------------------------------------------- debug
-class DebugProgram : public HostProgram {
- public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = boot_schema();
-    s->string("script", std::string(""), "file with one debug command per line (see docs/firmware.md)");
-    s->string("commands", std::string(""), "commands separated by ';' (after the script)");
-    s->boolean("interactive", false,
-               "read lines from a prompt on stdin after the script and commands (hetvp debug CONFIG with neither)");
-    return s;
-  }
+struct DebugArgs : McuArgs {
+  Str script{this, "script", "", "file with one debug command per line (see docs/firmware.md)"};
+  Str commands{this, "commands", "", "commands separated by ';' (after the script)"};
+  Bool interactive{this, "interactive", false,
+                   "read lines from a prompt on stdin after the script and commands (hetvp debug CONFIG with neither)"};
   // The script is read (bounded, regular files only: platform/file_input.h) with the
   // configuration's validation: a missing file, a directory or a device is a located error.
-  static std::string read_script(const Params& args) {
-    if (args.string("script").empty()) return "";
+  std::string read_script() const {
+    if (script.empty()) return "";
     try {
-      return read_input_text(args.string("script"), input_kind::kDebugScript);
+      return read_input_text(script, input_kind::kDebugScript);
     } catch (const InputFileError& e) {
-      throw ConfigError(args.where("script") + ": debug: " + e.what());
+      throw ConfigError(script.where() + ": debug: " + e.what());
     }
   }
-  static void validate(const Params& a) {
-    McuBootOptions::validate(a);
-    read_script(a);
+  void validate(Diagnostics& d) const override {
+    McuBootOptions::validate(d);
+    d.collect([&] { read_script(); });
   }
-  int run(HostApi& api, const Params& args) override {
+};
+
+class DebugProgram : public ProgramWithArgs<DebugArgs> {
+ public:
+  int run(HostApi& api, const DebugArgs& args) override {
     std::string script;
     try {
-      script = read_script(args);  // validated before the run; read again in case it changed since
+      script = args.read_script();  // validated before the run; read again in case it changed since
     } catch (const ConfigError& e) {
       throw McuError(e.what());
     }
-    GpuDriver gpu(api, DriverOptions::from(args.group("driver")));
+    GpuDriver gpu(api, args.driver);
     gpu.open(0);
     McuDriver mcu(api, gpu);
-    McuBootOptions bo = McuBootOptions::from(args);
-    std::vector<std::string> lines = debug_script_lines(script, args.string("commands"));
+    const McuBootOptions& bo = args;
+    std::vector<std::string> lines = debug_script_lines(script, args.commands);
     // Interactive: each answer is printed at once as well (the summary comes after the run).
-    const bool interactive = args.boolean("interactive");
+    const bool interactive = args.interactive;
     auto say = [&](const std::string& text) {
       api.log(text);
       if (interactive) std::cout << text << std::endl;
@@ -458,5 +449,7 @@ class DebugProgram : public HostProgram {
 };
 HETVP_REGISTER_PROGRAM("debug", DebugProgram,
                        "microcontroller debug tool: load, start, commands, register and memory dumps");
+
+}  // namespace
 
 }  // namespace hetvp::sw

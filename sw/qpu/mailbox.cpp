@@ -9,9 +9,16 @@
 namespace hetvp::pi {
 
 namespace {
+// The Pi's mailbox: the alias of the property buffer's bus address, how often the driver polls,
+// and how long it waits for one message (execute_qpu waits inside).
+constexpr uint32_t kBufferAlias = VC_BUS_UNCACHED;
+// (Functions: an sc_time made while the library loads would fix SystemC's time resolution.)
+sc_core::sc_time poll_interval() { return sc_core::sc_time(1, sc_core::SC_US); }
+sc_core::sc_time timeout() { return sc_core::sc_time(30, sc_core::SC_SEC); }
+
 struct Binding {
   HostApi* api = nullptr;
-  MailboxOptions o;
+  uint64_t mailbox_base = kPiMailboxBase;
   uint64_t buffer = 0;  // the property buffer in SDRAM (16-byte aligned), allocated at mbox_open
   bool open = false;
 };
@@ -27,10 +34,10 @@ void need_open(int fd) {
 }
 }  // namespace
 
-ApiScope::ApiScope(HostApi& a, MailboxOptions o) {
+ApiScope::ApiScope(HostApi& a, uint64_t mailbox_base) {
   g = Binding{};
   g.api = &a;
-  g.o = o;
+  g.mailbox_base = mailbox_base;
 }
 ApiScope::~ApiScope() {
   if (g.open && g.buffer) g.api->free_pinned(g.buffer);
@@ -76,18 +83,18 @@ int mbox_property(int fd, void* buf) {
   if (size < 12 || size > kBufferBytes)
     throw HostError(format("mbox_property: buffer size %u (word 0) is outside 12..%u bytes", size, kBufferBytes));
   a.write(g.buffer, buf, size, Access::Uncached);
-  const uint32_t msg = (uint32_t(g.buffer) | g.o.buffer_alias) | MBOX_CHAN_PROPERTY;
-  const sc_core::sc_time deadline = a.now() + g.o.timeout;
-  while (a.mmio_read32(g.o.mailbox_base + MBOX_MAIL1_STA) & MBOX_STA_FULL) a.sleep(g.o.poll_interval);
-  a.mmio_write32(g.o.mailbox_base + MBOX_MAIL1_WRT, msg);
+  const uint32_t msg = (uint32_t(g.buffer) | kBufferAlias) | MBOX_CHAN_PROPERTY;
+  const sc_core::sc_time deadline = a.now() + timeout();
+  while (a.mmio_read32(g.mailbox_base + MBOX_MAIL1_STA) & MBOX_STA_FULL) a.sleep(poll_interval());
+  a.mmio_write32(g.mailbox_base + MBOX_MAIL1_WRT, msg);
   for (;;) {
-    while (a.mmio_read32(g.o.mailbox_base + MBOX_MAIL0_STA) & MBOX_STA_EMPTY) {
+    while (a.mmio_read32(g.mailbox_base + MBOX_MAIL0_STA) & MBOX_STA_EMPTY) {
       if (a.now() >= deadline)
         throw HostError(
-            format("mbox_property: no answer to message 0x%08x within %s", msg, g.o.timeout.to_string().c_str()));
-      a.sleep(g.o.poll_interval);
+            format("mbox_property: no answer to message 0x%08x within %s", msg, timeout().to_string().c_str()));
+      a.sleep(poll_interval());
     }
-    if (a.mmio_read32(g.o.mailbox_base + MBOX_MAIL0_RD) == msg) break;  // another's answer: not ours
+    if (a.mmio_read32(g.mailbox_base + MBOX_MAIL0_RD) == msg) break;  // another's answer: not ours
   }
   a.read(g.buffer, buf, size, Access::Uncached);
   uint32_t code;

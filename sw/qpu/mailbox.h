@@ -22,18 +22,15 @@
 
 namespace hetvp::pi {
 
-struct MailboxOptions {
-  uint64_t mailbox_base = 0x2000b880;       // peripheral base + MBOX_BASE_OFFSET (Pi 1)
-  uint32_t buffer_alias = VC_BUS_UNCACHED;  // the alias of the property buffer's bus address
-  sc_core::sc_time poll_interval = sc_core::sc_time(1, sc_core::SC_US);
-  sc_core::sc_time timeout = sc_core::sc_time(30, sc_core::SC_SEC);  // per message (execute_qpu waits inside)
-};
+// Where a Raspberry Pi 1's mailbox registers are: peripheral base 0x20000000 + MBOX_BASE_OFFSET.
+constexpr uint64_t kPiMailboxBase = 0x2000b880;
 
 // Binds the API to the calling host program for the scope's lifetime (mbox_open and mapmem act
-// for it; one host program at a time).
+// for it; one host program at a time). `mailbox_base`: the vc_mailbox device's registers (the
+// host programs' `mailbox_base` key); the rest of the Pi's mailbox is fixed (mailbox.cpp).
 class ApiScope {
  public:
-  explicit ApiScope(HostApi& api, MailboxOptions o = {});
+  explicit ApiScope(HostApi& api, uint64_t mailbox_base = kPiMailboxBase);
   ~ApiScope();
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;

@@ -19,6 +19,7 @@
 #include "platform/program.h"
 #include "qpu/pi_scale.h"
 #include "sw/qpu/mailbox.h"
+#include "sw/qpu/v3d_driver.h"
 
 namespace hetvp::qpu {
 
@@ -31,8 +32,10 @@ struct Job {
 };
 
 // Runs the job through one path; returns the output floats and the simulated time of the run.
-std::vector<float> run_job(HostApi& api, const Job& job, const std::string& path, unsigned flags, uint64_t v3d_base,
-                           double& us, unsigned timeout_ms) {
+HETVP_ENUM(JobPath, mailbox, registers, both);
+
+std::vector<float> run_job(HostApi& api, const Job& job, JobPath path, unsigned flags, uint64_t v3d_base, double& us,
+                           unsigned timeout_ms) {
   const int mb = mbox_open();
   if (qpu_enable(mb, 1)) throw HostError("qpu_pi: enable_qpu failed");
   const unsigned code_words = unsigned(std::size(programs::pi_scale)) * 2;
@@ -58,7 +61,7 @@ std::vector<float> run_job(HostApi& api, const Job& job, const std::string& path
     arm[ctl_off / 4 + 2 * q + 1] = bus + code_off;
   }
   const sc_core::sc_time t0 = api.now();
-  if (path == "mailbox") {
+  if (path == JobPath::mailbox) {
     const unsigned st = execute_qpu(mb, job.nq, bus + ctl_off, 0, timeout_ms);
     if (st)
       throw HostError(format("qpu_pi: execute_qpu answered status %u (%s)", st,
@@ -102,45 +105,39 @@ std::vector<float> run_job(HostApi& api, const Job& job, const std::string& path
   mbox_close(mb);
   return out;
 }
-}  // namespace
+struct QpuPiArgs : ParamSet {
+  Enum<JobPath> path{this, "path", JobPath::both,
+                     "run the job through execute_qpu, through the V3D registers, or both (outputs compared)"};
+  Int<unsigned> qpus{this, "qpus", 12, "QPUs (one request each)", Range{1, 16}};
+  Int<unsigned> blocks{this, "blocks", 4, "blocks of 16 floats per QPU", Range{1, 4096}};
+  Int<unsigned> mem_flags{this, "mem_flags", MEM_FLAG_DIRECT,
+                          "mem_alloc flags (bits 3:2 choose the bus alias; 4 = DIRECT, 0xC...)", Range{0, 127}};
+  Int<uint64_t> mailbox_base{this, "mailbox_base", kPiMailboxBase, "physical address of the mailbox registers", Min{0}};
+  Int<uint64_t> v3d_base{this, "v3d_base", kPiV3dBase, "physical address of the V3D registers", Min{0}};
+  Int<unsigned> timeout_ms{this, "timeout_ms", 5000, "execute_qpu timeout in ms (hello_fft uses 5000)",
+                           Range{0, 1000000}};
+};
 
-class QpuPi : public HostProgram {
+class QpuPi : public ProgramWithArgs<QpuPiArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->choice("path", {"mailbox", "registers", "both"}, std::string("both"),
-              "run the job through execute_qpu, through the V3D registers, or both (outputs compared)");
-    s->integer("qpus", 12, "QPUs (one request each)").range(1, 16);
-    s->integer("blocks", 4, "blocks of 16 floats per QPU").range(1, 4096);
-    s->integer("mem_flags", MEM_FLAG_DIRECT, "mem_alloc flags (bits 3:2 choose the bus alias; 4 = DIRECT, 0xC...)")
-        .range(0, 127);
-    s->integer("mailbox_base", 0x2000b880, "physical address of the mailbox registers").min(0);
-    s->integer("v3d_base", 0x20c00000, "physical address of the V3D registers").min(0);
-    s->integer("timeout_ms", 5000, "execute_qpu timeout in ms (hello_fft uses 5000)").range(0, 1000000);
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    MailboxOptions o;
-    o.mailbox_base = a.u64("mailbox_base");
-    ApiScope scope(api, o);
-    Job job{a.u32("qpus"), a.u32("blocks"), {}};
+  int run(HostApi& api, const QpuPiArgs& a) override {
+    ApiScope scope(api, a.mailbox_base);
+    Job job{a.qpus, a.blocks, {}};
     const unsigned n = job.nq * job.blocks * 16;
     job.in.resize(n);
     for (unsigned i = 0; i < n; ++i) job.in[i] = (float(int(i % 37)) - 18.0f) * 0.25f;  // exact in float
     const int mb = mbox_open();
     const unsigned version = get_version(mb);
     mbox_close(mb);
-    std::vector<std::string> paths;
-    if (a.string("path") == "both")
-      paths = {"registers", "mailbox"};
-    else
-      paths = {a.string("path")};
+    const std::vector<JobPath> paths = a.path == JobPath::both
+                                           ? std::vector<JobPath>{JobPath::registers, JobPath::mailbox}
+                                           : std::vector<JobPath>{a.path};
     api.results().set_columns({"path", "qpus", "elements", "time_us", "checksum", "check"});
     std::vector<std::vector<float>> outs;
     bool all_ok = true;
-    for (const auto& p : paths) {
+    for (const JobPath p : paths) {
       double us = 0;
-      outs.push_back(run_job(api, job, p, a.u32("mem_flags"), a.u64("v3d_base"), us, a.u32("timeout_ms")));
+      outs.push_back(run_job(api, job, p, a.mem_flags, a.v3d_base, us, a.timeout_ms));
       const auto& out = outs.back();
       unsigned bad = 0;
       uint64_t sum = 1469598103934665603ull;  // FNV-1a over the output bytes
@@ -152,10 +149,10 @@ class QpuPi : public HostProgram {
         for (int k = 0; k < 4; ++k) sum = (sum ^ ((w >> (8 * k)) & 0xff)) * 1099511628211ull;
       }
       all_ok &= bad == 0;
-      api.results().add_row({p, std::to_string(job.nq), std::to_string(n), format("%.3f", us),
+      api.results().add_row({to_name(p), std::to_string(job.nq), std::to_string(n), format("%.3f", us),
                              format("%016" PRIx64, sum), bad ? "fail" : "pass"});
-      api.log(format("qpu_pi: %s: %u QPUs, %u floats in %.3f us, checksum %016" PRIx64 ", %u wrong", p.c_str(), job.nq,
-                     n, us, sum, bad));
+      api.log(format("qpu_pi: %s: %u QPUs, %u floats in %.3f us, checksum %016" PRIx64 ", %u wrong", to_name(p).c_str(),
+                     job.nq, n, us, sum, bad));
     }
     if (outs.size() == 2) {
       const bool same = std::memcmp(outs[0].data(), outs[1].data(), n * 4) == 0;
@@ -168,6 +165,8 @@ class QpuPi : public HostProgram {
   }
 };
 
+}  // namespace
+
 HETVP_REGISTER_PROGRAM("qpu_pi", QpuPi,
                        "VideoCore IV: Pi-style host code (mailbox API): one job via execute_qpu and via V3D registers");
 
@@ -176,16 +175,17 @@ HETVP_REGISTER_PROGRAM("qpu_pi", QpuPi,
 // behaviour do what docs/qpu.md says (L2CACTL's enable bit, SLCACTL reading 0, INTENA/INTDIS one
 // mask, DBQITC write-1-to-clear, PCTRC/PCTRE/PCTRSn). Prints a line per register; exit 1 on a
 // mismatch.
-class QpuRegCheck : public HostProgram {
+namespace {
+
+struct QpuRegCheckArgs : ParamSet {
+  Int<uint64_t> v3d_base{this, "v3d_base", kPiV3dBase, "physical address of the V3D registers", Min{0}};
+};
+
+class QpuRegCheck : public ProgramWithArgs<QpuRegCheckArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->integer("v3d_base", 0x20c00000, "physical address of the V3D registers").min(0);
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
+  int run(HostApi& api, const QpuRegCheckArgs& a) override {
     ApiScope scope(api);
-    MappedMem v3d = mapmem(unsigned(a.u64("v3d_base")), 0x1000);
+    MappedMem v3d = mapmem(unsigned(a.v3d_base), 0x1000);
     unsigned bad = 0, checked = 0;
     auto expect = [&](const char* name, uint32_t got, uint32_t want) {
       ++checked;
@@ -258,28 +258,30 @@ class QpuRegCheck : public HostProgram {
   }
 };
 
+}  // namespace
+
 HETVP_REGISTER_PROGRAM("qpu_regcheck", QpuRegCheck,
                        "VideoCore IV: every V3D register stores/reads back or behaves as docs/qpu.md says");
 
 // qpu_vcmailbox: the Pi's `vcmailbox` tool as a host program. `tags`: the tags' words (id, value
 // buffer size, request code, value words...), sent with the header and end tag added; `raw`: the
 // whole buffer as given (size word included), for malformed buffers. Prints the answer.
-class QpuVcMailbox : public HostProgram {
+namespace {
+
+struct QpuVcMailboxArgs : ParamSet {
+  Str tags{this, "tags", "", "tag words, comma-separated (vcmailbox's arguments)"};
+  Str raw{this, "raw", "", "a whole property buffer, comma-separated words (instead of tags)"};
+  Int<uint64_t> mailbox_base{this, "mailbox_base", kPiMailboxBase, "physical address of the mailbox registers", Min{0}};
+};
+
+class QpuVcMailbox : public ProgramWithArgs<QpuVcMailboxArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->string("tags", std::string(""), "tag words, comma-separated (vcmailbox's arguments)");
-    s->string("raw", std::string(""), "a whole property buffer, comma-separated words (instead of tags)");
-    s->integer("mailbox_base", 0x2000b880, "physical address of the mailbox registers").min(0);
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    MailboxOptions o;
-    o.mailbox_base = a.u64("mailbox_base");
-    ApiScope scope(api, o);
-    auto words = [&](const char* key) {
+  int run(HostApi& api, const QpuVcMailboxArgs& a) override {
+    ApiScope scope(api, a.mailbox_base);
+    auto words = [&](const Str& arg) {
+      const char* key = arg.key().c_str();
       std::vector<uint32_t> v;
-      const std::string t = a.string(key);
+      const std::string& t = arg;
       size_t p = 0;
       while (!t.empty() && p <= t.size()) {
         size_t q = t.find(',', p);
@@ -295,10 +297,10 @@ class QpuVcMailbox : public HostProgram {
       }
       return v;
     };
-    std::vector<uint32_t> buf = words("raw");
+    std::vector<uint32_t> buf = words(a.raw);
     if (buf.empty()) {
       buf = {0, MBOX_REQUEST};
-      for (uint32_t w : words("tags")) buf.push_back(w);
+      for (uint32_t w : words(a.tags)) buf.push_back(w);
       buf.push_back(MBOX_TAG_END);
       buf[0] = uint32_t(buf.size() * 4);
     }
@@ -318,6 +320,8 @@ class QpuVcMailbox : public HostProgram {
     return 0;
   }
 };
+
+}  // namespace
 
 HETVP_REGISTER_PROGRAM("qpu_vcmailbox", QpuVcMailbox,
                        "VideoCore IV: send one mailbox property buffer and print the answer (the Pi's vcmailbox)");

@@ -102,89 +102,96 @@ std::vector<uint64_t> parse_hex_program(const std::string& text, const std::stri
   return code;
 }
 
-class QpuRun : public HostProgram {
- public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->integer("qpus", 0, "QPUs to run on (0: one)").range(0, 16);
-    s->choice("wait", {"poll", "interrupt"}, std::string("poll"),
-              "wait for completion by polling SRQCS or by interrupt");
-    s->integer("v3d_base", 0x20c00000, "physical address of the V3D registers (peripheral base + 0xC00000)").min(0);
-    s->integer("irq_vector", 0, "interrupt vector of the V3D (v3d.irq_vector)").range(0, 255);
-    s->string("program", std::nullopt, "the program: NAME.qasm (hetvp assembly), NAME.hex or NAME.bin (raw words)")
-        .required();
-    s->choice("format", {"auto", "qasm", "hex", "bin"}, std::string("auto"), "program format (auto: by extension)");
-    s->string("uniforms", std::string(""),
-              "uniforms, comma-separated (numbers, or @BUFFER / @BUFFER+OFFSET for a buffer's bus address); streams "
-              "for successive QPUs separated by ';' (one stream: every QPU gets it)");
-    s->boolean("index_uniform", false, "put the QPU's request number (0..N-1) before the uniforms");
-    s->integer("bus_alias", 0,
-               "alias bits ORed into every bus address handed to the QPUs (0, 0x40000000, "
-               "0x80000000, 0xC0000000: the same SDRAM)")
-        .range(0, 0xffffffffll);
-    auto buf = std::make_shared<Schema>();
-    buf->string("name", std::nullopt, "name used as @NAME in the uniforms").required();
-    buf->string("file", std::string(""), "file loaded into the buffer before the run (raw bytes)");
-    buf->size("size", std::string("0"), "buffer size (0: the input file's size); the rest is zero");
-    buf->string("output", std::string(""), "file the buffer's contents are written to after the run");
-    s->list("buffers", buf, "SDRAM buffers: inputs from files, outputs to files");
-    s->boolean("list", false, "print the disassembly before running");
-    s->time("timeout", std::string("1 s"), "how long the host waits for the programs");
-    return s;
-  }
+namespace {
+
+// A program's format; `auto` (a C++ keyword, so the enumerator is by_extension) picks it by the
+// file's extension.
+enum class ProgramFormat { by_extension, qasm, hex, bin };
+inline const std::vector<std::string>& enum_names(ProgramFormat) {
+  static const std::vector<std::string> names{"auto", "qasm", "hex", "bin"};
+  return names;
+}
+
+// One SDRAM buffer of workload.args.buffers.
+struct QpuBuffer : ParamSet {
+  Str name{this, "name", nullptr, "name used as @NAME in the uniforms", Required{}};
+  Str file{this, "file", "", "file loaded into the buffer before the run (raw bytes)"};
+  Size size{this, "size", "0", "buffer size (0: the input file's size); the rest is zero"};
+  Str output{this, "output", "", "file the buffer's contents are written to after the run"};
+};
+
+struct QpuRunArgs : V3dOptions {
+  QpuRunArgs() : V3dOptions("QPUs to run on (0: one)") {}
+  Str program{this, "program", nullptr, "the program: NAME.qasm (hetvp assembly), NAME.hex or NAME.bin (raw words)",
+              Required{}};
+  Enum<ProgramFormat> format{this, "format", ProgramFormat::by_extension, "program format (auto: by extension)"};
+  Str uniforms{this, "uniforms", "",
+               "uniforms, comma-separated (numbers, or @BUFFER / @BUFFER+OFFSET for a buffer's bus address); streams "
+               "for successive QPUs separated by ';' (one stream: every QPU gets it)"};
+  Bool index_uniform{this, "index_uniform", false, "put the QPU's request number (0..N-1) before the uniforms"};
+  Int<uint32_t> bus_alias{this, "bus_alias", 0,
+                          "alias bits ORed into every bus address handed to the QPUs (0, 0x40000000, "
+                          "0x80000000, 0xC0000000: the same SDRAM)",
+                          Range{0, 0xffffffffll}};
+  List<QpuBuffer> buffers{this, "buffers", "SDRAM buffers: inputs from files, outputs to files"};
+  Bool list{this, "list", false, "print the disassembly before running"};
+  Time timeout{this, "timeout", "1 s", "how long the host waits for the programs"};
 
   // The program is read (bounded: platform/file_input.h) and assembled or parsed with the
   // configuration's validation, so a missing, odd, empty or malformed program is a located
   // configuration error (exit status 2) before anything is simulated.
-  static std::vector<uint64_t> load(const Params& a) {
-    const std::string path = a.string("program");
-    std::string fmt = a.string("format");
-    if (fmt == "auto") fmt = ends_with(path, ".hex") ? "hex" : ends_with(path, ".bin") ? "bin" : "qasm";
+  std::vector<uint64_t> load_program() const {
+    const std::string& path = program;
+    ProgramFormat fmt = format;
+    if (fmt == ProgramFormat::by_extension)
+      fmt = ends_with(path, ".hex")   ? ProgramFormat::hex
+            : ends_with(path, ".bin") ? ProgramFormat::bin
+                                      : ProgramFormat::qasm;
     std::vector<uint64_t> code;
     try {
       const std::string text = read_file(path, input_kind::kQpuProgram, "");
-      if (fmt == "qasm") {
+      if (fmt == ProgramFormat::qasm) {
         try {
           code = assemble(text, path);
         } catch (const AsmError& e) {
           throw HostError(std::string("qpu_run: ") + e.what());
         }
         if (code.empty()) throw HostError("qpu_run: " + path + " holds no instructions");
-      } else if (fmt == "hex") {
+      } else if (fmt == ProgramFormat::hex) {
         code = parse_hex_program(text, path);
       } else {
         if (text.empty() || text.size() % 8)
           throw HostError(
-              format("qpu_run: %s: %zu bytes: a binary program is a non-empty multiple of 8 bytes "
-                     "(64-bit little-endian instructions)",
-                     path.c_str(), text.size()));
+              hetvp::format("qpu_run: %s: %zu bytes: a binary program is a non-empty multiple of 8 bytes "
+                            "(64-bit little-endian instructions)",
+                            path.c_str(), text.size()));
         code.resize(text.size() / 8);
         std::memcpy(code.data(), text.data(), text.size());
       }
     } catch (const HostError& e) {
-      throw ConfigError(a.where("program") + ": " + e.what());
+      throw ConfigError(program.where() + ": " + e.what());
     }
     return code;
   }
-  static void validate(const Params& a) { load(a); }
+  void validate(Diagnostics& d) const override {
+    d.collect([&] { load_program(); });
+  }
+};
 
-  int run(HostApi& api, const Params& a) override {
-    V3dDriver::Options o;
-    o.v3d_base = a.u64("v3d_base");
-    o.wait = a.string("wait") == "interrupt" ? V3dDriver::Wait::Interrupt : V3dDriver::Wait::Poll;
-    o.irq_vector = a.u32("irq_vector");
-    o.timeout = a.time("timeout");
-    V3dDriver drv(api, o);
+class QpuRun : public ProgramWithArgs<QpuRunArgs> {
+ public:
+  int run(HostApi& api, const QpuRunArgs& a) override {
+    V3dDriver drv(api, a, a.timeout);
     unsigned nq = 1;
-    if (a.u32("qpus")) {
+    if (a.qpus) {
       const unsigned have = drv.num_qpus();
-      nq = a.u32("qpus");
+      nq = a.qpus;
       if (nq > have) throw HostError(format("%u QPUs asked for, the V3D has %u (IDENT1)", nq, have));
     }
-    const uint32_t alias = a.u32("bus_alias");
+    const uint32_t alias = a.bus_alias;
     std::vector<uint64_t> code;
     try {
-      code = load(a);  // validated before the run; read again in case the file changed since
+      code = a.load_program();  // validated before the run; read again in case the file changed since
     } catch (const ConfigError& e) {
       throw HostError(e.what());
     }
@@ -192,7 +199,7 @@ class QpuRun : public HostProgram {
     code.resize(bytes / 8, 0);
     const uint32_t at = drv.alloc(bytes, 4096);
     drv.upload(at, code.data(), bytes);
-    if (a.boolean("list"))
+    if (a.list)
       for (size_t i = 0; i < code.size() && (i == 0 || code[i] || code[i - 1]); ++i)
         api.log(format("  0x%08zx: %016llx  %s", at + i * 8, static_cast<unsigned long long>(code[i]),
                        disassemble(code[i], uint32_t(at + i * 8)).c_str()));
@@ -203,16 +210,16 @@ class QpuRun : public HostProgram {
       uint64_t size;
     };
     std::map<std::string, Buffer> buffers;
-    for (const Params& b : a.list("buffers")) {
-      Buffer buf{b.string("name"), b.string("output"), 0, b.size("size")};
+    for (const QpuBuffer& b : a.buffers) {
+      Buffer buf{b.name, b.output, 0, b.size};
       if (buffers.count(buf.name)) throw HostError("qpu_run: buffers: two buffers named '" + buf.name + "'");
       std::string data;
-      if (!b.string("file").empty()) data = read_file(b.string("file"), input_kind::kQpuBuffer, "buffer " + buf.name + ": ");
+      if (!b.file.empty()) data = read_file(b.file, input_kind::kQpuBuffer, "buffer " + buf.name + ": ");
       if (buf.size == 0) buf.size = data.size();
       if (buf.size == 0) throw HostError("qpu_run: buffers: buffer '" + buf.name + "' has neither a size nor a file");
       if (data.size() > buf.size)
         throw HostError(format("qpu_run: buffers: %s: file %s has %zu bytes, more than the size %llu", buf.name.c_str(),
-                               b.string("file").c_str(), data.size(), static_cast<unsigned long long>(buf.size)));
+                               b.file.c_str(), data.size(), static_cast<unsigned long long>(buf.size)));
       buf.addr = drv.alloc(buf.size, 4096);
       data.resize(buf.size, '\0');
       drv.upload(buf.addr, data.data(), buf.size);
@@ -220,7 +227,7 @@ class QpuRun : public HostProgram {
     }
     // Uniform streams.
     std::vector<std::vector<uint32_t>> streams;
-    const std::string u = a.string("uniforms");
+    const std::string& u = a.uniforms;
     size_t p = 0;
     while (!u.empty() && p <= u.size()) {
       size_t q = u.find(';', p);
@@ -235,7 +242,7 @@ class QpuRun : public HostProgram {
     uint32_t len = 0;
     for (unsigned q = 0; q < nq; ++q) {
       std::vector<uint32_t> w = streams.empty() ? std::vector<uint32_t>{} : streams[streams.size() == 1 ? 0 : q];
-      if (a.boolean("index_uniform")) w.insert(w.begin(), q);
+      if (a.index_uniform) w.insert(w.begin(), q);
       len = std::max(len, uint32_t(w.size()));
       unifs.push_back(drv.upload_words(w) | alias);
     }
@@ -297,6 +304,8 @@ class QpuRun : public HostProgram {
     return v;
   }
 };
+
+}  // namespace
 
 HETVP_REGISTER_PROGRAM("qpu_run", QpuRun,
                        "VideoCore IV: run a QPU program (.qasm, or Pi .hex/.bin words) with uniforms and file buffers");

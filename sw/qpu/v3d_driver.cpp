@@ -6,15 +6,25 @@
 
 namespace hetvp::qpu {
 
-V3dDriver::V3dDriver(HostApi& api, Options o) : api_(api), o_(o) {
+namespace {
+// (A function: an sc_time made while the library loads would fix SystemC's time resolution.)
+sc_core::sc_time poll_interval() { return sc_core::sc_time(1, sc_core::SC_US); }
+}  // namespace
+
+V3dDriver::V3dDriver(HostApi& api, const V3dOptions& o, sc_core::sc_time timeout)
+    : api_(api),
+      base_(o.v3d_base),
+      interrupt_(o.wait == V3dWait::interrupt),
+      irq_vector_(o.irq_vector),
+      timeout_(timeout) {
   const uint32_t id = rd(V3D_IDENT0);
   if ((id & 0xffffffu) != 0x443356u)
     throw HostError(format("v3d: no V3D at 0x%llx (IDENT0 reads 0x%08x, expected 'V3D' 0x..443356)",
-                           static_cast<unsigned long long>(o_.v3d_base), id));
+                           static_cast<unsigned long long>(base_), id));
 }
 
-uint32_t V3dDriver::rd(uint32_t off) { return api_.mmio_read32(o_.v3d_base + off); }
-void V3dDriver::wr(uint32_t off, uint32_t v) { api_.mmio_write32(o_.v3d_base + off, v); }
+uint32_t V3dDriver::rd(uint32_t off) { return api_.mmio_read32(base_ + off); }
+void V3dDriver::wr(uint32_t off, uint32_t v) { api_.mmio_write32(base_ + off, v); }
 
 unsigned V3dDriver::num_qpus() {
   const uint32_t v = rd(V3D_IDENT1);
@@ -48,7 +58,7 @@ sc_core::sc_time V3dDriver::execute(uint32_t code, const std::vector<uint32_t>& 
   wr(V3D_SLCACTL, V3D_SLCACTL_ICC | V3D_SLCACTL_UCC | V3D_SLCACTL_T0CC | V3D_SLCACTL_T1CC);
   wr(V3D_SRQCS, V3D_SRQCS_CLEAR_ERROR | V3D_SRQCS_CLEAR_MADE | V3D_SRQCS_CLEAR_DONE);
   uint32_t mask = 0;
-  if (o_.wait == Wait::Interrupt) {
+  if (interrupt_) {
     mask = (1u << num_qpus()) - 1;
     wr(V3D_DBQITC, mask);
     wr(V3D_DBQITE, mask);
@@ -59,15 +69,15 @@ sc_core::sc_time V3dDriver::execute(uint32_t code, const std::vector<uint32_t>& 
     wr(V3D_SRQUL, unif_len);
     wr(V3D_SRQPC, code);
   }
-  const sc_core::sc_time deadline = t0 + o_.timeout;
-  if (o_.wait == Wait::Interrupt) {
+  const sc_core::sc_time deadline = t0 + timeout_;
+  if (interrupt_) {
     // Each QPU program ends by writing host_int: count interrupts until every program reported.
     unsigned seen = 0;
     while (seen < n) {
       const sc_core::sc_time left = deadline > api_.now() ? deadline - api_.now() : sc_core::SC_ZERO_TIME;
-      if (!api_.wait_interrupt(o_.irq_vector, left))
+      if (!api_.wait_interrupt(irq_vector_, left))
         throw HostError(
-            format("v3d: %u of %u programs raised their interrupt within %s", seen, n, o_.timeout.to_string().c_str()));
+            format("v3d: %u of %u programs raised their interrupt within %s", seen, n, timeout_.to_string().c_str()));
       const uint32_t st = rd(V3D_DBQITC);
       wr(V3D_DBQITC, st);
       seen += unsigned(__builtin_popcount(st & mask));
@@ -79,8 +89,8 @@ sc_core::sc_time V3dDriver::execute(uint32_t code, const std::vector<uint32_t>& 
     if (V3D_SRQCS_DONE(cs) == (n & 0xffu)) break;
     if (api_.now() >= deadline)
       throw HostError(format("v3d: %u of %u programs completed within %s (SRQCS 0x%08x)", V3D_SRQCS_DONE(cs), n,
-                             o_.timeout.to_string().c_str(), cs));
-    api_.sleep(o_.poll_interval);
+                             timeout_.to_string().c_str(), cs));
+    api_.sleep(poll_interval());
   }
   return api_.now() - t0;
 }

@@ -25,24 +25,9 @@ namespace hetvp::qpu {
 
 namespace {
 
-void common_schema(Schema& s) {
-  s.integer("qpus", 0, "QPUs to run on (0: all the V3D reports in IDENT1)").range(0, 16);
-  s.choice("wait", {"poll", "interrupt"}, std::string("poll"), "wait for completion by polling SRQCS or by interrupt");
-  s.integer("v3d_base", 0x20c00000, "physical address of the V3D registers (peripheral base + 0xC00000)").min(0);
-  s.integer("irq_vector", 0, "interrupt vector of the V3D (v3d.irq_vector)").range(0, 255);
-}
-
-V3dDriver::Options driver_options(const Params& a) {
-  V3dDriver::Options o;
-  o.v3d_base = a.u64("v3d_base");
-  o.wait = a.string("wait") == "interrupt" ? V3dDriver::Wait::Interrupt : V3dDriver::Wait::Poll;
-  o.irq_vector = a.u32("irq_vector");
-  return o;
-}
-
-unsigned qpus_to_use(V3dDriver& drv, const Params& a) {
+unsigned qpus_to_use(V3dDriver& drv, const V3dOptions& a) {
   const unsigned have = drv.num_qpus();
-  const unsigned want = a.u32("qpus") ? a.u32("qpus") : have;
+  const unsigned want = a.qpus ? a.qpus() : have;
   if (want > have) throw HostError(format("%u QPUs asked for, the V3D has %u (IDENT1)", want, have));
   return want;
 }
@@ -66,20 +51,17 @@ uint64_t count_flops(const uint64_t* code, uint32_t from, uint32_t to) {
   return n;
 }
 
-}  // namespace
+struct QpuPeakArgs : V3dOptions {
+  Int<uint32_t> iterations{this, "iterations", 150, "loop iterations per QPU (1 iteration = 4097 instructions)",
+                           Range{1, 1000000}};
+};
 
-class QpuPeak : public HostProgram {
+class QpuPeak : public ProgramWithArgs<QpuPeakArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    common_schema(*s);
-    s->integer("iterations", 150, "loop iterations per QPU (1 iteration = 4097 instructions)").range(1, 1000000);
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    V3dDriver drv(api, driver_options(a));
+  int run(HostApi& api, const QpuPeakArgs& a) override {
+    V3dDriver drv(api, a);
     const unsigned nq = qpus_to_use(drv, a);
-    const uint32_t iters = a.u32("iterations");
+    const uint32_t iters = a.iterations;
     const uint32_t code = drv.upload_code(programs::qpu_peak, std::size(programs::qpu_peak));
     const uint32_t unif = drv.upload_words({iters});
     const sc_core::sc_time t = drv.execute(code, std::vector<uint32_t>(nq, unif), 1);
@@ -98,22 +80,20 @@ class QpuPeak : public HostProgram {
   }
 };
 
-class QpuSgemm : public HostProgram {
+struct QpuSgemmArgs : V3dOptions {
+  Int<uint32_t> n{this, "n", 96, "matrix size N (C = A x B, N x N floats; a multiple of 16)", Range{16, 1024}};
+  Real tolerance{this, "tolerance", 1e-4, "largest accepted |C - C_host| / (1 + |C_host|)", Min{0}};
+  void validate(Diagnostics& d) const override {
+    if (n % 16) d.error(n.where() + ": qpu_sgemm needs N to be a multiple of 16");
+  }
+};
+
+class QpuSgemm : public ProgramWithArgs<QpuSgemmArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    common_schema(*s);
-    s->integer("n", 96, "matrix size N (C = A x B, N x N floats; a multiple of 16)").range(16, 1024);
-    s->real("tolerance", 1e-4, "largest accepted |C - C_host| / (1 + |C_host|)").min(0);
-    return s;
-  }
-  static void validate(const Params& a) {
-    if (a.integer("n") % 16) throw ConfigError(a.where("n") + ": qpu_sgemm needs N to be a multiple of 16");
-  }
-  int run(HostApi& api, const Params& a) override {
-    V3dDriver drv(api, driver_options(a));
+  int run(HostApi& api, const QpuSgemmArgs& a) override {
+    V3dDriver drv(api, a);
     const unsigned nq = qpus_to_use(drv, a);
-    const uint32_t n = a.u32("n");
+    const uint32_t n = a.n;
     std::vector<float> A(size_t(n) * n), B(size_t(n) * n), C(size_t(n) * n, 0.0f), R(size_t(n) * n);
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
     for (auto& x : A) x = dist(api.rng());
@@ -148,7 +128,7 @@ class QpuSgemm : public HostProgram {
         R[size_t(i) * n + j] = s;
         worst = std::max(worst, double(std::fabs(C[size_t(i) * n + j] - s)) / (1.0 + std::fabs(s)));
       }
-    const bool ok = worst <= a.real("tolerance");
+    const bool ok = worst <= a.tolerance;
     const double flops = 2.0 * n * n * n, gflops = flops / t.to_seconds() / 1e9;
     api.results().set_columns({"n", "qpus", "time_ns", "gflops", "max_error", "check"});
     api.results().add_row({std::to_string(n), std::to_string(used), format("%.1f", t.to_seconds() * 1e9),
@@ -161,18 +141,16 @@ class QpuSgemm : public HostProgram {
   }
 };
 
-class QpuReduce : public HostProgram {
+struct QpuReduceArgs : V3dOptions {
+  Int<uint32_t> n{this, "n", 12288, "floats to sum (a multiple of 16 x QPUs)", Range{16, 1 << 24}};
+};
+
+class QpuReduce : public ProgramWithArgs<QpuReduceArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    common_schema(*s);
-    s->integer("n", 12288, "floats to sum (a multiple of 16 x QPUs)").range(16, 1 << 24);
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    V3dDriver drv(api, driver_options(a));
+  int run(HostApi& api, const QpuReduceArgs& a) override {
+    V3dDriver drv(api, a);
     const unsigned nq = qpus_to_use(drv, a);
-    const uint32_t n = a.u32("n");
+    const uint32_t n = a.n;
     if (n % (16 * nq)) throw HostError(format("qpu_reduce: n = %u is not a multiple of 16 x %u QPUs", n, nq));
     std::vector<float> x(n);
     std::uniform_int_distribution<int> dist(-1000, 1000);  // integers: the sum is exact in any order
@@ -220,39 +198,44 @@ std::vector<uint32_t> parse_list(const std::string& text) {
   return v;
 }
 
-class QpuStride : public HostProgram {
- public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    common_schema(*s);
-    s->choice("mode", {"horizontal", "vertical"}, std::string("horizontal"),
-              "horizontal: rows stay rows; vertical: the VCD writes memory rows into VPM columns (a transpose)");
-    s->integer("rows", 16, "memory rows loaded (VCD NROWS)").range(1, 16);
-    s->string("src_pitch", std::string("64,128,256,1024,4096"),
-              "source row pitches in bytes (VCD extended pitch, one run each; multiples of 4, 64..8188)");
-    s->integer("dst_stride", 64, "bytes the VDW store skips after each 64-byte row (0..65535)").range(0, 65535);
-    return s;
-  }
-  static void validate(const Params& a) {
+HETVP_ENUM(StrideMode, horizontal, vertical);
+
+struct QpuStrideArgs : V3dOptions {
+  Enum<StrideMode> mode{this, "mode", StrideMode::horizontal,
+                        "horizontal: rows stay rows; vertical: the VCD writes memory rows into VPM columns (a "
+                        "transpose)"};
+  Int<uint32_t> rows{this, "rows", 16, "memory rows loaded (VCD NROWS)", Range{1, 16}};
+  Str src_pitch{this, "src_pitch", "64,128,256,1024,4096",
+                "source row pitches in bytes (VCD extended pitch, one run each; multiples of 4, 64..8188)"};
+  Int<uint32_t> dst_stride{this, "dst_stride", 64, "bytes the VDW store skips after each 64-byte row (0..65535)",
+                           Range{0, 65535}};
+  void validate(Diagnostics& d) const override {
     std::vector<uint32_t> v;
     try {
-      v = parse_list(a.string("src_pitch"));
+      v = parse_list(src_pitch);
     } catch (const std::invalid_argument& e) {
-      throw ConfigError(a.where("src_pitch") + ": " + e.what());
+      d.error(src_pitch.where() + ": " + e.what());
+      return;
     }
     for (uint32_t p : v)
-      if (p % 4 || p < 64 || p > 8188)
-        throw ConfigError(a.where("src_pitch") + ": pitch " + std::to_string(p) +
-                          " must be a multiple of 4 in 64..8188 (the 13-bit VCD extended pitch, 16-word rows)");
+      if (p % 4 || p < 64 || p > 8188) {
+        d.error(src_pitch.where() + ": pitch " + std::to_string(p) +
+                " must be a multiple of 4 in 64..8188 (the 13-bit VCD extended pitch, 16-word rows)");
+        return;
+      }
   }
-  int run(HostApi& api, const Params& a) override {
-    V3dDriver drv(api, driver_options(a));
-    const bool vert = a.string("mode") == "vertical";
-    const uint32_t rows = a.u32("rows"), dst_stride = a.u32("dst_stride");
+};
+
+class QpuStride : public ProgramWithArgs<QpuStrideArgs> {
+ public:
+  int run(HostApi& api, const QpuStrideArgs& a) override {
+    V3dDriver drv(api, a);
+    const bool vert = a.mode == StrideMode::vertical;
+    const uint32_t rows = a.rows, dst_stride = a.dst_stride;
     const uint32_t code = drv.upload_code(programs::qpu_stride, std::size(programs::qpu_stride));
     api.results().set_columns({"mode", "rows", "src_pitch", "dst_stride", "bytes", "time_ns", "mb_per_s", "check"});
     bool all_ok = true;
-    for (uint32_t pitch : parse_list(a.string("src_pitch"))) {
+    for (uint32_t pitch : parse_list(a.src_pitch)) {
       std::vector<uint32_t> src(size_t(rows) * pitch / 4);
       for (size_t i = 0; i < src.size(); ++i) src[i] = uint32_t(api.rng()());
       const uint32_t src_addr = drv.alloc(src.size() * 4);
@@ -283,16 +266,18 @@ class QpuStride : public HostProgram {
           if (dst[(size_t(u) * (depth * 4 + dst_stride) + depth * 4) / 4 + k] != 0) ok = false;
       all_ok &= ok;
       const uint32_t bytes = rows * 64;
-      api.results().add_row({a.string("mode"), std::to_string(rows), std::to_string(pitch), std::to_string(dst_stride),
+      api.results().add_row({a.mode.word(), std::to_string(rows), std::to_string(pitch), std::to_string(dst_stride),
                              std::to_string(bytes), format("%.1f", t.to_seconds() * 1e9),
                              format("%.1f", 2.0 * bytes / t.to_seconds() / 1e6), ok ? "pass" : "FAIL"});
       api.log(format("qpu_stride: %s, %u rows, source pitch %u, destination stride %u: %u bytes in %.3f us: %s",
-                     a.string("mode").c_str(), rows, pitch, dst_stride, bytes, t.to_seconds() * 1e6,
+                     a.mode.word().c_str(), rows, pitch, dst_stride, bytes, t.to_seconds() * 1e6,
                      ok ? "correct" : "WRONG"));
     }
     return all_ok ? 0 : 1;
   }
 };
+
+}  // namespace
 
 HETVP_REGISTER_PROGRAM("qpu_peak", QpuPeak, "VideoCore IV: dual-issue fmul+fadd on all QPUs, simulated GFLOP/s");
 HETVP_REGISTER_PROGRAM("qpu_sgemm", QpuSgemm, "VideoCore IV: SGEMM with TMU loads and VPM DMA stores, checked");

@@ -18,31 +18,36 @@ uint32_t crc32_update(uint32_t crc, const uint8_t* p, size_t n);  // rtl/example
 
 namespace hetvp::sw {
 
-class RtlCrc32Program : public HostProgram {
+namespace {
+
+HETVP_ENUM(CrcWait, irq, poll);
+
+struct RtlCrc32Args : ParamSet {
+  Int<uint64_t> base{this, "base", 0x40100000, "host physical address of the block's registers (its `regs` window)",
+                     Min{0}};
+  Int<unsigned> vector{this, "vector", 40, "interrupt vector the block raises (its irq_vector)", Range{0, 1023}};
+  Size size{this, "size", "64 KiB", "length of the last (largest) job", Range{8, 64 << 20}};
+  Enum<CrcWait> wait{this, "wait", CrcWait::irq, "wait for the interrupt, or poll STATUS every 1 us"};
+  Time timeout{this, "timeout", "100 ms", "give up waiting for a job after this long"};
+  Int<int64_t> reads{this, "reads", 0, "benchmark: register reads (ID) before the jobs (bridge cost per transaction)",
+                     Min{0}};
+  Time idle{this, "idle", "0 s", "benchmark: the CPU sleeps this long at the end, the block idle"};
+};
+
+class RtlCrc32Program : public ProgramWithArgs<RtlCrc32Args> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->integer("base", 0x40100000, "host physical address of the block's registers (its `regs` window)").min(0);
-    s->integer("vector", 40, "interrupt vector the block raises (its irq_vector)").range(0, 1023);
-    s->size("size", std::string("64 KiB"), "length of the last (largest) job").range(8, 64 << 20);
-    s->choice("wait", {"irq", "poll"}, std::string("irq"), "wait for the interrupt, or poll STATUS every 1 us");
-    s->time("timeout", std::string("100 ms"), "give up waiting for a job after this long");
-    s->integer("reads", 0, "benchmark: register reads (ID) before the jobs (bridge cost per transaction)").min(0);
-    s->time("idle", std::string("0 s"), "benchmark: the CPU sleeps this long at the end, the block idle");
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    const uint64_t base = a.u64("base");
-    const unsigned vec = a.u32("vector");
-    const uint64_t size = a.size("size");
-    const bool poll = a.string("wait") == "poll";
-    const sc_core::sc_time timeout = a.time("timeout");
+  int run(HostApi& api, const RtlCrc32Args& a) override {
+    const uint64_t base = a.base;
+    const unsigned vec = a.vector;
+    const uint64_t size = a.size;
+    const bool poll = a.wait == CrcWait::poll;
+    const sc_core::sc_time timeout = a.timeout;
     const uint32_t id = api.mmio_read32(base + CRC_ID);
     if (id != CRC_ID_VALUE) {
       api.log(format("rtl_crc32: no crc32 block at 0x%" PRIx64 " (ID 0x%08x)", base, id));
       return 1;
     }
-    for (int64_t i = 0; i < a.integer("reads"); ++i) api.mmio_read32(base + CRC_ID);
+    for (int64_t i = 0; i < a.reads; ++i) api.mmio_read32(base + CRC_ID);
     const uint64_t buf = api.alloc_pinned(size + 8, 4096), out = api.alloc_pinned(64, 64);
     std::vector<uint8_t>& data = data_;  // a member: a run the block stops never unwinds this thread
     data.resize(size);
@@ -74,7 +79,7 @@ class RtlCrc32Program : public HostProgram {
       api.log("rtl_crc32: STATUS not clear after the acknowledge");
       ++failures;
     }
-    if (a.time("idle") > sc_core::SC_ZERO_TIME) api.sleep(a.time("idle"));
+    if (a.idle() > sc_core::SC_ZERO_TIME) api.sleep(a.idle);
     return failures ? 1 : 0;
   }
 
@@ -99,6 +104,8 @@ class RtlCrc32Program : public HostProgram {
 
   std::vector<uint8_t> data_;
 };
+
+}  // namespace
 
 HETVP_REGISTER_PROGRAM("rtl_crc32", RtlCrc32Program, "drives the example RTL block rtl.crc32 (docs/rtl_blocks.md)");
 

@@ -16,7 +16,7 @@
 #include "models/host/host_api.h"
 #include "platform/format.h"
 #include "platform/program.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::rtl {
 uint32_t crc32_update(uint32_t crc, const uint8_t* p, size_t n);  // rtl/examples/crc32/crc32_ref.cpp
@@ -26,30 +26,25 @@ namespace hetvp::sw {
 
 namespace {
 double us(const sc_core::sc_time& t) { return t.to_seconds() * 1e6; }
-}  // namespace
 
-class McuRtlCrc32Program : public HostProgram {
+struct McuRtlCrc32Args : McuBootOptions {
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+  Size size{this, "size", "64 KiB", "length of the last (largest) job", Range{8, 64 << 20}};
+  Bool host{this, "host", true,
+            "also drive the block from the host through PCIe BAR0 (polling STATUS), for comparison"};
+  Time timeout{this, "timeout", "100 ms", "give up on one command after this long"};
+};
+
+class McuRtlCrc32Program : public ProgramWithArgs<McuRtlCrc32Args> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = McuBootOptions::schema();
-    s->group("driver", DriverOptions::schema(), "driver options");
-    s->size("size", std::string("64 KiB"), "length of the last (largest) job").range(8, 64 << 20);
-    s->boolean("host", true, "also drive the block from the host through PCIe BAR0 (polling STATUS), for comparison");
-    s->time("timeout", std::string("100 ms"), "give up on one command after this long");
-    return s;
-  }
-
-  int run(HostApi& api, const Params& a) override {
-    const uint64_t size = a.size("size");
-    const sc_core::sc_time timeout = a.time("timeout");
-    GpuDriver gpu(api, DriverOptions::from(a.group("driver")));
+  int run(HostApi& api, const McuRtlCrc32Args& a) override {
+    const uint64_t size = a.size;
+    const sc_core::sc_time timeout = a.timeout;
+    GpuDriver gpu(api, a.driver);
     gpu.open(0);
     McuDriver mcu(api, gpu);
-    McuBootOptions bo = McuBootOptions::from(a);
     // The HUB image with FW_CMD_RTL_CRC32 (firmware/hub/CMakeLists.txt), unless one is given.
-    if (bo.hub_firmware.empty())
-      bo.hub_firmware = (bo.firmware_dir.empty() ? firmware_dir_default() : bo.firmware_dir) + "/hub_rtl.elf";
-    api.log(mcu.boot(bo).summary());
+    api.log(mcu.boot(a, "hub_rtl.elf").summary());
 
     // The data: seeded random bytes, host -> VRAM by a copy engine (size + 8: room for the
     // misaligned job); the result word in another VRAM page.
@@ -99,7 +94,7 @@ class McuRtlCrc32Program : public HostProgram {
     api.log(format("mcu_rtl_crc32: HUB, misaligned source: error %u, status 0x%x%s", bad.error, bad.result,
                    bad_ok ? " (FW_ERR_DEVICE, as expected)" : "  MISMATCH"));
 
-    if (a.boolean("host")) failures += host_job(api, gpu, vbuf.va, size, vres, timeout);
+    if (a.host) failures += host_job(api, gpu, vbuf.va, size, vres, timeout);
     api.stat("failures", failures);
     return failures ? 1 : 0;
   }
@@ -148,6 +143,8 @@ class McuRtlCrc32Program : public HostProgram {
 
   std::vector<uint8_t> data_;
 };
+
+}  // namespace
 
 HETVP_REGISTER_PROGRAM("mcu_rtl_crc32", McuRtlCrc32Program,
                        "the HUB firmware drives the example RTL block rtl.crc32 in the GPU's BAR0 (docs/rtl_blocks.md)");

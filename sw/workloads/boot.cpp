@@ -6,31 +6,32 @@
 #include "models/host/host_api.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
-#include "sw/mcu/falcon_boot.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/falcon_boot.h"
+#include "sw/driver/mcu_driver.h"
 #include "platform/format.h"
 
 namespace hetvp::sw {
 
-class BootProgram : public HostProgram {
+namespace {
+
+struct BootArgs : ParamSet {
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+  Bool microcontrollers{this, "microcontrollers", true, "upload and start the HUB/GPC firmware and wait for init-done"};
+  Group<McuBootOptions> mcu{this, "mcu", "firmware images and boot timeout"};
+  void validate(Diagnostics& d) const override { mcu.validate(d); }
+};
+
+class BootProgram : public ProgramWithArgs<BootArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->group("driver", DriverOptions::schema(), "driver options");
-    s->boolean("microcontrollers", true, "upload and start the HUB/GPC firmware and wait for init-done");
-    s->group("mcu", McuBootOptions::schema(), "firmware images and boot timeout");
-    return s;
-  }
-  static void validate(const Params& args) { McuBootOptions::validate(args.group("mcu")); }
-  int run(HostApi& api, const Params& args) override {
-    GpuDriver probe(api, DriverOptions::from(args.group("driver")));
+  int run(HostApi& api, const BootArgs& args) override {
+    GpuDriver probe(api, args.driver);
     auto gpus = probe.enumerate();
     if (gpus.empty()) {
       api.log("boot: no GPU found on PCIe");
       return 1;
     }
     for (unsigned i = 0; i < gpus.size(); ++i) {
-      GpuDriver drv(api, DriverOptions::from(args.group("driver")));
+      GpuDriver drv(api, args.driver);
       drv.open(i);
       const std::string line =
           format("gpu%u: %04x:%04x on bus %u, BAR0 0x%" PRIx64 " (%" PRIu64 " MiB), BAR1 0x%" PRIx64 " (%" PRIu64
@@ -40,10 +41,10 @@ class BootProgram : public HostProgram {
                  drv.num_gpcs(), drv.vram_size() >> 20, api.now().to_seconds() * 1e6);
       api.log(line);
       api.stat("gpu" + std::to_string(i) + "_gpcs", drv.num_gpcs());
-      if (args.boolean("microcontrollers")) {
-        const McuBootOptions mo = McuBootOptions::from(args.group("mcu"));
+      if (args.microcontrollers) {
+        const McuBootOptions& mo = args.mcu;
         if (falcon_microcontrollers(drv))  // Falcon context controllers: nouveau's firmware (docs/falcon.md)
-          boot_nouveau_with(api, drv, mo.timeout, mo.falcon_hub_image, mo.falcon_gpc_image);
+          boot_nouveau_with(api, drv, mo.boot_timeout, mo.falcon_hub_image, mo.falcon_gpc_image);
         else
           boot_microcontrollers(api, drv, mo);
       }
@@ -52,6 +53,8 @@ class BootProgram : public HostProgram {
     return 0;
   }
 };
+
+}  // namespace
 
 HETVP_REGISTER_PROGRAM("boot", BootProgram, "enumerate PCIe and open every GPU");
 

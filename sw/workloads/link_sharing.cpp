@@ -10,23 +10,23 @@
 
 namespace hetvp::sw {
 
-class LinkSharingProgram : public HostProgram {
- public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->size("size", std::string("8 MiB"), "bytes each engine copies").min(4096);
-    s->group("driver", DriverOptions::schema(), "driver options");
-    return s;
-  }
+namespace {
 
-  int run(HostApi& api, const Params& args) override {
-    GpuDriver drv(api, DriverOptions::from(args.group("driver")));
+struct LinkSharingArgs : ParamSet {
+  Size size{this, "size", "8 MiB", "bytes each engine copies", Min{4096}};
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+};
+
+class LinkSharingProgram : public ProgramWithArgs<LinkSharingArgs> {
+ public:
+  int run(HostApi& api, const LinkSharingArgs& args) override {
+    GpuDriver drv(api, args.driver);
     drv.open(0);
     if (drv.copy_engines() < 2) {
       api.log("link_sharing: needs two copy engines (gpu.copy_engines: 2)");
       return 1;
     }
-    const uint64_t size = args.size("size");
+    const uint64_t size = args.size;
     GpuBuffer host[2], dev[2];
     for (int i = 0; i < 2; ++i) {
       host[i] = drv.map_host(api.alloc_pinned(size, 4096), size);
@@ -66,6 +66,8 @@ class LinkSharingProgram : public HostProgram {
     return 0;
   }
 };
+
+}  // namespace
 
 HETVP_REGISTER_PROGRAM("link_sharing", LinkSharingProgram,
                        "two copy engines alone, together in one direction, together in opposite directions");

@@ -1,29 +1,28 @@
 // `mem_path`: one kernel launched straight on the compute front end (no channel, no context
-// switch), whose warps load the Kepler seed's access patterns from global memory `repeats` times
-// and, optionally, round-trip their values through local memory. It shows the GPU generation's
-// memory path in the stats (issue #25, docs/kepler.md): on Kepler (gpu0.chip: gk104 / gk110) the
-// global loads bypass the TCP (compute.tcpN.l1_bypassed, no read hits from them) and reach the TCC
-// in 32 B segments (compute.tcc.read_request_bytes / read_requests); on Fermi they are cached in
-// the TCP (read hits from the second repeat on). The host checks every value the kernel stored.
+// switch: sw/driver/launch.h's ComputeFrontEnd), whose warps load the Kepler seed's access
+// patterns from global memory `repeats` times and, optionally, round-trip their values through
+// local memory. It shows the GPU generation's memory path in the stats (issue #25,
+// docs/kepler.md): on Kepler (gpu0.chip: gk104 / gk110) the global loads bypass the TCP
+// (compute.tcpN.l1_bypassed, no read hits from them) and reach the TCC in 32 B segments
+// (compute.tcc.read_request_bytes / read_requests); on Fermi they are cached in the TCP (read hits
+// from the second repeat on). The host checks every value the kernel stored.
 //
 //   hetvp run configs/gk104_nouveau.yaml --workload mem_path --set workload.args.pattern=scattered
 #include <cinttypes>
 
-#include "firmware/include/hetvp/compute.h"
 #include "models/gpu/compute/kernel.h"
-#include "models/gpu/gpu_regs.h"
 #include "models/host/host_api.h"
 #include "platform/format.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/driver/launch.h"
 
 namespace hetvp::sw {
 namespace {
 
 // The seed's patterns (seeds/kepler-memory-coalescing), lane l of a warp, 4-byte words, as byte
 // offsets from the warp's 16 KiB region (the same as tests/gpu/test_coalescer_kepler.cpp).
-const char* const kPatterns[] = {"contiguous", "two_segments", "three_segments", "permuted", "scattered"};
-constexpr unsigned kPatternCount = sizeof kPatterns / sizeof kPatterns[0];
+HETVP_ENUM(Pattern, contiguous, two_segments, three_segments, permuted, scattered);
 constexpr uint64_t kWarpRegion = 16384;
 
 uint64_t pattern_offset(unsigned pattern, unsigned l) {
@@ -72,26 +71,23 @@ void k_mem_path(gpu::Warp& w) {
 }
 HETVP_REGISTER_KERNEL("mem_path", k_mem_path);
 
-class MemPath : public HostProgram {
+struct MemPathArgs : ParamSet {
+  Enum<Pattern> pattern{this, "pattern", Pattern::contiguous, "the seed's access pattern of each warp's global load"};
+  Int<uint32_t> warps{this, "warps", 1, "warps (one block of 32 threads each)", Range{1, 256}};
+  Int<uint32_t> repeats{this, "repeats", 2, "times each warp loads its pattern (and its local word)", Range{1, 64}};
+  Bool local{this, "local", true, "also store each value to local memory and load it back `repeats` times"};
+  Time poll{this, "poll", "1 us", "polling interval for kernel completion"};
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+};
+
+class MemPath : public ProgramWithArgs<MemPathArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->choice("pattern", {kPatterns[0], kPatterns[1], kPatterns[2], kPatterns[3], kPatterns[4]},
-              std::string("contiguous"), "the seed's access pattern of each warp's global load");
-    s->integer("warps", 1, "warps (one block of 32 threads each)").range(1, 256);
-    s->integer("repeats", 2, "times each warp loads its pattern (and its local word)").range(1, 64);
-    s->boolean("local", true, "also store each value to local memory and load it back `repeats` times");
-    s->time("poll", std::string("1 us"), "polling interval for kernel completion");
-    s->group("driver", DriverOptions::schema(), "driver options");
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    GpuDriver drv(api, DriverOptions::from(a.group("driver")));
+  int run(HostApi& api, const MemPathArgs& a) override {
+    GpuDriver drv(api, a.driver);
     drv.open(0);
-    unsigned pattern = 0;
-    while (a.string("pattern") != kPatterns[pattern]) ++pattern;
-    const uint32_t warps = a.u32("warps"), repeats = a.u32("repeats");
-    const bool local = a.boolean("local");
+    const unsigned pattern = static_cast<unsigned>(a.pattern());
+    const uint32_t warps = a.warps, repeats = a.repeats;
+    const bool local = a.local;
     const GpuBuffer global = drv.alloc_vram(uint64_t(warps) * kWarpRegion);
     const GpuBuffer lmem = drv.alloc_vram(uint64_t(warps) * gpu::kLanes * 4);
     const GpuBuffer out = drv.alloc_vram(uint64_t(warps) * gpu::kLanes * 4);
@@ -99,22 +95,13 @@ class MemPath : public HostProgram {
     for (size_t i = 0; i < words.size(); ++i) words[i] = word_at(i * 4 % kWarpRegion);
     drv.vram_poke(global.phys, words.data(), words.size() * 4);
 
-    const uint32_t base = drv.block_base(PTOP_COMPUTE_BASE, "compute front end");
-    const uint32_t done_before = drv.reg_read(base + CMP_COMPLETED);
-    const uint32_t args[8] = {uint32_t(global.va), uint32_t(global.va >> 32), pattern, repeats,
-                              local ? uint32_t(lmem.va) : 0u, local ? uint32_t(lmem.va >> 32) : 0u,
-                              uint32_t(out.va), uint32_t(out.va >> 32)};
-    drv.reg_write(base + CMP_KERNEL, gpu::kernel_id("mem_path"));
-    drv.reg_write(base + CMP_GRID_X, warps);
-    drv.reg_write(base + CMP_GRID_Y, 1);
-    drv.reg_write(base + CMP_BLOCK_X, gpu::kLanes);
-    drv.reg_write(base + CMP_BLOCK_Y, 1);
-    for (unsigned i = 0; i < 8; ++i) drv.reg_write(base + CMP_ARG + 4 * i, args[i]);
-    drv.reg_write(base + CMP_LAUNCH, CMP_LAUNCH_GO);
-    while (drv.reg_read(base + CMP_COMPLETED) == done_before) api.sleep(a.time("poll"));
-    if (drv.reg_read(base + CMP_STATUS) & 2)
-      throw HostError("mem_path: the kernel failed (ERROR = " + std::to_string(drv.reg_read(base + CMP_ERROR)) +
-                      ")");
+    ComputeFrontEnd compute(api, drv);
+    KernelLaunch k{"mem_path", warps, 1, gpu::kLanes, 1, {}};
+    k.args = {uint32_t(global.va), uint32_t(global.va >> 32), pattern, repeats, local ? uint32_t(lmem.va) : 0u,
+              local ? uint32_t(lmem.va >> 32) : 0u, uint32_t(out.va), uint32_t(out.va >> 32)};
+    const LaunchTicket t = compute.start(k);
+    while (!compute.done(t)) api.sleep(a.poll);
+    compute.check(t, "mem_path: the kernel");
 
     // Every lane's sum: its global word `repeats` times, and as often again through local memory.
     std::vector<uint32_t> got(size_t(warps) * gpu::kLanes);
@@ -127,7 +114,7 @@ class MemPath : public HostProgram {
                                  got[wi * gpu::kLanes + l], want));
       }
     api.log(format("mem_path: %u warps x %u loads of pattern '%s'%s: all %u results correct", warps, repeats,
-                   kPatterns[pattern], local ? " + local memory" : "", warps * gpu::kLanes));
+                   a.pattern.word().c_str(), local ? " + local memory" : "", warps * gpu::kLanes));
     return 0;
   }
 };

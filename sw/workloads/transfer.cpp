@@ -19,7 +19,7 @@
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/offload.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 #include "sw/workloads/transfer_check.h"
 #include "platform/format.h"
 
@@ -97,45 +97,39 @@ std::vector<std::string> split(const std::string& s, char sep) {
     if (!x.empty()) out.push_back(x);
   return out;
 }
-}  // namespace
 
-class TransferProgram : public HostProgram {
- public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->size("min_size", std::string("4"), "smallest copy").min(1);
-    s->size("max_size", std::string("64 MiB"), "largest copy").min(1);
-    s->integer("factor", 4, "size step: each size is the previous times this").range(2, 1024);
-    s->string(
-        "methods", std::string("dma,iorw"),
-        "comma-separated: dma, iorw, hub, gpc1, gpc4, and pairs A+B (two transfers; overlapped when A is offloaded)");
-    s->string("directions", std::string("htod,dtoh"), "comma-separated directions: htod, dtoh");
-    s->integer("repeats", 1, "copies timed per point (the mean is reported)").range(1, 1000);
-    s->boolean("verify", true, "check every copied byte, and that nothing around the destination changed");
-    s->size("src_offset", std::string("0"), "byte offset of every source inside its (page-aligned) buffer")
-        .range(0, 48);
-    s->size("dst_offset", std::string("0"), "byte offset of every destination inside its buffer").range(0, 48);
-    s->integer("gpu", 0, "which GPU").range(0, 31);
-    s->group("driver", DriverOptions::schema(), "driver options");
-    s->group("offload", OffloadOptions::schema(), "how the driver commands offloaded (HUB/GPC) copies");
-    s->boolean("microcontrollers", true, "boot the HUB/GPC firmware first (as a driver does at init)");
-    s->group("mcu", McuBootOptions::schema(), "firmware images and boot timeout");
-    return s;
-  }
+struct TransferArgs : ParamSet {
+  Size min_size{this, "min_size", "4", "smallest copy", Min{1}};
+  Size max_size{this, "max_size", "64 MiB", "largest copy", Min{1}};
+  Int<uint64_t> factor{this, "factor", 4, "size step: each size is the previous times this", Range{2, 1024}};
+  Str methods{
+      this, "methods", "dma,iorw",
+      "comma-separated: dma, iorw, hub, gpc1, gpc4, and pairs A+B (two transfers; overlapped when A is offloaded)"};
+  Str directions{this, "directions", "htod,dtoh", "comma-separated directions: htod, dtoh"};
+  Int<unsigned> repeats{this, "repeats", 1, "copies timed per point (the mean is reported)", Range{1, 1000}};
+  Bool verify{this, "verify", true, "check every copied byte, and that nothing around the destination changed"};
+  Size src_offset{this, "src_offset", "0", "byte offset of every source inside its (page-aligned) buffer",
+                  Range{0, 48}};
+  Size dst_offset{this, "dst_offset", "0", "byte offset of every destination inside its buffer", Range{0, 48}};
+  Int<unsigned> gpu{this, "gpu", 0, "which GPU", Range{0, 31}};
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+  Group<OffloadOptions> offload{this, "offload", "how the driver commands offloaded (HUB/GPC) copies"};
+  Bool microcontrollers{this, "microcontrollers", true, "boot the HUB/GPC firmware first (as a driver does at init)"};
+  Group<McuBootOptions> mcu{this, "mcu", "firmware images and boot timeout"};
 
-  static std::vector<Method> parse_methods(const Params& args) {
-    std::vector<Method> methods;
-    for (auto& m : split(args.string("methods"), ',')) {
+  std::vector<Method> parse_methods() const {
+    std::vector<Method> out;
+    for (auto& m : split(methods, ',')) {
       Method me{upper(m), {}};
       for (auto& p : split(m, '+')) me.parts.push_back(parse_kind(p));
       if (me.parts.empty() || me.parts.size() > 2) throw HostError("transfer: bad method '" + m + "'");
-      methods.push_back(me);
+      out.push_back(me);
     }
-    return methods;
+    return out;
   }
-  static std::vector<Direction> parse_directions(const Params& args) {
+  std::vector<Direction> parse_directions() const {
     std::vector<Direction> dirs;
-    for (auto& d : split(args.string("directions"), ',')) {
+    for (auto& d : split(directions, ',')) {
       if (d == "htod")
         dirs.push_back(Direction::HostToDevice);
       else if (d == "dtoh")
@@ -146,56 +140,58 @@ class TransferProgram : public HostProgram {
     return dirs;
   }
   // Before the simulation starts: a bad list or size range is a configuration error (exit status 2).
-  static void validate(const Params& args) {
+  void validate(Diagnostics& d) const override {
     try {
-      parse_methods(args);
+      parse_methods();
     } catch (const HostError& e) {
-      throw ConfigError(args.where("methods") + ": " + e.what());
+      d.error(methods.where() + ": " + e.what());
     }
     try {
-      parse_directions(args);
+      parse_directions();
     } catch (const HostError& e) {
-      throw ConfigError(args.where("directions") + ": " + e.what());
+      d.error(directions.where() + ": " + e.what());
     }
-    if (args.size("min_size") > args.size("max_size"))
-      throw ConfigError(args.where("min_size") + ": transfer: min_size is larger than max_size");
-    McuBootOptions::validate(args.group("mcu"));  // firmware images named: regular files, bounded
+    if (min_size > max_size) d.error(min_size.where() + ": transfer: min_size is larger than max_size");
+    mcu.validate(d);  // firmware images named: regular files, bounded
   }
+};
 
-  int run(HostApi& api, const Params& args) override {
-    const std::vector<Method>& methods = methods_ = parse_methods(args);
-    const std::vector<Direction>& dirs = dirs_ = parse_directions(args);
+class TransferProgram : public ProgramWithArgs<TransferArgs> {
+ public:
+  int run(HostApi& api, const TransferArgs& args) override {
+    const std::vector<Method>& methods = methods_ = args.parse_methods();
+    const std::vector<Direction>& dirs = dirs_ = args.parse_directions();
     bool any_offload = false, any_pair = false;
     for (auto& m : methods) {
       for (Kind k : m.parts) any_offload |= offloaded(k);
       any_pair |= m.parts.size() == 2;
     }
-    const uint64_t lo = args.size("min_size"), hi = args.size("max_size");
-    const unsigned repeats = args.u32("repeats");
-    const bool verify = args.boolean("verify");
-    const DriverOptions dopt = DriverOptions::from(args.group("driver"));
+    const uint64_t lo = args.min_size, hi = args.max_size;
+    const unsigned repeats = args.repeats;
+    const bool verify = args.verify;
+    const DriverOptions& dopt = args.driver;
 
     GpuDriver& drv = drv_.emplace(api, dopt);
-    drv.open(args.u32("gpu"));
+    drv.open(args.gpu);
     McuDriver& mcu = mcu_.emplace(api, drv);
-    if (args.boolean("microcontrollers"))
-      boot_microcontrollers(api, drv, McuBootOptions::from(args.group("mcu")));
+    if (args.microcontrollers)
+      boot_microcontrollers(api, drv, args.mcu);
     else if (any_offload)
       throw HostError("transfer: offloaded methods need microcontrollers: true");
     for (auto& m : methods)
       for (Kind k : m.parts)
         if (k == Kind::Gpc4 && drv.num_gpcs() < 4)
           throw HostError("transfer: method " + m.name + " needs four GPC microcontrollers; GPU " +
-                          std::to_string(args.u32("gpu")) + " has " + std::to_string(drv.num_gpcs()) +
+                          std::to_string(args.gpu) + " has " + std::to_string(drv.num_gpcs()) +
                           " (set gpu.gpcs or drop gpc4)");
-    OffloadCopier& offload = offload_.emplace(api, drv, mcu, dopt, OffloadOptions::from(args.group("offload")));
+    OffloadCopier& offload = offload_.emplace(api, drv, mcu, dopt, args.offload);
 
     // Buffer layout: each transfer of a point (one, or two for a pair) has its own slot, page
     // aligned, so the two transfers of a pair never share an 8-byte word (an offloaded copy
     // writes whole 8-byte words: read-modify-write). Inside a slot the source starts at
     // kLead + src_offset and the destination at kLead + dst_offset; kGuard bytes around the
     // destination are filled with a marker and must survive the copy.
-    const uint64_t src_off = args.size("src_offset"), dst_off = args.size("dst_offset");
+    const uint64_t src_off = args.src_offset, dst_off = args.dst_offset;
     const uint64_t max_off = std::max(src_off, dst_off);
     auto slot = [&](uint64_t size) { return (kLead + max_off + size + kGuard + 4095) & ~4095ull; };
     const uint64_t span = (any_pair ? 2 : 1) * slot(hi);
@@ -269,7 +265,7 @@ class TransferProgram : public HostProgram {
     for (auto d : dirs) {
       for (auto& m : methods) {
         const unsigned copies = static_cast<unsigned>(m.parts.size());
-        for (uint64_t size = lo; size <= hi; size = size * args.u64("factor")) {
+        for (uint64_t size = lo; size <= hi; size = size * args.factor) {
           const uint64_t moved = copies * size;
           double total_ns = 0;
           for (unsigned r = 0; r < repeats; ++r, ++salt) {
@@ -329,7 +325,7 @@ class TransferProgram : public HostProgram {
           snprintf(bw, sizeof bw, "%.3f", moved / ns * 1e3);
           api.results().add_row({m.name, to_string(d), std::to_string(size), t, bw});
           ++points;
-          if (size == hi || size * args.u64("factor") > hi) {
+          if (size == hi || size * args.factor > hi) {
             std::string line = format("%-9s %s %8" PRIu64 " KiB: %12.3f us  %9.1f MB/s", m.name.c_str(), to_string(d),
                                       size >> 10, ns / 1e3, moved / ns * 1e3);
             api.log(line);
@@ -360,6 +356,8 @@ class TransferProgram : public HostProgram {
   std::vector<uint8_t> got_, marker_;
   std::vector<uint8_t> pattern_[2];  // each copy's source bytes (a point has one or two copies)
 };
+
+}  // namespace
 
 HETVP_REGISTER_PROGRAM("transfer", TransferProgram,
                        "host<->device copy sweep: dma, iorw, hub, gpc1, gpc4 and overlapped pairs, both directions");

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "sw/mcu/debug_script.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 using namespace hetvp::sw;
 

@@ -19,6 +19,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "common/run_hetvp.h"
+#include "common/tlm_harness.h"
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/fifo.h"
 #include "firmware/include/hetvp/gpu_map.h"
@@ -31,7 +32,7 @@
 #include "sw/driver/gpu_driver.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "sw/gdev/runtime.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 using namespace hetvp;
 using namespace hetvp::sw;
@@ -136,14 +137,13 @@ HETVP_REGISTER_GPU_BLOCK_CONFIG(
 
 // ---------------------------------------------------------------- bad-input programs
 // `case`: what channel A does wrong. Channel B (created first) has finished its own work.
-class FifoBadInput : public HostProgram {
+struct FifoBadArgs : ParamSet {
+  Str which{this, "case", "none", "which bad input"};
+};
+
+class FifoBadInput : public ProgramWithArgs<FifoBadArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->string("case", std::string("none"), "which bad input");
-    return s;
-  }
-  int run(HostApi& api, const Params& args) override {
+  int run(HostApi& api, const FifoBadArgs& args) override {
     GpuDriver drv(api);
     drv.open(0);
     std::unique_ptr<McuDriver> mcu;  // the golden context, when the GPU has the firmware for it
@@ -151,10 +151,8 @@ class FifoBadInput : public HostProgram {
       boot_microcontrollers(api, drv);
       mcu = std::make_unique<McuDriver>(api, drv);
     }
-    GdevOptions o;
-    o.sync_timeout = sc_core::sc_time(50, sc_core::SC_MS);
-    GdevRuntime rt(api, drv, mcu.get(), o);
-    const std::string c = args.string("case");
+    GdevRuntime rt(api, drv, mcu.get(), test::config_from<GdevOptions>("sync_timeout: 50 ms"));
+    const std::string c = args.which;
     // Channel B: a buffer with known contents.
     GdevContext* b = rt.ctx_create();
     DevPtr bbuf = rt.mem_alloc(b, 4096);

@@ -201,18 +201,17 @@ HETVP_REGISTER_PROGRAM("test_guard_mcu_xfer", GuardMcuXfer, "test: microcontroll
 // Compute units: `square` (C[i] = A[i]^2) with C placed so that its last 128 bytes lie in the guard
 // page after the shared arena (configs/coherence.yaml, arena 16 KiB). A kernel fault ends the run
 // (RunState::fail), so only the error is checked here, not the bytes.
-class GuardCompute : public HostProgram {
+struct GuardComputeArgs : ParamSet {
+  Group<CoherenceOptions> rt{this, "rt", "coherence runtime"};
+};
+
+class GuardCompute : public ProgramWithArgs<GuardComputeArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->group("rt", CoherenceRuntime::schema(), "coherence runtime");
-    return s;
-  }
   // What lives across simulated time belongs to the program object, not to run()'s frame: the
   // kernel's fault stops the simulation while run() is suspended in launch(), and the host CPU
   // destroys the program at the end (a local would leak under LeakSanitizer).
-  int run(HostApi& api, const Params& args) override {
-    rt_ = std::make_unique<CoherenceRuntime>(api, args, "guard", "64");
+  int run(HostApi& api, const GuardComputeArgs& args) override {
+    rt_ = std::make_unique<CoherenceRuntime>(api, args.rt, "guard", "64");
     CoherenceRuntime& rt = *rt_;
     const uint64_t a = rt.alloc(8192), c = rt.alloc(8192);
     const uint64_t c_va = rt.gva(c) + 8192 - 128, guard = rt.gva(c) + 8192;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/run_hetvp.h"
+#include "common/tlm_harness.h"
 #include "platform/program.h"
 #include "platform/simulation.h"
 #include "sw/driver/offload.h"
@@ -22,9 +23,7 @@ class TrapMidCopy : public HostProgram {
     drv.open(0);
     boot_microcontrollers(api, drv);
     McuDriver mcu(api, drv);
-    DriverOptions o;
-    o.copy_timeout = sc_core::sc_time(50, sc_core::SC_MS);
-    OffloadCopier copier(api, drv, mcu, o);
+    OffloadCopier copier(api, drv, mcu, test::config_from<DriverOptions>("copy_timeout: 50 ms"));
     const uint64_t size = 1 << 20;
     GpuBuffer host = drv.map_host(api.alloc_pinned(size, 4096), size);
     GpuBuffer dev = drv.alloc_vram(size);

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "sw/mcu/debug_script.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/mcu_driver.h"
 
 using namespace hetvp::sw;
 

@@ -27,7 +27,7 @@ namespace hetvp::test {
 // mmctx_size (com.fuc) counts 4 x (1 + (word >> 26)) bytes per list word.
 // The configurations build every block (context switching): the strands are then the gr block's units'
 // (the HUB's one empty strand, each GPC's strand 0 = the compute front end's per-GPC context words) and
-// the HUB list gains the compute front end's context runs (sw/mcu/falcon_ctx_lists.cpp); boot only
+// the HUB list gains the compute front end's context runs (sw/driver/falcon_ctx_lists.cpp); boot only
 // (`gr = false`, no compute block) the controllers answer from YAML strand_words.
 inline long expected_context_size(const std::string& chip, unsigned gpcs, bool gr_block = true,
                                   unsigned strand_words = 0x40) {

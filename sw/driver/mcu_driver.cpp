@@ -1,5 +1,5 @@
-#include "sw/mcu/mcu_driver.h"
-#include "sw/mcu/falcon_image.h"
+#include "sw/driver/mcu_driver.h"
+#include "sw/driver/falcon_image.h"
 
 #include <cinttypes>
 #include <cstdio>
@@ -98,69 +98,36 @@ uint32_t McuDriver::base(const McuId& m) {
   return gpc + m.gpc * stride;
 }
 
-std::shared_ptr<Schema> McuBootOptions::schema() {
-  auto s = std::make_shared<Schema>();
-  s->string("firmware_dir", std::string(""),
-            "folder with hub.elf and gpc.elf (default: $HETVP_FIRMWARE_DIR, the build tree's firmware/ or "
-            "<prefix>/share/hetvp/firmware)");
-  s->string("hub_firmware", std::string(""), "HUB image (default: firmware_dir/hub.elf)");
-  s->string("gpc_firmware", std::string(""), "GPC image for every GPC (default: firmware_dir/gpc.elf)");
-  s->string("gpc_override", std::string(""), "'N:path': GPC N gets another image (e.g. a test variant)");
-  s->string("falcon_hub_image", std::string(""),
-            "Falcon context controllers (core: falcon): HUB image file in nouveau's .fuc3.h array format "
-            "(<name>_code[], <name>_data[]) or raw binaries code=CODE.bin[,data=DATA.bin] (docs/falcon.md); "
-            "default: gpu0.microcontrollers.hub.image, else nouveau's image for the chip");
-  s->string("falcon_gpc_image", std::string(""),
-            "Falcon context controllers: GPC image, same forms; default: gpu0.microcontrollers.gpc.image, else "
-            "nouveau's image for the chip");
-  s->time("boot_timeout", std::string("10 ms"), "how long the driver waits for the HUB's init-done");
-  s->time("boot_poll", std::string("1 us"), "init-done polling period");
-  return s;
-}
-
-McuBootOptions McuBootOptions::from(const Params& p) {
-  McuBootOptions o;
-  o.firmware_dir = p.string("firmware_dir");
-  o.hub_firmware = p.string("hub_firmware");
-  o.gpc_firmware = p.string("gpc_firmware");
-  o.gpc_override = p.string("gpc_override");
-  o.falcon_hub_image = p.string("falcon_hub_image");
-  o.falcon_gpc_image = p.string("falcon_gpc_image");
-  o.timeout = p.time("boot_timeout");
-  o.poll_interval = p.time("boot_poll");
-  return o;
-}
-
-void McuBootOptions::validate(const Params& p) {
-  auto check = [&](const std::string& key, const std::string& path) {
+void McuBootOptions::validate(Diagnostics& d) const {
+  auto check = [&](const Str& key, const std::string& path) {
     try {
       check_input_file(path, input_kind::kElf);
     } catch (const InputFileError& e) {
-      throw ConfigError(p.where(key) + ": " + e.what());
+      d.error(key.where() + ": " + e.what());
     }
   };
-  for (const char* key : {"hub_firmware", "gpc_firmware"})
-    if (!p.string(key).empty()) check(key, p.string(key));
-  const std::string& o = p.string("gpc_override");
-  if (o.find(':') != std::string::npos) check("gpc_override", o.substr(o.find(':') + 1));
+  for (const Str* key : {&hub_firmware, &gpc_firmware})
+    if (!key->empty()) check(*key, *key);
+  const std::string& o = gpc_override;
+  if (o.find(':') != std::string::npos) check(gpc_override, o.substr(o.find(':') + 1));
   // Falcon images: read and parsed now, so a bad one is a located error before anything runs.
-  for (const char* key : {"falcon_hub_image", "falcon_gpc_image"}) {
-    if (p.string(key).empty()) continue;
+  for (const Str* key : {&falcon_hub_image, &falcon_gpc_image}) {
+    if (key->empty()) continue;
     try {
-      read_falcon_image(p.string(key));
+      read_falcon_image(*key);
     } catch (const FalconImageError& e) {
-      throw ConfigError(p.where(key) + ": " + e.what());
+      d.error(key->where() + ": " + e.what());
     }
   }
 }
 
-std::string McuBootOptions::hub_path() const {
+std::string McuBootOptions::hub_path(const char* hub_default) const {
   if (!hub_firmware.empty()) return hub_firmware;
-  return (firmware_dir.empty() ? firmware_dir_default() : firmware_dir) + "/hub.elf";
+  return (firmware_dir.empty() ? firmware_dir_default() : firmware_dir()) + "/" + hub_default;
 }
 std::string McuBootOptions::gpc_path() const {
   if (!gpc_firmware.empty()) return gpc_firmware;
-  return (firmware_dir.empty() ? firmware_dir_default() : firmware_dir) + "/gpc.elf";
+  return (firmware_dir.empty() ? firmware_dir_default() : firmware_dir()) + "/gpc.elf";
 }
 
 std::string McuBootReport::summary() const {
@@ -241,13 +208,13 @@ void McuDriver::load_file(const McuId& m, const std::string& path) {
 
 void McuDriver::start(const McuId& m) { write(m, MCU_UC_CTRL, MCU_CTRL_START); }
 
-McuBootReport McuDriver::boot(const McuBootOptions& opt) {
+McuBootReport McuDriver::boot(const McuBootOptions& opt, const char* hub_default) {
   McuBootReport r;
   r.begin = api_.now();
   r.gpcs = gpu_.num_gpcs();
   ElfImage hub, gpc;
   try {
-    hub = ElfImage::from_file(opt.hub_path());
+    hub = ElfImage::from_file(opt.hub_path(hub_default));
     gpc = ElfImage::from_file(opt.gpc_path());
   } catch (const ElfError& e) {
     throw McuError(std::string("firmware image rejected: ") + e.what());
@@ -268,10 +235,10 @@ McuBootReport McuDriver::boot(const McuBootOptions& opt) {
   write(McuId::all_gpcs(), MCU_STATUS0, 0);
   write(McuId::hub(), MCU_STATUS0, 0);
   load(McuId::all_gpcs(), gpc);
-  if (!opt.gpc_override.empty()) {
-    const size_t colon = opt.gpc_override.find(':');
-    if (colon == std::string::npos) throw McuError("gpc_override '" + opt.gpc_override + "': expected N:path");
-    load_file(McuId::parse("gpc" + opt.gpc_override.substr(0, colon), r.gpcs), opt.gpc_override.substr(colon + 1));
+  if (const std::string& ov = opt.gpc_override; !ov.empty()) {
+    const size_t colon = ov.find(':');
+    if (colon == std::string::npos) throw McuError("gpc_override '" + ov + "': expected N:path");
+    load_file(McuId::parse("gpc" + ov.substr(0, colon), r.gpcs), ov.substr(colon + 1));
   }
   load(McuId::hub(), hub);
   r.uploaded = api_.now();
@@ -279,7 +246,7 @@ McuBootReport McuDriver::boot(const McuBootOptions& opt) {
   start(McuId::hub());
   r.started = api_.now();
   const uint64_t status0 = gpu_.function().bar[0] + base(McuId::hub()) + MCU_STATUS0;
-  bool ok = api_.poll32(status0, MCU_STATUS0_INIT_DONE, MCU_STATUS0_INIT_DONE, opt.poll_interval, opt.timeout,
+  bool ok = api_.poll32(status0, MCU_STATUS0_INIT_DONE, MCU_STATUS0_INIT_DONE, opt.boot_poll, opt.boot_timeout,
                         Access::Uncached);
   if (!ok) {
     std::string missing, traps;
@@ -289,8 +256,8 @@ McuBootReport McuDriver::boot(const McuBootOptions& opt) {
       if (!(s0 & MCU_STATUS0_INIT_DONE))
         missing += (missing.empty() ? "" : ", ") + g.name() + " (" + state(g) + ")" + image_note(g);
     }
-    std::string msg =
-        "microcontroller boot: the HUB did not report init-done within " + opt.timeout.to_string() + " after start; ";
+    std::string msg = "microcontroller boot: the HUB did not report init-done within " +
+                      opt.boot_timeout().to_string() + " after start; ";
     msg += missing.empty() ? "every GPC reported init" : "GPC(s) that never reported init: " + missing;
     msg += "; HUB " + state(McuId::hub()) + image_note(McuId::hub());
     throw McuError(msg);

@@ -5,7 +5,7 @@
 // each GPC's context-switch unit under both firmwares (models/gpu/gr/gr_block.cpp), so no GPC list
 // entry is needed. Appended after the lists falcon_boot uploads, in gf100_gr_init_csdata's format
 // (runs as (count - 1) << 26 | address; the HUB's list base is 0: gf100.c:1808).
-#include "sw/mcu/falcon_ctx_lists.h"
+#include "sw/driver/falcon_ctx_lists.h"
 
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"

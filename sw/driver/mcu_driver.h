@@ -12,7 +12,7 @@
 
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "platform/elf_image.h"
-#include "platform/params.h"
+#include "platform/param_set.h"
 #include "sw/driver/gpu_driver.h"
 
 namespace hetvp::sw {
@@ -35,22 +35,33 @@ struct McuId {
   std::string name() const;
 };
 
-// Where the firmware comes from and how long to wait. Workload args (schema()).
-struct McuBootOptions {
-  std::string firmware_dir;  // default: hetvp::firmware_dir() (platform/paths.h)
-  std::string hub_firmware;  // default: firmware_dir/hub.elf
-  std::string gpc_firmware;  // default: firmware_dir/gpc.elf
-  std::string gpc_override;  // "N:path": after the broadcast upload, GPC N gets this image instead
-  std::string falcon_hub_image, falcon_gpc_image;  // Falcon controllers: image files (falcon_image.h)
-  sc_core::sc_time timeout = sc_core::sc_time(10, sc_core::SC_MS);  // for the init-done handshake
-  sc_core::sc_time poll_interval = sc_core::sc_time(1, sc_core::SC_US);
-  static std::shared_ptr<Schema> schema();
-  static McuBootOptions from(const Params& p);
+// Where the firmware comes from and how long to wait: the workload args of the boot (a group
+// `mcu` of most workloads; the microcontroller workloads have these keys at their top level).
+struct McuBootOptions : ParamSet {
+  Str firmware_dir{this, "firmware_dir", "",
+                   "folder with hub.elf and gpc.elf (default: $HETVP_FIRMWARE_DIR, the build tree's firmware/ or "
+                   "<prefix>/share/hetvp/firmware)"};
+  Str hub_firmware{this, "hub_firmware", "", "HUB image (default: firmware_dir/hub.elf)"};
+  Str gpc_firmware{this, "gpc_firmware", "", "GPC image for every GPC (default: firmware_dir/gpc.elf)"};
+  // "N:path": after the broadcast upload, GPC N gets this image instead.
+  Str gpc_override{this, "gpc_override", "", "'N:path': GPC N gets another image (e.g. a test variant)"};
+  // Falcon controllers: image files (falcon_image.h).
+  Str falcon_hub_image{this, "falcon_hub_image", "",
+                       "Falcon context controllers (core: falcon): HUB image file in nouveau's .fuc3.h array format "
+                       "(<name>_code[], <name>_data[]) or raw binaries code=CODE.bin[,data=DATA.bin] "
+                       "(docs/falcon.md); default: gpu0.microcontrollers.hub.image, else nouveau's image for the chip"};
+  Str falcon_gpc_image{this, "falcon_gpc_image", "",
+                       "Falcon context controllers: GPC image, same forms; default: gpu0.microcontrollers.gpc.image, "
+                       "else nouveau's image for the chip"};
+  Time boot_timeout{this, "boot_timeout", "10 ms", "how long the driver waits for the HUB's init-done"};
+  Time boot_poll{this, "boot_poll", "1 us", "init-done polling period"};
+
   // With the configuration's validation: an image named explicitly (hub_firmware, gpc_firmware,
   // gpc_override's path) must be a regular file within the ELF size limit (platform/file_input.h),
-  // else a located ConfigError, before anything is simulated.
-  static void validate(const Params& p);
-  std::string hub_path() const;
+  // and a Falcon image file must parse, else a located error, before anything is simulated.
+  void validate(Diagnostics& d) const override;
+  // The images booted: the one named, else firmware_dir's `hub_default` / gpc.elf.
+  std::string hub_path(const char* hub_default = "hub.elf") const;
   std::string gpc_path() const;
 };
 
@@ -87,7 +98,8 @@ class McuDriver {
   void start(const McuId& m);
   // The whole boot: HUB and GPC images (GPCs through the broadcast window), start GPCs then the
   // HUB, wait for the HUB's init-done. A timeout names every GPC that never reported.
-  McuBootReport boot(const McuBootOptions& opt);
+  // `hub_default`: the HUB image in firmware_dir when the options name none.
+  McuBootReport boot(const McuBootOptions& opt, const char* hub_default = "hub.elf");
 
   // One command of the basic firmware (protocol in docs/firmware.md). Not for AllGpcs.
   McuResult command(const McuId& m, uint32_t cmd, uint32_t data, const std::vector<uint32_t>& args = {},

@@ -1,6 +1,6 @@
 // hetvp — boot of nouveau's GF100 graphics firmware on the Falcon context controllers.
-#include "sw/mcu/falcon_boot.h"
-#include "sw/mcu/falcon_ctx_lists.h"
+#include "sw/driver/falcon_boot.h"
+#include "sw/driver/falcon_ctx_lists.h"
 
 #include <cctype>
 #include <cstdio>
@@ -15,8 +15,8 @@
 #include "models/mcu/falcon/nouveau_fw.h"
 #include "models/gpu/gr/gf100_lists.h"
 #include "sw/driver/gr_nouveau_init.h"
-#include "sw/mcu/falcon_image.h"
-#include "sw/mcu/mcu_driver.h"
+#include "sw/driver/falcon_image.h"
+#include "sw/driver/mcu_driver.h"
 #include "platform/format.h"
 
 namespace hetvp::sw {
