@@ -10,15 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "platform/params.h"
+#include "platform/param_set.h"
 
 namespace hetvp {
 
-// The allowed values, in the order `hetvp list` and the JSON Schema show them.
-inline const std::vector<std::string>& implementation_names() {
-  static const std::vector<std::string> names{"tlm", "rtl", "lockstep"};
-  return names;
-}
+// The choice as a parameter (`Enum<Implementation>`), in the order `hetvp list` and the JSON
+// Schema show it.
+HETVP_ENUM(Implementation, tlm, rtl, lockstep);
+
+// The allowed values, in that order.
+inline const std::vector<std::string>& implementation_names() { return enum_names(Implementation{}); }
 
 // "tlm, rtl or lockstep", for messages.
 inline std::string implementation_names_text() {
