@@ -29,10 +29,4 @@ inline std::string implementation_names_text() {
   return s;
 }
 
-// Declares the choice under `key` with its default and doc.
-inline Schema::Ref implementation_param(Schema& s, const std::string& key, const std::string& def,
-                                        const std::string& doc) {
-  return s.choice(key, implementation_names(), def, doc);
-}
-
 }  // namespace hetvp
