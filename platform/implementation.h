@@ -10,15 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "platform/params.h"
+#include "platform/param_set.h"
 
 namespace hetvp {
 
-// The allowed values, in the order `hetvp list` and the JSON Schema show them.
-inline const std::vector<std::string>& implementation_names() {
-  static const std::vector<std::string> names{"tlm", "rtl", "lockstep"};
-  return names;
-}
+// The choice as a parameter (`Enum<Implementation>`), in the order `hetvp list` and the JSON
+// Schema show it.
+HETVP_ENUM(Implementation, tlm, rtl, lockstep);
+
+// The allowed values, in that order.
+inline const std::vector<std::string>& implementation_names() { return enum_names(Implementation{}); }
 
 // "tlm, rtl or lockstep", for messages.
 inline std::string implementation_names_text() {
@@ -26,12 +27,6 @@ inline std::string implementation_names_text() {
   std::string s;
   for (size_t i = 0; i < n.size(); ++i) s += (i == 0 ? "" : i + 1 == n.size() ? " or " : ", ") + n[i];
   return s;
-}
-
-// Declares the choice under `key` with its default and doc.
-inline Schema::Ref implementation_param(Schema& s, const std::string& key, const std::string& def,
-                                        const std::string& doc) {
-  return s.choice(key, implementation_names(), def, doc);
 }
 
 }  // namespace hetvp

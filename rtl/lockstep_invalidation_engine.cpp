@@ -67,7 +67,7 @@ LockstepInvalidationEngine::LockstepInvalidationEngine(const EngineParams& p, co
     : tlm_(coherence::make_tlm_engine(p)),
       rtl_(std::make_unique<RtlInvalidationEngine>(without_fault(p), name, std::move(dut))),
       monitor_("range engine '" + rtl_->full_name() + "'", [this] { return rtl_->write_ring(); }),
-      timing_(p.lockstep_timing_warning ? LockstepTiming::Warning : LockstepTiming::Error) {}
+      timing_(p.lockstep_timing) {}
 LockstepInvalidationEngine::~LockstepInvalidationEngine() = default;
 
 uint64_t LockstepInvalidationEngine::cycles() const { return rtl_->cycles(); }
@@ -101,7 +101,7 @@ std::vector<LineRange> LockstepInvalidationEngine::translate(const std::vector<u
   // (docs/rtl.md: max(n,1) + R_flush + 1 per history); a difference is a bug in one of them.
   if (tc != rc) {
     const uint64_t k = stats_.cycle_count_differences++;
-    if (timing_ == LockstepTiming::Error) {
+    if (timing_ == LockstepTiming::error) {
       LockstepTimingMismatch m(h, lines.size(), r.size(), tc, rc, sc_core::sc_time_stamp());
       monitor_.diverge("history timing", h,
                        std::to_string(lines.size()) + " lines, " + std::to_string(r.size()) +

@@ -26,7 +26,7 @@ class LockstepMismatch : public std::runtime_error {
   uint64_t history;                              // 0-based number of the translate() call
 };
 
-// Thrown by LockstepInvalidationEngine::translate (timing policy Error, the default) when both
+// Thrown by LockstepInvalidationEngine::translate (timing policy error, the default) when both
 // engines produced the same ranges for a history but the RTL took a different number of cycles
 // than the TLM's cycle model. what() starts with "hetvp/lockstep: " and names every field.
 class LockstepTimingMismatch : public std::runtime_error {
@@ -41,10 +41,11 @@ class LockstepTimingMismatch : public std::runtime_error {
   sc_core::sc_time when;  // sc_time_stamp() at the comparison
 };
 
-// What a cycle-count difference does: Error stops the run (LockstepTimingMismatch), Warning
-// reports it with SC_REPORT_WARNING (the first kMaxTimingWarnings histories; all are counted in
-// stats().cycle_count_differences) and carries on with the RTL's ranges and time.
-enum class LockstepTiming { Error, Warning };
+// What a cycle-count difference does (coherence::LockstepTiming, directory.lockstep_timing): error
+// stops the run (LockstepTimingMismatch), warning reports it with SC_REPORT_WARNING (the first
+// kMaxTimingWarnings histories; all are counted in stats().cycle_count_differences) and carries on
+// with the RTL's ranges and time.
+using coherence::LockstepTiming;
 constexpr unsigned kMaxTimingWarnings = 10;
 
 struct LockstepStats {
@@ -83,7 +84,7 @@ class LockstepInvalidationEngine final : public coherence::InvalidationEngine {
   std::unique_ptr<RtlInvalidationEngine> rtl_;
   LockstepMonitor monitor_;
   LockstepStats stats_;
-  LockstepTiming timing_ = LockstepTiming::Error;
+  LockstepTiming timing_;
 };
 
 std::unique_ptr<coherence::InvalidationEngine> make_lockstep_engine(const coherence::EngineParams& p,

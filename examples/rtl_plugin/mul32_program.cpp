@@ -13,24 +13,27 @@
 
 #include "models/host/host_api.h"
 #include "mul32_regs.h"
+#include "platform/param_set.h"
 #include "platform/plugin.h"
 #include "platform/program.h"
 
 namespace example {
 
-class Mul32Program : public hetvp::HostProgram {
- public:
-  static std::shared_ptr<hetvp::Schema> schema() {
-    auto s = std::make_shared<hetvp::Schema>();
-    s->integer("base", 0x40000000, "host physical address of the block's registers").min(0);
-    s->integer("jobs", 8, "multiplications to run (random operands from simulation.seed)").range(1, 100000);
-    s->integer("max_polls", 1000, "STATUS reads before a job counts as hung").range(1, 1000000);
-    return s;
-  }
+// The program's arguments (YAML `workload.args`), each declared once: name, type, default, doc,
+// range (platform/param_set.h). The program reads the members, so a misspelt name does not compile.
+struct Mul32Args : hetvp::ParamSet {
+  hetvp::Int<uint64_t> base{this, "base", 0x40000000, "host physical address of the block's registers", hetvp::Min{0}};
+  hetvp::Int<uint32_t> jobs{this, "jobs", 8, "multiplications to run (random operands from simulation.seed)",
+                            hetvp::Range{1, 100000}};
+  hetvp::Int<uint32_t> max_polls{this, "max_polls", 1000, "STATUS reads before a job counts as hung",
+                                 hetvp::Range{1, 1000000}};
+};
 
-  int run(hetvp::HostApi& api, const hetvp::Params& a) override {
-    const uint64_t base = a.u64("base");
-    const uint32_t jobs = a.u32("jobs"), max_polls = a.u32("max_polls");
+class Mul32Program : public hetvp::ProgramWithArgs<Mul32Args> {
+ public:
+  int run(hetvp::HostApi& api, const Mul32Args& a) override {
+    const uint64_t base = a.base;
+    const uint32_t jobs = a.jobs, max_polls = a.max_polls;
     const uint32_t id = api.mmio_read32(base + MUL_ID);
     if (id != MUL_ID_VALUE) {
       api.log("mul32: no block at " + hex(base) + " (ID " + hex(id) + ", expected " + hex(MUL_ID_VALUE) + ")");

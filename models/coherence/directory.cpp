@@ -23,91 +23,38 @@ unsigned side_index(Side s) { return s == Side::Host ? 1 : s == Side::Gpu ? 2 : 
 uint64_t to_ticks(const sc_core::sc_time& t) { return static_cast<uint64_t>(std::llround(t.to_seconds() * 1e12)); }
 }  // namespace
 
-std::shared_ptr<Schema> Directory::schema() {
-  auto s = std::make_shared<Schema>();
-  s->choice("mode", {"per_line", "range"}, std::string("range"),
-            "per_line: one probe per line per target (the thesis' default); range: one probe per range");
-  implementation_param(*s, "engine", "tlm", "invalidation engine implementation");
-  s->choice("lockstep_timing", {"error", "warning"}, std::string("error"),
-            "lockstep engine: a history whose RTL cycle count differs from the TLM's cycle model stops the run "
-            "(error) or is reported as a warning (warning); ignored by the tlm and rtl engines");
-  s->integer("line", 64, "line size of histories and probes (bytes)").range(16, 4096);
-  s->integer("max_range", 256, "range mode: max lines per probe").range(1, 1 << 24);
-  s->integer("open_runs", 4, "invalidation engine run slots").range(1, 64);
-  s->freq("engine_clock", std::string("1 GHz"), "invalidation engine clock");
-  s->freq("clock", std::string("2 GHz"), "directory clock (gem5 APU: ruby clock 500 ticks = 2 GHz)");
-  s->integer("issue_cycles", 30, "directory cycles between two probes it issues (gem5 directory response 30)").min(0);
-  s->choice("probe_timing", {"pipelined", "serial_ack", "per_side"}, std::string("pipelined"),
-            "pipelined: probes issued issue_cycles apart, receivers walk concurrently (hetvp's model); serial_ack: "
-            "gem5 APU chain, the directory waits for each ack: response + hops + receiver ack + walk + hops, then "
-            "completion; per_side: each target side's own chain (to_cpu / to_gpu: its latencies and whether the "
-            "directory waits for each ack), then completion");
-  // per_side: the defaults are gem5 GPU_VIPER's (configs/coherence.yaml cites them line by line);
-  // to_gpu's occupancy is an assumption derived from the thesis' Table 4.6 (docs/coherence.md).
-  s->group("to_cpu", ProbeChain::schema({"ack", 30, 4, "0.5 ns", "60 ns", "0 ns"}),
-           "per_side: probes to the CPU caches (gem5 CorePair: ack after cpu-to-dir-latency 120 cycles)");
-  s->group("to_gpu", ProbeChain::schema({"receiver", 30, 4, "0.5 ns", "1 ns", "2.5 ns"}),
-           "per_side: probes to the GPU caches (gem5 TCC: ack after 1 GPU cycle)");
-  s->integer("response_cycles", 30,
-             "serial_ack: directory cycles before each probe leaves (gem5 configs/ruby/GPU_VIPER.py "
-             "response_latency, src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm)")
-      .min(0);
-  s->time("hop_latency", std::string("0.5 ns"),
-          "serial_ack: one router or link (gem5 src/mem/ruby/network/simple/: 1 cycle at 2 GHz)");
-  s->integer("hops", 4,
-             "serial_ack: routers + links one way (gem5 configs/ruby/GPU_VIPER.py: main router + sub-router, 2 links)")
-      .min(0);
-  s->time("cpu_ack", std::string("0.5 ns"),
-          "serial_ack: CPU core pair's ack delay after its walk (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-CorePair.sm "
-          "issue_latency)");
-  s->time("gpu_ack", std::string("1.5 ns"),
-          "serial_ack: TCC's ack delay after its walk, 1 GPU cycle + clock-edge alignment (gem5 "
-          "src/mem/ruby/protocol/GPU_VIPER-TCC.sm)");
-  s->time(
-      "completion", std::string("0.5 ns"),
-      "serial_ack / per_side: completion posted after the last ack (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm, "
-      "1 cycle); per_side with wait: ack pays it after every probe");
-  s->time("cpu_hop", std::string("60 ns"),
-          "one-way latency directory <-> CPU cache controller (gem5: 120 cycles at 2 GHz)");
-  s->integer("test_skip_probe", -1, "TEST ONLY: drop probe number N (0-based over the run) — breaks coherence").min(-1);
-  s->integer("test_fault_index", -1, "TEST ONLY: perturb engine output number N (see EngineParams)").min(-1);
-  s->string("vcd", std::string(""),
-            "rtl/lockstep engine: VCD file name without .vcd (SystemC appends it; empty = none)");
-  return s;
+void DirectoryConfig::validate(Diagnostics& d) const {
+  try {
+    EngineParams(*this).validate();
+  } catch (const std::invalid_argument& e) {
+    d.error(engine.where() + ": " + e.what());
+  }
 }
 
 namespace {
 const RegSpec kDirRegs[] = {HETVP_REG_TABLE(HETVP_DIR_REGS)};
 }  // namespace
 
-Directory::Directory(sc_core::sc_module_name n, const Params& p) : PeripheralOf<Component>(n, kDirRegs) {
-  mode_ = p.string("mode");
-  EngineParams ep;
-  ep.line_bytes = p.u32("line");
-  ep.max_range = mode_ == "per_line" ? 1 : p.u32("max_range");
-  ep.open_runs = p.u32("open_runs");
-  ep.clock_hz = p.freq("engine_clock");
-  ep.test_fault_index = p.integer("test_fault_index");
-  ep.vcd_file = p.string("vcd");
-  ep.lockstep_timing_warning = p.string("lockstep_timing") == "warning";
+Directory::Directory(sc_core::sc_module_name n, const DirectoryConfig& c)
+    : PeripheralOf<Component>(n, kDirRegs), mode_(c.mode), probe_timing_(c.probe_timing) {
   try {
+    const EngineParams ep(c);
     ep.validate();
-    engine_ = make_invalidation_engine(p.string("engine"), ep, "inval_engine");
+    engine_ = make_invalidation_engine(c.engine.word(), ep, "inval_engine");
   } catch (const std::exception& e) {
-    throw std::invalid_argument(p.where("engine") + ": " + e.what());
+    throw std::invalid_argument(c.engine.where() + ": " + e.what());
   }
-  issue_ = p.period("clock") * static_cast<double>(p.integer("issue_cycles"));
-  cpu_hop_ = p.time("cpu_hop");
-  serial_ack_ = p.string("probe_timing") == "serial_ack";
-  per_side_ = p.string("probe_timing") == "per_side";
-  completion_ = p.time("completion");
-  chain_[1] = ProbeChain(p.group("to_cpu"), p.period("clock"), completion_);
-  chain_[2] = ProbeChain(p.group("to_gpu"), p.period("clock"), completion_);
-  response_ = p.period("clock") * static_cast<double>(p.integer("response_cycles"));
-  net_ = p.time("hop_latency") * static_cast<double>(p.integer("hops"));
-  ack_[1] = p.time("cpu_ack");
-  ack_[2] = p.time("gpu_ack");
-  skip_probe_ = p.integer("test_skip_probe");
+  const sc_core::sc_time cycle = c.clock.period();
+  issue_ = cycle * static_cast<double>(c.issue_cycles);
+  cpu_hop_ = c.cpu_hop;
+  completion_ = c.completion;
+  chain_[1] = ProbeChain(c.to_cpu, cycle, completion_);
+  chain_[2] = ProbeChain(c.to_gpu, cycle, completion_);
+  response_ = cycle * static_cast<double>(c.serial_ack.response_cycles);
+  net_ = c.serial_ack.hop_latency() * static_cast<double>(c.serial_ack.hops);
+  ack_[1] = c.serial_ack.cpu_ack;
+  ack_[2] = c.serial_ack.gpu_ack;
+  skip_probe_ = c.test_skip_probe;
 
   SC_HAS_PROCESS(Directory);
   SC_THREAD(engine_thread);
@@ -368,9 +315,9 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   Sync s;
   s.target = source;  // 1: GPU caches (CPU history), 2: CPU caches
   s.history = hist_[source].size();
-  if (per_side_) {
+  if (probe_timing_ == ProbeTiming::per_side) {
     if (!invalidate_per_side(target, ranges, d, s)) return;
-  } else if (serial_ack_) {
+  } else if (probe_timing_ == ProbeTiming::serial_ack) {
     if (!invalidate_serial_ack(target, ranges, d, s)) return;
   } else {
     for (const LineRange& r : ranges) {
@@ -389,7 +336,7 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
     }
   }
   uint64_t done[4] = {};
-  if (!serial_ack_ && !per_side_) {
+  if (probe_timing_ == ProbeTiming::pipelined) {
     // Completion: read PROBE_DONE (returns when the target's tag walks are done). With nothing to
     // invalidate there is nothing to wait for: done once the engine has seen the empty history.
     if (s.probes && !cc_access(target, tlm::TLM_READ_COMMAND, CC_PROBE_DONE, done, 32, d)) return;
@@ -412,8 +359,7 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
     tracer().span(
         name(), std::string("invalidate ") + side_name(target) + " caches", t0, end - t0,
         format("\"history\":%" PRIu64 ",\"probes\":%" PRIu64 ",\"invalidated\":%" PRIu64 ",\"mode\":\"%s\"",
-               uint64_t(s.history), uint64_t(s.probes), uint64_t(s.invalidated),
-               per_side_ ? "per_side" : serial_ack_ ? "serial_ack" : "pipelined"));
+               uint64_t(s.history), uint64_t(s.probes), uint64_t(s.invalidated), to_name(probe_timing_).c_str()));
   syncs_.push_back(s);
   inval_done_at_ = end;
   inval_requested_ = true;
@@ -490,7 +436,7 @@ void Directory::declare_stats() {
   };
   auto hex = [](uint64_t v) { return format("%016" PRIx64, v); };
   stats()
-      .value("mode", "", "invalidation mode (per_line or range)", [this] { return mode_; })
+      .value("mode", "", "invalidation mode (per_line or range)", [this] { return to_name(mode_); })
       .value("engine", "", "invalidation engine (tlm, rtl, lockstep)", [this] { return std::string(engine_->kind()); })
       .value("engine_cycles", "cycles", "cycles the invalidation engine ran", [this] { return engine_->cycles(); })
       .value("probes", "count", "invalidation probes sent, all synchronisations",

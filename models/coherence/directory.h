@@ -19,10 +19,10 @@
 //   caches with the GPU's. The invalidation engine (`engine: tlm|rtl|lockstep`) turns the history
 //   into requests — `mode: per_line`: max_range 1 (one probe per line), `mode: range`: up to
 //   `max_range` lines per probe. How long the probes take is `probe_timing`: `per_side` (each
-//   target side's gem5 chain, probe_chain.h: `to_cpu`, `to_gpu`), `serial_ack` (one chain for
-//   both), or `pipelined`: probes are issued `issue_cycles` apart (posted), the target
-//   controller walks its tags; the directory then reads PROBE_DONE (returns when the walks are
-//   done). Invalidation time = from the INVALIDATE write's arrival to PROBE_DONE's return, in
+//   target side's gem5 chain, probe_chain.h: groups `to_cpu`, `to_gpu`), `serial_ack` (one chain
+//   for both: group `serial_ack`), or `pipelined`: probes are issued `issue_cycles` apart
+//   (posted), the target controller walks its tags; the directory then reads PROBE_DONE (returns
+//   when the walks are done). Invalidation time = from the INVALIDATE write's arrival to PROBE_DONE's return, in
 //   ps (= gem5 ticks at 1 THz). INVAL_STATUS reads 1 once done. Requires the lock and a
 //   complete history of the source side.
 // * TRACK forwarding: 0x8000 -> CPU controller TRACK, 0x10000 -> GPU controller TRACK.
@@ -40,17 +40,103 @@
 #include "models/coherence/probe_chain.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
+#include "platform/implementation.h"
+#include "platform/param_set.h"
 #include "platform/peripheral.h"
 
 namespace hetvp::coherence {
+
+HETVP_ENUM(InvalidationMode, per_line, range);
+HETVP_ENUM(ProbeTiming, pipelined, serial_ack, per_side);
+
+// probe_timing: serial_ack: one gem5 APU chain for the probes to either side (`directory.serial_ack`).
+struct SerialAckConfig : ParamSet {
+  Int<uint64_t> response_cycles{this, "response_cycles", 30,
+                                "directory cycles before each probe leaves (gem5 configs/ruby/GPU_VIPER.py "
+                                "response_latency, src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm)",
+                                Min{0}};
+  Time hop_latency{this, "hop_latency", "0.5 ns",
+                   "one router or link (gem5 src/mem/ruby/network/simple/: 1 cycle at 2 GHz)"};
+  Int<uint64_t> hops{this, "hops", 4,
+                     "routers + links one way (gem5 configs/ruby/GPU_VIPER.py: main router + sub-router, 2 links)",
+                     Min{0}};
+  Time cpu_ack{this, "cpu_ack", "0.5 ns",
+               "CPU core pair's ack delay after its walk (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-CorePair.sm "
+               "issue_latency)"};
+  Time gpu_ack{this, "gpu_ack", "1.5 ns",
+               "TCC's ack delay after its walk, 1 GPU cycle + clock-edge alignment (gem5 "
+               "src/mem/ruby/protocol/GPU_VIPER-TCC.sm)"};
+};
+
+// The parameters of the directory (YAML type `coherence_directory`), its invalidation engine's
+// included (EngineParams is built from them).
+struct DirectoryConfig : ParamSet {
+  Enum<InvalidationMode> mode{
+      this, "mode", InvalidationMode::range,
+      "per_line: one probe per line per target (the thesis' default); range: one probe per range"};
+  Enum<Implementation> engine{this, "engine", Implementation::tlm, "invalidation engine implementation"};
+  Enum<LockstepTiming> lockstep_timing{
+      this, "lockstep_timing", LockstepTiming::error,
+      "lockstep engine: a history whose RTL cycle count differs from the TLM's cycle model stops the run "
+      "(error) or is reported as a warning (warning); ignored by the tlm and rtl engines"};
+  Int<unsigned> line{this, "line", 64, "line size of histories and probes (bytes)", Range{16, 4096}};
+  Int<unsigned> max_range{this, "max_range", 256, "range mode: max lines per probe", Range{1, 1 << 24}};
+  Int<unsigned> open_runs{this, "open_runs", 4, "invalidation engine run slots", Range{1, 64}};
+  Freq engine_clock{this, "engine_clock", "1 GHz", "invalidation engine clock"};
+  Freq clock{this, "clock", "2 GHz", "directory clock (gem5 APU: ruby clock 500 ticks = 2 GHz)"};
+  Int<uint64_t> issue_cycles{this, "issue_cycles", 30,
+                             "directory cycles between two probes it issues (gem5 directory response 30)", Min{0}};
+  Enum<ProbeTiming> probe_timing{
+      this, "probe_timing", ProbeTiming::pipelined,
+      "pipelined: probes issued issue_cycles apart, receivers walk concurrently (hetvp's model); serial_ack: "
+      "gem5 APU chain, the directory waits for each ack: response + hops + receiver ack + walk + hops, then "
+      "completion (its keys: serial_ack); per_side: each target side's own chain (to_cpu / to_gpu: its latencies "
+      "and whether the directory waits for each ack), then completion"};
+  // per_side: the defaults are gem5 GPU_VIPER's (configs/coherence.yaml cites them line by line);
+  // to_gpu's occupancy is an assumption derived from the thesis' Table 4.6 (docs/coherence.md).
+  Group<ProbeChainConfig> to_cpu{
+      this, "to_cpu", "per_side: probes to the CPU caches (gem5 CorePair: ack after cpu-to-dir-latency 120 cycles)"};
+  Group<ProbeChainConfig> to_gpu{this, "to_gpu", "per_side: probes to the GPU caches (gem5 TCC: ack after 1 GPU cycle)",
+                                 [](ProbeChainConfig& c) {
+                                   c.wait.set_default(ProbeWait::receiver);
+                                   c.ack.set_default("1 ns");
+                                   c.occupancy.set_default("2.5 ns");
+                                 }};
+  Group<SerialAckConfig> serial_ack{
+      this, "serial_ack",
+      "serial_ack: the chain's latencies (one chain for probes to either side; the directory waits for each ack)"};
+  // serial_ack's keys were flat directory keys until issue #38: giving one names its new place.
+#define SERIAL_ACK_GROUP " (probe_timing: serial_ack's keys are one group, as per_side's are to_cpu / to_gpu)"
+  Moved response_cycles{this, "response_cycles", "it is serial_ack.response_cycles now" SERIAL_ACK_GROUP};
+  Moved hop_latency{this, "hop_latency", "it is serial_ack.hop_latency now" SERIAL_ACK_GROUP};
+  Moved hops{this, "hops", "it is serial_ack.hops now" SERIAL_ACK_GROUP};
+  Moved cpu_ack{this, "cpu_ack", "it is serial_ack.cpu_ack now" SERIAL_ACK_GROUP};
+  Moved gpu_ack{this, "gpu_ack", "it is serial_ack.gpu_ack now" SERIAL_ACK_GROUP};
+#undef SERIAL_ACK_GROUP
+  Time completion{
+      this, "completion", "0.5 ns",
+      "serial_ack / per_side: completion posted after the last ack (gem5 src/mem/ruby/protocol/MOESI_AMD_Base-dir.sm, "
+      "1 cycle); per_side with wait: ack pays it after every probe"};
+  Time cpu_hop{this, "cpu_hop", "60 ns",
+               "one-way latency directory <-> CPU cache controller (gem5: 120 cycles at 2 GHz)"};
+  Int<int64_t> test_skip_probe{this, "test_skip_probe", -1,
+                               "TEST ONLY: drop probe number N (0-based over the run) — breaks coherence", Min{-1}};
+  Int<int64_t> test_fault_index{this, "test_fault_index", -1,
+                                "TEST ONLY: perturb engine output number N (see EngineParams)", Min{-1}};
+  Str vcd{this, "vcd", "", "rtl/lockstep engine: VCD file name without .vcd (SystemC appends it; empty = none)"};
+
+  // The engine's parameters checked as its constructor will (line size a power of two, ...), at
+  // the `engine` key.
+  void validate(Diagnostics& d) const override;
+};
 
 class Directory : public PeripheralOf<Component> {
  public:
   tlm_utils::simple_initiator_socket<Directory> cpu_cc{"cpu_cc"};
   tlm_utils::simple_initiator_socket<Directory> host{"host"};
 
-  Directory(sc_core::sc_module_name name, const Params& p);
-  static std::shared_ptr<Schema> schema();
+  using Config = DirectoryConfig;
+  Directory(sc_core::sc_module_name name, const DirectoryConfig& c);
 
   struct Sync {
     unsigned target = 0;  // 1 = GPU caches invalidated (CPU history), 2 = CPU caches
@@ -92,11 +178,10 @@ class Directory : public PeripheralOf<Component> {
   std::string engine_error_;
   bool engine_busy_ = false;
 
-  std::string mode_;
+  InvalidationMode mode_;
   std::unique_ptr<InvalidationEngine> engine_;
   sc_core::sc_time issue_, cpu_hop_;
-  // probe_timing: pipelined (neither), serial_ack, or per_side (each target side's chain_)
-  bool serial_ack_ = false, per_side_ = false;
+  ProbeTiming probe_timing_;  // per_side: each target side's chain_; serial_ack: response_, net_, ack_
   sc_core::sc_time response_, net_, ack_[3], completion_;
   ProbeChain chain_[3];  // per_side: index 1 = towards the CPU caches, 2 = towards the GPU caches
   long long skip_probe_;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "models/coherence/directory.h"
 #include "platform/implementation.h"
 
 namespace hetvp::coherence {
@@ -13,6 +14,17 @@ std::string to_string(const LineRange& r) {
   os << "{first=0x" << std::hex << r.first << std::dec << ", count=" << r.count << ", input_pos=" << r.input_pos << "}";
   return os.str();
 }
+
+EngineParams::EngineParams() : EngineParams(DirectoryConfig{}) {}
+
+EngineParams::EngineParams(const DirectoryConfig& c)
+    : line_bytes(c.line),
+      max_range(c.mode == InvalidationMode::per_line ? 1 : c.max_range()),
+      open_runs(c.open_runs),
+      clock_hz(c.engine_clock),
+      vcd_file(c.vcd),
+      lockstep_timing(c.lockstep_timing),
+      test_fault_index(c.test_fault_index) {}
 
 static bool is_pow2(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/param_set.h"
 #include "platform/registry.h"
 
 namespace hetvp::coherence {
@@ -28,21 +29,32 @@ struct LineRange {
 };
 std::string to_string(const LineRange& r);
 
+// What a lockstep engine does when the RTL's cycle count for a history differs from the TLM's
+// cycle model: error stops the run, warning reports it and goes on (directory.lockstep_timing).
+HETVP_ENUM(LockstepTiming, error, warning);
+
+struct DirectoryConfig;
+
+// What an engine runs with. The directory builds it from its parameters (DirectoryConfig, where
+// each is declared once, default included); tests and benchmarks start from those defaults and
+// change fields (addr_bits, or values the YAML's ranges refuse, to test validate()).
 struct EngineParams {
-  unsigned line_bytes = 64;  // power of two
-  unsigned max_range = 256;  // max lines per request (1 = per-line mode, the thesis' default)
-  unsigned open_runs = 4;    // run slots
-  unsigned addr_bits = 48;   // physical address width; line numbers have addr_bits-log2(line_bytes) bits
-  double clock_hz = 1e9;     // engine clock (TLM cycle model and RTL clock period)
+  EngineParams();  // the declared defaults: DirectoryConfig's
+  explicit EngineParams(const DirectoryConfig& c);
+
+  unsigned line_bytes;      // power of two
+  unsigned max_range;       // max lines per request (1 = per-line mode, the thesis' default)
+  unsigned open_runs;       // run slots
+  unsigned addr_bits = 48;  // physical address width; line numbers have addr_bits-log2(line_bytes) bits
+  double clock_hz;          // engine clock (TLM cycle model and RTL clock period)
   // --- RTL wrapper only ---
   std::string vcd_file;  // non-empty: dump a VCD of the RTL's ports (sc_trace) to this file name
                          // (SystemC appends ".vcd"); the RTL then runs in timed mode (see docs/rtl.md)
-  // --- lockstep only: a cycle-count difference between RTL and TLM is reported as a warning
-  //     instead of stopping the run (directory.lockstep_timing).
-  bool lockstep_timing_warning = false;
+  // --- lockstep only
+  LockstepTiming lockstep_timing;
   // --- test-only perturbation (TLM engine): corrupt output number test_fault_index (0-based,
   //     counted over the engine's lifetime) by adding 1 to its count. -1 = off.
-  long long test_fault_index = -1;
+  long long test_fault_index;
 
   unsigned line_bits() const;  // addr_bits - log2(line_bytes); throws std::invalid_argument if bad
   void validate() const;       // throws std::invalid_argument naming the bad field

@@ -14,28 +14,38 @@
 #pragma once
 
 #include <algorithm>
-#include <memory>
-#include <string>
 
 #include <systemc>
 
-#include "platform/params.h"
+#include "platform/param_set.h"
 
 namespace hetvp::coherence {
 
-struct ProbeChain {
-  // Defaults of one side's keys (the schema of `directory.to_cpu` / `directory.to_gpu`).
-  struct Defaults {
-    const char* wait;
-    int response_cycles, hops;
-    const char *hop_latency, *ack, *occupancy;
-  };
-  static std::shared_ptr<Schema> schema(const Defaults& d);
+HETVP_ENUM(ProbeWait, ack, receiver);
 
+// One side's keys (`directory.to_cpu`, `directory.to_gpu`). The defaults are gem5's chain towards
+// the CPU core pairs; `to_gpu` changes `wait`, `ack` and `occupancy` (models/coherence/directory.h).
+struct ProbeChainConfig : ParamSet {
+  Enum<ProbeWait> wait{this, "wait", ProbeWait::ack,
+                       "ack: the directory sends the next probe after the previous ack (each probe pays the whole "
+                       "chain); receiver: probes stream, the receiver takes them in order (the chain's latency once, "
+                       "per probe the walk + occupancy)"};
+  Int<uint64_t> response_cycles{
+      this, "response_cycles", 30,
+      "directory cycles before a probe leaves (gem5 configs/ruby/GPU_VIPER.py: response_latency 30)", Min{0}};
+  Int<uint64_t> hops{this, "hops", 4, "routers + links one way (gem5 GPU_VIPER: 2 routers + 2 links)", Min{0}};
+  Time hop_latency{this, "hop_latency", "0.5 ns", "one router or link (gem5: 1 cycle at the 2 GHz ruby clock)"};
+  Time ack{this, "ack", "60 ns", "the receiver's ack latency after its walk"};
+  Time occupancy{this, "occupancy", "0 ns",
+                 "wait: receiver: time the receiver spends per probe beyond its walk before it takes the next"};
+};
+
+// The timing of one side's chain, from its keys.
+struct ProbeChain {
   ProbeChain() = default;
   // `directory_period`: one directory cycle (response_cycles are counted in it); `completion`: the
   // directory's completion after a probe's last ack (its `completion` key; wait: ack pays it per probe).
-  ProbeChain(const Params& p, sc_core::sc_time directory_period, sc_core::sc_time completion);
+  ProbeChain(const ProbeChainConfig& c, sc_core::sc_time directory_period, sc_core::sc_time completion);
 
   bool wait_for_ack = true;
   sc_core::sc_time response, net, ack, occupancy, completion;  // net: one way

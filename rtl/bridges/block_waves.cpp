@@ -7,11 +7,11 @@
 
 namespace hetvp::rtl {
 
-BlockWaves::BlockWaves(VerilatedBlock& b, const BlockEnv& env, const RtlOptions& opt)
+BlockWaves::BlockWaves(VerilatedBlock& b, const BlockEnv& env, const RtlBlockConfig& opt)
     : b_(b), env_(env), opt_(opt), ring_(opt.ring_cycles) {}
 
 std::string BlockWaves::ring_path() const {
-  return opt_.ring_file.empty() ? env_.instance + "_last_cycles.vcd" : opt_.ring_file;
+  return opt_.ring_file.empty() ? env_.instance + "_last_cycles.vcd" : opt_.ring_file();
 }
 
 std::string BlockWaves::write_ring() {

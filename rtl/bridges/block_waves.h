@@ -13,7 +13,7 @@ namespace hetvp::rtl {
 
 class BlockWaves {
  public:
-  BlockWaves(VerilatedBlock& b, const BlockEnv& env, const RtlOptions& opt);
+  BlockWaves(VerilatedBlock& b, const BlockEnv& env, const RtlBlockConfig& opt);
   WaveRing& ring() { return ring_; }
   void sample(uint64_t cycle) { ring_.sample(cycle); }  // the pins before the rising edge of `cycle`
   void dump(uint64_t t_ps);                             // the full waveform at t_ps, if inside the window
@@ -25,7 +25,7 @@ class BlockWaves {
   std::string ring_path() const;
   VerilatedBlock& b_;
   const BlockEnv& env_;
-  const RtlOptions& opt_;
+  const RtlBlockConfig& opt_;
   WaveRing ring_;
   bool open_ = false, done_ = false;
 };

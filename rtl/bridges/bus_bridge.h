@@ -36,7 +36,7 @@ inline std::optional<RuleViolation> on_channel(const HandshakeChecker& c,
 // What the clock thread shares with the bridges of one block.
 struct CoreState {
   BlockEnv env;
-  RtlOptions opt;
+  RtlBlockConfig opt;
   uint64_t n = 0;  // the current cycle (rising edge)
   bool in_reset = true, failed = false;
   std::function<void(const RuleViolation&)> fail;  // first call stops the run; later ones are ignored

@@ -27,9 +27,9 @@ struct RtlCore::Impl {
 
   const RunMember* owner = nullptr;  // the RtlCore: its run is told of a broken bus rule
 
-  Impl(const RtlBlockType& t, BlockEnv e, RtlOptions o)
+  Impl(const RtlBlockType& t, BlockEnv e, const RtlBlockConfig& o)
       : type(t),
-        s{std::move(e), std::move(o)},
+        s{std::move(e), o},
         b(t.create((s.env.instance + ".rtl").c_str())),
         waves(*b, s.env, s.opt) {
     s.fail = [this](const RuleViolation& v) { fail(v); };
@@ -105,10 +105,10 @@ struct RtlCore::Impl {
   }
 };
 
-RtlCore::RtlCore(sc_core::sc_module_name nm, const RtlBlockType& type, BlockEnv env, RtlOptions opt)
+RtlCore::RtlCore(sc_core::sc_module_name nm, const RtlBlockType& type, BlockEnv env, const RtlBlockConfig& opt)
     : sc_core::sc_module(nm) {
   clock_ = env.clock;
-  impl_ = std::make_unique<Impl>(type, std::move(env), std::move(opt));
+  impl_ = std::make_unique<Impl>(type, std::move(env), opt);
   impl_->owner = this;
   impl_->s.owner = this;
   impl_->s.track = name();

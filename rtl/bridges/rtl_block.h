@@ -22,6 +22,8 @@
 #include <systemc>
 #include <tlm>
 
+#include "platform/implementation.h"
+#include "platform/param_set.h"
 #include "platform/registry.h"
 #include "platform/run_context.h"
 #include "rtl/bridges/verilated_block.h"
@@ -92,16 +94,37 @@ using RtlReferenceRegistry = Registry<RtlReferenceType>;
         return std::make_unique<CLASS>(n, e);                                                               \
       })
 
-struct RtlOptions {
-  unsigned reset_cycles = 4;
-  uint64_t timeout_cycles = 100000;
-  unsigned max_outstanding = 4;
-  unsigned test_ready_delay = 0;             // TEST ONLY: READY (AXI4 AR/AW/W, AXI4-Lite B/R) rises only
-                                             // after VALID was high this long
-  std::string waves;                         // full waveform file ("" none)
-  sc_core::sc_time waves_start, waves_stop;  // window (stop 0 = to the end)
-  unsigned ring_cycles = 256;                // ring buffer depth (0 = off)
-  std::string ring_file;                     // written when the run fails
+// The parameters of every `rtl.<name>` component (rtl_component.cpp): the same for every block,
+// whatever its ports (what a block's build fixes, its RtlBlockType, is not a parameter).
+struct RtlBlockConfig : ParamSet {
+  Enum<Implementation> mode{this, "mode", Implementation::rtl,
+                            "rtl: the Verilated block; tlm: its TLM reference model; lockstep: both, compared (needs a "
+                            "reference)"};
+  Freq clock{this, "clock", "100 MHz", "block clock (runs only while the block has work)"};
+  Int<unsigned> reset_cycles{this, "reset_cycles", 4, "cycles rst_n is held low at time 0", Range{1, 1000}};
+  Int<unsigned> irq_vector{this, "irq_vector", 0,
+                           "interrupt vector raised by irq output 0 (output k raises irq_vector + k)", Range{0, 1023}};
+  Int<uint64_t> timeout_cycles{this, "timeout_cycles", 100000,
+                               "a register access without READY or response, or a response the block does not "
+                               "take, after this many cycles stops the run",
+                               Min{1}};
+  Int<unsigned> max_outstanding{this, "max_outstanding", 4,
+                                "AXI4 master: read and write bursts the bridge accepts in flight", Range{1, 64}};
+  Str waves{this, "waves", "", "full waveform (VCD) of every signal of the block; empty = none"};
+  Time waves_start{this, "waves_start", "0 s", "waveform window start"};
+  Time waves_stop{this, "waves_stop", "0 s", "waveform window end (0 = end of the run)"};
+  Int<unsigned> ring_cycles{this, "ring_cycles", 256,
+                            "cycles kept in the ring buffer written when the run fails (0 = none)", Range{0, 1 << 20}};
+  Str ring_file{this, "ring_file", "", "ring buffer VCD file (empty: <instance>_last_cycles.vcd)"};
+  Int<unsigned> test_ready_delay{this, "test_ready_delay", 0,
+                                 "TEST ONLY: the bridges raise READY (AXI4 master AR/AW/W, AXI4-Lite B/R) only after "
+                                 "VALID was high this many cycles",
+                                 Range{0, 1000}};
+
+  // The clock's period (at least 2 ps) and the waveform window.
+  void validate(Diagnostics& d) const override;
+  // What depends on the block's build too: the waveform format, a reference for tlm/lockstep.
+  void validate(const RtlBlockType& t, Diagnostics& d) const;
 };
 
 struct RtlCounters {
@@ -111,7 +134,7 @@ struct RtlCounters {
 
 class RtlCore : public sc_core::sc_module, public RunMember {
  public:
-  RtlCore(sc_core::sc_module_name n, const RtlBlockType& type, BlockEnv env, RtlOptions opt);
+  RtlCore(sc_core::sc_module_name n, const RtlBlockType& type, BlockEnv env, const RtlBlockConfig& opt);
   ~RtlCore() override;
   // A register access (blocking; called from an SC_THREAD at its arrival time). Returns the
   // cycle it was presented at. `on_present(cycle)` runs in the clock thread at that cycle's rising

@@ -36,43 +36,17 @@ class RtlComponent final : public Component {
   // fail the run at elaboration, and YAML could not bind it).
   std::unique_ptr<tlm_utils::simple_initiator_socket<RtlComponent>> mem;
 
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    implementation_param(*s, "mode", "rtl",
-                         "rtl: the Verilated block; tlm: its TLM reference model; lockstep: both, compared (needs a "
-                         "reference)");
-    s->freq("clock", std::string("100 MHz"), "block clock (runs only while the block has work)");
-    s->integer("reset_cycles", 4, "cycles rst_n is held low at time 0").range(1, 1000);
-    s->integer("irq_vector", 0, "interrupt vector raised by irq output 0 (output k raises irq_vector + k)")
-        .range(0, 1023);
-    s->integer("timeout_cycles", 100000,
-               "a register access without READY or response, or a response the block does not take, after this "
-               "many cycles stops the run")
-        .min(1);
-    s->integer("max_outstanding", 4, "AXI4 master: read and write bursts the bridge accepts in flight").range(1, 64);
-    s->string("waves", std::string(""), "full waveform (VCD) of every signal of the block; empty = none");
-    s->time("waves_start", std::string("0 s"), "waveform window start");
-    s->time("waves_stop", std::string("0 s"), "waveform window end (0 = end of the run)");
-    s->integer("ring_cycles", 256, "cycles kept in the ring buffer written when the run fails (0 = none)")
-        .range(0, 1 << 20);
-    s->string("ring_file", std::string(""), "ring buffer VCD file (empty: <instance>_last_cycles.vcd)");
-    s->integer("test_ready_delay", 0,
-               "TEST ONLY: the bridges raise READY (AXI4 master AR/AW/W, AXI4-Lite B/R) only after VALID was high "
-               "this many cycles")
-        .range(0, 1000);
-    return s;
-  }
-
-  RtlComponent(sc_core::sc_module_name n, const Params& p, const RtlBlockType& t)
-      : Component(n), type_(t), mode_(p.string("mode")) {
+  // The checks of RtlBlockConfig::validate ran with the configuration's (Config::validate); what
+  // needs the file system is checked here, when the block is built.
+  RtlComponent(sc_core::sc_module_name n, const RtlBlockConfig& c, const RtlBlockType& t)
+      : Component(n), type_(t), mode_(c.mode) {
     initiator_ = instance_name();
     env_.instance = instance_name();
     env_.type = "rtl." + t.name;
     env_.initiator = initiator_.c_str();
-    env_.clock.period_ps = Clock::ps(p.period("clock"));
-    if (env_.clock.period_ps < 2)
-      throw std::invalid_argument(p.where("clock") + ": clock too fast (the period must be at least 2 ps)");
-    irq_vector_ = p.u32("irq_vector");
+    env_.clock.period_ps = Clock::ps(c.clock.period());
+    irq_vector_ = c.irq_vector;
+    reset_cycles_ = c.reset_cycles;
     regs.register_b_transport(this, &RtlComponent::b_transport);
     expose_target("regs", regs);
     if (t.master) {
@@ -83,50 +57,21 @@ class RtlComponent final : public Component {
       irq_.push_back(std::make_unique<IrqPort>(t.irqs == 1 ? "irq" : format("irq%u", k).c_str()));
       expose_irq_out(t.irqs == 1 ? "irq" : format("irq%u", k), *irq_.back(), true);
     }
+    if (!c.waves.empty() && !writable_dir(c.waves))
+      throw std::invalid_argument(c.waves.where() + ": cannot write '" + c.waves() + "' (no such directory)");
+    if (!c.ring_file.empty() && !writable_dir(c.ring_file))
+      throw std::invalid_argument(c.ring_file.where() + ": cannot write '" + c.ring_file() + "' (no such directory)");
     const RtlReferenceType* ref = RtlReferenceRegistry::get().find(t.reference);
-    if (mode_ != "rtl" && !ref)
-      throw std::invalid_argument(p.where("mode") + ": mode " + mode_ + " needs a TLM reference model of rtl." +
-                                  t.name + ", and none is registered (HETVP_REGISTER_RTL_REFERENCE)");
-    RtlOptions o;
-    o.reset_cycles = reset_cycles_ = p.u32("reset_cycles");
-    o.timeout_cycles = p.u64("timeout_cycles");
-    o.max_outstanding = p.u32("max_outstanding");
-    o.test_ready_delay = p.u32("test_ready_delay");
-    o.waves = p.string("waves");
-    o.waves_start = p.time("waves_start");
-    o.waves_stop = p.time("waves_stop");
-    o.ring_cycles = p.u32("ring_cycles");
-    o.ring_file = p.string("ring_file");
-    // A Verilated model has one trace format (hetvp_add_rtl_block WAVES vcd|fst): a file named for
-    // the other would hold the wrong format under its name. The ring buffer is hetvp's own VCD.
-    auto ends_with = [](const std::string& s, const std::string& e) {
-      return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
-    };
-    const std::string other = t.waves == "fst" ? ".vcd" : ".fst";
-    if (ends_with(o.waves, other))
-      throw std::invalid_argument(p.where("waves") + ": '" + o.waves + "': rtl." + t.name + " writes " +
-                                  (t.waves == "fst" ? "FST" : "VCD") + " waveforms (hetvp_add_rtl_block WAVES " +
-                                  t.waves + "; Verilator --trace" + (t.waves == "fst" ? "-fst" : "") +
-                                  "): name the file ." + t.waves +
-                                  (t.waves == "fst" ? "" : " (GTKWave's vcd2fst converts it), or build the block with WAVES fst"));
-    if (ends_with(o.ring_file, ".fst"))
-      throw std::invalid_argument(p.where("ring_file") + ": '" + o.ring_file +
-                                  "': the ring buffer of the last cycles is written as VCD: name the file .vcd");
-    if (!o.waves.empty() && !writable_dir(o.waves))
-      throw std::invalid_argument(p.where("waves") + ": cannot write '" + o.waves + "' (no such directory)");
-    if (!o.ring_file.empty() && !writable_dir(o.ring_file))
-      throw std::invalid_argument(p.where("ring_file") + ": cannot write '" + o.ring_file + "' (no such directory)");
-    if (o.waves_stop > sc_core::SC_ZERO_TIME && o.waves_stop < o.waves_start)
-      throw std::invalid_argument(p.where("waves_stop") + ": the window ends (" + o.waves_stop.to_string() +
-                                  ") before it starts (" + o.waves_start.to_string() + ")");
+    if (mode_ != Implementation::rtl && !ref)
+      throw std::logic_error("rtl." + t.name + ": no reference model (RtlBlockConfig::validate checks it)");
 
     BlockEnv real = env_;  // what reaches the platform
     real.mem = [this](tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { count_and_send(gp, d); };
     real.irq = [this](unsigned k, bool level) { irq_edge(k, level); };
-    if (mode_ == "tlm") {
+    if (mode_ == Implementation::tlm) {
       ref_ = ref->create("tlm", real);
     } else {
-      if (mode_ == "lockstep") {
+      if (mode_ == Implementation::lockstep) {
         lockstep_ = std::make_unique<BlockLockstep>(
             *this, env_.type + " '" + instance_name() + "'", instance_name(), env_.clock, [this] { core_->write_ring_now(); },
             [this](tlm::tlm_generic_payload& gp) { return mem ? (*mem)->transport_dbg(gp) : 0u; });
@@ -138,7 +83,7 @@ class RtlComponent final : public Component {
         shadow.irq = [this](unsigned k, bool level) { lockstep_->tlm_irq(k, level); };
         ref_ = ref->create("tlm", shadow);
       }
-      core_ = std::make_unique<RtlCore>("rtl", t, real, o);
+      core_ = std::make_unique<RtlCore>("rtl", t, real, c);
     }
     declare_stats();
   }
@@ -170,7 +115,7 @@ class RtlComponent final : public Component {
     sc_core::wait(delay);  // the access is presented to the block at its arrival
     delay = sc_core::SC_ZERO_TIME;
     (gp.is_write() ? reg_writes_ : reg_reads_) += 1;
-    if (mode_ == "tlm") {
+    if (mode_ == Implementation::tlm) {
       // presented at the next rising edge, and not before the reset is over (as the RTL)
       const uint64_t g = std::max<uint64_t>(env_.clock.next_after(sc_core::sc_time_stamp()), reset_cycles_ + 1);
       ref_->access(gp, g);
@@ -221,7 +166,8 @@ class RtlComponent final : public Component {
   }
 
   const RtlBlockType& type_;
-  std::string mode_, initiator_;
+  Implementation mode_;
+  std::string initiator_;
   BlockEnv env_;
   unsigned irq_vector_ = 0, reset_cycles_ = 0;
   std::vector<std::unique_ptr<IrqPort>> irq_;
@@ -234,6 +180,33 @@ class RtlComponent final : public Component {
 
 }  // namespace
 
+void RtlBlockConfig::validate(Diagnostics& d) const {
+  if (Clock::ps(clock.period()) < 2) d.error(clock.where() + ": clock too fast (the period must be at least 2 ps)");
+  if (waves_stop() > sc_core::SC_ZERO_TIME && waves_stop() < waves_start())
+    d.error(waves_stop.where() + ": the window ends (" + waves_stop().to_string() + ") before it starts (" +
+            waves_start().to_string() + ")");
+}
+
+void RtlBlockConfig::validate(const RtlBlockType& t, Diagnostics& d) const {
+  if (mode != Implementation::rtl && !RtlReferenceRegistry::get().find(t.reference))
+    d.error(mode.where() + ": mode " + mode.word() + " needs a TLM reference model of rtl." + t.name +
+            ", and none is registered (HETVP_REGISTER_RTL_REFERENCE)");
+  // A Verilated model has one trace format (hetvp_add_rtl_block WAVES vcd|fst): a file named for
+  // the other would hold the wrong format under its name. The ring buffer is hetvp's own VCD.
+  auto ends_with = [](const std::string& s, const std::string& e) {
+    return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+  };
+  const bool fst = t.waves == "fst";
+  if (ends_with(waves, fst ? ".vcd" : ".fst"))
+    d.error(waves.where() + ": '" + waves() + "': rtl." + t.name + " writes " + (fst ? "FST" : "VCD") +
+            " waveforms (hetvp_add_rtl_block WAVES " + t.waves + "; Verilator --trace" + (fst ? "-fst" : "") +
+            "): name the file ." + t.waves +
+            (fst ? "" : " (GTKWave's vcd2fst converts it), or build the block with WAVES fst"));
+  if (ends_with(ring_file, ".fst"))
+    d.error(ring_file.where() + ": '" + ring_file() +
+            "': the ring buffer of the last cycles is written as VCD: name the file .vcd");
+}
+
 void register_rtl_component(const RtlBlockType& t) {
   RtlBlockRegistry::get().add(t);
   std::string ports = "ports: regs (target, " + std::string(t.bus == "apb" ? "APB" : "AXI4-Lite") + " slave)";
@@ -242,11 +215,20 @@ void register_rtl_component(const RtlBlockType& t) {
   for (unsigned k = 0; t.irqs > 1 && k < t.irqs; ++k) ports += format(", irq%u", k);
   if (t.irqs > 1) ports += " (interrupts out)";
   const std::string name = t.name;
+  // One ComponentType per block, added at run time (a plugin's or hetvp's own blocks): the
+  // parameters are RtlBlockConfig's for every block; the block's build (`name`) picks the checks.
   ComponentRegistry::get().add(ComponentType{
       "rtl." + t.name, "Verilated RTL block " + t.name + " (top " + t.top + "; modes rtl, tlm, lockstep); " + ports,
-      [] { return RtlComponent::schema(); },
+      [] { return RtlBlockConfig{}.schema(); },
       [name](const char* n, const Params& p) -> Component* {
-        return new RtlComponent(n, p, *RtlBlockRegistry::get().find(name));
+        return new RtlComponent(n, load<RtlBlockConfig>(p), *RtlBlockRegistry::get().find(name));
+      },
+      [name](const Params& p, Diagnostics& d) {
+        d.collect([&] {
+          const auto c = load<RtlBlockConfig>(p);
+          c.validate(d);
+          c.validate(*RtlBlockRegistry::get().find(name), d);
+        });
       }});
 }
 

@@ -71,7 +71,7 @@ struct FanIn : sc_core::sc_module {
 // Runs: CPU takes the lock, asks for its history (the scripted controller answers) and polls
 // HIST_STATUS; returns the last status and the controller's confirm count.
 void history_exchange(uint32_t announce, uint32_t& status, unsigned& confirms) {
-  auto dir = std::make_unique<Directory>("directory", params_from("mode: range", Directory::schema()));
+  auto dir = std::make_unique<Directory>("directory", config_from<DirectoryConfig>("mode: range"));
   auto cc = std::make_unique<ScriptedCacheController>("cpu_cc");
   auto gpu_side = std::make_unique<NullTarget>("host_bus");
   cc->lines = {0x100, 0x101, 0x102};
@@ -120,4 +120,47 @@ TEST_P(DirectoryHistoryCount, WrongCountFailsTheRun) {
   EXPECT_NE(hetvp::test::run_state().failures().front().find(want), std::string::npos) << hetvp::test::run_state().failures().front();
   EXPECT_EQ(confirms, 0u) << "an incomplete history is not confirmed";
   EXPECT_EQ(status, 0u);
+}
+
+// The directory's parameters, declared once in DirectoryConfig: the per-side chains share one set
+// whose defaults to_gpu changes, the serial_ack chain is a group as they are, and the engine's
+// parameters are built from the same set (per_line: one line per request).
+TEST(DirectoryConfig, GroupsAndEngineParamsComeFromOneDeclaration) {
+  const DirectoryConfig d = config_from<DirectoryConfig>("");
+  EXPECT_EQ(d.probe_timing(), ProbeTiming::pipelined);
+  EXPECT_EQ(d.to_cpu.wait(), ProbeWait::ack);
+  EXPECT_EQ(d.to_gpu.wait(), ProbeWait::receiver);
+  EXPECT_EQ(d.to_cpu.ack(), sc_core::sc_time(60, sc_core::SC_NS));
+  EXPECT_EQ(d.to_gpu.ack(), sc_core::sc_time(1, sc_core::SC_NS));
+  EXPECT_EQ(d.to_gpu.occupancy(), sc_core::sc_time(2.5, sc_core::SC_NS));
+  EXPECT_EQ(d.serial_ack.gpu_ack(), sc_core::sc_time(1.5, sc_core::SC_NS));
+  const EngineParams defaults;
+  EXPECT_EQ(defaults.line_bytes, 64u);
+  EXPECT_EQ(defaults.max_range, 256u);
+  EXPECT_EQ(defaults.open_runs, 4u);
+  EXPECT_EQ(defaults.clock_hz, 1e9);
+  EXPECT_EQ(defaults.lockstep_timing, LockstepTiming::error);
+
+  const DirectoryConfig c = config_from<DirectoryConfig>(
+      "{mode: per_line, max_range: 16, probe_timing: serial_ack, serial_ack: {hops: 6}, lockstep_timing: warning}");
+  EXPECT_EQ(c.probe_timing.word(), "serial_ack");
+  EXPECT_EQ(c.serial_ack.hops(), 6u);
+  EXPECT_EQ(c.serial_ack.response_cycles(), 30u);
+  const EngineParams e(c);
+  EXPECT_EQ(e.max_range, 1u) << "per_line mode: one line per request, whatever max_range says";
+  EXPECT_EQ(e.lockstep_timing, LockstepTiming::warning);
+}
+
+// The engine's own rule (a line size the schema's range lets through but the engine refuses) is
+// reported when the configuration is checked, at the engine key.
+TEST(DirectoryConfig, EngineRulesAreCheckedWithTheConfiguration) {
+  Diagnostics ok;
+  config_from<DirectoryConfig>("line: 128").validate(ok);
+  EXPECT_TRUE(ok.empty());
+  Diagnostics d;
+  config_from<DirectoryConfig>("line: 48", "dir").validate(d);
+  ASSERT_EQ(d.count(), 1u);
+  EXPECT_NE(d.messages()[0].find("dir.engine"), std::string::npos) << d.messages()[0];
+  EXPECT_NE(d.messages()[0].find("EngineParams.line_bytes must be a power of two, got 48"), std::string::npos)
+      << d.messages()[0];
 }

@@ -3,6 +3,7 @@
 // coalescer counters, protocol misuse, and the invalidation engine choice (tlm / rtl / lockstep).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <regex>
 
@@ -173,8 +174,9 @@ TEST(CoherenceCost, EachLatencyAddsExactlyItsShare) {
 }
 
 // directory.probe_timing: serial_ack (the gem5 APU chain) charges per probe response + hops out +
-// the receiver's walk + its ack delay + hops back, and the completion once: change one term, and
-// each invalidation's ticks change by exactly that term x its probes (the completion: once).
+// the receiver's walk + its ack delay + hops back, and the completion once: change one term (in
+// the group directory.serial_ack), and each invalidation's ticks change by exactly that term x its
+// probes (the completion, a directory key shared with per_side: once).
 class SerialAckTerm : public ::testing::Test {
  protected:
   static const Out& base() {
@@ -205,19 +207,19 @@ class SerialAckTerm : public ::testing::Test {
 };
 
 TEST_F(SerialAckTerm, ResponseLatency) {  // 30 -> 40 cycles at 2 GHz: 5 ns per probe
-  expect_delta("--set directory.response_cycles=40", 5000, 5000);
+  expect_delta("--set directory.serial_ack.response_cycles=40", 5000, 5000);
 }
 TEST_F(SerialAckTerm, HopLatency) {  // 0.5 -> 1.5 ns, 4 hops each way: 8 ns per probe
-  expect_delta("--set directory.hop_latency=1.5ns", 8000, 8000);
+  expect_delta("--set directory.serial_ack.hop_latency=1.5ns", 8000, 8000);
 }
 TEST_F(SerialAckTerm, HopCount) {  // 4 -> 6 hops each way at 0.5 ns: 2 ns per probe
-  expect_delta("--set directory.hops=6", 2000, 2000);
+  expect_delta("--set directory.serial_ack.hops=6", 2000, 2000);
 }
 TEST_F(SerialAckTerm, GpuAckDelay) {  // 1.5 -> 4.5 ns: only the GPU side's probes
-  expect_delta("--set directory.gpu_ack=4.5ns", 3000, 0);
+  expect_delta("--set directory.serial_ack.gpu_ack=4.5ns", 3000, 0);
 }
 TEST_F(SerialAckTerm, CpuAckDelay) {  // 0.5 -> 2.5 ns: only the CPU side's probes
-  expect_delta("--set directory.cpu_ack=2.5ns", 0, 2000);
+  expect_delta("--set directory.serial_ack.cpu_ack=2.5ns", 0, 2000);
 }
 TEST_F(SerialAckTerm, CompletionOncePerInvalidation) {  // 0.5 -> 10.5 ns, once
   expect_delta("--set directory.completion=10.5ns", 0, 0, 10000);
@@ -296,6 +298,34 @@ TEST(CoherenceCost, BadPerSideKeysAreConfigErrors) {
   o = run("--workload square --set directory.probe_timing=chained");
   EXPECT_EQ(o.status, 2) << o.out << o.err;
   EXPECT_NE((o.out + o.err).find("per_side"), std::string::npos) << "the error lists the choices: " << o.err;
+}
+
+// serial_ack's keys were flat directory keys until issue #38; they are the group serial_ack now,
+// as per_side's are to_cpu / to_gpu. An old key is a located error that names the new one.
+TEST(CoherenceCost, OldSerialAckKeysNameTheirGroup) {
+  std::string y = read_file(config("coherence.yaml"));
+  const std::string anchor = "  probe_timing: per_side\n";
+  const size_t at = y.find(anchor);
+  ASSERT_NE(at, std::string::npos);
+  const size_t line = std::count(y.begin(), y.begin() + at, '\n') + 2;  // 1-based, the line after the anchor
+  y.insert(at + anchor.size(), "  hops: 6\n");
+  const std::string file = write_file("old_serial_ack_keys.yaml", y);
+  RunResult r = run_hetvp("check " + file);
+  EXPECT_EQ(r.status, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find(file + ":" + std::to_string(line) +
+                       ":3: directory.hops: 'hops' is no longer set here: it is serial_ack.hops now"),
+            std::string::npos)
+      << r.err;
+  for (const char* key : {"response_cycles", "hop_latency", "cpu_ack", "gpu_ack"}) {
+    r = run_hetvp("check " + config("coherence.yaml") + " --set directory." + key + "=1");
+    EXPECT_EQ(r.status, 2) << key << ": " << r.err;
+    EXPECT_NE(r.err.find("(--set directory." + std::string(key) + "): directory." + key + ": '" + key +
+                         "' is no longer set here: it is serial_ack." + key + " now"),
+              std::string::npos)
+        << r.err;
+  }
+  r = run_hetvp("check " + config("coherence.yaml") + " --set directory.serial_ack.hops=6");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
 }
 
 // The direction asymmetry of the thesis (Table 4.6: a removed 2dshfl probe saves 2.5 ns; square and

@@ -22,28 +22,26 @@ constexpr uint64_t kBase = 0x40200000;
 
 // Copies `bursts` x 32 bytes with strobe mask `strb` and `maxout` reads outstanding, then checks
 // every destination byte (copied where the strobe is set, untouched elsewhere) and MAXSEEN.
-class ApbCopyProgram : public HostProgram {
+struct ApbCopyArgs : ParamSet {
+  Int<unsigned> bursts{this, "bursts", 16, "", Range{1, 16}};
+  Int<unsigned> strb{this, "strb", 0xff, "", Range{0, 255}};
+  Int<unsigned> maxout{this, "maxout", 4, "", Range{1, 4}};
+  Int<unsigned> brk{this, "brk", 0, "the AXI4 rule the block breaks (apb_copy.sv BREAK)", Range{0, 9}};
+  Int<unsigned> src_offset{this, "src_offset", 0, "SRC = the source buffer + this", Range{0, 4095}};
+};
+class ApbCopyProgram : public ProgramWithArgs<ApbCopyArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->integer("bursts", 16, "").range(1, 16);
-    s->integer("strb", 0xff, "").range(0, 255);
-    s->integer("maxout", 4, "").range(1, 4);
-    s->integer("brk", 0, "the AXI4 rule the block breaks (apb_copy.sv BREAK)").range(0, 9);
-    s->integer("src_offset", 0, "SRC = the source buffer + this").range(0, 4095);
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    const unsigned bursts = a.u32("bursts"), strb = a.u32("strb"), maxout = a.u32("maxout");
+  int run(HostApi& api, const ApbCopyArgs& a) override {
+    const unsigned bursts = a.bursts, strb = a.strb, maxout = a.maxout;
     const uint64_t src = api.alloc_pinned(4096), dst = api.alloc_pinned(4096);
-    api.log(format("apb_copy: SRC 0x%llx, DST 0x%llx", (unsigned long long)(src + a.u32("src_offset")),
-                   (unsigned long long)dst));
+    api.log(
+        format("apb_copy: SRC 0x%llx, DST 0x%llx", (unsigned long long)(src + a.src_offset), (unsigned long long)dst));
     std::vector<uint8_t> in(bursts * 32), before(bursts * 32, 0xee), out(bursts * 32);
     for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 7 + 3);
     api.write(src, in.data(), in.size());
     api.write(dst, before.data(), before.size());
-    api.mmio_write32(kBase + 0x00, uint32_t(src + a.u32("src_offset")));
-    api.mmio_write32(kBase + 0x20, a.u32("brk"));
+    api.mmio_write32(kBase + 0x00, uint32_t(src + a.src_offset));
+    api.mmio_write32(kBase + 0x20, a.brk);
     api.mmio_write32(kBase + 0x04, uint32_t(dst));
     api.mmio_write32(kBase + 0x08, bursts);
     api.mmio_write32(kBase + 0x0c, strb);

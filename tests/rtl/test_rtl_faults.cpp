@@ -48,7 +48,7 @@ struct World {
   World() {
     drops_valid.set_test_backpressure(2);
     drops_valid.set_ring_file(test::scratch() + "/fault4_last_cycles.vcd");
-    late_relaxed.set_timing(rtl::LockstepTiming::Warning);
+    late_relaxed.set_timing(rtl::LockstepTiming::warning);
     wrong_count.set_ring_file(test::scratch() + "/fault1_last_cycles.vcd");
     late.set_ring_file(test::scratch() + "/fault3_last_cycles.vcd");
     dropped.set_ring_file(test::scratch() + "/fault2_last_cycles.vcd");
@@ -130,7 +130,7 @@ TEST(LockstepFault, DroppedOutputStopsTheRunWithADataReport) {
 // (default policy). Before timing was checked, this history passed and was only counted.
 TEST(LockstepFault, ExtraCycleStopsTheRunWithATimingReport) {
   World& w = world();
-  ASSERT_EQ(w.late.timing(), rtl::LockstepTiming::Error) << "error is the default";
+  ASSERT_EQ(w.late.timing(), rtl::LockstepTiming::error) << "error is the default";
   sc_core::sc_time d;
   try {
     w.runner.run([&] { w.late.translate(kHistory, d); });

@@ -30,17 +30,16 @@ constexpr unsigned kVector = 43;
 // polling STATUS), ACK, then a START with LOAD 0 (expired at once). Prints every value it read:
 // they depend on the cycle each access is presented at, so equal lines in every mode mean the
 // reference is cycle-exact.
-class TimerProgram : public HostProgram {
+HETVP_ENUM(TimerWait, irq, poll);
+struct TimerArgs : ParamSet {
+  Int<uint32_t> load_value{this, "load", 50, "", Range{0, 100000}};  // `load` is ParamSet::load
+  Enum<TimerWait> wait{this, "wait", TimerWait::irq, ""};
+};
+class TimerProgram : public ProgramWithArgs<TimerArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->integer("load", 50, "").range(0, 100000);
-    s->choice("wait", {"irq", "poll"}, std::string("irq"), "");
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
-    const uint32_t load = a.u32("load");
-    const bool irq = a.string("wait") == "irq";
+  int run(HostApi& api, const TimerArgs& a) override {
+    const uint32_t load = a.load_value;
+    const bool irq = a.wait == TimerWait::irq;
     auto rd = [&](uint32_t off) { return api.mmio_read32(kBase + off); };
     auto wr = [&](uint32_t off, uint32_t v) { api.mmio_write32(kBase + off, v); };
     auto expire = [&] {
@@ -78,23 +77,22 @@ HETVP_REGISTER_PROGRAM("test_apb_timer", TimerProgram, "TEST ONLY: drives rtl.ap
 
 // Drives rtl.axil_regs: SCRATCH write and read-back, ID; then BREAK = brk and one more access
 // (`then`), which the block answers in the broken way.
-class AxilRegsProgram : public HostProgram {
+HETVP_ENUM(AccessKind, read, write);
+struct AxilRegsArgs : ParamSet {
+  Int<uint32_t> brk{this, "brk", 0, "", Range{0, 7}};
+  Enum<AccessKind> then{this, "then", AccessKind::read, ""};
+};
+class AxilRegsProgram : public ProgramWithArgs<AxilRegsArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->integer("brk", 0, "").range(0, 7);
-    s->choice("then", {"read", "write"}, std::string("read"), "");
-    return s;
-  }
-  int run(HostApi& api, const Params& a) override {
+  int run(HostApi& api, const AxilRegsArgs& a) override {
     api.mmio_write32(kBase + 0x00, 0x12345678);
     const uint32_t scratch = api.mmio_read32(kBase + 0x00), id = api.mmio_read32(kBase + 0x04);
     const std::string line = format("axil_regs: scratch 0x%08x, id 0x%08x", scratch, id);
     api.log(line);
     fprintf(stderr, "%s\n", line.c_str());
-    if (const uint32_t brk = a.u32("brk")) {
+    if (const uint32_t brk = a.brk) {
       api.mmio_write32(kBase + 0x08, brk);
-      if (a.string("then") == "read")
+      if (a.then == AccessKind::read)
         api.mmio_read32(kBase + 0x00);
       else
         api.mmio_write32(kBase + 0x00, 0xcafe);
