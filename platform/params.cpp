@@ -296,9 +296,6 @@ std::string Params::string(const std::string& key) const { return text_of(key); 
 uint64_t Params::size(const std::string& key) const { return parse_size(text_of(key)); }
 sc_core::sc_time Params::time(const std::string& key) const { return parse_time(text_of(key)); }
 double Params::freq(const std::string& key) const { return parse_freq(text_of(key)); }
-sc_core::sc_time Params::period(const std::string& key) const {
-  return sc_core::sc_time(1.0 / freq(key), sc_core::SC_SEC);
-}
 
 Params Params::group(const std::string& key) const {
   const ParamSpec& s = spec(key);

@@ -119,6 +119,11 @@ struct ConfigSource {
 };
 
 // A validated view onto one YAML block and its schema. Missing keys give their defaults.
+//
+// Its readers take a key as a string, so they are the parameter layer's own: the members of a
+// ParamSet (platform/param_set.h) read through them, and so does the configuration's own checking
+// (platform/config.cpp). A model reads its ParamSet's typed members and never a key: reading one
+// by name anywhere else does not compile.
 class Params {
  public:
   Params() = default;
@@ -126,26 +131,47 @@ class Params {
   Params(YAML::Node node, std::shared_ptr<const Schema> schema, std::string path,
          std::shared_ptr<const ConfigSource> source = nullptr);
 
+  YAML::Node node() const { return node_; }
+  const std::string& path() const { return path_; }
+  // "file:line:col (path)": where this block is.
+  std::string where() const { return where(""); }
+  const std::shared_ptr<const ConfigSource>& source() const { return source_; }
+
+ private:
+  friend class ParamBase;
+  friend class ParamSet;
+  template <class T>
+  friend class Int;
+  template <class E>
+  friend class Enum;
+  template <class T>
+  friend class Group;
+  template <class T>
+  friend class List;
+  friend class Real;
+  friend class Bool;
+  friend class Str;
+  friend class Size;
+  friend class Time;
+  friend class Freq;
+  friend class Any;
+  friend struct Config;
+  friend void validate_node(const YAML::Node&, const Schema&, const std::string&, const ConfigSource&,
+                            class Diagnostics&);
+
   bool has(const std::string& key) const;  // present in YAML (not only defaulted)
   int64_t integer(const std::string& key) const;
-  uint64_t u64(const std::string& key) const { return static_cast<uint64_t>(integer(key)); }
-  unsigned u32(const std::string& key) const { return static_cast<unsigned>(integer(key)); }
   double real(const std::string& key) const;
   bool boolean(const std::string& key) const;
   std::string string(const std::string& key) const;
   uint64_t size(const std::string& key) const;
   sc_core::sc_time time(const std::string& key) const;
   double freq(const std::string& key) const;
-  sc_core::sc_time period(const std::string& key) const;  // 1/freq
   Params group(const std::string& key) const;
   std::vector<Params> list(const std::string& key) const;
   YAML::Node node(const std::string& key) const;  // raw access (Any)
-  YAML::Node node() const { return node_; }
-  const std::string& path() const { return path_; }
   std::string where(const std::string& key) const;  // "file:line:col (path.key)"
-  const std::shared_ptr<const ConfigSource>& source() const { return source_; }
 
- private:
   std::string text_of(const std::string& key) const;
   const ParamSpec& spec(const std::string& key) const;
   YAML::Node node_;

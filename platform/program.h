@@ -31,7 +31,10 @@ class HostProgram {
 // (ARGS::validate) from ARGS.
 // The loaded arguments belong to the program object, not to run()'s frame: a run that ends while
 // the program is inside run() never unwinds that frame (LeakSanitizer, docs/reliability.md).
-template <class ARGS>
+// The arguments of a program that takes none.
+struct NoArgs : ParamSet {};
+
+template <class ARGS = NoArgs>
 class ProgramWithArgs : public HostProgram {
  public:
   using Args = ARGS;
@@ -69,30 +72,9 @@ struct ProgramType {
 using ProgramRegistry = Registry<ProgramType>;
 
 namespace detail {
-template <class T, class = void>
-struct HasArgs : std::false_type {};
-template <class T>
-struct HasArgs<T, std::void_t<typename T::Args>> : std::true_type {};
-template <class T, class = void>
-struct HasValidate : std::false_type {};
-template <class T>
-struct HasValidate<T, std::void_t<decltype(T::validate(std::declval<const Params&>()))>> : std::true_type {};
-// MIGRATION: the legacy path (static schema()/validate(const Params&)) goes once every program has Args.
-template <class T>
-std::shared_ptr<Schema> program_schema() {
-  if constexpr (HasArgs<T>::value)
-    return typename T::Args{}.schema();
-  else
-    return T::schema();
-}
 template <class T>
 std::function<void(const Params&, Diagnostics&)> program_validator() {
-  if constexpr (HasArgs<T>::value)
-    return [](const Params& p, Diagnostics& d) { d.collect([&] { load<typename T::Args>(p).validate(d); }); };
-  else if constexpr (HasValidate<T>::value)
-    return [](const Params& p, Diagnostics& d) { d.collect([&] { T::validate(p); }); };
-  else
-    return nullptr;
+  return [](const Params& p, Diagnostics& d) { d.collect([&] { load<typename T::Args>(p).validate(d); }); };
 }
 }  // namespace detail
 
@@ -100,5 +82,5 @@ std::function<void(const Params&, Diagnostics&)> program_validator() {
 
 #define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                                      \
   HETVP_REGISTER_ENTRY(                                                               \
-      ::hetvp::ProgramType, NAME, DOC, ::hetvp::detail::program_schema<CLASS>,        \
+      ::hetvp::ProgramType, NAME, DOC, [] { return typename CLASS::Args{}.schema(); },        \
       [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }, ::hetvp::detail::program_validator<CLASS>())

@@ -6,8 +6,8 @@
 // (what it is, for the "registered twice" message). A model registers an entry with one line in
 // its .cpp, through a thin macro over HETVP_REGISTER_ENTRY, e.g.
 //   HETVP_REGISTER_COMPONENT("pcie_link", PcieLink, "PCIe link: two directions, TLP timing");
-// For components the class provides `static std::shared_ptr<Schema> schema()` and a constructor
-// `Class(sc_core::sc_module_name, const Params&)`.
+// For components the class names its parameters `using Config = ...;` (a ParamSet,
+// platform/param_set.h) and has a constructor `Class(sc_core::sc_module_name, const Config&)`.
 #pragma once
 
 #include <functional>
@@ -108,31 +108,17 @@ using ComponentRegistry = Registry<ComponentType>;
 namespace detail {
 // A type whose parameters are a ParamSet names it `Config` (platform/param_set.h): the schema,
 // the cross-field rules and the constructor's argument all come from that one declaration.
-template <class C, class = void>
-struct HasConfig : std::false_type {};
-template <class C>
-struct HasConfig<C, std::void_t<typename C::Config>> : std::true_type {};
-// MIGRATION: the legacy path (static schema(), constructor from Params) goes once every type has a Config.
 template <class C>
 std::shared_ptr<Schema> schema_of() {
-  if constexpr (HasConfig<C>::value)
-    return typename C::Config{}.schema();
-  else
-    return C::schema();
+  return typename C::Config{}.schema();
 }
 template <class C, class Made>
 Made* create_from(const char* n, const Params& p) {
-  if constexpr (HasConfig<C>::value)
-    return new C(n, load<typename C::Config>(p));
-  else
-    return new C(n, p);
+  return new C(n, load<typename C::Config>(p));
 }
 template <class C>
 std::function<void(const Params&, Diagnostics&)> validator_of() {
-  if constexpr (HasConfig<C>::value)
-    return [](const Params& p, Diagnostics& d) { d.collect([&] { load<typename C::Config>(p).validate(d); }); };
-  else
-    return nullptr;
+  return [](const Params& p, Diagnostics& d) { d.collect([&] { load<typename C::Config>(p).validate(d); }); };
 }
 }  // namespace detail
 

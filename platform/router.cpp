@@ -15,8 +15,8 @@ namespace hetvp {
 HETVP_REGISTER_COMPONENT("router", Router, "address router: forwards each access to the target whose range holds it");
 
 void RouterConfig::validate(Diagnostics& d) const {
-  // view().where(""): the router's own block, where a missing map would be.
-  if (map.empty()) d.error(view().where("") + ": a router needs a 'map' with at least one entry");
+  // view().where(): the router's own block, where a missing map would be.
+  if (map.empty()) d.error(view().where() + ": a router needs a 'map' with at least one entry");
 }
 
 Router::Router(sc_core::sc_module_name name, const RouterConfig& c) : Component(name), map_(c.map()) {

@@ -52,10 +52,6 @@ class Router : public Component {
 
   using Config = RouterConfig;
   Router(sc_core::sc_module_name name, const RouterConfig& c);
-  // MIGRATION: models/gpu/gpu.cpp builds its internal routers from a Params view of schema(); both
-  // go when it uses RouterConfig.
-  Router(sc_core::sc_module_name name, const Params& p) : Router(name, load<RouterConfig>(p)) {}
-  static std::shared_ptr<Schema> schema() { return RouterConfig{}.schema(); }
 
   // Adds a mapping programmatically (composite components build internal routers this way).
   // Overlapping ranges, or a range beyond limit(), are a ConfigError naming both labels and ranges.

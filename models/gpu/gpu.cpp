@@ -19,9 +19,9 @@ namespace hetvp {
 HETVP_REGISTER_COMPONENT("gpu", Gpu, "Fermi-class GPU: PCIe endpoint, BAR0 registers, VRAM, MMU, copy engine");
 
 namespace {
-Params empty_router_params(const std::string& path) {
-  YAML::Node n(YAML::NodeType::Map);
-  return Params(n, Router::schema(), path);
+// An internal router: no map of its own (the gpu maps into it), no latency; `path` names it in messages.
+RouterConfig internal_router(const std::string& path) {
+  return load<RouterConfig>(Params(YAML::Node(YAML::NodeType::Map), RouterConfig{}.schema(), path));
 }
 
 // One `bar0_ports` window: the BAR0 router sends accesses in [base, base + size) here (address =
@@ -75,7 +75,10 @@ GpuChipParam::GpuChipParam(ParamSet* owner) : ParamBase(owner, "chip", ParamKind
   spec_.doc = doc;
   spec_.default_text = "hetvp";
 }
-void GpuChipParam::read(const Params& p) { chip_ = find_gpu_chip(p.string(key())); }
+void GpuChipParam::read(const Params& p) {
+  const YAML::Node& gpu = p.node();  // const: looking does not insert the key
+  chip_ = find_gpu_chip(given() ? gpu[key()].Scalar() : *spec_.default_text);
+}
 
 void GpuBlockGroups::declare(Schema& s) const {
   for (auto& [key, b] : gpu::GpuBlockRegistry::get().entries()) s.group(key, b.schema(), b.doc);
@@ -175,8 +178,8 @@ Gpu::Gpu(sc_core::sc_module_name n, const GpuConfig& c) : Component(n) {
 // VRAM, the host interface (PMC, PTOP), the MMU and the two routers: what every GPU has.
 void Gpu::build_fixed_parts(const GpuConfig& c) {
   vram_ = std::make_unique<Memory>("vram", c.vram);
-  vram_bus_ = std::make_unique<Router>("vram_bus", empty_router_params(std::string(name()) + ".vram_bus"));
-  bar0_ = std::make_unique<Router>("bar0", empty_router_params(std::string(name()) + ".bar0"));
+  vram_bus_ = std::make_unique<Router>("vram_bus", internal_router(std::string(name()) + ".vram_bus"));
+  bar0_ = std::make_unique<Router>("bar0", internal_router(std::string(name()) + ".bar0"));
   hostif_ = std::make_unique<gpu::HostInterface>("hostif", c.pcie, num_gpcs_, vram_->size());
   mmu_ = std::make_unique<gpu::GpuMmu>("mmu", c.mmu, vram_->size());
 
@@ -210,7 +213,7 @@ void Gpu::build_blocks(const GpuConfig& c) {
   const auto selected = c.selected_blocks();
   for (auto* b : selected)
     if (b->publish) b->publish(c.block_groups.of(*b), facts);
-  gpu::GpuContext ctx(std::move(facts), name(), *bar0_, mmu_->in, vram_bus_->in, hostif_->intr, c.view(),
+  gpu::GpuContext ctx(std::move(facts), name(), *bar0_, mmu_->in, vram_bus_->in, hostif_->intr,
                       [this](const std::string& reg, uint32_t v) { hostif_->set_topology(reg, v); });
   for (auto* b : selected) blocks_.emplace_back(b->name, b->create(ctx, c.block_groups.of(*b)));
   for (auto& [key, b] : blocks_) b->bind(ctx);

@@ -56,7 +56,11 @@ class GpuBlockGroups : public ParamBase {
  public:
   explicit GpuBlockGroups(ParamSet* owner) : ParamBase(owner, "", ParamKind::Group, "") {}
   // The YAML group of block type `block` (validated against that type's schema).
-  Params of(const gpu::GpuBlockType& block) const { return gpu_.group(block.name); }
+  Params of(const gpu::GpuBlockType& block) const {
+    const YAML::Node& gpu = gpu_.node();  // const: looking does not insert the key
+    const YAML::Node group = gpu[block.name] ? gpu[block.name] : YAML::Node(YAML::NodeType::Map);
+    return Params(group, block.schema(), gpu_.path() + "." + block.name, gpu_.source());
+  }
 
  private:
   void declare(Schema& s) const override;

@@ -207,8 +207,8 @@ void RtlBlockConfig::validate(const RtlBlockType& t, Diagnostics& d) const {
             "': the ring buffer of the last cycles is written as VCD: name the file .vcd");
 }
 
-void register_rtl_component(const RtlBlockType& t) {
-  RtlBlockRegistry::get().add(t);
+void register_rtl_component(const RtlBlockType& t, const void* registrar) {
+  RtlBlockRegistry::get().add(t, registrar);
   std::string ports = "ports: regs (target, " + std::string(t.bus == "apb" ? "APB" : "AXI4-Lite") + " slave)";
   if (t.master) ports += ", mem (initiator, AXI4 master)";
   if (t.irqs == 1) ports += ", irq (interrupt out)";
@@ -229,7 +229,8 @@ void register_rtl_component(const RtlBlockType& t) {
           c.validate(d);
           c.validate(*RtlBlockRegistry::get().find(name), d);
         });
-      }});
+      }},
+      registrar);
 }
 
 }  // namespace hetvp::rtl

@@ -100,8 +100,9 @@ struct RtlBlockType {
 };
 using RtlBlockRegistry = Registry<RtlBlockType>;
 
-// Registers `rtl.<name>` as a component type (called by the generated glue).
-void register_rtl_component(const RtlBlockType& t);
+// Registers `rtl.<name>` as a component type (called by the generated glue from its static
+// registration object, `registrar`, whose library is the type's origin: a plugin or built in).
+void register_rtl_component(const RtlBlockType& t, const void* registrar);
 
 template <class V, class = void>
 struct HasBusyPin : std::false_type {};

@@ -60,10 +60,9 @@ constexpr uint32_t kBlocks[] = {GPU_PMC_BASE,
                                 GPU_GPC_BCAST_BASE};
 constexpr unsigned kNumBlocks = sizeof kBlocks / sizeof kBlocks[0];
 
-class FuzzMmioProgram : public HostProgram {
+class FuzzMmioProgram : public ProgramWithArgs<> {
  public:
-  static std::shared_ptr<Schema> schema() { return std::make_shared<Schema>(); }
-  int run(HostApi& api, const Params&) override {
+  int run(HostApi& api, const NoArgs&) override {
     sw::GpuDriver drv(api);
     drv.open(0);
     g_ready = true;

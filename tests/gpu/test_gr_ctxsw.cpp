@@ -34,15 +34,14 @@ struct Reg {
   uint32_t addr;
 };
 
-class GrSwitchHarness : public HostProgram {
+struct GrSwitchArgs : ParamSet {
+  Str mode{this, "mode", "switch", "switch | nocontext | outside | mmctx_outside"};
+};
+
+class GrSwitchHarness : public ProgramWithArgs<GrSwitchArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->string("mode", std::string("switch"), "switch | nocontext | outside | mmctx_outside");
-    return s;
-  }
-  int run(HostApi& api, const Params& args) override {
-    const std::string mode = args.string("mode");
+  int run(HostApi& api, const GrSwitchArgs& args) override {
+    const std::string mode = args.mode;
     GpuDriver drv(api);
     drv.open(0);
     boot_microcontrollers(api, drv);

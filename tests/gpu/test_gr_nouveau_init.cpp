@@ -22,18 +22,17 @@ using namespace hetvp::sw;
 
 namespace {
 
-class GrListWriter : public HostProgram {
+struct GrListWriterArgs : ParamSet {
+  Str mode{this, "mode", "golden", "golden | handshake | unlisted | busy"};
+  Str chip{this, "chip", "gf100", "whose lists: gf100 | gf117 | gk104 | gk110 | gk208"};
+};
+
+class GrListWriter : public ProgramWithArgs<GrListWriterArgs> {
  public:
-  static std::shared_ptr<Schema> schema() {
-    auto s = std::make_shared<Schema>();
-    s->string("mode", std::string("golden"), "golden | handshake | unlisted | busy");
-    s->string("chip", std::string("gf100"), "whose lists: gf100 | gf117 | gk104 | gk110 | gk208");
-    return s;
-  }
-  int run(HostApi& api, const Params& args) override {
+  int run(HostApi& api, const GrListWriterArgs& args) override {
     GpuDriver drv(api);
     drv.open(0);
-    const std::string mode = args.string("mode");
+    const std::string mode = args.mode;
     if (mode == "unlisted") {
       drv.reg_write(0x404000, 1);  // PGRAPH, in no list, no model
       return 0;
@@ -50,7 +49,7 @@ class GrListWriter : public HostProgram {
       gf100_grctx_generate_writes(drv, 50);
       return 0;
     }
-    const std::string chip = args.string("chip");
+    const std::string chip = args.chip;
     const auto& l = gpu::gr::gr_lists(chip);
     const GpuChip& c = *find_gpu_chip(chip);
     const double t0 = api.now().to_seconds();

@@ -77,10 +77,9 @@ struct Canvas {
   }
 };
 
-class GuardCopyEngine : public HostProgram {
+class GuardCopyEngine : public ProgramWithArgs<> {
  public:
-  static std::shared_ptr<Schema> schema() { return std::make_shared<Schema>(); }
-  int run(HostApi& api, const Params&) override {
+  int run(HostApi& api, const NoArgs&) override {
     GpuDriver drv(api);
     drv.open(0);
     Checks c{api};
@@ -151,10 +150,9 @@ class GuardCopyEngine : public HostProgram {
 };
 HETVP_REGISTER_PROGRAM("test_guard_copy_engine", GuardCopyEngine, "test: copy-engine DMA aimed at guard pages");
 
-class GuardMcuXfer : public HostProgram {
+class GuardMcuXfer : public ProgramWithArgs<> {
  public:
-  static std::shared_ptr<Schema> schema() { return std::make_shared<Schema>(); }
-  int run(HostApi& api, const Params&) override {
+  int run(HostApi& api, const NoArgs&) override {
     GpuDriver drv(api);
     drv.open(0);
     boot_microcontrollers(api, drv);

@@ -15,10 +15,9 @@ using namespace hetvp;
 using namespace hetvp::sw;
 
 namespace {
-class TrapMidCopy : public HostProgram {
+class TrapMidCopy : public ProgramWithArgs<> {
  public:
-  static std::shared_ptr<Schema> schema() { return std::make_shared<Schema>(); }
-  int run(HostApi& api, const Params&) override {
+  int run(HostApi& api, const NoArgs&) override {
     GpuDriver drv(api);
     drv.open(0);
     boot_microcontrollers(api, drv);

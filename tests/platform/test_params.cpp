@@ -1,6 +1,7 @@
 // Scalar parsing with units, and the Params view (defaults, groups, lists).
 #include <gtest/gtest.h>
 
+#include "platform/param_set.h"
 #include "platform/params.h"
 
 using namespace hetvp;
@@ -60,21 +61,33 @@ TEST(Params, ParsesIntegersAndBooleans) {
   EXPECT_THROW(parse_bool("maybe"), std::invalid_argument);
 }
 
+// The same view read through a parameter set (platform/param_set.h), the only way a model reads it:
+// defaults fill what the YAML leaves out, groups and lists nest, given() tells what was written.
+namespace {
+struct Inner : ParamSet {
+  Int<int> x{this, "x", 7, "x"};
+};
+struct Outer : ParamSet {
+  Int<int> a{this, "a", 3, "a"};
+  Time t{this, "t", "5 ns", "t"};
+  Group<Inner> g{this, "g", "g"};
+  List<Inner> l{this, "l", "l"};
+};
+}  // namespace
+
 TEST(Params, DefaultsGroupsAndLists) {
-  auto inner = std::make_shared<Schema>();
-  inner->integer("x", 7, "x");
-  auto s = std::make_shared<Schema>();
-  s->integer("a", 3, "a");
-  s->time("t", std::string("5 ns"), "t");
-  s->group("g", inner, "g");
-  s->list("l", inner, "l");
-  Params p(YAML::Load("{a: 9, l: [{x: 1}, {}]}"), s, "root");
-  EXPECT_EQ(p.integer("a"), 9);
-  EXPECT_EQ(p.time("t"), sc_core::sc_time(5, sc_core::SC_NS));
-  EXPECT_EQ(p.group("g").integer("x"), 7);
-  auto l = p.list("l");
-  ASSERT_EQ(l.size(), 2u);
-  EXPECT_EQ(l[0].integer("x"), 1);
-  EXPECT_EQ(l[1].integer("x"), 7);
-  EXPECT_THROW(p.integer("nope"), std::logic_error);  // a model asking for an undeclared key is a bug
+  const Outer o = load<Outer>(Params(YAML::Load("{a: 9, l: [{x: 1}, {}]}"), Outer{}.schema(), "root"));
+  EXPECT_EQ(o.a, 9);
+  EXPECT_TRUE(o.a.given());
+  EXPECT_EQ(o.t(), sc_core::sc_time(5, sc_core::SC_NS));
+  EXPECT_FALSE(o.t.given());
+  EXPECT_EQ(o.g.x, 7);
+  ASSERT_EQ(o.l.size(), 2u);
+  EXPECT_EQ(o.l[0].x, 1);
+  EXPECT_EQ(o.l[1].x, 7);
+  EXPECT_EQ(o.l[0].x.path(), "root.l[0].x");
+  // A copy knows its members (they are found by their offset in the set).
+  const Outer copy = o;
+  EXPECT_EQ(copy.a.where(), o.a.where());
+  EXPECT_EQ(copy.schema()->names(), (std::vector<std::string>{"a", "t", "g", "l"}));
 }
