@@ -210,7 +210,7 @@ void Gpu::build_blocks(const GpuConfig& c) {
   const auto selected = c.selected_blocks();
   for (auto* b : selected)
     if (b->publish) b->publish(c.block_groups.of(*b), facts);
-  gpu::GpuContext ctx(std::move(facts), name(), *bar0_, mmu_->in, vram_bus_->in, hostif_->intr, c.view(),
+  gpu::GpuContext ctx(std::move(facts), name(), *bar0_, mmu_->in, vram_bus_->in, hostif_->intr,
                       [this](const std::string& reg, uint32_t v) { hostif_->set_topology(reg, v); });
   for (auto* b : selected) blocks_.emplace_back(b->name, b->create(ctx, c.block_groups.of(*b)));
   for (auto& [key, b] : blocks_) b->bind(ctx);

@@ -95,14 +95,13 @@ struct CtxswPorts {
 // blocks offer each other.
 struct GpuContext : GpuFacts {
   GpuContext(GpuFacts facts, std::string name, Router& bar0, TargetSocketBase& gpu_va, TargetSocketBase& vram,
-             IrqExport& intr, const Params& gpu_params, std::function<void(const std::string&, uint32_t)> topology)
+             IrqExport& intr, std::function<void(const std::string&, uint32_t)> topology)
       : GpuFacts(std::move(facts)),
         name(std::move(name)),
         bar0(bar0),
         gpu_va(gpu_va),
         vram(vram),
         intr(intr),
-        gpu_params(gpu_params),
         topology(std::move(topology)) {}
 
   std::string name;          // the gpu instance's hierarchical name (for messages)
@@ -110,8 +109,6 @@ struct GpuContext : GpuFacts {
   TargetSocketBase& gpu_va;  // bind a bus master's initiator socket here: GPU virtual addresses
   TargetSocketBase& vram;    // physical VRAM (for blocks that must bypass the MMU)
   IrqExport& intr;           // bind an IrqPort here; raise(bit) sets PMC_INTR bit `bit`
-  // MIGRATION: the whole gpu instance's YAML, until models/mcu reads facts only; no block reads it.
-  const Params& gpu_params;
   // Sets a PTOP register (pmc.h, by name without the PTOP_ prefix): what software reads to find
   // the block (e.g. "COPY_BASE").
   std::function<void(const std::string& ptop_reg, uint32_t value)> topology;
@@ -127,21 +124,10 @@ struct GpuContext : GpuFacts {
   // context-switch units raise (CHSW, engine done). Set by the microcontroller block; empty with a
   // core that has none.
   McuSlots<IrqExport*> mcu_irqs;
-  // MIGRATION: the same three by position ([0] the HUB's, [1 + n] GPC n's), kept until models/mcu
-  // uses the named slots above; the gr block fills both forms and reads mcu_irqs, else mcu_irq.
-  std::vector<TargetSocketBase*> ctxsw_regs{};
-  std::vector<TargetSocketBase*> ctxsw_xfer{};
-  std::vector<IrqExport*> mcu_irq{};
 
-  // Maps `target` at BAR0 [base, base + size); `group`.`key` is the YAML key that placed it and
-  // `label` the block (e.g. "copy0"): an overlap or a window outside BAR0 is a ConfigError that
-  // says both, with the ranges. MIGRATION: for blocks still on the Params path.
-  void map_window(const Params& group, const std::string& key, const std::string& label, uint64_t base, uint64_t size,
-                  TargetSocketBase& target) const {
-    const std::string where = group.has(key) ? group.where(key) : group.path() + "." + key + " (default)";
-    bar0.map(where + ", block " + name + "." + label, base, size, target);
-  }
-  // The same for a window placed by the parameter `placed_by` (its origin() names it).
+  // Maps `target` at BAR0 [base, base + size); `placed_by` is the parameter that placed it (its
+  // origin() names the YAML key or its default) and `label` the block (e.g. "copy0"): an overlap or
+  // a window outside BAR0 is a ConfigError that says both, with the ranges.
   void map_window(const ParamBase& placed_by, const std::string& label, uint64_t base, uint64_t size,
                   TargetSocketBase& target) const {
     bar0.map(placed_by.origin() + ", block " + name + "." + label, base, size, target);
@@ -214,11 +200,6 @@ GpuBlockType block_type(const char* key, const char* doc,
 }  // namespace detail
 
 }  // namespace hetvp::gpu
-
-// MIGRATION: a block still on the Params path.
-// HETVP_REGISTER_GPU_BLOCK("microcontrollers", "HUB and GPC microcontrollers", schema_fn, create_fn);
-#define HETVP_REGISTER_GPU_BLOCK(KEY, DOC, SCHEMA_FN, CREATE_FN) \
-  HETVP_REGISTER_ENTRY(::hetvp::gpu::GpuBlockType, KEY, DOC, SCHEMA_FN, CREATE_FN)
 
 // A block whose parameters are the ParamSet CONFIG (platform/param_set.h); CREATE_FN is
 // `std::unique_ptr<GpuBlock>(GpuContext&, const CONFIG&)`; then, optionally, the build order and

@@ -1,6 +1,6 @@
 // The GPU block "gr": the graphics engine's context-switch units — the HUB's (FECS-like: MMCTX,
 // strands, the CHSW interface the FIFO binds) and one per GPC (GPCCS-like: MMCTX, strands). Their
-// registers share the microcontroller windows (gpu_block.h ctxsw_regs). YAML group gpu0.gr.
+// registers share the microcontroller windows (gpu_block.h ctxsw). YAML group gpu0.gr.
 #include <memory>
 #include <vector>
 
@@ -114,11 +114,6 @@ class GrBlock : public GpuBlock, public HasStats {
     ctx.chsw = &hub_->chsw;
     ctx.ctxsw.hub = {&hub_->regs, &hub_->xfer};
     for (auto& g : gpcs_) ctx.ctxsw.gpc.push_back({&g->regs, &g->xfer});
-    // MIGRATION: the positional form, until models/mcu reads ctx.ctxsw.
-    ctx.ctxsw_regs.push_back(&hub_->regs);
-    for (auto& g : gpcs_) ctx.ctxsw_regs.push_back(&g->regs);
-    ctx.ctxsw_xfer.push_back(&hub_->xfer);
-    for (auto& g : gpcs_) ctx.ctxsw_xfer.push_back(&g->xfer);
     stats_.add(hub_->stats());
     for (auto& g : gpcs_) stats_.add(g->stats());
     stats_.value("switches", "count", "channel switches acknowledged", [this] { return hub_switches(); })
@@ -127,16 +122,10 @@ class GrBlock : public GpuBlock, public HasStats {
         .value("load_bytes", "bytes", "context bytes restored by every unit", [this] { return total(false); });
   }
   void bind(GpuContext& ctx) override {
-    if (!ctx.mcu_irqs.empty()) {
-      hub_->mcu_irq.bind(*ctx.mcu_irqs.hub);
-      for (size_t i = 0; i < gpcs_.size() && i < ctx.mcu_irqs.gpc.size(); ++i)
-        gpcs_[i]->mcu_irq.bind(*ctx.mcu_irqs.gpc[i]);
-      return;
-    }
-    // MIGRATION: the positional form ([0] the HUB's, [1 + n] GPC n's), until models/mcu sets mcu_irqs.
-    if (ctx.mcu_irq.empty()) return;  // no microcontroller block: nothing raised
-    hub_->mcu_irq.bind(*ctx.mcu_irq.at(0));
-    for (size_t i = 0; i < gpcs_.size() && 1 + i < ctx.mcu_irq.size(); ++i) gpcs_[i]->mcu_irq.bind(*ctx.mcu_irq[1 + i]);
+    if (ctx.mcu_irqs.empty()) return;  // no microcontroller block: nothing raised
+    hub_->mcu_irq.bind(*ctx.mcu_irqs.hub);
+    for (size_t i = 0; i < gpcs_.size() && i < ctx.mcu_irqs.gpc.size(); ++i)
+      gpcs_[i]->mcu_irq.bind(*ctx.mcu_irqs.gpc[i]);
   }
   StatGroup& stat_group() override { return stats_; }
   void dump_stats(JsonWriter& w) const override { stats_.dump(w); }
