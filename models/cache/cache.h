@@ -28,7 +28,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "models/gpu/channel_tag.h"
+#include "platform/channel_tag.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
 #include "platform/param_set.h"

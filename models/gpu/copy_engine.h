@@ -34,7 +34,7 @@
 #include "platform/param_set.h"
 #include "platform/peripheral.h"
 #include "platform/run_context.h"
-#include "models/gpu/channel_tag.h"
+#include "platform/channel_tag.h"
 #include "models/gpu/gpu_mmu.h"
 
 namespace hetvp::gpu {

@@ -3,7 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
-#include "models/gpu/channel_tag.h"
+#include "platform/channel_tag.h"
 #include "models/gpu/gpu_regs.h"
 #include "firmware/include/hetvp/fifo.h"
 #include "platform/payload.h"

@@ -11,7 +11,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "models/gpu/channel_tag.h"
+#include "platform/channel_tag.h"
 
 #include "common/test_run.h"
 #include "common/tlm_harness.h"

@@ -10,7 +10,7 @@
 #include "common/test_run.h"
 #include "common/tlm_harness.h"
 #include "common/irq_counter.h"
-#include "models/gpu/channel_tag.h"
+#include "platform/channel_tag.h"
 #include "models/gpu/gpu_mmu.h"
 #include "models/gpu/gpu_regs.h"
 #include "models/memory/memory.h"

@@ -27,7 +27,7 @@ HETVP_REG_OFFSETS(HETVP_MMU_REGS)
 #define MMU_FAULT_OUT_OF_VRAM 4
 #define MMU_FAULT_BAD_INSTANCE 5 /* a channel's instance block is outside VRAM */
 
-/* Channel address spaces: an access tagged with a channel (models/gpu/channel_tag.h) walks the
+/* Channel address spaces: an access tagged with a channel (platform/channel_tag.h) walks the
  * page directory whose VRAM address is in the channel's instance block at +0x200 (fifo.h
  * INST_PD_BASE); an untagged one walks PD_BASE. */
 

@@ -9,7 +9,7 @@
 #include "models/cache/cache.h"
 #include "models/coherence/cache_controller.h"
 #include "models/coherence/coherence_regs.h"
-#include "models/gpu/channel_tag.h"
+#include "platform/channel_tag.h"
 #include "models/gpu/coalescer.h"
 #include "models/gpu/compute/kernel.h"
 #include "models/gpu/gpu_block.h"

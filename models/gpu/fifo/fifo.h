@@ -46,7 +46,7 @@
 
 #include "firmware/include/hetvp/fifo.h"
 #include "firmware/include/hetvp/gpu_map.h"
-#include "models/gpu/channel_tag.h"
+#include "platform/channel_tag.h"
 #include "models/gpu/gpu_block.h"
 #include "models/gpu/gr/chsw_if.h"
 #include "platform/irq.h"

@@ -6,7 +6,7 @@
 
 #include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_regs.h"
-#include "models/gpu/channel_tag.h"
+#include "platform/channel_tag.h"
 #include "models/gpu/gr/io_index.h"
 #include "platform/format.h"
 #include "platform/payload.h"

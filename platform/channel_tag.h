@@ -2,7 +2,9 @@
 // by its instance pointer). The GPU MMU translates a tagged access with that channel's page
 // directory (instance block +0x200, fifo.h INST_PD_BASE) and names the channel in a fault; an
 // untagged access uses MMU PD_BASE as before. Set by the FIFO (fetches, semaphores), the copy
-// engine (COPY_CHAN) and the compute front end (CMP_CHAN); caches copy it onto their fills.
+// engine (COPY_CHAN) and the compute front end (CMP_CHAN); caches copy it onto their fills. It is
+// here, beside AccessInfo, because models of other folders carry it (models/cache), and a cache
+// must not include the GPU's folder that includes the cache.
 #pragma once
 
 #include <cstdint>
