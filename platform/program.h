@@ -26,14 +26,14 @@ class HostProgram {
   virtual int run(HostApi& api, const Params& args) = 0;
 };
 
+// The arguments of a program that takes none.
+struct NoArgs : ParamSet {};
+
 // A host program whose arguments are the ParamSet ARGS (platform/param_set.h): it implements
 // run(HostApi&, const ARGS&); the registration takes the schema and the cross-field rules
 // (ARGS::validate) from ARGS.
 // The loaded arguments belong to the program object, not to run()'s frame: a run that ends while
 // the program is inside run() never unwinds that frame (LeakSanitizer, docs/reliability.md).
-// The arguments of a program that takes none.
-struct NoArgs : ParamSet {};
-
 template <class ARGS = NoArgs>
 class ProgramWithArgs : public HostProgram {
  public:
@@ -80,7 +80,8 @@ std::function<void(const Params&, Diagnostics&)> program_validator() {
 
 }  // namespace hetvp
 
-#define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                                      \
-  HETVP_REGISTER_ENTRY(                                                               \
+// CLASS derives from ProgramWithArgs<Args> (its arguments, declared once).
+#define HETVP_REGISTER_PROGRAM(NAME, CLASS, DOC)                                               \
+  HETVP_REGISTER_ENTRY(                                                                        \
       ::hetvp::ProgramType, NAME, DOC, [] { return typename CLASS::Args{}.schema(); },        \
       [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }, ::hetvp::detail::program_validator<CLASS>())
