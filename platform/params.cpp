@@ -182,21 +182,18 @@ uint64_t parse_size(const std::string& text) {
   int64_t iv = 0;
   split_number(text, n, unit, is_int, iv);
   if (n < 0) throw std::invalid_argument("size '" + text + "' is negative");
-  static const std::map<std::string, double> units = {{"", 1},
-                                                      {"B", 1},
-                                                      {"K", 1024.0},
-                                                      {"KiB", 1024.0},
-                                                      {"KB", 1000.0},
-                                                      {"M", 1048576.0},
-                                                      {"MiB", 1048576.0},
-                                                      {"MB", 1e6},
-                                                      {"G", 1073741824.0},
-                                                      {"GiB", 1073741824.0},
-                                                      {"GB", 1e9},
-                                                      {"T", 1099511627776.0},
-                                                      {"TiB", 1099511627776.0}};
+  // SI prefixes are powers of ten (kB and KB alike), IEC ones powers of two; a bare K/M/G/T is binary,
+  // as in most memory sizes people write (64K = 65,536). The message lists every spelling (#42).
+  static const std::map<std::string, double> units = {
+      {"", 1},          {"B", 1},
+      {"kB", 1e3},      {"KB", 1e3},        {"MB", 1e6},       {"GB", 1e9},     {"TB", 1e12},
+      {"KiB", 1024.0},  {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"TiB", 1099511627776.0},
+      {"K", 1024.0},    {"M", 1048576.0},   {"G", 1073741824.0},   {"T", 1099511627776.0}};
   auto it = units.find(unit);
-  if (it == units.end()) throw std::invalid_argument("unknown size unit '" + unit + "' (use B, KiB, MiB, GiB)");
+  if (it == units.end())
+    throw std::invalid_argument("unknown size unit '" + unit +
+                                "' (use B; SI kB/KB, MB, GB, TB = 10^3, 10^6, 10^9, 10^12; binary KiB, MiB, GiB, TiB = "
+                                "2^10 ... 2^40; a bare K, M, G, T is binary too)");
   if (unit.empty() && is_int) return static_cast<uint64_t>(iv);
   double v = n * it->second;
   if (v != std::floor(v)) throw std::invalid_argument("size '" + text + "' is not a whole number of bytes");
@@ -219,8 +216,10 @@ sc_core::sc_time parse_time(const std::string& text) {
   static const std::map<std::string, sc_core::sc_time_unit> units = {{"fs", sc_core::SC_FS}, {"ps", sc_core::SC_PS},
                                                                      {"ns", sc_core::SC_NS}, {"us", sc_core::SC_US},
                                                                      {"ms", sc_core::SC_MS}, {"s", sc_core::SC_SEC}};
+  // "µs" with the micro sign (U+00B5) or the Greek mu (U+03BC), as people type it.
+  if (unit == "\u00b5s" || unit == "\u03bcs") unit = "us";
   auto it = units.find(unit);
-  if (it == units.end()) throw std::invalid_argument("unknown time unit '" + unit + "' (use ps, ns, us, ms, s)");
+  if (it == units.end()) throw std::invalid_argument("unknown time unit '" + unit + "' (use fs, ps, ns, us or µs, ms, s)");
   const double max_s = sc_core::sc_max_time().to_seconds();
   if (sc_core::sc_time(1, it->second).to_seconds() * n > max_s) {
     std::string max = format("%.4g s", max_s);
@@ -235,9 +234,14 @@ double parse_freq(const std::string& text) {
   bool is_int;
   int64_t iv = 0;
   split_number(text, n, unit, is_int, iv);
-  static const std::map<std::string, double> units = {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}};
+  // A bare number is in Hz (1.4e9); below 1 kHz it is far more likely a forgotten unit ("3" for 3 GHz).
+  static const std::map<std::string, double> units = {{"", 1}, {"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}};
   auto it = units.find(unit);
-  if (it == units.end()) throw std::invalid_argument("frequency '" + text + "' needs a unit (Hz, kHz, MHz, GHz)");
+  if (it == units.end())
+    throw std::invalid_argument("unknown frequency unit '" + unit + "' in '" + text + "' (use Hz, kHz, MHz, GHz)");
+  if (unit.empty() && n < 1e3)
+    throw std::invalid_argument("frequency '" + text +
+                                "' needs a unit (Hz, kHz, MHz, GHz): a bare number is in Hz and at least 1000, e.g. 1.4e9");
   double v = n * it->second;
   if (v <= 0) throw std::invalid_argument("frequency '" + text + "' must be positive");
   // Its period is a simulated time: one shorter than SystemC's time resolution would be 0 (a clock

@@ -19,7 +19,20 @@ TEST(Params, ParsesSizesWithUnits) {
 
 TEST(Params, DecimalSizeUnitsArePowersOfTenBinaryUnitsPowersOfTwo) {
   EXPECT_EQ(parse_size("4 KB"), 4000u);
+  EXPECT_EQ(parse_size("4 kB"), 4000u);  // the SI spelling (#42: was refused while KB was accepted)
   EXPECT_EQ(parse_size("4 KiB"), 4096u);
+  EXPECT_EQ(parse_size("2 MB"), 2000000u);
+  EXPECT_EQ(parse_size("2 MiB"), 2097152u);
+  EXPECT_EQ(parse_size("2M"), 2097152u);  // a bare M is binary, as the message says
+  EXPECT_EQ(parse_size("1 TB"), 1000000000000u);
+  try {
+    parse_size("4 kb");
+    FAIL() << "4 kb accepted";
+  } catch (const std::invalid_argument& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("unknown size unit 'kb'"), std::string::npos) << m;
+    for (const char* u : {"kB", "KB", "MB", "KiB", "MiB", "GiB", "bare K"}) EXPECT_NE(m.find(u), std::string::npos) << u;
+  }
 }
 
 TEST(Params, ParsesTimesAndFrequencies) {
@@ -29,7 +42,15 @@ TEST(Params, ParsesTimesAndFrequencies) {
   EXPECT_THROW(parse_time("250"), std::invalid_argument);  // a time needs a unit
   EXPECT_DOUBLE_EQ(parse_freq("1.4 GHz"), 1.4e9);
   EXPECT_DOUBLE_EQ(parse_freq("700MHz"), 700e6);
-  EXPECT_THROW(parse_freq("3"), std::invalid_argument);
+  EXPECT_THROW(parse_freq("3"), std::invalid_argument);  // a forgotten unit, not 3 Hz
+  EXPECT_DOUBLE_EQ(parse_freq("1.4e9"), 1.4e9);          // a bare number of at least 1 kHz is Hz (#42)
+  EXPECT_EQ(parse_time("10\u00b5s"), sc_core::sc_time(10, sc_core::SC_US));  // micro sign
+  EXPECT_EQ(parse_time("10 \u03bcs"), sc_core::sc_time(10, sc_core::SC_US));  // Greek mu
+  try {
+    parse_freq("3");
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("a bare number is in Hz and at least 1000"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Params, NonFiniteNumbersAndOverflowsAreRefusedWithAReason) {
