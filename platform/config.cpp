@@ -384,11 +384,26 @@ void Config::apply_override(const std::string& assignment) {
     throw ConfigError("--set " + assignment + ": expected PATH=VALUE (e.g. --set pcie.lanes=8)");
   std::string path = assignment.substr(0, eq), value = assignment.substr(eq + 1);
   source->overridden.insert(path);
-  std::vector<std::string> keys;
+  // The path's steps: map keys, and list indexes written `[i]` after a key (#42: host_bus.map[0].size).
+  struct Step {
+    std::string key;  // empty for an index
+    size_t index = 0;
+  };
+  std::vector<Step> steps;
   std::stringstream ss(path);
   for (std::string k; std::getline(ss, k, '.');) {
-    if (k.empty()) throw ConfigError("--set " + assignment + ": empty path component");
-    keys.push_back(k);
+    const size_t bracket = k.find('[');
+    if (bracket == 0 || k.empty()) throw ConfigError("--set " + assignment + ": empty path component");
+    steps.push_back({k.substr(0, bracket), 0});
+    for (size_t b = bracket; b != std::string::npos; b = k.find('[', b)) {
+      const size_t close = k.find(']', b);
+      const std::string digits = close == std::string::npos ? "" : k.substr(b + 1, close - b - 1);
+      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9 ||
+          (close + 1 < k.size() && k[close + 1] != '['))
+        throw ConfigError("--set " + assignment + ": '" + k + "': a list index is written [N], N a number");
+      steps.push_back({"", static_cast<size_t>(std::stoul(digits))});
+      b = close + 1;
+    }
   }
   YAML::Node parsed;
   guard_expansion(value, [&](const YAML::Mark&) { return file + " (--set " + path + ")"; });
@@ -397,25 +412,50 @@ void Config::apply_override(const std::string& assignment) {
   } catch (const YAML::Exception& e) {
     throw ConfigError("--set " + assignment + ": value is not valid YAML: " + e.msg);
   }
-  // Walk down, creating maps where a key is absent. yaml-cpp nodes are references.
+  // Walk down, creating maps where a key is absent (never list entries). yaml-cpp nodes are references.
   YAML::Node cur = root;
-  for (size_t i = 0; i + 1 < keys.size(); ++i) {
+  std::string walked;  // the path so far, for the messages
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const Step& st = steps[i];
+    const bool last = i + 1 == steps.size();
+    if (st.key.empty()) {
+      if (!cur.IsSequence())
+        throw ConfigError("--set " + assignment + ": '" + walked + "' is not a list");
+      if (st.index >= cur.size())
+        throw ConfigError("--set " + assignment + ": '" + walked + "' has " + std::to_string(cur.size()) +
+                          " entries" + (cur.size() ? " (0.." + std::to_string(cur.size() - 1) + ")" : ""));
+      walked += "[" + std::to_string(st.index) + "]";
+      if (last) {
+        cur[st.index] = parsed;
+        return;
+      }
+      YAML::Node next = cur[st.index];
+      cur.reset(next);
+      continue;
+    }
     if (!cur.IsMap())
-      throw ConfigError("--set " + assignment + ": '" + (i ? keys[i - 1] : std::string("<root>")) + "' is not a map");
-    YAML::Node next = cur[keys[i]];
+      throw ConfigError("--set " + assignment + ": " +
+                        (i ? "the parent of '" + st.key + "' ('" + walked + "')" : std::string("<root>")) +
+                        " is not a map");
+    walked += (walked.empty() ? "" : ".") + st.key;
+    if (last) {
+      cur[st.key] = parsed;
+      return;
+    }
+    YAML::Node next = cur[st.key];
     if (!next || next.IsNull()) {
-      if (i == 0 && keys[0] != "simulation" && keys[0] != "workload") {  // the sections are optional
-        std::string near = nearest_name(keys[0], instance_names());
-        throw ConfigError("--set " + assignment + ": no instance or section named '" + keys[0] + "'" +
+      if (i == 0 && st.key != "simulation" && st.key != "workload") {  // the sections are optional
+        std::string near = nearest_name(st.key, instance_names());
+        throw ConfigError("--set " + assignment + ": no instance or section named '" + st.key + "'" +
                           (near.empty() ? "" : " (did you mean '" + near + "'?)"));
       }
-      cur[keys[i]] = YAML::Node(YAML::NodeType::Map);
-      next = cur[keys[i]];
+      if (!steps[i + 1].key.empty()) {
+        cur[st.key] = YAML::Node(YAML::NodeType::Map);
+        next = cur[st.key];
+      }
     }
     cur.reset(next);
   }
-  if (!cur.IsMap()) throw ConfigError("--set " + assignment + ": the parent of '" + keys.back() + "' is not a map");
-  cur[keys.back()] = parsed;
 }
 
 std::vector<std::string> Config::instance_names() const {

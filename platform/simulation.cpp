@@ -12,11 +12,13 @@
 #include <tlm>
 
 #include "platform/builder.h"
+#include "platform/format.h"
 #include "platform/sha256.h"
 #include "platform/plugin.h"
 #include "platform/program.h"
 #include "platform/results.h"
 #include "platform/run_state.h"
+#include "platform/run_stop.h"
 #include "platform/trace.h"
 
 namespace hetvp {
@@ -341,8 +343,11 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
   struct EndThreads {
     ~EndThreads() { end_unfinished_threads(); }
   } end_threads;
+  // The header when the run starts (#42: with stdout in a file, a long run showed nothing).
+  if (!opt.quiet) out << "hetvp: " << opt.config << ", workload " << workload << ", seed " << seed << std::endl;
   auto wall0 = std::chrono::steady_clock::now();
   std::string sim_error;
+  RunStopper stopper(opt.wall_limit_s);  // SIGINT / SIGTERM / --wall-limit end the run at a safe point
   try {
     if (opt.simulate)
       opt.simulate(limit);
@@ -369,6 +374,14 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
   int status = kExitOk;
   std::vector<std::string> problems = rs.failures();
   if (!sim_error.empty()) problems.push_back(sim_error);
+  const int signo = stopper.signal();
+  if (signo)
+    problems.push_back(std::string("interrupted by ") + (signo == SIGINT ? "SIGINT" : "SIGTERM") + " at " +
+                       fmt_time(end) + " of simulated time; the outputs hold what was done until then");
+  else if (stopper.wall_limit_reached() && !rs.finished())
+    problems.push_back(format("the workload did not finish within --wall-limit %g s (wall clock); simulated time "
+                              "reached %s",
+                              opt.wall_limit_s, fmt_time(end).c_str()));
   if (problems.empty() && !rs.finished()) {
     if (end >= limit)
       problems.push_back("the workload did not finish within simulation.time_limit (" + fmt_time(limit) + ")");
@@ -376,7 +389,9 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
       problems.push_back("deadlock: nothing left to simulate at " + fmt_time(end) +
                          " and the workload has not finished");
   }
-  if (!problems.empty())
+  if (signo)
+    status = 128 + signo;  // as a shell reports a process a signal ended: 130 SIGINT, 143 SIGTERM
+  else if (!problems.empty())
     status = kExitSimFailure;
   else if (rs.workload_code() != 0) {
     status = kExitSimFailure;
@@ -406,6 +421,7 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     w.value("sim_rate", host_seconds > 0 ? end.to_seconds() / host_seconds : 0.0);
     w.value("warnings", ctx.warnings);
     w.value("status", status == kExitOk ? "pass" : "fail");
+    w.value("interrupted", signo != 0);  // by SIGINT/SIGTERM: the numbers cover simulated_ns only
     w.begin_array("failures");
     for (auto& p : problems) w.value("", p);
     w.end_array();
@@ -443,7 +459,6 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
   // The summary last: its wall time covers the simulation and writing its outputs.
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   if (!opt.quiet) {
-    out << "hetvp: " << opt.config << ", workload " << workload << ", seed " << seed << "\n";
     for (auto& l : rs.summary()) out << "  " << l << "\n";
     out << "simulated " << fmt_time(end) << " in " << std::fixed << std::setprecision(2) << wall << " s wall ("
         << std::setprecision(3) << (wall > 0 ? end.to_seconds() / wall : 0.0) << " simulated s per host s)\n";

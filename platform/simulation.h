@@ -68,8 +68,10 @@ struct RunOptions {
   // Runs the simulation up to the time limit (`hetvp run`'s progress display slices it);
   // empty: sc_start(limit).
   std::function<void(const sc_core::sc_time& limit)> simulate;
+  double wall_limit_s = 0;  // end the run after this much wall time (0: none), as simulation.time_limit does
 };
 
+// A run SIGINT/SIGTERM ended exits 128 + the signal (130, 143).
 enum ExitStatus { kExitOk = 0, kExitSimFailure = 1, kExitUsage = 2 };
 
 // Builds and runs; returns the exit status. Human output goes to `out`, errors to `err`.

@@ -180,7 +180,9 @@ void Gpu::build_fixed_parts(const GpuConfig& c) {
   vram_ = std::make_unique<Memory>("vram", c.vram);
   vram_bus_ = std::make_unique<Router>("vram_bus", internal_router(std::string(name()) + ".vram_bus"));
   bar0_ = std::make_unique<Router>("bar0", internal_router(std::string(name()) + ".bar0"));
-  hostif_ = std::make_unique<gpu::HostInterface>("hostif", c.pcie, num_gpcs_, vram_->size());
+  // hetvp's own Fermi-class GPU (no gpu0.chip) answers as the GTX 480 it is modelled on.
+  const GpuChip* pci_chip = chip_ ? chip_ : find_gpu_chip("gf100");
+  hostif_ = std::make_unique<gpu::HostInterface>("hostif", c.pcie, num_gpcs_, vram_->size(), pci_chip->pci_device);
   mmu_ = std::make_unique<gpu::GpuMmu>("mmu", c.mmu, vram_->size());
 
   const std::string me = name();

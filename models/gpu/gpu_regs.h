@@ -15,7 +15,6 @@ namespace hetvp::gpu {
 
 // ---- PCIe identity (pcie_config.h) -----------------------------------------------------------
 constexpr uint16_t kVendorNvidia = PCICFG_VENDOR_NVIDIA;
-constexpr uint16_t kDeviceGtx480 = PCICFG_DEVICE_GTX480;
 constexpr uint32_t kClassVga = PCICFG_CLASS_VGA;
 
 }  // namespace hetvp::gpu

@@ -30,11 +30,11 @@ void HostInterface::end_of_elaboration() {
 }
 
 HostInterface::HostInterface(sc_core::sc_module_name n, const HostInterfaceConfig& c, unsigned num_gpcs,
-                             uint64_t vram_size)
+                             uint64_t vram_size, uint16_t pci_device)
     : sc_core::sc_module(n),
       pmc_("pmc", [this](const sc_core::sc_time& d) { send_msi(d); }),
       ptop_("ptop", num_gpcs, vram_size),
-      cfg_(kVendorNvidia, kDeviceGtx480, kClassVga,
+      cfg_(kVendorNvidia, pci_device, kClassVga,
            {pcie::BarSpec{c.bar0_size, false, false}, pcie::BarSpec{c.bar1_size, true, true}}) {
   bar0_size_ = c.bar0_size;
   vram_size_ = vram_size;

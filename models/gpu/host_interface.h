@@ -1,7 +1,7 @@
 // The GPU's PCIe endpoint and host interface.
 //
 // Downstream (from the link, target `pcie`): configuration requests are served by the Type 0
-// configuration space (vendor 0x10de, device 0x06c0, BAR0 = registers, BAR1 = VRAM aperture,
+// configuration space (vendor 0x10de, the chip's device ID, BAR0 = registers, BAR1 = VRAM aperture,
 // MSI capability); memory requests are decoded against the BARs the driver programmed: BAR0
 // goes to the register router (`bar0`), BAR1 to VRAM at the same offset (costing
 // `bar1_read_latency` per read: the GPU's path from its host interface to the frame buffer);
@@ -64,7 +64,9 @@ class HostInterface : public sc_core::sc_module {
   decltype(pmc_.regs)& pmc = pmc_.regs;     // BAR0 0x000000
   decltype(ptop_.regs)& ptop = ptop_.regs;  // BAR0 0x022400
 
-  HostInterface(sc_core::sc_module_name name, const HostInterfaceConfig& c, unsigned num_gpcs, uint64_t vram_size);
+  // pci_device: the PCI device ID its configuration space reports (the chip's, gpu_chips.h).
+  HostInterface(sc_core::sc_module_name name, const HostInterfaceConfig& c, unsigned num_gpcs, uint64_t vram_size,
+                uint16_t pci_device);
   // Sets a PTOP register (pmc.h name without the prefix) that depends on the GPU's composition
   // (where a block sits, how many copy engines there are); the GPU's blocks call it while built.
   void set_topology(const std::string& reg, uint32_t value) { ptop_.set_topology(reg, value); }

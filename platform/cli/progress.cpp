@@ -1,5 +1,6 @@
 // hetvp — `hetvp run`'s progress line (progress.h).
 #include "platform/cli/progress.h"
+#include "platform/run_stop.h"
 
 #include <algorithm>
 #include <chrono>
@@ -53,7 +54,8 @@ void simulate_with_progress(const sc_core::sc_time& limit, std::ostream& err, bo
   };
 
   sc_core::sc_time slice = sc_core::sc_time(1, sc_core::SC_US);
-  while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_time_stamp() < limit) {
+  while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_time_stamp() < limit &&
+         !run_stop_requested()) {  // an interrupt at a slice's very end: no next slice
     const Clock::time_point t0 = Clock::now();
     const sc_core::sc_time slice_end = sc_core::sc_time_stamp() + std::min(slice, limit - sc_core::sc_time_stamp());
     sc_core::sc_start(slice_end - sc_core::sc_time_stamp());

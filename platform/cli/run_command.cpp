@@ -81,6 +81,12 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
   app->add_option("--plugin", opt.plugins, "load a plugin library (component types, host programs) first (repeatable)")
       ->type_name("LIB.so")
       ->allow_extra_args(false);
+  if (mode != Mode::kCheck)
+    app->add_option("--wall-limit", opt.wall_limit_s,
+                    "end the run after this many seconds of wall time, writing what was done (exit 1, as "
+                    "simulation.time_limit); SIGINT/SIGTERM end it the same way (exit 130/143)")
+        ->type_name("SECONDS")
+        ->check(CLI::PositiveNumber);
   if (mode != Mode::kCheck) {
     app->add_flag("--progress", progress, "show simulated time and rate on stderr (default: when it is a terminal)");
     app->add_flag("--no-progress", no_progress, "never show progress");

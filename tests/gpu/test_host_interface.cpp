@@ -43,7 +43,7 @@ struct WriteRecorder : sc_core::sc_module {
 // recorders; `host` (running host_body) sends configuration requests, `dma`, `pmc` and `ptop` reach
 // the GPU-side targets.
 struct HostInterfaceBench {
-  HostInterface hi{"hi", config_from<HostInterfaceConfig>("{}"), 4, 64u << 20};
+  HostInterface hi{"hi", config_from<HostInterfaceConfig>("{}"), 4, 64u << 20, PCICFG_DEVICE_GTX480};
   WriteRecorder upstream{"upstream"}, bar0{"bar0"}, bar1{"bar1"};
   TestInitiator dma{"dma", [](TestInitiator&) {}}, pmc{"pmc", [](TestInitiator&) {}},
       ptop{"ptop", [](TestInitiator&) {}};

@@ -139,6 +139,26 @@ TEST(Config, OverrideChangesAValue) {
   EXPECT_EQ(c.simulation().seed(), 9u);
 }
 
+TEST(Config, OverrideAddressesAListEntryByIndex) {  // #42: --set host_bus.map[0].size
+  Config c = Config::load_string(kValid, "test.yaml");
+  c.apply_override("bus.map[0].size=32 MiB");
+  EXPECT_EQ(c.root["bus"]["map"][0]["size"].Scalar(), "32 MiB");
+  EXPECT_EQ(c.root["bus"]["map"][0]["to"].Scalar(), "ram");  // the entry's other keys stay
+  c.apply_override("bus.map[0]={to: ram, base: 0x0, size: 16 MiB}");
+  EXPECT_EQ(c.root["bus"]["map"][0]["size"].Scalar(), "16 MiB");
+  EXPECT_EQ(error_of(kValid, {"bus.map[0].size=32 MiB"}), "");
+  // A wrong index, a non-list, a malformed index: each named.
+  std::string e = error_of(kValid, {"bus.map[3].size=1 MiB"});
+  EXPECT_NE(e.find("--set bus.map[3].size=1 MiB: 'bus.map' has 1 entries (0..0)"), std::string::npos) << e;
+  e = error_of(kValid, {"ram[0]=1"});
+  EXPECT_NE(e.find("'ram' is not a list"), std::string::npos) << e;
+  e = error_of(kValid, {"bus.map[x].size=1"});
+  EXPECT_NE(e.find("a list index is written [N], N a number"), std::string::npos) << e;
+  // A value given through an index is located on the command line.
+  e = error_of(kValid, {"bus.map[0].size=huge"});
+  EXPECT_NE(e.find("(--set bus.map[0].size)"), std::string::npos) << e;
+}
+
 TEST(Config, OverrideOfUnknownInstanceSuggests) {
   std::string e = error_of(kValid, {"rma.size=1 MiB"});
   EXPECT_NE(e.find("no instance or section named 'rma'"), std::string::npos) << e;

@@ -6,6 +6,9 @@
  * Columns:
  *   NAME      YAML name (gpu0.chip) and nouveau's (gr/fuc/hub<NAME>.fuc3.h ...)
  *   CHIPSET   PMC_BOOT_0 bits 20-28 (envytools rnndb/bus/pmc.xml ID.CHIPSET; docs/hw/gpu.rst "id")
+ *   PCI_DEV   PCI device ID of the board in the description (vendor 0x10de), as envytools
+ *             docs/hw/pciid.rst lists it (the pci.ids database agrees): GTX 480 0x06c0, GT 620M 0x1140,
+ *             GTX 680 0x1180, GTX Titan 0x1005, GT 640 Rev. 2 0x1282
  *   GPCS      GPCs of the full chip: the largest gpu0.gpcs allowed (docs/hw/gpu.rst "GPCs")
  *   TPCS      TPCs (SMs / SMXs) per GPC (docs/hw/gpu.rst "TPCs/GPC")
  *   PARTS     memory partitions (ROPs), read by the HUB firmware at 0x409604 bits 16-20 (gpu.rst "PARTs")
@@ -27,13 +30,13 @@
 #ifndef HETVP_GPU_CHIPS_H
 #define HETVP_GPU_CHIPS_H
 
-/*  X(NAME,  CHIPSET, GPCS, TPCS, PARTS, PPCS, CC, FUC, HUB_CODE, HUB_DATA, GPC_CODE, GPC_DATA, CC_SET, UNK86C, L1_GLOBAL, "description") */
+/*  X(NAME,  CHIPSET, PCI_DEV, GPCS, TPCS, PARTS, PPCS, CC, FUC, HUB_CODE, HUB_DATA, GPC_CODE, GPC_DATA, CC_SET, UNK86C, L1_GLOBAL, "description") */
 #define HETVP_GPU_CHIPS(X)                                                                                              \
-    X(gf100, 0x0c0, 4, 4, 6, 0, 0, 3, 0x4000, 0x1000, 0x2000, 0x800, 0x820, 0x86c, 1, "Fermi GF100 (GTX 480 class)")     \
-    X(gf117, 0x0d7, 1, 2, 1, 1, 0, 3, 0x4000, 0x1000, 0x2000, 0x800, 0x820, 0x86c, 1, "Fermi GF117 (GeForce 6x0M class)") \
-    X(gk104, 0x0e4, 4, 2, 4, 1, 1, 3, 0x5000, 0x1000, 0x2800, 0x800, 0x820, 0x86c, 0, "Kepler GK104 (GTX 680 class)")    \
-    X(gk110, 0x0f0, 5, 3, 6, 2, 1, 3, 0x5000, 0x1000, 0x2800, 0x800, 0x8c0, 0x88c, 0, "Kepler GK110 (GTX 780 Ti / Titan class)") \
-    X(gk208, 0x108, 1, 2, 1, 1, 2, 5, 0x5000, 0x1000, 0x2800, 0x800, 0x8c0, 0x88c, 0, "Kepler GK208 (GT 640 rev. 2 class)")
+    X(gf100, 0x0c0, 0x06c0, 4, 4, 6, 0, 0, 3, 0x4000, 0x1000, 0x2000, 0x800, 0x820, 0x86c, 1, "Fermi GF100 (GTX 480 class)")     \
+    X(gf117, 0x0d7, 0x1140, 1, 2, 1, 1, 0, 3, 0x4000, 0x1000, 0x2000, 0x800, 0x820, 0x86c, 1, "Fermi GF117 (GeForce 6x0M class)") \
+    X(gk104, 0x0e4, 0x1180, 4, 2, 4, 1, 1, 3, 0x5000, 0x1000, 0x2800, 0x800, 0x820, 0x86c, 0, "Kepler GK104 (GTX 680 class)")    \
+    X(gk110, 0x0f0, 0x1005, 5, 3, 6, 2, 1, 3, 0x5000, 0x1000, 0x2800, 0x800, 0x8c0, 0x88c, 0, "Kepler GK110 (GTX Titan / 780 Ti class)") \
+    X(gk208, 0x108, 0x1282, 1, 2, 1, 1, 2, 5, 0x5000, 0x1000, 0x2800, 0x800, 0x8c0, 0x88c, 0, "Kepler GK208 (GT 640 rev. 2 class)")
 
 #define HETVP_GPU_CHIP_STEPPING 0xa1u /* assumption */
 #define HETVP_PMC_BOOT_0(chipset) (((unsigned)(chipset) << 20) | HETVP_GPU_CHIP_STEPPING)
@@ -50,6 +53,7 @@ namespace hetvp {
 struct GpuChip {
   const char* name;
   uint32_t chipset;
+  uint16_t pci_device;
   unsigned gpcs, tpcs, parts, ppcs, cc, fuc;
   uint32_t hub_code, hub_data, gpc_code, gpc_data;
   uint32_t cc_scratch_set, unk86c;
@@ -57,8 +61,8 @@ struct GpuChip {
   const char* description;
   uint32_t boot0() const { return HETVP_PMC_BOOT_0(chipset); }
 };
-#define HETVP_GPU_CHIP_ENTRY(n, id, g, t, p, ppc, cc, fuc, hc, hd, gc, gd, set, u86c, l1, d) \
-  {#n, id, g, t, p, ppc, cc, fuc, hc, hd, gc, gd, set, u86c, l1 != 0, d},
+#define HETVP_GPU_CHIP_ENTRY(n, id, pci, g, t, p, ppc, cc, fuc, hc, hd, gc, gd, set, u86c, l1, d) \
+  {#n, id, pci, g, t, p, ppc, cc, fuc, hc, hd, gc, gd, set, u86c, l1 != 0, d},
 inline const GpuChip* gpu_chips_begin() {
   static const GpuChip chips[] = {HETVP_GPU_CHIPS(HETVP_GPU_CHIP_ENTRY)};
   return chips;
