@@ -17,6 +17,7 @@
 #include <pybind11/stl.h>
 
 #include "platform/config.h"
+#include "platform/paths.h"
 #include "platform/plugin.h"
 #include "platform/schema_json.h"
 #include "platform/simulation.h"
@@ -49,7 +50,9 @@ std::string set_value(const py::handle& v) {
 hetvp::RunOptions options(const std::string& config, const py::object& overrides, const py::object& seed,
                           const std::vector<std::string>& plugins) {
   hetvp::RunOptions o;
-  o.config = config;
+  // A shipped config by name, as `hetvp run default` takes it (#42); else the path as given.
+  const std::string found = hetvp::find_config(config);
+  o.config = found.empty() ? config : found;
   o.plugins = plugins;
   o.version = version();
   if (!seed.is_none()) o.overrides.push_back("simulation.seed=" + set_value(seed));

@@ -96,6 +96,8 @@ def test_check_errors_syntax_override_missing_file(tmp_path):
         hetvp.run(str(tmp_path / "nope.yaml"))
     assert "nope.yaml" in e.value.message
     assert hetvp.check(config("two_gpus.yaml")) == 8
+    # A shipped config by name, as `hetvp run default` takes it (#42).
+    assert hetvp.check("two_gpus") == 8
 
 
 def test_list_types_is_the_schema():

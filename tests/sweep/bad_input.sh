@@ -46,7 +46,7 @@ case_ zip_length "$T/zip_length.yaml:4:21: zip.pcie0.generation: has 2 values bu
 case_ bad_seed "$T/bad_seed.yaml:2:12: seeds[1]: a seed is an integer" "$B" "seeds: [1, -3]"
 case_ no_base "$T/no_base.yaml:1:7: base: cannot read 'nowhere.yaml'" "base: nowhere.yaml" "axes: {pcie0.lanes: [1]}"
 case_ missing_base "missing required key 'base'" "axes: {pcie0.lanes: [1]}"
-case_ bad_set "$T/bad_set.yaml:2:6: set: " "$B" "set: {pcie0.max_payload: huge}" "axes: {pcie0.lanes: [1]}"
+case_ bad_set "$T/bad_set.yaml:2:26: set.pcie0.max_payload: " "$B" "set: {pcie0.max_payload: huge}" "axes: {pcie0.lanes: [1]}"
 case_ bad_output "$T/bad_output.yaml:3:18: outputs[1]: 'csvs' is not one of: stats, csv (did you mean 'csv'?)" "$B" \
   "axes: {pcie0.lanes: [1]}" "outputs: [stats, csvs]"
 case_ bad_slurm "$T/bad_slurm.yaml:3:9: slurm.partiton: unknown key 'partiton' (did you mean 'partition'?)" "$B" \
@@ -59,6 +59,19 @@ case_ later_point "$T/later_point.yaml:3:28: pcie0.generation[2]: " "$B" "axes:"
 grep -qF "(point 6: pcie0.generation=9, pcie0.lanes=1)" "$T/later_point.log" || { echo "FAIL later_point: $(cat "$T/later_point.log")"; fails=$((fails + 1)); }
 # An argument the workload does not take.
 case_ workload_arg "$T/workload_arg.yaml:4:21: workload.args.n[0]: " "$B" "workload: boot" "axes:" "  workload.args.n: [1, 2]"
+# Every mistake of a file at once, each at its own line (#42: one error per invocation before).
+case_ four_mistakes "$T/four_mistakes.yaml:3:27: axes.gpu0.copy_engine.setup: an axis is a list" "$B" "axes:" \
+  "  gpu0.copy_engine.setup: 10us" "outputs: [stats, cvs]" "timeout: soon" "slurm: {partiton: gpu}"
+for want in "four_mistakes.yaml:4:18: outputs[1]: 'cvs'" "four_mistakes.yaml:5:10: timeout: expected a time" \
+  "four_mistakes.yaml:6:9: slurm.partiton: unknown key"; do
+  grep -qF "$want" "$T/four_mistakes.log" || { echo "FAIL four_mistakes: want '$want': $(cat "$T/four_mistakes.log")"; fails=$((fails + 1)); }
+done
+# A set: value and an axis value wrong in the same file: each blamed on its own line, both reported.
+case_ set_and_axis "$T/set_and_axis.yaml:2:20: set.pcie0.lanes: " "$B" "set: {pcie0.lanes: 7}" "axes:" \
+  "  pcie0.generation: [2, 9]"
+grep -qF "set_and_axis.yaml:4:25: pcie0.generation[1]: " "$T/set_and_axis.log" || { echo "FAIL set_and_axis: $(cat "$T/set_and_axis.log")"; fails=$((fails + 1)); }
+# A shipped config by name, as `hetvp run default` takes it: the error is the axis', not the base's.
+case_ base_by_name "$T/base_by_name.yaml:2:27: pcie0.generation[0]: " "base: default" "axes: {pcie0.generation: [9]}"
 # Options.
 printf '%s\n' "$B" "axes: {pcie0.lanes: [1]}" > "$T/ok.yaml"
 for o in "--backend pbs" "-j 0" "--timeout soon" "--bogus"; do
@@ -74,4 +87,4 @@ done
 "$HETVP" sweep "$T/ok.yaml" > "$T/opt.log" 2>&1 && { echo "FAIL no --out accepted"; fails=$((fails + 1)); }
 grep -q "error: --out DIR is required" "$T/opt.log" || { echo "FAIL no --out: $(cat "$T/opt.log")"; fails=$((fails + 1)); }
 [ $fails = 0 ] || exit 1
-echo "PASS: $n bad sweep files and 5 bad command lines rejected with located errors before any point ran"
+echo "PASS: $n bad sweep files (every mistake of a file at once) and 5 bad command lines rejected with located errors before any point ran"

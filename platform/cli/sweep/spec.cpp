@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "platform/config.h"
+#include "platform/diagnostics.h"
 #include "platform/file_input.h"
 #include "platform/params.h"
 #include "platform/paths.h"
@@ -59,6 +60,10 @@ std::string resolve_base(const std::string& base, const std::string& spec_file) 
     char buf[PATH_MAX];
     if (access(t.c_str(), R_OK) == 0 && realpath(t.c_str(), buf)) return buf;
   }
+  // A shipped config by name, as `hetvp run default` takes it (#42).
+  const std::string shipped = find_config(base);
+  char buf[PATH_MAX];
+  if (!shipped.empty() && realpath(shipped.c_str(), buf)) return buf;
   return "";
 }
 
@@ -88,6 +93,10 @@ struct Origin {
   std::vector<YAML::Node> value_nodes;  // per value index
 };
 
+void load_outputs(const SweepFile& f, const YAML::Node& r, Spec& s);
+void load_timeout(const SweepFile& f, const YAML::Node& r, Spec& s);
+void load_slurm(const SweepFile& f, const YAML::Node& r, Spec& s);
+
 }  // namespace
 
 Spec load_spec(const std::string& path) {
@@ -101,7 +110,10 @@ Spec load_spec(const std::string& path) {
   Spec s;
   s.file = path;
   const YAML::Node& r = c.root;
-  for (auto it = r.begin(); it != r.end(); ++it) {
+  // Every error of the file at once (#42: one per invocation made four mistakes four rounds): each
+  // key, each set entry and each axis is checked on its own; the first error of each is kept.
+  Diagnostics diag;
+  for (auto it = r.begin(); it != r.end(); ++it) diag.collect([&] {
     const std::string k = it->first.Scalar();
     if (std::find(kKeys.begin(), kKeys.end(), k) == kKeys.end()) {
       std::string near = nearest_name(k, kKeys);
@@ -110,35 +122,40 @@ Spec load_spec(const std::string& path) {
                "; a sweep file has: base, workload, set, axes, zip, seeds, outputs, columns, "
                "timeout, slurm");
     }
-  }
-  if (!r["base"]) f.fail(r, "", "missing required key 'base' (the configuration every point starts from)");
-  if (!r["base"].IsScalar()) f.fail(r["base"], "base", "expected a file name");
-  s.base = resolve_base(r["base"].Scalar(), path);
-  if (s.base.empty())
-    f.fail(r["base"], "base",
-         "cannot read '" + r["base"].Scalar() + "' (looked next to the sweep file, in the current directory and in " +
-             data_dir() + ")");
-  if (r["workload"]) {
-    if (!r["workload"].IsScalar()) f.fail(r["workload"], "workload", "expected a workload name");
-    s.workload = r["workload"].Scalar();
-  }
-  if (r["set"]) {
-    if (!r["set"].IsMap()) f.fail(r["set"], "set", "expected a map PATH: VALUE");
-    for (auto it = r["set"].begin(); it != r["set"].end(); ++it) {
-      check_path(f, it->first, "set");
-      const std::string p = it->first.Scalar();
-      s.set.push_back(p + "=" + value_text(f, it->second, "set." + p));
+  });
+  diag.collect([&] {
+    if (!r["base"]) f.fail(r, "", "missing required key 'base' (the configuration every point starts from)");
+    if (!r["base"].IsScalar()) f.fail(r["base"], "base", "expected a file name");
+    s.base = resolve_base(r["base"].Scalar(), path);
+    if (s.base.empty())
+      f.fail(r["base"], "base",
+             "cannot read '" + r["base"].Scalar() + "' (looked next to the sweep file, in the current directory, in " +
+                 data_dir() + " and among the shipped configs)");
+  });
+  diag.collect([&] {
+    if (r["workload"]) {
+      if (!r["workload"].IsScalar()) f.fail(r["workload"], "workload", "expected a workload name");
+      s.workload = r["workload"].Scalar();
     }
-  }
+  });
+  diag.collect([&] {
+    if (!r["set"]) return;
+    if (!r["set"].IsMap()) f.fail(r["set"], "set", "expected a map PATH: VALUE");
+    for (auto it = r["set"].begin(); it != r["set"].end(); ++it) diag.collect([&] {
+        check_path(f, it->first, "set");
+        const std::string p = it->first.Scalar();
+        s.set.push_back(p + "=" + value_text(f, it->second, "set." + p));
+      });
+  });
   auto add_axes = [&]() {
     if (!r["axes"].IsMap()) f.fail(r["axes"], "axes", "expected a map PATH: [values]");
-    for (auto it = r["axes"].begin(); it != r["axes"].end(); ++it) {
-      check_path(f, it->first, "axes");
-      Dimension d;
-      d.paths.push_back(it->first.Scalar());
-      d.values.push_back(axis_values(f, it->second, "axes." + it->first.Scalar()));
-      s.dims.push_back(d);
-    }
+    for (auto it = r["axes"].begin(); it != r["axes"].end(); ++it) diag.collect([&] {
+        check_path(f, it->first, "axes");
+        Dimension d;
+        d.paths.push_back(it->first.Scalar());
+        d.values.push_back(axis_values(f, it->second, "axes." + it->first.Scalar()));
+        s.dims.push_back(d);
+      });
   };
   auto add_zip = [&]() {  // one group (a map) or several (a list of maps)
     std::vector<YAML::Node> groups;
@@ -184,16 +201,29 @@ Spec load_spec(const std::string& path) {
   // Dimensions in the order the file gives them: the first varies slowest, the last fastest.
   for (auto it = r.begin(); it != r.end(); ++it) {
     const std::string k = it->first.Scalar();
-    if (k == "axes") add_axes();
-    if (k == "zip") add_zip();
-    if (k == "seeds") add_seeds();
+    if (k == "axes") diag.collect(add_axes);
+    if (k == "zip") diag.collect(add_zip);
+    if (k == "seeds") diag.collect(add_seeds);
   }
   // Two dimensions on one path would override each other silently.
   std::set<std::string> seen;
   for (auto& d : s.dims)
     for (auto& p : d.paths)
       if (!seen.insert(p).second)
-        f.fail(r["zip"] ? r["zip"] : r["axes"], p, "'" + p + "' is swept twice (in axes, zip or seeds)");
+        diag.collect([&] {
+          f.fail(r["zip"] ? r["zip"] : r["axes"], p, "'" + p + "' is swept twice (in axes, zip or seeds)");
+        });
+  diag.collect([&] { load_outputs(f, r, s); });
+  diag.collect([&] { load_timeout(f, r, s); });
+  diag.collect([&] { load_slurm(f, r, s); });
+  diag.throw_if_any(path);
+  return s;
+}
+
+namespace {
+
+// outputs: and columns: (columns keep the stats)
+void load_outputs(const SweepFile& f, const YAML::Node& r, Spec& s) {
   if (r["outputs"]) {
     const YAML::Node& o = r["outputs"];
     if (!o.IsSequence()) f.fail(o, "outputs", "expected a list, e.g. [stats, csv]");
@@ -221,6 +251,9 @@ Spec load_spec(const std::string& path) {
     }
     if (!s.columns.empty()) s.keep_stats = true;
   }
+}
+
+void load_timeout(const SweepFile& f, const YAML::Node& r, Spec& s) {
   if (r["timeout"]) {
     try {
       if (!r["timeout"].IsScalar()) throw std::invalid_argument("not a scalar");
@@ -229,6 +262,9 @@ Spec load_spec(const std::string& path) {
       f.fail(r["timeout"], "timeout", std::string("expected a time, e.g. 600 s: ") + e.what());
     }
   }
+}
+
+void load_slurm(const SweepFile& f, const YAML::Node& r, Spec& s) {
   if (r["slurm"]) {
     const YAML::Node& sl = r["slurm"];
     if (!sl.IsMap()) f.fail(sl, "slurm", "expected a map");
@@ -267,8 +303,9 @@ Spec load_spec(const std::string& path) {
       }
     }
   }
-  return s;
 }
+
+}  // namespace
 
 std::vector<std::string> run_args(const Spec& spec, const Point& p, const std::string& dir) {
   std::vector<std::string> a{"run", spec.base, "--quiet"};
@@ -318,6 +355,9 @@ std::vector<Point> expand(const Spec& spec) {
   }
   std::vector<Point> points;
   std::vector<size_t> idx(spec.dims.size(), 0);
+  // Every point's error at once (#42), each distinct error once, with the first point it breaks.
+  Diagnostics diag;
+  std::set<std::string> reported;
   for (size_t n = 0; n < total; ++n) {
     // Mixed-radix index: the first dimension varies slowest.
     size_t rest = n;
@@ -364,10 +404,21 @@ std::vector<Point> expand(const Spec& spec) {
       culprit.clear();
       c.validate();
     } catch (const ConfigError& e) {
-      std::string msg = e.what();
+      for (const std::string& msg : e.messages()) {  // each error of the point on its own
       // Name the sweep file's value: the override that failed, or every swept value of the point.
       std::string at;
-      if (!culprit.empty()) {
+      // A value the validation located on the command line names its override exactly: "(--set P)".
+      for (size_t i = 0; i < p.sets.size() && at.empty() && culprit.empty(); ++i) {
+        const std::string path = p.sets[i].substr(0, p.sets[i].find('='));
+        if (msg.find("(--set " + path + ")") == std::string::npos) continue;
+        if (origin[i].first.empty())
+          at = f.where(sf.root["set"] ? sf.root["set"][path] : sf.root) + ": set." + path + ": ";
+        else
+          at = f.where(node_of(origin[i].first, origin[i].second)) + ": " + origin[i].first + "[" +
+               std::to_string(origin[i].second) + "]: ";
+      }
+      if (!at.empty()) {
+      } else if (!culprit.empty()) {
         for (size_t i = 0; i < p.sets.size(); ++i)
           if (p.sets[i] == culprit && !origin[i].first.empty()) {
             YAML::Node vn = node_of(origin[i].first, origin[i].second);
@@ -393,7 +444,10 @@ std::vector<Point> expand(const Spec& spec) {
       }
       std::string vals;
       for (auto& av : p.axis_values) vals += (vals.empty() ? "" : ", ") + av.first + "=" + av.second;
-      throw ConfigError(at + msg + (vals.empty() ? "" : " (point " + std::to_string(n) + ": " + vals + ")"));
+      if (reported.insert(at + msg).second)
+        diag.error(at + msg + (vals.empty() ? "" : " (point " + std::to_string(n) + ": " + vals + ")"));
+      }
+      continue;
     }
     YAML::Emitter e;
     e << c.root;
@@ -408,6 +462,7 @@ std::vector<Point> expand(const Spec& spec) {
     p.hash = buf;
     points.push_back(std::move(p));
   }
+  diag.throw_if_any(spec.file);
   return points;
 }
 
