@@ -444,7 +444,11 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     std::ofstream f(opt.stats_path);
     if (!f || !(f << stats_text.str())) output_error = "cannot write stats to " + opt.stats_path;
   }
-  if (!opt.csv_path.empty()) {
+  if (!opt.csv_path.empty() && host->result_table().columns().empty()) {
+    // A workload without a result table (boot, poke): no one-byte file that looks like a result (#42).
+    err << "warning: workload '" << workload << "' has no result table: " << opt.csv_path
+        << " not written (its numbers are in --stats, the CPU's program record)\n";
+  } else if (!opt.csv_path.empty()) {
     std::ofstream f(opt.csv_path);
     if (f)
       host->result_table().write_csv(f);
