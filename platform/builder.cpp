@@ -3,6 +3,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "platform/host_memory.h"
 #include "platform/registry.h"
 
 namespace hetvp {
@@ -203,6 +204,11 @@ void Builder::build() {
       pending.push_back({c, inst["connect"], iname, i});
     }
   }
+  // Nothing sized by a parameter is allocated yet (platform/host_memory.h): refuse what would not fit.
+  const SimulationConfig sim = cfg_.simulation();
+  check_host_memory_budget(host_memory_shares(std::vector<sc_core::sc_object*>(order_.begin(), order_.end())),
+                           sim.memory_budget,
+                           sim.memory_budget.given() ? "set at " + sim.memory_budget.where() : "the default");
   for (auto* c : order_) c->connect_phase(*this);
   for (auto& p : pending)
     if (p.connect) bind_connections(p.c, p.connect, p.path, p.index);

@@ -371,6 +371,11 @@ Config Config::load_file(const std::string& path) {
     text.append(piece, size_t(in.gcount()));
   }
   if (in.bad()) throw ConfigError(path + ": cannot read the configuration file");
+  // YAML text holds no NUL byte (YAML 1.2, 5.1): one means a binary file (an ELF, an image) was given.
+  const size_t nul = text.find('\0');
+  if (nul != std::string::npos)
+    throw ConfigError(path + ": is a binary file (a NUL byte at offset " + std::to_string(nul) +
+                      "), not a YAML configuration file");
   return parse(text, path);
 }
 

@@ -66,6 +66,13 @@ struct SimulationConfig : ParamSet {
   Time quantum{this, "quantum", "1 us", "temporal-decoupling quantum: how far an initiator may run ahead (>= 1 ns)",
                Min{1e-9}};
   Time time_limit{this, "time_limit", "60 s", "simulated-time watchdog: a run that has not ended by then fails"};
+  // A fixed number, not the host's memory, so that `hetvp check` accepts or refuses a configuration
+  // the same on every machine (platform/host_memory.h). assumption: 2 GiB, far above what the
+  // largest shipped configuration claims (3.5 MiB, coherence.yaml) and within a CI runner's memory.
+  Size memory_budget{this, "memory_budget", "2 GiB",
+                     "host memory the models may allocate before simulating (cache arrays, memories' tables); a "
+                     "larger platform is a configuration error naming the largest contributors",
+                     Range{1 << 20, 1099511627776.0}};
   Bool trace_routers{this, "trace_routers", false,
                      "with --trace, also trace every router's accesses (a span each: large files); one router: its "
                      "trace: true"};

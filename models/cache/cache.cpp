@@ -27,15 +27,20 @@ static uint64_t fnv1a(const char* s) {
 }
 
 // ------------------------------------------------------------------ CacheArray
-CacheArray::CacheArray(uint64_t size, unsigned ways, unsigned line) : line_(line), ways_(ways) {
+CacheArray::CacheArray(uint64_t size, unsigned ways, unsigned line, Storage storage) : line_(line), ways_(ways) {
   if (line == 0 || (line & (line - 1))) throw std::invalid_argument("cache line size must be a power of two");
   if (ways == 0 || size % (uint64_t(ways) * line))
     throw std::invalid_argument("cache size must be a multiple of ways * line");
   sets_ = size / (uint64_t(ways) * line);
   pow2_sets_ = (sets_ & (sets_ - 1)) == 0;
   set_mask_ = sets_ - 1;
+  if (storage == Storage::now) allocate();
+}
+
+void CacheArray::allocate() {
+  if (allocated()) return;
   lines_.resize(sets_ * ways_);
-  data_.resize(size);
+  data_.resize(sets_ * ways_ * line_);
 }
 
 CacheArray::Line* CacheArray::probe(uint64_t la) {
@@ -121,7 +126,8 @@ uint64_t CacheArray::valid_count() const {
 // ------------------------------------------------------------------ Cache
 Cache::Cache(sc_core::sc_module_name n, const CacheConfig& c)
     : Component(n),
-      array_(c.size, c.ways, c.line),
+      array_(c.size, c.ways, c.line, CacheArray::Storage::later),
+      size_origin_(c.size.where()),
       write_back_(c.write_policy == WritePolicy::write_back),
       write_allocate_(c.write_allocate),
       bounded_walk_(c.range_walk == RangeWalk::bounded),
@@ -239,6 +245,7 @@ bool Cache::access_line(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
 }
 
 void Cache::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  array_.allocate();  // done at the start of the simulation; here for a cache driven without one (a unit test)
   AccessInfo* ai = gp.get_extension<AccessInfo>();
   gp.set_dmi_allowed(false);
   if ((ai && ai->uncached) || gp.get_byte_enable_ptr() != nullptr || (!gp.is_read() && !gp.is_write())) {
@@ -274,6 +281,7 @@ void Cache::b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& del
 
 unsigned Cache::transport_dbg(int, tlm::tlm_generic_payload& gp) {
   unsigned n = out->transport_dbg(gp);
+  if (!array_.allocated()) return n;  // before the simulation: nothing is cached yet
   const unsigned L = array_.line();
   const uint64_t a0 = gp.get_address();
   const unsigned len = gp.get_data_length();
@@ -319,6 +327,7 @@ void Cache::control(CacheCtl& c, sc_core::sc_time& delay, tlm::tlm_generic_paylo
   HETVP_DEBUG(Cache, "control operation %u: first line %" PRIu64 ", %" PRIu64 " lines", static_cast<unsigned>(c.op),
               uint64_t(c.first_line), uint64_t(c.count));
   ++ctl_requests_;
+  array_.allocate();
   const unsigned L = array_.line();
   if (c.op == CacheCtl::FlushDirty) {
     for (CacheArray::Line* l : array_.dirty_lines()) {

@@ -31,6 +31,7 @@
 #include "platform/channel_tag.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
+#include "platform/host_memory.h"
 #include "platform/param_set.h"
 
 namespace hetvp::cache {
@@ -53,7 +54,14 @@ uint64_t line_digest(uint64_t cache_id, uint64_t line_addr);
 // The tag/data array: pure state, no SystemC. Used by Cache and by unit tests.
 class CacheArray {
  public:
-  CacheArray(uint64_t size, unsigned ways, unsigned line);
+  // `later`: the geometry is checked now, the arrays are allocated by allocate() (a Cache takes
+  // them when the simulation starts, so `hetvp check` allocates nothing: platform/host_memory.h).
+  enum class Storage { now, later };
+  CacheArray(uint64_t size, unsigned ways, unsigned line, Storage storage = Storage::now);
+  void allocate();  // the tag and data arrays, once; every lookup needs them
+  bool allocated() const { return !lines_.empty(); }
+  // Host bytes the arrays take once allocated: the data and one Line per line.
+  uint64_t storage_bytes() const { return sets_ * ways_ * (line_ + sizeof(Line)); }
   uint64_t invalidate_all();  // returns the lines dropped (dirty ones too: caller flushes first)
   unsigned line() const { return line_; }
   unsigned sets() const { return sets_; }
@@ -93,7 +101,8 @@ HETVP_ENUM(RangeWalk, per_line, bounded);
 
 // The parameters of a cache (YAML type `cache`, and the compute block's `tcp`/`tcc` groups).
 struct CacheConfig : ParamSet {
-  Size size{this, "size", "32 KiB", "capacity in bytes", Min{64}};
+  // At most 1 GiB (the host memory the arrays take; a real last-level cache is tens of MiB).
+  Size size{this, "size", "32 KiB", "capacity in bytes (at most 1 GiB)", Range{64, 1073741824.0}};
   Int<unsigned> ways{this, "ways", 8, "associativity", Range{1, 64}};
   Int<unsigned> line{this, "line", 64, "line size in bytes (power of two)", Range{16, 4096}};
   Enum<WritePolicy> write_policy{this, "write_policy", WritePolicy::write_back, "what a write hit does"};
@@ -112,7 +121,7 @@ struct CacheConfig : ParamSet {
               "pass through it untouched to the level below"};
 };
 
-class Cache : public Component {
+class Cache : public Component, public HostMemoryUser {
  public:
   using Config = CacheConfig;
   tlm_utils::multi_passthrough_target_socket<Cache> in{"in"};
@@ -123,6 +132,9 @@ class Cache : public Component {
   Cache(sc_core::sc_module_name name, const CacheConfig& c);
 
   sc_core::sc_time tag_time() const { return tag_time_; }
+  // platform/host_memory.h: the arrays, taken when the simulation starts (or at the first access).
+  uint64_t up_front_host_bytes() const override { return array_.storage_bytes(); }
+  std::string host_bytes_origin() const override { return size_origin_; }
   uint64_t id() const { return id_; }
   const CacheArray& array() const { return array_; }
   // Direct control (same semantics as the ctl port), for unit tests.
@@ -131,6 +143,7 @@ class Cache : public Component {
 
  private:
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
+  void start_of_simulation() override { array_.allocate(); }
   void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   bool get_dmi(int, tlm::tlm_generic_payload& gp, tlm::tlm_dmi&) {
@@ -152,6 +165,7 @@ class Cache : public Component {
   bool writeback(CacheArray::Line* l, sc_core::sc_time& delay, tlm::tlm_generic_payload* parent, const char* why);
 
   CacheArray array_;
+  std::string size_origin_;  // where `size` was set (HostMemoryUser)
   bool write_back_, write_allocate_;
   bool bounded_walk_ = false;  // range_walk: bounded
   bool gpu_l1_ = false;        // gpu_l1: AccessInfo.l1_bypass reads pass through

@@ -14,6 +14,7 @@ HETVP_REGISTER_COMPONENT("memory", Memory, "RAM with sparse storage, fixed laten
 
 Memory::Memory(sc_core::sc_module_name name, const MemoryConfig& c) : Component(name) {
   size_ = c.size;
+  size_origin_ = c.size.where();
   latency_ = c.latency;
   write_latency_ = c.write_latency.given() ? c.write_latency() : latency_;
   const double bw = c.bandwidth;

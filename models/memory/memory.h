@@ -18,6 +18,7 @@
 
 #include "platform/component.h"
 #include "platform/direct_target_socket.h"
+#include "platform/host_memory.h"
 #include "platform/param_set.h"
 
 namespace hetvp {
@@ -34,7 +35,7 @@ struct MemoryConfig : ParamSet {
   Bool dmi{this, "dmi", true, "grant direct memory access to initiators that ask"};
 };
 
-class Memory : public Component {
+class Memory : public Component, public HostMemoryUser {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);  // (named by `in`)
 
  public:
@@ -45,6 +46,13 @@ class Memory : public Component {
   Memory(sc_core::sc_module_name name, const MemoryConfig& c);
 
   uint64_t size() const { return size_; }
+  // platform/host_memory.h: what the constructor allocates (the chunk table, the written-page bits,
+  // the streaming-time table), not the chunks a run touches later.
+  uint64_t up_front_host_bytes() const override {
+    return chunks_.capacity() * sizeof(chunks_[0]) + written_.capacity() * sizeof(uint64_t) +
+           stream_table_.capacity() * sizeof(sc_core::sc_time);
+  }
+  std::string host_bytes_origin() const override { return size_origin_; }
 
   static constexpr uint64_t kChunk = 1ull << 20;
   static constexpr uint64_t kPage = 4096;  // granule of the written-page bits
@@ -58,6 +66,7 @@ class Memory : public Component {
   bool access(tlm::tlm_generic_payload& gp);
 
   uint64_t size_;
+  std::string size_origin_;  // where `size` was set (HostMemoryUser)
   sc_core::sc_time latency_, write_latency_;
   double seconds_per_byte_;
   // len * seconds_per_byte_ as an sc_time for len < stream_table_.size(), computed once with the

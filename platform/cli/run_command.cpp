@@ -7,11 +7,16 @@
 
 #include "platform/cli/command.h"
 #include "platform/cli/progress.h"
+#include "platform/config.h"
+#include "platform/file_input.h"
 #include "platform/paths.h"
 #include "platform/simulation.h"
 
 namespace hetvp::cli {
 namespace {
+
+// A configuration file as hetvp reads it (Config::load_file): a regular file within the size limit.
+constexpr InputKind kConfigFile{"a YAML configuration file", ConfigLimits::kMaxBytes};
 
 const char* kRunUsage = "usage: hetvp run CONFIG [options]";
 const char* kRunAbout =
@@ -113,6 +118,16 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
 
   // A path to an existing file, else a shipped config's name (configs/NAME.yaml of the data folder).
   const std::string found = find_config(opt.config);
+  // A path that exists but is no file to read (a directory, /dev/zero, a FIFO, a file over the
+  // size limit): say what it is rather than "no such file".
+  if (found.empty() && access(opt.config.c_str(), F_OK) == 0) {
+    try {
+      check_input_file(opt.config, kConfigFile);
+    } catch (const InputFileError& e) {
+      std::cerr << "error: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   if (found.empty()) {
     std::string names;
     for (const std::string& n : shipped_configs()) names += (names.empty() ? "" : ", ") + n;

@@ -11,6 +11,8 @@
 #include "common/tlm_harness.h"
 #include "models/cache/cache.h"
 #include "models/memory/memory.h"
+#include "platform/config.h"
+#include "platform/host_memory.h"
 #include "platform/run_state.h"
 
 using namespace hetvp;
@@ -616,4 +618,45 @@ TEST(CoherenceCheckerUnit, EveryConsumedByteIsCheckedOthersAreNot) {
   EXPECT_FALSE(c.load(0x100, last_differs, 4, "t")) << "the last byte is checked too";
   EXPECT_EQ(c.violations(), 1u);
   EXPECT_TRUE(hetvp::test::run_state().failed());
+}
+
+// A cache takes its arrays when the simulation starts, not when it is built (`hetvp check` builds
+// and stops): its claim on host memory is known before (platform/host_memory.h, issue #43 item 3).
+TEST(CacheStorage, NothingIsAllocatedUntilTheSimulationStarts) {
+  Cache big("big", config_from<CacheConfig>("size: 1 GiB\nways: 16"));
+  EXPECT_FALSE(big.array().allocated());
+  EXPECT_EQ(big.up_front_host_bytes(), (1ull << 30) + (1ull << 30) / 64 * sizeof(CacheArray::Line));
+  const std::vector<HostMemoryShare> shares = host_memory_shares({&big});
+  ASSERT_EQ(shares.size(), 1u);
+  EXPECT_EQ(shares[0].modules, std::vector<std::string>{"big"});
+  EXPECT_EQ(shares[0].bytes, big.up_front_host_bytes());
+}
+
+TEST(CacheStorage, TheArraysAreTakenWhenTheSimulationStarts) {
+  bool ran = false;
+  Bench b("size: 1 KiB\nways: 2", [&](TestInitiator&, Bench& b) {
+    EXPECT_TRUE(b.cache->array().allocated()) << "allocated at the start of the simulation";
+    ran = true;
+  });
+  EXPECT_FALSE(b.cache->array().allocated());
+  hetvp::test::start();
+  EXPECT_TRUE(ran);
+}
+
+TEST(CacheStorage, BudgetErrorIsLocatedAtTheLargestShareAndNamesTheLargest) {
+  const std::vector<HostMemoryShare> shares = {{"a.yaml:3:9 (l2.size)", {"l2"}, 3ull << 30},
+                                               {"a.yaml:7:9 (gpu.tcp.size)", {"gpu.tcp0", "gpu.tcp1"}, 1ull << 29},
+                                               {"a.yaml:9:9 (ram.size)", {"ram"}, 4096},
+                                               {"a.yaml:11:9 (l1.size)", {"l1"}, 1024}};
+  EXPECT_NO_THROW(check_host_memory_budget(shares, (3ull << 30) + (1ull << 29) + 4096 + 1024, "the default"));
+  try {
+    check_host_memory_budget(shares, 2ull << 30, "the default");
+    FAIL() << "no error over the budget";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "a.yaml:3:9 (l2.size): the platform would allocate 3.5 GiB of host memory before simulating, more than "
+              "simulation.memory_budget (2 GiB, the default); largest: 3 GiB for l2, sized by a.yaml:3:9 (l2.size); "
+              "512 MiB for 2 modules (gpu.tcp0, ...), sized by a.yaml:7:9 (gpu.tcp.size); 4 KiB for ram, sized by "
+              "a.yaml:9:9 (ram.size). Make them smaller, or raise simulation.memory_budget if the host has the memory");
+  }
 }

@@ -3,6 +3,8 @@
 // what is wrong, configs found by name, the plugin hint, and progress that changes no statistic.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "common/run_hetvp.h"
 
 using namespace hetvp::test;
@@ -112,6 +114,30 @@ TEST(CliOptions, ConfigsAreFoundByName) {
   RunResult path = run_hetvp("check ./default");
   EXPECT_EQ(path.status, 2);
   EXPECT_TRUE(has(path.err, "./default: no such configuration file")) << path.err;
+}
+
+// A configuration path that exists but cannot be a configuration says what is wrong with it, not
+// "no such configuration file" (issue #43 item 6): a device, a directory, an empty file, a binary file.
+TEST(CliOptions, ConfigThatExistsButIsNoConfigSaysWhatItIs) {
+  RunResult dev = run_hetvp("check /dev/zero");
+  EXPECT_EQ(dev.status, 2);
+  EXPECT_TRUE(has(dev.err, "error: /dev/zero: is a character device, not a regular file (a YAML configuration file expected)"))
+      << dev.err;
+  EXPECT_FALSE(has(dev.err, "no such configuration file")) << dev.err;
+  const std::string dir = scratch();
+  RunResult d = run_hetvp("check " + dir);
+  EXPECT_EQ(d.status, 2);
+  EXPECT_TRUE(has(d.err, "error: " + dir + ": is a directory, not a regular file")) << d.err;
+  const std::string empty = write_file("empty.yaml", "");
+  RunResult e = run_hetvp("check " + empty);
+  EXPECT_EQ(e.status, 2);
+  EXPECT_TRUE(has(e.err, "error: " + empty + ":1:1: the configuration is empty")) << e.err;
+  const std::string binary = write_file("binary.yaml", std::string("\x7f" "ELF\x01\x01\x01\0\0\0", 10));
+  RunResult b = run_hetvp("run " + binary);
+  EXPECT_EQ(b.status, 2);
+  EXPECT_TRUE(has(b.err, "error: " + binary + ": is a binary file (a NUL byte at offset 7), not a YAML configuration file"))
+      << b.err;
+  for (const RunResult* r : {&dev, &d, &e, &b}) EXPECT_EQ(std::count(r->err.begin(), r->err.end(), '\n'), 1) << r->err;
 }
 
 // A type or workload hetvp does not know may come from a plugin that was not loaded.

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <string>
 
+#include "common/child_exit.h"
 #include "platform/builder.h"
 #include "platform/config.h"
 
@@ -78,8 +79,8 @@ Outcome load_in_child(const std::string& text, const std::vector<std::string>& o
     } catch (const std::exception& e) {
       msg = std::string("X") + e.what();
     }
-    if (write(fds[1], msg.data(), msg.size()) < 0) _exit(3);
-    _exit(0);
+    // Every object of the load is gone: a leak ends the child (no answer) before it answers.
+    test::exit_child(write(fds[1], msg.data(), msg.size()) < 0 ? 3 : 0);
   }
   close(fds[1]);
   Outcome o;
@@ -105,8 +106,8 @@ Outcome load_in_child(const std::string& text, const std::vector<std::string>& o
   if (o.abnormal.empty()) {
     if (WIFSIGNALED(status))
       o.abnormal = "killed by signal " + std::to_string(WTERMSIG(status));
-    else if (got.empty())
-      o.abnormal = "exited with status " + std::to_string(WEXITSTATUS(status)) + " and no answer";
+    else if (got.empty() || WEXITSTATUS(status) != 0)
+      o.abnormal = "exited with status " + std::to_string(WEXITSTATUS(status)) + (got.empty() ? " and no answer" : "");
     else if (got[0] == 'X')
       o.abnormal = "a non-configuration exception: " + got.substr(1);
     else if (got[0] == 'E')

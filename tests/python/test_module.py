@@ -107,7 +107,7 @@ def test_list_types_is_the_schema():
     latency = next(p for p in t["components"]["pcie_link"]["params"] if p["name"] == "latency")
     assert latency["unit"] == "s"
     assert "transfer" in t["programs"] and "boot" in t["programs"]
-    assert [p["name"] for p in t["sections"]["simulation"]] == ["seed", "quantum", "time_limit", "trace_routers"]
+    assert [p["name"] for p in t["sections"]["simulation"]] == ["seed", "quantum", "time_limit", "memory_budget", "trace_routers"]
 
 
 def test_bad_plugin_is_a_config_error():

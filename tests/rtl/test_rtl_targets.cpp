@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/child_exit.h"
 #include "common/run_hetvp.h"
 #include "models/host/host_api.h"
 #include "platform/format.h"
@@ -141,7 +142,7 @@ Outcome run(const std::string& config_text, std::vector<std::string> sets) {
     const int st = run_platform(opt, out, err);
     std::ofstream(text_path) << out.str() << err.str();
     fflush(nullptr);
-    _exit(st);
+    test::exit_child(st);  // LeakSanitizer's check first (tests/common/child_exit.h)
   }
   int ws = 0;
   waitpid(pid, &ws, 0);
