@@ -284,7 +284,6 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   bool strict_traps_ = false;
   bool csr_probe_trap_ = false;  // the trap being taken is a CSR access to an absent CSR (strict mode)
   bool misaligned_emulate_ = false;
-  Pmp pmp_;  // checked only while pmp_.active() (some entry locked): the slow paths and decode
   // trap-loop watchdog (docs/iss.md "trap-loop watchdog")
   uint32_t wd_limit_ = kDefaultTrapWatchdog;
   uint32_t wd_count_ = 0, wd_cause_ = 0, wd_epc_ = 0;  // the current run of identical traps
@@ -321,6 +320,9 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   CycleCosts costs_;
   std::set<uint32_t> breakpoints_;
   Insn tmp_;  // used to execute the real instruction under a breakpoint
+  // Last: out of the run loop's way. Checked only while pmp_.active() (some entry locked), in the
+  // slow paths and at decode.
+  Pmp pmp_;
 };
 
 }  // namespace hetvp::mcu::rv32
