@@ -50,13 +50,36 @@ static uint32_t strands_xfer(uint32_t mem_base, uint32_t load, uint32_t* error) 
   return strand_bytes;
 }
 
+/* Test variants (tests/mcu_boot, issue #43): at boot and at every command, mcycle = (mcycle & MASK) +
+ * ADD: its own value (1: MASK all ones, ADD 0), that value + 10^6 (2) or 0 (3: MASK 0, ADD 0). The
+ * same eight uncompressed instructions in every variant, so all three run the same cycles; simulated
+ * time comes from the cycles the core retires, not from mcycle, so they must boot and copy at the
+ * same times. */
+#define FW_MCYCLE_SET(MASK, ADD)                                                                      \
+  __asm__ volatile(".option push\n\t.option norvc\n\t"                                              \
+                   "csrr t0, mcycle\n\tlui t1, %%hi(" #MASK ")\n\taddi t1, t1, %%lo(" #MASK ")\n\t"    \
+                   "and t0, t0, t1\n\tlui t1, %%hi(" #ADD ")\n\taddi t1, t1, %%lo(" #ADD ")\n\t"        \
+                   "add t0, t0, t1\n\tcsrw mcycle, t0\n\t.option pop" ::                                  \
+                       : "t0", "t1")
+#if defined(HETVP_FW_MCYCLE_WRITE) && HETVP_FW_MCYCLE_WRITE == 1
+#define FW_MCYCLE_POKE() FW_MCYCLE_SET(0xffffffff, 0)
+#elif defined(HETVP_FW_MCYCLE_WRITE) && HETVP_FW_MCYCLE_WRITE == 2
+#define FW_MCYCLE_POKE() FW_MCYCLE_SET(0xffffffff, 1000000)
+#elif defined(HETVP_FW_MCYCLE_WRITE) && HETVP_FW_MCYCLE_WRITE == 3
+#define FW_MCYCLE_POKE() FW_MCYCLE_SET(0, 0)
+#else
+#define FW_MCYCLE_POKE() ((void)0)
+#endif
+
 void fw_initialize(void) {
+  FW_MCYCLE_POKE();
 #ifndef HETVP_FW_NO_INIT
   mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | (mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_INDEX_MASK));
 #endif
 }
 
 int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) {
+  FW_MCYCLE_POKE();
   switch (cmd) {
     case FW_CMD_REG_READ: /* own register block only */
       if (data & 3u || data >= MCU_REG_SIZE) {
@@ -87,4 +110,7 @@ int fw_dispatch(uint32_t cmd, uint32_t data, uint32_t* result, uint32_t* error) 
   return 0;
 }
 
-int main(void) { return fw_main(); }
+int main(void) {
+  FW_MCYCLE_POKE();
+  return fw_main();
+}

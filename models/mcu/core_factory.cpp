@@ -15,6 +15,9 @@ std::unique_ptr<CoreIf> make_core(const std::string& isa, const CoreOptions& o) 
     if (!rv32imc) c->set_compressed(false);
     c->set_strict_traps(o.strict_traps);
     if (o.trap_watchdog) c->set_trap_watchdog(*o.trap_watchdog);
+    c->set_misaligned_emulation(o.misaligned_emulate);
+    c->set_threaded_blocks(o.execution != CoreOptions::Execution::interpreted);
+    c->set_x86_translation(o.execution == CoreOptions::Execution::translated);
     return c;
   }
   if (isa == "falcon" || isa == "falcon3" || isa == "falcon5") {

@@ -129,6 +129,11 @@ struct CoreOptions {
   // RV32: the same trap this many times in a row with no progress is fatal (0 = off); none: the
   // core's default.
   std::optional<uint32_t> trap_watchdog;
+  // RV32: misaligned loads/stores done in hardware instead of trapping (docs/iss.md).
+  bool misaligned_emulate = false;
+  // RV32: how instructions run — pre-decoded blocks translated to host code (the default), the
+  // same blocks without translation, or the per-instruction interpreter. Same results every way.
+  enum class Execution { translated, threaded, interpreted } execution = Execution::translated;
   // Falcon: run() ends before an iord/iowr that is not the burst's first instruction, so the owner
   // can bring its time up to the access first (I/O happens at its own time, whatever the quantum).
   bool sync_io = false;

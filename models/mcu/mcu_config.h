@@ -20,6 +20,10 @@ namespace hetvp::mcu {
 using McuCore = gpu::McuCore;
 // The firmware the boot uploads: hetvp's RV32 ELF images or nouveau's Falcon fuc3/fuc5 code.
 HETVP_ENUM(McuFirmware, hetvp, nouveau);
+// RV32 cores: misaligned loads/stores trap or are done in hardware (docs/iss.md).
+HETVP_ENUM(McuMisaligned, trap, emulate);
+// RV32 cores: how instructions run (docs/iss.md "How it is fast"; the results are the same).
+HETVP_ENUM(McuExecution, translated, threaded, interpreted);
 
 // One microcontroller's own parameters: the HUB's group or the GPCs' (every GPC's) group. The two
 // differ in their defaults and in the doc of `image`, hence the `hub` flag the derived
@@ -66,6 +70,13 @@ struct McuSideConfig : ParamSet {
                               "stop the core when the same trap (mcause, mepc) is taken this many times in a row with "
                               "no progress (docs/iss.md); 0 = off",
                               Range{0, 0xffffffffLL}};
+  Enum<McuMisaligned> misaligned{this, "misaligned", McuMisaligned::trap,
+                                 "RV32 cores: misaligned loads/stores trap (mcause 4/6) or are emulated in hardware at "
+                                 "twice the class's cycles (docs/iss.md)"};
+  Enum<McuExecution> execution{
+      this, "execution", McuExecution::translated,
+      "RV32 cores: translated = pre-decoded blocks run as x86-64 code where supported, threaded = the blocks "
+      "without translation, interpreted = one instruction at a time; the same results (docs/iss.md)"};
   Bool local_time_bursts{
       this, "local_time_bursts", true,
       "RV32 cores (a Falcon context controller ignores it): the burst goes on in local time through a quantum "

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
 #include <map>
 
 #include "common/run_hetvp.h"
@@ -76,17 +79,52 @@ TEST(Quantum, CoherenceTicksDoNotDependOnTheQuantum) {
     expect_quantum_independent("run " + config("coherence.yaml") + " --workload " + w, 9, 5, 0.0);
 }
 
-// gpu_bench (FIFO channels, copies and kernels through methods): every run's total time within
-// 1 %, for a kernel-bound and a copy-bound program, with one context and with four, whose channels
-// the FIFO switches GR between through the HUB/GPC firmware (CHSW, MMCTX, strands). Not checked:
-// the FIFO's summed wait for the ACKs (CSV switch_ns), which moves by up to 2.4 % (10.95 us per
-// switch at 10 ns, 11.09 us at 10 us: the HUB firmware's cycles between waking on its GPCs'
-// answers depend on how far they ran ahead); the run totals do not move.
-TEST(Quantum, GpuBenchRunTimesDoNotDependOnTheQuantum) {
+// gpu_bench (FIFO channels, copies and kernels through methods), every column of every run, for a
+// kernel-bound and a copy-bound program, with one context and with four, whose channels the FIFO
+// switches GR between through the HUB/GPC firmware (CHSW, MMCTX, strands). The run totals and most
+// columns stay within 1 %. Not yet (issue #43 item 2, open; the bound each has today, measured
+// 2026-11-29, so that they cannot get worse unseen):
+// - fw_hub_ns up to 9 % (8,020 ns at 10 ns, 7,300 at 1 us): the HUB firmware wakes once per GPC answer
+//   it has not seen yet, and how many answers one wake finds depends on how far the GPCs ran ahead;
+// - fw_gpcs_ns up to 2 %, switch_ns (the FIFO's summed wait for the ACKs) up to 2.2 %;
+// - host_reg_ns up to 110 % (4,132 ns vs 8,646 at 10 us, memcpy, four contexts) and host_wait_ns
+//   1.2 %: a host register read that catches up to its arrival is charged differently.
+TEST(Quantum, GpuBenchColumnsDoNotDependOnTheQuantum) {
+  const std::map<std::string, double> open_bound = {{"fw_hub_ns", 0.10},  {"fw_gpcs_ns", 0.025},
+                                                    {"switch_ns", 0.025}, {"host_reg_ns", 1.2},
+                                                    {"host_wait_ns", 0.015}};
   for (const char* c : {"1", "4"})
-    for (const char* p : {"madd", "memcpy"})
-      expect_quantum_independent("run " + config("default.yaml") + " --workload gpu_bench --set workload.args.runs=2" +
-                                     " --set workload.args.contexts=" + c + " --set workload.args.program=" + p +
-                                     " --set workload.args.size=" + (std::string(p) == "memcpy" ? "65536" : "64"),
-                                 4, 4, 0.01);
+    for (const char* p : {"madd", "memcpy"}) {
+      const std::string args = "run " + config("default.yaml") + " --workload gpu_bench --set workload.args.runs=2" +
+                               " --set workload.args.contexts=" + c + " --set workload.args.program=" + p +
+                               " --set workload.args.size=" + (std::string(p) == "memcpy" ? "65536" : "64");
+      std::vector<std::vector<std::string>> base;
+      for (const char* q : kQuanta) {
+        const std::string csv = scratch() + "/quantum_bench_" + q + ".csv";
+        RunResult r = run_hetvp(args + " --quiet --set simulation.quantum=" + q + " --csv " + csv);
+        ASSERT_EQ(r.status, 0) << args << " at " << q << ": " << r.err;
+        auto rows = read_csv(csv);
+        ASSERT_GE(rows.size(), 3u) << csv;  // header + two runs
+        if (base.empty()) {
+          base = rows;
+          continue;
+        }
+        ASSERT_EQ(rows.size(), base.size());
+        ASSERT_EQ(rows[0], base[0]);  // the same columns
+        for (size_t i = 1; i < rows.size(); ++i)
+          for (size_t k = 0; k < base[0].size(); ++k) {
+            const std::string& col = base[0][k];
+            char* end = nullptr;
+            const double v = std::strtod(base[i][k].c_str(), &end);
+            if (base[i][k].empty() || *end != '\0') {  // words (program, check): equal
+              EXPECT_EQ(rows[i][k], base[i][k]) << col << " run " << i << " at Q=" << q;
+              continue;
+            }
+            const auto o = open_bound.find(col);
+            const double tol = o == open_bound.end() ? 0.01 : o->second;
+            EXPECT_NEAR(std::stod(rows[i][k]), v, std::fabs(v) * tol)
+                << col << " run " << i << " at Q=" << q << " vs 10ns (" << c << " contexts, " << p << ")";
+          }
+      }
+    }
 }

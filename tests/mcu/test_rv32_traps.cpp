@@ -322,6 +322,37 @@ TEST(Rv32Fatal, ReenablingMieLeavesHandlerState) {
   EXPECT_EQ(h.x(8), 2u);
 }
 
+// Strict traps stop on a fault only: inside a handler an ecall, an ebreak (debug mode off) and a CSR
+// probe of an absent CSR are taken as ordinary traps (riscv-tests' env/p probes CSRs and exits
+// through ecall from inside its handler); an illegal instruction that is not a CSR access is fatal.
+TEST(Rv32Fatal, StrictTrapsDoNotCallEcallEbreakOrCsrProbesFaults) {
+  Harness h;
+  h.core.set_strict_traps(true);
+  h.core.set_debug_mode(false);
+  // handler: count entries in x8; the first entry probes satp (absent), the second ecalls, the
+  // third ebreaks, the fourth executes an illegal instruction (fatal)
+  h.org(kHandler)
+      .e(addi(8, 8, 1))
+      .e(addi(9, 0, 1))
+      .e(bne(8, 9, 8))
+      .e(csrrs(1, 0x180, 0))  // satp: absent, illegal -> re-enters the handler
+      .e(addi(9, 0, 2))
+      .e(bne(8, 9, 8))
+      .e(ecall())
+      .e(addi(9, 0, 3))
+      .e(bne(8, 9, 8))
+      .e(ebreak())
+      .e(0xffffffffu);
+  h.org(0);
+  install_handler(h);
+  h.e(ecall());
+  auto r = h.run();
+  EXPECT_EQ(r.reason, Reason::trapped_fatal);
+  EXPECT_EQ(h.x(8), 4u) << h.core.halt_reason();  // three exempt traps inside the handler, then the fault
+  EXPECT_NE(h.core.halt_reason().find("fault in trap handler: illegal instruction 0xffffffff"), std::string::npos)
+      << h.core.halt_reason();
+}
+
 TEST(Rv32Fatal, StrictTrapsAllowSeparateTrapsEachEndedByMret) {
   // strict: mret leaves handler state, so separate traps, each returned from, are fine.
   Harness h;
@@ -341,10 +372,10 @@ TEST(Rv32Fatal, StrictTrapsAllowSeparateTrapsEachEndedByMret) {
 TEST(Rv32NestedTrap, RepeatedCsrProbesWithoutMretAreNotFatal) {
   Harness h;
   // 0x00: mtvec = 0x10 ; 0x0c: csrr x1, satp (0x180, absent here: illegal)
-  // 0x10: mtvec = 0x20 ; 0x1c: csrr x2, pmpaddr0 (0x3b0)
+  // 0x10: mtvec = 0x20 ; 0x1c: csrr x2, menvcfg (0x30a)
   // 0x20: mtvec = 0x30 ; 0x2c: csrr x3, medeleg (0x302) ; 0x30: x4 = mcause ; x5 = mepc ; ebreak
   h.li(31, 0x10).e(csrrw(0, MTVEC, 31)).e(csrrs(1, 0x180, 0));
-  h.li(31, 0x20).e(csrrw(0, MTVEC, 31)).e(csrrs(2, 0x3b0, 0));
+  h.li(31, 0x20).e(csrrw(0, MTVEC, 31)).e(csrrs(2, 0x30a, 0));
   h.li(31, 0x30).e(csrrw(0, MTVEC, 31)).e(csrrs(3, 0x302, 0));
   h.e(csrrs(4, MCAUSE, 0)).e(csrrs(5, MEPC, 0)).e(csrrs(6, MSTATUS, 0)).end();
   h.core.write_gpr(1, 0x111);
@@ -734,29 +765,64 @@ TEST(Rv32Run, RegionSetupIsValidated) {
   EXPECT_NO_THROW(h.core.add_region({0x40000, 64, m.data(), true, false}));
 }
 
-// Random instruction streams (with a trap handler that returns past the faulting instruction) must
-// never crash or hang the simulator; every run ends by budget, wfi, breakpoint or a fatal trap.
+// Random instruction streams must never crash or hang the simulator. With a trap handler that
+// returns past the faulting instruction (mepc += 2: keeps things chaotic) every program traps and
+// runs until its budget is spent; every tenth program has a handler that itself faults, and the
+// trap-loop watchdog stops exactly those as fatal, naming the loop. The per-instruction interpreter
+// ends each program exactly where the block path does (same reason, counters, pc, registers).
 TEST(Rv32Run, RandomProgramsNeverCrashTheSimulator) {
   std::mt19937 rng(7);
-  int fatal = 0, finished = 0;
+  int fatal = 0, budget = 0, trapped = 0;
   for (int iter = 0; iter < 300; ++iter) {
-    Harness h;
-    h.core.set_debug_mode(iter % 2 == 0);
-    // handler at 0x8000: mepc += 2; mret (skips half an instruction: keeps things chaotic)
-    h.org(0x8000).e(csrrs(30, MEPC, 0)).e(addi(30, 30, 2)).e(csrrw(0, MEPC, 30)).e(mret());
-    h.org(0).li(31, 0x8000).e(csrrw(0, MTVEC, 31));
-    for (uint32_t a = h.at; a < 0x1000; a += 4) h.e(static_cast<uint32_t>(rng()));
-    for (int k = 1; k < 31; ++k) h.core.write_gpr(k, (k & 1) ? Harness::kDmem + (rng() % 0x8000) : rng());
-    const auto r = h.run(20000);
-    if (r.reason == Reason::trapped_fatal) {
-      ++fatal;
-      EXPECT_FALSE(h.core.halt_reason().empty());
-    } else {
-      ++finished;
+    const bool broken_handler = iter % 10 == 9;
+    std::vector<uint32_t> words, regs(31);
+    for (uint32_t a = 0; a < 0x1000; a += 4) words.push_back(static_cast<uint32_t>(rng()));
+    for (int k = 1; k < 31; ++k) regs[k] = (k & 1) ? Harness::kDmem + (rng() % 0x8000) : rng();
+    RunResult r[2];
+    uint32_t x[2][32] = {}, pc[2] = {}, mcause[2] = {};
+    std::string why[2];
+    for (int path = 0; path < 2; ++path) {
+      Harness h;
+      h.core.set_threaded_blocks(path == 0);
+      h.core.set_debug_mode(iter % 2 == 0);
+      if (broken_handler)
+        h.org(0x8000).e(0xffffffffu);  // the handler faults: it re-enters itself at once, forever
+      else
+        h.org(0x8000).e(csrrs(30, MEPC, 0)).e(addi(30, 30, 2)).e(csrrw(0, MEPC, 30)).e(mret());
+      h.org(0).li(31, 0x8000).e(csrrw(0, MTVEC, 31));
+      for (size_t i = h.at / 4; i < words.size(); ++i) h.e(words[i]);
+      for (int k = 1; k < 31; ++k) h.core.write_gpr(k, regs[k]);
+      r[path] = h.run(20000);
+      for (unsigned k = 0; k < 32; ++k) x[path][k] = h.x(k);
+      pc[path] = h.core.read_pc();
+      why[path] = h.core.halt_reason();
+      mcause[path] = h.csr(MCAUSE);
+      EXPECT_EQ(r[path].cycles, h.core.cycles()) << iter;
+      EXPECT_EQ(r[path].instructions, h.core.instret()) << iter;
+      if (path == 0 && (h.csr(MEPC) != 0 || h.csr(MCAUSE) != 0)) ++trapped;
     }
-    EXPECT_LE(r.cycles, 20000u + 65535u);
+    if (broken_handler) {
+      EXPECT_EQ(r[0].reason, Reason::trapped_fatal) << iter;
+      EXPECT_NE(why[0].find("trap loop"), std::string::npos) << iter << ": " << why[0];
+    } else {
+      // a run that did not stop early spent its budget (a trap loop would have been fatal)
+      EXPECT_EQ(r[0].reason, Reason::budget) << iter << ": " << why[0];
+      EXPECT_GE(r[0].cycles, 20000u) << iter;
+    }
+    fatal += r[0].reason == Reason::trapped_fatal;
+    budget += r[0].reason == Reason::budget;
+    EXPECT_LE(r[0].cycles, 20000u + 65535u);
+    EXPECT_EQ(r[1].reason, r[0].reason) << iter;
+    EXPECT_EQ(r[1].cycles, r[0].cycles) << iter;
+    EXPECT_EQ(r[1].instructions, r[0].instructions) << iter;
+    EXPECT_EQ(pc[1], pc[0]) << iter;
+    EXPECT_EQ(why[1], why[0]) << iter;
+    EXPECT_EQ(mcause[1], mcause[0]) << iter;
+    for (unsigned k = 0; k < 32; ++k) EXPECT_EQ(x[1][k], x[0][k]) << iter << " x" << k;
   }
-  EXPECT_EQ(fatal + finished, 300);
+  EXPECT_EQ(fatal, 30);   // exactly the broken handlers
+  EXPECT_EQ(budget, 270);  // every other program
+  EXPECT_GE(trapped, 290);  // random code traps: the handler paths were exercised
 }
 
 TEST(Rv32Run, FactoryMakesCoresByIsaName) {

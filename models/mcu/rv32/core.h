@@ -11,6 +11,7 @@
 
 #include "models/mcu/core_if.h"
 #include "models/mcu/rv32/jit/x86_translator.h"
+#include "models/mcu/rv32/pmp.h"
 
 #include <algorithm>
 #include <memory>
@@ -154,7 +155,7 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   RunResult run(uint64_t max_cycles) override;
   RunResult step() override { return run(1); }
   void request_stop() override;
-  void stop_at(uint64_t cycle) override { limit_ = std::min(limit_, cycle - cycle_offset_); }
+  void stop_at(uint64_t cycle) override { limit_ = std::min(limit_, cycle); }
   void halt(const std::string& why) override;
   CoreState state() const override { return state_; }
   const std::string& halt_reason() const override { return halt_reason_; }
@@ -170,8 +171,12 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   void write_pc(uint32_t pc) override { pc_ = pc & ~1u; }
   bool read_csr(uint32_t csr, uint32_t& value) const;  // false: no such CSR
   TrapInfo last_trap() const override { return {mepc_, mcause_, mtval_}; }
-  uint64_t instret() const override { return instret_ + instret_offset_; }
-  uint64_t cycles() const override { return cycles_ + cycle_offset_; }
+  // The true counts, which simulated time is computed from: a csrw mcycle/minstret changes only what
+  // software reads (csr_cycles()/csr_instret()), never these.
+  uint64_t instret() const override { return instret_; }
+  uint64_t cycles() const override { return cycles_; }
+  uint64_t csr_cycles() const { return cycles_ + cycle_offset_; }  // mcycle as software reads it
+  uint64_t csr_instret() const { return instret_ + instret_offset_; }
   void invalidate_code(uint32_t addr, uint32_t len) override;
   void set_breakpoint(uint32_t addr) override;
   void clear_breakpoint(uint32_t addr) override;
@@ -213,6 +218,10 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   // to it after which at least one instruction retired. Interrupts neither count nor reset.
   void set_trap_watchdog(uint32_t n) { wd_limit_ = n; }
   uint32_t trap_watchdog() const { return wd_limit_; }
+  // Misaligned loads/stores: false (default) = they trap (mcause 4/6); true = done in hardware, as
+  // byte accesses, at twice the class's cycles (docs/iss.md "Misaligned accesses").
+  void set_misaligned_emulation(bool on) { misaligned_emulate_ = on; }
+  bool misaligned_emulation() const { return misaligned_emulate_; }
 
   // Decode one instruction word (exposed for tests/trace). For 16-bit ones pass the halfword.
   void decode(uint32_t raw, Insn& out) const;
@@ -240,6 +249,8 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   // slow paths (return false if a trap/stop ended the instruction)
   bool load_slow(uint32_t addr, uint32_t size, uint32_t& value);
   bool store_slow(uint32_t addr, uint32_t size, uint32_t value);
+  bool load_misaligned(uint32_t addr, uint32_t size, uint32_t& value);
+  bool store_misaligned(uint32_t addr, uint32_t size, uint32_t value);
   bool csr_access(const Insn& i, uint32_t operand, bool write, uint32_t& old);
   bool csr_write(uint32_t csr, uint32_t value);
   void take_trap(uint32_t cause, uint32_t tval, uint32_t epc);
@@ -267,10 +278,12 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   uint32_t mstatus_ = 0, mie_ = 0, mip_ = 0, mtvec_ = 0, mscratch_ = 0, mepc_ = 0, mcause_ = 0, mtval_ = 0;
   uint32_t hartid_ = 0;
   uint64_t cycles_ = 0, instret_ = 0;               // raw counters (budget accounting)
-  uint64_t cycle_offset_ = 0, instret_offset_ = 0;  // software writes to mcycle/minstret
+  uint64_t cycle_offset_ = 0, instret_offset_ = 0;  // software writes to mcycle/minstret (CSR view only)
   bool in_handler_ = false;                         // see docs/iss.md "fatal traps" (strict mode)
   bool mtvec_written_ = false;
   bool strict_traps_ = false;
+  bool csr_probe_trap_ = false;  // the trap being taken is a CSR access to an absent CSR (strict mode)
+  bool misaligned_emulate_ = false;
   // trap-loop watchdog (docs/iss.md "trap-loop watchdog")
   uint32_t wd_limit_ = kDefaultTrapWatchdog;
   uint32_t wd_count_ = 0, wd_cause_ = 0, wd_epc_ = 0;  // the current run of identical traps
@@ -307,6 +320,9 @@ class Rv32Core final : public CoreIf, public DmiControl, public DebugControl {
   CycleCosts costs_;
   std::set<uint32_t> breakpoints_;
   Insn tmp_;  // used to execute the real instruction under a breakpoint
+  // Last: out of the run loop's way. Checked only while pmp_.active() (some entry locked), in the
+  // slow paths and at decode.
+  Pmp pmp_;
 };
 
 }  // namespace hetvp::mcu::rv32

@@ -16,7 +16,7 @@ namespace {
 
 const char* kIssUsage =
     "usage: hetvp iss ELF [--max-instructions N] [--trace] [--no-dmi] [--no-jit] [--strict-traps]\n"
-    "                     [--trap-watchdog N] [--exit-code-file FILE]";
+    "                     [--trap-watchdog N] [--misaligned trap|emulate] [--exit-code-file FILE]";
 const char* kIssAbout =
     "  runs an RV32IMC ELF on the bare ISS until it stores (code<<1)|1 to its `tohost` symbol\n"
     "  exit status: 0 when the program exits with 0; its code when 3..119; 120 for any other code (1, 2, 120 and\n"
@@ -47,11 +47,20 @@ int iss_command(std::vector<std::string> args) {
       ->check([](const std::string& v) {
         return v.find('-') != std::string::npos ? "expected a number >= 0, not '" + v + "'" : std::string();
       });
+  std::string misaligned = "trap";
+  app->add_option("--misaligned", misaligned,
+                  "misaligned loads/stores: trap (mcause 4/6, the default) or emulate (done in hardware, twice the "
+                  "class's cycles)")
+      ->type_name("trap|emulate")
+      ->check([](const std::string& v) {
+        return v == "trap" || v == "emulate" ? std::string() : "expected trap or emulate, not '" + v + "'";
+      });
   app->add_option("--exit-code-file", o.exit_code_file, "write the program's full exit code to FILE when it exits")
       ->type_name("FILE");
   if (int parsed = cli::parse_args(*app, args); parsed >= 0) return parsed;
   if (no_dmi) o.dmi = false;
   if (no_jit) o.threaded_blocks = false;
+  o.misaligned_emulate = misaligned == "emulate";
   if (!max_instructions.empty()) {
     try {  // stoull would take "-5" as 2^64-5: digits only, and at least 1
       const std::string& n = max_instructions;

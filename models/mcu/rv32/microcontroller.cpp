@@ -24,6 +24,10 @@ CoreOptions core_options(const McuSideConfig& c) {
   CoreOptions o;
   o.strict_traps = c.strict_traps;  // RV32 options; another core has no such feature
   o.trap_watchdog = c.trap_watchdog;
+  o.misaligned_emulate = c.misaligned == McuMisaligned::emulate;
+  o.execution = c.execution == McuExecution::interpreted ? CoreOptions::Execution::interpreted
+                : c.execution == McuExecution::threaded  ? CoreOptions::Execution::threaded
+                                                         : CoreOptions::Execution::translated;
   return o;
 }
 

@@ -173,6 +173,7 @@ int run_standalone_elf(const std::string& elf_path, const StandaloneOptions& opt
   core.set_threaded_blocks(opt.threaded_blocks);
   core.set_strict_traps(opt.strict_traps);
   core.set_trap_watchdog(opt.trap_watchdog);
+  core.set_misaligned_emulation(opt.misaligned_emulate);
   try {
     core.set_cycle_costs(opt.cycle_costs);
     bool tohost_mapped = false;

@@ -17,6 +17,7 @@ struct StandaloneOptions {
   std::map<std::string, uint64_t> cycle_costs;   // cycle-class overrides, e.g. {"div", 20}
   bool strict_traps = false;                     // a trap inside a trap handler is fatal (debugging aid)
   uint32_t trap_watchdog = 1000;                 // same trap N times with no progress stops the run; 0 = off
+  bool misaligned_emulate = false;               // misaligned loads/stores in hardware (`--misaligned emulate`)
   std::string exit_code_file;                    // non-empty: the program's full exit code is written there
 };
 

@@ -13,6 +13,7 @@
 
 #if defined(__x86_64__) && defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #define HETVP_JIT_X86 1
 #else
 #define HETVP_JIT_X86 0
@@ -203,17 +204,32 @@ struct Gen {
 
 JitBuffer::~JitBuffer() {
   if (mem_) munmap(mem_, cap_);
+  if (exec_) munmap(const_cast<uint8_t*>(exec_), cap_);
 }
 
+// Two views of one anonymous memory file: written through the read-write one, run through the
+// read-execute one (W^X; no mprotect flips, so translation costs no system call per block).
 bool JitBuffer::ensure() {
   if (mem_) return true;
   if (failed_) return false;
-  void* m = mmap(nullptr, kBufferSize, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) {
-    failed_ = true;
+  failed_ = true;
+  const int fd = memfd_create("hetvp-jit", MFD_CLOEXEC);
+  if (fd < 0) return false;
+  void* w = MAP_FAILED;
+  void* x = MAP_FAILED;
+  if (ftruncate(fd, static_cast<off_t>(kBufferSize)) == 0) {
+    w = mmap(nullptr, kBufferSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    x = mmap(nullptr, kBufferSize, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+  }
+  close(fd);  // the mappings keep the memory
+  if (w == MAP_FAILED || x == MAP_FAILED) {
+    if (w != MAP_FAILED) munmap(w, kBufferSize);
+    if (x != MAP_FAILED) munmap(x, kBufferSize);
     return false;
   }
-  mem_ = static_cast<uint8_t*>(m);
+  failed_ = false;
+  mem_ = static_cast<uint8_t*>(w);
+  exec_ = static_cast<const uint8_t*>(x);
   cap_ = kBufferSize;
   used_ = 0;
   return true;
@@ -522,7 +538,7 @@ JitFn jit_translate(const Block& b, uint32_t mmask, const JitSlots& slots, JitBu
   if (a.size() + 16 > kMaxBlockCode) std::abort();  // cannot happen: bounded per op above
   while (a.size() & 15) a.b(0xCC);                  // int3 padding up to the next block
   buf.commit(16 + a.size());
-  return reinterpret_cast<JitFn>(header + 16);
+  return reinterpret_cast<JitFn>(const_cast<uint8_t*>(buf.to_exec(header + 16)));
 }
 
 #else  // no translator on this host: the threaded blocks run

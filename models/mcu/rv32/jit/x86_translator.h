@@ -40,7 +40,10 @@ struct JitCtx {
 
 using JitFn = int (*)(uint32_t* x, JitCtx* c);
 
-// Executable code memory of one core (mmap'ed on first use, freed with the core).
+// Executable code memory of one core (mapped on first use, freed with the core), kept W^X: a guest
+// program is untrusted input, so no page is ever writable and executable at once. The code is
+// written through one mapping (read-write) and run through another (read-execute) of the same
+// memory file (memfd): cursor() is in the first, to_exec() turns such an address into the second.
 class JitBuffer {
  public:
   JitBuffer() = default;
@@ -52,13 +55,16 @@ class JitBuffer {
   size_t room() const { return cap_ - used_; }
   uint8_t* cursor() { return mem_ + used_; }
   void commit(size_t n) { used_ += n; }
+  // The executable alias of a written address (a returned block's entry).
+  const uint8_t* to_exec(const uint8_t* written) const { return exec_ + (written - mem_); }
   // Every block starts 16-byte aligned after a 16-byte header (int3 bytes, then its
   // cost_before_last), so nothing reads outside the mapping in front of a block.
   void clear() { used_ = 0; }
   bool failed() const { return failed_; }
 
  private:
-  uint8_t* mem_ = nullptr;
+  uint8_t* mem_ = nullptr;         // read-write view
+  const uint8_t* exec_ = nullptr;  // read-execute view of the same pages
   size_t cap_ = 0, used_ = 0;
   bool failed_ = false;
 };
