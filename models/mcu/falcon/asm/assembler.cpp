@@ -201,9 +201,7 @@ class Assembler {
         a.ok = false;
     }
   }
-  static bool has_reg(const Expr& e) {
-    return e.op == Expr::Reg || (e.a && has_reg(*e.a)) || (e.b && has_reg(*e.b));
-  }
+  static bool has_reg(const Expr& e) { return e.op == Expr::Reg || (e.a && has_reg(*e.a)) || (e.b && has_reg(*e.b)); }
 
   bool match_mem(const isa::Operand& op, const Item& it, unsigned size_shift, Candidate& c) {
     const bool io = op.mem >= isa::I_RI;
@@ -240,7 +238,7 @@ class Assembler {
         if (a.regs.size() != 2 || a.offset) return false;
         // base: unscaled ($sp for D_SPR); index: scaled by the access size (unscaled when that is 1)
         for (int swap = 0; swap < 2; ++swap) {
-          const auto& b = a.regs[swap], &x = a.regs[1 - swap];
+          const auto &b = a.regs[swap], &x = a.regs[1 - swap];
           const bool base_ok = plain(b) && (op.mem == isa::D_SPR ? b.first == 16 : gpr(b.first));
           if (!base_ok || !gpr(x.first) || x.second != scale) continue;
           if (op.mem == isa::D_SPR) {
@@ -376,7 +374,8 @@ class Assembler {
           fail(s, "operand out of range: " + range_problem + " fits no form of '" + s.name + "'");
         std::string ops;
         for (const Item& it : s.items) ops += " " + it.show();
-        fail(s, "no form of '" + s.name + "' takes the operands" + (ops.empty() ? " (none)" : ops) + " on this Falcon version");
+        fail(s, "no form of '" + s.name + "' takes the operands" + (ops.empty() ? " (none)" : ops) +
+                    " on this Falcon version");
       }
     }
   }
@@ -420,7 +419,8 @@ class Assembler {
       const size_t sc = stmt_section_[k];
       addr_[k] = pos[sc];
       if (s.type == Stmt::Label) {
-        if (syms_.count(s.name)) fail(s, "symbol '" + s.name + "' defined twice (first at " + syms_[s.name].loc.str() + ")");
+        if (syms_.count(s.name))
+          fail(s, "symbol '" + s.name + "' defined twice (first at " + syms_[s.name].loc.str() + ")");
         syms_[s.name] = {true, sc, static_cast<uint32_t>(pos[sc]), nullptr, s.loc};
         sec_[sc].labels.push_back({static_cast<uint32_t>(sec_[sc].base + pos[sc]), s.name});
       } else if (s.type == Stmt::Insn) {
@@ -488,7 +488,8 @@ class Assembler {
       } else if (d == "skip") {
         to = p + n;
       } else {
-        if (p > n) fail(s, "section '" + sec_[stmt_section_[k]].name + "' exceeds .size by " + std::to_string(p - n) + " bytes");
+        if (p > n)
+          fail(s, "section '" + sec_[stmt_section_[k]].name + "' exceeds .size by " + std::to_string(p - n) + " bytes");
         to = n;
       }
       if (to - p > (uint64_t{1} << 24)) fail(s, "bad directive: ." + d + " of " + hex(to - p) + " bytes");

@@ -27,8 +27,8 @@ struct Options {
 
 struct Section {
   std::string name;
-  uint32_t base = 0;                                  // `.section #name BASE`
-  std::vector<uint8_t> bytes;                         // from base
+  uint32_t base = 0;                                     // `.section #name BASE`
+  std::vector<uint8_t> bytes;                            // from base
   std::vector<std::pair<uint32_t, std::string>> labels;  // (address, name), in source order
 };
 

@@ -37,9 +37,8 @@ std::vector<Form> build() {
   auto add = [&](const char* mn, uint8_t v, uint8_t len, uint64_t bits, std::vector<Operand> ops) {
     t.push_back({mn, v, len, bits, std::move(ops)});
   };
-  const Sub arith8[] = {{"add", 0, kAll}, {"adc", 1, kAll}, {"sub", 2, kAll}, {"sbb", 3, kAll},
-                        {"shl", 4, kAll}, {"shr", 5, kAll}, {"sar", 7, kAll}, {"shlc", 0xc, kAll},
-                        {"shrc", 0xd, kAll}};
+  const Sub arith8[] = {{"add", 0, kAll}, {"adc", 1, kAll}, {"sub", 2, kAll},    {"sbb", 3, kAll},   {"shl", 4, kAll},
+                        {"shr", 5, kAll}, {"sar", 7, kAll}, {"shlc", 0xc, kAll}, {"shrc", 0xd, kAll}};
   const Sub addsub[] = {{"add", 0, kAll}, {"adc", 1, kAll}, {"sub", 2, kAll}, {"sbb", 3, kAll}};
 
   // ---- sized (bits 6-7 the size) ----
@@ -75,7 +74,8 @@ std::vector<Form> build() {
                     {0xe, 5, 16, 32, 8, "ne"}, {0xf, 6, 16, 32, 16, "ne"}};
   for (const Cb& c : cbs)
     add("bra", V5, static_cast<uint8_t>(c.len), 0x33 | c.code << 8,
-        {SZ, reg(RH), imm(16, static_cast<uint8_t>(c.iw)), word(c.cond), pcrel(static_cast<uint8_t>(c.rpos), static_cast<uint8_t>(c.rw))});
+        {SZ, reg(RH), imm(16, static_cast<uint8_t>(c.iw)), word(c.cond),
+         pcrel(static_cast<uint8_t>(c.rpos), static_cast<uint8_t>(c.rw))});
   add("ld", kAll, 3, 0x34, {SZ, reg(RH), mem(D_SPI)});
   add("st", V5, 3, 0x35, {SZ, mem(D_RI, RH), reg(RL)});
   for (const Sub& s : arith8) {
@@ -114,12 +114,11 @@ std::vector<Form> build() {
     uint8_t versions, flags;
     bool wide, bits;  // has a 16-bit form; the immediate is lo:hi
   };
-  const Un un[] = {{"mulu", 0, kAll, 0, true, false},  {"muls", 1, kAll, kSigned, true, false},
-                   {"sext", 2, kAll, 0, false, false}, {"extrs", 3, kV3p, 0, true, true},
-                   {"and", 4, kAll, 0, true, false},   {"or", 5, kAll, 0, true, false},
-                   {"xor", 6, kAll, 0, true, false},   {"extr", 7, kV3p, 0, true, true},
-                   {"xbit", 8, kAll, 0, false, false}, {"ins", 0xb, kV3p, 0, true, true},
-                   {"div", 0xc, kV3p, 0, true, false}, {"mod", 0xd, kV3p, 0, true, false}};
+  const Un un[] = {
+      {"mulu", 0, kAll, 0, true, false}, {"muls", 1, kAll, kSigned, true, false}, {"sext", 2, kAll, 0, false, false},
+      {"extrs", 3, kV3p, 0, true, true}, {"and", 4, kAll, 0, true, false},        {"or", 5, kAll, 0, true, false},
+      {"xor", 6, kAll, 0, true, false},  {"extr", 7, kV3p, 0, true, true},        {"xbit", 8, kAll, 0, false, false},
+      {"ins", 0xb, kV3p, 0, true, true}, {"div", 0xc, kV3p, 0, true, false},      {"mod", 0xd, kV3p, 0, true, false}};
   for (const Un& u : un)
     add(u.mnemonic, u.versions, 3, 0xc0 + u.code, {reg(RL), reg(RH), u.bits ? bitfield(3) : imm(16, 8, u.flags)});
   add("iords", kAll, 3, 0xce, {reg(RL), mem(I_RI, RH)});
@@ -138,8 +137,8 @@ std::vector<Form> build() {
     uint8_t versions, flags, shift;
     bool wide;
   };
-  const Ri ri[] = {{"mulu", 0, kAll, 0, 0, true}, {"muls", 1, kAll, kSigned, 0, true}, {"sext", 2, kAll, 0, 0, false},
-                   {"sethi", 3, kAll, 0, 16, true}, {"and", 4, kAll, 0, 0, true},      {"or", 5, kAll, 0, 0, true},
+  const Ri ri[] = {{"mulu", 0, kAll, 0, 0, true},   {"muls", 1, kAll, kSigned, 0, true}, {"sext", 2, kAll, 0, 0, false},
+                   {"sethi", 3, kAll, 0, 16, true}, {"and", 4, kAll, 0, 0, true},        {"or", 5, kAll, 0, 0, true},
                    {"xor", 6, kAll, 0, 0, true},    {"mov", 7, kOld, kSigned, 0, true}};
   for (const Ri& r : ri) {
     add(r.mnemonic, r.versions, 3, 0xf0 | r.code << 8, {reg(RH), imm(16, 8, r.flags, r.shift)});
@@ -190,7 +189,7 @@ std::vector<Form> build() {
   add("xdst", kAll, 3, 0x0600fa, {reg(RH), reg(RL)});
   add("setp", kAll, 3, 0x0800fa, {reg(RL), reg(RH)});
   add("pop", kAll, 2, 0x00fc, {reg(RH)});
-  const Sub fd[] = {{"mulu", 0, kAll}, {"muls", 1, kAll}, {"sext", 2, kAll}, {"and", 4, kAll}, {"or", 5, kAll},
+  const Sub fd[] = {{"mulu", 0, kAll}, {"muls", 1, kAll}, {"sext", 2, kAll},   {"and", 4, kAll},   {"or", 5, kAll},
                     {"xor", 6, kAll},  {"bset", 9, kAll}, {"bclr", 0xa, kAll}, {"btgl", 0xb, kAll}};
   for (const Sub& s : fd) add(s.mnemonic, s.versions, 3, 0xfd | s.code << 16, {reg(RH), reg(RL)});
   add("mov", kAll, 3, 0x0000fe, {sreg(RL), reg(RH)});
@@ -198,9 +197,9 @@ std::vector<Form> build() {
   add("ptlb", kV3p, 3, 0x0200fe, {reg(RL), reg(RH)});
   add("vtlb", kV3p, 3, 0x0300fe, {reg(RL), reg(RH)});
   add("xbit", kAll, 3, 0x0c00fe, {reg(RL), FLAGS, reg(RH)});
-  const Sub ff[] = {{"mulu", 0, kAll},    {"muls", 1, kAll},  {"sext", 2, kAll},   {"extrs", 3, kV3p},
-                    {"and", 4, kAll},     {"or", 5, kAll},    {"xor", 6, kAll},    {"extr", 7, kV3p},
-                    {"xbit", 8, kAll},    {"div", 0xc, kV3p}, {"mod", 0xd, kV3p}};
+  const Sub ff[] = {{"mulu", 0, kAll}, {"muls", 1, kAll},  {"sext", 2, kAll}, {"extrs", 3, kV3p},
+                    {"and", 4, kAll},  {"or", 5, kAll},    {"xor", 6, kAll},  {"extr", 7, kV3p},
+                    {"xbit", 8, kAll}, {"div", 0xc, kV3p}, {"mod", 0xd, kV3p}};
   for (const Sub& s : ff) add(s.mnemonic, s.versions, 3, 0xff | s.code << 16, {reg(R3), reg(RH), reg(RL)});
   add("iords", kAll, 3, 0x0e00ff, {reg(R3), mem(I_RR, RH, RL)});
   add("iord", kAll, 3, 0x0f00ff, {reg(R3), mem(I_RR, RH, RL)});
@@ -257,10 +256,9 @@ int flag_bit(const char* name, uint8_t version) {
 }
 
 int sreg_index(const char* name, uint8_t version) {
-  static const Name n[] = {{"iv0", 0, kAll},    {"iv1", 1, kAll},      {"tv", 3, kAll},      {"sp", 4, kAll},
-                           {"pc", 5, kAll},     {"xcbase", 6, kAll},   {"xdbase", 7, kAll},  {"flags", 8, kAll},
-                           {"cx", 9, kAll},     {"cauth", 0xa, kAll},  {"xtargets", 0xb, kAll},
-                           {"tstatus", 0xc, kV3p}};
+  static const Name n[] = {{"iv0", 0, kAll}, {"iv1", 1, kAll},     {"tv", 3, kAll},         {"sp", 4, kAll},
+                           {"pc", 5, kAll},  {"xcbase", 6, kAll},  {"xdbase", 7, kAll},     {"flags", 8, kAll},
+                           {"cx", 9, kAll},  {"cauth", 0xa, kAll}, {"xtargets", 0xb, kAll}, {"tstatus", 0xc, kV3p}};
   return lookup(n, sizeof n / sizeof n[0], name, version);
 }
 

@@ -24,17 +24,17 @@ constexpr uint8_t kAll = V0 | V3 | V4 | V5;
 uint8_t version_from_name(const char* name);
 
 enum class Kind : uint8_t {
-  Size,    // b8 / b16 / b32: bits 6-7
-  Reg,     // $rN: 4 bits at pos
-  SReg,    // a special register ($iv0 ... $tstatus): 4 bits at pos
-  Imm,     // an expression: width bits at pos (flags: kSigned, kWrap; shift = low bits dropped)
-  PcRel,   // a branch target, pc-relative to the instruction's first byte: width bits at pos, signed
-  Cond,    // a branch condition ($pN, not $pN, e, ne, ...; none = always): 5 bits at pos
-  Flag,    // a $flags bit ($pN, c, o, s, z, ie0, ...): 5 bits at pos
-  Sp,      // the word $sp
-  Flags,   // the word $flags
-  Word,    // a literal word (`e` / `ne` in v5's compare-and-branch): word
-  Mem,     // D[...] / I[...]: mem says which shape
+  Size,      // b8 / b16 / b32: bits 6-7
+  Reg,       // $rN: 4 bits at pos
+  SReg,      // a special register ($iv0 ... $tstatus): 4 bits at pos
+  Imm,       // an expression: width bits at pos (flags: kSigned, kWrap; shift = low bits dropped)
+  PcRel,     // a branch target, pc-relative to the instruction's first byte: width bits at pos, signed
+  Cond,      // a branch condition ($pN, not $pN, e, ne, ...; none = always): 5 bits at pos
+  Flag,      // a $flags bit ($pN, c, o, s, z, ie0, ...): 5 bits at pos
+  Sp,        // the word $sp
+  Flags,     // the word $flags
+  Word,      // a literal word (`e` / `ne` in v5's compare-and-branch): word
+  Mem,       // D[...] / I[...]: mem says which shape
   BitField,  // lo:hi, lo at pos (5 bits), hi-lo in the next width bits
 };
 enum Mem : uint8_t {

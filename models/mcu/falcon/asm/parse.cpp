@@ -228,8 +228,12 @@ struct Parser {
       if (!found) return e;
     }
   }
-  ExprP mul() { return binary([&] { return primary(); }, {{"*", Expr::Mul}, {"/", Expr::Div}, {"%", Expr::Mod}}); }
-  ExprP additive() { return binary([&] { return mul(); }, {{"+", Expr::Add}, {"-", Expr::Sub}}); }
+  ExprP mul() {
+    return binary([&] { return primary(); }, {{"*", Expr::Mul}, {"/", Expr::Div}, {"%", Expr::Mod}});
+  }
+  ExprP additive() {
+    return binary([&] { return mul(); }, {{"+", Expr::Add}, {"-", Expr::Sub}});
+  }
   ExprP full() {
     auto shift = [&] { return binary([&] { return additive(); }, {{"<<", Expr::Shl}, {">>", Expr::Shr}}); };
     auto band = [&] { return binary(shift, {{"&", Expr::And}}); };

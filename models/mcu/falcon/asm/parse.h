@@ -28,10 +28,10 @@ ExprP make_expr(Expr::Op op, ExprP a, ExprP b = nullptr);
 // One operand as written.
 struct Item {
   enum Type { Word, Reg, Special, Value, Mem, Vec } type = Word;
-  std::string text;  // Word: the word; Special: the name after '$'
-  int reg = -1;      // Reg: $rN
-  ExprP e, e2;       // Value: e; Vec (lo:hi): e, e2; Mem: the address expression in e
-  char space = 0;    // Mem: 'D' or 'I'
+  std::string text;          // Word: the word; Special: the name after '$'
+  int reg = -1;              // Reg: $rN
+  ExprP e, e2;               // Value: e; Vec (lo:hi): e, e2; Mem: the address expression in e
+  char space = 0;            // Mem: 'D' or 'I'
   std::string show() const;  // for messages
 };
 
