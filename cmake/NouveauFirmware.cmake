@@ -1,13 +1,18 @@
 # nouveau's graphics context-controller firmware (Linux, MIT licence, Red Hat), obtained at configure
 # time from Debian's linux-source-6.1 package and never committed (docs/falcon.md).
 #
-# hetvp_nouveau_firmware(OUT_CPP) extracts only the */gr/fuc/{hub,gpc}<chip>.fuc3.h / .fuc5.h headers
-# of the chips in HETVP_NOUVEAU_IMAGES from /usr/src/linux-source-6.1.tar.xz (override:
-# -DHETVP_LINUX_SOURCE_TARBALL=...) into ${PROJECT_BINARY_DIR}/nouveau-fw, checks their pinned SHA-256
-# sums, and writes a loader (OUT_CPP) that includes them and exposes the code/data arrays as
-# hetvp::mcu::falcon::nouveau_firmware("gk104") etc. (nouveau_fw.h). Without the package, or with other
-# bytes, the loader reports "not available" with the reason, and the tests that need the firmware
-# skip with that reason. Sets HETVP_NOUVEAU_FW_REASON ("" = ok).
+# hetvp_nouveau_firmware(OUT_CPP) extracts from /usr/src/linux-source-6.1.tar.xz (override:
+# -DHETVP_LINUX_SOURCE_TARBALL=...) into ${PROJECT_BINARY_DIR}/nouveau-fw:
+#   - the */gr/fuc/{hub,gpc}<chip>.fuc3.h / .fuc5.h headers of the chips in HETVP_NOUVEAU_IMAGES, and
+#     checks their pinned SHA-256 sums (they identify the kernel version);
+#   - nouveau's Falcon sources: engine/gr/fuc, engine/ce/fuc and subdev/pmu/fuc (into src/gr, src/ce,
+#     src/pmu; with their shipped headers, which tests/mcu/falcon/falcon_as compares hetvp falcon-as with).
+# The build then assembles every GR image from those sources with hetvp-falcon-as (custom commands:
+# cpp + falcon-as, into nouveau-fw/asm/) and writes a loader (OUT_CPP) that includes the assembled
+# arrays and exposes them as hetvp::mcu::falcon::nouveau_firmware("gk104") etc. (nouveau_fw.h).
+# Without the package, or with other bytes, the loader reports "not available" with the reason, and
+# the tests that need the firmware skip with that reason. Sets HETVP_NOUVEAU_FW_REASON ("" = ok) in the
+# caller's scope, HETVP_NOUVEAU_SRC_DIR / HETVP_NOUVEAU_SRC_REASON in the cache (for the tests).
 # -DHETVP_REQUIRE_NOUVEAU=ON (set by .ci/run, where install-deps installs the package): any of those
 # reasons is a configure error instead, so a missing package, a failed extraction or a changed
 # SHA-256 (a Debian point release) turns CI red rather than skipping the Falcon tests.
@@ -66,7 +71,15 @@ function(hetvp_nouveau_firmware out_cpp)
     list(APPEND names ${f})
     string(APPEND names_text " ${f}")
   endforeach()
+  # nouveau's Falcon source folders (inside the tarball's drivers/gpu/drm/nouveau/nvkm/), each into src/<last>
+  set(src_dirs engine/gr/fuc engine/ce/fuc subdev/pmu/fuc)
+  foreach(d ${src_dirs})
+    list(APPEND patterns "*/nouveau/nvkm/${d}/*")
+  endforeach()
   _hetvp_nouveau_check(${dir} have_files bad)
+  if(NOT EXISTS ${dir}/src/extracted.stamp)
+    set(have_files FALSE)
+  endif()
   if(NOT have_files)
     if(NOT EXISTS ${HETVP_LINUX_SOURCE_TARBALL})
       set(reason "nouveau graphics firmware not available: ${HETVP_LINUX_SOURCE_TARBALL} not found (install the Debian package linux-source-6.1, see .ci/install-deps)")
@@ -88,6 +101,19 @@ function(hetvp_nouveau_firmware out_cpp)
           list(APPEND missing ${f})
         endif()
       endforeach()
+      foreach(d ${src_dirs})
+        string(REGEX REPLACE "/fuc$" "" part "${d}")
+        string(REGEX REPLACE ".*/" "" part "${part}")  # gr, ce, pmu
+        file(GLOB found ${tmp}/*/drivers/gpu/drm/nouveau/nvkm/${d}/*)
+        if(NOT found)
+          list(APPEND missing "${d}/")
+        endif()
+        file(MAKE_DIRECTORY ${dir}/src/${part})
+        foreach(x ${found})
+          get_filename_component(name ${x} NAME)
+          file(COPY_FILE ${x} ${dir}/src/${part}/${name})
+        endforeach()
+      endforeach()
       if(NOT rc EQUAL 0 OR missing)
         string(STRIP "${err}" err)
         string(REGEX REPLACE "[\r\n]+" "; " err "${err}")  # tar's lines as one
@@ -96,6 +122,8 @@ function(hetvp_nouveau_firmware out_cpp)
         _hetvp_nouveau_check(${dir} have_files bad)
         if(NOT have_files)
           set(reason "nouveau graphics firmware not used: ${bad} (from ${HETVP_LINUX_SOURCE_TARBALL}; another kernel version?)")
+        else()
+          file(WRITE ${dir}/src/extracted.stamp "${HETVP_LINUX_SOURCE_TARBALL}\n")
         endif()
       endif()
       file(REMOVE_RECURSE ${tmp})
@@ -105,9 +133,22 @@ function(hetvp_nouveau_firmware out_cpp)
     message(STATUS "nouveau firmware: ${dir} (${names_text}; SHA-256 pinned, ok)")
     set(HETVP_NOUVEAU_FW_AVAILABLE 1)
     set(HETVP_NOUVEAU_FW_INCLUDES "")
+    # Each image assembled from its source (hubgf100.fuc3 -> asm/hubgf100.fuc3.h) by hetvp-falcon-as:
+    # the loader includes those, not the shipped headers.
+    set(assembled "")
     foreach(f ${names})
-      string(APPEND HETVP_NOUVEAU_FW_INCLUDES "#include \"${dir}/${f}\"\n")
+      string(REGEX REPLACE "\\.h$" "" src "${f}")
+      add_custom_command(OUTPUT ${dir}/asm/${f}
+        COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}/asm
+        COMMAND hetvp-falcon-as ${dir}/src/gr/${src} -o ${dir}/asm/${f}
+        DEPENDS hetvp-falcon-as ${dir}/src/gr/${src} ${dir}/src/gr/hub.fuc ${dir}/src/gr/gpc.fuc
+                ${dir}/src/gr/com.fuc ${dir}/src/gr/macros.fuc ${dir}/src/gr/os.h
+        COMMENT "Assembling nouveau's ${src} with hetvp falcon-as" VERBATIM)
+      list(APPEND assembled ${dir}/asm/${f})
+      string(APPEND HETVP_NOUVEAU_FW_INCLUDES "#include \"${dir}/asm/${f}\"\n")
     endforeach()
+    add_custom_target(hetvp_nouveau_fw_assembled DEPENDS ${assembled})
+    set_source_files_properties(${out_cpp} PROPERTIES OBJECT_DEPENDS "${assembled}")
   elseif(HETVP_REQUIRE_NOUVEAU)
     message(FATAL_ERROR "${reason}. HETVP_REQUIRE_NOUVEAU is ON (CI): the Falcon tests must run, not skip.")
   else()
@@ -122,4 +163,7 @@ function(hetvp_nouveau_firmware out_cpp)
   string(REGEX REPLACE "[\r\n\t]+" " " HETVP_NOUVEAU_FW_REASON_C "${HETVP_NOUVEAU_FW_REASON_C}")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/nouveau_fw.cpp.in ${out_cpp} @ONLY)
   set(HETVP_NOUVEAU_FW_REASON "${reason}" PARENT_SCOPE)
+  # for tests/mcu/falcon (another directory scope): where the sources are, or why they are not
+  set(HETVP_NOUVEAU_SRC_DIR "${dir}/src" CACHE INTERNAL "nouveau's extracted Falcon sources")
+  set(HETVP_NOUVEAU_SRC_REASON "${reason}" CACHE INTERNAL "why nouveau's Falcon sources are not available")
 endfunction()

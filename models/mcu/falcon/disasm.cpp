@@ -1,48 +1,33 @@
-// hetvp — Falcon v3/v5 disassembler. Uses the core's decoder for the operation and operands, and the raw
-// opcode byte for the form (2 or 3 operands), so the text follows the operand order of the forms in
-// envytools docs/hw/falcon/*.rst.
+// hetvp — Falcon disassembler, driven by the assembler's table of instruction forms
+// (asm/isa_forms.h: one table for both), printing envydis's syntax so listings compare with envydis:
+// the first form, in table order, of the given Falcon version whose fixed bits match is the instruction
+// (the assembler's choice among equal encodings is the same, e.g. `mov` before `movw`).
 #include "models/mcu/falcon/disasm.h"
+#include "models/mcu/falcon/asm/isa_forms.h"
 #include "models/mcu/falcon/core.h"
-#include "models/mcu/falcon/ops.h"
 
 #include <cstdio>
 
 namespace hetvp::mcu::falcon {
 
 namespace {
+using isa::Kind;
+
 std::string reg(unsigned r) { return r == 16 ? "$sp" : "$r" + std::to_string(r); }
-std::string hx(uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%x", v);
+std::string hx(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
   return buf;
 }
-std::string shx(int32_t v) { return v < 0 ? "-" + hx(static_cast<uint32_t>(-static_cast<int64_t>(v))) : hx(v); }
-const char* kSize[3] = {"b8", "b16", "b32"};
+std::string shx(int64_t v) { return v < 0 ? "-" + hx(static_cast<uint64_t>(-v)) : hx(static_cast<uint64_t>(v)); }
+const char* kSize[4] = {"b8", "b16", "b32", "b??"};
 std::string flag_name(uint32_t bit) {
   bit &= 0x1f;
   if (bit < 8) return "$p" + std::to_string(bit);
-  switch (bit) {
-    case 8:
-      return "c";
-    case 9:
-      return "o";
-    case 0xa:
-      return "s";
-    case 0xb:
-      return "z";
-    case 0x10:
-      return "ie0";
-    case 0x11:
-      return "ie1";
-    case 0x14:
-      return "is0";
-    case 0x15:
-      return "is1";
-    case 0x18:
-      return "ta";
-    default:
-      return "???";
-  }
+  static const char* const n[0x20] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, "c",
+                                      "o",     "s",     "z",     nullptr, nullptr, nullptr, nullptr, "ie0",   "ie1",
+                                      nullptr, nullptr, "is0",   "is1",   nullptr, nullptr, "ta"};
+  return n[bit] ? n[bit] : "???";
 }
 std::string sr_name(unsigned sr) {
   static const char* const n[16] = {"iv0",   "iv1", nullptr, "tv",       "sp",      "pc",    "xcbase", "xdbase",
@@ -52,152 +37,170 @@ std::string sr_name(unsigned sr) {
 std::string cond_name(unsigned cc) {
   if (cc < 8) return "$p" + std::to_string(cc);
   if (cc >= 0x10 && cc < 0x18) return "not $p" + std::to_string(cc - 0x10);
-  static const char* const n[16] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
-                                    "b",     "o",     "s",     "e",     "a",     "be",    "",      "???"};
+  static const char* const n[8] = {"b", "o", "s", "e", "a", "be", "", "???"};
   static const char* const m[8] = {"ae", "no", "ns", "ne", "g", "le", "l", "ge"};
-  return cc < 0x10 ? n[cc] : m[cc - 0x18];
+  return cc < 0x10 ? n[cc - 8] : m[cc - 0x18];
 }
-std::string mem(const char* space, const Insn& i, unsigned scale) {
-  std::string s = std::string(space) + "[" + reg(i.b);
-  if (i.imm_form) {
-    if (i.imm) s += "+" + hx(i.imm * scale);
-  } else {
-    s += "+" + reg(i.c) + "*" + std::to_string(scale);
+
+uint64_t field(uint64_t w, unsigned pos, unsigned width) { return (w >> pos) & ((uint64_t{1} << width) - 1); }
+int64_t sext(uint64_t v, unsigned width) {
+  const uint64_t sign = uint64_t{1} << (width - 1);
+  return static_cast<int64_t>((v ^ sign) - sign);
+}
+uint64_t ones(unsigned pos, unsigned width) { return ((uint64_t{1} << width) - 1) << pos; }
+
+// The bits a form fixes: everything inside its length that no operand occupies, less the bits the
+// hardware ignores where envydis ignores them too (so a stray bit there decodes as envydis decodes it).
+uint64_t fixed_mask(const isa::Form& f) {
+  uint64_t m = f.length >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * f.length)) - 1;
+  bool uses_20 = false;
+  for (const isa::Operand& o : f.operands) {
+    switch (o.kind) {
+      case Kind::Size:
+        m &= ~ones(6, 2);
+        break;
+      case Kind::Reg:
+      case Kind::SReg:
+        m &= ~ones(o.pos, 4);
+        uses_20 |= o.pos == 20;
+        break;
+      case Kind::Imm:
+      case Kind::PcRel:
+        m &= ~ones(o.pos, o.width);
+        uses_20 |= o.pos <= 20 && o.pos + o.width > 20;
+        break;
+      case Kind::Cond:
+        m &= ~ones(o.pos, 5);
+        break;
+      case Kind::Flag:
+        m &= ~ones(o.pos, 8);
+        uses_20 = true;
+        break;
+      case Kind::BitField:
+        m &= ~ones(16, 5 + o.width);
+        uses_20 = true;
+        break;
+      case Kind::Mem:
+        if (o.mem != isa::D_SPI) m &= ~ones(o.pos, 4);  // the base (D_SPR: the index)
+        if (o.mem == isa::D_RR || o.mem == isa::I_RR) {
+          m &= ~ones(o.pos2, 4);
+          uses_20 |= o.pos2 == 20;
+        }
+        if (o.mem == isa::D_RI || o.mem == isa::I_RI || o.mem == isa::D_SPI) {
+          m &= ~ones(16, 8);
+          uses_20 = true;
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  const unsigned b0 = f.bits & 0xff;
+  if (f.length == 3 && !uses_20) m &= ~ones(20, 4);  // a sub-opcode nibble at 16-19 leaves 20-23 free
+  if (b0 == 0xf4 || b0 == 0xf5) m &= ~ones(14, 2);
+  if (b0 == 0xf8) m &= ~ones(12, 4);
+  if (f.length == 5 && (b0 & 0x3f) == 0x38) m &= ~ones(36, 4);
+  return m;
+}
+
+std::string mem(const isa::Operand& o, uint64_t w, unsigned size_shift) {
+  const bool io = o.mem >= isa::I_RI;
+  const unsigned sh = io ? 2 : size_shift;
+  std::string s = std::string(io ? "I[" : "D[");
+  const bool sp = o.mem == isa::D_SPI || o.mem == isa::D_SPR;
+  s += sp ? "$sp" : reg(static_cast<unsigned>(field(w, o.pos, 4)));
+  switch (o.mem) {
+    case isa::D_RI:
+    case isa::I_RI:
+    case isa::D_SPI:
+      if (const uint64_t imm = field(w, 16, 8)) s += "+" + hx(imm << sh);
+      break;
+    case isa::D_SPR:
+      s += "+" + reg(static_cast<unsigned>(field(w, o.pos, 4))) + "*" + std::to_string(1u << sh);
+      break;
+    case isa::D_RR:
+    case isa::I_RR:
+      s += "+" + reg(static_cast<unsigned>(field(w, o.pos2, 4))) + "*" + std::to_string(1u << sh);
+      break;
+    default:
+      break;
   }
   return s + "]";
+}
+
+uint8_t version_bit(unsigned version) {
+  return version >= 5 ? isa::V5 : version == 4 ? isa::V4 : version == 0 ? isa::V0 : isa::V3;
 }
 }  // namespace
 
 std::string disassemble(const uint8_t* b, uint32_t pc, unsigned& len, unsigned version) {
-  Insn i;
-  FalconCore::decode(b, i, version);
-  len = i.len;
-  const unsigned b0 = b[0];
-  const bool sized = (b0 >> 6) != 3;
-  const unsigned low6 = b0 & 0x3f;
-  // two-operand forms: sized 30/31/36/37/38/3b/3d, unsized f0/f1/fd
-  // (v5's 0x38 is a three-operand form; its other new forms print like their v3 equivalents)
-  const bool two = sized ? (low6 == 0x36 || low6 == 0x37 || low6 == 0x3b) : (b0 == 0xf0 || b0 == 0xf1 || b0 == 0xfd);
-  const std::string mn = op_mnemonic(i.op);
-  const std::string sz = kSize[i.sz];
-  const std::string src2 = i.imm_form ? hx(i.imm) : reg(i.c);
-  const std::string ssrc2 = i.imm_form ? shx(static_cast<int32_t>(i.imm)) : reg(i.c);
-  switch (i.op) {
-    case OP_INVALID:
-      return "???";
-    case OP_ST:
-      return mn + " " + sz + " " + mem("D", i, 1u << i.sz) + " " + reg(i.a);
-    case OP_LD:
-      return mn + " " + sz + " " + reg(i.a) + " " + mem("D", i, 1u << i.sz);
-    case OP_CMPU:
-      return mn + " " + sz + " " + reg(i.b) + " " + src2;
-    case OP_CMPS:
-    case OP_CMP:
-      return mn + " " + sz + " " + reg(i.b) + " " + ssrc2;
-    case OP_ADD:
-    case OP_ADC:
-    case OP_SUB:
-    case OP_SBB:
-    case OP_SHL:
-    case OP_SHR:
-    case OP_SAR:
-    case OP_SHLC:
-    case OP_SHRC:
-      if (two) return mn + " " + sz + " " + reg(i.a) + " " + src2;
-      return mn + " " + sz + " " + reg(i.a) + " " + reg(i.b) + " " + src2;
-    case OP_NOT:
-    case OP_NEG:
-    case OP_MOVS:
-    case OP_HSWAP:
-      if (low6 == 0x3d) return mn + " " + sz + " " + reg(i.a);
-      return mn + " " + sz + " " + reg(i.a) + " " + reg(i.b);
-    case OP_NOP:
-    case OP_CLEAR:
-    case OP_SETF:
-      return mn + " " + sz + " " + reg(i.a);
-    case OP_MULS:
-      if (two) return mn + " " + reg(i.a) + " " + ssrc2;
-      return mn + " " + reg(i.a) + " " + reg(i.b) + " " + ssrc2;
-    case OP_EXTR:
-    case OP_EXTRS:
-    case OP_INS:
-      if (i.imm_form) {
-        const uint32_t lo = i.imm & 0x1f, hi = lo + ((i.imm >> 5) & 0x1f);
-        return mn + " " + reg(i.a) + " " + reg(i.b) + " " + hx(lo) + ":" + hx(hi);
+  static const std::vector<uint64_t> masks = [] {
+    std::vector<uint64_t> m;
+    for (const isa::Form& f : isa::forms()) m.push_back(fixed_mask(f));
+    return m;
+  }();
+  uint64_t w = 0;
+  for (unsigned k = 0; k < FalconCore::kInsnBytes && k < 8; ++k) w |= static_cast<uint64_t>(b[k]) << (8 * k);
+  const uint8_t v = version_bit(version);
+  const std::vector<isa::Form>& forms = isa::forms();
+  for (size_t n = 0; n < forms.size(); ++n) {
+    const isa::Form& f = forms[n];
+    if (!(f.versions & v) || (w & masks[n]) != (f.bits & masks[n])) continue;
+    if (!f.operands.empty() && f.operands[0].kind == Kind::Size && field(w, 6, 2) == 3) continue;  // 3: unsized
+    len = f.length;
+    std::string s = f.mnemonic;
+    unsigned size_shift = 0;
+    for (const isa::Operand& o : f.operands) {
+      std::string t;
+      switch (o.kind) {
+        case Kind::Size:
+          size_shift = static_cast<unsigned>(field(w, 6, 2));
+          t = kSize[size_shift];
+          break;
+        case Kind::Reg:
+          t = reg(static_cast<unsigned>(field(w, o.pos, 4)));
+          break;
+        case Kind::SReg:
+          t = sr_name(static_cast<unsigned>(field(w, o.pos, 4)));
+          break;
+        case Kind::Imm: {
+          const uint64_t raw = field(w, o.pos, o.width);
+          t = (o.flags & isa::kSigned) ? shx(sext(raw, o.width) * (int64_t{1} << o.shift)) : hx(raw << o.shift);
+          break;
+        }
+        case Kind::PcRel:
+          t = hx((pc + static_cast<uint64_t>(sext(field(w, o.pos, o.width), o.width))) & 0xffff);
+          break;
+        case Kind::Cond:
+          t = cond_name(static_cast<unsigned>(field(w, o.pos, 5)));
+          break;
+        case Kind::Flag:
+          t = flag_name(static_cast<uint32_t>(field(w, o.pos, 5)));
+          break;
+        case Kind::Sp:
+          t = "$sp";
+          break;
+        case Kind::Flags:
+          t = "$flags";
+          break;
+        case Kind::Word:
+          t = o.word;
+          break;
+        case Kind::Mem:
+          t = mem(o, w, size_shift);
+          break;
+        case Kind::BitField: {
+          const uint64_t lo = field(w, 16, 5);
+          t = hx(lo) + ":" + hx(lo + field(w, 21, o.width));
+          break;
+        }
       }
-      return mn + " " + reg(i.a) + " " + reg(i.b) + " " + reg(i.c);
-    case OP_MULU:
-    case OP_SEXT:
-    case OP_AND:
-    case OP_OR:
-    case OP_XOR:
-    case OP_XBIT:
-    case OP_DIV:
-    case OP_MOD:
-    case OP_BSET:
-    case OP_BCLR:
-    case OP_BTGL:
-      if (two) return mn + " " + reg(i.a) + " " + src2;
-      return mn + " " + reg(i.a) + " " + reg(i.b) + " " + src2;
-    case OP_IORD:
-    case OP_IORDS:
-      return mn + " " + reg(i.a) + " " + mem("I", i, 4);
-    case OP_IOWR:
-    case OP_IOWRS:
-      return mn + " " + mem("I", i, 4) + " " + reg(i.a);
-    case OP_SETHI:
-      return mn + " " + reg(i.a) + " " + hx(i.imm << 16);
-    case OP_MOVI:
-      return mn + " " + reg(i.a) + " " + shx(static_cast<int32_t>(i.imm));
-    case OP_MOVI32:  // v5: a full 32-bit immediate, printed unsigned
-      return mn + " " + reg(i.a) + " " + hx(i.imm);
-    case OP_BRACMP:
-      return mn + " " + sz + " " + reg(i.b) + " " + hx(i.imm & 0xffff) + (i.a ? " ne " : " e ") +
-             hx((pc + static_cast<uint32_t>(static_cast<int32_t>(i.imm) >> 16)) & 0xffff);
-    case OP_LBRA:
-    case OP_LCALL:
-      return mn + " " + hx(i.imm);
-    case OP_XBITF:
-      return mn + " " + reg(i.a) + " $flags " + (i.imm_form ? flag_name(i.imm) : reg(i.c));
-    case OP_SETP:
-      return i.imm_form ? mn + " " + flag_name(i.imm) + " " + reg(i.b) : mn + " " + reg(i.c) + " " + reg(i.b);
-    case OP_BSETF:
-    case OP_BCLRF:
-    case OP_BTGLF:
-      return mn + " $flags " + (i.imm_form ? flag_name(i.imm) : reg(i.c));
-    case OP_BRA: {
-      const std::string c = cond_name(i.a);
-      return mn + " " + (c.empty() ? "" : c + " ") + hx((pc + i.imm) & 0xffff);
+      if (!t.empty()) s += " " + t;
     }
-    case OP_JMP:
-      return std::string("bra ") + (i.imm_form ? hx(i.imm) : reg(i.c));
-    case OP_CALL:
-      return mn + " " + (i.imm_form ? hx(i.imm) : reg(i.c));
-    case OP_SLEEP:
-      return mn + " " + flag_name(i.imm);
-    case OP_ADDSP:
-      return mn + " $sp " + ssrc2;
-    case OP_TRAP:
-      return mn + " " + hx(i.imm);
-    case OP_PUSH:
-    case OP_POP:
-      return mn + " " + reg(i.a);
-    case OP_MOVTSR:
-      return mn + " " + sr_name(i.a) + " " + reg(i.b);
-    case OP_MOVFSR:
-      return mn + " " + reg(i.a) + " " + sr_name(i.b);
-    case OP_ITLB:
-      return mn + " " + reg(i.b);
-    case OP_PTLB:
-    case OP_VTLB:
-      return mn + " " + reg(i.a) + " " + reg(i.b);
-    case OP_XCLD:
-    case OP_XDLD:
-    case OP_XDST:
-      return mn + " " + reg(i.b) + " " + reg(i.c);
-    default:
-      return mn;
+    return s;
   }
+  len = 1;
+  return "???";
 }
 
 // The instruction at the core's virtual pc, as the model's --trace prints it.

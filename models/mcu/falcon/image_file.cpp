@@ -1,6 +1,7 @@
 // hetvp — Falcon image files in nouveau's .fuc3.h array format (image_file.h).
 #include "models/mcu/falcon/image_file.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "platform/file_input.h"
@@ -128,6 +129,17 @@ bool is_raw_falcon_image(const std::string& spec) {
 }
 
 std::vector<uint32_t> raw_falcon_words(const std::vector<uint8_t>& bytes, const std::string& path, const char* what) {
+  // Files that are obviously not Falcon code or data: their words would run (or be read) as such.
+  if (bytes.size() >= 4 && bytes[0] == 0x7f && bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F')
+    throw FalconImageError(path + ": an ELF file, not a raw Falcon " + what +
+                           " segment (raw segments are the bytes alone, e.g. `hetvp falcon-as --format bin`)");
+  const size_t head = std::min<size_t>(bytes.size(), 256);
+  bool text = head >= 16;
+  for (size_t i = 0; i < head && text; ++i)
+    text = (bytes[i] >= 0x20 && bytes[i] < 0x7f) || bytes[i] == '\n' || bytes[i] == '\t' || bytes[i] == '\r';
+  if (text)
+    throw FalconImageError(path + ": text, not a raw Falcon " + what +
+                           " segment (a .fuc3.h/.fuc5.h header or falcon-as' header output is given without code=)");
   if (bytes.size() % 4)
     throw FalconImageError(path + ": " + std::to_string(bytes.size()) + " bytes, not a multiple of 4 (the " + what +
                            " segment is uploaded in 32-bit words)");

@@ -17,7 +17,9 @@
 // 32-bit words, as nouveau's uploader writes them), no header; its size a non-zero multiple of 4 (code)
 // or a multiple of 4 (data; no data= or an empty file: no data words): a hand-assembled program, or
 // an assembler's words written out as bytes. Errors name the file: missing or not a regular file, a
-// size that is not a multiple of 4, an empty code file, a key other than code=/data=, a key twice.
+// size that is not a multiple of 4, an empty code file, a key other than code=/data=, a key twice, an ELF
+// file or a text file (obviously not Falcon words: they would run as code). The sizes are checked
+// against the controller's UC_CAPS where the image is loaded (boot_regs.cpp, the driver's upload).
 #pragma once
 
 #include <cstdint>

@@ -167,3 +167,32 @@ TEST(FalconRawImage, BadGpuImageKeysAreLocatedConfigErrors) {
   EXPECT_NE(v.err.find("workload.args.mcu.hub_firmware"), std::string::npos) << v.err;
   for (const auto& p : {odd, big}) std::remove(p.c_str());
 }
+
+// An ELF file or a text file given as a raw segment is refused by name, through both keys (before,
+// any multiple of 4 bytes was taken: an ELF file's bytes would have run as Falcon code).
+TEST(FalconRawImage, ElfAndTextFilesAreNotRawSegments) {
+  std::vector<uint8_t> elf = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0};
+  elf.resize(64, 0);
+  std::string text_s = "static uint32_t x_code[] = {\n\t0x000000f8,\n};\nstatic uint32_t x_data[] = {\n};\n";
+  text_s.resize((text_s.size() + 3) / 4 * 4, ' ');  // a multiple of 4: only the content gives it away
+  const std::string e = write_bin("prog.elf", elf), t = write_bin("hub_h.bin", {text_s.begin(), text_s.end()});
+  const std::string hub = write_bin("elf_ok_hub.bin", kHubCode);
+  struct Bad {
+    std::string key, value, message;
+    int status;
+  };
+  const Bad bad[] = {
+      {"gpu0.microcontrollers.hub.image", "code=" + e, e + ": an ELF file, not a raw Falcon code segment", 2},
+      {"gpu0.microcontrollers.gpc.image", "code=" + hub + ",data=" + e, e + ": an ELF file, not a raw Falcon data segment", 2},
+      {"gpu0.microcontrollers.hub.image", "code=" + t, t + ": text, not a raw Falcon code segment", 2},
+      {"workload.args.mcu.falcon_hub_image", "code=" + e, e + ": an ELF file, not a raw Falcon code segment", 2},
+  };
+  for (const Bad& b : bad) {
+    auto r = run_hetvp("run " + config("gk104_nouveau.yaml") + " --workload boot --set " + b.key + "=" + b.value);
+    EXPECT_EQ(r.status, b.status) << b.key << r.out << r.err;
+    EXPECT_NE(r.err.find(b.key), std::string::npos) << r.err;  // located: the key
+    EXPECT_NE(r.err.find(b.message), std::string::npos) << b.key << ": " << r.err;
+    EXPECT_EQ(r.out.find("init-done"), std::string::npos) << r.out;  // nothing ran
+  }
+  for (const auto& p : {e, t, hub}) std::remove(p.c_str());
+}
