@@ -1,7 +1,7 @@
 /* Standalone C program for the Falcon core (translated by rv2fuc.py): exercises every translation
  * rule — ALU, immediates of every size, compares and branches of every kind, set-on-compare, byte/half
  * loads with and without sign, stores, data/rodata/bss, strings, function pointers, recursion,
- * switch, 32-bit mul/div/mod (runtime.fuc, runtime.c) and 64-bit arithmetic. main returns 0x600d when
+ * switch, 32-bit mul/div/mod (arith.fuc, arith.c) and 64-bit arithmetic. main returns 0x600d when
  * its own consistency checks pass, else the number of the first failed one; `out` (found by its magic
  * word) holds the values for the host test (tests/mcu/falcon/test_falcon_c.cpp) to recompute. */
 #include <stdint.h>

@@ -1,7 +1,7 @@
 // hetvp's C on the Falcon core (issue #39, docs/firmware_falcon.md): firmware/falcon/tests/selfcheck.c,
 // compiled by GCC for RV32E, translated by firmware/falcon/rv2fuc.py and assembled, runs on the
 // Falcon v3 core model; its results are recomputed here from the same inputs. Skipped, with the
-// reason, when the build has no Falcon assembler (firmware/falcon/CMakeLists.txt).
+// reason, in a build without riscv64-unknown-elf-gcc or python3 (firmware/falcon/CMakeLists.txt).
 #include "models/mcu/falcon/core.h"
 #include "models/mcu/falcon/image_file.h"
 
@@ -140,8 +140,8 @@ std::vector<uint32_t> expected() {
 
 TEST(FalconC, SelfcheckProgramComputesWhatTheHostComputes) {
   if (!have_image("selfcheck"))
-    GTEST_SKIP() << image_path("selfcheck") << " was not built: no Falcon assembler in this build "
-                 << "(firmware/falcon/CMakeLists.txt, HETVP_FALCON_ASSEMBLER)";
+    GTEST_SKIP() << image_path("selfcheck") << " was not built "
+                 << "(firmware/falcon/CMakeLists.txt: needs riscv64-unknown-elf-gcc and python3)";
   const FalconImageFile img = read_falcon_image(image_path("selfcheck"));
   ImageRun run(img);
   ASSERT_EQ(run.res.reason, RunResult::Reason::halted)

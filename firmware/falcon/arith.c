@@ -1,6 +1,6 @@
 /* hetvp — runtime helpers for the Falcon build of the firmware that are C: the signed 32-bit and the
  * 64-bit operations GCC (RV32E, no M) calls. They use only 32-bit unsigned operations, which
- * runtime.fuc's __mulsi3/__udivsi3/__umodsi3 provide; rv2fuc.py keeps only those something calls. */
+ * arith.fuc's __mulsi3/__udivsi3/__umodsi3 provide; rv2fuc.py keeps only those something calls. */
 #include <stdint.h>
 
 uint32_t __udivsi3(uint32_t a, uint32_t b);
