@@ -1,4 +1,5 @@
-/* hetvp — tiny runtime for microcontroller firmware and standalone test programs (C, RV32IMC). */
+/* hetvp — tiny runtime for microcontroller firmware and standalone test programs (C, RV32IMC; with
+ * HETVP_FALCON the Falcon build's layer, firmware/falcon/falcon_rt.h). */
 #ifndef HETVP_RT_H
 #define HETVP_RT_H
 
@@ -7,6 +8,10 @@
 
 #include "hetvp/mcu_map.h"
 #include "hetvp/mcu_regs.h"
+
+#ifdef HETVP_FALCON /* the Falcon build (firmware/falcon): its own hardware layer */
+#include "falcon_rt.h"
+#else
 
 #define CSR_READ(csr)                              \
   ({                                               \
@@ -37,6 +42,8 @@ static inline void mcu_reg_write(uint32_t off, uint32_t v) { mmio_write32(MCU_RE
  * periods in time, whatever gpu0.microcontrollers.*.clock says. */
 static inline uint32_t cycles_per_us(void) { return mcu_reg_read(MCU_UC_CLOCK_KHZ) / 1000u; }
 static inline uint32_t bar0_read(uint32_t off) { return mmio_read32(MCU_BAR0_BASE + off); }
+/* A register of another microcontroller's window through BAR0 (the Falcon layer maps some). */
+#define FW_WINDOW_REG(off) (off)
 static inline void bar0_write(uint32_t off, uint32_t v) { mmio_write32(MCU_BAR0_BASE + off, v); }
 
 /* Exit through the crt0 halt convention (never returns). */
@@ -52,4 +59,5 @@ void* memmove(void* dst, const void* src, size_t n);
 void* memset(void* dst, int c, size_t n);
 int memcmp(const void* a, const void* b, size_t n);
 
+#endif /* HETVP_FALCON */
 #endif

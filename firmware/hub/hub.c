@@ -29,7 +29,7 @@ static uint32_t gpc_window(uint32_t n) { return gpc_base + n * gpc_stride; }
 static uint32_t gpc_cmd_start(uint32_t n, uint32_t cmd, uint32_t data, uint32_t arg0) {
   const uint32_t g = gpc_window(n);
   const uint32_t seq = bar0_read(g + MCU_STATUS1);
-  bar0_write(g + FW_ARG0, arg0);
+  bar0_write(g + FW_WINDOW_REG(FW_ARG0), arg0);
   bar0_write(g + MCU_METHOD_DATA, data);
   bar0_write(g + MCU_METHOD_CMD, cmd | FW_CMD_NOTIFY_HUB);
   return seq;
@@ -140,6 +140,12 @@ void fw_initialize(void) {
   num_gpcs = bar0_read(GPU_PTOP_BASE + PTOP_NUM_GPCS);
   gpc_base = bar0_read(GPU_PTOP_BASE + PTOP_GPC_BASE);
   gpc_stride = bar0_read(GPU_PTOP_BASE + PTOP_GPC_STRIDE);
+#ifdef HETVP_FALCON
+  /* On GF100 the driver starts only the HUB (nouveau's gf100_gr_init_ctxctl_int); the HUB firmware
+   * starts the GPCs through their broadcast window, as nouveau's hub.fuc does. */
+  bar0_write(GPU_GPC_BCAST_BASE + FCTX_UC_BLOCK_ON_FIFO, 0);
+  bar0_write(GPU_GPC_BCAST_BASE + FCTX_UC_CTRL, FCTX_UC_CTRL_START);
+#endif
   uint32_t nap = cycles_per_us(); /* ~1 us, doubling while under 65,536 cycles: a late GPC costs few wakeups */
   for (uint32_t i = 0; i < num_gpcs; ++i)
     while (!(bar0_read(gpc_base + i * gpc_stride + MCU_STATUS0) & MCU_STATUS0_INIT_DONE)) {

@@ -21,6 +21,9 @@ static uint32_t ctx_hdr[FW_CTX_HEADER / 4] __attribute__((aligned(256)));
 static uint32_t ctx_area[FW_CTX_BYTES / 4] __attribute__((aligned(256)));
 
 /* ---- ihbody: the interrupt handler ------------------------------------------------------------ */
+#ifdef HETVP_FALCON
+void ihbody(void) { /* called by start_fw.fuc's interrupt entry, which saves and restores the registers */
+#else
 void __attribute__((interrupt("machine"), aligned(4))) ihbody(void) {
   uint32_t cause = CSR_READ(mcause);
   if (!(cause & MCAUSE_INTERRUPT)) {
@@ -29,6 +32,7 @@ void __attribute__((interrupt("machine"), aligned(4))) ihbody(void) {
     mcu_reg_write(MCU_UC_FW_TRAP, cause);
     for (;;) wfi();
   }
+#endif
   uint32_t st = mcu_reg_read(MCU_IRQSTAT) & mcu_reg_read(MCU_IRQMASK);
   if (st & MCU_IRQ_METHOD) {
     uint32_t h = q_head;
@@ -37,6 +41,9 @@ void __attribute__((interrupt("machine"), aligned(4))) ihbody(void) {
       q_cmd[h % QLEN] = mcu_reg_read(MCU_METHOD_CMD);
       q_head = h + 1;
     }
+#ifdef HETVP_FALCON
+    falcon_iowr(FCTX_IO(FCTX_FIFO_ACK, 0), 1); /* pop the FIFO's head (its line is level-triggered) */
+#endif
   }
   if (st & MCU_IRQ_XFER) xfer_done = 1;
   if (st & MCU_IRQ_TIMER) timer_fired = 1;
@@ -45,6 +52,7 @@ void __attribute__((interrupt("machine"), aligned(4))) ihbody(void) {
   mcu_reg_write(MCU_IRQSCLR, st);
 }
 
+#ifndef HETVP_FALCON
 /* Sleep until *flag becomes non-zero: interrupts off while testing, wfi wakes on a pending
  * interrupt even with MIE clear, then MIE on lets ihbody run. No busy-polling. */
 static void wait_flag(volatile uint32_t* flag) {
@@ -56,7 +64,36 @@ static void wait_flag(volatile uint32_t* flag) {
   }
   irq_enable();
 }
+#endif
 
+#ifdef HETVP_FALCON
+/* The modelled GF100 controller has no timer: waits spin, about 8 cycles a turn (assumption), and a
+ * condition is looked at after 64, 128, ... up to 4096 cycles. */
+static void spin(uint32_t cycles) {
+  for (volatile uint32_t n = cycles / 8u; n; --n) {
+  }
+}
+int fw_wait_until(int (*cond)(void), uint32_t timeout_cycles) {
+  for (uint32_t spent = 0, nap = 64u;; spent += nap, nap = nap < 4096u ? nap * 2u : nap) {
+    if (cond()) return 1;
+    if (spent >= timeout_cycles) return 0;
+    spin(nap);
+  }
+}
+void fw_sleep_cycles(uint32_t cycles) { spin(cycles); }
+/* The Falcon has no "engines idle" interrupt (nouveau polls SIGNAL): poll. */
+void fw_ctxsw_wait_idle(void) {
+  while (mcu_reg_read(GRC_SIGNAL) & (GRC_SIGNAL_MMCTX | GRC_SIGNAL_STRAND)) {
+  }
+}
+uint32_t fw_dmem_offset(const void* p) { return (uint32_t)(uintptr_t)p - FALCON_DMEM_BASE; }
+/* Not yet on the Falcon: hetvp's xfer engine is the RV32 block's; the Falcon's xdld/xdst reach only
+ * the context-switch unit's memory port. The commands that move data answer an xfer fault. */
+uint32_t fw_xfer(uint32_t ctrl, uint32_t ext_lo, uint32_t ext_hi, uint32_t dmem_off) {
+  (void)ctrl, (void)ext_lo, (void)ext_hi, (void)dmem_off;
+  return MCU_XFER_FAULT;
+}
+#else
 int fw_wait_until(int (*cond)(void), uint32_t timeout_cycles) {
   timer_fired = 0;
   mcu_reg_write(MCU_TIMER_CYCLES, timeout_cycles);
@@ -103,6 +140,7 @@ uint32_t fw_xfer(uint32_t ctrl, uint32_t ext_lo, uint32_t ext_hi, uint32_t dmem_
   wait_flag(&xfer_done);
   return mcu_reg_read(MCU_XFER_STATUS);
 }
+#endif
 
 /* Moves `bytes` (a multiple of 256) between DMEM object p and GPU VA (lo, hi) in 256-B steps. */
 static uint32_t move_256(void* p, uint32_t bytes, uint32_t lo, uint32_t hi, uint32_t dir) {
@@ -215,7 +253,11 @@ static int work(uint32_t cmd_word, uint32_t data, int* exit_code) {
       break;
     }
     case FW_CMD_TRAP:
+#ifdef HETVP_FALCON
+      falcon_trap();
+#else
       __asm__ volatile("unimp");
+#endif
       break;
     case FW_CMD_EXIT:
       leave = 1;
@@ -234,10 +276,16 @@ static int work(uint32_t cmd_word, uint32_t data, int* exit_code) {
 
 int fw_main(void) {
   /* initialize: install the interrupt handler, enable method/xfer/timer interrupts */
+#ifndef HETVP_FALCON /* the Falcon's vector is set by start_fw.fuc */
   CSR_WRITE(mtvec, (uint32_t)(uintptr_t)&ihbody);
+#endif
   mcu_reg_write(MCU_IRQMSET, MCU_IRQ_METHOD | MCU_IRQ_XFER | MCU_IRQ_TIMER | MCU_IRQ_CHSW | MCU_IRQ_CTXSW |
                                  MCU_IRQ_SWGEN1); /* SWGEN1: a GPC's FW_CMD_NOTIFY_HUB (wakes fw_wait_until) */
+#ifdef HETVP_FALCON
+  falcon_irq_on();
+#else
   CSR_SET(mie, MIE_MEIE);
+#endif
   irq_enable();
   done_count = mcu_reg_read(MCU_STATUS1);
   fw_initialize();

@@ -21,9 +21,6 @@ void McuBlockConfig::publish(gpu::GpuFacts& f) const {
 }
 
 void McuBlockConfig::validate(Diagnostics& d) const {
-  if (core == McuCore::falcon && firmware != McuFirmware::nouveau)
-    d.error(firmware.where() +
-            ": core falcon runs nouveau's fuc3 firmware; set firmware: nouveau (hetvp's firmware is RV32 code)");
   if (core == McuCore::rv32 && firmware != McuFirmware::hetvp)
     d.error(firmware.where() + ": nouveau's firmware is Falcon code; set core: falcon to run it");
   if (core == McuCore::rv32)

@@ -18,7 +18,8 @@ namespace hetvp::mcu {
 // The core of every microcontroller of the cluster (PTOP_MCU_CORE tells software; the gr block
 // reads it from the GPU's facts).
 using McuCore = gpu::McuCore;
-// The firmware the boot uploads: hetvp's RV32 ELF images or nouveau's Falcon fuc3/fuc5 code.
+// The firmware the boot uploads: hetvp's (RV32 ELF images, or on core falcon the same C translated:
+// firmware/falcon) or nouveau's Falcon fuc3/fuc5 code.
 HETVP_ENUM(McuFirmware, hetvp, nouveau);
 // RV32 cores: misaligned loads/stores trap or are done in hardware (docs/iss.md).
 HETVP_ENUM(McuMisaligned, trap, emulate);
@@ -134,7 +135,8 @@ struct McuBlockConfig : ParamSet {
                      "(GF100 context controllers, docs/falcon.md)"};
   Enum<McuFirmware> firmware{
       this, "firmware", McuFirmware::hetvp,
-      "firmware the boot uploads: hetvp (RV32 ELF, core rv32) or nouveau (GF100 fuc3, core falcon)"};
+      "firmware the boot uploads: hetvp (core rv32: RV32 ELF; core falcon: the same C translated, firmware/falcon) or "
+      "nouveau (GF100 fuc3, core falcon)"};
   // --- read by a Falcon cluster only ---
   Int<uint32_t> poll_watchdog{this, "poll_watchdog", 100000,
                               "Falcon core: stop the run when the firmware reads one register this many times in a "

@@ -128,20 +128,32 @@ const GpuChip& falcon_chip(GpuDriver& gpu) {
 }
 
 FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::sc_time& timeout,
-                                   const std::string& hub_image, const std::string& gpc_image) {
+                                   const std::string& hub_arg, const std::string& gpc_arg) {
   const GpuChip* chip = &falcon_chip(gpu);
+  // Images the GPU holds from power-on (gpu.microcontrollers.<hub|gpc>.image; PTOP MCU_IMAGES): not
+  // uploaded, unless the workload gives its own.
+  const uint32_t resident = gpu.reg_read(GPU_PTOP_BASE + PTOP_MCU_IMAGES);
+  // gpu.microcontrollers.firmware: hetvp (PTOP MCU_IMAGES_HETVP): hetvp's C firmware translated for the
+  // Falcon (firmware/falcon, docs/firmware_falcon.md) where neither a file nor a resident image is given.
+  const bool own = resident & PTOP_MCU_IMAGES_HETVP;
+  std::string hub_image = hub_arg, gpc_image = gpc_arg;
+  if (own && hub_image.empty() && !(resident & PTOP_MCU_IMAGES_HUB))
+    hub_image = firmware_dir_default() + "/falcon/hub.fuc3.h";
+  if (own && gpc_image.empty() && !(resident & PTOP_MCU_IMAGES_GPC))
+    gpc_image = firmware_dir_default() + "/falcon/gpc.fuc3.h";
   FalconImageFile hub_file, gpc_file;
   if (!hub_image.empty() || !gpc_image.empty()) {
     try {
       if (!hub_image.empty()) hub_file = read_falcon_image(hub_image);
       if (!gpc_image.empty()) gpc_file = read_falcon_image(gpc_image);
     } catch (const FalconImageError& e) {
+      if (own && (hub_arg.empty() || gpc_arg.empty()))
+        throw McuError(std::string(e.what()) +
+                       " (gpu.microcontrollers.firmware is hetvp: its Falcon images are built from firmware/ by "
+                       "firmware/falcon/CMakeLists.txt, which needs riscv64-unknown-elf-gcc and python3)");
       throw McuError(e.what());
     }
   }
-  // Images the GPU holds from power-on (gpu.microcontrollers.<hub|gpc>.image; PTOP MCU_IMAGES): not
-  // uploaded, unless the workload gives its own.
-  const uint32_t resident = gpu.reg_read(GPU_PTOP_BASE + PTOP_MCU_IMAGES);
   const bool hub_resident = hub_image.empty() && (resident & PTOP_MCU_IMAGES_HUB);
   const bool gpc_resident = gpc_image.empty() && (resident & PTOP_MCU_IMAGES_GPC);
   const bool hub_custom = !hub_image.empty() || hub_resident, gpc_custom = !gpc_image.empty() || gpc_resident;
@@ -161,7 +173,9 @@ FalconBootReport boot_nouveau_with(HostApi& api, GpuDriver& gpu, const sc_core::
   }
   images.upload_hub = !hub_resident;
   images.upload_gpc = !gpc_resident;
-  if (hub_custom && gpc_custom)
+  if (own && hub_arg.empty() && gpc_arg.empty() && !hub_resident && !gpc_resident)
+    r.source = "hetvp's own C";
+  else if (hub_custom && gpc_custom)
     r.source = "Falcon image files";
   else if (hub_custom || gpc_custom)
     r.source = "Falcon image file + " + r.source;

@@ -41,6 +41,7 @@ HETVP_REG_OFFSETS(HETVP_PTOP_REGS)
 #define PTOP_MCU_CORE_FALCON 2u /* Falcon v3 (models/mcu/falcon), nouveau's fuc3 firmware */
 #define PTOP_MCU_IMAGES_HUB 1u  /* the HUB's memories hold gpu.microcontrollers.hub.image */
 #define PTOP_MCU_IMAGES_GPC 2u  /* every GPC's memories hold gpu.microcontrollers.gpc.image */
+#define PTOP_MCU_IMAGES_HETVP 4u /* core falcon, firmware: hetvp: the boot uploads hetvp's C firmware (firmware/falcon) */
 /* Block positions are configuration (gpu.<block>.bar0 in YAML): software reads them here. PMC
  * owns BAR0 offset 0, so 0 means "not present". PMC and PTOP themselves stay at their Fermi
  * positions (gpu_map.h): they are how software finds everything else. The microcontroller windows

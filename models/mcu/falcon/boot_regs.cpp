@@ -159,6 +159,7 @@ FalconBoot::FalconBoot(gpu::GpuContext& ctx, const McuBlockConfig& c) {
     jobs_.push_back({GPU_GPC_BCAST_BASE, std::move(f)});
     resident |= PTOP_MCU_IMAGES_GPC;
   }
+  if (c.firmware == McuFirmware::hetvp) resident |= PTOP_MCU_IMAGES_HETVP;
   ctx.topology("MCU_IMAGES", resident);
 }
 
