@@ -26,6 +26,10 @@ void McuBlockConfig::validate(Diagnostics& d) const {
             ": core falcon runs nouveau's fuc3 firmware; set firmware: nouveau (hetvp's firmware is RV32 code)");
   if (core == McuCore::rv32 && firmware != McuFirmware::hetvp)
     d.error(firmware.where() + ": nouveau's firmware is Falcon code; set core: falcon to run it");
+  // The GDB stub speaks RV32's register layout; gdb has no Falcon architecture at all.
+  if (const McuGdbConfig& g = gdb; core == McuCore::falcon && !g.target.empty())
+    d.error(g.target.where() + ": gdb has no Falcon architecture (the GDB stub serves RV32 cores); use hetvp debug "
+            "CONFIG for the Falcon controllers (breakpoints, registers, disassembly: docs/falcon.md)");
   if (core == McuCore::rv32)
     for (const McuSideConfig* s : {&side(true), &side(false)})
       if (!s->image.empty())
