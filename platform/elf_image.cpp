@@ -104,6 +104,7 @@ ElfImage ElfImage::from_bytes(const uint8_t* data, size_t size, const std::strin
         e.size = sym.st_size;
         e.type = ELF32_ST_TYPE(sym.st_info);
         e.bind = ELF32_ST_BIND(sym.st_info);
+        e.absolute = sym.st_shndx == SHN_ABS;
         img.symbols_.push_back(std::move(e));
       }
     }

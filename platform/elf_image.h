@@ -31,6 +31,7 @@ struct ElfSymbol {
   uint32_t size = 0;
   uint8_t type = 0;  // STT_*
   uint8_t bind = 0;  // STB_*
+  bool absolute = false;  // SHN_ABS: a constant (e.g. a register offset .equ'd in assembly), no address
 };
 
 class ElfImage {

@@ -46,7 +46,7 @@ class ClusterBlock : public gpu::GpuBlock, public HasStats {
     else
       ctx.map_window(c.broadcast_bar0, "gpc_broadcast", c.broadcast_bar0, GPU_MCU_WINDOW, bcast_->in);
     if (boot_) boot_->finish(ctx);
-    if (!falcon_) attach_gdb(ctx, c.gdb);  // a Falcon cluster has no GDB register layout (gdb_stub.h)
+    if (!falcon_) attach_gdb(ctx, c.gdb);  // a Falcon target is refused by McuBlockConfig::validate
     // The gr block's units raise their interrupts (CHSW, engines idle) here (bound in its bind()).
     ctx.mcu_irqs.hub = &hub_->irq_in;
     for (auto& m : gpcs_) ctx.mcu_irqs.gpc.push_back(&m->irq_in);

@@ -53,6 +53,7 @@ void CoreHost::init_ctxsw() {
   fwd_gp_.set_extension(fwd_info_);
   const CtxswWords& w = ctxsw_words();
   on_port("ctxsw", w.lo, w.hi - w.lo, &CoreHost::ctxsw_port_entry);
+  on_port("debug", DBG_PORT_BASE, DBG_PORT_END - DBG_PORT_BASE, &CoreHost::debug_port_entry);
 }
 
 void CoreHost::attach_ctxsw(TargetSocketBase& regs, TargetSocketBase& mem) {
@@ -251,7 +252,13 @@ void CoreHost::burst(bool& wake_pending) {
       break;
     case RunResult::Reason::breakpoint:
       mode_ = RunMode::stopped;
+      cause_ = DbgCause::breakpoint;
       break;
+  }
+  if (watch_stop_) {  // the debug port's watch ended the run after the access
+    watch_stop_ = false;
+    if (mode_ == RunMode::running || mode_ == RunMode::sleeping) mode_ = RunMode::stopped;
+    cause_ = DbgCause::watch;
   }
   wake_pending = false;
   if (t > sc_core::SC_ZERO_TIME) sc_core::wait(t);  // the burst's time at the core's clock
@@ -274,7 +281,7 @@ void CoreHost::burst(bool& wake_pending) {
 // there). Returns false, with nothing changed, when the shortcut does not apply.
 bool CoreHost::run_on(RunResult::Reason reason, const sc_core::sc_time& end, uint64_t& budget) {
   static const sc_core::sc_time max_lag(100, sc_core::SC_US);  // as RunAheadKeeper's bound
-  if (gdb_ || mode_ != RunMode::running || !runs_on_in_local_time()) return false;
+  if (gdb_ || watch_stop_ || mode_ != RunMode::running || !runs_on_in_local_time()) return false;
   const bool sleeping = reason == RunResult::Reason::wfi;
   if (sleeping ? (core_->state() != CoreState::sleeping || wake_line())
                : (reason != RunResult::Reason::budget || core_->state() != CoreState::running))

@@ -28,6 +28,7 @@
 
 #include "firmware/include/hetvp/gpu_chips.h"
 #include "models/mcu/core_if.h"
+#include "models/mcu/debug_port.h"
 #include "models/mcu/gdb_stub.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
@@ -94,6 +95,13 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   void resume_run(const sc_core::sc_time& at);  // stopped -> running
   void reset_run(const sc_core::sc_time& at);   // -> idle
 
+  // The debug port of the window (models/mcu/debug_port.h, debug_port.cpp): run control, breakpoints, a
+  // watch, registers and memories for `hetvp debug`. True when `off` is one of its registers (served
+  // here; `delay`: the access's arrival), false for every other offset. Bound as a port of the window's
+  // register table (Peripheral::on_port), so host accesses and the broadcast window reach it.
+  bool debug_port(tlm::tlm_command cmd, uint32_t off, uint32_t& v, const sc_core::sc_time& delay);
+  bool debug_port(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
+
  protected:
   // `code_size` / `data_size`: the core's memories (the model adds them as regions where its ISA
   // has them). `own`: offsets of gr_ctxsw.h the model's table serves itself (it forwards to the unit
@@ -134,6 +142,12 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   static uint32_t index_advanced(uint32_t index, uint32_t step, uint32_t mask) {
     if (!(index & step)) return index;
     return (index & ~mask) | ((index_address(index, mask) + 4) & mask);
+  }
+
+  // The model calls this for each access of its core to register `off` of its own window: a watch on
+  // that register stops the core after the instruction (one flag tested when nothing is watched).
+  void watched(uint32_t off, bool write, uint32_t value) {
+    if (watch_on_ && off == watch_off_) watch_access(write, value);
   }
 
   // --- the context-switch unit ---
@@ -232,6 +246,7 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   };
   void init_ctxsw();
   bool ctxsw_port_entry(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { return ctxsw_port(gp, delay); }
+  bool debug_port_entry(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { return debug_port(gp, delay); }
   void thread();
   void burst(bool& wake_pending);
   bool run_on(RunResult::Reason reason, const sc_core::sc_time& end, uint64_t& budget);
@@ -241,6 +256,17 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   bool in_run_ = false, yielded_ = false;
   uint64_t run_start_cycles_ = 0;
   std::unique_ptr<GdbStub> gdb_;
+  // the debug port (debug_port.cpp)
+  void watch_access(bool write, uint32_t value);
+  void debug_command(uint32_t cmd, const sc_core::sc_time& delay);
+  uint32_t debug_status() const;
+  uint32_t debug_register(uint32_t index) const;
+  bool watch_on_ = false, watch_stop_ = false;
+  uint32_t watch_off_ = 0, watch_kinds_ = 0;
+  uint32_t dbg_addr_ = 0, dbg_arg_ = 0, dbg_reg_index_ = 0, dbg_mem_addr_ = 0;
+  uint32_t hit_ = 0, hit_value_ = 0, hit_pc_ = 0;
+  DbgCause cause_ = DbgCause::none;  // why the core last stopped
+  unsigned breakpoints_ = 0;  // set through the port
   IrqIn irq_impl_;
   bool has_ctxsw_ = false;
   std::vector<uint32_t> own_;

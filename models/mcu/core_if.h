@@ -5,7 +5,7 @@
 // interface holds what every core has; what only some cores have (a DMI switch, a debug mode in
 // which the ISA's breakpoint instruction stops the run, a GDB register layout, Falcon's code pages,
 // xfers and disassembler) is a capability the host asks for (dmi_control(), debug_control(),
-// gdb_layout(), code_paging(), xfer_control(), disassembly()), never a do-nothing override, and what
+// gdb_layout(), code_paging(), xfer_control(), disassembly(), register_view()), never a do-nothing override, and what
 // is chosen once when a core is made is a CoreOptions field of make_core. No model casts a CoreIf to
 // its concrete core. Pure C++: no SystemC here.
 #pragma once
@@ -115,6 +115,15 @@ class XferControl {  // the core's transfer instructions go to an XferIf (implem
   virtual void set_xfer(XferIf* x) = 0;  // nullptr: every transfer stops the core
 };
 
+// A debugger's register list by index, for a core whose list is not RV32's (x0..x31 = 0..31, pc = 32):
+// Falcon's $r0..$r15, $pc, $sp, $flags and the other special registers (falcon/debug_regs.h names them).
+class RegisterView {
+ public:
+  virtual ~RegisterView() = default;
+  // false: the core has no register `index`.
+  virtual bool debug_register(unsigned index, uint32_t& value) const = 0;
+};
+
 class Disassembly {  // the instruction at a pc as text (a model's instruction trace)
  public:
   virtual ~Disassembly() = default;
@@ -193,6 +202,7 @@ class CoreIf {
   virtual const CodePaging* code_paging() const { return nullptr; }
   virtual XferControl* xfer_control() { return nullptr; }
   virtual const Disassembly* disassembly() const { return nullptr; }
+  virtual const RegisterView* register_view() const { return nullptr; }
 };
 
 // Creates a core by ISA name, every core type from this one place (models/mcu/core_factory.cpp):

@@ -23,6 +23,10 @@ void McuBlockConfig::publish(gpu::GpuFacts& f) const {
 void McuBlockConfig::validate(Diagnostics& d) const {
   if (core == McuCore::rv32 && firmware != McuFirmware::hetvp)
     d.error(firmware.where() + ": nouveau's firmware is Falcon code; set core: falcon to run it");
+  // The GDB stub speaks RV32's register layout; gdb has no Falcon architecture at all.
+  if (const McuGdbConfig& g = gdb; core == McuCore::falcon && !g.target.empty())
+    d.error(g.target.where() + ": gdb has no Falcon architecture (the GDB stub serves RV32 cores); use hetvp debug "
+            "CONFIG for the Falcon controllers (breakpoints, registers, disassembly: docs/falcon.md)");
   if (core == McuCore::rv32)
     for (const McuSideConfig* s : {&side(true), &side(false)})
       if (!s->image.empty())

@@ -10,8 +10,10 @@
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_chips.h"
 #include "firmware/include/hetvp/gpu_map.h"
+#include "firmware/include/hetvp/mcu_regs.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "models/host/host_api.h"
+#include "models/mcu/debug_port.h"
 #include "models/mcu/falcon/nouveau_fw.h"
 #include "models/gpu/gr/gf100_lists.h"
 #include "sw/driver/gr_nouveau_init.h"
@@ -102,6 +104,20 @@ std::string upload_gr_lists(GpuDriver& gpu, const gpu::gr::GrLists& lists) {
   }
   text.pop_back();
   return text;
+}
+// The HUB core's state for a boot message, from its window's debug port (models/mcu/debug_port.h):
+// "asleep in its sleep instruction at pc 0x04b2", "running at pc ...", "halted at pc ...".
+std::string hub_state(GpuDriver& gpu) {
+  const uint32_t st = gpu.reg_read(GPU_HUB_BASE + mcu::DBG_STATUS), pc = gpu.reg_read(GPU_HUB_BASE + mcu::DBG_PC);
+  const unsigned mode = st & mcu::DBG_STATUS_MODE_MASK;
+  std::string what = mode == MCU_STATE_SLEEPING ? "asleep in its sleep instruction (waiting for an interrupt)"
+                     : mode == MCU_STATE_STOPPED ? "stopped by the debugger"
+                                                 : mcu_state_name(mode);
+  const auto cause = static_cast<mcu::DbgCause>((st & mcu::DBG_STATUS_CAUSE_MASK) >> mcu::DBG_STATUS_CAUSE_SHIFT);
+  if (mode == MCU_STATE_STOPPED && cause == mcu::DbgCause::breakpoint) what = "stopped at a breakpoint";
+  if (mode == MCU_STATE_STOPPED && cause == mcu::DbgCause::watch) what = "stopped by a watch";
+  if (mode == MCU_STATE_STOPPED && (st & mcu::DBG_STATUS_ASLEEP)) what += ", asleep";
+  return format("the HUB Falcon is %s at pc 0x%04x", what.c_str(), pc);
 }
 }  // namespace
 
@@ -221,11 +237,12 @@ FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& i
         gpcs += " gpc" + std::to_string(i) +
                 ((gpu.reg_read(base + FCTX_CC_SCRATCH) & FCTX_CC_SCRATCH0_INIT_DONE) ? " init-done" : " not done");
       }
-      throw McuError("nouveau boot: the HUB Falcon stopped before init-done (the simulator's warning says why);" +
-                     gpcs);
+      throw McuError("nouveau boot: the HUB Falcon stopped before init-done (the simulator's warning says why; " +
+                     hub_state(gpu) + ");" + gpcs);
     }
     if (api.now() - start > timeout)
-      throw McuError("nouveau boot: no init-done at 0x409800 bit 31 within " + timeout.to_string());
+      throw McuError("nouveau boot: no init-done at 0x409800 bit 31 within " + timeout.to_string() + ": " +
+                     hub_state(gpu) + " (" + im.hub_name + ")");
     api.sleep(interval);
   }
   // 5. the context size

@@ -74,17 +74,23 @@ bool DebugPrompt::next(std::string& line) {
 }
 
 const char* debug_help_text() {
-  return "debug commands (TARGET: hub, gpc0..gpcN, gpcs = every GPC; numbers in C syntax; $NAME, $last):\n"
-         "  boot                          the driver's whole boot sequence\n"
-         "  load TARGET FILE.elf          upload firmware through the ports\n"
-         "  start|stop|cont|reset TARGET  UC_CTRL; step TARGET [N]\n"
-         "  wait TARGET STATE [US]        poll UC_CTRL until idle|running|sleeping|halted|trapped|stopped\n"
+  return "debug commands (TARGET: hub, gpc0..gpcN, gpcs = every GPC; numbers in C syntax; $NAME, $last;\n"
+         "SYM: a code symbol: RV32 the image's ELF symbols, Falcon nouveau's labels or a 'symbols' file):\n"
+         "  boot                          the driver's whole boot sequence (RV32 or Falcon: the config's images)\n"
+         "  load TARGET FILE.elf          upload RV32 firmware through the ports\n"
+         "  start|reset TARGET            UC_CTRL start (at UC_ENTRY) / reset (RV32)\n"
+         "  stop|cont TARGET; step TARGET [N]   run control through the debug port\n"
+         "  break TARGET ADDR|SYM / delete TARGET [ADDR|SYM] / info   breakpoints (and watches)\n"
+         "  watch TARGET REG [read|write|access] / unwatch TARGET      stop when the core touches REG\n"
+         "  regs TARGET / state TARGET / disas TARGET [ADDR|SYM] [N] (around pc by default)\n"
+         "  dump TARGET [code|data] OFF LEN   memory bytes (data by default)\n"
+         "  symbols TARGET FILE           RV32: an ELF; Falcon: falcon-as --symbols output or an envyas header\n"
+         "  wait TARGET STATE [US]        until idle|running|sleeping|halted|trapped|stopped\n"
          "  waitreg TARGET OFF MASK [VALUE] [US]  poll a register until (value & MASK) == VALUE (default MASK)\n"
          "  read TARGET OFF / write TARGET OFF VALUE / expect VALUE (checks the last value)\n"
-         "  cmd TARGET NAME|NUMBER [DATA] [ARGS...] [notify]   a firmware command\n"
-         "  regs TARGET / dump TARGET OFF LEN / state TARGET\n"
+         "  cmd TARGET NAME|NUMBER [DATA] [ARGS...] [notify]   a command of hetvp's firmware (RV32)\n"
          "  alloc NAME SIZE [vram|host] / set NAME VALUE / echo TEXT / sleep US\n"
-         "  help / history / quit (or Ctrl-D)\n";
+         "  help / history / quit (or Ctrl-D); an error is reported and the session goes on\n";
 }
 
 }  // namespace hetvp::sw

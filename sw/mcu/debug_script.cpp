@@ -1,5 +1,6 @@
 #include "sw/mcu/debug_script.h"
 
+#include <cstdio>
 #include <sstream>
 
 #include "sw/driver/mcu_driver.h"
@@ -13,6 +14,21 @@ std::vector<std::string> debug_script_lines(const std::string& script, const std
   std::stringstream cs(commands);
   for (std::string l; std::getline(cs, l, ';');) lines.push_back(l);
   return lines;
+}
+
+std::string debug_script_problem(const std::string& text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v') {
+      char b[96];
+      std::snprintf(b, sizeof b, "not a text file (byte 0x%02x at offset %zu)", c, i);
+      return std::string(b) + ": a debug script is text, one command per line";
+    }
+  }
+  const std::vector<std::string> lines = debug_script_lines(text, "");
+  for (size_t i = 0; i < lines.size(); ++i)
+    if (!parse_debug_line(lines[i], i + 1).words.empty()) return "";
+  return "no debug command in it (empty, or only blank lines and '#' comments)";
 }
 
 DebugLine parse_debug_line(const std::string& raw, size_t number) {

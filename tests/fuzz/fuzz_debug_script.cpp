@@ -1,5 +1,5 @@
 // Fuzz harness: the `hetvp debug` script language (sw/mcu/debug_script.*, executed by the debug
-// host program in sw/mcu/mcu_workloads.cpp). The input is a script (before the first 0 byte) and a
+// host program in sw/mcu/debug_program.cpp). The input is a script (before the first 0 byte) and a
 // ';'-separated command string (after it). Each line goes through what the debug program does
 // before it touches the hardware: tokenizing, the argument count, the target name
 // (McuId::parse), firmware command names (fw_command_number), the values of every numeric argument

@@ -61,7 +61,7 @@ struct CycleCosts {
 };
 const std::vector<std::string>& cycle_class_names();
 
-class FalconCore final : public CoreIf, public CodePaging, public XferControl, public Disassembly {
+class FalconCore final : public CoreIf, public CodePaging, public XferControl, public Disassembly, public RegisterView {
  public:
   FalconCore();
   ~FalconCore() override;
@@ -113,6 +113,8 @@ class FalconCore final : public CoreIf, public CodePaging, public XferControl, p
   XferControl* xfer_control() override { return this; }
   const Disassembly* disassembly() const override { return this; }
   std::string disassemble_at(uint32_t pc) const override;  // disasm.cpp
+  const RegisterView* register_view() const override { return this; }
+  bool debug_register(unsigned index, uint32_t& value) const override;  // debug_regs.cpp
 
   // Falcon specifics
   void set_xfer(XferIf* x) override { xfer_ = x; }

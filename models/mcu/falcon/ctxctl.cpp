@@ -449,6 +449,7 @@ bool Ctxctl::read(uint32_t addr, uint32_t, uint32_t& v, uint64_t& extra) {
                      cfg_.slot.path.c_str(), core_->read_pc()));
     return true;
   }
+  watched(off, false, v);
   // The bridge's control and the busy/done signals are part of every bridge access, not a poll;
   // SIGNAL read again and again with nothing between is a wait (com.fuc wait_donez/wait_doneo).
   if (off == FCTX_SIGNAL) {
@@ -470,6 +471,7 @@ bool Ctxctl::write(uint32_t addr, uint32_t, uint32_t v, uint64_t& extra) {
   uint32_t old = 0;
   const bool readable = addr < FCTX_IO_SIZE && bank_.peek(off, old, FCTX_IO_INDEX(addr));
   if (off != FCTX_MMIO_CTRL && off != FCTX_MMIO_WRVAL && (!readable || old != v)) poll_key_ = ~0u;
+  watched(off, true, v);
   if (!io_access(tlm::TLM_WRITE_COMMAND, addr, v))
     stop_core(format("unmodelled register 0x%06x (I/O 0x%05x) written by %s at pc 0x%04x", cfg_.slot.bar0 + off, addr,
                      cfg_.slot.path.c_str(), core_->read_pc()));

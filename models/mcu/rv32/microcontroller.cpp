@@ -425,6 +425,7 @@ void Microcontroller::irq_raised(unsigned bit, const sc_core::sc_time& delay) {
 int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
   if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
     if (size != 4) return 0;
+    if (cmd == tlm::TLM_WRITE_COMMAND) watched(addr - MCU_REG_BASE, true, value);
     if (forwarded(addr - MCU_REG_BASE)) {  // the context-switch unit's register: through its socket, timed
       set_access(bar0_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
       const sc_core::sc_time issued = core_offset();
@@ -432,12 +433,14 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
       ctxsw->b_transport(bar0_gp_, d);
       const sc_core::sc_time took = d > issued ? d - issued : sc_core::SC_ZERO_TIME;
       extra = reg_cycles_ + uint64_t(std::ceil(took.to_seconds() * clock_hz_));
+      if (cmd == tlm::TLM_READ_COMMAND) watched(addr - MCU_REG_BASE, false, value);
       return bar0_gp_.is_response_ok() ? 1 : 0;
     }
     set_access(core_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
     sc_core::sc_time at = core_offset();
     serve(core_gp_, at, ReadTiming::AsIssued);  // the core never waits
     extra = reg_cycles_;
+    if (cmd == tlm::TLM_READ_COMMAND) watched(addr - MCU_REG_BASE, false, value);
     return core_gp_.is_response_ok() ? 1 : 0;
   }
   if (addr >= MCU_BAR0_BASE && addr - MCU_BAR0_BASE < MCU_BAR0_SIZE) {
