@@ -134,8 +134,13 @@ const uint64_t* BlockState::src(const Operand& o, WarpCtx& W, uint64_t* tmp) {
       std::fill(tmp, tmp + kWarpLanes, sym_value(o));
       return tmp;
     case Operand::Sreg: {
-      unsigned w = unsigned(&W - warps.data());
-      for (unsigned l = 0; l < kWarpLanes; ++l) tmp[l] = sreg(Sreg(o.reg), w, l);
+      const unsigned w = unsigned(&W - warps.data());
+      const Sreg r = Sreg(o.reg);
+      if (r == Sreg::TidX || r == Sreg::TidY || r == Sreg::TidZ || r == Sreg::LaneId || r >= Sreg::LanemaskEq) {
+        for (unsigned l = 0; l < kWarpLanes; ++l) tmp[l] = sreg(r, w, l);
+      } else {  // the same for the whole warp
+        std::fill(tmp, tmp + kWarpLanes, sreg(r, w, 0));
+      }
       return tmp;
     }
     default:

@@ -50,16 +50,26 @@ namespace detail {
 
 namespace {
 
-uint64_t extend(const uint8_t* p, Ty t) {
+inline uint64_t extend(const uint8_t* p, Ty t) {
   switch (t) {
     case Ty::S8: return uint64_t(int64_t(int8_t(p[0])));
     case Ty::S16: { int16_t v; std::memcpy(&v, p, 2); return uint64_t(int64_t(v)); }
     case Ty::S32: { int32_t v; std::memcpy(&v, p, 4); return uint64_t(int64_t(v)); }
-    default: {
-      uint64_t v = 0;
-      std::memcpy(&v, p, ty_bytes(t));
-      return v;
-    }
+    case Ty::U8: case Ty::B8: return p[0];
+    case Ty::U16: case Ty::B16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case Ty::U32: case Ty::B32: case Ty::F32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+}
+
+// Copies `size` bytes (1, 2, 4, 8 or 16) with a fixed-size copy the compiler inlines.
+inline void copy(uint8_t* d, const uint8_t* s, unsigned size) {
+  switch (size) {
+    case 4: std::memcpy(d, s, 4); break;
+    case 8: std::memcpy(d, s, 8); break;
+    case 1: *d = *s; break;
+    case 2: std::memcpy(d, s, 2); break;
+    default: std::memcpy(d, s, 16); break;
   }
 }
 
@@ -109,7 +119,7 @@ void BlockState::memory(const Instr& in, WarpCtx& W, uint32_t mask) {
       const uint64_t* src;
       if (v.kind == Operand::Vec) src = W.regs + size_t(m.vec_regs[v.reg + i]) * kWarpLanes;
       else src = this->src(v, W, tmp);
-      HETVP_PTX_LANES(mask, std::memcpy(data + l * size + i * esz, &src[l], esz));
+      HETVP_PTX_LANES(mask, copy(data + l * size + i * esz, reinterpret_cast<const uint8_t*>(&src[l]), esz));
     }
   }
   // classify lanes by the space they access
@@ -156,8 +166,8 @@ void BlockState::memory(const Instr& in, WarpCtx& W, uint32_t mask) {
   if (lanes_shared) {
     check(lanes_shared, off, shared_bytes, "shared");
     HETVP_PTX_LANES(lanes_shared, {
-      if (store) std::memcpy(shared.data() + off[l], data + l * size, size);
-      else std::memcpy(data + l * size, shared.data() + off[l], size);
+      if (store) copy(shared.data() + off[l], data + l * size, size);
+      else copy(data + l * size, shared.data() + off[l], size);
     });
     env.shared_access(store, conflict_degree(off, lanes_shared, size));
   }
