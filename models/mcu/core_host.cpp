@@ -155,6 +155,10 @@ void CoreHost::step_once() {
     mode_ = RunMode::trapped;
     on_fatal();
   }
+  if (watch_stop_) {  // the stepped instruction hit the watch: the core stays stopped, and says why
+    watch_stop_ = false;
+    cause_ = DbgCause::watch;
+  }
 }
 
 void CoreHost::resume_run(const sc_core::sc_time& at) {

@@ -32,12 +32,16 @@ const char* kDebugUsage =
     "usage: hetvp debug CONFIG [--script FILE] [--commands 'LINE; LINE; ...'] [--set PATH=VALUE]... [--stats F]";
 const char* kDebugAbout =
     "  boots nothing by itself: the script does (`boot`, or `load`/`start`), then sends commands and dumps\n"
-    "  registers and memory through the MMIO register blocks. Lines: boot | load T FILE | start|stop|cont|reset T |\n"
-    "  step T [N] | wait T STATE [US] | waitreg T OFF MASK [V] [US] | cmd T NAME [DATA [ARG...]] [notify] | read T OFF | write T OFF V | regs T |\n"
-    "  dump T OFF LEN | alloc NAME SIZE [vram|host] | set NAME V | expect V | state T | echo TEXT | sleep US\n"
-    "  (T = hub, gpcN, gpcs; values take $last, $NAME, $NAME.lo, $NAME.hi). docs/firmware.md. Exit status as `hetvp "
-    "run`.\n"
-    "  With neither --script nor --commands: an interactive prompt on stdin (help, history, quit).\n";
+    "  registers and memory through the MMIO register blocks, on RV32 and Falcon controllers. Lines: boot |\n"
+    "  load T FILE | start|stop|cont|reset T | step T [N] | break T ADDR|SYM | delete T [ADDR|SYM] |\n"
+    "  watch T REG [read|write|access] | unwatch T | info | disas T [ADDR|SYM] [N] | symbols T FILE |\n"
+    "  wait T STATE [US] | waitreg T OFF MASK [V] [US] | cmd T NAME [DATA [ARG...]] [notify] | read T OFF |\n"
+    "  write T OFF V | regs T | dump T [code|data] OFF LEN | alloc NAME SIZE [vram|host] | set NAME V |\n"
+    "  expect V | state T | echo TEXT | sleep US (T = hub, gpcN, gpcs; values take $last, $NAME, $NAME.lo,\n"
+    "  $NAME.hi; OFF and REG a register name or offset). docs/firmware.md. A bad line is reported with its\n"
+    "  number and the session goes on; exit status 1 when a --script/--commands line failed, else as `hetvp run`.\n"
+    "  With neither --script nor --commands: an interactive prompt on stdin (help, history, quit); its errors\n"
+    "  never fail the run.\n";
 
 enum class Mode { kRun, kCheck, kDebug };
 

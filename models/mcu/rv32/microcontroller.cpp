@@ -340,12 +340,23 @@ void Microcontroller::record_trap(uint32_t pc, uint32_t cause, uint32_t val, con
   intr->raise(host_intr_bit_, core_offset());
 }
 
+// UC_CTRL's actions by name, for the Mcu debug messages: "start", "stop+step", "none".
+static std::string control_names(uint32_t v) {
+  static const std::pair<uint32_t, const char*> kActions[] = {
+      {MCU_CTRL_RESET, "reset"}, {MCU_CTRL_START, "start"}, {MCU_CTRL_STOP, "stop"}, {MCU_CTRL_STEP, "step"},
+      {MCU_CTRL_CONT, "cont"}};
+  std::string s;
+  for (const auto& [bit, name] : kActions)
+    if (v & bit) s += (s.empty() ? "" : "+") + std::string(name);
+  return s.empty() ? "none" : s;
+}
+
 void Microcontroller::control(uint32_t v, From from) {
   if (from == From::Core) return;  // the core cannot start/stop itself (documented)
   // The core starts, stops and resumes when the write arrives; its state changes now, which
   // only this module's thread (waiting on ctrl_ev_) acts on.
   const sc_core::sc_time at = this_access().delay;
-  HETVP_DEBUG(Mcu, "control 0x%x (reset/start/stop/step/cont) from the host, in %s", v, at.to_string().c_str());
+  HETVP_DEBUG(Mcu, "control 0x%x (%s) from the host, in %s", v, control_names(v).c_str(), at.to_string().c_str());
   if (v & MCU_CTRL_RESET) reset_run(at);
   if (v & MCU_CTRL_START) start_core(bank_.at(MCU_UC_ENTRY).value, at);
   if (v & MCU_CTRL_STOP) stop_run(at);

@@ -181,3 +181,11 @@ TEST(DebugScriptFile, ManyErrorsArePrintedUpToACap) {
   EXPECT_TRUE(has(r.out, "debug: more errors are not shown (the count at the end has them all)")) << r.out;
   EXPECT_TRUE(has(r.out, "30 error(s)")) << r.out;
 }
+
+// #42 item 4: the Mcu debug category names UC_CTRL's action, not only its bits.
+TEST(Rv32Debug, ControlMessagesNameTheAction) {
+  auto r = run_hetvp("debug " + rv32_cfg() + " --debug-flags Mcu --commands 'boot'");
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.err, "control 0x2 (start) from the host")) << r.err;
+  EXPECT_FALSE(has(r.err, "(reset/start/stop/step/cont)")) << r.err;
+}
