@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${1:-1000000}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -eq 0 ] && harnesses=(elf rv32 gdb debug_script yaml mmio)
+[ ${#harnesses[@]} -eq 0 ] && harnesses=(elf rv32 gdb debug_script yaml mmio ptx)
 build=$here/build-fuzz
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-/work}
 if [ ! -f "$build/CMakeCache.txt" ]; then

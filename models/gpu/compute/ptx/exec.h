@@ -117,9 +117,11 @@ struct Launch {
   std::vector<uint64_t> variable_addresses;
   // Constant banks: 0 = the module's `.const` image (empty: module->const_bank0()); 1 = the context's.
   std::vector<uint8_t> const_bank0, const_bank1;
-  // Generic addresses: shared and local windows (cvta.shared/.local map offsets into these).
+  // Generic addresses: the shared, local and constant windows (cvta maps state-space addresses into
+  // them; any other generic address is global).
   uint64_t generic_shared_base = uint64_t(1) << 48;
   uint64_t generic_local_base = uint64_t(2) << 48;
+  uint64_t generic_const_base = uint64_t(3) << 48;  // + (bank << 32 | offset)
   uint32_t sm_id = 0;                  // %smid
 };
 
