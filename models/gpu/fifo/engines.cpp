@@ -17,7 +17,8 @@ namespace {
 // selection (CMP_CHAN, CMP_CHAN_ID), which only SET_OBJECT writes.
 bool compute_method_reg(uint32_t r) {
   if (r == CMP_CHAN || r == CMP_CHAN_ID) return false;
-  bool ok = false;
+  // The module binding: pushed with every launch (sw/driver/launch.h grid_methods), no context state.
+  bool ok = r == CMP_MODULE_LO || r == CMP_MODULE_HI || r == CMP_SHARED;
 #define HETVP_FIFO_CTX_REG(off, n) ok |= r >= (off) && r < (off) + 4u * (n);
   HETVP_COMPUTE_CTX_REGS(HETVP_FIFO_CTX_REG)
 #undef HETVP_FIFO_CTX_REG
