@@ -40,8 +40,8 @@ std::vector<uint32_t> launch_methods(const KernelLaunch& k, unsigned subch);
 // cuLaunchGrid): the kernel, block shape and args; then the grid and LAUNCH. Between them the
 // channel's GR context holds the launch state.
 std::vector<uint32_t> param_methods(const KernelLaunch& k, unsigned subch);
-// The module binding (MODULE, SHARED) is pushed with the grid, right before LAUNCH: hetvp's compute
-// methods carry it, it is no GR context state.
+// The module binding (MODULE, SHARED) is pushed with the grid, before LAUNCH: no GR context state,
+// the FIFO keeps it per channel and writes it right before the channel's LAUNCH.
 std::vector<uint32_t> grid_methods(uint32_t grid_x, uint32_t grid_y, uint64_t module, uint32_t shared,
                                    unsigned subch);
 
