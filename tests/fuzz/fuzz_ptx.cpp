@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     l.dynamic_shared_bytes = 64;
     BlockExec b(l, env);
     b.start({1, 0, 0}, test::HostEnv::kLocalBase);
-    for (unsigned i = 0; i < 20000 && !b.done(); ++i) {
+    for (unsigned i = 0; i < 4000 && !b.done(); ++i) {
       unsigned w = 0;
       while (w < b.warp_count() && b.state(w) != BlockExec::WarpState::Ready) ++w;
       if (w == b.warp_count()) break;

@@ -1,5 +1,5 @@
 // Differential test (issue #40, must-show 3): each kernel of kernels/diff_kernels.cu compiled to PTX
-// for sm_20, sm_30 and sm_35 and run by the executor, and compiled for the host and run thread by
+// for sm_20, sm_30 and sm_35 (-O2; also -O0 and -O3) and run by the executor, and compiled for the host and run thread by
 // thread; the results must be equal bit for bit (integers and floats: no contraction on either
 // side, so the same operations round the same way) on random inputs.
 #include <gtest/gtest.h>
@@ -155,7 +155,13 @@ TEST_P(Diff, GlobalAtomics) {
   expect_same(env.download<unsigned>(d3, 1), bits, "atomic or");
 }
 
-INSTANTIATE_TEST_SUITE_P(Arch, Diff, ::testing::Values("sm_20", "sm_30", "sm_35"));
+INSTANTIATE_TEST_SUITE_P(Arch, Diff, ::testing::Values("sm_20", "sm_30", "sm_35", "O0.sm_35", "O3.sm_30"),
+                         [](const auto& info) {
+                           std::string s = info.param;
+                           for (auto& c : s)
+                             if (c == '.') c = '_';
+                           return s;
+                         });
 
 }  // namespace
 }  // namespace hetvp::gpu::ptx::test

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cfenv>
+#include <cmath>
 #include <numeric>
 #include <random>
 
@@ -210,6 +212,80 @@ TEST(PtxExec, MmulMatchesHostAndReportsFetchesAndClasses) {
   EXPECT_GT(env.issued[size_t(InstrClass::LdGlobal)], 0u);
   EXPECT_GT(env.issued[size_t(InstrClass::StGlobal)], 0u);
   EXPECT_GT(env.issued[size_t(InstrClass::Branch)], 0u);
+}
+
+uint32_t rev32(uint32_t v) {
+  uint32_t r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((v >> i) & 1) << (31 - i);
+  return r;
+}
+
+TEST(PtxExec, BuiltinsGivePtxResults) {
+  Module m = load_file("builtin_kernels.sm_30.ptx");
+  HostEnv env;
+  std::mt19937 g(3);
+  std::vector<int> a(32), b(32);
+  for (int i = 0; i < 32; ++i) a[i] = int(g()), b[i] = int(g());
+  a[0] = 0, b[0] = -1, a[1] = -5, b[1] = 9;
+  uint64_t da = env.upload(a), db = env.upload(b), dout = env.alloc(32 * 8 * 4);
+  run_grid(make_launch(m, "int_builtins", Params(m.kernel("int_builtins")).set(0, dout).set(1, da).set(2, db), {1, 1, 1},
+                       {32, 1, 1}),
+           env);
+  auto out = env.download<int>(dout, 32 * 8);
+  auto sext24 = [](int v) { return int64_t(int32_t(uint32_t(v) << 8) >> 8); };
+  for (int i = 0; i < 32; ++i) {
+    uint32_t x = uint32_t(a[i]), y = uint32_t(b[i]);
+    uint64_t bytes = uint64_t(y) << 32 | x;
+    uint32_t prmt = 0;
+    const unsigned sel[4] = {6, 0, 7, 1};  // 0x1706, low nibble first
+    for (int k = 0; k < 4; ++k) prmt |= uint32_t((bytes >> (8 * sel[k])) & 0xff) << (8 * k);
+    const int* o = &out[i * 8];
+    EXPECT_EQ(uint32_t(o[0]), rev32(x)) << i;
+    EXPECT_EQ(uint32_t(o[1]), prmt) << i;
+    EXPECT_EQ(o[2], int32_t(uint32_t(sext24(a[i]) * sext24(b[i])))) << i;
+    EXPECT_EQ(uint32_t(o[3]), 7u + (a[i] < b[i] ? y - x : x - y)) << i;
+    EXPECT_EQ(o[4], int32_t((int64_t(a[i]) * b[i]) >> 32)) << i;
+    EXPECT_EQ(o[5], __builtin_clz(x | 1) + __builtin_popcount(y)) << i;
+    EXPECT_EQ(uint32_t(o[6]), rev32(uint32_t(uint64_t(int64_t(a[i])) >> 32))) << i;
+    EXPECT_EQ(uint32_t(o[7]), (x & 0xffffff) * (y & 0xffffff)) << i;
+  }
+  std::vector<float> f(32);
+  std::vector<double> d(32);
+  for (int i = 0; i < 32; ++i) f[i] = (float(i) - 15.5f) * 0.75f, d[i] = (double(i) - 10.25) * 1e3 + 0.1;
+  f[3] = 2.5f, f[4] = -2.5f, f[5] = 0.5f, f[6] = 3e9f;
+  uint64_t dio = env.alloc(32 * 16), dfo = env.alloc(32 * 16), ddo = env.alloc(32 * 16), df = env.upload(f), dd = env.upload(d);
+  run_grid(make_launch(m, "float_builtins",
+                       Params(m.kernel("float_builtins")).set(0, dio).set(1, dfo).set(2, ddo).set(3, df).set(4, dd),
+                       {1, 1, 1}, {32, 1, 1}),
+           env);
+  auto io = env.download<int>(dio, 32 * 4);
+  auto fo = env.download<float>(dfo, 32 * 4);
+  auto dout2 = env.download<double>(ddo, 32 * 2);
+  auto to_int = [](double v) { return v >= 2147483647.0 ? INT32_MAX : v <= -2147483648.0 ? INT32_MIN : int(v); };
+  for (int i = 0; i < 32; ++i) {
+    float x = f[i];
+    EXPECT_EQ(io[i * 4 + 0], to_int(std::nearbyint(double(x)))) << i;  // .rni: to nearest even
+    EXPECT_EQ(io[i * 4 + 1], to_int(std::floor(double(x)))) << i;
+    EXPECT_EQ(io[i * 4 + 2], to_int(std::ceil(double(x)))) << i;
+    EXPECT_EQ(io[i * 4 + 3], to_int(std::trunc(d[i]))) << i;
+    EXPECT_EQ(fo[i * 4 + 0], std::min(1.f, std::max(0.f, x))) << i;
+    float approx = std::exp2(x * 0.01f) + std::sin(x) + 1.f / std::sqrt(x * x + 1.f);
+    if (std::isfinite(approx)) EXPECT_NEAR(fo[i * 4 + 1], approx, 1e-5 * (1 + std::fabs(approx))) << i;
+    else EXPECT_EQ(fo[i * 4 + 1], approx) << i;
+    std::fesetround(FE_TOWARDZERO);
+    volatile float one_e9 = 1e-9f, xv = x;
+    float rz = xv + one_e9;
+    volatile double zv = d[i];
+    float d2f = float(zv);
+    std::fesetround(FE_TONEAREST);
+    EXPECT_EQ(fo[i * 4 + 2], rz) << i;
+    EXPECT_EQ(fo[i * 4 + 3], std::copysign(2.5f, x)) << i;
+    EXPECT_EQ(dout2[i * 2 + 0], 1.0 / d[i] + std::fma(d[i], d[i], 1.0)) << i;
+    EXPECT_EQ(dout2[i * 2 + 1], double(d2f)) << i;
+  }
+  EXPECT_EQ(io[3 * 4 + 0], 2) << "2.5 rounds to even";
+  EXPECT_EQ(io[4 * 4 + 0], -2);
+  EXPECT_EQ(io[6 * 4 + 2], INT32_MAX) << "float to int saturates";
 }
 
 TEST(PtxExec, LaunchChecks) {

@@ -455,6 +455,16 @@ void BlockState::alu(const Instr& in, WarpCtx& W, uint32_t mask) {
       });
       return;
     }
+    case Op::Sad: {  // c + |a - b|
+#define X(T)                                                                                   \
+  o.tern<T>([](T a, T b, T c) {                                                                \
+    using U = std::make_unsigned_t<T>;                                                         \
+    return T(U(c) + (a < b ? U(U(b) - U(a)) : U(U(a) - U(b))));                                \
+  })
+      HETVP_PTX_INTS(t, X)
+#undef X
+      return;
+    }
     case Op::Fma:
       if (t == Ty::F32) return o.f32(3, [](float a, float b, float c) { return std::fma(a, b, c); });
       return o.f64(3, [](double a, double b, double c) { return std::fma(a, b, c); });

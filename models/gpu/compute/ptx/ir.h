@@ -22,7 +22,7 @@ enum class Op : uint8_t {
   Mov, Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, And, Or, Xor, Not, Cnot, Shl, Shr,
   Bfe, Bfi, Popc, Clz, Brev, Prmt, Fma, Sqrt, Rcp, Rsqrt, Ex2, Lg2, Sin, Cos, Copysign, Setp, Set, Selp,
   Slct, Cvt, Cvta, CvtaTo, Ld, St, Bra, Call, Ret, Exit, Bar, Membar, Atom, Red, Shfl, Vote, Trap,
-  Testp,
+  Testp, Sad,
   // Synthetic: the end of a function (every `ret` branches here), so divergent paths reconverge there.
   FuncEnd,
 };

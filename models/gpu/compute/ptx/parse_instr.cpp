@@ -40,7 +40,7 @@ const Named kOps[] = {
     {"ret", uint8_t(Op::Ret)},     {"exit", uint8_t(Op::Exit)},     {"bar", uint8_t(Op::Bar)},
     {"barrier", uint8_t(Op::Bar)}, {"membar", uint8_t(Op::Membar)}, {"atom", uint8_t(Op::Atom)},
     {"red", uint8_t(Op::Red)},     {"shfl", uint8_t(Op::Shfl)},     {"vote", uint8_t(Op::Vote)},
-    {"trap", uint8_t(Op::Trap)},
+    {"trap", uint8_t(Op::Trap)},   {"sad", uint8_t(Op::Sad)},
 };
 const Named kTypes[] = {{"b8", uint8_t(Ty::B8)},   {"b16", uint8_t(Ty::B16)}, {"b32", uint8_t(Ty::B32)},
                         {"b64", uint8_t(Ty::B64)}, {"u8", uint8_t(Ty::U8)},   {"u16", uint8_t(Ty::U16)},
@@ -524,6 +524,7 @@ void parse_instruction(Parser& p, Function& f, uint32_t guard, bool guard_neg, u
         nsrc = 1;
         break;
       case Op::Mad: case Op::Mad24: case Op::Fma: case Op::Bfe: case Op::Selp: case Op::Slct: case Op::Prmt:
+      case Op::Sad:
         nsrc = 3;
         break;
       case Op::Bfi: nsrc = 4; break;
@@ -539,7 +540,7 @@ void parse_instruction(Parser& p, Function& f, uint32_t guard, bool guard_neg, u
           ok = false;
         if (op == Op::Mad && ty_float(t) && in.rnd == Rnd::None && t == Ty::F64) ok = false;
         break;
-      case Op::Rem: ok = is_int(t) && ty_bytes(t) >= 2; break;
+      case Op::Rem: case Op::Sad: ok = is_int(t) && ty_bytes(t) >= 2; break;
       case Op::Mul24: case Op::Mad24: ok = t == Ty::U32 || t == Ty::S32; break;
       case Op::And: case Op::Or: case Op::Xor: case Op::Not:
         ok = t == Ty::Pred || t == Ty::B16 || t == Ty::B32 || t == Ty::B64;
