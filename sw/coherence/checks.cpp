@@ -4,7 +4,6 @@
 #include <cinttypes>
 
 #include "models/coherence/coherence_regs.h"
-#include "models/gpu/compute/kernel.h"
 #include "platform/program.h"
 #include "sw/coherence/runtime.h"
 #include "platform/format.h"
@@ -86,18 +85,8 @@ class CohBad : public ProgramWithArgs<CohBadArgs> {
   }
 };
 
-// Lane l of warp w accesses base + (w*32 + l) * stride: one load and one store per warp.
-void k_probe(gpu::Warp& w) {
-  gpu::Lanes<uint32_t> idx;
-  const uint32_t warp = w.block_idx().x * ((w.block().x + 31) / 32);
-  for (unsigned l = 0; l < gpu::kLanes; ++l) idx[l] = warp * 32 + l;
-  const uint32_t stride = w.arg(2);
-  auto a = w.addr(w.arg64(0), idx, stride);
-  auto v = w.load<uint32_t>(a, w.active());
-  w.store<uint32_t>(a, w.map(v, [](uint32_t x) { return x + 1; }), w.active());
-}
-HETVP_REGISTER_KERNEL("coalesce_probe", k_probe);
-
+// coalesce_probe's kernel: sw/kernels/coherence.cu (thread t accesses base + t * stride: one load
+// and one store per warp).
 struct CoalesceProbeArgs : ParamSet {
   Group<CoherenceOptions> rt{this, "rt", "coherence runtime"};
   Int<uint32_t> stride{this, "stride", 4, "bytes between lanes (multiple of 4)", Range{4, 4096}};

@@ -6,6 +6,7 @@
 #include "models/gpu/compute/kernel.h"
 #include "models/gpu/gpu_regs.h"
 #include "platform/format.h"
+#include "sw/kernels/shipped.h"
 
 namespace hetvp::sw {
 
@@ -180,7 +181,16 @@ void CoherenceRuntime::account(HandOver& h, sc_core::sc_time begin) {
 
 void CoherenceRuntime::launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
                               const std::vector<uint32_t>& args) {
-  compute_->wait(compute_->start(KernelLaunch{kernel, gx, gy, bx, by, args}), poll_, "kernel '" + kernel + "'");
+  KernelLaunch k{kernel, gx, gy, bx, by, args};
+  if (kernel.rfind("__coh_", 0) != 0) {
+    if (!module_) {
+      const ShippedPtx& p = shipped_ptx("coherence", compute_arch(drv_));
+      module_ = load_module_bar(api_, drv_, p.text, p.file_name(), drv_.options().module_translate);
+    }
+    check_params(*module_, kernel, args, "launch");
+    k.module = module_->image.va;
+  }
+  compute_->wait(compute_->start(k), poll_, "kernel '" + kernel + "'");
 }
 
 // ---- the GPU side of the protocol, as kernels (one lane does the register accesses) ----------

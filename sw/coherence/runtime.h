@@ -22,6 +22,7 @@
 #include "models/host/host_api.h"
 #include "platform/param_set.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/driver/gpu_module.h"
 #include "sw/driver/launch.h"
 #include "sw/driver/mcu_driver.h"
 
@@ -55,7 +56,9 @@ class CoherenceRuntime {
   void gpu_acquire();
   void gpu_release();
   // Launches a kernel on the compute front end (no channel: sw/driver/launch.h) and waits for it
-  // (device synchronise). Fails (HostError) on a kernel error.
+  // (device synchronise). Fails (HostError) on a kernel error. The workloads' kernels are
+  // sw/kernels/coherence.cu's, loaded (BAR1) at the first launch; the protocol's own
+  // (__coh_gpu_acquire/_release: uncached register accesses) are C++ kernels (kernel.h).
   void launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
               const std::vector<uint32_t>& args);
   unsigned syncs() const { return syncs_; }
@@ -85,6 +88,7 @@ class CoherenceRuntime {
   HostApi& api_;
   GpuDriver drv_;
   std::optional<ComputeFrontEnd> compute_;  // once the GPU is open
+  std::optional<GpuModule> module_;         // sw/kernels/coherence.cu, at the first launch
   std::string workload_, size_;
   uint64_t arena_pa_ = 0, arena_va_ = 0, arena_size_ = 0, arena_next_ = 0, dir_va_ = 0;
   sc_core::sc_time poll_;

@@ -6,7 +6,6 @@
 #include <cstring>
 #include <random>
 
-#include "models/gpu/compute/kernel.h"
 #include "platform/program.h"
 #include "sw/coherence/result_checks.h"
 #include "sw/coherence/runtime.h"
@@ -16,85 +15,9 @@ namespace hetvp::sw {
 
 namespace {
 
-using gpu::Lanes;
-using gpu::Warp;
-
-// ---- kernels ------------------------------------------------------------------------------
-// square: C[i] = A[i]^2 (args: A va 0-1, C va 2-3, N 4)
-void k_square(Warp& w) {
-  auto i = w.global_x();
-  uint32_t m = w.lt(i, w.arg(4));
-  auto a = w.load<float>(w.addr(w.arg64(0), i, 4), m);
-  w.store<float>(w.addr(w.arg64(2), i, 4), w.map(a, [](float x) { return x * x; }), m);
-}
-
-// MatrixTranspose, as the HIP sample (hip-tests samples/2_Cookbook/0_MatrixTranspose): one
-// thread per element, 4x4 thread blocks, out[y*W + x] = in[x*W + y] -- a transposed (strided)
-// read and a row-order store (args: in 0-1, out 2-3, W 4).
-void k_transpose(Warp& w) {
-  auto x = w.global_x(), y = w.global_y();
-  const uint32_t W = w.arg(4);
-  uint32_t m = w.lt(x, W) & w.lt(y, W);
-  Lanes<uint32_t> src, dst;
-  for (unsigned l = 0; l < gpu::kLanes; ++l) {
-    src[l] = x[l] * W + y[l];
-    dst[l] = y[l] * W + x[l];
-  }
-  w.alu(2);
-  auto v = w.load<float>(w.addr(w.arg64(0), src, 4), m);
-  w.store<float>(w.addr(w.arg64(2), dst, 4), v, m);
-}
-
-// 2dshfl, as the HIP sample (samples/2_Cookbook/5_2dshfl): val = in[y*W + x] (a row-order,
-// coalesced read), out[x*W + y] = __shfl(val, y*W + x) -- the shuffle's source lane is the
-// thread's own linear index modulo the warp size, i.e. its own lane, so the value stays in
-// registers -- and a transposed (strided) store. The sample launches one W x W block, which
-// HIP limits to 1024 threads; blocks here are W wide and as many rows as fit in 1024 threads
-// (args: in 0-1, out 2-3, W 4).
-void k_shfl2d(Warp& w) {
-  auto x = w.global_x(), y = w.global_y();
-  const uint32_t W = w.arg(4);
-  uint32_t m = w.lt(x, W) & w.lt(y, W);
-  Lanes<uint32_t> rd, src, dst;
-  const gpu::Dim2 b = w.block(), bi = w.block_idx();
-  for (unsigned l = 0; l < gpu::kLanes; ++l) {
-    rd[l] = y[l] * W + x[l];
-    // The sample's srcLane y*W + x is the thread's index in its (only) block; __shfl takes it
-    // modulo the warp width. With several blocks, the index in the block is what counts.
-    src[l] = ((y[l] - bi.y * b.y) * b.x + (x[l] - bi.x * b.x)) % gpu::kLanes;
-    dst[l] = x[l] * W + y[l];
-  }
-  w.alu(3);
-  auto v = w.load<float>(w.addr(w.arg64(0), rd, 4), m);
-  auto sv = w.shfl(v, src, m);
-  w.store<float>(w.addr(w.arg64(2), dst, 4), sv, m);
-}
-
-// coh_random: every lane reads one pseudo-random word that no lane writes in this launch and
-// writes word (global id * stride) = f(read value, seed): no two lanes write the same word and
-// no lane reads a word written in the same launch (data-race-free; stride >= 2).
-// args: buf 0-1, words 2, seed 3, stride 4
-void k_random(Warp& w) {
-  auto g = w.global_x();
-  const uint32_t words = w.arg(2), seed = w.arg(3), stride = w.arg(4);
-  uint32_t m = w.lt(g, words / stride);
-  Lanes<uint32_t> rd, wr;
-  for (unsigned l = 0; l < gpu::kLanes; ++l) {
-    uint32_t h = (g[l] + 1) * 2654435761u ^ seed;
-    h ^= h >> 13;
-    rd[l] = h % words;
-    if (rd[l] % stride == 0) rd[l] = rd[l] + 1 < words ? rd[l] + 1 : rd[l] - 1;  // never a word written here
-    wr[l] = g[l] * stride;
-  }
-  auto v = w.load<uint32_t>(w.addr(w.arg64(0), rd, 4), m);
-  auto nv = w.map(v, [seed](uint32_t x) { return x * 3u + seed; });
-  w.store<uint32_t>(w.addr(w.arg64(0), wr, 4), nv, m);
-}
-
-HETVP_REGISTER_KERNEL("square", k_square);
-HETVP_REGISTER_KERNEL("matrix_transpose", k_transpose);
-HETVP_REGISTER_KERNEL("shfl2d", k_shfl2d);
-HETVP_REGISTER_KERNEL("coh_random", k_random);
+// The kernels (square, matrix_transpose, shfl2d, coh_random) are sw/kernels/coherence.cu's: the
+// runtime loads them (CoherenceRuntime::launch); their arguments are the kernels' parameters in
+// order, 64-bit pointers as two words.
 
 // The keys every coherence workload has.
 struct CoherenceArgs : ParamSet {

@@ -37,6 +37,9 @@ struct DriverOptions : ParamSet {
                            "none: the host buffer is pinned; Gdev's pageable path: docs/calibration.md)"};
   Time bounce_dtoh_per_kib{this, "bounce_dtoh_per_kib", "0 s",
                            "CPU time per KiB to copy a device->host DMA's result out of the bounce buffer (0 = none)"};
+  Time module_translate{this, "module_translate", "50 ns",
+                         "host CPU time per PTX instruction of a module load's translation (parse, check, lay out, "
+                         "encode: sw/driver/gpu_module.h; assumption: no measurement of a driver's PTX JIT is at hand)"};
   bool interrupt_completion() const { return completion == Completion::interrupt; }
 };
 
@@ -83,6 +86,7 @@ class GpuDriver {
   uint32_t reg_read(uint32_t offset);
   void reg_write(uint32_t offset, uint32_t value);
   const PcieFunction& function() const { return fn_; }
+  const DriverOptions& options() const { return opt_; }
   unsigned num_gpcs() const { return num_gpcs_; }
   uint64_t vram_size() const { return vram_size_; }
 

@@ -22,6 +22,7 @@ std::vector<uint32_t> launch_methods(const KernelLaunch& k, unsigned subch) {
     w.push_back(inc(subch, CMPM_REG(CMP_ARG), unsigned(k.args.size())));
     w.insert(w.end(), k.args.begin(), k.args.end());
   }
+  w.insert(w.end(), {inc(subch, CMPM_REG(CMP_MODULE_LO), 3), uint32_t(k.module), uint32_t(k.module >> 32), k.shared});
   w.push_back(inc(subch, CMPM_LAUNCH, 1));
   w.push_back(0);
   return w;
@@ -37,8 +38,10 @@ std::vector<uint32_t> param_methods(const KernelLaunch& k, unsigned subch) {
   return w;
 }
 
-std::vector<uint32_t> grid_methods(uint32_t grid_x, uint32_t grid_y, unsigned subch) {
-  return {inc(subch, CMPM_REG(CMP_GRID_X), 2), grid_x, grid_y, inc(subch, CMPM_LAUNCH, 1), 0};
+std::vector<uint32_t> grid_methods(uint32_t grid_x, uint32_t grid_y, uint64_t module, uint32_t shared,
+                                   unsigned subch) {
+  return {inc(subch, CMPM_REG(CMP_GRID_X), 2), grid_x, grid_y, inc(subch, CMPM_REG(CMP_MODULE_LO), 3),
+          uint32_t(module), uint32_t(module >> 32), shared, inc(subch, CMPM_LAUNCH, 1), 0};
 }
 
 // ---------------------------------------------------------------- without a channel
@@ -53,8 +56,11 @@ LaunchTicket ComputeFrontEnd::start(const KernelLaunch& k) {
   gpu_.reg_write(base_ + CMP_GRID_Y, k.grid_y);
   gpu_.reg_write(base_ + CMP_BLOCK_X, k.block_x);
   gpu_.reg_write(base_ + CMP_BLOCK_Y, k.block_y);
+  gpu_.reg_write(base_ + CMP_MODULE_LO, uint32_t(k.module));
+  gpu_.reg_write(base_ + CMP_MODULE_HI, uint32_t(k.module >> 32));
+  gpu_.reg_write(base_ + CMP_SHARED, k.shared);
   for (size_t i = 0; i < k.args.size(); ++i) gpu_.reg_write(base_ + CMP_ARG + 4 * uint32_t(i), k.args[i]);
-  gpu_.reg_write(base_ + CMP_LAUNCH, CMP_LAUNCH_GO);
+  gpu_.reg_write(base_ + CMP_LAUNCH, CMP_LAUNCH_GO | (k.release ? CMP_LAUNCH_RELEASE : 0u));
   return t;
 }
 

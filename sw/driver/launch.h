@@ -22,6 +22,13 @@ struct KernelLaunch {
   std::string kernel;
   uint32_t grid_x = 1, grid_y = 1, block_x = 1, block_y = 1;
   std::vector<uint32_t> args;
+  // The module image the kernel is in (gpu_module.h; CMP_MODULE) and the dynamic shared memory per
+  // block (CMP_SHARED). module 0: a C++ kernel of the registry (kernel.h).
+  uint64_t module = 0;
+  uint32_t shared = 0;
+  // Direct launches (ComputeFrontEnd): the TCC writes its dirty lines back when the kernel ends
+  // (CMP_LAUNCH_RELEASE), so the host reads the results from VRAM.
+  bool release = false;
   // HostError "<what> of KERNEL: more than 16 argument words" when the args do not fit CMP_ARG.
   void check_args(const char* what) const;
 };
@@ -33,7 +40,10 @@ std::vector<uint32_t> launch_methods(const KernelLaunch& k, unsigned subch);
 // cuLaunchGrid): the kernel, block shape and args; then the grid and LAUNCH. Between them the
 // channel's GR context holds the launch state.
 std::vector<uint32_t> param_methods(const KernelLaunch& k, unsigned subch);
-std::vector<uint32_t> grid_methods(uint32_t grid_x, uint32_t grid_y, unsigned subch);
+// The module binding (MODULE, SHARED) is pushed with the grid, before LAUNCH: no GR context state,
+// the FIFO keeps it per channel and writes it right before the channel's LAUNCH.
+std::vector<uint32_t> grid_methods(uint32_t grid_x, uint32_t grid_y, uint64_t module, uint32_t shared,
+                                   unsigned subch);
 
 // A launch started on the compute front end without a channel: COMPLETED as it read before.
 struct LaunchTicket {

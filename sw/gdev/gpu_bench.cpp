@@ -21,6 +21,7 @@
 #include "sw/gdev/runtime.h"
 #include "sw/driver/falcon_boot.h"
 #include "sw/driver/mcu_driver.h"
+#include "sw/kernels/shipped.h"
 
 namespace hetvp::sw {
 namespace {
@@ -113,6 +114,8 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       for (unsigned g = 0; g < drv.num_gpcs(); ++g) gpcs += busy_ns(McuId::gpc_n(g));
     };
     GdevRuntime rt(api, drv, mcu.get(), args.gdev);
+    // The kernels: sw/kernels/gdev.cu compiled for the compute units' architecture.
+    const ShippedPtx& kernels = shipped_ptx("gdev", compute_arch(drv));
     const std::string& prog = args.program.word();
     const uint32_t n = args.size;
     const unsigned runs = args.runs, contexts = args.contexts;
@@ -146,7 +149,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       // then each one's transfers and launch.
       for (unsigned k = 0; k < contexts; ++k) {
         live[k].ctx = rt.ctx_create();
-        setup(rt, jobs[k], k, live[k]);
+        setup(rt, kernels, jobs[k], k, live[k]);
       }
       for (unsigned k = 0; k < contexts; ++k) launch(rt, jobs[k], live[k]);
       for (auto& l : live) rt.synchronize(l.ctx);
@@ -242,9 +245,10 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
     GdevContext* ctx = nullptr;
     HostBuf a, b, c;
     DevPtr da, db, dc;
+    GpuModule mod;
     uint32_t gx = 0, gy = 0;
   };
-  static void setup(GdevRuntime& rt, const Job& j, unsigned k, Live& l) {
+  static void setup(GdevRuntime& rt, const ShippedPtx& kernels, const Job& j, unsigned k, Live& l) {
     GdevContext* ctx = l.ctx;
     const uint32_t n = j.n;
     const std::string& p = j.program;
@@ -257,18 +261,19 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
     auto lo = [](uint64_t v) { return uint32_t(v); };
     auto hi = [](uint64_t v) { return uint32_t(v >> 32); };
     if (p == "memcpy") return;
+    l.mod = rt.module_load(ctx, kernels.text, kernels.file_name());  // cuModuleLoad
     l.gx = l.gy = 1;
     if (p == "loop") {
-      rt.set_params(ctx, "gdev_loop", 32, 1, {lo(l.dc.va()), hi(l.dc.va()), n + k, 32});
+      rt.set_params(ctx, l.mod, "gdev_loop", 32, 1, {lo(l.dc.va()), hi(l.dc.va()), n + k, 32});
     } else if (p == "idle") {
-      rt.set_params(ctx, "gdev_idle", 1, 1, {lo(l.dc.va()), hi(l.dc.va()), n});
+      rt.set_params(ctx, l.mod, "gdev_idle", 1, 1, {lo(l.dc.va()), hi(l.dc.va()), n});
     } else {
       l.b = rt.map_host(ctx, j.host_b, j.in_bytes);
       l.db = rt.mem_alloc(ctx, j.in_bytes);
       const uint32_t bx = std::min<uint32_t>(n, 16), by = std::min<uint32_t>(n, 16);
       l.gx = (n + bx - 1) / bx;
       l.gy = (n + by - 1) / by;
-      rt.set_params(ctx, "gdev_" + p, bx, by,
+      rt.set_params(ctx, l.mod, "gdev_" + p, bx, by,
                     {lo(l.da.va()), hi(l.da.va()), lo(l.db.va()), hi(l.db.va()), lo(l.dc.va()), hi(l.dc.va()), n});
     }
   }

@@ -12,6 +12,7 @@ GdevContext* GdevRuntime::ctx_create() {
 
 void GdevRuntime::ctx_destroy(GdevContext* c) {
   c->synchronize();
+  bound_.erase(c);
   api_.spend(opt_.api_call);
   fifo_.close(*c);
 }
@@ -56,27 +57,49 @@ void GdevRuntime::memcpy_dtoh(GdevContext* c, const HostBuf& dst, const DevPtr& 
   synchronize(c);
 }
 
-void GdevRuntime::launch_async(GdevContext* c, const std::string& kernel, uint32_t grid_x, uint32_t grid_y,
-                               uint32_t block_x, uint32_t block_y, const std::vector<uint32_t>& args) {
+GpuModule GdevRuntime::module_load(GdevContext* c, const std::string& ptx_text, const std::string& file) {
   api_.spend(opt_.api_call);
-  const KernelLaunch k{kernel, grid_x, grid_y, block_x, block_y, args};
+  std::vector<uint8_t> image;
+  GpuModule m = place_module(api_, gpu_, ptx_text, file, c->space(), gpu_.options().module_translate, &image);
+  // Gdev (gdev_cuda.c, module.c): the code is copied into a bounce buffer, then DMA'd to VRAM.
+  const uint64_t bounce = api_.alloc_pinned(image.size(), 4096);
+  c->adopt_pinned(bounce);
+  api_.write(bounce, image.data(), image.size());
+  const GpuBuffer map = gpu_.map_host(bounce, image.size(), c->space());
+  c->copy(map.va, m.image.va, image.size());
+  c->kick();
+  c->synchronize();
+  return m;
+}
+
+void GdevRuntime::launch_async(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t grid_x,
+                               uint32_t grid_y, uint32_t block_x, uint32_t block_y, const std::vector<uint32_t>& args,
+                               uint32_t shared) {
+  api_.spend(opt_.api_call);
+  KernelLaunch k{kernel, grid_x, grid_y, block_x, block_y, args};
+  k.module = m.image.va;
+  k.shared = shared;
   k.check_args("launch");
+  check_params(m, kernel, args, "launch");
   c->push(launch_methods(k, Channel::kSubCompute));
   c->kick();
 }
 
-void GdevRuntime::set_params(GdevContext* c, const std::string& kernel, uint32_t block_x, uint32_t block_y,
-                             const std::vector<uint32_t>& args) {
+void GdevRuntime::set_params(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t block_x,
+                             uint32_t block_y, const std::vector<uint32_t>& args, uint32_t shared) {
   api_.spend(opt_.api_call);
   const KernelLaunch k{kernel, 1, 1, block_x, block_y, args};
   k.check_args("set_params");
+  check_params(m, kernel, args, "set_params");
+  bound_[c] = Binding{m.image.va, shared};
   c->push(param_methods(k, Channel::kSubCompute));
   c->kick();
 }
 
 void GdevRuntime::launch_grid_async(GdevContext* c, uint32_t grid_x, uint32_t grid_y) {
   api_.spend(opt_.api_call);
-  c->push(grid_methods(grid_x, grid_y, Channel::kSubCompute));
+  const Binding b = bound_[c];
+  c->push(grid_methods(grid_x, grid_y, b.module, b.shared, Channel::kSubCompute));
   c->kick();
 }
 

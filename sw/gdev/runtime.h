@@ -8,12 +8,14 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "models/host/host_api.h"
 #include "sw/driver/channel.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/driver/gpu_module.h"
 #include "sw/driver/launch.h"
 
 namespace hetvp::sw {
@@ -47,14 +49,18 @@ class GdevRuntime {
   // Asynchronous (pushed and kicked; ordered within the context): synchronize to wait.
   void memcpy_htod_async(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes);
   void memcpy_dtoh_async(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes);
-  void launch_async(GdevContext* c, const std::string& kernel, uint32_t grid_x, uint32_t grid_y, uint32_t block_x,
-                    uint32_t block_y, const std::vector<uint32_t>& args);
+  // cuModuleLoad: the module translated on the host and its image uploaded to the context's VRAM
+  // through a pinned bounce buffer and the channel's copy engine, as Gdev uploads code
+  // (sw/driver/gpu_module.h); synchronizes.
+  GpuModule module_load(GdevContext* c, const std::string& ptx_text, const std::string& file);
+  void launch_async(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t grid_x, uint32_t grid_y,
+                    uint32_t block_x, uint32_t block_y, const std::vector<uint32_t>& args, uint32_t shared = 0);
   // The same in the CUDA driver API's two steps: the function's block shape and parameters
   // (cuFuncSetBlockShape, cuParamSet*: KERNEL, BLOCK_X/Y, ARGs pushed now), then cuLaunchGrid
   // (GRID_X/Y and LAUNCH). Between them the channel's GR context holds the launch state, so a
   // switch to another channel in between must save and restore it.
-  void set_params(GdevContext* c, const std::string& kernel, uint32_t block_x, uint32_t block_y,
-                  const std::vector<uint32_t>& args);
+  void set_params(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t block_x, uint32_t block_y,
+                  const std::vector<uint32_t>& args, uint32_t shared = 0);
   void launch_grid_async(GdevContext* c, uint32_t grid_x, uint32_t grid_y);
   // Synchronous forms (cuMemcpyHtoD, cuMemcpyDtoH): push, then synchronize.
   void memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes);
@@ -75,6 +81,11 @@ class GdevRuntime {
   GpuDriver& gpu_;
   Fifo fifo_;
   const GdevOptions& opt_;  // fifo_'s
+  struct Binding {  // what set_params named, pushed with the grid (grid_methods)
+    uint64_t module = 0;
+    uint32_t shared = 0;
+  };
+  std::map<const GdevContext*, Binding> bound_;
 };
 
 }  // namespace hetvp::sw

@@ -1,7 +1,7 @@
-// `mem_path`: one kernel launched straight on the compute front end (no channel, no context
-// switch: sw/driver/launch.h's ComputeFrontEnd), whose warps load the Kepler seed's access
-// patterns from global memory `repeats` times and, optionally, round-trip their values through
-// local memory. It shows the GPU generation's memory path in the stats (issue #25,
+// `mem_path`: one kernel (sw/kernels/mem_path.cu) launched straight on the compute front end (no
+// channel, no context switch: sw/driver/launch.h's ComputeFrontEnd), whose warps load the Kepler
+// seed's access patterns from global memory `repeats` times and, optionally, round-trip their
+// values through local memory. It shows the GPU generation's memory path in the stats (issue #25,
 // docs/kepler.md): on Kepler (gpu0.chip: gk104 / gk110) the global loads bypass the TCP
 // (compute.tcpN.l1_bypassed, no read hits from them) and reach the TCC in 32 B segments
 // (compute.tcc.read_request_bytes / read_requests); on Fermi they are cached in the TCP (read hits
@@ -10,20 +10,23 @@
 //   hetvp run configs/gk104_nouveau.yaml --workload mem_path --set workload.args.pattern=scattered
 #include <cinttypes>
 
-#include "models/gpu/compute/kernel.h"
 #include "models/host/host_api.h"
 #include "platform/format.h"
 #include "platform/program.h"
 #include "sw/driver/gpu_driver.h"
+#include "sw/driver/gpu_module.h"
 #include "sw/driver/launch.h"
+#include "sw/kernels/shipped.h"
 
 namespace hetvp::sw {
 namespace {
 
 // The seed's patterns (seeds/kepler-memory-coalescing), lane l of a warp, 4-byte words, as byte
-// offsets from the warp's 16 KiB region (the same as tests/gpu/test_coalescer_kepler.cpp).
+// offsets from the warp's 16 KiB region (the same as tests/gpu/test_coalescer_kepler.cpp): the
+// host's copy of mem_path.cu's pattern_offset, for the check.
 HETVP_ENUM(Pattern, contiguous, two_segments, three_segments, permuted, scattered);
 constexpr uint64_t kWarpRegion = 16384;
+constexpr unsigned kLanes = 32;
 
 uint64_t pattern_offset(unsigned pattern, unsigned l) {
   switch (pattern) {
@@ -37,39 +40,6 @@ uint64_t pattern_offset(unsigned pattern, unsigned l) {
 
 // The value the host puts in the global buffer's word at byte offset `off`.
 uint32_t word_at(uint64_t off) { return static_cast<uint32_t>(off / 4) * 2654435761u + 12345u; }
-
-// args: 0-1 global buffer VA, 2 pattern, 3 repeats, 4-5 local buffer VA (0: no local memory), 6-7 out VA.
-// Warp w: out[w * 32 + l] = sum over the repeats of its global word (+ the same sum through local memory).
-void k_mem_path(gpu::Warp& w) {
-  const uint32_t warp = w.block_idx().x * ((w.block().x + 31) / 32);
-  const uint64_t region = w.arg64(0) + uint64_t(warp) * kWarpRegion;
-  gpu::Lanes<uint64_t> ga, la, oa;
-  for (unsigned l = 0; l < gpu::kLanes; ++l) {
-    ga[l] = region + pattern_offset(w.arg(2), l);
-    la[l] = w.arg64(4) + (uint64_t(warp) * gpu::kLanes + l) * 4;
-    oa[l] = w.arg64(6) + (uint64_t(warp) * gpu::kLanes + l) * 4;
-  }
-  gpu::Lanes<uint32_t> sum{}, v{};
-  for (uint32_t r = 0; r < w.arg(3); ++r) {
-    v = w.load<uint32_t>(ga, w.active());
-    for (unsigned l = 0; l < gpu::kLanes; ++l) sum[l] += v[l];
-    w.alu(1);
-  }
-  if (w.arg64(4)) {
-    w.store_local<uint32_t>(la, v, w.active());
-    for (uint32_t r = 0; r < w.arg(3); ++r) {
-      auto back = w.load_local<uint32_t>(la, w.active());
-      for (unsigned l = 0; l < gpu::kLanes; ++l) sum[l] += back[l];
-      w.alu(1);
-    }
-  }
-  // The results go out uncached (one scalar store per lane), past the write-back TCC, so that the
-  // host reads them from VRAM without a cache flush (a directly launched kernel has no end-of-channel
-  // release); they do not count as coalesced stores.
-  for (unsigned l = 0; l < gpu::kLanes; ++l)
-    if (w.active() >> l & 1) w.mmio_write32(oa[l], sum[l]);
-}
-HETVP_REGISTER_KERNEL("mem_path", k_mem_path);
 
 struct MemPathArgs : ParamSet {
   Enum<Pattern> pattern{this, "pattern", Pattern::contiguous, "the seed's access pattern of each warp's global load"};
@@ -89,32 +59,34 @@ class MemPath : public ProgramWithArgs<MemPathArgs> {
     const uint32_t warps = a.warps, repeats = a.repeats;
     const bool local = a.local;
     const GpuBuffer global = drv.alloc_vram(uint64_t(warps) * kWarpRegion);
-    const GpuBuffer lmem = drv.alloc_vram(uint64_t(warps) * gpu::kLanes * 4);
-    const GpuBuffer out = drv.alloc_vram(uint64_t(warps) * gpu::kLanes * 4);
+    const GpuBuffer out = drv.alloc_vram(uint64_t(warps) * kLanes * 4);
     std::vector<uint32_t> words(global.size / 4);
     for (size_t i = 0; i < words.size(); ++i) words[i] = word_at(i * 4 % kWarpRegion);
     drv.vram_poke(global.phys, words.data(), words.size() * 4);
+    const ShippedPtx& ptx = shipped_ptx("mem_path", compute_arch(drv));
+    const GpuModule m = load_module_bar(api, drv, ptx.text, ptx.file_name(), drv.options().module_translate);
 
     ComputeFrontEnd compute(api, drv);
-    KernelLaunch k{"mem_path", warps, 1, gpu::kLanes, 1, {}};
-    k.args = {uint32_t(global.va), uint32_t(global.va >> 32), pattern, repeats, local ? uint32_t(lmem.va) : 0u,
-              local ? uint32_t(lmem.va >> 32) : 0u, uint32_t(out.va), uint32_t(out.va >> 32)};
+    KernelLaunch k{"mem_path", warps, 1, kLanes, 1, {}};
+    k.args = pack_params(m, "mem_path", {global.va, pattern, repeats, local ? 1u : 0u, out.va});
+    k.module = m.image.va;
+    k.release = true;  // the results are read from VRAM: the TCC writes them back when the kernel ends
     const LaunchTicket t = compute.start(k);
     while (!compute.done(t)) api.sleep(a.poll);
     compute.check(t, "mem_path: the kernel");
 
     // Every lane's sum: its global word `repeats` times, and as often again through local memory.
-    std::vector<uint32_t> got(size_t(warps) * gpu::kLanes);
+    std::vector<uint32_t> got(size_t(warps) * kLanes);
     drv.vram_peek(out.phys, got.data(), got.size() * 4);
     for (uint32_t wi = 0; wi < warps; ++wi)
-      for (unsigned l = 0; l < gpu::kLanes; ++l) {
+      for (unsigned l = 0; l < kLanes; ++l) {
         const uint32_t want = word_at(pattern_offset(pattern, l)) * repeats * (local ? 2 : 1);
-        if (got[wi * gpu::kLanes + l] != want)
+        if (got[wi * kLanes + l] != want)
           throw HostError(format("mem_path: warp %u lane %u stored 0x%08x, expected 0x%08x", wi, l,
-                                 got[wi * gpu::kLanes + l], want));
+                                 got[wi * kLanes + l], want));
       }
     api.log(format("mem_path: %u warps x %u loads of pattern '%s'%s: all %u results correct", warps, repeats,
-                   a.pattern.word().c_str(), local ? " + local memory" : "", warps * gpu::kLanes));
+                   a.pattern.word().c_str(), local ? " + local memory" : "", warps * kLanes));
     return 0;
   }
 };

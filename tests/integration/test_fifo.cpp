@@ -32,6 +32,7 @@
 #include "sw/driver/gpu_driver.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "sw/gdev/runtime.h"
+#include "sw/kernels/shipped.h"
 #include "sw/driver/mcu_driver.h"
 
 using namespace hetvp;
@@ -180,7 +181,9 @@ class FifoBadInput : public ProgramWithArgs<FifoBadArgs> {
                       42, FIFO_SEM_ACQUIRE});
     } else if (c == "fault_other") {
       // Channel A's kernel reads channel B's buffer VA: not mapped in A's space.
-      rt.launch_async(a, "gdev_loop", 1, 1, 32, 1, {uint32_t(bbuf.va()), uint32_t(bbuf.va() >> 32), 1, 32});
+      const ShippedPtx& ptx = shipped_ptx("gdev", compute_arch(drv));
+      const GpuModule m = rt.module_load(a, ptx.text, ptx.file_name());
+      rt.launch_async(a, m, "gdev_loop", 1, 1, 32, 1, {uint32_t(bbuf.va()), uint32_t(bbuf.va() >> 32), 1, 32});
     } else if (c == "acquire_release") {
       // B waits on a semaphore that A releases: one pinned page mapped into both spaces.
       const uint64_t page = api.alloc_pinned(4096, 4096);

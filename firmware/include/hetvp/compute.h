@@ -20,9 +20,35 @@
     X(CMP, CHAN_ID, 0x28, 1, RW, 0, "channel id of CHAN (names it in messages)")                   \
     X(CMP, ERROR_ADDR_LO, 0x2c, 1, RO, 0, "GPU VA of the last kernel's failed access, bits 31:0")   \
     X(CMP, ERROR_ADDR_HI, 0x30, 1, RO, 0, "bits 39:32 of it")                                       \
-    X(CMP, ARG, 0x40, 16, RW, 0, "kernel arguments")
+    X(CMP, MODULE_LO, 0x34, 1, RW, 0, "GPU VA of the kernel's module image (docs/gpu_kernels.md), bits 31:0") \
+    X(CMP, MODULE_HI, 0x38, 1, RW, 0, "bits 39:32 of it")                                           \
+    X(CMP, SHARED, 0x3c, 1, RW, 0, "dynamic shared memory per block, bytes (extern __shared__)")    \
+    X(CMP, ARG, 0x40, 16, RW, 0, "kernel arguments: the parameter buffer, 4 bytes per word")       \
+    X(CMP, ARCH, 0x80, 1, RO, 0, "the compute units' PTX architecture: 20, 30 or 35 (sm_20 ...)")
 HETVP_REG_OFFSETS(HETVP_COMPUTE_REGS)
 #define CMP_ARGS 16
+/* A module image in VRAM (CMP_MODULE): a header of CMP_IMG_WORDS 32-bit words, then the parts it
+ * points at (offsets from the image's VA). Written by the driver's module load (sw/driver/gpu_module.h),
+ * read by the compute units at launch (docs/gpu_kernels.md, "Module image"). */
+#define CMP_IMG_MAGIC 0x58545048u /* "HPTX" */
+#define CMP_IMG_VERSION 1u
+#define CMP_IMG_MAGIC_W 0      /* CMP_IMG_MAGIC */
+#define CMP_IMG_VERSION_W 1    /* CMP_IMG_VERSION */
+#define CMP_IMG_TEXT_OFF 2     /* the PTX text (what the units' decoder reads) */
+#define CMP_IMG_TEXT_BYTES 3
+#define CMP_IMG_CODE_OFF 4     /* the encoded code: instruction i of a kernel at code_off + its offset + 16 i */
+#define CMP_IMG_CODE_BYTES 5
+#define CMP_IMG_BANK0_OFF 6    /* constant bank 0: the module's .const image */
+#define CMP_IMG_BANK0_BYTES 7
+#define CMP_IMG_VARS_OFF 8     /* one 64-bit GPU VA per module variable (0 for non-.global ones) */
+#define CMP_IMG_VARS 9
+#define CMP_IMG_LMEM_LO 10     /* local memory: CMP_IMG_LMEM_SLOTS slots of LMEM_SLOT bytes (one per unit) */
+#define CMP_IMG_LMEM_HI 11
+#define CMP_IMG_LMEM_SLOT 12
+#define CMP_IMG_LMEM_SLOTS 13
+#define CMP_IMG_HASH_LO 14     /* FNV-1a 64 of the PTX text: names the module's contents */
+#define CMP_IMG_HASH_HI 15
+#define CMP_IMG_WORDS 16
 
 /* Per-GPC compute state (BAR0 GPU_COMPUTE_GPC_BASE + n * GPU_GPC_STRIDE, window
  * GPU_WINDOW_COMPUTE_GPC): GPC n's constant-buffer binding. At launch each GPC reads its constant
@@ -48,6 +74,7 @@ HETVP_REG_OFFSETS(HETVP_COMPUTE_GPC_REGS)
 #define CMP_LAUNCH_GO 0x1u
 #define CMP_LAUNCH_INTR 0x2u /* raise PMC_INTR (GPU_INTR_COMPUTE) when done */
 #define CMP_LAUNCH_REPORTED 0x4u /* the launcher (the FIFO) reports a failed kernel: STATUS/ERROR only */
+#define CMP_LAUNCH_RELEASE 0x8u /* without a channel: the TCC writes its dirty lines back when the kernel ends */
 #define CMP_STATUS_BUSY 0x1u
 #define CMP_STATUS_ERROR 0x2u
 #define CMP_ERR_NONE 0

@@ -12,6 +12,7 @@
 #include "platform/channel_tag.h"
 #include "models/gpu/coalescer.h"
 #include "models/gpu/compute/kernel.h"
+#include "models/gpu/compute/ptx_unit.h"
 #include "models/gpu/gpu_block.h"
 #include "platform/access_info.h"
 #include "platform/config.h"
@@ -55,6 +56,17 @@ class GpcState : public Peripheral {
 
 HETVP_ENUM(CoalescerMode, caching, non_caching);
 HETVP_ENUM(ProbeWalk, serial, parallel);
+HETVP_ENUM(ComputeArch, sm_20, sm_30, sm_35);
+
+// The PTX architecture of a chip's SMs (CUDA compute capability): Fermi 2.0, GK104 3.0, GK110/GK208
+// 3.5; hetvp's own GPU (no gpu0.chip) is GF100-class.
+ptx::Arch chip_arch(const GpuChip* chip) {
+  if (!chip) return ptx::Arch::Sm20;
+  const std::string n = chip->name;
+  if (n == "gk104") return ptx::Arch::Sm30;
+  if (n == "gk110" || n == "gk208") return ptx::Arch::Sm35;
+  return ptx::Arch::Sm20;
+}
 
 // The compute block's parameters (gpu.compute).
 struct ComputeConfig : ParamSet {
@@ -74,6 +86,18 @@ struct ComputeConfig : ParamSet {
                                 "flash-invalidate every TCP when a kernel starts (agent-scope acquire, as gem5's VIPER "
                                 "TCP): the TCPs of different units are not coherent with each other"};
   Time launch{this, "launch", "2 us", "kernel launch overhead (command processing to the first warp)"};
+  // Not given: the chip's (a dumped configuration must not pin one chip's on another).
+  Enum<ComputeArch> arch{this, "arch", ComputeArch::sm_20,
+                         "PTX architecture of the compute units (issue costs, what modules they run; CMP_ARCH). Not "
+                         "given: the chip's (gf100/gf117 sm_20, gk104 sm_30, gk110/gk208 sm_35; no chip: sm_20)",
+                         OnlyWhenGiven{}};
+  Size icache{this, "icache", "8 KiB",
+              "per-unit instruction cache, 4 ways of 128-byte lines, filled from the TCC (assumption: the size of "
+              "Fermi's and Kepler's per-SM instruction cache is not in SPEC §12)",
+              Range{128, 1 << 20}};
+  Size shared_memory{this, "shared_memory", "48 KiB",
+                     "shared memory a block may use (CUDA C Programming Guide v4.2 F.1: 48 KB on 2.x and 3.x)",
+                     Range{0, 1 << 20}};
   Enum<ProbeWalk> probe_walk{this, "probe_walk", ProbeWalk::serial,
                              "how the GPU cache controller checks a probed line: serial = TCP0..TCPn-1 then the TCC, "
                              "one tag access after the other (one probe port; the thesis' accounting adds every "
@@ -131,9 +155,10 @@ class ComputeUnitExec : public WarpExec {
   void error(const std::string& why) override;
 };
 
-class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public RunMember {
+class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public RunMember, public UnitPort {
  public:
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<ComputeBlock>>> port;
+  tlm_utils::simple_initiator_socket<ComputeBlock> code{"code"};  // the instruction path (UnitPort::code_read)
   IrqPort intr{"intr"};
 
   ComputeBlock(sc_core::sc_module_name n, GpuContext& ctx, const ComputeConfig& p) : Peripheral(n, kComputeRegs) {
@@ -146,6 +171,12 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     replay_ = cycle_ * static_cast<double>(p.replay_cycles);
     launch_cost_ = p.launch;
     tcp_flash_ = p.tcp_invalidate_on_launch;
+    unit_timing_.arch = p.arch.given() ? ptx::Arch(int(p.arch())) : chip_arch(ctx.chip);
+    unit_timing_.cycle = cycle_;
+    unit_timing_.replay_cycles = double(p.replay_cycles);
+    unit_timing_.icache_bytes = p.icache;
+    shared_limit_ = p.shared_memory;
+    bank_.at(CMP_ARCH).value = unit_timing_.arch == ptx::Arch::Sm20 ? 20 : unit_timing_.arch == ptx::Arch::Sm30 ? 30 : 35;
     // The payload owns its extension from here on, also when a configuration error below throws.
     info_->initiator = name();
     info_->side = Side::Gpu;
@@ -209,9 +240,11 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       exec_.emplace_back();
       exec_.back().blk = this;
       exec_.back().cu = i;
+      units_ptx_.push_back(std::make_unique<PtxUnit>(*this, i, unit_timing_));
     }
     cc_->level[units_]->bind(tcc_->ctl);
     cc_->dir.bind(ctx.gpu_va);
+    code.bind(ctx.gpu_va);
   }
 
   // LAUNCH written: the kernel starts when the doorbell arrives.
@@ -251,6 +284,19 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
                  "global-load transactions sent past the TCP (L1) to the TCC (non_caching: Kepler)", bypass_tx_)
         .value("transactions", "count", "load + store transactions", [this] { return load_tx_ + store_tx_; })
         .value("replays", "count", "load + store replays", [this] { return load_replays_ + store_replays_; });
+    stats_.group("ptx")
+        .counter("warp_instructions", "count", "PTX warp instructions executed", ptx_warp_instr_)
+        .counter("thread_instructions", "count", "PTX thread instructions executed (active lanes)", ptx_thread_instr_)
+        .value("icache_hits", "count", "instruction fetches that hit the unit's instruction cache",
+               [this] { return sum_units(&PtxUnit::Counters::icache_hits); })
+        .value("icache_misses", "count", "instruction fetches that missed (a line from the TCC)",
+               [this] { return sum_units(&PtxUnit::Counters::icache_misses); })
+        .value("shared_accesses", "count", "warp shared-memory accesses",
+               [this] { return sum_units(&PtxUnit::Counters::shared_accesses); })
+        .value("shared_replays", "count", "shared-memory replays (bank conflicts)",
+               [this] { return sum_units(&PtxUnit::Counters::shared_replays); })
+        .value("atomic_lanes", "count", "lanes of global atomics (each a read and a write at the TCC)",
+               [this] { return sum_units(&PtxUnit::Counters::atomic_lanes); });
     stats_.counter("uncached_accesses", "count", "uncached (system-scope) accesses", uncached_)
         .counter("tcp_lines_flash_invalidated", "lines", "TCP lines invalidated at kernel launch", tcp_flashed_)
         .time("busy_ns", "time a kernel was running", busy_time_)
@@ -280,14 +326,18 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
 
   void mem(ComputeUnitExec& x, bool store, MemSpace space, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
            uint8_t* data) {
-    if (error_) return;
+    warp_mem(x.cu, x.cursor, store, space == MemSpace::Local, addr, mask, size, data);
+  }
+  // UnitPort: the PTX units' memory path.
+  bool warp_mem(unsigned cu, sc_core::sc_time& cursor, bool store, bool local, const Lanes<uint64_t>& addr,
+                uint32_t mask, unsigned size, uint8_t* data) override {
+    if (error_) return false;
     WarpRequest req;
     req.addr = addr;
     req.active = mask;
     req.size = size;
     // Local-memory loads are L1's (caching) on every chip; global loads follow the chip's memory path:
     // non-caching = the TCP is bypassed (Kepler), caching = through it (Fermi). Stores: the same on both.
-    const bool local = space == MemSpace::Local;
     req.mode = store ? AccessMode::Store : (caching_ || local) ? AccessMode::CachingLoad : AccessMode::NonCachingLoad;
     const bool bypass = req.mode == AccessMode::NonCachingLoad;
     // Alignment by a mask for the power-of-two sizes (all the valid ones): a 64-bit divide per
@@ -297,7 +347,8 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       if ((mask >> l & 1) && (pow2 ? addr[l] & (size - 1) : addr[l] % size)) {
         std::string buf = format("kernel '%s': lane %u %s at misaligned address 0x%" PRIx64, kname_.c_str(), l,
                                  store ? "store" : "load", addr[l]);
-        return kernel_error(4, buf);
+        kernel_error(4, buf);
+        return false;
       }
     CoalesceResult& r = coalesced_;  // reused: no allocation per instruction
     coalesce(req, r);
@@ -309,7 +360,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       local_load_tx_ += r.transactions.size();
     }
     if (bypass) bypass_tx_ += r.transactions.size();
-    const sc_core::sc_time start = x.cursor + issue_;
+    const sc_core::sc_time start = cursor + issue_;
     sc_core::sc_time end = start;
     uint8_t buf[128];
     // Only the coherence checker reads the consumed-bytes map (checker.h): built when it is on.
@@ -330,10 +381,10 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
         sc_core::sc_time c = at;
         info_->consumed = checked ? used : nullptr;
         info_->l1_bypass = bypass;
-        const bool ok = access(x.cu, tlm::TLM_READ_COMMAND, t.addr, buf, t.bytes, false, c);
+        const bool ok = access(cu, tlm::TLM_READ_COMMAND, t.addr, buf, t.bytes, false, c);
         info_->consumed = nullptr;
         info_->l1_bypass = false;
-        if (!ok) return;
+        if (!ok) return false;
         if (c > end) end = c;
         for (unsigned l = 0; l < kLanes; ++l)
           if (t.lanes >> l & 1) std::memcpy(data + l * size, buf + (addr[l] - t.addr), size);
@@ -353,13 +404,36 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
           unsigned e = b;
           while (e < t.bytes && mask_b[e]) ++e;
           sc_core::sc_time c = at;
-          if (!access(x.cu, tlm::TLM_WRITE_COMMAND, t.addr + b, buf + b, e - b, false, c)) return;
+          if (!access(cu, tlm::TLM_WRITE_COMMAND, t.addr + b, buf + b, e - b, false, c)) return false;
           if (c > end) end = c;
           b = e;
         }
       }
     }
-    x.cursor = end;
+    cursor = end;
+    return true;
+  }
+  bool code_read(sc_core::sc_time& cursor, uint64_t va, uint8_t* data, unsigned len) override {
+    if (error_) return false;
+    set_access(gp_, tlm::TLM_READ_COMMAND, va, data, len);
+    info_->uncached = false;
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    sc_core::sc_time d = cursor > now ? cursor - now : sc_core::SC_ZERO_TIME;
+    code->b_transport(gp_, d);
+    cursor = now + d;
+    if (gp_.is_response_ok()) return true;
+    kernel_error(CMP_ERR_MEMORY_FAULT,
+                 format("kernel '%s': instruction fetch of %u bytes at GPU VA 0x%" PRIx64 " failed: %s", kname_.c_str(),
+                        len, va, gp_.get_response_string().c_str()),
+                 va);
+    return false;
+  }
+  bool l2_access(unsigned cu, sc_core::sc_time& cursor, bool store, uint64_t va, uint8_t* data, unsigned len) override {
+    if (error_) return false;
+    info_->l1_bypass = !store;
+    const bool ok = access(cu, store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, va, data, len, false, cursor);
+    info_->l1_bypass = false;
+    return ok;
   }
   void alu(ComputeUnitExec& x, unsigned n) {
     alu_instr_ += n;
@@ -409,10 +483,14 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       chan_->valid = (chan & 0x80000000u) != 0;
       chan_->inst = uint64_t(chan & 0x0fffffffu) << 12;
       chan_->chid = bank_.at(CMP_CHAN_ID).value;
-      const KernelFn* fn = find_kernel(id, &kname_);
+      const uint64_t module = bank_.at(CMP_MODULE_LO).value | uint64_t(bank_.at(CMP_MODULE_HI).value) << 32;
+      const KernelFn* fn = module ? nullptr : find_kernel(id, &kname_);
+      if (module) kname_ = format("0x%08x", id);
       cb_done_ = start + launch_cost_;
-      if (fn) load_constant_buffers(start + launch_cost_);
+      if (fn || module) load_constant_buffers(start + launch_cost_);
       if (error_) {
+      } else if (module) {
+        run_ptx(module, id, grid, block, args);
       } else if (!fn) {
         std::string buf = format("LAUNCH of unknown kernel id 0x%08x (KERNEL, BAR0 0x404000)", id);
         kernel_error(1, buf);
@@ -420,14 +498,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
         kernel_error(2, "kernel '" + kname_ + "': bad grid/block dimensions");
       } else {
         for (auto& x : exec_) x.cursor = cb_done_;
-        if (tcp_flash_)
-          for (auto& t : tcp_) {
-            cache::CacheCtl c;
-            c.op = cache::CacheCtl::InvalidateAll;
-            sc_core::sc_time d;
-            t->control(c, d);
-            tcp_flashed_ += c.invalidated;
-          }
+        flash_tcps();
         const unsigned warps = (block.x * block.y + kLanes - 1) / kLanes;
         uint64_t b = 0;
         for (uint32_t by = 0; by < grid.y && !error_; ++by)
@@ -452,7 +523,10 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       sc_core::sc_time end = sc_core::sc_time_stamp();
       for (auto& e : exec_) end = std::max(end, e.cursor);
       if (end > sc_core::sc_time_stamp()) sc_core::wait(end - sc_core::sc_time_stamp());
-      if (chan_->valid) end_of_channel_kernel();
+      if (chan_->valid)
+        end_of_channel_kernel();
+      else if (launch_flags_ & CMP_LAUNCH_RELEASE)
+        release_tcc();
       busy_time_ += sc_core::sc_time_stamp() - start;
       bank_.at(CMP_ERROR).value = error_;
       bank_.at(CMP_ERROR_ADDR_LO).value = uint32_t(error_va_);
@@ -462,6 +536,126 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       running_ = false;
       run_state().progress();
       if (launch_flags_ & 2) intr->raise(GPU_INTR_COMPUTE, sc_core::SC_ZERO_TIME);
+    }
+  }
+
+  // A launch of kernel `id` of the module image at `va`: blocks round-robin over the units (as the
+  // C++ kernels), each block's warps interleaved by the executor (bar.sync), a unit's blocks one after
+  // the other; the GPC's constant buffer is the kernel's constant bank 1.
+  void run_ptx(uint64_t va, uint32_t id, Dim2 grid, Dim2 block, const uint32_t* args) {
+    sc_core::sc_time at = cb_done_;
+    std::string why;
+    const UnitModule* m = modules_.get(*this, at, chan_->valid ? chan_->inst : 0, va, &why);
+    if (!m) {
+      if (!why.empty()) kernel_error(CMP_ERR_KERNEL, why, va);
+      return;
+    }
+    const ptx::Module& mod = *m->module;
+    const ptx::FunctionInfo* k = nullptr;
+    std::string names;
+    for (const ptx::FunctionInfo& f : mod.kernels()) {
+      if (kernel_id(f.name) == id) k = &f;
+      names += (names.empty() ? "" : ", ") + f.name;
+    }
+    if (!k) {
+      kernel_error(CMP_ERR_UNKNOWN_KERNEL, format("LAUNCH of kernel id 0x%08x (KERNEL): the module at GPU VA 0x%" PRIx64
+                                                  " has no such kernel (kernels: %s)",
+                                                  id, va, names.c_str()));
+      return;
+    }
+    kname_ = k->name;
+    const uint32_t threads = block.x * block.y, dyn_shared = bank_.at(CMP_SHARED).value;
+    const uint64_t regs = uint64_t(k->regs_per_thread) * threads, sm_regs = unit_timing_.arch == ptx::Arch::Sm20 ? 32768 : 65536;
+    std::string bad;
+    if (!grid.x || !grid.y || !block.x || !block.y || threads > 1024)
+      bad = format("bad grid/block dimensions (grid %ux%u, block %ux%u: at most 1024 threads)", grid.x, grid.y, block.x,
+                   block.y);
+    else if (int(mod.target()) > int(unit_timing_.arch))
+      bad = format("the module targets %s, the compute units run %s (gpu.compute.arch)", ptx::to_string(mod.target()),
+                   ptx::to_string(unit_timing_.arch));
+    else if (uint64_t(k->shared_bytes) + dyn_shared > shared_limit_)
+      bad = format("%u bytes of shared memory (%u static + %u dynamic), a block may use %" PRIu64
+                   " (gpu.compute.shared_memory)",
+                   k->shared_bytes + dyn_shared, k->shared_bytes, dyn_shared, shared_limit_);
+    else if (regs > sm_regs)
+      bad = format("%u registers per thread x %u threads = %" PRIu64 " registers, an SM has %" PRIu64 " (%s)",
+                   k->regs_per_thread, threads, regs, sm_regs, ptx::to_string(unit_timing_.arch));
+    else if (k->param_bytes > CMP_ARGS * 4)
+      bad = format("%u bytes of parameters, the launch carries %u (CMP_ARG)", k->param_bytes, CMP_ARGS * 4);
+    else if (k->local_bytes && (!m->lmem_slots || uint64_t(k->local_bytes) * threads > m->lmem_slot))
+      bad = format("%u bytes of local memory per thread x %u threads, the module's local memory slots have %u bytes",
+                   k->local_bytes, threads, m->lmem_slot);
+    if (!bad.empty()) return kernel_error(CMP_ERR_BAD_DIMS, "kernel '" + kname_ + "': " + bad);
+
+    ptx::Launch base;
+    base.module = &mod;
+    base.kernel = mod.kernel_index(*k);
+    base.grid = {grid.x, grid.y, 1};
+    base.block = {block.x, block.y, 1};
+    base.params.assign(reinterpret_cast<const uint8_t*>(args), reinterpret_cast<const uint8_t*>(args) + k->param_bytes);
+    base.dynamic_shared_bytes = dyn_shared;
+    base.code_base = m->code_va;
+    base.variable_addresses = m->vars;
+    base.const_bank0 = m->bank0;
+    const size_t gpcs = std::max<size_t>(1, gpc_.size());
+    std::vector<ptx::Launch> launches(gpcs, base);
+    for (size_t g = 0; g < gpc_.size(); ++g)
+      launches[g].const_bank1.assign(reinterpret_cast<const uint8_t*>(cb_words_[g].data()),
+                                     reinterpret_cast<const uint8_t*>(cb_words_[g].data() + cb_words_[g].size()));
+    flash_tcps();
+    std::vector<std::unique_ptr<ptx::BlockExec>> execs(units_ * gpcs);
+    for (auto& u : units_ptx_) {
+      u->cursor = at;
+      u->invalidate_icache();  // a new module's code may sit where the last one's was
+    }
+    const unsigned warps = (threads + kLanes - 1) / kLanes;
+    uint64_t b = 0;
+    try {
+      for (uint32_t by = 0; by < grid.y && !error_; ++by)
+        for (uint32_t bx = 0; bx < grid.x && !error_; ++bx, ++b) {
+          const unsigned cu = unsigned(b % units_);
+          const size_t g = b % gpcs;
+          std::unique_ptr<ptx::BlockExec>& e = execs[cu * gpcs + g];
+          if (!e) e = std::make_unique<ptx::BlockExec>(launches[g], *units_ptx_[cu]);
+          const uint64_t local = m->lmem_slots ? m->lmem + uint64_t(cu % m->lmem_slots) * m->lmem_slot : 0;
+          e->start(ptx::Dim3{bx, by, 0}, local);
+          e->run();
+          units_ptx_[cu]->flush();
+          warps_ += warps;
+          if (b % units_ == units_ - 1) {
+            sc_core::sc_time lo = units_ptx_[0]->cursor;
+            for (auto& u : units_ptx_) lo = std::min(lo, u->cursor);
+            sync(lo);
+          }
+        }
+    } catch (const ptx::ExecError& e) {
+      kernel_error(CMP_ERR_KERNEL, e.what());
+    } catch (const UnitFault&) {
+      // the memory path recorded the fault
+    }
+    for (unsigned i = 0; i < units_; ++i) {
+      units_ptx_[i]->flush();
+      exec_[i].cursor = units_ptx_[i]->cursor;
+    }
+    for (auto& e : execs)
+      if (e) {
+        ptx_warp_instr_ += e->warp_instructions();
+        ptx_thread_instr_ += e->thread_instructions();
+      }
+  }
+  uint64_t sum_units(uint64_t PtxUnit::Counters::*field) const {
+    uint64_t n = 0;
+    for (auto& u : units_ptx_) n += u->counters.*field;
+    return n;
+  }
+  void flash_tcps() {
+    if (!tcp_flash_) return;
+    for (auto& t : tcp_) {
+      cache::CacheCtl c;
+      c.op = cache::CacheCtl::InvalidateAll;
+      sc_core::sc_time d;
+      t->control(c, d);
+      tcp_flashed_ += c.invalidated;
     }
   }
 
@@ -501,6 +695,17 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
   }
 
+  // CMP_LAUNCH_RELEASE: the TCC writes its dirty lines back (they stay valid), so that the host
+  // reads a directly launched kernel's results from VRAM.
+  void release_tcc() {
+    cache::CacheCtl c;
+    c.op = cache::CacheCtl::FlushDirty;
+    sc_core::sc_time d;
+    tcc_->control(c, d, &gp_);
+    tcc_flush_writebacks_ += c.writebacks;
+    if (d > sc_core::SC_ZERO_TIME) sc_core::wait(d);
+  }
+
   unsigned units_;
   std::vector<std::unique_ptr<GpcState>> gpc_;
   std::vector<std::vector<uint32_t>> cb_words_;
@@ -514,6 +719,10 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
   std::unique_ptr<cache::Cache> tcc_;
   std::vector<std::unique_ptr<cache::Cache>> tcp_;
   std::vector<ComputeUnitExec> exec_;
+  UnitTiming unit_timing_;
+  std::vector<std::unique_ptr<PtxUnit>> units_ptx_;
+  ModuleCache modules_;
+  uint64_t shared_limit_ = 0, ptx_warp_instr_ = 0, ptx_thread_instr_ = 0;
   coherence::Checker* checker_ = nullptr;  // the run's coherence checker, on first use
   CoalesceResult coalesced_;               // mem()'s transactions (kept for its storage)
   sc_core::sc_event go_;

@@ -1,6 +1,9 @@
-// GPU kernels for hetvp's compute units: C++ functions executed per warp (SIMT, 32 lanes with a
-// per-lane active mask). A kernel is registered by name and launched by id (FNV-1a of the name)
-// through the compute front end's registers:
+// C++ kernels for hetvp's compute units: functions executed per warp (SIMT, 32 lanes with a
+// per-lane active mask), launched with CMP_MODULE = 0. Every other kernel hetvp ships is compiled
+// PTX (sw/kernels/*.cu, docs/gpu_kernels.md); what is left here are the coherence protocol's
+// __coh_gpu_acquire/_release (uncached register accesses, which the PTX environment has no form
+// for). A kernel is registered by name and launched by id (FNV-1a of the name) through the compute
+// front end's registers:
 //
 //   static void square(hetvp::gpu::Warp& w) {
 //     auto i = w.global_x();                          // per-lane global thread index

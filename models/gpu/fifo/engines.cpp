@@ -111,8 +111,13 @@ bool Fifo::compute_write(Channel& c, uint32_t r, uint32_t v) {
 }
 
 void Fifo::compute_method(Channel& c, uint32_t m, uint32_t data) {
-  if (m >= CMPM_REG(0) && m < CMPM_LAUNCH && compute_method_reg(m - CMPM_REG(0))) {
-    if (ensure_gr(c)) compute_write(c, m - CMPM_REG(0), data);
+  const uint32_t r = m - CMPM_REG(0);
+  if (m >= CMPM_REG(0) && (r == CMP_MODULE_LO || r == CMP_MODULE_HI || r == CMP_SHARED)) {
+    (r == CMP_MODULE_LO ? c.module_lo : r == CMP_MODULE_HI ? c.module_hi : c.shared) = data;
+    return;
+  }
+  if (m >= CMPM_REG(0) && m < CMPM_LAUNCH && compute_method_reg(r)) {
+    if (ensure_gr(c)) compute_write(c, r, data);
     return;
   }
   if (m >= CMPM_GPC_CB(0) && m < CMPM_GPC_CB(GPU_WINDOW_COMPUTE_GPC) && compute_gpc_reg(m - CMPM_GPC_CB(0))) {
@@ -130,7 +135,9 @@ void Fifo::compute_method(Channel& c, uint32_t m, uint32_t data) {
   ++launches_;
   const sc_core::sc_time t0 = now();
   HETVP_DEBUG(Fifo, "channel %u: LAUNCH", c.id);
-  if (!compute_write(c, CMP_LAUNCH, CMP_LAUNCH_GO | CMP_LAUNCH_REPORTED)) return;
+  if (!compute_write(c, CMP_MODULE_LO, c.module_lo) || !compute_write(c, CMP_MODULE_HI, c.module_hi) ||
+      !compute_write(c, CMP_SHARED, c.shared) || !compute_write(c, CMP_LAUNCH, CMP_LAUNCH_GO | CMP_LAUNCH_REPORTED))
+    return;
   uint32_t st = CMP_STATUS_BUSY;
   if (!wait_idle(compute_base_ + CMP_STATUS, CMP_STATUS_BUSY, st)) return;
   inner_span("launch", t0, "");

@@ -109,6 +109,9 @@ struct FifoChannel {
   sc_core::sc_time blocked_since;
   // Copy class state.
   uint64_t copy_src = 0, copy_dst = 0;
+  // The compute methods' module binding (CMP_MODULE_LO/HI, CMP_SHARED: no GR context state): kept per
+  // channel and written to the compute front end right before the channel's LAUNCH.
+  uint32_t module_lo = 0, module_hi = 0, shared = 0;
   uint32_t copy_len = 0;
 
   bool has_words() const { return buf_pos < buf.size() || seg_words > 0 || gp_get != gp_put; }

@@ -165,13 +165,15 @@ TEST(FalconCtxsw, StuckGpcIsNamedByTheHubsWatchdog) {
 TEST(FalconCtxsw, UnreachableContextBufferIsANamedError) {
   NEED_NOUVEAU();
   const std::string args = "--set workload.args.contexts=2 --set workload.args.gdev.test_unmapped_context=true";
+  // Channel 1's instance block sits after channel 0's and its module image (gpu_bench loads the
+  // kernels' module into each context before the switch).
   auto r = run_hetvp(bench("gf100_nouveau.yaml", args), 120);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   const std::string all = r.out + r.err;
-  EXPECT_NE(all.find("FAILED: gpu0.gr_hub: context switch to channel 1 (instance block at VRAM 0x1013000, CHAN_NEXT "
-                     "0x80001013) failed: the HUB firmware reports the HUB controller stopped during the switch (code "
+  EXPECT_NE(all.find("FAILED: gpu0.gr_hub: context switch to channel 1 (instance block at VRAM 0x1017000, CHAN_NEXT "
+                     "0x80001017) failed: the HUB firmware reports the HUB controller stopped during the switch (code "
                      "9); last engine error: gpu0.gr_hub: xfer of 256 bytes at virtual address 0xf000000000 in the "
-                     "space of the channel at instance block 0x1013000 failed (unmapped: MMU fault)"),
+                     "space of the channel at instance block 0x1017000 failed (unmapped: MMU fault)"),
             std::string::npos)
       << all;
   EXPECT_NE(all.find("gpu0.hub: xdld at pc 0x09ab"), std::string::npos) << all;
@@ -182,7 +184,7 @@ TEST(FalconCtxsw, UnreachableContextBufferIsANamedError) {
   for (size_t at = all.find("warning: "); at != std::string::npos; at = all.find("warning: ", at + 1)) ++warnings;
   EXPECT_EQ(warnings, 4u) << all;
   EXPECT_NE(all.find("warning: gpu0.mmu: read at GPU virtual address 0xf000000000 by gpu0.gr_hub: no page directory "
-                     "entry (in the address space of channel 1 (instance 0x1013000))"),
+                     "entry (in the address space of channel 1 (instance 0x1017000))"),
             std::string::npos)
       << all;
   auto h = run_hetvp(bench("default.yaml", args), 120);
