@@ -444,16 +444,16 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     std::ofstream f(opt.stats_path);
     if (!f || !(f << stats_text.str())) output_error = "cannot write stats to " + opt.stats_path;
   }
-  if (!opt.csv_path.empty() && host->result_table().columns().empty()) {
-    // A workload without a result table (boot, poke): no one-byte file that looks like a result (#42).
-    err << "warning: workload '" << workload << "' has no result table: " << opt.csv_path
-        << " not written (its numbers are in --stats, the CPU's program record)\n";
-  } else if (!opt.csv_path.empty()) {
+  if (!opt.csv_path.empty()) {
     std::ofstream f(opt.csv_path);
-    if (f)
-      host->result_table().write_csv(f);
-    else
+    const bool no_table = host->result_table().columns().empty();
+    if (!f)
       output_error = "cannot write CSV to " + opt.csv_path;
+    else if (!no_table)
+      host->result_table().write_csv(f);
+    else  // boot, poke: an empty file (sweeps merge it) and why, not a lone newline (#42)
+      err << "warning: workload '" << workload << "' has no result table: " << opt.csv_path
+          << " is empty (its numbers are in --stats, the CPU's program record)\n";
   }
   if (ctx.log_level >= SimulationContext::kInfo)
     for (const auto& [what, path] : {std::pair<const char*, const std::string&>{"stats", opt.stats_path},
