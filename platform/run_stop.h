@@ -1,7 +1,7 @@
 // hetvp — stopping a run from outside the simulation: SIGINT, SIGTERM or a wall-clock limit.
 //
 // A signal handler may do almost nothing, and the SystemC kernel is not thread-safe. So the
-// signals are blocked while the simulation runs and a watcher thread waits for them (sigtimedwait);
+// signals are blocked while the simulation runs and a watcher thread waits for them (signalfd);
 // it asks the kernel, through the one thread-safe entry SystemC has (async_request_update), to
 // pause at the end of the current delta cycle. That is a safe point: every model is between two
 // of its statements, so the run then ends as a time limit ends it — end_of_run, the trace closed,
@@ -37,6 +37,7 @@ class RunStopper : public sc_core::sc_prim_channel {
   std::atomic<int> signal_{0};
   std::atomic<bool> wall_{false}, done_{false};
   sigset_t old_mask_;
+  int signal_fd_ = -1, wake_fd_ = -1;  // the stop signals; written by the destructor to end the watcher
   std::thread watcher_;
 };
 
