@@ -32,7 +32,7 @@ void falcon_trap(void) __attribute__((noreturn)); /* FW_CMD_TRAP: a software tra
 #define FALCON_CLOCK_KHZ 700000u /* assumption: GF100's graphics clock domain (gf100_nouveau.yaml's GPCs) */
 #endif
 #define FALCON_DMEM_BASE 0u /* Harvard: data pointers are data-memory addresses from 0 */
-#define FALCON_ARG_SCRATCH(off) (FCTX_CC_SCRATCH + 8u + ((off) - FW_ARG0)) /* FW_ARG0..2 -> CC_SCRATCH[2..4] */
+#define FALCON_ARG_SCRATCH(off) FCTX_HETVP_ARG(((off) - FW_ARG0) / 4u) /* FW_ARG0..2 -> CC_SCRATCH[2..4] */
 
 /* A register of another controller's window, as seen through BAR0 (hub.c starting a GPC command). */
 #define FW_WINDOW_REG(off) (((off) >= FW_ARG0 && (off) <= FW_ARG2) ? FALCON_ARG_SCRATCH(off) : (off))

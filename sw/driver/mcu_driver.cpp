@@ -275,13 +275,13 @@ McuResult McuDriver::command(const McuId& m, uint32_t cmd, uint32_t data, const 
   // GF100's controller has no mailboxes 2..7. (PTOP_MCU_CORE is cached by the boot's check.)
   const bool falcon =
       !args.empty() && gpu_.block_base(PTOP_MCU_CORE, "microcontrollers") == PTOP_MCU_CORE_FALCON;
-  if (falcon && args.size() > 3)
+  if (falcon && args.size() > FCTX_HETVP_ARGS)
     throw McuError("at most 3 command arguments on a Falcon controller (CC_SCRATCH[2..4], docs/firmware_falcon.md)");
   McuResult r;
   const sc_core::sc_time t0 = api_.now();
   const uint32_t seq = read(m, MCU_STATUS1);
   for (size_t i = 0; i < args.size(); ++i)
-    write(m, falcon ? FCTX_CC_SCRATCH + 8u + 4u * uint32_t(i) : MCU_MAILBOX_N(2 + i), args[i]);
+    write(m, falcon ? FCTX_HETVP_ARG(uint32_t(i)) : MCU_MAILBOX_N(2 + i), args[i]);
   write(m, MCU_METHOD_DATA, data);
   write(m, MCU_METHOD_CMD, cmd);
   const uint64_t s1 = gpu_.function().bar[0] + base(m) + MCU_STATUS1;

@@ -148,5 +148,9 @@ HETVP_REG_OFFSETS(HETVP_GPC_PPC_REGS)
 #define FCTX_MMIO_CTRL_BASE_ENABLE 0x1u
 /* CC_SCRATCH[0] */
 #define FCTX_CC_SCRATCH0_INIT_DONE 0x80000000u
+/* hetvp's own firmware on a Falcon controller (docs/firmware_falcon.md): a command's arguments
+ * 0..FCTX_HETVP_ARGS-1 in CC_SCRATCH[2..4] (GF100's controller has no mailboxes 2..7). */
+#define FCTX_HETVP_ARGS 3u
+#define FCTX_HETVP_ARG(i) (FCTX_CC_SCRATCH + 4u * (2u + (i)))
 
 #endif
