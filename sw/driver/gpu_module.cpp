@@ -101,7 +101,7 @@ GpuModule place_module(HostApi& api, GpuDriver& gpu, const std::string& text, co
   std::memcpy(image->data() + h[CMP_IMG_TEXT_OFF], text.data(), text.size());
   if (!code.empty()) std::memcpy(image->data() + h[CMP_IMG_CODE_OFF], code.data(), code.size());
   if (!bank0.empty()) std::memcpy(image->data() + h[CMP_IMG_BANK0_OFF], bank0.data(), bank0.size());
-  std::memcpy(image->data() + h[CMP_IMG_VARS_OFF], m.var_va.data(), 8 * vars.size());
+  if (!vars.empty()) std::memcpy(image->data() + h[CMP_IMG_VARS_OFF], m.var_va.data(), 8 * vars.size());
   for (size_t i = 0; i < vars.size(); ++i)
     if (vars[i].space == ptx::VarSpace::Global && !vars[i].init.empty())
       std::memcpy(image->data() + var_off[i], vars[i].init.data(), std::min<uint64_t>(vars[i].init.size(), vars[i].size));

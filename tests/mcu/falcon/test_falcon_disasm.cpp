@@ -151,7 +151,7 @@ TEST(FalconDisasm, GpcImageMatchesHandVerifiedListing) {
 }
 
 TEST(FalconDisasm, InvalidOpcodeIsMarked) {
-  const uint8_t b[4] = {0x3e, 0, 0, 0};  // 3e: long branch, v4+ only
+  const uint8_t b[FalconCore::kInsnBytes] = {0x3e};  // 3e: long branch, v4+ only (disassemble reads 8 bytes)
   unsigned len = 0;
   EXPECT_EQ(disassemble(b, 0, len), "???");
   EXPECT_EQ(len, 1u);
