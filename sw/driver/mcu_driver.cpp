@@ -3,6 +3,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <sys/stat.h>
 
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gr_ctxsw.h"
@@ -109,6 +110,18 @@ void McuBootOptions::validate(Diagnostics& d) const {
   };
   for (const Str* key : {&hub_firmware, &gpc_firmware})
     if (!key->empty()) check(*key, *key);
+  // A firmware_dir given must be a folder, and the GPC image it implies must be there (the HUB's
+  // default name depends on the workload, so only its folder is checked): a wrong folder is a
+  // configuration error before anything runs, as a wrong hub_firmware is.
+  if (!firmware_dir.empty()) {
+    struct stat st {};
+    const bool exists = ::stat(firmware_dir().c_str(), &st) == 0;
+    if (!exists || !S_ISDIR(st.st_mode))
+      d.error(firmware_dir.where() + ": '" + firmware_dir() + "' " +
+              (exists ? "is not a folder" : "does not exist") + " (the folder of the microcontroller images)");
+    else if (gpc_firmware.empty())
+      check(firmware_dir, gpc_path());
+  }
   const std::string& o = gpc_override;
   if (o.find(':') != std::string::npos) check(gpc_override, o.substr(o.find(':') + 1));
   // Falcon images: read and parsed now, so a bad one is a located error before anything runs.

@@ -63,6 +63,26 @@ TEST(FileInputs, FirmwareImagesAreCheckedBeforeTheRun) {
   expect_refused(default_run() + " --set workload.args.mcu.hub_firmware=" + fifo(), scratch() + "/fifo", "is a FIFO");
 }
 
+// A wrong firmware_dir is refused like a wrong hub_firmware (exit 2, before the run; issue #42 item 9):
+// a folder that does not exist, a file that is not a folder, a folder without gpc.elf.
+TEST(FileInputs, FirmwareFolderIsCheckedBeforeTheRun) {
+  Timed t = timed(default_run() + " --set workload.args.mcu.firmware_dir=/nonexistent-fw");
+  EXPECT_EQ(t.r.status, 2) << t.r.err;
+  EXPECT_LT(t.seconds, 1.0);
+  EXPECT_TRUE(has(t.r.err, "(--set workload.args.mcu.firmware_dir): '/nonexistent-fw' does not exist (the folder of "
+                           "the microcontroller images)"))
+      << t.r.err;
+  const std::string file = write_file("not_a_folder", "x");
+  t = timed(default_run() + " --workload mcu_boot --set workload.args.firmware_dir=" + file);
+  EXPECT_EQ(t.r.status, 2) << t.r.err;
+  EXPECT_TRUE(has(t.r.err, "'" + file + "' is not a folder")) << t.r.err;
+  // An existing folder without the GPC image: the image it implies is named.
+  t = timed(default_run() + " --workload mcu_boot --set workload.args.firmware_dir=" + scratch());
+  EXPECT_EQ(t.r.status, 2) << t.r.err;
+  EXPECT_TRUE(has(t.r.err, scratch() + "/gpc.elf: cannot open file: No such file or directory")) << t.r.err;
+  EXPECT_FALSE(has(t.r.err, "Sanitizer")) << t.r.err;
+}
+
 TEST(FileInputs, DebugScriptsAreCheckedBeforeTheRun) {
   expect_refused("debug " + config("default.yaml") + " --script /dev/zero", "/dev/zero", "is a character device");
   expect_refused("debug " + config("default.yaml") + " --script " + scratch(), scratch(), "is a directory");
