@@ -67,6 +67,9 @@ struct ProgramType {
   // validation (before the simulation), each reported into the Diagnostics at its where().
   // Registered from the program's Args (ParamSet::validate).
   std::function<void(const Params&, Diagnostics&)> validate;
+  // A program that exists for the test suite (a deliberate protocol misuse, a register check):
+  // `hetvp list` names it apart from the experiments.
+  bool test_only = false;
 };
 
 using ProgramRegistry = Registry<ProgramType>;
@@ -85,3 +88,10 @@ std::function<void(const Params&, Diagnostics&)> program_validator() {
   HETVP_REGISTER_ENTRY(                                                                        \
       ::hetvp::ProgramType, NAME, DOC, [] { return typename CLASS::Args{}.schema(); },        \
       [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); }, ::hetvp::detail::program_validator<CLASS>())
+
+// The same, for a program that exists for the tests (ProgramType::test_only).
+#define HETVP_REGISTER_TEST_PROGRAM(NAME, CLASS, DOC)                                          \
+  HETVP_REGISTER_ENTRY(                                                                        \
+      ::hetvp::ProgramType, NAME, DOC, [] { return typename CLASS::Args{}.schema(); },        \
+      [] { return std::unique_ptr<::hetvp::HostProgram>(new CLASS()); },                      \
+      ::hetvp::detail::program_validator<CLASS>(), true)

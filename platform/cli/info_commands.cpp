@@ -96,10 +96,14 @@ int list_command(std::vector<std::string> args) {
   for (auto& n : ComponentRegistry::get().names())
     std::cout << "  " << n << " — " << ComponentRegistry::get().find(n)->doc
               << from(ComponentRegistry::get().origin(n)) << "\n";
-  std::cout << "host programs (workloads):\n";
-  for (auto& n : ProgramRegistry::get().names())
-    std::cout << "  " << n << " — " << ProgramRegistry::get().find(n)->doc << from(ProgramRegistry::get().origin(n))
-              << "\n";
+  // The experiments first; the programs that exist for the test suite apart, after them.
+  for (bool tests : {false, true}) {
+    std::cout << (tests ? "test programs (used by the test suite, not experiments):\n" : "host programs (workloads):\n");
+    for (auto& n : ProgramRegistry::get().names()) {
+      const ProgramType* p = ProgramRegistry::get().find(n);
+      if (p->test_only == tests) std::cout << "  " << n << " — " << p->doc << from(ProgramRegistry::get().origin(n)) << "\n";
+    }
+  }
   return 0;
 }
 

@@ -111,7 +111,7 @@ class CoalesceProbe : public ProgramWithArgs<CoalesceProbeArgs> {
 
 }  // namespace
 
-HETVP_REGISTER_PROGRAM("coh_bad", CohBad, "coherence test: a protocol misuse that must fail the run clearly");
+HETVP_REGISTER_TEST_PROGRAM("coh_bad", CohBad, "coherence test: a protocol misuse that must fail the run clearly");
 HETVP_REGISTER_PROGRAM("coalesce_probe", CoalesceProbe,
                        "coherence test: one kernel with a given lane stride (coalescer counts)");
 

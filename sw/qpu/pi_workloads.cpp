@@ -260,7 +260,7 @@ class QpuRegCheck : public ProgramWithArgs<QpuRegCheckArgs> {
 
 }  // namespace
 
-HETVP_REGISTER_PROGRAM("qpu_regcheck", QpuRegCheck,
+HETVP_REGISTER_TEST_PROGRAM("qpu_regcheck", QpuRegCheck,
                        "VideoCore IV: every V3D register stores/reads back or behaves as docs/qpu.md says");
 
 // qpu_vcmailbox: the Pi's `vcmailbox` tool as a host program. `tags`: the tags' words (id, value

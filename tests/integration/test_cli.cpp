@@ -142,6 +142,24 @@ TEST(Cli, ListTypeDescribesEveryParameter) {
       << r.err;
 }
 
+// `hetvp list` names the experiments apart from the programs that exist for the test suite
+// (issue #42 item 9): coh_bad and qpu_regcheck come after the heading of the test programs.
+TEST(Cli, ListSeparatesTestProgramsFromExperiments) {
+  RunResult r = run_hetvp("list");
+  EXPECT_EQ(r.status, 0) << r.err;
+  const size_t workloads = r.out.find("host programs (workloads):\n");
+  const size_t tests = r.out.find("test programs (used by the test suite, not experiments):\n");
+  ASSERT_NE(workloads, std::string::npos) << r.out;
+  ASSERT_NE(tests, std::string::npos) << r.out;
+  EXPECT_LT(workloads, tests);
+  for (const char* t : {"  coh_bad — ", "  qpu_regcheck — "}) EXPECT_GT(r.out.find(t), tests) << t;
+  for (const char* w : {"  transfer — ", "  gpu_bench — ", "  square — ", "  coalesce_probe — "}) {
+    const size_t at = r.out.find(w);
+    EXPECT_GT(at, workloads) << w;
+    EXPECT_LT(at, tests) << w;
+  }
+}
+
 TEST(Cli, VersionNamesTheProjectVersion) {
   RunResult r = run_hetvp("--version");
   EXPECT_EQ(r.status, 0);
