@@ -10,6 +10,8 @@
 //   hetvp run configs/gk104_nouveau.yaml --workload mem_path --set workload.args.pattern=scattered
 #include <cinttypes>
 
+#include "firmware/include/hetvp/gpu_chips.h"
+#include "models/gpu/gpu_regs.h"
 #include "models/host/host_api.h"
 #include "platform/format.h"
 #include "platform/program.h"
@@ -71,8 +73,10 @@ class MemPath : public ProgramWithArgs<MemPathArgs> {
     k.args = pack_params(m, "mem_path", {global.va, pattern, repeats, local ? 1u : 0u, out.va});
     k.module = m.image.va;
     k.release = true;  // the results are read from VRAM: the TCC writes them back when the kernel ends
+    const sc_core::sc_time t0 = api.now();
     const LaunchTicket t = compute.start(k);
     while (!compute.done(t)) api.sleep(a.poll);
+    const sc_core::sc_time kernel_time = api.now() - t0;
     compute.check(t, "mem_path: the kernel");
 
     // Every lane's sum: its global word `repeats` times, and as often again through local memory.
@@ -85,8 +89,17 @@ class MemPath : public ProgramWithArgs<MemPathArgs> {
           throw HostError(format("mem_path: warp %u lane %u stored 0x%08x, expected 0x%08x", wi, l,
                                  got[wi * kLanes + l], want));
       }
-    api.log(format("mem_path: %u warps x %u loads of pattern '%s'%s: all %u results correct", warps, repeats,
-                   a.pattern.word().c_str(), local ? " + local memory" : "", warps * kLanes));
+    // What differs between the chips, in the summary (not only in --stats): the chip the driver
+    // found (PMC_BOOT_0), its default global-load path (gpu_chips.h L1_GLOBAL) and the kernel's time.
+    const GpuChip* chip = find_gpu_chip_by_boot0(drv.reg_read(GPU_PMC_BASE + PMC_BOOT_0));
+    const std::string path = !chip ? std::string("unknown chip")
+                                   : format("%s, %s: global loads %s", chip->name, compute_arch(drv).c_str(),
+                                            chip->l1_caches_global_loads
+                                                ? "cached in L1 (128 B lines) by default"
+                                                : "bypass L1 by default (L2 only, 32 B segments), L1 serves local memory");
+    api.log(format("mem_path: %u warps x %u loads of pattern '%s'%s: all %u results correct; %s; kernel %.3f us",
+                   warps, repeats, a.pattern.word().c_str(), local ? " + local memory" : "", warps * kLanes,
+                   path.c_str(), kernel_time.to_seconds() * 1e6));
     return 0;
   }
 };

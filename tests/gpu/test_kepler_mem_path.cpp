@@ -151,3 +151,20 @@ TEST(KeplerMemPath, BadInputsAreClearErrors) {
   EXPECT_NE((n.out + n.err).find("has no compute front end"), std::string::npos) << n.out << n.err;
   EXPECT_EQ((n.out + n.err).find("results correct"), std::string::npos);
 }
+
+// The summary line says what differs between the chips (issue #42 item 7), not only --stats: the
+// chip, its architecture, its global-load path and the kernel's simulated time.
+TEST(KeplerMemPath, SummaryNamesTheChipsMemoryPath) {
+  MemRun k = mem_path("gk104_nouveau.yaml", "--set workload.args.pattern=scattered --set workload.args.local=false");
+  ASSERT_EQ(k.status, 0) << k.out << k.err;
+  EXPECT_NE(k.out.find("all 32 results correct; gk104, sm_30: global loads bypass L1 by default (L2 only, 32 B "
+                       "segments), L1 serves local memory; kernel "),
+            std::string::npos)
+      << k.out;
+  MemRun f = mem_path("gf100_nouveau.yaml",
+                      std::string(kFermiCompute) + " --set workload.args.pattern=scattered --set workload.args.local=false");
+  ASSERT_EQ(f.status, 0) << f.out << f.err;
+  EXPECT_NE(f.out.find("all 32 results correct; gf100, sm_20: global loads cached in L1 (128 B lines) by default; kernel "),
+            std::string::npos)
+      << f.out;
+}
