@@ -26,6 +26,26 @@ from pathlib import Path
 from setuptools import Distribution, setup
 from setuptools.command.build_py import build_py
 
+
+def require_bdist_wheel():
+    """pip builds a wheel through setuptools' bdist_wheel command: setuptools >= 70.1 has it, older ones
+    take it from the `wheel` package. Without either, setuptools only says "invalid command
+    'bdist_wheel'"; say what is missing and how to get it instead."""
+    try:
+        import setuptools.command.bdist_wheel  # noqa: F401
+        return
+    except ImportError:
+        pass
+    try:
+        import wheel  # noqa: F401
+    except ImportError:
+        sys.exit("setup.py: the Python package 'wheel' is missing for %s (setuptools %s has no bdist_wheel of "
+                 "its own), and pip needs it to build hetvp's wheel. Install it into that Python "
+                 "(Debian: apt-get install python3-wheel and a venv made with --system-site-packages; "
+                 "otherwise: %s -m pip install wheel), or run pip without --no-build-isolation so that it "
+                 "fetches setuptools and wheel itself." % (sys.executable, __import__("setuptools").__version__,
+                                                           sys.executable))
+
 ROOT = Path(__file__).resolve().parent
 
 
@@ -52,6 +72,10 @@ class BuildWithCMake(build_py):
         given = os.environ.get("HETVP_CMAKE_BUILD_DIR")
         build = Path(given) if given else ROOT / "build" / "pip"
         if not given:
+            if (ROOT / "build" / "CMakeCache.txt").exists() and not (build / "CMakeCache.txt").exists():
+                print("setup.py: building hetvp from nothing in %s; to install from the existing build %s "
+                      "instead, set HETVP_CMAKE_BUILD_DIR=%s (README.md)" % (build, ROOT / "build", ROOT / "build"),
+                      file=sys.stderr, flush=True)
             if not (build / "CMakeCache.txt").exists():
                 cmake("-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_TESTING=OFF",
                       "-DHETVP_BUILD_BENCH=OFF", "-DPython3_EXECUTABLE=" + sys.executable,
@@ -82,5 +106,7 @@ class BuildWithCMake(build_py):
 
 
 # setuptools' own folders go under build/ (ignored by git), beside the CMake build.
+if {"bdist_wheel", "dist_info"} & set(sys.argv[1:]):  # what pip runs (metadata, then the wheel)
+    require_bdist_wheel()
 setup(version=project_version(), distclass=BinaryDistribution, cmdclass={"build_py": BuildWithCMake},
       options={"build": {"build_base": "build/pip-setuptools"}})

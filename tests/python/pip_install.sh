@@ -43,3 +43,19 @@ except hetvp.ConfigError as e:
     assert e.file == "<dict>" and e.line > 0 and "unknown key 'lanse'" in e.message, (e.file, e.line, e.message)
 print("pip-installed hetvp", hetvp.__version__, "ok")
 PY
+# A Python without the `wheel` package (a venv without Debian's site packages: pip and setuptools
+# only) is told what is missing and how to get it, instead of setuptools' "invalid command
+# 'bdist_wheel'" (issue #42 item 3). Nothing is built.
+cd "$tmp"
+/usr/bin/python3 -m venv bare
+if bare/bin/python -c "import wheel" 2>/dev/null || bare/bin/python -c "import setuptools.command.bdist_wheel" 2>/dev/null; then
+  echo "(this venv has bdist_wheel: the missing-wheel message is not exercised)"
+else
+  if bare/bin/pip install --no-build-isolation --no-index "$src" >"$tmp/bare.txt" 2>&1; then
+    echo "FAIL: pip install without wheel succeeded"; exit 1
+  fi
+  grep -q "setup.py: the Python package 'wheel' is missing for $tmp/bare/bin/python" "$tmp/bare.txt" ||
+    { cat "$tmp/bare.txt"; echo "FAIL: no message naming the missing wheel package"; exit 1; }
+  ! grep -q "invalid command 'bdist_wheel'" "$tmp/bare.txt" || { echo "FAIL: setuptools' bare error is back"; exit 1; }
+  echo "a Python without wheel: told what is missing"
+fi
