@@ -582,7 +582,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
                    k->regs_per_thread, threads, regs, sm_regs, ptx::to_string(unit_timing_.arch));
     else if (k->param_bytes > CMP_ARGS * 4)
       bad = format("%u bytes of parameters, the launch carries %u (CMP_ARG)", k->param_bytes, CMP_ARGS * 4);
-    else if (k->local_bytes && (!m->lmem_slots || uint64_t(k->local_bytes) * threads > m->lmem_slot))
+    else if (k->local_bytes && (!m->lmem_slots || ptx::local_block_bytes(k->local_bytes, threads) > m->lmem_slot))
       bad = format("%u bytes of local memory per thread x %u threads, the module's local memory slots have %u bytes",
                    k->local_bytes, threads, m->lmem_slot);
     if (!bad.empty()) return kernel_error(CMP_ERR_BAD_DIMS, "kernel '" + kname_ + "': " + bad);
