@@ -43,4 +43,7 @@ extern "C" __global__ void features(unsigned* out, float* f, int n) {
   out[t] = unsigned(v) + unsigned(r) + unsigned(clock()) + unsigned(clock64());
   __threadfence();
   __threadfence_block();
+  __stwt(out + 7, __ldcv(out + 7) + 1u);  // uncached, system scope
+  __stwt(reinterpret_cast<int*>(out) + 7, __ldcv(reinterpret_cast<const int*>(out) + 7));
+  if (n < -1000) __trap();
 }

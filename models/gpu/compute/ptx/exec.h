@@ -37,9 +37,10 @@ struct Dim3 {
   uint64_t count() const { return uint64_t(x) * y * z; }
 };
 
-// The memory the environment serves (the same split as kernel.h's MemSpace: Global goes through the
-// coalescer, TCP, TCC and MMU; Local is per-thread memory, always cached in L1).
-enum class EnvSpace : uint8_t { Global, Local };
+// The memory the environment serves. Global goes through the coalescer, TCP, TCC and MMU; Local is
+// per-thread memory, always cached in L1. System: global memory at system scope, uncached (ld.cv / st.wt: registers of another agent, e.g.
+// the coherence directory's, polled and written by device code), lane by lane past every cache.
+enum class EnvSpace : uint8_t { Global, Local, System };
 
 enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
 enum class AtomType : uint8_t { U32, S32, U64, S64, F32, F64, B32, B64 };

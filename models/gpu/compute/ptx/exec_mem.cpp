@@ -161,7 +161,8 @@ void BlockState::memory(const Instr& in, WarpCtx& W, uint32_t mask) {
       unsigned l = unsigned(__builtin_ctz(r));
       if (addr[l] % size) bad(1u << l, "misaligned", addr[l], "global", "");
     }
-    env.mem(store, EnvSpace::Global, *reinterpret_cast<const LaneArray<uint64_t>*>(addr), lanes_global, size, data);
+    env.mem(store, in.sys ? EnvSpace::System : EnvSpace::Global, *reinterpret_cast<const LaneArray<uint64_t>*>(addr),
+            lanes_global, size, data);
   }
   if (lanes_shared) {
     check(lanes_shared, off, shared_bytes, "shared");

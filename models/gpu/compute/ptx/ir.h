@@ -81,6 +81,7 @@ struct Instr {
   uint8_t atype = 0;         // AtomType
   bool ftz = false, sat = false, approx = false, uni = false;
   InstrClass cls = InstrClass::IntAdd;
+  bool sys = false;          // ld.cv / st.wt on global memory: system scope, past every cache
   uint32_t pred = kNoReg;    // guard predicate slot
   bool pred_neg = false;
   Operand d, d2, a, b, c;

@@ -348,10 +348,13 @@ void parse_instruction(Parser& p, Function& f, uint32_t guard, bool guard_neg, u
       have_mode = true;
     } else if ((m == "v2" || m == "v4") && (in.op == Op::Ld || in.op == Op::St)) {
       in.vec = m == "v2" ? 2 : 4;
-    } else if ((m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "wb" || m == "wt" ||
-                m == "volatile" || m == "nc") &&
+    } else if ((m == "cv" && in.op == Op::Ld) || (m == "wt" && in.op == Op::St)) {
+      // "fetch again" / "write through to system memory": the uncached, system-scope accesses of
+      // device code polling and writing another agent's registers (the coherence directory)
+      in.sys = true;
+    } else if ((m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "wb" || m == "volatile" || m == "nc") &&
                (in.op == Op::Ld || in.op == Op::St)) {
-      // cache operators: hints, no effect on values (the memory path models caching)
+      // the other cache operators: hints, no effect on values (the memory path models caching)
     } else if (m == "to" && in.op == Op::Cvta) {
       to = true;
     } else if (m == "sync" && in.op == Op::Bar) {

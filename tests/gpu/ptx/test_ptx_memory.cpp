@@ -1,6 +1,7 @@
-// Local memory laid out as Fermi and Kepler lay it out (exec.h local_address(), docs/ptx.md):
-// word-interleaved across the lanes of a warp, so a warp's access to the same local word is 128
-// contiguous bytes; 8- and 16-byte accesses reach the environment as one 4-byte access per word.
+// What the executor hands the environment for memory (docs/ptx.md, "Memory"): local memory laid out
+// as Fermi and Kepler lay it out (exec.h local_address()), word-interleaved across the lanes of a
+// warp, so a warp's access to the same local word is 128 contiguous bytes, 8- and 16-byte accesses
+// as one 4-byte access per word; ld.cv / st.wt as uncached system-scope accesses (EnvSpace::System).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -11,18 +12,20 @@
 namespace hetvp::gpu::ptx::test {
 namespace {
 
-// A HostEnv that records every local access it is given.
+// A HostEnv that records every access it is given.
 struct RecordingEnv : HostEnv {
   struct Access {
     bool store;
     unsigned size;
     uint32_t mask;
     LaneArray<uint64_t> addr;
+    EnvSpace space;
   };
-  std::vector<Access> local;
+  std::vector<Access> local, all;
   void mem(bool store, EnvSpace space, const LaneArray<uint64_t>& addr, uint32_t mask, unsigned size,
            uint8_t* data) override {
-    if (space == EnvSpace::Local) local.push_back({store, size, mask, addr});
+    all.push_back({store, size, mask, addr, space});
+    if (space == EnvSpace::Local) local.push_back(all.back());
     HostEnv::mem(store, space, addr, mask, size, data);
   }
 };
@@ -95,6 +98,52 @@ TEST(PtxLocal, AccessesOfTwoToSixteenBytesAreCorrectAndWordInterleaved) {
   EXPECT_EQ(by_size.count(8), 0u);
   EXPECT_EQ(by_size.count(16), 0u);
   EXPECT_GT(by_size[2], 0u);
+}
+
+// ld.cv ("fetch again") and st.wt ("write through to system memory") are uncached system-scope
+// accesses; every other cache operator (.volatile, .ca, .cg, ...) is a hint on an ordinary access.
+TEST(PtxSystemScope, CvLoadsAndWtStoresAreUncachedOthersAreOrdinary) {
+  const Module m = load(R"(.version 3.2
+.target sm_30
+.address_size 64
+.visible .entry sys(.param .u64 p)
+{
+	.reg .b32 %r<5>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [p];
+	ld.global.cv.u32 %r1, [%rd1];
+	add.s32 %r2, %r1, 1;
+	st.global.wt.u32 [%rd1+4], %r2;
+	ld.volatile.global.u32 %r3, [%rd1+4];
+	ld.global.ca.u32 %r4, [%rd1];
+	add.s32 %r3, %r3, %r4;
+	st.global.cg.u32 [%rd1+8], %r3;
+	ret;
+}
+)", "sys.ptx");
+  RecordingEnv env;
+  const uint64_t d = env.upload(std::vector<uint32_t>{41, 0, 0});
+  Params p(m.kernel("sys"));
+  p.set(0, d);
+  run_grid(make_launch(m, "sys", p, {1, 1, 1}, {1, 1, 1}), env);
+  EXPECT_EQ(env.download<uint32_t>(d, 3), (std::vector<uint32_t>{41, 42, 83}));
+  ASSERT_EQ(env.all.size(), 5u);
+  const EnvSpace want[] = {EnvSpace::System, EnvSpace::System, EnvSpace::Global, EnvSpace::Global, EnvSpace::Global};
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(int(env.all[i].space), int(want[i])) << i;
+  EXPECT_EQ(env.system_accesses, 2u);
+  // PTX has no st.cv or ld.wt: refused at load time, located.
+  for (const char* bad : {"st.global.cv.u32 [%rd1], %r1;", "ld.global.wt.u32 %r1, [%rd1];"}) {
+    try {
+      load(std::string(".version 3.2\n.target sm_30\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                       ".reg .b32 %r<2>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [p];\n") +
+               bad + "\nret;\n}\n",
+           "k.ptx");
+      ADD_FAILURE() << bad << " loaded";
+    } catch (const LoadError& e) {
+      const std::string op = std::string(bad).substr(0, std::string(bad).find(' '));
+      EXPECT_EQ(std::string(e.what()), "k.ptx:9: unsupported instruction '" + op + "'");
+    }
+  }
 }
 
 }  // namespace
