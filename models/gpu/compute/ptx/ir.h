@@ -37,6 +37,8 @@ enum class Rnd : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
 enum class MulMode : uint8_t { Lo, Hi, Wide };
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+// bar.sync, or bar.red with its reduction (__syncthreads_count / _and / _or).
+enum class BarMode : uint8_t { Sync, Popc, And, Or };
 
 // Special registers.
 enum class Sreg : uint8_t {
