@@ -8,8 +8,9 @@
 //
 // CPU_ACQUIRE: LOCK=1; CPU tracking (0x40008000)=1. CPU_RELEASE: tracking=0; HISTORY=1 (wait
 // HIST_STATUS); INVALIDATE=1 (wait INVAL_STATUS); LOCK=0. GPU_ACQUIRE / GPU_RELEASE do the same
-// with 2 from the GPU, across PCIe, by `rt.gpu_sync`: `kernel` launches the one-lane kernels
-// `__coh_gpu_acquire` / `__coh_gpu_release`; `hub` boots the microcontrollers and sends the HUB
+// with 2 from the GPU, across PCIe, by `rt.gpu_sync`: `kernel` launches the one-thread kernels
+// `coh_gpu_acquire` / `coh_gpu_release` (sw/kernels/coherence.cu: uncached system-scope accesses to
+// the directory's registers); `hub` boots the microcontrollers and sends the HUB
 // firmware one command (FW_CMD_COH_ACQUIRE / _RELEASE, firmware/lib/coh.c).
 // After every invalidation one row per synchronisation goes to the results table (CSV).
 #pragma once
@@ -55,10 +56,9 @@ class CoherenceRuntime {
   void cpu_release();
   void gpu_acquire();
   void gpu_release();
-  // Launches a kernel on the compute front end (no channel: sw/driver/launch.h) and waits for it
-  // (device synchronise). Fails (HostError) on a kernel error. The workloads' kernels are
-  // sw/kernels/coherence.cu's, loaded (BAR1) at the first launch; the protocol's own
-  // (__coh_gpu_acquire/_release: uncached register accesses) are C++ kernels (kernel.h).
+  // Launches a kernel of sw/kernels/coherence.cu (the module the constructor loaded through BAR1)
+  // on the compute front end (no channel: sw/driver/launch.h) and waits for it (device
+  // synchronise). Fails (HostError) on a kernel error.
   void launch(const std::string& kernel, uint32_t gx, uint32_t gy, uint32_t bx, uint32_t by,
               const std::vector<uint32_t>& args);
   unsigned syncs() const { return syncs_; }
@@ -88,7 +88,7 @@ class CoherenceRuntime {
   HostApi& api_;
   GpuDriver drv_;
   std::optional<ComputeFrontEnd> compute_;  // once the GPU is open
-  std::optional<GpuModule> module_;         // sw/kernels/coherence.cu, at the first launch
+  std::optional<GpuModule> module_;         // sw/kernels/coherence.cu
   std::string workload_, size_;
   uint64_t arena_pa_ = 0, arena_va_ = 0, arena_size_ = 0, arena_next_ = 0, dir_va_ = 0;
   sc_core::sc_time poll_;

@@ -5,6 +5,7 @@
 
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/pmc.h"
+#include "models/gpu/compute/ptx/exec.h"
 
 namespace hetvp::sw {
 
@@ -83,7 +84,8 @@ GpuModule place_module(HostApi& api, GpuDriver& gpu, const std::string& text, co
   uint32_t local = 0;
   for (const ptx::FunctionInfo& k : p.kernels()) local = std::max(local, k.local_bytes);
   if (local) {
-    const uint64_t slot = align_up(uint64_t(local) * kMaxThreads, 256);
+    // A slot holds the largest block's local memory, word-interleaved across each warp's lanes.
+    const uint64_t slot = align_up(ptx::local_block_bytes(local, kMaxThreads), 256);
     m.lmem = gpu.alloc_vram(slot * kLocalSlots, space);
     h[CMP_IMG_LMEM_LO] = uint32_t(m.lmem.va);
     h[CMP_IMG_LMEM_HI] = uint32_t(m.lmem.va >> 32);

@@ -3,7 +3,7 @@
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/fifo.h"
 #include "firmware/include/hetvp/pmc.h"
-#include "models/gpu/compute/kernel.h"
+#include "models/gpu/compute/kernel_id.h"
 
 namespace hetvp::sw {
 

@@ -23,7 +23,7 @@ struct KernelLaunch {
   uint32_t grid_x = 1, grid_y = 1, block_x = 1, block_y = 1;
   std::vector<uint32_t> args;
   // The module image the kernel is in (gpu_module.h; CMP_MODULE) and the dynamic shared memory per
-  // block (CMP_SHARED). module 0: a C++ kernel of the registry (kernel.h).
+  // block (CMP_SHARED). Every kernel is a module's: 0 is a launch error (CMP_ERR_UNKNOWN_KERNEL).
   uint64_t module = 0;
   uint32_t shared = 0;
   // Direct launches (ComputeFrontEnd): the TCC writes its dirty lines back when the kernel ends

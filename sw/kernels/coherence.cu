@@ -51,3 +51,46 @@ extern "C" __global__ void coalesce_probe(unsigned char* base, unsigned stride) 
   unsigned* p = reinterpret_cast<unsigned*>(base + size_t(t) * stride);
   *p = *p + 1;
 }
+
+// ---- the GPU side of the release-consistency protocol (sw/coherence/runtime.h, SPEC §7) ------------
+// One thread writes and polls the directory's registers, whose window the runtime mapped at `dir` in
+// the GPU's address space, with uncached system-scope accesses (__stwt / __ldcv: past every GPU
+// cache, across PCIe), as the HUB firmware does the same protocol (firmware/lib/coh.c). Launched
+// 1 x 1 by CoherenceRuntime::gpu_acquire / gpu_release (args.rt.gpu_sync: kernel).
+#include "hetvp/coherence.h"  // DIR_* register offsets
+
+__device__ __forceinline__ void dir_write(unsigned char* dir, unsigned off, unsigned v) {
+  __stwt(reinterpret_cast<unsigned*>(dir + off), v);
+}
+
+// Polls a status register until bit 0 is set, about 200 cycles between polls; a status that never
+// comes is a kernel error (trap) after 10^6 polls rather than a hang.
+// (Loops not unrolled: the code stays small, so the module image and its instruction fetches do too.)
+__device__ __forceinline__ void dir_wait(unsigned char* dir, unsigned off) {
+#pragma unroll 1
+  for (unsigned i = 0; i < 1000000; ++i) {
+    if (__ldcv(reinterpret_cast<const unsigned*>(dir + off)) & 1) return;
+    const long long t0 = clock64();
+    while (clock64() - t0 < 200) {
+    }
+  }
+  __trap();
+}
+
+// CPU_ACQUIRE's counterpart: take the lock (the directory fails the run if the CPU holds it), start
+// tracking the GPU's writes.
+extern "C" __global__ void coh_gpu_acquire(unsigned char* dir) {
+  dir_write(dir, DIR_LOCK, 1);  // take it
+  dir_write(dir, DIR_GPU_TRACK, 1);
+}
+
+// Stop tracking, hand the GPU's history to the directory, have it invalidate the CPU's caches
+// with it, release the lock.
+extern "C" __global__ void coh_gpu_release(unsigned char* dir) {
+  dir_write(dir, DIR_GPU_TRACK, 0);
+  dir_write(dir, DIR_HISTORY, 2);  // 2 = the GPU's history
+  dir_wait(dir, DIR_HIST_STATUS);
+  dir_write(dir, DIR_INVALIDATE, 2);  // 2 = the CPU's caches, with the GPU's history
+  dir_wait(dir, DIR_INVAL_STATUS);
+  dir_write(dir, DIR_LOCK, 0);
+}

@@ -7,9 +7,10 @@
 // as nvcc includes its runtime header: a kernel file needs no #include. What it gives:
 //   qualifiers   __global__ __device__ __host__ __shared__ __constant__ __forceinline__ __noinline__
 //   built-ins    threadIdx blockIdx blockDim gridDim (.x .y .z) warpSize, dim3/uint3
-//   barriers     __syncthreads __syncthreads_count/_and/_or __threadfence(_block) clock clock64
+//   barriers     __syncthreads __syncthreads_count/_and/_or __threadfence(_block) clock clock64 __trap
 //   atomics      atomicAdd Sub Exch Min Max Inc Dec And Or Xor CAS (int, unsigned; Add/Exch also
 //                float and unsigned long long; CAS also unsigned long long)
+//   uncached     __ldcv __stwt (int, unsigned: system scope, past every cache)
 //   warp         __shfl __shfl_up __shfl_down __shfl_xor (int, unsigned, float; sm_30 on)
 //                __all __any __ballot
 //   math         min max abs, fminf fmaxf fabsf sqrtf rsqrtf __fsqrt_rn __fdividef __expf __logf
@@ -77,6 +78,7 @@ __hetvp_dev void __threadfence() { __nvvm_membar_gl(); }
 __hetvp_dev void __threadfence_block() { __nvvm_membar_cta(); }
 __hetvp_dev int clock() { return __nvvm_read_ptx_sreg_clock(); }
 __hetvp_dev long long clock64() { return __nvvm_read_ptx_sreg_clock64(); }
+__hetvp_dev void __trap() { asm volatile("trap;"); }  // ends the kernel with an error (hetvp: a kernel error)
 
 // ---- atomics (relaxed, device scope: PTX atom.*) --------------------------------------------
 #define __HETVP_RMW(NAME, BUILTIN, T) \
@@ -118,6 +120,22 @@ __hetvp_dev unsigned long long atomicCAS(unsigned long long* p, unsigned long lo
                                                                static_cast<long long>(expected),
                                                                static_cast<long long>(v)));
 }
+
+// ---- uncached loads and stores at system scope: CUDA's __ldcv / __stwt ----------------------------
+// ld.global.cv ("fetch again": never served by a cache) and st.global.wt ("write through to system
+// memory"), PTX ISA cache operators: hetvp's compute units send them past every cache, lane by lane,
+// at system scope -- the accesses of device code that polls and writes another agent's registers
+// (the coherence directory: sw/kernels/coherence.cu). Other cache operators are hints.
+__hetvp_dev unsigned int __ldcv(const unsigned int* p) {
+  unsigned int v;
+  asm volatile("ld.global.cv.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__hetvp_dev int __ldcv(const int* p) { return static_cast<int>(__ldcv(reinterpret_cast<const unsigned int*>(p))); }
+__hetvp_dev void __stwt(unsigned int* p, unsigned int v) {
+  asm volatile("st.global.wt.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+}
+__hetvp_dev void __stwt(int* p, int v) { __stwt(reinterpret_cast<unsigned int*>(p), static_cast<unsigned int>(v)); }
 
 // ---- warp shuffles (sm_30 on) and votes -----------------------------------------------------
 // PTX shfl's c operand: clamp lane in bits 4:0, segment mask in bits 12:8 (PTX ISA "shfl"); a

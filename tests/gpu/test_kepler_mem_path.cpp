@@ -98,14 +98,14 @@ TEST(KeplerMemPath, OnKeplerL1ServesLocalMemoryOnly) {
   MemRun r = mem_path("gk104_nouveau.yaml", "--set workload.args.pattern=contiguous --set workload.args.local=true");
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("+ local memory: all 32 results correct"), std::string::npos) << r.out;
-  // The global loads bypass the TCP; the two local loads are its only reads. The compiled kernel's
-  // local frame is 8 bytes a thread, laid out thread after thread (the PTX executor's layout), so a
-  // warp's 4-byte local word spans 256 B: two 128 B caching accesses a load (four 64 B TCP lines).
-  // The first load misses (the local store before it is write-through, no-allocate), the second hits.
+  // The global loads bypass the TCP; the two local loads are its only reads. Local memory is
+  // word-interleaved across a warp's lanes (docs/ptx.md), so the warp's 4-byte local word is one
+  // 128 B caching access (two 64 B TCP lines): the first load misses (the local store before it is
+  // write-through, no-allocate), the second hits.
   EXPECT_EQ(r.tcp("l1_bypassed", units), 2);
-  EXPECT_EQ(num(r.stats, {"compute", "coalescer", "local_load_transactions"}), 4);
-  EXPECT_EQ(r.tcp("reads", units), 8);
-  EXPECT_EQ(r.tcp("read_hits", units), 4);
+  EXPECT_EQ(num(r.stats, {"compute", "coalescer", "local_load_transactions"}), 2);
+  EXPECT_EQ(r.tcp("reads", units), 4);
+  EXPECT_EQ(r.tcp("read_hits", units), 2);
 }
 
 TEST(KeplerMemPath, OnFermiTheSameKernelHitsL1) {

@@ -13,7 +13,7 @@ extern "C" __global__ void features(unsigned* out, float* f, int n) {
   const unsigned t = threadIdx.x + blockIdx.x * b.x + gridDim.y * blockIdx.y + t3.z + blockIdx.z + gridDim.z;
   tile[threadIdx.x % 64] = t * scale + hetvp_context_word;
   __syncthreads();
-  int c = int(t & 1);  // __syncthreads_count/_and/_or (bar.red) compile, the loader does not run them yet
+  int c = __syncthreads_count(int(t & 1)) + __syncthreads_and(int(t)) + __syncthreads_or(int(t & 2));  // bar.red
   if (t & 1) atomicAdd(&counter, 1u); else atomicMax(out + 1, t);
   atomicAdd(f, 1.5f);
   atomicCAS(out + 2, 3u, 4u);
@@ -43,4 +43,7 @@ extern "C" __global__ void features(unsigned* out, float* f, int n) {
   out[t] = unsigned(v) + unsigned(r) + unsigned(clock()) + unsigned(clock64());
   __threadfence();
   __threadfence_block();
+  __stwt(out + 7, __ldcv(out + 7) + 1u);  // uncached, system scope
+  __stwt(reinterpret_cast<int*>(out) + 7, __ldcv(reinterpret_cast<const int*>(out) + 7));
+  if (n < -1000) __trap();
 }

@@ -44,6 +44,22 @@ TEST(ShippedKernels, EveryModuleLoadsForEveryArchitecture) {
   EXPECT_NE(ptx::load(hetvp::sw::shipped_ptx("coherence", "sm_30").text, "c").find_kernel("shfl2d"), nullptr);
 }
 
+// The coherence protocol's GPU side: one pointer (the directory window's GPU VA, two argument
+// words) and the uncached system-scope accesses the compute units send past every cache.
+TEST(ShippedKernels, CoherenceProtocolKernelsUseUncachedAccesses) {
+  for (const char* arch : kArchs) {
+    const hetvp::sw::ShippedPtx& p = hetvp::sw::shipped_ptx("coherence", arch);
+    ptx::Module m = ptx::load(p.text, p.file_name());
+    for (const char* name : {"coh_gpu_acquire", "coh_gpu_release"}) {
+      const ptx::FunctionInfo& k = m.kernel(name);
+      ASSERT_EQ(k.params.size(), 1u) << name;
+      EXPECT_EQ(k.param_bytes, 8u) << name;
+    }
+    EXPECT_NE(std::string(p.text).find("st.global.wt.u32"), std::string::npos) << arch;
+    EXPECT_NE(std::string(p.text).find("ld.global.cv.u32"), std::string::npos) << arch;
+  }
+}
+
 // gpu_bench passes 64-bit pointers as two argument words and sizes as one: the kernels' parameter
 // offsets are those words' (a, b, c at 0, 8, 16; n at 24).
 TEST(ShippedKernels, GdevParametersAreTheWordsGpuBenchPasses) {

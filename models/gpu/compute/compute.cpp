@@ -11,7 +11,7 @@
 #include "models/coherence/coherence_regs.h"
 #include "platform/channel_tag.h"
 #include "models/gpu/coalescer.h"
-#include "models/gpu/compute/kernel.h"
+#include "models/gpu/compute/kernel_id.h"
 #include "models/gpu/compute/ptx_unit.h"
 #include "models/gpu/gpu_block.h"
 #include "platform/access_info.h"
@@ -22,24 +22,6 @@
 #include "platform/format.h"
 
 namespace hetvp::gpu {
-
-uint32_t kernel_id(const std::string& name) {
-  uint32_t h = 2166136261u;
-  for (char c : name) h = (h ^ static_cast<uint8_t>(c)) * 16777619u;
-  return h;
-}
-
-const KernelFn* find_kernel(uint32_t id, std::string* name) {
-  const KernelType* found = nullptr;
-  for (auto& [n, k] : KernelRegistry::get().entries()) {
-    if (kernel_id(n) != id) continue;
-    if (found) throw std::logic_error("hetvp: kernels '" + found->name + "' and '" + n + "' have the same id");
-    found = &k;
-  }
-  if (!found) return nullptr;
-  if (name) *name = found->name;
-  return &found->fn;
-}
 
 namespace {
 const RegSpec kComputeRegs[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
@@ -79,7 +61,6 @@ struct ComputeConfig : ParamSet {
       "L1 bypassed, 32 B segments to the TCC (L2). Not given: the chip's (gpu0.chip: Kepler non_caching, else "
       "caching). Local-memory loads are always caching",
       OnlyWhenGiven{}};
-  Int<unsigned> alu_cycles{this, "alu_cycles", 1, "cycles per ALU instruction", Min{0}};
   Int<unsigned> issue_cycles{this, "issue_cycles", 4, "cycles to issue a memory instruction", Min{0}};
   Int<unsigned> replay_cycles{this, "replay_cycles", 2, "extra issue cycles per replayed transaction", Min{0}};
   Bool tcp_invalidate_on_launch{this, "tcp_invalidate_on_launch", true,
@@ -140,21 +121,6 @@ struct ComputeConfig : ParamSet {
   }
 };
 
-class ComputeBlock;
-
-class ComputeUnitExec : public WarpExec {
- public:
-  ComputeBlock* blk = nullptr;
-  unsigned cu = 0;
-  sc_core::sc_time cursor;
-  void mem(bool store, MemSpace space, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
-           uint8_t* data) override;
-  void alu(unsigned n) override;
-  void uncached(bool store, uint64_t va, uint32_t& value) override;
-  void idle_cycles(unsigned n) override;
-  void error(const std::string& why) override;
-};
-
 class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public RunMember, public UnitPort {
  public:
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<ComputeBlock>>> port;
@@ -166,7 +132,6 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     cycle_ = p.clock.period();
     // The chip's memory path unless the YAML says (#25: Kepler global loads bypass L1, docs/kepler.md).
     caching_ = global_load_mode(ctx.chip, p.coalescer.given() ? p.coalescer.word() : "") == AccessMode::CachingLoad;
-    alu_ = cycle_ * static_cast<double>(p.alu_cycles);
     issue_ = cycle_ * static_cast<double>(p.issue_cycles);
     replay_ = cycle_ * static_cast<double>(p.replay_cycles);
     launch_cost_ = p.launch;
@@ -237,9 +202,6 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       cc_->out.bind(tcp_.back()->in);
       tcp_.back()->out.bind(tcc_->in);
       cc_->level[i]->bind(tcp_.back()->ctl);
-      exec_.emplace_back();
-      exec_.back().blk = this;
-      exec_.back().cu = i;
       units_ptx_.push_back(std::make_unique<PtxUnit>(*this, i, unit_timing_));
     }
     cc_->level[units_]->bind(tcc_->ctl);
@@ -266,8 +228,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
 
   void declare_stats() {
     stats_.counter("kernels", "count", "kernels run", kernels_)
-        .counter("warps", "count", "warps executed", warps_)
-        .counter("alu_instructions", "count", "ALU instructions executed (per warp)", alu_instr_);
+        .counter("warps", "count", "warps executed", warps_);
     stats_.group("coalescer")
         .value("mode", "", "coalescer mode (caching or non_caching)",
                [this] { return caching_ ? "caching" : "non_caching"; })
@@ -305,7 +266,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     for (auto& t : tcp_) stats_.add(t->stats());
   }
 
-  // ---- executed by ComputeUnitExec ----
+  // ---- the units' memory path ----
   bool access(unsigned cu, tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, bool uncached,
               sc_core::sc_time& cursor) {
     set_access(gp_, cmd, addr, data, len);
@@ -324,12 +285,8 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     return true;
   }
 
-  void mem(ComputeUnitExec& x, bool store, MemSpace space, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
-           uint8_t* data) {
-    warp_mem(x.cu, x.cursor, store, space == MemSpace::Local, addr, mask, size, data);
-  }
   // UnitPort: the PTX units' memory path.
-  bool warp_mem(unsigned cu, sc_core::sc_time& cursor, bool store, bool local, const Lanes<uint64_t>& addr,
+  bool warp_mem(unsigned cu, sc_core::sc_time& cursor, bool store, bool local, const ptx::LaneArray<uint64_t>& addr,
                 uint32_t mask, unsigned size, uint8_t* data) override {
     if (error_) return false;
     WarpRequest req;
@@ -343,7 +300,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     // Alignment by a mask for the power-of-two sizes (all the valid ones): a 64-bit divide per
     // lane was a third of this function's time (#31).
     const bool pow2 = size && (size & (size - 1)) == 0;
-    for (unsigned l = 0; l < kLanes; ++l)
+    for (unsigned l = 0; l < ptx::kWarpLanes; ++l)
       if ((mask >> l & 1) && (pow2 ? addr[l] & (size - 1) : addr[l] % size)) {
         std::string buf = format("kernel '%s': lane %u %s at misaligned address 0x%" PRIx64, kname_.c_str(), l,
                                  store ? "store" : "load", addr[l]);
@@ -375,7 +332,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
         uint8_t used[128];
         if (checked) {
           std::memset(used, 0, t.bytes);
-          for (unsigned l = 0; l < kLanes; ++l)
+          for (unsigned l = 0; l < ptx::kWarpLanes; ++l)
             if (t.lanes >> l & 1) std::memset(used + (addr[l] - t.addr), 1, size);
         }
         sc_core::sc_time c = at;
@@ -386,12 +343,12 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
         info_->l1_bypass = false;
         if (!ok) return false;
         if (c > end) end = c;
-        for (unsigned l = 0; l < kLanes; ++l)
+        for (unsigned l = 0; l < ptx::kWarpLanes; ++l)
           if (t.lanes >> l & 1) std::memcpy(data + l * size, buf + (addr[l] - t.addr), size);
       } else {
         // Byte mask of the transaction; later lanes win. Contiguous runs are written.
         uint8_t mask_b[128] = {};
-        for (unsigned l = 0; l < kLanes; ++l)
+        for (unsigned l = 0; l < ptx::kWarpLanes; ++l)
           if (t.lanes >> l & 1) {
             std::memcpy(buf + (addr[l] - t.addr), data + l * size, size);
             std::memset(mask_b + (addr[l] - t.addr), 1, size);
@@ -435,21 +392,14 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     info_->l1_bypass = false;
     return ok;
   }
-  void alu(ComputeUnitExec& x, unsigned n) {
-    alu_instr_ += n;
-    x.cursor += alu_ * static_cast<double>(n);
-  }
-  void uncached(ComputeUnitExec& x, bool store, uint64_t va, uint32_t& v) {
-    if (error_) return;
+  bool system_access(unsigned cu, sc_core::sc_time& cursor, bool store, uint64_t va, uint8_t* data,
+                     unsigned len) override {
+    if (error_) return false;
     ++uncached_;
-    x.cursor += issue_;
-    access(x.cu, store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, va, reinterpret_cast<uint8_t*>(&v), 4, true,
-           x.cursor);
-    sync(x.cursor);
-  }
-  void idle(ComputeUnitExec& x, unsigned n) {
-    x.cursor += cycle_ * static_cast<double>(n);
-    sync(x.cursor);
+    cursor += issue_;
+    const bool ok = access(cu, store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, va, data, len, true, cursor);
+    sync(cursor);
+    return ok;
   }
   void kernel_error(uint32_t code, const std::string& why, uint64_t va = 0) {
     if (error_) return;
@@ -475,8 +425,8 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       error_ = 0;
       ++kernels_;
       const uint32_t id = bank_.at(CMP_KERNEL).value;
-      const Dim2 grid{bank_.at(CMP_GRID_X).value, bank_.at(CMP_GRID_Y).value};
-      const Dim2 block{bank_.at(CMP_BLOCK_X).value, bank_.at(CMP_BLOCK_Y).value};
+      const ptx::Dim3 grid{bank_.at(CMP_GRID_X).value, bank_.at(CMP_GRID_Y).value, 1};
+      const ptx::Dim3 block{bank_.at(CMP_BLOCK_X).value, bank_.at(CMP_BLOCK_Y).value, 1};
       uint32_t args[CMP_ARGS + 1] = {};
       for (unsigned i = 0; i < CMP_ARGS; ++i) args[i] = bank_.at(CMP_ARG + 4 * i).value;
       const uint32_t chan = bank_.at(CMP_CHAN).value;
@@ -484,44 +434,18 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       chan_->inst = uint64_t(chan & 0x0fffffffu) << 12;
       chan_->chid = bank_.at(CMP_CHAN_ID).value;
       const uint64_t module = bank_.at(CMP_MODULE_LO).value | uint64_t(bank_.at(CMP_MODULE_HI).value) << 32;
-      const KernelFn* fn = module ? nullptr : find_kernel(id, &kname_);
-      if (module) kname_ = format("0x%08x", id);
+      kname_ = format("0x%08x", id);
       cb_done_ = start + launch_cost_;
-      if (fn || module) load_constant_buffers(start + launch_cost_);
-      if (error_) {
-      } else if (module) {
-        run_ptx(module, id, grid, block, args);
-      } else if (!fn) {
-        std::string buf = format("LAUNCH of unknown kernel id 0x%08x (KERNEL, BAR0 0x404000)", id);
-        kernel_error(1, buf);
-      } else if (!grid.x || !grid.y || !block.x || !block.y || block.x * block.y > 1024) {
-        kernel_error(2, "kernel '" + kname_ + "': bad grid/block dimensions");
-      } else {
-        for (auto& x : exec_) x.cursor = cb_done_;
-        flash_tcps();
-        const unsigned warps = (block.x * block.y + kLanes - 1) / kLanes;
-        uint64_t b = 0;
-        for (uint32_t by = 0; by < grid.y && !error_; ++by)
-          for (uint32_t bx = 0; bx < grid.x && !error_; ++bx, ++b) {
-            ComputeUnitExec& x = exec_[b % units_];
-            for (unsigned w = 0; w < warps && !error_; ++w) {
-              Warp warp(x, args, grid, block, Dim2{bx, by}, w);
-              if (!gpc_.empty()) {
-                const auto& cb = cb_words_[b % gpc_.size()];
-                warp.set_cb(cb.data(), unsigned(cb.size()));
-              }
-              ++warps_;
-              (*fn)(warp);
-            }
-            if (b % units_ == units_ - 1) {
-              sc_core::sc_time lo = exec_[0].cursor;
-              for (auto& e : exec_) lo = std::min(lo, e.cursor);
-              sync(lo);
-            }
-          }
-      }
+      // Every kernel is a function of a PTX module the driver loaded (docs/gpu_kernels.md).
+      if (!module)
+        kernel_error(CMP_ERR_UNKNOWN_KERNEL, format("LAUNCH of kernel id 0x%08x with no module (CMP_MODULE = 0): a "
+                                                    "kernel is a function of a loaded PTX module",
+                                                    id));
+      else
+        load_constant_buffers(cb_done_);
+      if (!error_) run_ptx(module, id, grid, block, args);
       sc_core::sc_time end = sc_core::sc_time_stamp();
-      for (auto& e : exec_) end = std::max(end, e.cursor);
+      for (auto& u : units_ptx_) end = std::max(end, u->cursor);
       if (end > sc_core::sc_time_stamp()) sc_core::wait(end - sc_core::sc_time_stamp());
       if (chan_->valid)
         end_of_channel_kernel();
@@ -539,10 +463,9 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     }
   }
 
-  // A launch of kernel `id` of the module image at `va`: blocks round-robin over the units (as the
-  // C++ kernels), each block's warps interleaved by the executor (bar.sync), a unit's blocks one after
-  // the other; the GPC's constant buffer is the kernel's constant bank 1.
-  void run_ptx(uint64_t va, uint32_t id, Dim2 grid, Dim2 block, const uint32_t* args) {
+  // A launch of kernel `id` of the module image at `va`: blocks round-robin over the units, each
+  // block's warps interleaved by the executor (bar.sync), a unit's blocks one after the other; the GPC's constant buffer is the kernel's constant bank 1.
+  void run_ptx(uint64_t va, uint32_t id, ptx::Dim3 grid, ptx::Dim3 block, const uint32_t* args) {
     sc_core::sc_time at = cb_done_;
     std::string why;
     const UnitModule* m = modules_.get(*this, at, chan_->valid ? chan_->inst : 0, va, &why);
@@ -582,7 +505,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
                    k->regs_per_thread, threads, regs, sm_regs, ptx::to_string(unit_timing_.arch));
     else if (k->param_bytes > CMP_ARGS * 4)
       bad = format("%u bytes of parameters, the launch carries %u (CMP_ARG)", k->param_bytes, CMP_ARGS * 4);
-    else if (k->local_bytes && (!m->lmem_slots || uint64_t(k->local_bytes) * threads > m->lmem_slot))
+    else if (k->local_bytes && (!m->lmem_slots || ptx::local_block_bytes(k->local_bytes, threads) > m->lmem_slot))
       bad = format("%u bytes of local memory per thread x %u threads, the module's local memory slots have %u bytes",
                    k->local_bytes, threads, m->lmem_slot);
     if (!bad.empty()) return kernel_error(CMP_ERR_BAD_DIMS, "kernel '" + kname_ + "': " + bad);
@@ -608,7 +531,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       u->cursor = at;
       u->invalidate_icache();  // a new module's code may sit where the last one's was
     }
-    const unsigned warps = (threads + kLanes - 1) / kLanes;
+    const unsigned warps = (threads + ptx::kWarpLanes - 1) / ptx::kWarpLanes;
     uint64_t b = 0;
     try {
       for (uint32_t by = 0; by < grid.y && !error_; ++by)
@@ -633,10 +556,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
     } catch (const UnitFault&) {
       // the memory path recorded the fault
     }
-    for (unsigned i = 0; i < units_; ++i) {
-      units_ptx_[i]->flush();
-      exec_[i].cursor = units_ptx_[i]->cursor;
-    }
+    for (auto& u : units_ptx_) u->flush();
     for (auto& e : execs)
       if (e) {
         ptx_warp_instr_ += e->warp_instructions();
@@ -712,13 +632,12 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
   ChannelTag* chan_ = new ChannelTag;  // owned by gp_: CMP_CHAN of the running kernel
   uint64_t error_va_ = 0, tcc_flush_writebacks_ = 0;
   sc_core::sc_time cb_done_;  // when the constant buffers are in (the warps start then)
-  sc_core::sc_time cycle_, alu_, issue_, replay_, launch_cost_, launch_at_;
+  sc_core::sc_time cycle_, issue_, replay_, launch_cost_, launch_at_;
   bool caching_, tcp_flash_ = true;
   uint64_t tcp_flashed_ = 0;
   std::unique_ptr<coherence::CacheController> cc_;
   std::unique_ptr<cache::Cache> tcc_;
   std::vector<std::unique_ptr<cache::Cache>> tcp_;
-  std::vector<ComputeUnitExec> exec_;
   UnitTiming unit_timing_;
   std::vector<std::unique_ptr<PtxUnit>> units_ptx_;
   ModuleCache modules_;
@@ -732,19 +651,10 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
   std::string kname_;
   tlm::tlm_generic_payload gp_;
   AccessInfo* info_ = new AccessInfo;
-  uint64_t kernels_ = 0, warps_ = 0, alu_instr_ = 0, loads_ = 0, stores_ = 0, load_tx_ = 0, store_tx_ = 0,
+  uint64_t kernels_ = 0, warps_ = 0, loads_ = 0, stores_ = 0, load_tx_ = 0, store_tx_ = 0,
            load_replays_ = 0, store_replays_ = 0, uncached_ = 0, local_loads_ = 0, local_load_tx_ = 0, bypass_tx_ = 0;
   StatGroup stats_{"compute"};
 };
-
-void ComputeUnitExec::mem(bool store, MemSpace space, const Lanes<uint64_t>& addr, uint32_t mask, unsigned size,
-                          uint8_t* data) {
-  blk->mem(*this, store, space, addr, mask, size, data);
-}
-void ComputeUnitExec::alu(unsigned n) { blk->alu(*this, n); }
-void ComputeUnitExec::uncached(bool store, uint64_t va, uint32_t& value) { blk->uncached(*this, store, va, value); }
-void ComputeUnitExec::idle_cycles(unsigned n) { blk->idle(*this, n); }
-void ComputeUnitExec::error(const std::string& why) { blk->kernel_error(4, why); }
 
 }  // namespace
 

@@ -10,11 +10,14 @@
 // Registers: firmware/include/hetvp/compute.h (BAR0 GPU_COMPUTE_BASE). Done raises PMC_INTR
 // bit GPU_INTR_COMPUTE when LAUNCH asked for it.
 //
-// Execution: blocks are assigned round-robin to compute units; a unit runs its warps one after
-// the other (no latency hiding: the thesis' metrics are about coherence probes, not compute).
-// Cost: `alu_cycles` per ALU instruction, `issue_cycles` per memory instruction plus
-// `replay_cycles` per extra transaction; transactions are issued back to back and the
-// instruction completes with the last. Counters: warp loads/stores, transactions, replays.
+// Execution: every kernel is PTX of a loaded module (CMP_MODULE), run by the units' SIMT executor
+// (ptx_unit.h, docs/gpu_kernels.md); blocks are assigned round-robin to compute units, a unit runs
+// a block's warps interleaved and its blocks one after the other (no latency hiding: the thesis'
+// metrics are about coherence probes, not compute). Cost: each warp instruction its class's issue
+// cycles on the chip; a global/local memory instruction `issue_cycles` plus `replay_cycles` per
+// extra transaction, transactions issued back to back, completing with the last; an uncached
+// (system-scope) access `issue_cycles` plus its round trip. Counters: warp loads/stores,
+// transactions, replays, PTX instructions.
 #pragma once
 
 #include <cstdint>

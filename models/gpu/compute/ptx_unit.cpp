@@ -55,6 +55,12 @@ void PtxUnit::mem(bool store, ptx::EnvSpace space, const ptx::LaneArray<uint64_t
                   unsigned size, uint8_t* data) {
   flush();
   if (!mask) return;
+  if (space == ptx::EnvSpace::System) {  // lane by lane, uncached (the coherence protocol's registers)
+    for (unsigned l = 0; l < ptx::kWarpLanes; ++l)
+      if ((mask >> l & 1) && !port_.system_access(cu_, cursor, store, addr[l], data + l * size, size))
+        throw UnitFault{};
+    return;
+  }
   if (!port_.warp_mem(cu_, cursor, store, space == ptx::EnvSpace::Local, addr, mask, size, data)) throw UnitFault{};
 }
 

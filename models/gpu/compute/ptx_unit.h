@@ -32,6 +32,11 @@ class UnitPort {
   // issued at `cursor` (advanced to its end). False: it faulted (the block holds the error).
   virtual bool warp_mem(unsigned cu, sc_core::sc_time& cursor, bool store, bool local,
                         const ptx::LaneArray<uint64_t>& addr, uint32_t mask, unsigned size, uint8_t* data) = 0;
+  // One uncached access at system scope (ld.cv / st.wt: another agent's registers), past every
+  // cache, issued at `cursor` (advanced to its end; the simulation catches up with it, so that a
+  // polling kernel sees the other agent progress). False: it faulted.
+  virtual bool system_access(unsigned cu, sc_core::sc_time& cursor, bool store, uint64_t va, uint8_t* data,
+                             unsigned len) = 0;
   // One access of `len` bytes inside one 128-byte line, past the TCP to the TCC (atomics). False: it faulted.
   virtual bool l2_access(unsigned cu, sc_core::sc_time& cursor, bool store, uint64_t va, uint8_t* data,
                          unsigned len) = 0;

@@ -53,7 +53,7 @@ class HostEnv : public Env {
   }
   void mem(bool store, EnvSpace space, const LaneArray<uint64_t>& addr, uint32_t mask, unsigned size,
            uint8_t* data) override {
-    ++(space == EnvSpace::Global ? global_accesses : local_accesses);
+    ++(space == EnvSpace::Global ? global_accesses : space == EnvSpace::Local ? local_accesses : system_accesses);
     for (unsigned l = 0; l < kWarpLanes; ++l) {
       if (!(mask >> l & 1)) continue;
       uint8_t* p = at(space, addr[l], size);
@@ -81,17 +81,20 @@ class HostEnv : public Env {
     max_degree = degree > max_degree ? degree : max_degree;
   }
 
-  uint64_t fetches = 0, last_fetch = 0, lanes = 0, global_accesses = 0, local_accesses = 0, atomics = 0;
+  // system_accesses: ld.cv / st.wt warp instructions (EnvSpace::System: global memory, uncached)
+  uint64_t fetches = 0, last_fetch = 0, lanes = 0, global_accesses = 0, local_accesses = 0, system_accesses = 0,
+           atomics = 0;
   uint64_t shared_accesses = 0, shared_replays = 0;
   unsigned max_degree = 0;
   uint64_t issued[static_cast<size_t>(InstrClass::kCount)] = {};
 
  private:
   uint8_t* at(EnvSpace space, uint64_t a, unsigned size) {
-    std::vector<uint8_t>& m = space == EnvSpace::Global ? global_ : local_;
-    uint64_t base = space == EnvSpace::Global ? kGlobalBase : kLocalBase;
+    const bool global = space != EnvSpace::Local;  // System: global memory, uncached
+    std::vector<uint8_t>& m = global ? global_ : local_;
+    uint64_t base = global ? kGlobalBase : kLocalBase;
     if (a < base || a - base + size > m.size())
-      throw ExecError(std::string(space == EnvSpace::Global ? "global" : "local") + " address 0x" + hex(a) +
+      throw ExecError(std::string(global ? "global" : "local") + " address 0x" + hex(a) +
                       " outside the test's memory");
     return m.data() + (a - base);
   }

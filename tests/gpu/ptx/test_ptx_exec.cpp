@@ -186,6 +186,70 @@ TEST_P(Block, MisalignedSharedLoadIsNamed) {
 
 INSTANTIATE_TEST_SUITE_P(Arch, Block, ::testing::Values("sm_30", "sm_35"));
 
+// __syncthreads_count/_and/_or (bar.red) against a host reference: blocks of whole and partial
+// warps, the results of one reduction feeding the next.
+class BarRed : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(BarRed, ReductionsMatchTheHost) {
+  const Module m = load_file(std::string("bar_red_kernels.") + GetParam() + ".ptx");
+  std::mt19937 gen(11);
+  for (const uint32_t threads : {96u, 40u, 1u}) {
+    const uint32_t blocks = 3, n = threads * blocks;
+    std::vector<int> in(n);
+    for (int& v : in) v = int(gen() % 13) - 3;  // -3 .. 9
+    in[0] = 7;                                   // block 0: some value > 5
+    for (uint32_t t = threads; t < 2 * threads; ++t) in[t] = std::abs(in[t]) + 1;  // block 1: all positive,
+    in[threads] = 8;                                                                   // one > 5
+    HostEnv env;
+    const uint64_t din = env.upload(in), dout = env.alloc(n * 4);
+    run_grid(make_launch(m, "bar_reductions", Params(m.kernel("bar_reductions")).set(0, dout).set(1, din),
+                         {blocks, 1, 1}, {threads, 1, 1}),
+             env);
+    const auto out = env.download<int>(dout, n);
+    for (uint32_t b = 0; b < blocks; ++b) {
+      int c = 0, c2 = 0, all = 1, any = 0;
+      for (uint32_t t = b * threads; t < (b + 1) * threads; ++t) c += in[t] > 0, all &= in[t] > 0, any |= in[t] > 5;
+      for (uint32_t t = b * threads; t < (b + 1) * threads; ++t) c2 += in[t] > c - 40;
+      for (uint32_t t = b * threads; t < (b + 1) * threads; ++t)
+        ASSERT_EQ(out[t], c * 1000000 + c2 * 1000 + all * 10 + any) << "threads " << threads << " block " << b << " t " << t;
+    }
+    EXPECT_EQ(out[threads] % 100, 11) << "block 1: all positive, one > 5";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Arch, BarRed, ::testing::Values("sm_20", "sm_35"));
+
+// bar.red's forms: what the loader takes, what it refuses (located), and a block whose warps wait
+// at different flavours of the barrier (PTX leaves it undefined: an error naming both).
+TEST(BarRed, FormsAndMixedBarriers) {
+  const std::string head = ".version 3.2\n.target sm_20\n.address_size 64\n.visible .entry k()\n{\n"
+                           ".reg .pred %p<3>;\n.reg .b32 %r<3>;\nmov.u32 %r1, %tid.x;\nsetp.ne.u32 %p1, %r1, 0;\n";
+  auto error = [&](const std::string& body) -> std::string {
+    try {
+      const Module m = load(head + body + "ret;\n}\n", "k.ptx");
+      HostEnv env;
+      run_grid(make_launch(m, "k", Params(m.kernel("k")), {1, 1, 1}, {64, 1, 1}), env);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "ran";
+  };
+  EXPECT_EQ(error("bar.red.popc.u32 %r2, 0, %p1;\nbar.red.and.pred %p2, 0, !%p1;\nbar.red.or.pred %p2, 0, %p1;\n"),
+            "ran");
+  EXPECT_EQ(error("bar.red.popc.u64 %r2, 0, %p1;\n"), "k.ptx:10: unsupported instruction 'bar.red.popc.u64'");
+  EXPECT_EQ(error("bar.red.and.u32 %r2, 0, %p1;\n"), "k.ptx:10: unsupported instruction 'bar.red.and.u32'");
+  EXPECT_EQ(error("bar.red.u32 %r2, 0, %p1;\n"), "k.ptx:10: unsupported instruction 'bar.red.u32'");
+  EXPECT_EQ(error("bar.red.popc.u32 %r2, 0, 64, %p1;\n"),
+            "k.ptx:10: bar.red with a thread count is not supported (every thread of the block takes part)");
+  EXPECT_EQ(error("bar.red.popc.u32 %r2, 1, %p1;\n"), "k.ptx:10: only barrier 0 is supported (named barriers are not)");
+  // Warp 0 at bar.sync, warp 1 at bar.red.popc.
+  EXPECT_EQ(error("setp.lt.u32 %p2, %r1, 32;\n@%p2 bra L1;\nbar.red.popc.u32 %r2, 0, %p1;\nbra.uni L2;\nL1:\n"
+                  "bar.sync 0;\nL2:\n"),
+            "kernel 'k' block (0,0,0) threads (32,0,0), (33,0,0), (34,0,0), (35,0,0) and 28 more: waits at a "
+            "bar.red.popc while other threads of the block wait at a bar.sync (k.ptx:15) of the same barrier "
+            "(k.ptx:12)");
+}
+
 TEST(PtxExec, MmulMatchesHostAndReportsFetchesAndClasses) {
   Module m = load_file("bench_kernels.sm_20.ptx");
   HostEnv env(1 << 20);

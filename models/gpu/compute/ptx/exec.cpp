@@ -178,6 +178,7 @@ void BlockState::check_barrier() {
                     std::to_string(barrier_line) + ") the rest of the block waits at: a barrier only some threads "
                     "of the block reach");
   }
+  bar_release();
   for (auto& w : warps)
     if (w.state == BlockExec::WarpState::AtBarrier) w.state = BlockExec::WarpState::Ready;
   released = true;
@@ -267,9 +268,7 @@ BlockExec::WarpState BlockState::step(unsigned w) {
         fail(in, W.live & ~mask,
              "did not reach the barrier (bar.sync) other threads of its warp wait at: a barrier only some threads "
              "of the block reach");
-      barrier_line = in.line;
-      W.state = BlockExec::WarpState::AtBarrier;
-      check_barrier();
+      bar_arrive(in, W, pc);
       break;
     case Op::Membar:
       break;
@@ -315,6 +314,7 @@ void BlockExec::start(Dim3 block_idx, uint64_t local_base) {
   s.bidx = block_idx;
   s.local_base = local_base;
   s.exited_threads = 0;
+  s.bar_reset();
   std::fill(s.regs.begin(), s.regs.end(), 0);
   std::fill(s.shared.begin(), s.shared.end(), 0);
   for (unsigned w = 0; w < s.nwarps; ++w) {

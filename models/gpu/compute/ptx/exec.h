@@ -37,9 +37,10 @@ struct Dim3 {
   uint64_t count() const { return uint64_t(x) * y * z; }
 };
 
-// The memory the environment serves (the same split as kernel.h's MemSpace: Global goes through the
-// coalescer, TCP, TCC and MMU; Local is per-thread memory, always cached in L1).
-enum class EnvSpace : uint8_t { Global, Local };
+// The memory the environment serves. Global goes through the coalescer, TCP, TCC and MMU; Local is
+// per-thread memory, always cached in L1. System: global memory at system scope, uncached (ld.cv / st.wt: registers of another agent, e.g.
+// the coherence directory's, polled and written by device code), lane by lane past every cache.
+enum class EnvSpace : uint8_t { Global, Local, System };
 
 enum class AtomOp : uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
 enum class AtomType : uint8_t { U32, S32, U64, S64, F32, F64, B32, B64 };
@@ -47,6 +48,27 @@ enum class AtomType : uint8_t { U32, S32, U64, S64, F32, F64, B32, B64 };
 // (inc: old >= b ? 0 : old+1; dec: old == 0 || old > b ? b : old-1; cas: old == b ? c : old).
 // Values are the low `size` bytes of the 64-bit words.
 uint64_t atom_apply(AtomOp op, AtomType type, uint64_t old, uint64_t b, uint64_t c);
+
+// Local memory as Fermi and Kepler lay it out: interleaved by 32-bit words across the lanes of a
+// warp, so that the same local word of the 32 threads is 128 contiguous bytes (NVIDIA, CUDA C
+// Programming Guide v4.2, 2012, §5.3.2 Device Memory Accesses, Local Memory: "organized such that
+// consecutive 32-bit words are accessed by consecutive thread IDs"). Byte `offset` of the frame of
+// thread `t` of a block whose threads have `local_bytes` each (the frame rounded up to whole words):
+//   base + (t / 32) * 32 * frame + (offset / 4) * 128 + (t % 32) * 4 + offset % 4.
+constexpr unsigned kLocalWordBytes = 4;
+inline uint64_t local_frame_bytes(uint32_t local_bytes) {
+  return (uint64_t(local_bytes) + kLocalWordBytes - 1) / kLocalWordBytes * kLocalWordBytes;
+}
+inline uint64_t local_address(uint64_t base, uint32_t local_bytes, uint64_t thread, uint64_t offset) {
+  return base + thread / kWarpLanes * kWarpLanes * local_frame_bytes(local_bytes) +
+         offset / kLocalWordBytes * (kWarpLanes * kLocalWordBytes) + thread % kWarpLanes * kLocalWordBytes +
+         offset % kLocalWordBytes;
+}
+// The local memory a block of `threads` threads occupies (whole warps: a partial last warp keeps the
+// 32-lane interleave).
+inline uint64_t local_block_bytes(uint32_t local_bytes, uint64_t threads) {
+  return (threads + kWarpLanes - 1) / kWarpLanes * kWarpLanes * local_frame_bytes(local_bytes);
+}
 
 // Instruction classes, for timing (issue_cycles) and statistics.
 enum class InstrClass : uint8_t {
@@ -89,8 +111,9 @@ class Env {
   virtual void issue(InstrClass c, unsigned active_lanes) = 0;
   // A warp memory instruction on global or local memory: `size` bytes per lane (1, 2, 4, 8 or 16 for
   // vectors), addresses per lane, lanes in `mask`; data holds 32 * size bytes, lane l at l * size
-  // (filled by the environment for loads). Local addresses are already mapped to the thread's slot
-  // (Launch: local_base + thread * local_bytes + offset).
+  // (filled by the environment for loads). Local addresses are already mapped to the thread's place
+  // (local_address(): word-interleaved); an 8- or 16-byte local access arrives as 2 or 4 accesses of
+  // 4 bytes, one per word (each lane's words are 128 bytes apart).
   virtual void mem(bool store, EnvSpace space, const LaneArray<uint64_t>& addr, uint32_t mask, unsigned size,
                    uint8_t* data) = 0;
   // An atomic (or reduction, want_old = false) on global memory, lanes in `mask` (in lane order; lanes
@@ -143,7 +166,7 @@ class BlockExec {
   BlockExec& operator=(const BlockExec&) = delete;
 
   // Prepare block `block_idx` (all warps at the kernel's first instruction, shared memory zeroed).
-  // local_base: VA of this block's local memory (threads_per_block * local_bytes bytes).
+  // local_base: VA of this block's local memory (local_block_bytes(local_bytes, threads) bytes).
   void start(Dim3 block_idx, uint64_t local_base = 0);
   // Run the block to completion (every warp exited). Throws ExecError.
   void run();

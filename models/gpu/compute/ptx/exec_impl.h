@@ -37,6 +37,7 @@ struct WarpCtx {
   std::vector<uint32_t> calls;       // pc of each active call instruction
   uint64_t* regs = nullptr;          // slot * 32 + lane
   uint8_t* frame = nullptr;          // lane * frame_bytes + offset
+  uint32_t bar_red_pc = kNoPc;       // the bar.red it waits at (its destination gets the reduction)
 };
 
 struct BlockState {
@@ -57,6 +58,12 @@ struct BlockState {
   std::vector<uint8_t> cbank[2];
   uint64_t exited_threads = 0;
   uint32_t barrier_line = 0;
+  // The barrier the waiting warps are at (exec_barrier.cpp): how many wait, its flavour (bar.sync or
+  // a bar.red reduction) and, for bar.red, the reduction of their predicates so far.
+  unsigned bar_waiting = 0;
+  BarMode bar_mode = BarMode::Sync;
+  uint32_t bar_line_first = 0, bar_popc = 0;
+  bool bar_and = true, bar_or = false;
   uint64_t warp_instrs = 0, thread_instrs = 0;
   unsigned cur_warp = 0;
   bool released = false;             // a barrier opened (run() starts again from warp 0)
@@ -64,6 +71,9 @@ struct BlockState {
   // execution
   BlockExec::WarpState step(unsigned w);
   void check_barrier();
+  void bar_arrive(const Instr& in, WarpCtx& W, uint32_t pc);  // exec_barrier.cpp
+  void bar_release();                                        // exec_barrier.cpp: before the warps go on
+  void bar_reset();
   void alu(const Instr& in, WarpCtx& W, uint32_t mask);  // exec_alu.cpp
   void cvt(const Instr& in, WarpCtx& W, uint32_t mask);  // exec_alu.cpp
   void memory(const Instr& in, WarpCtx& W, uint32_t mask);

@@ -1,5 +1,5 @@
 // The executor's memory instructions: ld/st in every state space (generic addresses split by window),
-// shared memory with its bank-conflict degree, local memory mapped to the thread's slot, parameter
+// shared memory with its bank-conflict degree, local memory word-interleaved across a warp's lanes, parameter
 // and constant banks, and atomics (shared: here; global: the environment).
 #include <algorithm>
 #include <cstdio>
@@ -161,7 +161,8 @@ void BlockState::memory(const Instr& in, WarpCtx& W, uint32_t mask) {
       unsigned l = unsigned(__builtin_ctz(r));
       if (addr[l] % size) bad(1u << l, "misaligned", addr[l], "global", "");
     }
-    env.mem(store, EnvSpace::Global, *reinterpret_cast<const LaneArray<uint64_t>*>(addr), lanes_global, size, data);
+    env.mem(store, in.sys ? EnvSpace::System : EnvSpace::Global, *reinterpret_cast<const LaneArray<uint64_t>*>(addr),
+            lanes_global, size, data);
   }
   if (lanes_shared) {
     check(lanes_shared, off, shared_bytes, "shared");
@@ -173,9 +174,29 @@ void BlockState::memory(const Instr& in, WarpCtx& W, uint32_t mask) {
   }
   if (lanes_local) {
     check(lanes_local, off, local_bytes, "local");
+    // Word-interleaved (local_address()): an access of up to 4 bytes stays inside one word of its
+    // lane; an 8- or 16-byte one covers 2 or 4 of the lane's words, 128 bytes apart, so it goes to
+    // the environment as one 4-byte warp access per word (the same word of every lane: one 128-byte
+    // line when the lanes use the same offset).
+    const uint64_t warp_base = local_address(local_base, local_bytes, uint64_t(w) * kWarpLanes, 0);
+    const uint64_t row = kWarpLanes * kLocalWordBytes;
     LaneArray<uint64_t> va;
-    HETVP_PTX_LANES(lanes_local, va[l] = local_base + uint64_t(w * kWarpLanes + l) * local_bytes + off[l]);
-    env.mem(store, EnvSpace::Local, va, lanes_local, size, data);
+    if (size <= kLocalWordBytes) {
+      HETVP_PTX_LANES(lanes_local, va[l] = warp_base + off[l] / kLocalWordBytes * row + l * kLocalWordBytes +
+                                           off[l] % kLocalWordBytes);
+      env.mem(store, EnvSpace::Local, va, lanes_local, size, data);
+    } else {
+      alignas(16) uint8_t word[kWarpLanes * kLocalWordBytes];
+      for (unsigned i = 0; i < size / kLocalWordBytes; ++i) {
+        const unsigned at = i * kLocalWordBytes;
+        HETVP_PTX_LANES(lanes_local, {
+          va[l] = warp_base + (off[l] / kLocalWordBytes + i) * row + l * kLocalWordBytes;
+          if (store) std::memcpy(word + l * kLocalWordBytes, data + l * size + at, kLocalWordBytes);
+        });
+        env.mem(store, EnvSpace::Local, va, lanes_local, kLocalWordBytes, word);
+        if (!store) HETVP_PTX_LANES(lanes_local, std::memcpy(data + l * size + at, word + l * kLocalWordBytes, kLocalWordBytes));
+      }
+    }
   }
   if (lanes_const) {
     for (uint32_t r = lanes_const; r; r &= r - 1) {

@@ -37,6 +37,8 @@ enum class Rnd : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
 enum class MulMode : uint8_t { Lo, Hi, Wide };
 enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+// bar.sync, or bar.red with its reduction (__syncthreads_count / _and / _or).
+enum class BarMode : uint8_t { Sync, Popc, And, Or };
 
 // Special registers.
 enum class Sreg : uint8_t {
@@ -81,6 +83,7 @@ struct Instr {
   uint8_t atype = 0;         // AtomType
   bool ftz = false, sat = false, approx = false, uni = false;
   InstrClass cls = InstrClass::IntAdd;
+  bool sys = false;          // ld.cv / st.wt on global memory: system scope, past every cache
   uint32_t pred = kNoReg;    // guard predicate slot
   bool pred_neg = false;
   Operand d, d2, a, b, c;

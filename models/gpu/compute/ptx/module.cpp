@@ -59,9 +59,9 @@ unsigned Module::kernel_index(const FunctionInfo& k) const {
 
 // Encoding (docs/ptx.md): instruction i at 16 * i. Bytes 0-7: opcode, type, second type, state space |
 // vector width << 4, comparison | rounding << 5 (low 3 bits), mode, atomic type, flags (ftz, sat,
-// approx, uni, guard negated, rounding bit 3). Bytes 8-15: four 16-bit operand references (guard, d, a,
-// b): 0xffff none; bit 15 clear: a register slot; set: an index into the operand table. The operand
-// table follows the code, 16 bytes per entry: kind, symbol kind, flags, 0, 32-bit register/index,
+// approx, uni, guard negated, rounding bit 3, system scope). Bytes 8-15: four 16-bit operand
+// references (guard, d, a, b): 0xffff none; bit 15 clear: a register slot; set: an index into the
+// operand table. The operand table follows the code, 16 bytes per entry: kind, symbol kind, flags, 0, 32-bit register/index,
 // 64-bit immediate/offset; instructions with more operands (c, a second destination, a branch target
 // and reconvergence point, call arguments) have an extension entry referenced from b's slot's table row.
 uint32_t Module::code_bytes() const { return uint32_t(encode(*this).size()); }
@@ -93,7 +93,8 @@ std::vector<uint8_t> encode(const Module& mod) {
     p[4] = uint8_t(uint8_t(in.cmp) | (uint8_t(in.rnd) & 7) << 5);
     p[5] = in.mode;
     p[6] = in.atype;
-    p[7] = uint8_t(in.ftz | in.sat << 1 | in.approx << 2 | in.uni << 3 | in.pred_neg << 4 | (uint8_t(in.rnd) >> 3) << 5);
+    p[7] = uint8_t(in.ftz | in.sat << 1 | in.approx << 2 | in.uni << 3 | in.pred_neg << 4 | (uint8_t(in.rnd) >> 3) << 5 |
+                   in.sys << 6);
     uint16_t refs[4] = {uint16_t(in.pred == detail::kNoReg ? 0xffff : in.pred & 0x7fff), ref(in.d), ref(in.a),
                         ref(in.b)};
     if (in.c.kind != detail::Operand::None || in.d2.kind != detail::Operand::None || in.target != detail::kNoPc) {

@@ -312,7 +312,7 @@ void parse_instruction(Parser& p, Function& f, uint32_t guard, bool guard_neg, u
   in.pred = guard;
   in.pred_neg = guard_neg;
   std::vector<Ty> types;
-  bool have_cmp = false, have_mode = false, to = false, sync = false, have_atom = false;
+  bool have_cmp = false, have_mode = false, to = false, sync = false, have_atom = false, red = false;
   for (size_t i = 1; i < parts.size(); ++i) {
     std::string_view m = parts[i];
     int v;
@@ -348,14 +348,22 @@ void parse_instruction(Parser& p, Function& f, uint32_t guard, bool guard_neg, u
       have_mode = true;
     } else if ((m == "v2" || m == "v4") && (in.op == Op::Ld || in.op == Op::St)) {
       in.vec = m == "v2" ? 2 : 4;
-    } else if ((m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "wb" || m == "wt" ||
-                m == "volatile" || m == "nc") &&
+    } else if ((m == "cv" && in.op == Op::Ld) || (m == "wt" && in.op == Op::St)) {
+      // "fetch again" / "write through to system memory": the uncached, system-scope accesses of
+      // device code polling and writing another agent's registers (the coherence directory)
+      in.sys = true;
+    } else if ((m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "wb" || m == "volatile" || m == "nc") &&
                (in.op == Op::Ld || in.op == Op::St)) {
-      // cache operators: hints, no effect on values (the memory path models caching)
+      // the other cache operators: hints, no effect on values (the memory path models caching)
     } else if (m == "to" && in.op == Op::Cvta) {
       to = true;
     } else if (m == "sync" && in.op == Op::Bar) {
       sync = true;
+    } else if (m == "red" && in.op == Op::Bar && !red) {
+      red = true;
+    } else if (red && in.op == Op::Bar && !have_mode && (m == "popc" || m == "and" || m == "or")) {
+      in.mode = uint8_t(m == "popc" ? BarMode::Popc : m == "and" ? BarMode::And : BarMode::Or);
+      have_mode = true;
     } else if ((m == "cta" || m == "gl" || m == "sys") && in.op == Op::Membar) {
     } else if (in.op == Op::Shfl && !have_mode && (m == "up" || m == "down" || m == "bfly" || m == "idx")) {
       in.mode = uint8_t(m == "up" ? ShflMode::Up : m == "down" ? ShflMode::Down : m == "bfly" ? ShflMode::Bfly
@@ -437,6 +445,20 @@ void parse_instruction(Parser& p, Function& f, uint32_t guard, bool guard_neg, u
     p.call_fixups_.push_back({uint32_t(p.m_.code.size()), callee, line});
   } else if (op == Op::Ret || op == Op::Exit || op == Op::Trap || op == Op::Membar) {
     if (!types.empty()) r.unsupported(opw);
+  } else if (op == Op::Bar && red) {
+    // bar.red.popc.u32 d, a{, b}, {!}c  /  bar.red.{and,or}.pred d, a{, b}, {!}c
+    if (!have_mode || sync || types.size() != 1 ||
+        types[0] != (BarMode(in.mode) == BarMode::Popc ? Ty::U32 : Ty::Pred))
+      r.unsupported(opw);
+    in.type = types[0];
+    in.d = r.operand(), comma(), in.a = r.operand(), comma(), in.c = r.operand();
+    if (p.accept(",")) in.b = in.c, in.c = r.operand();
+    if (in.b.kind != Operand::None)
+      p.fail(line, "bar.red with a thread count is not supported (every thread of the block takes part)");
+    if (in.c.kind != Operand::Reg) p.fail(line, "bar.red's operand c must be a predicate register");
+    if (in.d.kind != Operand::Reg) p.fail(line, "the destination of '" + std::string(opw) + "' must be a register");
+    if (in.a.kind != Operand::Imm || in.a.imm != 0)
+      p.fail(line, "only barrier 0 is supported (named barriers are not)");
   } else if (op == Op::Bar) {
     if (!sync && parts[0] == "bar" && parts.size() > 1) r.unsupported(opw);
     if (parts[0] == "barrier" && !sync) r.unsupported(opw);
