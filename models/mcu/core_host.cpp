@@ -126,6 +126,7 @@ void CoreHost::sync_to_local_time() {
   if (ahead == sc_core::SC_ZERO_TIME) return;
   sc_core::wait(ahead);
   synced_ += ahead;
+  quiet_known_ = false;  // other processes ran
 }
 
 // --- run control --------------------------------------------------------------------------------
@@ -191,6 +192,14 @@ void CoreHost::thread() {
   }
 }
 
+inline uint64_t CoreHost::budget_from(const sc_core::sc_time& start, const sc_core::sc_time& horizon) const {
+  const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
+  uint64_t budget = static_cast<uint64_t>(q * clock_hz_);
+  if (horizon > start && horizon != sc_core::sc_max_time())
+    budget = std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - start).to_seconds() * clock_hz_)));
+  return budget == 0 ? 1 : budget;
+}
+
 void CoreHost::burst(bool& wake_pending) {
   if (gdb_ && gdb_->poll_break()) {
     mode_ = RunMode::stopped;
@@ -200,18 +209,14 @@ void CoreHost::burst(bool& wake_pending) {
   // A burst runs at most a quantum, and never past the next event this model itself has scheduled
   // (an xfer's end, a timer, a host write's arrival): an interrupt is taken when it is raised.
   const sc_core::sc_time now = hetvp::sim_now();
-  const sc_core::sc_time horizon = next_own_event();
+  const sc_core::sc_time horizon = this->horizon();
   if (horizon <= now && !yielded_) {  // due now: let it happen first (one delta)
     yielded_ = true;
     sc_core::wait(sc_core::SC_ZERO_TIME);
     return;
   }
   yielded_ = false;
-  const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
-  uint64_t budget = static_cast<uint64_t>(q * clock_hz_);
-  if (horizon > now && horizon != sc_core::sc_max_time())
-    budget = std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - now).to_seconds() * clock_hz_)));
-  if (budget == 0) budget = 1;
+  uint64_t budget = budget_from(now, horizon);
   synced_ = seg_base_ = sc_core::SC_ZERO_TIME;
   burst_start_ = now;
   Tracer& tr = tracer();
@@ -221,6 +226,7 @@ void CoreHost::burst(bool& wake_pending) {
   sc_core::sc_time end;  // the burst's end, relative to burst_start_
   for (;;) {
     stall_ = sc_core::SC_ZERO_TIME;
+    quiet_known_ = false;
     in_run_ = true;
     run_start_cycles_ = core_->cycles();
     r = run_core(budget);
@@ -325,17 +331,30 @@ bool CoreHost::run_on(RunResult::Reason reason, const sc_core::sc_time& end, uin
   }
   // The next run: the budget burst() computes for a burst starting at `resume`.
   seg_base_ = resume - burst_start_;
-  const sc_core::sc_time horizon = next_own_event();
+  const sc_core::sc_time horizon = this->horizon();
   if (horizon <= resume) {
     budget = 0;
     return true;
   }
-  const double q = tlm::tlm_global_quantum::instance().get().to_seconds();
-  budget = static_cast<uint64_t>(q * clock_hz_);
-  if (horizon != sc_core::sc_max_time())
-    budget = std::min<uint64_t>(budget, static_cast<uint64_t>(std::ceil((horizon - resume).to_seconds() * clock_hz_)));
-  if (budget == 0) budget = 1;
+  budget = budget_from(resume, horizon);
   return true;
+}
+
+sc_core::sc_time CoreHost::horizon_while_ctxsw_works() {
+  const sc_core::sc_time own = next_own_event();
+  if (!ctxsw_unit_busy()) {
+    ctxsw_working_ = false;
+    return own;
+  }
+  const sc_core::sc_time next = hetvp::sim_now() + sc_core::sc_time_to_pending_activity();
+  return next < own ? next : own;
+}
+
+bool CoreHost::ctxsw_unit_busy() {
+  if (!has_ctxsw_) return false;
+  signal_ = 0;
+  set_access(signal_gp_, tlm::TLM_READ_COMMAND, GRC_SIGNAL, &signal_, 4);
+  return ctxsw->transport_dbg(signal_gp_) == 4 && (signal_ & (GRC_SIGNAL_MMCTX | GRC_SIGNAL_STRAND)) != 0;
 }
 
 void CoreHost::sleep(bool& wake_pending) {

@@ -212,6 +212,37 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   // waits in place, its burst goes on afterwards), so what the callback does next happens at its own
   // time, seen by everything else as it would be from a process of its own.
   void sync_to_local_time();
+  // From a bus callback inside a burst, before a register access whose value or effect another
+  // process may change (the core's own interrupt state, another core's register): SystemC time
+  // catches up with the core's local time when some other process has activity pending before it
+  // (it may be a core that ran behind this one and writes, or interrupts it, before that time);
+  // else nothing can happen in between and the core goes on ahead. Without it a poll or an
+  // interrupt acknowledge saw another core's writes as of how far the bursts ran (#43).
+  void catch_up_if_observed() {
+    if (!in_run_) return;
+    const sc_core::sc_time ahead = core_offset();
+    if (ahead == sc_core::SC_ZERO_TIME) return;
+    const sc_core::sc_time now = hetvp::sim_now();
+    if (!quiet_known_) {  // asked once until this burst makes activity of its own (made_activity)
+      quiet_until_ = now + sc_core::sc_time_to_pending_activity();
+      quiet_known_ = true;
+    }
+    if (now + ahead < quiet_until_) return;  // unobserved_for(ahead)
+    sync_to_local_time();
+  }
+  // The core's access may have given another process something to do (a write, a read with side
+  // effects): the next catch_up_if_observed asks SystemC again.
+  void made_activity() { quiet_known_ = false; }
+  // The core wrote a command to the context-switch unit (arriving `at`, absolute): the burst ends
+  // there, and until the unit is idle again (its SIGNAL) bursts end at the simulation's next pending
+  // activity, so the unit's "idle" interrupt is taken when it is raised, not at the end of a burst
+  // that ran a quantum ahead. With run-ahead the HUB's MMCTX commands all queued before the unit
+  // began the first, and one interrupt stood for many (its busy time moved by 9 % with the quantum,
+  // #43). Only the RV32 model calls it (the Falcon context controller keeps its calibrated bursts).
+  void ctxsw_commanded(const sc_core::sc_time& at) {
+    ctxsw_working_ = true;
+    end_burst_by(at);
+  }
   // No other process has anything to do before `ahead` from now (nor at the current time): a wait of
   // `ahead` would be seen by nobody — what happens at the core's local time may happen now with
   // `ahead` as the access's delay instead (the test of platform/run_ahead.h).
@@ -249,6 +280,13 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   bool debug_port_entry(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) { return debug_port(gp, delay); }
   void thread();
   void burst(bool& wake_pending);
+  // Where a burst must end (absolute): the model's next own event, and while the context-switch
+  // unit works on a command of the core (ctxsw_commanded) the simulation's next pending activity.
+  sc_core::sc_time horizon() { return ctxsw_working_ ? horizon_while_ctxsw_works() : next_own_event(); }
+  sc_core::sc_time horizon_while_ctxsw_works();
+  // The budget of a run starting at `start` (absolute): a quantum, not past `horizon`; at least 1.
+  uint64_t budget_from(const sc_core::sc_time& start, const sc_core::sc_time& horizon) const;
+  bool ctxsw_unit_busy();  // the unit's SIGNAL (debug read, no side effects)
   bool run_on(RunResult::Reason reason, const sc_core::sc_time& end, uint64_t& budget);
   void sleep(bool& wake_pending);
 
@@ -271,6 +309,11 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   bool has_ctxsw_ = false;
   std::vector<uint32_t> own_;
   AccessInfo* fwd_info_;             // owned by fwd_gp_
+  bool ctxsw_working_ = false;       // ctxsw_commanded, until the unit's SIGNAL reads idle
+  tlm::tlm_generic_payload signal_gp_;  // ctxsw_unit_busy's debug read
+  uint32_t signal_ = 0;
+  bool quiet_known_ = false;         // catch_up_if_observed: quiet_until_ is current
+  sc_core::sc_time quiet_until_;     // no other process has activity before it (absolute)
   tlm::tlm_generic_payload fwd_gp_;  // forward_word's
 };
 

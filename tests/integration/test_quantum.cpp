@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 #include <map>
+#include <set>
 
 #include "common/run_hetvp.h"
 
@@ -81,18 +82,23 @@ TEST(Quantum, CoherenceTicksDoNotDependOnTheQuantum) {
 
 // gpu_bench (FIFO channels, copies and kernels through methods), every column of every run, for a
 // kernel-bound and a copy-bound program, with one context and with four, whose channels the FIFO
-// switches GR between through the HUB/GPC firmware (CHSW, MMCTX, strands). The run totals and most
-// columns stay within 1 %. Not yet (issue #43 item 2, open; the bound each has today, measured
-// 2026-11-29, so that they cannot get worse unseen):
-// - fw_hub_ns up to 9 % (8,020 ns at 10 ns, 7,300 at 1 us): the HUB firmware wakes once per GPC answer
-//   it has not seen yet, and how many answers one wake finds depends on how far the GPCs ran ahead;
-// - fw_gpcs_ns up to 2 %, switch_ns (the FIFO's summed wait for the ACKs) up to 2.2 %;
-// - host_reg_ns up to 110 % (4,132 ns vs 8,646 at 10 us, memcpy, four contexts) and host_wait_ns
-//   1.2 %: a host register read that catches up to its arrival is charged differently.
+// switches GR between through the HUB/GPC firmware (CHSW, MMCTX, strands). Every column stays within
+// 1 %; the firmware's busy time (fw_hub_ns, fw_gpcs_ns) and the switch time (switch_ns) are exact.
+// Until issue #43 they moved by up to 9 % (fw_hub_ns 8,020 ns at 10 ns, 7,300 at 1 us): the HUB's
+// MMCTX commands all queued before the unit began the first, so one "idle" interrupt stood for many
+// (now bursts step with a working unit, CoreHost::steps_with_ctxsw_unit), and a GPC's answer that
+// arrived while the HUB acknowledged the previous one was kept or cleared by how far the bursts ran
+// (now a core's register access first catches up with the others, CoreHost::catch_up_if_observed).
+// Not yet, with today's bound (measured 2026-11-29, so that they cannot get worse unseen):
+// - host_reg_ns up to 110 % (4,132 ns at 10 ns vs 8,646 at 10 us, memcpy, four contexts), and with it
+//   host_wait_ns 1.2 %: a posted BAR0 write that meets a saturated downstream link (the copy engine's
+//   completions, queued 1.7 us) waits behind the completions reserved before it in call order
+//   (2.1 us at 10 ns) or takes the first gap at its own time (0 at 10 us). The link's Calendar
+//   cannot order TLPs by the time they are ready without deferring its answer (docs/reliability.md,
+//   "Time that does not depend on the quantum").
 TEST(Quantum, GpuBenchColumnsDoNotDependOnTheQuantum) {
-  const std::map<std::string, double> open_bound = {{"fw_hub_ns", 0.10},  {"fw_gpcs_ns", 0.025},
-                                                    {"switch_ns", 0.025}, {"host_reg_ns", 1.2},
-                                                    {"host_wait_ns", 0.015}};
+  const std::map<std::string, double> open_bound = {{"host_reg_ns", 1.2}, {"host_wait_ns", 0.015}};
+  const std::set<std::string> exact = {"fw_hub_ns", "fw_gpcs_ns", "switch_ns", "switches"};
   for (const char* c : {"1", "4"})
     for (const char* p : {"madd", "memcpy"}) {
       const std::string args = "run " + config("default.yaml") + " --workload gpu_bench --set workload.args.runs=2" +
@@ -121,7 +127,7 @@ TEST(Quantum, GpuBenchColumnsDoNotDependOnTheQuantum) {
               continue;
             }
             const auto o = open_bound.find(col);
-            const double tol = o == open_bound.end() ? 0.01 : o->second;
+            const double tol = exact.count(col) ? 0.0 : o == open_bound.end() ? 0.01 : o->second;
             EXPECT_NEAR(std::stod(rows[i][k]), v, std::fabs(v) * tol)
                 << col << " run " << i << " at Q=" << q << " vs 10ns (" << c << " contexts, " << p << ")";
           }

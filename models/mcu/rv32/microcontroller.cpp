@@ -436,6 +436,10 @@ void Microcontroller::irq_raised(unsigned bit, const sc_core::sc_time& delay) {
 int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t size, uint32_t& value, uint64_t& extra) {
   if (addr >= MCU_REG_BASE && addr < MCU_REG_BASE + MCU_REG_SIZE) {
     if (size != 4) return 0;
+    // The interrupt state other processes set (a GPC's answer, an engine's end): read and
+    // acknowledged as of the core's own time (CoreHost::catch_up_if_observed).
+    const uint32_t off = addr - MCU_REG_BASE;
+    if (cmd == tlm::TLM_READ_COMMAND ? off == MCU_IRQSTAT : off == MCU_IRQSCLR) catch_up_if_observed();
     if (cmd == tlm::TLM_WRITE_COMMAND) watched(addr - MCU_REG_BASE, true, value);
     if (forwarded(addr - MCU_REG_BASE)) {  // the context-switch unit's register: through its socket, timed
       set_access(bar0_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
@@ -445,11 +449,15 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
       const sc_core::sc_time took = d > issued ? d - issued : sc_core::SC_ZERO_TIME;
       extra = reg_cycles_ + uint64_t(std::ceil(took.to_seconds() * clock_hz_));
       if (cmd == tlm::TLM_READ_COMMAND) watched(addr - MCU_REG_BASE, false, value);
+      made_activity();
+      // A command to the unit: bursts step with it until it is idle (CoreHost::ctxsw_commanded).
+      if (cmd == tlm::TLM_WRITE_COMMAND) ctxsw_commanded(hetvp::sim_now() + issued);
       return bar0_gp_.is_response_ok() ? 1 : 0;
     }
     set_access(core_gp_, cmd, addr - MCU_REG_BASE, &value, 4);
     sc_core::sc_time at = core_offset();
     serve(core_gp_, at, ReadTiming::AsIssued);  // the core never waits
+    if (cmd == tlm::TLM_WRITE_COMMAND) made_activity();  // e.g. a host interrupt
     extra = reg_cycles_;
     if (cmd == tlm::TLM_READ_COMMAND) watched(addr - MCU_REG_BASE, false, value);
     return core_gp_.is_response_ok() ? 1 : 0;
@@ -459,11 +467,15 @@ int Microcontroller::io_access(tlm::tlm_command cmd, uint32_t addr, uint32_t siz
     bool ok = bar0_allow_.empty();
     for (auto& [lo, hi] : bar0_allow_) ok |= off >= lo && off < hi;
     if (!ok || size != 4) return 0;
+    // A poll of another core's register (a GPC's STATUS1) sees what that core wrote before this
+    // core's local time, even when it ran behind (CoreHost::catch_up_if_observed).
+    if (cmd == tlm::TLM_READ_COMMAND) catch_up_if_observed();
     set_access(bar0_gp_, cmd, off, &value, 4);
     // Issued at the core's local time, so a register it writes acts when the write arrives.
     const sc_core::sc_time issued = core_offset();
     sc_core::sc_time d = issued;
     bar0.b_transport(bar0_gp_, d);
+    made_activity();
     ++bar0_accesses_;
     const sc_core::sc_time took = d > issued ? d - issued : sc_core::SC_ZERO_TIME;
     extra = reg_cycles_ + uint64_t(std::ceil(took.to_seconds() * clock_hz_));
