@@ -59,6 +59,24 @@ std::FILE* open_gzip(const std::string& path) {
   return f;
 }
 
+// The tracks Tracer::track() found last: most calls name one of a few busy tracks (a TLP stream's
+// span_run per TLP), and comparing a short name is cheaper than hashing it and probing the table;
+// that lookup is also all that a track --trace-filter leaves out costs the Tracer. Entries name their
+// Tracer; close() and the destructor forget a Tracer's (a run's tracks are gone with it). Static
+// for the same reason as perfetto_writers().
+struct RecentTrack {
+  const Tracer* tracer = nullptr;
+  std::string name;
+  void* track = nullptr;
+};
+constexpr size_t kRecentTracks = 4;
+RecentTrack g_recent[kRecentTracks];
+size_t g_recent_next = 0;
+void forget_tracks(const Tracer* t) {
+  for (RecentTrack& r : g_recent)
+    if (r.tracer == t) r = {};
+}
+
 // Nanoseconds of simulated time (the Perfetto format's unit), rounded down: spans keep their order.
 uint64_t to_ns(const sc_core::sc_time& t) {
   static const double res_ps = sc_core::sc_get_time_resolution().to_seconds() * 1e12;
@@ -70,6 +88,7 @@ uint64_t to_ns(const sc_core::sc_time& t) {
 Tracer::~Tracer() {
   if (enabled_) close();
   perfetto_writers().erase(this);
+  forget_tracks(this);
 }
 
 void Tracer::set_window(const sc_core::sc_time& start, const sc_core::sc_time& end) {
@@ -309,9 +328,12 @@ int Tracer::process(const std::string& instance) {
 }
 
 Tracer::Track& Tracer::track(const std::string& name) {
+  for (RecentTrack& r : g_recent)
+    if (r.tracer == this && r.name == name) return *static_cast<Track*>(r.track);
   auto it = tracks_.find(name);
-  if (it != tracks_.end()) return it->second;
-  Track& t = tracks_[name];
+  Track& t = it != tracks_.end() ? it->second : tracks_[name];  // a node's address stays put: g_recent keeps it
+  g_recent[g_recent_next++ % kRecentTracks] = {this, name, &t};
+  if (it != tracks_.end()) return t;
   t.on = enabled_for(name);
   if (!t.on) return t;
   t.pid = process(name.substr(0, name.find('.')));
@@ -556,6 +578,7 @@ bool Tracer::close() {
   if (!perfetto_of(this)) put("\n],\"displayTimeUnit\":\"ns\"}\n");  // a protobuf Trace needs no end
   drain();
   perfetto_writers().erase(this);
+  forget_tracks(this);
   const bool ok = !std::ferror(file_);
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;

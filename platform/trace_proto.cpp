@@ -40,15 +40,14 @@ TraceFormat trace_format_of(const std::string& path) {
 }
 
 // ------------------------------------------------------------------ ProtoMessage
+// A byte at a time with push_back (inline): most varints here are one or two bytes, and a call
+// to append() per varint was the encoder's largest cost.
 void ProtoMessage::raw_varint(uint64_t v) {
-  char b[10];
-  size_t n = 0;
   while (v >= 0x80) {
-    b[n++] = static_cast<char>((v & 0x7f) | 0x80);
+    b_.push_back(static_cast<char>((v & 0x7f) | 0x80));
     v >>= 7;
   }
-  b[n++] = static_cast<char>(v);
-  b_.append(b, n);
+  b_.push_back(static_cast<char>(v));
 }
 
 void ProtoMessage::varint(uint32_t field, uint64_t v) {
@@ -114,7 +113,11 @@ uint64_t PerfettoPackets::name_iid(const std::string& name) {
   return it->second;
 }
 
+// Argument keys are few ("addr", "bytes", "count"...): the last ones found are compared before
+// the table is hashed.
 uint64_t PerfettoPackets::key_iid(const std::string& key) {
+  for (const auto& [k, iid] : recent_keys_)
+    if (iid && k == key) return iid;
   auto [it, added] = keys_.try_emplace(key, keys_.size() + 1);
   if (added) {
     entry_.clear();
@@ -122,6 +125,7 @@ uint64_t PerfettoPackets::key_iid(const std::string& key) {
     entry_.bytes(kEntryName, key);
     interned_.message(kIdAnnotationNames, entry_);
   }
+  recent_keys_[next_recent_key_++ % kRecentKeys] = {key, it->second};
   return it->second;
 }
 

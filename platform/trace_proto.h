@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace hetvp {
@@ -104,6 +105,9 @@ class PerfettoPackets {
   std::unordered_map<int, uint64_t> processes_;  // by pid
   std::vector<uint64_t> threads_;                 // by tid
   std::unordered_map<uint64_t, uint64_t> lanes_;  // by async id
+  static constexpr size_t kRecentKeys = 8;
+  std::pair<std::string, uint64_t> recent_keys_[kRecentKeys];  // key_iid's last answers (iid 0: empty)
+  size_t next_recent_key_ = 0;
   uint64_t packets_ = 0, next_uuid_ = 1;
 };
 

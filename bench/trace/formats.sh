@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-/tmp/hetvp-trace-formats}
 n=${N:-3}
+warmup=${WARMUP:-1}
 mkdir -p "$out"
 base="./build/hetvp run configs/default.yaml -q"
 for spec in "json|--trace $out/t.json" "json.gz|--trace $out/t.json.gz" "pftrace|--trace $out/t.pftrace" \
@@ -19,7 +20,7 @@ for spec in "json|--trace $out/t.json" "json.gz|--trace $out/t.json.gz" "pftrace
   extra=${spec#*|}
   echo "== $name: $base $extra"
   # shellcheck disable=SC2086  # the command's words, split as farm-bench splits --vs
-  farm-bench -n "$n" --timeout 3600 --vs "$base" -- $base $extra
+  farm-bench -n "$n" --warmup "$warmup" --timeout 3600 --vs "$base" -- $base $extra
   file=$(echo "$extra" | awk '{print $2}')
   echo "size: $(stat -c %s "$file") bytes"
   rm -f "$file"
