@@ -13,7 +13,9 @@
 
 #include "platform/builder.h"
 #include "platform/format.h"
+#include "platform/params.h"
 #include "platform/sha256.h"
+#include "platform/stats_periodic.h"
 #include "platform/plugin.h"
 #include "platform/program.h"
 #include "platform/results.h"
@@ -206,6 +208,21 @@ void end_unfinished_threads() {
   }
 }
 
+// --stats-every T: its period (a time with a unit, more than 0) and its file beside --stats's.
+std::unique_ptr<PeriodicStats> periodic_stats(const RunOptions& opt, const std::vector<Component*>& components,
+                                              sc_core::sc_time& every) {
+  const std::string what = "--stats-every " + opt.stats_every;
+  try {
+    every = parse_time(opt.stats_every);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(what + ": " + e.what());
+  }
+  if (every <= sc_core::SC_ZERO_TIME) throw ConfigError(what + ": the period must be more than 0");
+  if (opt.stats_path.empty())
+    throw ConfigError(what + " needs --stats FILE.json (the snapshots go to FILE.periodic.jsonl)");
+  return std::make_unique<PeriodicStats>(PeriodicStats::path_for(opt.stats_path), components);
+}
+
 }  // namespace
 
 SimulationContext::SimulationContext() {
@@ -280,6 +297,8 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
   std::string workload;
   ProgramHost* host = nullptr;
   YAML::Node resolved;
+  std::unique_ptr<PeriodicStats> periodic;  // --stats-every
+  sc_core::sc_time every;
   try {
     cfg = load(opt);
     builder = std::make_unique<Builder>(cfg, ctx);
@@ -328,6 +347,7 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
       throw ConfigError(std::string(opt.trace_window.empty() ? "--trace-filter" : "--trace-window") +
                         " needs --trace FILE.json");
     }
+    if (!opt.stats_every.empty()) periodic = periodic_stats(opt, builder->components(), every);
   } catch (const ConfigError& e) {
     err << "error: " << e.what() << "\n";
     if (opt.outputs) opt.outputs->errors = e.messages();
@@ -348,11 +368,17 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
   auto wall0 = std::chrono::steady_clock::now();
   std::string sim_error;
   RunStopper stopper(opt.wall_limit_s);  // SIGINT / SIGTERM / --wall-limit end the run at a safe point
-  try {
+  auto simulate_to = [&](const sc_core::sc_time& until) {
     if (opt.simulate)
-      opt.simulate(limit);
+      opt.simulate(until, limit, ctx);
     else
-      sc_core::sc_start(limit);
+      sc_core::sc_start(until - sc_core::sc_time_stamp());
+  };
+  try {
+    if (periodic)
+      periodic->run(limit, every, simulate_to);
+    else
+      simulate_to(limit);
   } catch (const sc_core::sc_report& rep) {
     sim_error = rep.get_msg();
   } catch (const std::exception& e) {
@@ -364,6 +390,7 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
         << (ctx.run_state.finished() ? "the workload finished" : "the workload did not finish") << ")"
         << (ctx.debug.lines() ? "; " + std::to_string(ctx.debug.lines()) + " debug lines" : "") << "\n";
   for (auto* c : builder->components()) c->end_of_run();
+  if (periodic) periodic->dump(end);  // the last line: the statistics --stats gets
   std::string output_error;  // an output file that cannot be written: exit 2 after the summary
   if (!ctx.tracer.close()) output_error = "cannot write the trace to " + opt.trace_path;
   // Host time so far (the simulation and the trace); the summary's wall time below also covers
@@ -440,6 +467,7 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     opt.outputs->stats_json = stats_text.str();
     opt.outputs->results = host->result_table();
   }
+  if (periodic && !periodic->ok()) output_error = "cannot write the periodic statistics to " + periodic->path();
   if (!opt.stats_path.empty()) {
     std::ofstream f(opt.stats_path);
     if (!f || !(f << stats_text.str())) output_error = "cannot write stats to " + opt.stats_path;

@@ -65,9 +65,11 @@ struct RunOptions {
   std::string version;            // "0.2.0 (git describe)": recorded in the stats' run section
   RunOutputs* outputs = nullptr;  // when set, run_platform also fills it
   std::string dump_config;        // write the resolved configuration (every default filled in) here
-  // Runs the simulation up to the time limit (`hetvp run`'s progress display slices it);
-  // empty: sc_start(limit).
-  std::function<void(const sc_core::sc_time& limit)> simulate;
+  // Runs the simulation up to the absolute time `until` (<= `limit`, simulation.time_limit), or
+  // less when the run ends first (`hetvp run`'s progress display slices it; --stats-every calls it
+  // once per period); empty: sc_start up to `until`. `run`: the run's context (its WorkProgress).
+  std::function<void(const sc_core::sc_time& until, const sc_core::sc_time& limit, RunContext& run)> simulate;
+  std::string stats_every;  // "1 ms": a snapshot of the statistics every so much simulated time (stats_periodic.h)
   double wall_limit_s = 0;  // end the run after this much wall time (0: none), as simulation.time_limit does
 };
 

@@ -1,6 +1,7 @@
 #include "platform/trace.h"
 
 #include <fnmatch.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <charconv>
@@ -10,16 +11,84 @@
 
 #include "platform/json.h"
 #include "platform/params.h"
+#include "platform/trace_proto.h"
 
 namespace hetvp {
 
 namespace {
 constexpr size_t kBufferBytes = 1 << 20;  // what the writer holds before it writes to the file
 constexpr size_t kMaxLanes = 64;          // async lanes per track; more concurrency shares the last ones
+
+// The file's format comes from its name (trace_format_of, platform/trace_proto.h):
+// - .json.gz: the JSON goes through zlib. The Tracer's FILE* is a stream whose writes are
+//   gzwrite()s and whose fclose() writes the gzip trailer (glibc's fopencookie), so the JSON writer
+//   is the same.
+// - .pftrace: the Tracer's events become Perfetto's packets (PerfettoPackets) instead of JSON text,
+//   and drain() deflates each buffer of them into one compressed_packets packet. The packet writer
+//   of an open Tracer lives in this table, keyed by the Tracer, rather than in a member:
+//   platform/trace.h is included by every model, and a member there rebuilds them all.
+std::unordered_map<const Tracer*, std::unique_ptr<PerfettoPackets>>& perfetto_writers() {
+  static std::unordered_map<const Tracer*, std::unique_ptr<PerfettoPackets>> writers;
+  return writers;
+}
+PerfettoPackets* perfetto_of(const Tracer* t) {
+  auto& w = perfetto_writers();
+  if (w.empty()) return nullptr;  // the usual case: no .pftrace open, no lookup
+  auto it = w.find(t);
+  return it == w.end() ? nullptr : it->second.get();
+}
+
+ssize_t gz_write(void* gz, const char* data, size_t n) {
+  if (n == 0) return 0;
+  const int wrote = gzwrite(static_cast<gzFile>(gz), data, static_cast<unsigned>(n));
+  return wrote > 0 ? wrote : -1;
+}
+int gz_close(void* gz) { return gzclose(static_cast<gzFile>(gz)) == Z_OK ? 0 : EOF; }
+
+// A FILE* that writes `path` gzip-compressed at level 1 (the fastest: most of the size gain on
+// this repetitive text); nullptr when it cannot be opened.
+std::FILE* open_gzip(const std::string& path) {
+  gzFile gz = gzopen(path.c_str(), "wb1");
+  if (!gz) return nullptr;
+  std::FILE* f = fopencookie(gz, "w", cookie_io_functions_t{nullptr, gz_write, nullptr, gz_close});
+  if (!f) {
+    gzclose(gz);
+    return nullptr;
+  }
+  std::setvbuf(f, nullptr, _IONBF, 0);  // the Tracer's buffer is the only one
+  return f;
+}
+
+// The tracks Tracer::track() found last: most calls name one of a few busy tracks (a TLP stream's
+// span_run per TLP), and comparing a short name is cheaper than hashing it and probing the table;
+// that lookup is also all that a track --trace-filter leaves out costs the Tracer. Entries name their
+// Tracer; close() and the destructor forget a Tracer's (a run's tracks are gone with it). Static
+// for the same reason as perfetto_writers().
+struct RecentTrack {
+  const Tracer* tracer = nullptr;
+  std::string name;
+  void* track = nullptr;
+};
+constexpr size_t kRecentTracks = 4;
+RecentTrack g_recent[kRecentTracks];
+size_t g_recent_next = 0;
+void forget_tracks(const Tracer* t) {
+  for (RecentTrack& r : g_recent)
+    if (r.tracer == t) r = {};
+}
+
+// Nanoseconds of simulated time (the Perfetto format's unit), rounded down: spans keep their order.
+uint64_t to_ns(const sc_core::sc_time& t) {
+  static const double res_ps = sc_core::sc_get_time_resolution().to_seconds() * 1e12;
+  const uint64_t ps = res_ps == 1.0 ? t.value() : static_cast<uint64_t>(t.value() * res_ps + 0.5);
+  return ps / 1000;
+}
 }  // namespace
 
 Tracer::~Tracer() {
   if (enabled_) close();
+  perfetto_writers().erase(this);
+  forget_tracks(this);
 }
 
 void Tracer::set_window(const sc_core::sc_time& start, const sc_core::sc_time& end) {
@@ -57,8 +126,10 @@ std::pair<sc_core::sc_time, sc_core::sc_time> Tracer::parse_window(const std::st
 }
 
 void Tracer::open(const std::string& path) {
-  file_ = std::fopen(path.c_str(), "w");
+  const TraceFormat format = trace_format_of(path);
+  file_ = format == TraceFormat::kJsonGz ? open_gzip(path) : std::fopen(path.c_str(), "wb");
   if (!file_) throw std::runtime_error("cannot write trace file " + path);
+  if (format == TraceFormat::kPerfetto) perfetto_writers()[this] = std::make_unique<PerfettoPackets>();
   path_ = path;
   buf_.assign(kBufferBytes, '\0');
   used_ = 0;
@@ -68,7 +139,7 @@ void Tracer::open(const std::string& path) {
   enabled_ = true;
   any_selected_ = false;
   for (auto& [inst, on] : selected_) any_selected_ |= on;
-  put("{\"traceEvents\":[");
+  if (!perfetto_of(this)) put("{\"traceEvents\":[");
 }
 
 bool Tracer::enabled_for(const std::string& track, bool by_default) const {
@@ -94,8 +165,16 @@ bool Tracer::matches_filter(const std::string& track) const {
 }
 
 // ------------------------------------------------------------------ the writer
+// In the Perfetto format the buffer holds whole packets (put() drains before a packet that does
+// not fit): it goes out deflated, as one packet of them.
 void Tracer::drain() {
-  if (used_ && file_) std::fwrite(buf_.data(), 1, used_, file_);
+  if (!used_ || !file_) return;
+  if (PerfettoPackets* pf = perfetto_of(this)) {
+    const std::string& packet = pf->compress(buf_.data(), used_);
+    std::fwrite(packet.data(), 1, packet.size(), file_);
+  } else {
+    std::fwrite(buf_.data(), 1, used_, file_);
+  }
   used_ = 0;
 }
 
@@ -232,6 +311,13 @@ int Tracer::process(const std::string& instance) {
   if (it != processes_.end()) return it->second;
   const int pid = static_cast<int>(processes_.size()) + 1;
   processes_.emplace(instance, pid);
+  if (PerfettoPackets* pf = perfetto_of(this)) {
+    ++events_;
+    pf->process_track(pid, instance);
+    put(pf->pending());
+    pf->clear_pending();
+    return pid;
+  }
   begin_event();
   put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
   put_int(pid);
@@ -242,14 +328,24 @@ int Tracer::process(const std::string& instance) {
 }
 
 Tracer::Track& Tracer::track(const std::string& name) {
+  for (RecentTrack& r : g_recent)
+    if (r.tracer == this && r.name == name) return *static_cast<Track*>(r.track);
   auto it = tracks_.find(name);
-  if (it != tracks_.end()) return it->second;
-  Track& t = tracks_[name];
+  Track& t = it != tracks_.end() ? it->second : tracks_[name];  // a node's address stays put: g_recent keeps it
+  g_recent[g_recent_next++ % kRecentTracks] = {this, name, &t};
+  if (it != tracks_.end()) return t;
   t.on = enabled_for(name);
   if (!t.on) return t;
   t.pid = process(name.substr(0, name.find('.')));
   t.tid = static_cast<int>(tracks_.size());
   t.x_head = ",\"ph\":\"X\",\"pid\":" + std::to_string(t.pid) + ",\"tid\":" + std::to_string(t.tid) + ",\"ts\":";
+  if (PerfettoPackets* pf = perfetto_of(this)) {
+    ++events_;
+    pf->thread_track(t.pid, t.tid, name);
+    put(pf->pending());
+    pf->clear_pending();
+    return t;
+  }
   begin_event();
   put("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
   put_int(t.pid);
@@ -275,12 +371,21 @@ void Tracer::span(const std::string& name, const std::string& what, const sc_cor
     while (!t.open.empty() && t.open.back().second <= start) t.open.pop_back();
     nested = t.open.empty() || end <= t.open.back().second;
   }
-  begin_event();
-  put("{\"name\":");
-  put_string(what);
+  PerfettoPackets* pf = perfetto_of(this);
   if (nested) {
     t.open.emplace_back(start, end);
     t.last_start = start;
+    if (pf) {  // a BEGIN/END pair on the model's track (Perfetto has no complete event)
+      ++events_;
+      pf->slice_begin(pf->thread_uuid(t.tid), to_ns(start), what, args, args_len);
+      pf->slice_end(pf->thread_uuid(t.tid), to_ns(end));
+      put(pf->pending());
+      pf->clear_pending();
+      return;
+    }
+    begin_event();
+    put("{\"name\":");
+    put_string(what);
     put(t.x_head);
     put_time(start);
     put(",\"dur\":");
@@ -311,12 +416,19 @@ void Tracer::span(const std::string& name, const std::string& what, const sc_cor
       if (l.end < lane->end) lane = &l;
   }
   if (end > lane->end) lane->end = end;
+  if (pf) {  // the pair on the lane's own track, a child of the model's ("rc.dma lane 2")
+    events_ += 2;
+    const uint64_t uuid = pf->lane_track(lane->id, t.tid, name, static_cast<size_t>(lane - t.lanes.data()) + 1);
+    pf->slice_begin(uuid, to_ns(start), what, args, args_len);
+    pf->slice_end(uuid, to_ns(end));
+    put(pf->pending());
+    pf->clear_pending();
+    return;
+  }
   for (const char ph : {'b', 'e'}) {
-    if (ph == 'e') {
-      begin_event();
-      put("{\"name\":");
-      put_string(what);
-    }
+    begin_event();
+    put("{\"name\":");
+    put_string(what);
     put(",\"cat\":");
     put_string(name);
     put(ph == 'b' ? ",\"ph\":\"b\",\"id\":" : ",\"ph\":\"e\",\"id\":");
@@ -370,6 +482,13 @@ void Tracer::instant(const std::string& name, const std::string& what, const sc_
   if (!enabled_ || !in_window(at, at)) return;
   Track& t = track(name);
   if (!t.on) return;
+  if (PerfettoPackets* pf = perfetto_of(this)) {
+    ++events_;
+    pf->instant(pf->thread_uuid(t.tid), to_ns(at), what, args.data(), args.size());
+    put(pf->pending());
+    pf->clear_pending();
+    return;
+  }
   begin_event();
   put("{\"name\":");
   put_string(what);
@@ -389,6 +508,13 @@ void Tracer::instant(const std::string& name, const std::string& what, const sc_
 
 void Tracer::put_counter(int pid, const std::string& name, const sc_core::sc_time& at, double value) {
   // A counter is its own track in the viewers, named "track name", in its instance's process.
+  if (PerfettoPackets* pf = perfetto_of(this)) {
+    ++events_;
+    pf->counter(pf->counter_track(pid, name), to_ns(at), value);
+    put(pf->pending());
+    pf->clear_pending();
+    return;
+  }
   begin_event();
   put("{\"name\":");
   put_string(name);
@@ -449,8 +575,10 @@ bool Tracer::close() {
     flush_run(name, t);
     for (auto& [what, c] : t.counters) flush_counter(t.pid, c, sc_core::sc_max_time());
   }
-  put("\n],\"displayTimeUnit\":\"ns\"}\n");
+  if (!perfetto_of(this)) put("\n],\"displayTimeUnit\":\"ns\"}\n");  // a protobuf Trace needs no end
   drain();
+  perfetto_writers().erase(this);
+  forget_tracks(this);
   const bool ok = !std::ferror(file_);
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -72,9 +73,15 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
   if (mode != Mode::kCheck) {
     app->add_option("--stats", opt.stats_path, "write every component's statistics as JSON (deterministic for a seed)")
         ->type_name("FILE.json");
+    app->add_option("--stats-every", opt.stats_every,
+                    "also snapshot the statistics every T of simulated time, one JSON object per line (with "
+                    "\"sim_time_ns\") in FILE.periodic.jsonl beside --stats FILE.json, e.g. 1ms")
+        ->type_name("T");
     app->add_option("--csv", opt.csv_path, "write the workload's result table as CSV")->type_name("FILE.csv");
-    app->add_option("--trace", opt.trace_path, "write a transaction timeline (Chrome trace-event format)")
-        ->type_name("FILE.json");
+    app->add_option("--trace", opt.trace_path,
+                    "write a transaction timeline, its format by the extension: .json (Chrome trace-event JSON), "
+                    ".json.gz (the same gzip-compressed), .pftrace (Perfetto's protobuf format, the most compact)")
+        ->type_name("FILE");
     app->add_option("--trace-window", opt.trace_window,
                     "trace only what overlaps this stretch of simulated time, e.g. 2ms:3ms")
         ->type_name("START:END");
@@ -97,7 +104,9 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
         ->type_name("SECONDS")
         ->check(CLI::PositiveNumber);
   if (mode != Mode::kCheck) {
-    app->add_flag("--progress", progress, "show simulated time and rate on stderr (default: when it is a terminal)");
+    app->add_flag("--progress", progress,
+                  "show progress on stderr: the percent done and an ETA where the work is known (the workload's "
+                  "points or runs, else the time limit), simulated time and rate (default: when it is a terminal)");
     app->add_flag("--no-progress", no_progress, "never show progress");
   }
   if (mode != Mode::kCheck)
@@ -153,8 +162,12 @@ int run_check_or_debug(Mode mode, const std::vector<std::string>& args) {
     }
   }
   const bool terminal = isatty(STDERR_FILENO) == 1;
-  if (progress || (terminal && !no_progress && !opt.quiet))
-    opt.simulate = [terminal](const sc_core::sc_time& limit) { simulate_with_progress(limit, std::cerr, terminal); };
+  if (progress || (terminal && !no_progress && !opt.quiet)) {
+    auto display = std::make_shared<ProgressDisplay>(std::cerr, terminal);
+    opt.simulate = [display](const sc_core::sc_time& until, const sc_core::sc_time& limit, RunContext& run) {
+      display->simulate(until, limit, run);
+    };
+  }
   return run_platform(opt, std::cout, std::cerr);
 }
 

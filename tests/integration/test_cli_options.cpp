@@ -155,13 +155,16 @@ TEST(CliOptions, UnknownTypeOrWorkloadSuggestsThePlugin) {
 }
 
 // --progress slices the simulation (sc_start up to the next slice end); the statistics are the
-// same bytes as one sc_start, and a log (stderr not a terminal) gets the last progress line.
+// same bytes as one sc_start, and a log (stderr not a terminal) gets the last progress line, with
+// the time limit's share and an ETA bound (platform/cli/progress.h).
 TEST(CliOptions, ProgressChangesNoStatistic) {
   const std::string a = scratch() + "/progress_on.json", b = scratch() + "/progress_off.json";
   const std::string run = "run " + config("default.yaml") + " --set workload.args.max_size=256KiB --stats ";
   RunResult on = run_hetvp(run + a + " --progress");
   ASSERT_EQ(on.status, 0) << on.err;
-  EXPECT_TRUE(has(on.err, "progress: simulated ")) << on.err;
+  EXPECT_TRUE(has(on.err, "progress: ")) << on.err;
+  EXPECT_TRUE(has(on.err, " % of the 600.000 s time limit, ETA <= ")) << on.err;  // transfer gives no count
+  EXPECT_TRUE(has(on.err, "; simulated ")) << on.err;
   EXPECT_TRUE(has(on.err, " simulated per wall second")) << on.err;
   RunResult off = run_hetvp(run + b);
   ASSERT_EQ(off.status, 0) << off.err;

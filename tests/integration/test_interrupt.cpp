@@ -1,5 +1,6 @@
 // An interrupted run ends cleanly (#42): SIGINT / SIGTERM / --wall-limit stop the simulation at a
-// safe point, and the stats, the CSV and the trace hold what was done until then.
+// safe point, and the stats, the CSV and the trace hold what was done until then, the trace whole
+// in each of its formats (.json, .json.gz, Perfetto's .pftrace).
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "common/run_hetvp.h"
+#include "common/trace_files.h"
 
 using namespace hetvp::test;
 
@@ -54,9 +56,9 @@ int wait_status(const Child& c) {
   return WIFEXITED(ws) ? WEXITSTATUS(ws) : 1000 + WTERMSIG(ws);
 }
 
-void interrupt_and_check(int sig, int want_status, const char* name) {
-  const std::string s = scratch() + "/s_" + name + ".json", csv = scratch() + "/c_" + name + ".csv",
-                    t = scratch() + "/t_" + name + ".json";
+void interrupt_and_check(int sig, int want_status, const char* name, const std::string& ext = "json") {
+  const std::string s = scratch() + "/s_" + name + ext + ".json", csv = scratch() + "/c_" + name + ext + ".csv",
+                    t = scratch() + "/t_" + name + "." + ext;
   Child c = start({config("default.yaml"), "--stats", s, "--csv", csv, "--trace", t, "--trace-window", "0:200us"},
                   name);
   ASSERT_TRUE(wait_for_header(c)) << read_file(c.err);
@@ -77,8 +79,16 @@ void interrupt_and_check(int sig, int want_status, const char* name) {
   // The CSV: its header and the rows done (the first sizes finish within a fraction of a second).
   const std::string rows = read_file(csv);
   EXPECT_NE(rows.find("size_bytes"), std::string::npos) << rows;
-  // The trace: closed, so a JSON reader takes it whole.
-  YAML::Node trace = YAML::LoadFile(t);
+  // The trace: closed, so a reader takes it whole.
+  if (ext == "pftrace") {
+    std::vector<std::string> packets;
+    EXPECT_EQ(perfetto_packets(read_file(t), packets), "");
+    EXPECT_GT(packets.size(), 10u);
+    return;
+  }
+  bool whole = true;
+  YAML::Node trace = YAML::Load(ext == "json.gz" ? gunzip(t, whole) : read_file(t));
+  EXPECT_TRUE(whole) << t;
   EXPECT_TRUE(trace["traceEvents"].IsSequence());
 }
 
@@ -87,6 +97,10 @@ void interrupt_and_check(int sig, int want_status, const char* name) {
 TEST(Interrupt, SigintEndsTheRunWithItsOutputsAndStatus130) { interrupt_and_check(SIGINT, 130, "SIGINT"); }
 
 TEST(Interrupt, SigtermEndsTheRunWithItsOutputsAndStatus143) { interrupt_and_check(SIGTERM, 143, "SIGTERM"); }
+
+TEST(Interrupt, SigintLeavesAWholeGzipTrace) { interrupt_and_check(SIGINT, 130, "SIGINT", "json.gz"); }
+
+TEST(Interrupt, SigintLeavesAWholePerfettoTrace) { interrupt_and_check(SIGINT, 130, "SIGINT", "pftrace"); }
 
 TEST(Interrupt, WallLimitEndsTheRunAsTheTimeLimitDoes) {
   const std::string s = scratch() + "/s_wall.json";

@@ -1,6 +1,7 @@
 // Tracer (platform/trace.h) on its own: complete spans only where they nest, async pairs on lanes
 // where they overlap, runs, the window, the filter, counter deltas written in time order, and the
-// exact microsecond timestamps. The whole-platform files: tests/python/test_trace.py.
+// exact microsecond timestamps; the formats an extension picks (.json.gz, Perfetto's .pftrace) and
+// the protobuf encoder. The whole-platform files: tests/python/test_trace.py, test_trace_formats.py.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -10,7 +11,9 @@
 #include <vector>
 
 #include "common/run_hetvp.h"
+#include "common/trace_files.h"
 #include "platform/trace.h"
+#include "platform/trace_proto.h"
 
 using hetvp::TraceArgs;
 using hetvp::Tracer;
@@ -140,7 +143,72 @@ TEST(Tracer, ArgsAndNamesAreValidJson) {
 }
 
 TEST(Tracer, UnwritableFileIsAnError) {
+  for (const char* f : {"/no/such/dir/t.json", "/no/such/dir/t.json.gz", "/no/such/dir/t.pftrace"}) {
+    Tracer t;
+    EXPECT_THROW(t.open(f), std::runtime_error) << f;
+    EXPECT_FALSE(t.enabled());
+  }
+}
+
+TEST(Tracer, TheExtensionPicksTheFormat) {
+  using hetvp::TraceFormat;
+  EXPECT_EQ(hetvp::trace_format_of("t.json"), TraceFormat::kJson);
+  EXPECT_EQ(hetvp::trace_format_of("t.trace"), TraceFormat::kJson);
+  EXPECT_EQ(hetvp::trace_format_of("t.json.gz"), TraceFormat::kJsonGz);
+  EXPECT_EQ(hetvp::trace_format_of("t.pftrace"), TraceFormat::kPerfetto);
+  EXPECT_EQ(hetvp::trace_format_of("dir.json/t.perfetto-trace"), TraceFormat::kPerfetto);
+}
+
+// Protobuf's wire format (protobuf.dev, "Encoding"): a tag is field << 3 | wire type; 300 is the
+// varint AC 02; a double is 8 bytes little-endian.
+TEST(Tracer, ProtoMessageEncodesTheWireFormat) {
+  hetvp::ProtoMessage m;
+  m.varint(1, 300);
+  EXPECT_EQ(m.data(), std::string("\x08\xac\x02", 3));
+  m.clear();
+  m.bytes(2, "hi");
+  EXPECT_EQ(m.data(), std::string("\x12\x02hi", 4));
+  m.clear();
+  m.fixed_double(5, 1.0);
+  EXPECT_EQ(m.data(), std::string("\x29\0\0\0\0\0\0\xf0\x3f", 9));
+  m.clear();
+  m.sint(4, -1);  // int64: ten bytes of two's complement
+  EXPECT_EQ(m.data().size(), 11u);
+  hetvp::ProtoMessage outer;
+  outer.message(60, m);  // a field number past 15: a two-byte tag
+  EXPECT_EQ(outer.data().substr(0, 3), std::string("\xe2\x03\x0b", 3));
+}
+
+namespace {
+// The nested-span example's events into `f`.
+void write_example(const std::string& f) {
   Tracer t;
-  EXPECT_THROW(t.open("/no/such/dir/t.json"), std::runtime_error);
-  EXPECT_FALSE(t.enabled());
+  t.open(f);
+  t.span("gpu0.ce", "outer", ns(0), ns(100), TraceArgs().add("addr", uint64_t{4096}).add("kind", "MWr"));
+  t.span("gpu0.ce", "inner", ns(10), ns(20));
+  t.span("gpu0.ce", "overlap", ns(90), ns(50));
+  t.span("gpu0.ce", "late", ns(5), ns(1));
+  t.instant("gpu0.ce", "probe", ns(7), "\"lines\":3");
+  t.counter("gpu0.ce", "level", ns(8), 2.5);
+  ASSERT_TRUE(t.close());
+}
+}  // namespace
+
+TEST(Tracer, GzipTraceIsTheJsonCompressed) {
+  write_example(path("ex.json"));
+  write_example(path("ex.json.gz"));
+  bool whole = false;
+  EXPECT_EQ(hetvp::test::gunzip(path("ex.json.gz"), whole), hetvp::test::read_file(path("ex.json")));
+  EXPECT_TRUE(whole);
+}
+
+TEST(Tracer, PerfettoTraceHasAPacketPerTrackAndEvent) {
+  write_example(path("ex.pftrace"));
+  std::vector<std::string> packets;
+  ASSERT_EQ(hetvp::test::perfetto_packets(hetvp::test::read_file(path("ex.pftrace")), packets), "");
+  // process gpu0, thread gpu0.ce, 2 lanes, the counter's track; 4 spans x (begin, end), 1 instant,
+  // 1 counter value.
+  EXPECT_EQ(packets.size(), 5u + 8u + 2u);
+  // The first packet clears the sequence's state: sequence_flags (13) = 1, on sequence 1 (10).
+  EXPECT_NE(packets[0].find(std::string("\x50\x01\x68\x01", 4)), std::string::npos);
 }

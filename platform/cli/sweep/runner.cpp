@@ -204,7 +204,9 @@ bool run_local(const std::vector<PointRun>& to_run, int jobs, double timeout_s, 
     double el = std::chrono::duration<double>(now - t0).count();
     size_t left = to_run.size() - done;
     std::string eta = done ? fmt_duration(el / double(done) * double(left)) : "?";
-    std::cerr << (tty ? "\r" : "") << "sweep: " << already_done + done << "/" << total << " done, " << failed
+    const size_t finished = already_done + done;
+    std::cerr << (tty ? "\r" : "") << "sweep: " << finished << "/" << total << " done ("
+              << (total ? 100 * finished / total : 100) << " %), " << failed
               << " failed, " << running.size() << " running, elapsed " << fmt_duration(el) << ", ETA " << eta
               << (tty ? "   " : "\n") << std::flush;
   };
