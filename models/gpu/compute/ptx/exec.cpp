@@ -104,12 +104,13 @@ uint32_t BlockState::guard_mask(uint32_t slot, bool neg, const WarpCtx& W, uint3
   uint32_t r = 0;
   if (active == 0xffffffffu) {
 #ifdef __SSE2__
-    // Two lanes per step: a 64-bit value is zero when both its 32-bit halves are.
+    // Four lanes per step: a 64-bit value is zero when both its 32-bit halves are.
     const __m128i zero = _mm_setzero_si128();
-    for (unsigned l = 0; l < kWarpLanes; l += 2) {
-      const __m128i eq = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l)), zero);
-      const __m128i both = _mm_and_si128(eq, _mm_shuffle_epi32(eq, _MM_SHUFFLE(2, 3, 0, 1)));
-      r |= uint32_t(~_mm_movemask_pd(_mm_castsi128_pd(both)) & 3) << l;
+    for (unsigned l = 0; l < kWarpLanes; l += 4) {
+      const __m128 e0 = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l)), zero));
+      const __m128 e1 = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l + 2)), zero));
+      const __m128 lo = _mm_shuffle_ps(e0, e1, _MM_SHUFFLE(2, 0, 2, 0)), hi = _mm_shuffle_ps(e0, e1, _MM_SHUFFLE(3, 1, 3, 1));
+      r |= uint32_t(~_mm_movemask_ps(_mm_and_ps(lo, hi)) & 0xf) << l;
     }
 #else
     for (unsigned l = 0; l < kWarpLanes; ++l) r |= uint32_t(p[l] != 0) << l;

@@ -26,14 +26,14 @@ struct I {
   uint64_t operator[](unsigned) const { return v; }
 };
 
-// Writes F(lane) to d for the lanes in `mask`. A whole warp goes through a local array, so the
-// compiler vectorises both loops whatever d aliases (d is often one of the sources).
+// Writes F(lane) to d for the lanes in `mask`. Registers are 32-lane blocks, so d and a source are
+// the same block or disjoint: lane l reads only index l before writing it, and the whole-warp loop
+// has no dependence between lanes (ivdep lets the compiler vectorise it without an overlap check).
 template <class F>
 [[gnu::always_inline]] inline void lanes_to(uint64_t* d, uint32_t mask, F f) {
   if (mask == 0xffffffffu) {
-    uint64_t t[kWarpLanes];
-    for (unsigned l = 0; l < kWarpLanes; ++l) t[l] = f(l);
-    std::memcpy(d, t, sizeof t);
+#pragma GCC ivdep
+    for (unsigned l = 0; l < kWarpLanes; ++l) d[l] = f(l);
   } else {
     for (uint32_t r = mask; r; r &= r - 1) {
       const unsigned l = unsigned(__builtin_ctz(r));
