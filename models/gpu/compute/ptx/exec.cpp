@@ -337,29 +337,39 @@ BlockExec::WarpState BlockState::step(unsigned w) {
 
 // n instructions from pc (run_len): fetched and issued in one call to the environment, then
 // executed; the last one may be a branch. What step() does for each, in the same order of effects.
+// A uniform branch into another straight run goes on with that run here.
 void BlockState::run_straight(WarpCtx& W, StackEntry& e, uint32_t pc, uint32_t n) {
   const uint32_t active = e.mask;
   const unsigned nactive = lane_count(active);
-  unsigned done = 0;
-  try {
-    env.fetch_issue_run(launch.code_base + uint64_t(pc) * kBytesPerInstr, cls.data() + pc, n, nactive, done);
-  } catch (...) {  // a fetch faulted: count what was issued, as step() would have
-    warp_instrs += done;
-    thread_instrs += uint64_t(done) * nactive;
-    throw;
-  }
-  warp_instrs += n;
-  thread_instrs += uint64_t(n) * nactive;
-  const uint32_t last = pc + n - 1;
-  e.pc = last + 1;
-  for (uint32_t p = pc; p <= last; ++p) {
-    const Instr& in = code[p];
-    const uint32_t mask = in.pred != kNoReg ? guard_mask(in.pred, in.pred_neg, W, active) : active;
-    if (const FastFn f = fast[p]) {
-      if (mask) f(*this, in, W, mask);
-    } else {  // a branch, the run's last instruction
-      branch(W, e, in, p, active, mask);
+  for (;;) {
+    unsigned done = 0;
+    try {
+      env.fetch_issue_run(launch.code_base + uint64_t(pc) * kBytesPerInstr, cls.data() + pc, n, nactive, done);
+    } catch (...) {  // a fetch faulted: count what was issued, as step() would have
+      warp_instrs += done;
+      thread_instrs += uint64_t(done) * nactive;
+      throw;
     }
+    warp_instrs += n;
+    thread_instrs += uint64_t(n) * nactive;
+    const uint32_t last = pc + n - 1;
+    e.pc = last + 1;
+    bool uniform = true;
+    for (uint32_t p = pc; p <= last; ++p) {
+      const Instr& in = code[p];
+      const uint32_t mask = in.pred != kNoReg ? guard_mask(in.pred, in.pred_neg, W, active) : active;
+      if (const FastFn f = fast[p]) {
+        if (mask) f(*this, in, W, mask);
+      } else {  // a branch, the run's last instruction
+        uniform = mask == active || mask == 0;
+        branch(W, e, in, p, active, mask);
+      }
+    }
+    // Divergence changed the stack (e may be gone): back to run_warp, which looks at the new top.
+    if (!uniform) return;
+    pc = e.pc;
+    if (pc == e.rpc || !(n = run_len[pc])) return;
+    if (e.rpc > pc && e.rpc - pc < n) n = e.rpc - pc;
   }
 }
 
