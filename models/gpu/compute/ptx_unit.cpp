@@ -18,6 +18,8 @@ PtxUnit::PtxUnit(UnitPort& port, unsigned cu, const UnitTiming& t)
   for (InstrClass c : {InstrClass::LdGlobal, InstrClass::StGlobal, InstrClass::LdLocal, InstrClass::StLocal,
                        InstrClass::AtomGlobal})
     cost_[size_t(c)] = 0;
+  if (t.icache_line > 1 && (t.icache_line & (t.icache_line - 1)) == 0)
+    line_shift_ = unsigned(__builtin_ctz(t.icache_line));
 }
 
 void PtxUnit::flush() {
@@ -26,11 +28,35 @@ void PtxUnit::flush() {
 }
 
 void PtxUnit::fetch(uint64_t address) {
-  const uint64_t line = address / t_.icache_line;
+  const uint64_t line = line_of(address);
   if (line == last_line_) {
     ++counters.icache_hits;
     return;
   }
+  fetch_miss(line);
+}
+
+// Per warp instruction (the executor's hot path): fetch() and issue() in one call.
+void PtxUnit::fetch_issue(uint64_t address, InstrClass c, unsigned) {
+  const uint64_t line = line_of(address);
+  if (line == last_line_) ++counters.icache_hits;
+  else fetch_miss(line);
+  ++counters.by_class[size_t(c)];
+  pending_ += cost_[size_t(c)];
+}
+
+void PtxUnit::fetch_issue_run(uint64_t address, const InstrClass* cls, unsigned n, unsigned, unsigned& done) {
+  for (unsigned i = 0; i < n; ++i, ++done, address += ptx::kBytesPerInstr) {
+    const uint64_t line = line_of(address);
+    if (line == last_line_) ++counters.icache_hits;
+    else fetch_miss(line);
+    ++counters.by_class[size_t(cls[i])];
+    pending_ += cost_[size_t(cls[i])];
+  }
+}
+
+// A fetch from another line than the last one: the instruction cache's lookup (and fill).
+void PtxUnit::fetch_miss(uint64_t line) {
   last_line_ = line;
   cache::CacheArray::Line* fill = nullptr;
   if (icache_.find_or_victim(line, &fill)) {

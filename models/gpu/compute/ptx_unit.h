@@ -68,6 +68,9 @@ class PtxUnit : public ptx::Env {
 
   void fetch(uint64_t address) override;
   void issue(ptx::InstrClass c, unsigned active_lanes) override;
+  void fetch_issue(uint64_t address, ptx::InstrClass c, unsigned active_lanes) override;
+  void fetch_issue_run(uint64_t address, const ptx::InstrClass* cls, unsigned n, unsigned active_lanes,
+                       unsigned& done) override;
   void mem(bool store, ptx::EnvSpace space, const ptx::LaneArray<uint64_t>& addr, uint32_t mask, unsigned size,
            uint8_t* data) override;
   void atom(ptx::AtomOp op, ptx::AtomType type, const ptx::LaneArray<uint64_t>& addr, uint32_t mask, unsigned size,
@@ -89,6 +92,11 @@ class PtxUnit : public ptx::Env {
   std::array<double, size_t(ptx::InstrClass::kCount)> cost_{};  // issue cycles per class (memory: 0)
   cache::CacheArray icache_;
   uint64_t last_line_ = ~uint64_t(0);  // the line of the last fetch (a hit without a lookup)
+  unsigned line_shift_ = 0;            // log2(icache_line) when a power of two (else 0: a division)
+  uint64_t line_of(uint64_t address) const {
+    return line_shift_ ? address >> line_shift_ : address / t_.icache_line;
+  }
+  void fetch_miss(uint64_t line);
   double pending_ = 0;                 // issue cycles not yet in the cursor
 };
 

@@ -2,6 +2,9 @@
 // and the public BlockExec API. Memory instructions: exec_mem.cpp; arithmetic: exec_alu.cpp.
 #include <algorithm>
 #include <cstdio>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "models/gpu/compute/ptx/exec_impl.h"
 
@@ -51,6 +54,18 @@ BlockState::BlockState(const Launch& l, Env& e)
     var_addr[i] = launch.variable_addresses[i];
   cbank[0] = launch.const_bank0.empty() ? m.const_bank0 : launch.const_bank0;
   cbank[1] = launch.const_bank1;
+  const size_t n = m.code.size();
+  fast.resize(n);
+  cls.resize(n);
+  run_len.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    fast[i] = launch.general_path_only ? nullptr : fast_handler(m.code[i]);
+    cls[i] = m.code[i].cls;
+  }
+  for (size_t i = n; i-- > 0 && !launch.general_path_only;) {
+    if (m.code[i].op == Op::Bra) run_len[i] = 1;
+    else if (fast[i]) run_len[i] = 1 + (i + 1 < n ? run_len[i + 1] : 0);
+  }
 }
 
 Dim3 BlockState::thread_of(unsigned warp, unsigned lane) const {
@@ -82,6 +97,31 @@ uint32_t BlockState::pred_mask(uint32_t slot, bool neg, const WarpCtx& W) const 
   uint32_t r = 0;
   for (unsigned l = 0; l < kWarpLanes; ++l) r |= uint32_t(p[l] != 0) << l;
   return neg ? ~r : r;
+}
+
+uint32_t BlockState::guard_mask(uint32_t slot, bool neg, const WarpCtx& W, uint32_t active) const {
+  const uint64_t* p = W.regs + size_t(slot) * kWarpLanes;
+  uint32_t r = 0;
+  if (active == 0xffffffffu) {
+#ifdef __SSE2__
+    // Four lanes per step: a 64-bit value is zero when both its 32-bit halves are.
+    const __m128i zero = _mm_setzero_si128();
+    for (unsigned l = 0; l < kWarpLanes; l += 4) {
+      const __m128 e0 = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l)), zero));
+      const __m128 e1 = _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + l + 2)), zero));
+      const __m128 lo = _mm_shuffle_ps(e0, e1, _MM_SHUFFLE(2, 0, 2, 0)), hi = _mm_shuffle_ps(e0, e1, _MM_SHUFFLE(3, 1, 3, 1));
+      r |= uint32_t(~_mm_movemask_ps(_mm_and_ps(lo, hi)) & 0xf) << l;
+    }
+#else
+    for (unsigned l = 0; l < kWarpLanes; ++l) r |= uint32_t(p[l] != 0) << l;
+#endif
+  } else {
+    for (uint32_t a = active; a; a &= a - 1) {
+      const unsigned l = unsigned(__builtin_ctz(a));
+      r |= uint32_t(p[l] != 0) << l;
+    }
+  }
+  return (neg ? ~r : r) & active;
 }
 
 uint64_t BlockState::sym_value(const Operand& o) const {
@@ -151,7 +191,7 @@ const uint64_t* BlockState::src(const Operand& o, WarpCtx& W, uint64_t* tmp) {
 
 void BlockState::exit_lanes(WarpCtx& W, uint32_t lanes) {
   lanes &= W.live;
-  exited_threads += unsigned(__builtin_popcount(lanes));
+  exited_threads += lane_count(lanes);
   W.live &= ~lanes;
   for (auto& e : W.stack) e.mask &= ~lanes;
 }
@@ -184,6 +224,19 @@ void BlockState::check_barrier() {
   released = true;
 }
 
+// A branch of the lanes `taken` among `active` (e: the warp's top entry, its pc already past the branch).
+void BlockState::branch(WarpCtx& W, StackEntry& e, const Instr& in, uint32_t pc, uint32_t active, uint32_t taken) {
+  if (taken == active) {
+    e.pc = in.target;
+  } else if (taken != 0) {
+    const uint32_t rpc = in.rpc, fall = pc + 1;
+    if (e.rpc == rpc) W.stack.pop_back();  // the entry below already waits at rpc for these lanes
+    else e.pc = rpc;
+    if (fall != rpc) W.stack.push_back({fall, rpc, active & ~taken, false});
+    if (in.target != rpc) W.stack.push_back({in.target, rpc, taken, false});
+  }
+}
+
 BlockExec::WarpState BlockState::step(unsigned w) {
   WarpCtx& W = warps[w];
   cur_warp = w;
@@ -208,28 +261,16 @@ BlockExec::WarpState BlockState::step(unsigned w) {
   const uint32_t pc = e.pc;
   const Instr& in = code[pc];
   const uint32_t active = e.mask;
-  env.fetch(launch.code_base + uint64_t(pc) * kBytesPerInstr);
-  const unsigned nactive = unsigned(__builtin_popcount(active));
-  env.issue(in.cls, nactive);
-  ++warp_instrs;
-  thread_instrs += nactive;
-  uint32_t mask = active;
-  if (in.pred != kNoReg) mask &= pred_mask(in.pred, in.pred_neg, W);
+  const uint32_t mask = begin_instr(pc, in, W, active);
   e.pc = pc + 1;
+  if (const FastFn f = fast[pc]) {  // arithmetic: no control flow, no exit
+    if (mask) f(*this, in, W, mask);
+    return W.state;
+  }
   switch (in.op) {
-    case Op::Bra: {
-      const uint32_t taken = mask;
-      if (taken == active) {
-        e.pc = in.target;
-      } else if (taken != 0) {
-        const uint32_t rpc = in.rpc, fall = pc + 1;
-        if (e.rpc == rpc) W.stack.pop_back();  // the entry below already waits at rpc for these lanes
-        else e.pc = rpc;
-        if (fall != rpc) W.stack.push_back({fall, rpc, active & ~taken, false});
-        if (in.target != rpc) W.stack.push_back({in.target, rpc, taken, false});
-      }
+    case Op::Bra:
+      branch(W, e, in, pc, active, mask);
       break;
-    }
     case Op::Call: {
       if (!mask) break;
       const Function& callee = m.funcs[in.target];
@@ -293,6 +334,68 @@ BlockExec::WarpState BlockState::step(unsigned w) {
   return W.state;
 }
 
+// n instructions from pc (run_len): fetched and issued in one call to the environment, then
+// executed; the last one may be a branch. What step() does for each, in the same order of effects.
+// A uniform branch into another straight run goes on with that run here.
+void BlockState::run_straight(WarpCtx& W, StackEntry& e, uint32_t pc, uint32_t n) {
+  const uint32_t active = e.mask;
+  const unsigned nactive = lane_count(active);
+  for (;;) {
+    unsigned done = 0;
+    try {
+      env.fetch_issue_run(launch.code_base + uint64_t(pc) * kBytesPerInstr, cls.data() + pc, n, nactive, done);
+    } catch (...) {  // a fetch faulted: count what was issued, as step() would have
+      warp_instrs += done;
+      thread_instrs += uint64_t(done) * nactive;
+      throw;
+    }
+    warp_instrs += n;
+    thread_instrs += uint64_t(n) * nactive;
+    const uint32_t last = pc + n - 1;
+    e.pc = last + 1;
+    bool uniform = true;
+    for (uint32_t p = pc; p <= last; ++p) {
+      const Instr& in = code[p];
+      const uint32_t mask = in.pred != kNoReg ? guard_mask(in.pred, in.pred_neg, W, active) : active;
+      if (const FastFn f = fast[p]) {
+        if (mask) f(*this, in, W, mask);
+      } else {  // a branch, the run's last instruction
+        uniform = mask == active || mask == 0;
+        branch(W, e, in, p, active, mask);
+      }
+    }
+    // Divergence changed the stack (e may be gone): back to run_warp, which looks at the new top.
+    if (!uniform) return;
+    pc = e.pc;
+    if (pc == e.rpc || !(n = run_len[pc])) return;
+    if (e.rpc > pc && e.rpc - pc < n) n = e.rpc - pc;
+  }
+}
+
+bool BlockState::run_warp(unsigned w) {
+  WarpCtx& W = warps[w];
+  bool ran = false;
+  while (W.state == BlockExec::WarpState::Ready && !released) {
+    ran = true;
+    // The common cases inline: the top of the stack runs on and its instruction is plain arithmetic
+    // or a branch (step() does the same for them, and everything else).
+    if (!W.stack.empty()) {
+      StackEntry& e = W.stack.back();
+      const uint32_t pc = e.pc;
+      if (e.mask != 0 && pc != e.rpc) {
+        if (uint32_t n = run_len[pc]) {
+          cur_warp = w;
+          if (e.rpc > pc && e.rpc - pc < n) n = e.rpc - pc;  // the entry ends at its reconvergence point
+          run_straight(W, e, pc, n);
+          continue;
+        }
+      }
+    }
+    step(w);
+  }
+  return ran;
+}
+
 }  // namespace detail
 
 using detail::BlockState;
@@ -334,10 +437,7 @@ void BlockExec::run() {
     any = false;
     s.released = false;
     for (unsigned w = 0; w < s.nwarps && !s.released; ++w)
-      while (s.warps[w].state == WarpState::Ready && !s.released) {
-        s.step(w);
-        any = true;
-      }
+      if (s.run_warp(w)) any = true;
   }
 }
 

@@ -109,6 +109,19 @@ class Env {
   virtual void fetch(uint64_t address) = 0;
   // Each warp instruction issued: its class and how many lanes execute it (1..32).
   virtual void issue(InstrClass c, unsigned active_lanes) = 0;
+  // What the executor calls per warp instruction: fetch(address), then issue(c, active_lanes). One
+  // call instead of two for an environment that overrides it (the compute unit does).
+  virtual void fetch_issue(uint64_t address, InstrClass c, unsigned active_lanes) {
+    fetch(address);
+    issue(c, active_lanes);
+  }
+  // The same for a straight run of `n` instructions from `address` (classes cls[0..n-1]) that do not
+  // call the environment otherwise (arithmetic; the executor runs them after this returns), in order;
+  // `done` counts the instructions fetched and issued (what was done if a fetch throws).
+  virtual void fetch_issue_run(uint64_t address, const InstrClass* cls, unsigned n, unsigned active_lanes,
+                               unsigned& done) {
+    for (unsigned i = 0; i < n; ++i, ++done) fetch_issue(address + uint64_t(i) * kBytesPerInstr, cls[i], active_lanes);
+  }
   // A warp memory instruction on global or local memory: `size` bytes per lane (1, 2, 4, 8 or 16 for
   // vectors), addresses per lane, lanes in `mask`; data holds 32 * size bytes, lane l at l * size
   // (filled by the environment for loads). Local addresses are already mapped to the thread's place
@@ -146,6 +159,9 @@ struct Launch {
   uint64_t generic_local_base = uint64_t(2) << 48;
   uint64_t generic_const_base = uint64_t(3) << 48;  // + (bank << 32 | offset)
   uint32_t sm_id = 0;                  // %smid
+  // Tests: execute every instruction one at a time through the general path (no specialised
+  // handlers, no straight runs): the reference the fast paths are compared with.
+  bool general_path_only = false;
 };
 
 // An error while running a block: message names the kernel, block, thread(s) and address.

@@ -116,7 +116,10 @@ struct Ops {
   const Instr& in;
   WarpCtx& W;
   uint32_t mask;
+  // Operand buffers, filled before they are read (not zeroed: 1 KiB per instruction).
   uint64_t ta[kWarpLanes], tb[kWarpLanes], tc[kWarpLanes], te[kWarpLanes];
+
+  Ops(BlockState& s_, const Instr& in_, WarpCtx& W_, uint32_t mask_) : s(s_), in(in_), W(W_), mask(mask_) {}
 
   const uint64_t* A() { return s.src(in.a, W, ta); }
   const uint64_t* B() { return s.src(in.b, W, tb); }
@@ -223,7 +226,7 @@ T bfi(T a, T b, uint32_t pos, uint32_t len) {
 }  // namespace
 
 void BlockState::alu(const Instr& in, WarpCtx& W, uint32_t mask) {
-  Ops o{*this, in, W, mask, {}, {}, {}, {}};
+  Ops o(*this, in, W, mask);
   const Ty t = in.type;
   switch (in.op) {
     case Op::Mov: {

@@ -25,6 +25,23 @@ namespace hetvp::gpu::ptx::detail {
     }                                                                \
   } while (0)
 
+struct BlockState;
+struct WarpCtx;
+// A specialised handler for one instruction's arithmetic (exec_fast.cpp), chosen once per instruction
+// when a block's state is built: the instruction's operation, type and operand kinds fixed.
+using FastFn = void (*)(BlockState&, const Instr&, WarpCtx&, uint32_t mask);
+// The handler for `in`, or nullptr: the general path (alu/cvt/memory/atomic, the control operations).
+FastFn fast_handler(const Instr& in);
+
+// The number of lanes in a mask: a bit count the compiler inlines (the baseline x86-64 target has no
+// popcnt instruction, and __builtin_popcount became a library call per warp instruction).
+inline unsigned lane_count(uint32_t m) {
+  if (m == 0xffffffffu) return kWarpLanes;
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return unsigned((((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
 struct StackEntry {
   uint32_t pc, rpc, mask;
   bool is_call;
@@ -48,6 +65,11 @@ struct BlockState {
   const ModuleImpl& m;
   const Function& k;
   const Instr* code;
+  std::vector<FastFn> fast;          // per instruction of the module: fast_handler() (nullptr: general)
+  // Per instruction: how many instructions from it on form a straight run the executor fetches and
+  // issues at once, then executes: fast ones, possibly ending with a branch (0: not one).
+  std::vector<uint32_t> run_len;
+  std::vector<InstrClass> cls;       // per instruction: its class (contiguous, for Env::fetch_issue_run)
   Dim3 bidx;
   uint64_t local_base = 0;
   uint32_t nthreads, nwarps, slots, frame_bytes, local_bytes, shared_bytes;
@@ -70,10 +92,22 @@ struct BlockState {
 
   // execution
   BlockExec::WarpState step(unsigned w);
+  // Runs warp w while it is ready and no barrier opened; true if it executed an instruction.
+  bool run_warp(unsigned w);
+  void run_straight(WarpCtx& W, StackEntry& e, uint32_t pc, uint32_t n);
+  // The accounting every warp instruction starts with (fetch, issue, counters); its guarded lanes.
+  uint32_t begin_instr(uint32_t pc, const Instr& in, const WarpCtx& W, uint32_t active) {
+    const unsigned nactive = lane_count(active);
+    env.fetch_issue(launch.code_base + uint64_t(pc) * kBytesPerInstr, in.cls, nactive);
+    ++warp_instrs;
+    thread_instrs += nactive;
+    return in.pred != kNoReg ? guard_mask(in.pred, in.pred_neg, W, active) : active;
+  }
   void check_barrier();
   void bar_arrive(const Instr& in, WarpCtx& W, uint32_t pc);  // exec_barrier.cpp
   void bar_release();                                        // exec_barrier.cpp: before the warps go on
   void bar_reset();
+  void branch(WarpCtx& W, StackEntry& e, const Instr& in, uint32_t pc, uint32_t active, uint32_t taken);
   void alu(const Instr& in, WarpCtx& W, uint32_t mask);  // exec_alu.cpp
   void cvt(const Instr& in, WarpCtx& W, uint32_t mask);  // exec_alu.cpp
   void memory(const Instr& in, WarpCtx& W, uint32_t mask);
@@ -84,6 +118,8 @@ struct BlockState {
   const uint64_t* src(const Operand& o, WarpCtx& W, uint64_t* tmp);
   uint64_t* dst(const Operand& o, WarpCtx& W) { return W.regs + size_t(o.reg) * kWarpLanes; }
   uint32_t pred_mask(uint32_t slot, bool neg, const WarpCtx& W) const;
+  // A guard's lanes among `active`: only the active lanes' predicate values are read.
+  uint32_t guard_mask(uint32_t slot, bool neg, const WarpCtx& W, uint32_t active) const;
   uint64_t sym_value(const Operand& o) const;
   uint64_t sreg(Sreg s, unsigned warp, unsigned lane);
 
