@@ -1,5 +1,10 @@
 #include "sw/gdev/runtime.h"
 
+#include <cinttypes>
+#include <iterator>
+
+#include "platform/format.h"
+
 namespace hetvp::sw {
 
 GdevRuntime::GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, const GdevOptions& opt)
@@ -14,12 +19,78 @@ void GdevRuntime::ctx_destroy(GdevContext* c) {
   c->synchronize();
   bound_.erase(c);
   api_.spend(opt_.api_call);
+  // What the program left allocated goes with the context (Gdev's gclose: "mem GC"), reported.
+  Memory& m = mem_[c];
+  uint64_t buffers = 0, bytes = 0;
+  for (const auto& [va, mod] : m.modules)
+    for (const GpuBuffer* b : {&mod.image, &mod.lmem})
+      if (b->size) {
+        ++buffers;
+        bytes += b->size;
+        release(c, *b);
+      }
+  for (const auto& [va, b] : m.live) {
+    ++buffers;
+    bytes += b.size;
+    release(c, b);
+  }
+  mem_.erase(c);
+  if (buffers) {
+    released_buffers_ += double(buffers);
+    released_bytes_ += double(bytes);
+    api_.log(format("gdev: cuCtxDestroy of the context on channel %u released %" PRIu64 " buffer(s) of %" PRIu64
+                    " bytes still allocated (no cuMemFree / cuModuleUnload)",
+                    c->chid(), buffers, bytes));
+    api_.stat("gdev_released_buffers", released_buffers_);
+    api_.stat("gdev_released_bytes", released_bytes_);
+  }
   fifo_.close(*c);
 }
 
+void GdevRuntime::release(GdevContext*, const GpuBuffer& b) { gpu_.free_vram(b); }
+
 DevPtr GdevRuntime::mem_alloc(GdevContext* c, uint64_t bytes) {
   api_.spend(opt_.api_call);
-  return DevPtr{gpu_.alloc_vram(bytes, c->space())};
+  GpuBuffer b;
+  try {
+    b = gpu_.alloc_vram(bytes, c->space());
+  } catch (const HostError& e) {
+    throw HostError(format("cuMemAlloc of %" PRIu64 " bytes (context on channel %u): %s", bytes, c->chid(), e.what()));
+  }
+  Memory& m = mem_[c];
+  m.live[b.va] = b;
+  m.freed.erase(m.freed.lower_bound(b.va), m.freed.lower_bound(b.va + b.size));
+  return DevPtr{b};
+}
+
+void GdevRuntime::mem_free(GdevContext* c, const DevPtr& p) {
+  c->synchronize();  // Gdev memory.c: cuMemFree synchronizes the context before gfree
+  api_.spend(opt_.api_call);
+  Memory& m = mem_[c];
+  const auto it = m.live.find(p.va());
+  if (it == m.live.end()) {
+    if (m.freed.count(p.va()))
+      throw HostError(format("cuMemFree: GPU address 0x%" PRIx64 " (context on channel %u) was already freed "
+                             "(double free)",
+                             p.va(), c->chid()));
+    throw HostError(format("cuMemFree: GPU address 0x%" PRIx64 " was never allocated by cuMemAlloc in the context "
+                           "on channel %u",
+                           p.va(), c->chid()));
+  }
+  gpu_.free_vram(it->second);
+  m.freed.insert(p.va());
+  m.live.erase(it);
+}
+
+void GdevRuntime::check_not_freed(const GdevContext* c, uint64_t va, const char* call, const char* which) const {
+  const auto mi = mem_.find(c);
+  if (mi == mem_.end()) return;
+  const Memory& m = mi->second;
+  auto live = m.live.upper_bound(va);
+  if (live != m.live.begin() && va - std::prev(live)->first < std::prev(live)->second.size) return;
+  if (m.freed.count(va))
+    throw HostError(format("%s: the %s, GPU address 0x%" PRIx64 " (context on channel %u), was freed by cuMemFree",
+                           call, which, va, c->chid()));
 }
 
 HostBuf GdevRuntime::mem_alloc_host(GdevContext* c, uint64_t bytes) {
@@ -38,12 +109,14 @@ HostBuf GdevRuntime::map_host(GdevContext* c, uint64_t phys, uint64_t bytes) {
 
 void GdevRuntime::memcpy_htod_async(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes) {
   api_.spend(opt_.api_call);
+  check_not_freed(c, dst.va(), "cuMemcpyHtoD", "destination");
   c->copy(src.map.va, dst.va(), bytes);
   c->kick();
 }
 
 void GdevRuntime::memcpy_dtoh_async(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes) {
   api_.spend(opt_.api_call);
+  check_not_freed(c, src.va(), "cuMemcpyDtoH", "source");
   c->copy(src.va(), dst.map.va, bytes);
   c->kick();
 }
@@ -69,7 +142,21 @@ GpuModule GdevRuntime::module_load(GdevContext* c, const std::string& ptx_text, 
   c->copy(map.va, m.image.va, image.size());
   c->kick();
   c->synchronize();
+  mem_[c].modules[m.image.va] = m;
   return m;
+}
+
+void GdevRuntime::module_unload(GdevContext* c, const GpuModule& m) {
+  api_.spend(opt_.api_call);
+  Memory& mem = mem_[c];
+  const auto it = mem.modules.find(m.image.va);
+  if (it == mem.modules.end())
+    throw HostError(format("cuModuleUnload: no module loaded at GPU address 0x%" PRIx64 " in the context on channel %u "
+                           "(unloaded twice?)",
+                           m.image.va, c->chid()));
+  gpu_.free_vram(m.image);
+  if (m.lmem.size) gpu_.free_vram(m.lmem);
+  mem.modules.erase(it);
 }
 
 void GdevRuntime::launch_async(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t grid_x,

@@ -5,10 +5,15 @@
 // sw/driver/launch.h), kicked at once; synchronize releases the channel's fence and waits for it.
 // Several contexts at once: one host thread interleaves them (push to each, then synchronize
 // each), and the FIFO time-slices their channels.
+// VRAM is freed and reused (cuMemFree, cuModuleUnload; sw/driver/vram_allocator.h): a free of a
+// buffer not allocated in the context, a second free and a copy to a freed buffer are HostErrors
+// naming the call and the address; a context destroyed with buffers or modules still allocated
+// releases them and says so (log line, stats `gdev_released_buffers` / `gdev_released_bytes`).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,7 +48,12 @@ class GdevRuntime {
 
   GdevContext* ctx_create();
   void ctx_destroy(GdevContext* c);  // synchronizes first
+  // cuMemAlloc: VRAM mapped in the context's space; out of VRAM is a HostError naming the request
+  // and what is free.
   DevPtr mem_alloc(GdevContext* c, uint64_t bytes);
+  // cuMemFree (Gdev memory.c: cuCtxSynchronize first): the pages unmapped, the TLB flushed, the
+  // VRAM free for reuse.
+  void mem_free(GdevContext* c, const DevPtr& p);
   HostBuf mem_alloc_host(GdevContext* c, uint64_t bytes);  // cuMemAllocHost: pinned, mapped
   HostBuf map_host(GdevContext* c, uint64_t phys, uint64_t bytes);  // pinned memory the program has
   // Asynchronous (pushed and kicked; ordered within the context): synchronize to wait.
@@ -53,6 +63,8 @@ class GdevRuntime {
   // through a pinned bounce buffer and the channel's copy engine, as Gdev uploads code
   // (sw/driver/gpu_module.h); synchronizes.
   GpuModule module_load(GdevContext* c, const std::string& ptx_text, const std::string& file);
+  // cuModuleUnload: the image's (and local memory's) VRAM freed as cuMemFree frees a buffer.
+  void module_unload(GdevContext* c, const GpuModule& m);
   void launch_async(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t grid_x, uint32_t grid_y,
                     uint32_t block_x, uint32_t block_y, const std::vector<uint32_t>& args, uint32_t shared = 0);
   // The same in the CUDA driver API's two steps: the function's block shape and parameters
@@ -86,6 +98,16 @@ class GdevRuntime {
     uint32_t shared = 0;
   };
   std::map<const GdevContext*, Binding> bound_;
+  struct Memory {  // what cuMemAlloc / cuModuleLoad hold in a context, by GPU VA
+    std::map<uint64_t, GpuBuffer> live;
+    std::set<uint64_t> freed;          // freed with cuMemFree and not handed out again
+    std::map<uint64_t, GpuModule> modules;  // by image VA
+  };
+  std::map<const GdevContext*, Memory> mem_;
+  double released_buffers_ = 0, released_bytes_ = 0;
+  // HostError when `va` lies in a buffer cuMemFree freed (and not in a live one).
+  void check_not_freed(const GdevContext* c, uint64_t va, const char* call, const char* which) const;
+  void release(GdevContext* c, const GpuBuffer& b);
 };
 
 }  // namespace hetvp::sw
