@@ -129,7 +129,9 @@ void GpuDriver::open(unsigned index) {
   pt_next_ = kPdBytes;
   const Fit fit = opt_.vram_fit == VramFit::best_fit ? Fit::Best : Fit::First;
   vram_ = VramAllocator(kPageTableArea, vram_size_ > kPageTableArea ? vram_size_ - kPageTableArea : 0, fit);
-  vram_va_ = VramAllocator(kVramVaBase + kPageTableArea, kSysmemVaBase - (kVramVaBase + kPageTableArea), fit);
+  // VAs: next fit, so that a freed buffer's address stays unmapped (a stale pointer faults) until
+  // the 252 GiB of VA have gone round once.
+  vram_va_ = VramAllocator(kVramVaBase + kPageTableArea, kSysmemVaBase - (kVramVaBase + kPageTableArea), Fit::Next);
   mappings_.clear();
   sysmem_va_next_ = kSysmemVaBase;
   spaces_.assign(1, Space{true, pd_, std::vector<uint64_t>(1u << MMU_PD_INDEX_BITS, 0)});

@@ -167,7 +167,7 @@ class GpuDriver {
   uint64_t pd_ = 0;              // VRAM offset of the page directory
   uint64_t pt_next_ = 0;         // bump allocator for page tables (VRAM)
   VramAllocator vram_;           // buffers' VRAM (above the page-table area)
-  VramAllocator vram_va_;        // their GPU VAs (each with an unmapped guard page after it)
+  VramAllocator vram_va_;        // their GPU VAs (next fit; each with an unmapped guard page after it)
   struct VramMapping {           // a live alloc_vram buffer, by VA
     uint64_t phys = 0, bytes = 0;
     unsigned space = 0;

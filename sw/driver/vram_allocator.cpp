@@ -5,7 +5,7 @@
 namespace hetvp::sw {
 
 VramAllocator::VramAllocator(uint64_t base, uint64_t size, Fit fit)
-    : base_(base), size_(size), free_bytes_(size), fit_(fit) {
+    : base_(base), size_(size), free_bytes_(size), fit_(fit), cursor_(base) {
   if (size) free_[base] = size;
 }
 
@@ -19,16 +19,32 @@ std::optional<uint64_t> VramAllocator::alloc(uint64_t size, uint64_t align) {
   };
   auto chosen = free_.end();
   uint64_t at = 0;
-  for (auto it = free_.begin(); it != free_.end(); ++it) {
-    const auto a = fits(it->first, it->second);
-    if (!a) continue;
-    if (chosen == free_.end() || (fit_ == Fit::Best && it->second < chosen->second)) {
-      chosen = it;
-      at = *a;
-      if (fit_ == Fit::First) break;
+  if (fit_ == Fit::Next) {
+    // From the cursor to the end (the block holding the cursor counts from the cursor), then from
+    // the start of the range.
+    auto it = free_.upper_bound(cursor_);
+    if (it != free_.begin()) {
+      const auto prev = std::prev(it);
+      if (cursor_ - prev->first < prev->second)
+        if (const auto a = fits(cursor_, prev->first + prev->second - cursor_)) chosen = prev, at = *a;
+    }
+    for (auto i = it; chosen == free_.end() && i != free_.end(); ++i)
+      if (const auto a = fits(i->first, i->second)) chosen = i, at = *a;
+    for (auto i = free_.begin(); chosen == free_.end() && i != it; ++i)
+      if (const auto a = fits(i->first, i->second)) chosen = i, at = *a;
+  } else {
+    for (auto it = free_.begin(); it != free_.end(); ++it) {
+      const auto a = fits(it->first, it->second);
+      if (!a) continue;
+      if (chosen == free_.end() || (fit_ == Fit::Best && it->second < chosen->second)) {
+        chosen = it;
+        at = *a;
+        if (fit_ == Fit::First) break;
+      }
     }
   }
   if (chosen == free_.end()) return std::nullopt;
+  cursor_ = at + size;
   // Split the block: what lies before the aligned address and after the request stays free.
   const uint64_t start = chosen->first, bytes = chosen->second;
   free_.erase(chosen);

@@ -4,7 +4,9 @@
 // invalidation see it as one range). Free blocks are kept sorted and coalesced with their free
 // neighbours; `first_fit` takes the lowest block that holds a request (with no frees it places
 // buffers exactly as a bump allocator does, so layouts without cuMemFree do not change),
-// `best_fit` the smallest one (ties: the lowest).
+// `best_fit` the smallest one (ties: the lowest), `next_fit` the first one at or after the end of
+// the previous allocation, wrapping around (freed addresses come back only after the rest of the
+// range is used: the driver's GPU virtual addresses, so that a stale pointer faults).
 //
 // It keeps the addresses it handed out, so a free names what is wrong: a second free of a block
 // (double free) and a free of an address it never handed out (or one inside a live block) are told
@@ -19,7 +21,7 @@
 
 namespace hetvp::sw {
 
-enum class Fit { First, Best };
+enum class Fit { First, Best, Next };
 
 class VramAllocator {
  public:
@@ -57,6 +59,7 @@ class VramAllocator {
   std::map<uint64_t, uint64_t> free_;  // start -> size: disjoint, never adjacent (coalesced)
   std::map<uint64_t, uint64_t> used_;  // start -> size of each live block
   std::set<uint64_t> freed_;           // starts of freed blocks not handed out again
+  uint64_t cursor_ = 0;                // next_fit: where the previous allocation ended
 };
 
 }  // namespace hetvp::sw

@@ -116,3 +116,20 @@ TEST(VramAllocator, RandomTrafficKeepsTheBooksBalanced) {
   EXPECT_EQ(a.free_blocks(), 1u);
   EXPECT_EQ(a.free_bytes(), 1u << 20);
 }
+
+// Next fit (the driver's GPU virtual addresses): a freed block comes back only once the allocations
+// have gone round the range, so a stale address stays unmapped for as long as possible.
+TEST(VramAllocator, NextFitReusesAFreedBlockOnlyAfterWrappingAround) {
+  VramAllocator a(0, 0x10000, Fit::Next);
+  const uint64_t x = *a.alloc(0x4000);
+  EXPECT_EQ(x, 0u);
+  EXPECT_EQ(a.alloc(0x4000), 0x4000u) << "without frees: back to back, as first fit";
+  a.free(x);
+  EXPECT_EQ(a.alloc(0x4000), 0x8000u) << "not the freed block at 0: the cursor is at 0x8000";
+  EXPECT_EQ(a.alloc(0x4000), 0xc000u);
+  EXPECT_EQ(a.alloc(0x4000), 0u) << "the range is used up to its end: wrap around to the freed block";
+  EXPECT_EQ(a.alloc(0x1000), std::nullopt);
+  a.free(0x8000);
+  EXPECT_EQ(a.alloc(0x1000, 0x2000), 0x8000u);
+  EXPECT_EQ(a.alloc(0x1000), 0x9000u) << "continues after the previous allocation, inside the same free block";
+}
