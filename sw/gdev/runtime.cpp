@@ -1,8 +1,10 @@
 #include "sw/gdev/runtime.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <iterator>
 
+#include "firmware/include/hetvp/fifo.h"
 #include "platform/format.h"
 
 namespace hetvp::sw {
@@ -35,6 +37,7 @@ void GdevRuntime::ctx_destroy(GdevContext* c) {
     release(c, b);
   }
   mem_.erase(c);
+  bounce_.erase(c);  // pinned: freed with the channel
   if (buffers) {
     released_buffers_ += double(buffers);
     released_bytes_ += double(bytes);
@@ -119,6 +122,78 @@ void GdevRuntime::memcpy_dtoh_async(GdevContext* c, const HostBuf& dst, const De
   check_not_freed(c, src.va(), "cuMemcpyDtoH", "source");
   c->copy(src.va(), dst.map.va, bytes);
   c->kick();
+}
+
+// ---------------------------------------------------------------- pageable host memory
+GdevRuntime::Bounce& GdevRuntime::bounce(GdevContext* c) {
+  Bounce& b = bounce_[c];
+  if (!b.buf.empty()) return b;
+  for (unsigned k = 0; k < bounce_opt_.pipeline; ++k) b.buf.push_back(mem_alloc_host(c, bounce_opt_.chunk));
+  b.fence = mem_alloc_host(c, 4096);
+  for (unsigned k = 0; k < bounce_opt_.pipeline; ++k) api_.write32(b.fence.phys + 16 * k, 0);
+  b.seq.assign(bounce_opt_.pipeline, 0);
+  return b;
+}
+
+void GdevRuntime::release_fence(GdevContext* c, Bounce& b, unsigned k) {
+  const uint64_t va = b.fence.map.va + 16 * k;
+  c->push({FIFO_HDR(FIFO_SEC_OP_INC, 4, Channel::kSubCompute, FIFO_M_SEMAPHOREA), uint32_t(va >> 32) & 0xff,
+           uint32_t(va), ++b.seq[k], FIFO_SEM_RELEASE});
+  c->kick();
+}
+
+void GdevRuntime::wait_fence(GdevContext* c, Bounce& b, unsigned k) {
+  if (!b.seq[k]) return;  // never used
+  if (!api_.poll32(b.fence.phys + 16 * k, ~0u, b.seq[k], opt_.poll, opt_.sync_timeout))
+    throw HostError(format("bounce buffer %u of the context on channel %u: fence 0x%08x not written within "
+                           "sync_timeout",
+                           k, c->chid(), b.seq[k]));
+}
+
+void GdevRuntime::memcpy_htod_pageable(GdevContext* c, const DevPtr& dst, uint64_t host, uint64_t bytes) {
+  api_.spend(opt_.api_call);
+  check_not_freed(c, dst.va(), "cuMemcpyHtoD", "destination");
+  Bounce& b = bounce(c);
+  const uint64_t chunk = bounce_opt_.chunk;
+  std::vector<uint8_t> tmp(std::min(chunk, bytes));
+  unsigned k = 0;
+  for (uint64_t off = 0; off < bytes; off += chunk, k = (k + 1) % b.buf.size()) {
+    const uint64_t n = std::min(chunk, bytes - off);
+    wait_fence(c, b, k);  // the DMA that last read this buffer is done
+    api_.read(host + off, tmp.data(), n, Access::Cached);  // the CPU's memcpy into the bounce buffer
+    api_.write(b.buf[k].phys, tmp.data(), n, Access::Cached);
+    c->copy(b.buf[k].map.va, dst.va() + off, n);
+    release_fence(c, b, k);
+  }
+  for (unsigned i = 0; i < b.buf.size(); ++i) wait_fence(c, b, i);  // Gdev polls the last chunk's fence
+}
+
+void GdevRuntime::memcpy_dtoh_pageable(GdevContext* c, uint64_t host, const DevPtr& src, uint64_t bytes) {
+  api_.spend(opt_.api_call);
+  check_not_freed(c, src.va(), "cuMemcpyDtoH", "source");
+  Bounce& b = bounce(c);
+  const uint64_t chunk = bounce_opt_.chunk;
+  std::vector<uint8_t> tmp(std::min(chunk, bytes));
+  const uint64_t chunks = (bytes + chunk - 1) / chunk;
+  auto drain = [&](uint64_t i) {  // chunk i: wait for its DMA, memcpy it out of its buffer
+    const unsigned k = unsigned(i % b.buf.size());
+    const uint64_t off = i * chunk, n = std::min(chunk, bytes - off);
+    wait_fence(c, b, k);
+    api_.read(b.buf[k].phys, tmp.data(), n, Access::Cached);
+    api_.write(host + off, tmp.data(), n, Access::Cached);
+  };
+  // The DMA of chunk i into buffer i % pipeline goes out once chunk i - pipeline has been copied
+  // out of it; the CPU copies chunk i - 1 out while chunk i's DMA runs.
+  uint64_t drained = 0;
+  for (uint64_t i = 0; i < chunks; ++i) {
+    while (drained + b.buf.size() <= i) drain(drained++);
+    const unsigned k = unsigned(i % b.buf.size());
+    const uint64_t off = i * chunk, n = std::min(chunk, bytes - off);
+    c->copy(src.va() + off, b.buf[k].map.va, n);
+    release_fence(c, b, k);
+    while (drained < i) drain(drained++);
+  }
+  while (drained < chunks) drain(drained++);
 }
 
 void GdevRuntime::memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes) {

@@ -29,6 +29,21 @@ class McuDriver;
 
 // The runtime's options (workload args group `gdev`): its channels'.
 using GdevOptions = ChannelOptions;
+
+// How Gdev copies pageable host memory (malloc'ed, which the GPU cannot reach): through pinned
+// bounce buffers, a chunk at a time, `pipeline` buffers in turn so that the CPU's memcpy of one
+// chunk overlaps the DMA of the previous one (Gdev gdev_api.c:115-190 HtoD, :311-372 DtoH).
+// Defaults are Gdev's kernel-mode build (mod/gdev/gdev_conf.h:36-41: CHUNK_DEFAULT 256 KB,
+// PIPELINE default 2; the user-mode build uses 2 MB chunks).
+struct BounceOptions : ParamSet {
+  Size chunk{this, "chunk", "256 KiB",
+             "bytes of each bounce buffer: a pageable copy moves this much per DMA (Gdev's kernel build: 256 KB, "
+             "mod/gdev/gdev_conf.h:41)",
+             Range{4096, 64ll << 20}};
+  Int<unsigned> pipeline{this, "pipeline", 2,
+                         "bounce buffers used in turn (Gdev's PIPELINE default 2, at most 4: gdev_conf.h:36-38)",
+                         Range{1, 4}};
+};
 // A context is one channel.
 using GdevContext = Channel;
 
@@ -74,6 +89,14 @@ class GdevRuntime {
   void set_params(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t block_x, uint32_t block_y,
                   const std::vector<uint32_t>& args, uint32_t shared = 0);
   void launch_grid_async(GdevContext* c, uint32_t grid_x, uint32_t grid_y);
+  // cuMemcpyHtoD / cuMemcpyDtoH from / to pageable host memory at host physical `host` (not mapped
+  // for the GPU): through the context's bounce buffers (BounceOptions), chunk by chunk, the CPU's
+  // memcpy of a chunk (timed cached accesses) overlapping the DMA of the previous one; each
+  // bounce buffer has a fence the host polls before reusing it. Synchronous. The bounce buffers
+  // are allocated at the context's first pageable copy (Gdev allocates them in cuCtxCreate).
+  void memcpy_htod_pageable(GdevContext* c, const DevPtr& dst, uint64_t host, uint64_t bytes);
+  void memcpy_dtoh_pageable(GdevContext* c, uint64_t host, const DevPtr& src, uint64_t bytes);
+  void set_bounce(const BounceOptions& b) { bounce_opt_ = b; }
   // Synchronous forms (cuMemcpyHtoD, cuMemcpyDtoH): push, then synchronize.
   void memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes);
   void memcpy_dtoh(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes);
@@ -104,6 +127,17 @@ class GdevRuntime {
     std::map<uint64_t, GpuModule> modules;  // by image VA
   };
   std::map<const GdevContext*, Memory> mem_;
+  BounceOptions bounce_opt_;
+  struct Bounce {  // a context's bounce buffers: pinned, mapped; a fence word each
+    std::vector<HostBuf> buf;
+    HostBuf fence;
+    std::vector<uint32_t> seq;  // the last sequence released per buffer
+  };
+  std::map<const GdevContext*, Bounce> bounce_;
+  Bounce& bounce(GdevContext* c);
+  // Pushes a semaphore release of the buffer's next sequence number after the work pushed so far.
+  void release_fence(GdevContext* c, Bounce& b, unsigned k);
+  void wait_fence(GdevContext* c, Bounce& b, unsigned k);
   double released_buffers_ = 0, released_bytes_ = 0;
   // HostError when `va` lies in a buffer cuMemFree freed (and not in a live one).
   void check_not_freed(const GdevContext* c, uint64_t va, const char* call, const char* which) const;
