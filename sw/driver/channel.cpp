@@ -97,7 +97,9 @@ Channel& Fifo::open() {
   chid_used_[id] = true;
   c->chid_ = id;
   c->space_ = gpu_.create_space();
+  c->opened_ = ++opens_;
   c->inst_ = gpu_.alloc_vram_phys(INST_BYTES, INST_BYTES);
+  c->vram_phys_.push_back(c->inst_);
   // The context buffer is as large as the golden image the firmware saved (FW_CMD_GR_INFO); the
   // option only sizes it on a GPU without the context-switch firmware.
   uint64_t ctx_bytes = opt_.gr_context_bytes;
@@ -107,14 +109,17 @@ Channel& Fifo::open() {
   GpuBuffer ctx_mapped;
   if (ctx_in_vm) {
     ctx_mapped = gpu_.alloc_vram((ctx_bytes + 255) & ~uint64_t(255), c->space_);
+    c->vram_.push_back(ctx_mapped);
     c->ctx_buf_ = ctx_mapped.phys;
   } else {
     c->ctx_buf_ = gpu_.alloc_vram_phys((ctx_bytes + 255) & ~uint64_t(255), 4096);
+    c->vram_phys_.push_back(c->ctx_buf_);
   }
   const uint64_t gp_bytes = uint64_t(opt_.gpfifo_entries) * GP_ENTRY_BYTES;
   if (opt_.pushbuf_in_vram()) {
     c->gpfifo_ = gpu_.alloc_vram(gp_bytes, c->space_);
     c->pushbuf_ = gpu_.alloc_vram(opt_.pushbuf_bytes(), c->space_);
+    c->vram_.insert(c->vram_.end(), {c->gpfifo_, c->pushbuf_});
   } else {
     c->gpfifo_host_ = api_.alloc_pinned(gp_bytes, 4096);
     c->pushbuf_host_ = api_.alloc_pinned(opt_.pushbuf_bytes(), 4096);
@@ -141,6 +146,7 @@ Channel& Fifo::open() {
     GpuBuffer list;  // the channel's mmio list, in its space: (address, value) pairs
     if (!gr_mmio_.empty()) {
       list = gpu_.alloc_vram(8 * gr_mmio_.size(), c->space_);
+      c->vram_.push_back(list);
       for (size_t i = 0; i < gr_mmio_.size(); ++i) {
         gpu_.write_vram32(list.phys + 8 * i, gr_mmio_[i].first);
         gpu_.write_vram32(list.phys + 8 * i + 4, gr_mmio_[i].second);
@@ -160,6 +166,7 @@ Channel& Fifo::open() {
   // The module's constants (a GPC constant buffer every kernel of the channel sees): word 0 is
   // the "scale" the benchmark kernels multiply by (1).
   c->cb_ = gpu_.alloc_vram(CMP_CB_MAX, c->space_);
+  c->vram_.push_back(c->cb_);
   gpu_.write_vram32(c->cb_.phys, 1);
   gpu_.reg_write(base_ + FIFO_CHAN_INST_N(id), 0x80000000u | uint32_t((c->inst_ >> 12) & 0x0fffffffu));
   gpu_.reg_write(base_ + FIFO_CHAN_CTRL_N(id), FIFO_CHAN_CTRL_ENABLE);
@@ -176,6 +183,18 @@ void Fifo::close(Channel& c) {
   gpu_.reg_write(base_ + FIFO_CHAN_CTRL_N(c.chid_), 0);
   gpu_.destroy_space(c.space_);
   for (uint64_t p : c.pinned_) api_.free_pinned(p);
+  // Channels closed before this one opened: this one has owned GR since (it pushed compute
+  // methods at open and was synchronized), so nothing refers to their VRAM any more.
+  for (auto it = retired_.begin(); it != retired_.end();) {
+    if (it->closed_after_opens >= c.opened_) {
+      ++it;
+      continue;
+    }
+    for (const GpuBuffer& b : it->vram) gpu_.free_vram(b);
+    for (uint64_t p : it->vram_phys) gpu_.free_vram_phys(p);
+    it = retired_.erase(it);
+  }
+  retired_.push_back(Retired{opens_, std::move(c.vram_), std::move(c.vram_phys_)});
   chid_used_[c.chid_] = false;
   for (auto it = live_.begin(); it != live_.end(); ++it)
     if (it->get() == &c) {

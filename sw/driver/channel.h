@@ -108,6 +108,10 @@ class Channel {
   uint32_t seq_ = 0;
   GpuBuffer cb_;                  // the GPCs' constant buffer (module constants)
   std::vector<uint64_t> pinned_;  // host memory to free at close
+  // Its VRAM (instance block, context buffer, constant buffer, ...), released after it closes.
+  std::vector<GpuBuffer> vram_;
+  std::vector<uint64_t> vram_phys_;
+  uint64_t opened_ = 0;  // Fifo's open count when it opened
 };
 
 // The FIFO engine's channels of one GPU: channel ids, the golden GR context every channel's
@@ -124,6 +128,9 @@ class Fifo {
   // (pushed and kicked). HostError when every channel id is in use.
   Channel& open();
   // Disables the channel, destroys its address space and frees its host memory (synchronize first).
+  // Its VRAM is released when a channel opened after it closes: until another channel has owned
+  // GR, the context-switch firmware may still save this one's context into its buffer, and a new
+  // channel at the same instance address would look like this one to the FIFO (no switch).
   void close(Channel& c);
   uint32_t base() const { return base_; }
   sc_core::sc_time golden_time() const { return golden_time_; }
@@ -144,6 +151,13 @@ class Fifo {
   std::unique_ptr<Golden> golden_;
   sc_core::sc_time golden_time_;
   std::vector<std::unique_ptr<Channel>> live_;
+  uint64_t opens_ = 0;
+  struct Retired {  // a closed channel's VRAM, held until a later channel closes
+    uint64_t closed_after_opens = 0;
+    std::vector<GpuBuffer> vram;
+    std::vector<uint64_t> vram_phys;
+  };
+  std::vector<Retired> retired_;
 };
 
 }  // namespace hetvp::sw

@@ -1,5 +1,6 @@
 #include "sw/driver/gpu_driver.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstring>
 #include <vector>
@@ -126,8 +127,12 @@ void GpuDriver::open(unsigned index) {
   // Page directory at VRAM 0; page tables follow inside the page-table area.
   pd_ = 0;
   pt_next_ = kPdBytes;
-  vram_next_ = kPageTableArea;
-  vram_va_next_ = kVramVaBase + kPageTableArea;
+  const Fit fit = opt_.vram_fit == VramFit::best_fit ? Fit::Best : Fit::First;
+  vram_ = VramAllocator(kPageTableArea, vram_size_ > kPageTableArea ? vram_size_ - kPageTableArea : 0, fit);
+  // VAs: next fit, so that a freed buffer's address stays unmapped (a stale pointer faults) until
+  // the 252 GiB of VA have gone round once.
+  vram_va_ = VramAllocator(kVramVaBase + kPageTableArea, kSysmemVaBase - (kVramVaBase + kPageTableArea), Fit::Next);
+  mappings_.clear();
   sysmem_va_next_ = kSysmemVaBase;
   spaces_.assign(1, Space{true, pd_, std::vector<uint64_t>(1u << MMU_PD_INDEX_BITS, 0)});
   reg_write(GPU_MMU_BASE + MMU_PD_BASE_LO, static_cast<uint32_t>(pd_));
@@ -206,19 +211,42 @@ void GpuDriver::destroy_space(unsigned id) {
     if (pt) free_tables_.push_back(pt);  // a recycled table's stale PTEs are overwritten or unreachable: see below
   free_tables_.push_back(s.pd);
   s.live = false;
+  for (auto& [va, m] : mappings_)
+    if (m.space == id) m.space_live = false;
   reg_write(GPU_MMU_BASE + MMU_TLB_FLUSH, 1);
 }
 
 uint64_t GpuDriver::space_pd(unsigned id) const { return const_cast<GpuDriver*>(this)->space(id).pd; }
 
+std::string GpuDriver::out_of_vram(const char* what, uint64_t size, uint64_t bytes) const {
+  return std::string(what) + ": out of VRAM: asked " + std::to_string(size) + " bytes" +
+         (bytes != size ? " (" + std::to_string(bytes) + " in whole pages)" : std::string()) + ", " +
+         vram_.describe_free() + " (" + std::to_string(vram_.live_blocks()) + " buffers hold " +
+         std::to_string(vram_.used_bytes()) + " of the " + std::to_string(vram_.size()) +
+         " bytes above the page tables; cuMemFree / free_vram releases a buffer)";
+}
+
 uint64_t GpuDriver::alloc_vram_phys(uint64_t size, uint64_t align) {
   if (!open_) throw HostError("alloc_vram_phys before open");
-  const uint64_t at = (vram_next_ + align - 1) & ~(align - 1);
   const uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
-  if (bytes == 0 || at + bytes > vram_size_)
-    throw HostError("alloc_vram_phys: out of VRAM (asked " + std::to_string(size) + " bytes)");
-  vram_next_ = at + bytes;
-  return at;
+  const auto at = vram_.alloc(bytes, std::max(align, kPage));
+  if (bytes == 0 || !at) throw HostError(out_of_vram("alloc_vram_phys", size, bytes));
+  return *at;
+}
+
+void GpuDriver::free_vram_phys(uint64_t vram_offset) {
+  if (!open_) throw HostError("free_vram_phys before open");
+  for (const auto& [va, m] : mappings_)
+    if (m.phys == vram_offset)
+      throw HostError("free_vram_phys: VRAM " + hex(vram_offset) + " is the buffer at GPU VA " + hex(va) +
+                      ": free it with free_vram");
+  switch (vram_.free(vram_offset)) {
+    case VramAllocator::FreeResult::Ok: return;
+    case VramAllocator::FreeResult::DoubleFree:
+      throw HostError("free_vram_phys: VRAM " + hex(vram_offset) + " was already freed (double free)");
+    case VramAllocator::FreeResult::NeverAllocated: break;
+  }
+  throw HostError("free_vram_phys: VRAM " + hex(vram_offset) + " was never allocated");
 }
 
 void GpuDriver::map_pages(uint64_t va, uint64_t phys, uint64_t size, bool sysmem, unsigned sid) {
@@ -238,19 +266,52 @@ void GpuDriver::map_pages(uint64_t va, uint64_t phys, uint64_t size, bool sysmem
 
 GpuBuffer GpuDriver::alloc_vram(uint64_t size, unsigned space) {
   if (!open_) throw HostError("alloc_vram before open");
-  uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
-  if (bytes == 0 || vram_next_ + bytes > vram_size_)
-    throw HostError("alloc_vram: out of VRAM (asked " + std::to_string(size) + " bytes)");
+  const uint64_t bytes = (size + kPage - 1) & ~(kPage - 1);
+  this->space(space);  // a bad space fails before anything is taken
   // Physically contiguous (range invalidation cares), but in the GPU's virtual space every
   // buffer is followed by an unmapped guard page, as host mappings are: an engine that runs off
   // the end of one buffer faults instead of writing into the next one.
-  if (vram_va_next_ + bytes + kPage > kSysmemVaBase)
-    throw HostError("alloc_vram: out of GPU virtual address space for VRAM");
-  GpuBuffer b{vram_va_next_, vram_next_, size, false};
-  vram_next_ += bytes;
-  vram_va_next_ += bytes + kPage;
+  const auto phys = bytes ? vram_.alloc(bytes, kPage) : std::nullopt;
+  if (!phys) throw HostError(out_of_vram("alloc_vram", size, bytes));
+  const auto va = vram_va_.alloc(bytes + kPage, kPage);
+  if (!va) {
+    vram_.free(*phys);
+    throw HostError("alloc_vram: out of GPU virtual address space for VRAM (asked " + std::to_string(size) +
+                    " bytes; " + vram_va_.describe_free() + ")");
+  }
+  GpuBuffer b{*va, *phys, size, false};
   map_pages(b.va, b.phys, bytes, false, space);
+  mappings_[b.va] = VramMapping{b.phys, bytes, space, true};
   return b;
+}
+
+void GpuDriver::free_vram(const GpuBuffer& b) {
+  if (!open_) throw HostError("free_vram before open");
+  if (b.sysmem) throw HostError("free_vram: GPU VA " + hex(b.va) + " maps host memory (map_host), not VRAM");
+  const auto it = mappings_.find(b.va);
+  if (it == mappings_.end()) {
+    if (vram_va_.was_freed(b.va)) throw HostError("free_vram: GPU VA " + hex(b.va) + " was already freed (double free)");
+    if (const auto in = vram_va_.block_containing(b.va))
+      throw HostError("free_vram: GPU VA " + hex(b.va) + " is inside the VRAM buffer at " + hex(*in) +
+                      ", not its start");
+    throw HostError("free_vram: GPU VA " + hex(b.va) + " was never allocated");
+  }
+  const VramMapping m = it->second;
+  // Unmap: clear each page's entry, as map_pages wrote it, then flush the TLB. A destroyed space's
+  // tables are gone (and may serve another space now): nothing to write.
+  if (m.space_live) {
+    Space& sp = space(m.space);
+    for (uint64_t off = 0; off < m.bytes; off += kPage) {
+      const uint64_t v = b.va + off;
+      const uint64_t pdi = (v >> (MMU_PAGE_SHIFT + MMU_PT_INDEX_BITS)) & ((1u << MMU_PD_INDEX_BITS) - 1);
+      const uint64_t pti = (v >> MMU_PAGE_SHIFT) & ((1u << MMU_PT_INDEX_BITS) - 1);
+      if (sp.pde[pdi]) write_vram64(sp.pde[pdi] + pti * 8, 0);
+    }
+    reg_write(GPU_MMU_BASE + MMU_TLB_FLUSH, 1);
+  }
+  mappings_.erase(it);
+  vram_va_.free(b.va);
+  vram_.free(m.phys);
 }
 
 GpuBuffer GpuDriver::map_host(uint64_t host_phys, uint64_t size, unsigned space) {

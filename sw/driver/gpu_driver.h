@@ -4,16 +4,21 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "models/host/host_api.h"
 #include "platform/param_set.h"
+#include "sw/driver/vram_allocator.h"
 
 namespace hetvp::sw {
 
 // How a copy's end is detected (DriverOptions::completion).
 HETVP_ENUM(Completion, fence, interrupt);
+// Which free VRAM block a buffer takes (DriverOptions::vram_fit): the lowest that holds it, or the
+// smallest. Either way a buffer is one physically contiguous block (sw/driver/vram_allocator.h).
+HETVP_ENUM(VramFit, first_fit, best_fit);
 
 // The driver's options (workload args group `driver`), declared once (platform/param_set.h).
 struct DriverOptions : ParamSet {
@@ -40,6 +45,10 @@ struct DriverOptions : ParamSet {
   Time module_translate{this, "module_translate", "50 ns",
                          "host CPU time per PTX instruction of a module load's translation (parse, check, lay out, "
                          "encode: sw/driver/gpu_module.h; assumption: no measurement of a driver's PTX JIT is at hand)"};
+  Enum<VramFit> vram_fit{this, "vram_fit", VramFit::first_fit,
+                         "which free VRAM block a buffer takes: the lowest that holds it (first_fit: without frees "
+                         "buffers lie back to back in allocation order) or the smallest (best_fit); every buffer is "
+                         "physically contiguous either way"};
   bool interrupt_completion() const { return completion == Completion::interrupt; }
 };
 
@@ -95,13 +104,21 @@ class GpuDriver {
   // a buffer of one space is unmapped (a fault) in any other.
   GpuBuffer alloc_vram(uint64_t size, unsigned space = 0);
   GpuBuffer map_host(uint64_t host_phys, uint64_t size, unsigned space = 0);  // pinned host memory, visible to the GPU
+  // Releases a buffer of alloc_vram: its page-table entries are cleared through BAR1 and the GPU's
+  // TLB flushed (no write when its space was destroyed), its VRAM and VAs are free for reuse.
+  // HostError naming the VA for a host buffer, a double free, an address never allocated or one
+  // inside a buffer.
+  void free_vram(const GpuBuffer& buffer);
   // A new address space (its own page directory in VRAM) and its id; destroy_space frees its page
-  // directory and tables (not the buffers' VRAM: the allocator is a bump allocator).
+  // directory and tables (not the buffers' VRAM: free_vram releases it, with no page-table write).
   unsigned create_space();
   void destroy_space(unsigned space);
   uint64_t space_pd(unsigned space) const;  // VRAM address of the space's page directory
   // VRAM not mapped anywhere (instance blocks, context buffers): `align` a power of two.
   uint64_t alloc_vram_phys(uint64_t size, uint64_t align = 4096);
+  void free_vram_phys(uint64_t vram_offset);  // HostError as free_vram's
+  // The buffers' VRAM (above the page-table area): free bytes, blocks, live buffers.
+  const VramAllocator& vram() const { return vram_; }
   // Timed 32/64-bit writes to VRAM through BAR1 (what the driver does for page tables).
   void write_vram32(uint64_t vram_offset, uint32_t value);
   void write_vram64(uint64_t vram_offset, uint64_t value);
@@ -149,8 +166,15 @@ class GpuDriver {
   uint64_t vram_size_ = 0;
   uint64_t pd_ = 0;              // VRAM offset of the page directory
   uint64_t pt_next_ = 0;         // bump allocator for page tables (VRAM)
-  uint64_t vram_next_ = 0;       // bump allocator for buffers (VRAM)
-  uint64_t vram_va_next_ = 0;    // bump allocator for their GPU VAs (a guard page after each)
+  VramAllocator vram_;           // buffers' VRAM (above the page-table area)
+  VramAllocator vram_va_;        // their GPU VAs (next fit; each with an unmapped guard page after it)
+  struct VramMapping {           // a live alloc_vram buffer, by VA
+    uint64_t phys = 0, bytes = 0;
+    unsigned space = 0;
+    bool space_live = true;      // false once destroy_space took its page tables
+  };
+  std::map<uint64_t, VramMapping> mappings_;
+  std::string out_of_vram(const char* what, uint64_t size, uint64_t bytes) const;
   uint64_t sysmem_va_next_ = 0;  // bump allocator for host mappings (GPU VA)
   std::vector<Space> spaces_;    // [0] = the default space (PD_BASE)
   std::vector<uint64_t> free_tables_;  // freed PDs/PTs (all 128 KiB)

@@ -1,11 +1,16 @@
 // `gpu_bench`: Gdev's CUDA microbenchmarks (madd, mmul, fmadd, memcpy, loop, idle) on the FIFO
-// runtime, as Fujii 2013 runs them: each run creates a context, copies the inputs in, launches,
-// copies the result out and destroys the context; the run's total time is the metric. With
-// `contexts` > 1 each run does that for that many contexts at once (one host thread pushes to all,
-// then synchronizes all), so the FIFO time-slices their channels and switches GR between them.
-// Reported: every run's total time (CSV with --csv), the first run apart (it pays the golden
-// context), the median of the others, GR context switches requested and their time.
+// runtime, as Fujii 2013 runs them: each run is Gdev's test program (test/cuda/common/madd.c):
+// create a context and load the module, allocate, write the inputs, copy them in, set the kernel's
+// parameters, launch and synchronize, copy the result out, read it, free, unload, destroy. The
+// simulated host time is stamped between those steps as the test program's gettimeofday calls are,
+// giving Gdev's phases (Init, MemAlloc, DataInit, HtoD, KernConf, Exec, DtoH, DataRead, Close;
+// their sum is the run's total). VRAM is freed every run, so any number of runs fits. With
+// `contexts` > 1 each phase does its step for every context in turn (one host thread; a launch is
+// pushed to all before any is waited for), so the FIFO time-slices their channels and switches GR
+// between them. Reported: every run's total and phase times (CSV with --csv), the first run apart
+// (it pays the golden context), the median of the others, GR context switches and their time.
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cstring>
 
@@ -32,6 +37,7 @@ struct Job {
   uint32_t n = 0;  // the size argument
   uint64_t in_bytes = 0, out_bytes = 0;
   uint64_t host_a = 0, host_b = 0, host_c = 0;  // pinned
+  std::vector<uint32_t> a, b;                     // the inputs DataInit writes (their last word padding)
 };
 
 uint64_t bytes_in(const std::string& p, uint32_t n) {
@@ -48,6 +54,17 @@ uint64_t bytes_out(const std::string& p, uint32_t n) {
 }
 
 HETVP_ENUM(BenchProgram, madd, mmul, fmadd, memcpy, loop, idle);
+// Where the program's host buffers are: pinned and mapped for the GPU (cuMemAllocHost-style: one
+// DMA per copy), or pageable (malloc'ed, as in Gdev's test programs: copied through the runtime's
+// bounce buffers).
+HETVP_ENUM(HostMemory, pinned, pageable);
+
+// Gdev's phases (test/cuda/common/madd.c: the names it prints) and their CSV columns (+ "_ns").
+enum Phase { Init, MemAlloc, DataInit, HtoD, KernConf, Exec, DtoH, DataRead, Close, kPhases };
+constexpr const char* kPhaseName[kPhases] = {"Init", "MemAlloc", "DataInit", "HtoD", "KernConf",
+                                             "Exec", "DtoH",     "DataRead", "Close"};
+constexpr const char* kPhaseColumn[kPhases] = {"init", "memalloc", "datainit", "htod",    "kernconf",
+                                               "exec", "dtoh",     "dataread", "close"};
 
 struct GpuBenchArgs : ParamSet {
   Enum<BenchProgram> program{this, "program", BenchProgram::madd, "the microbenchmark (Gdev test/cuda/user)"};
@@ -55,9 +72,14 @@ struct GpuBenchArgs : ParamSet {
                      "problem size: matrix side for madd/fmadd/mmul, bytes for memcpy, iterations for loop, cycles "
                      "for idle",
                      Range{1, 1 << 26}};
-  Int<unsigned> runs{this, "runs", 1, "runs (each: create context, copy in, launch, copy out, destroy)",
+  Int<unsigned> runs{this, "runs", 1,
+                     "runs (each: create context, load, allocate, copy in, launch, copy out, free, unload, destroy)",
                      Range{1, 10000}};
   Int<unsigned> contexts{this, "contexts", 1, "contexts per run, driven at once", Range{1, FIFO_MAX_CHANNELS}};
+  Enum<HostMemory> host_memory{this, "host_memory", HostMemory::pinned,
+                               "the program's host buffers: pinned and mapped (one DMA per copy) or pageable (copied "
+                               "through the runtime's bounce buffers, as Gdev's test programs' malloc'ed buffers)"};
+  Group<BounceOptions> bounce{this, "bounce", "bounce buffers of pageable copies (Gdev's kernel-mode build)"};
   Group<DriverOptions> driver{this, "driver", "driver options"};
   Group<GdevOptions> gdev{this, "gdev", "runtime options"};
   Group<McuBootOptions> mcu{this, "mcu", "firmware images and boot timeout (the HUB/GPC context switch)"};
@@ -114,6 +136,8 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       for (unsigned g = 0; g < drv.num_gpcs(); ++g) gpcs += busy_ns(McuId::gpc_n(g));
     };
     GdevRuntime rt(api, drv, mcu.get(), args.gdev);
+    rt.set_bounce(args.bounce);
+    const bool pageable = args.host_memory == HostMemory::pageable;
     // The kernels: sw/kernels/gdev.cu compiled for the compute units' architecture.
     const ShippedPtx& kernels = shipped_ptx("gdev", compute_arch(drv));
     const std::string& prog = args.program.word();
@@ -126,6 +150,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
                                      "switches", "switch_ns", "check",    "fw_hub_ns", "fw_gpcs_ns"};
     for (unsigned b = 0; b < HostTime::kBuckets; ++b)
       cols.push_back(std::string("host_") + HostTime::name(HostTime::Bucket(b)) + "_ns");
+    for (unsigned ph = 0; ph < kPhases; ++ph) cols.push_back(std::string(kPhaseColumn[ph]) + "_ns");
     api.results().set_columns(cols);
     const uint32_t fifo = rt.fifo_base();
     auto switch_state = [&](uint64_t& ns) {
@@ -133,6 +158,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       return drv.reg_read(fifo + FIFO_SWITCHES);
     };
     std::vector<double> totals;
+    std::vector<std::array<double, kPhases>> phases;
     uint64_t all_switches = 0;
     unsigned failures = 0;
     std::string first_bad;
@@ -143,17 +169,47 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       double hub0, gpcs0;
       fw_busy(hub0, gpcs0);
       const auto host0 = api.ns();
-      const sc_core::sc_time t0 = api.now();
+      // Gdev's test program, its gettimeofday calls as `stamp` (the simulated host time).
+      std::array<double, kPhases> ph{};
+      sc_core::sc_time mark = api.now();
+      const sc_core::sc_time t0 = mark;
+      auto stamp = [&](Phase p) {
+        const sc_core::sc_time t = api.now();
+        ph[p] = (t - mark).to_seconds() * 1e9;
+        mark = t;
+      };
       std::vector<Live> live(contexts);
-      // Every context first (as a program's threads each open theirs and load their function),
-      // then each one's transfers and launch.
-      for (unsigned k = 0; k < contexts; ++k) {
+      for (unsigned k = 0; k < contexts; ++k) {  // cuCtxCreate, cuModuleLoad, cuFuncSetBlockShape
         live[k].ctx = rt.ctx_create();
-        setup(rt, kernels, jobs[k], k, live[k]);
+        if (prog != "memcpy") live[k].mod = rt.module_load(live[k].ctx, kernels.text, kernels.file_name());
       }
-      for (unsigned k = 0; k < contexts; ++k) launch(rt, jobs[k], live[k]);
-      for (auto& l : live) rt.synchronize(l.ctx);
-      for (auto& l : live) rt.ctx_destroy(l.ctx);
+      stamp(Init);
+      for (unsigned k = 0; k < contexts; ++k) alloc(rt, jobs[k], live[k], pageable);
+      stamp(MemAlloc);
+      for (auto& j : jobs) write_inputs(api, j);
+      stamp(DataInit);
+      for (unsigned k = 0; k < contexts; ++k) copy_in(rt, jobs[k], live[k], pageable);
+      stamp(HtoD);
+      for (unsigned k = 0; k < contexts; ++k) set_params(rt, jobs[k], k, live[k]);
+      stamp(KernConf);
+      // Every context's launch before any is waited for: GR switches between the channels, so a
+      // channel's kernel runs with what the context switch restored of its parameters.
+      for (unsigned k = 0; k < contexts; ++k)
+        if (live[k].gx) rt.launch_grid_async(live[k].ctx, live[k].gx, live[k].gy);
+      for (unsigned k = 0; k < contexts; ++k)
+        if (live[k].gx) rt.synchronize(live[k].ctx);
+      stamp(Exec);
+      for (unsigned k = 0; k < contexts; ++k) {
+        if (pageable)
+          rt.memcpy_dtoh_pageable(live[k].ctx, jobs[k].host_c, live[k].dc, jobs[k].out_bytes);
+        else
+          rt.memcpy_dtoh(live[k].ctx, live[k].c, live[k].dc, jobs[k].out_bytes);
+      }
+      stamp(DtoH);
+      for (auto& j : jobs) read_output(api, j);
+      stamp(DataRead);
+      for (unsigned k = 0; k < contexts; ++k) release(rt, live[k]);
+      stamp(Close);
       const double total = (api.now() - t0).to_seconds() * 1e9;
       const auto host1 = api.ns();
       double hub1, gpcs1;
@@ -168,6 +224,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
         api.log(format("gpu_bench: run %u: %s", r, bad.c_str()));
       }
       totals.push_back(total);
+      phases.push_back(ph);
       all_switches += sw1 - sw0;
       std::vector<std::string> row = {prog,
                                       std::to_string(n),
@@ -180,6 +237,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
                                       counters ? format("%.0f", hub1 - hub0) : "",
                                       counters ? format("%.0f", gpcs1 - gpcs0) : ""};
       for (unsigned b = 0; b < HostTime::kBuckets; ++b) row.push_back(format("%.0f", host1[b] - host0[b]));
+      for (unsigned p = 0; p < kPhases; ++p) row.push_back(format("%.0f", ph[p]));
       api.results().add_row(row);
     }
     const double first = totals[0];
@@ -190,6 +248,19 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
                    "%.3f us, %" PRIu64 " GR context switches, golden context %.3f us%s",
                    prog.c_str(), n, runs, contexts, first / 1e3, median / 1e3, all_switches,
                    rt.golden_time().to_seconds() * 1e6, failures ? "" : ", every result correct"));
+    // Gdev's test programs print each phase in ms ("HtoD: 0.123456"); here the median over the runs
+    // after the first (the first alone when there is one run).
+    std::string line = "gpu_bench phases (ms, " + std::string(runs > 1 ? "median of the runs after the first" : "the run") +
+                       "):";
+    for (unsigned p = 0; p <= kPhases; ++p) {
+      std::vector<double> v;
+      for (size_t r = runs > 1 ? 1 : 0; r < runs; ++r) v.push_back(p < kPhases ? phases[r][p] : totals[r]);
+      std::sort(v.begin(), v.end());
+      const double med = v[v.size() / 2];
+      line += format(" %s: %.6f", p < kPhases ? kPhaseName[p] : "Total", med / 1e6);
+      if (p < kPhases) api.stat(std::string("median_") + kPhaseColumn[p] + "_ns", med);
+    }
+    api.log(line);
     api.stat("first_run_ns", first);
     api.stat("median_run_ns", median);
     api.stat("switches", double(all_switches));
@@ -226,50 +297,77 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
           b[i] = prog == "mmul" ? uint32_t(i % 7) : row;
         }
       }
-      api.poke(j.host_a, a.data(), j.in_bytes);
-      api.poke(j.host_b, b.data(), j.in_bytes);
+      j.a = std::move(a);
+      j.b = std::move(b);
     }
     j.host_c = api.alloc_pinned(j.out_bytes, 4096);
+  }
+  // DataInit: the program writes its inputs (the CPU's stores into the pinned buffers, timed).
+  static void write_inputs(HostApi& api, const Job& j) {
+    if (!j.in_bytes) return;
+    api.write(j.host_a, j.a.data(), j.in_bytes, Access::Cached);
+    if (j.program != "memcpy") api.write(j.host_b, j.b.data(), j.in_bytes, Access::Cached);
+  }
+  // DataRead: the program reads the result (Gdev's madd reads every element; timed).
+  static void read_output(HostApi& api, const Job& j) {
+    std::vector<uint8_t> c(j.out_bytes);
+    api.read(j.host_c, c.data(), c.size(), Access::Cached);
   }
   static void clear_output(HostApi& api, const Job& j) {
     std::vector<uint8_t> z(j.out_bytes, 0xee);
     api.poke(j.host_c, z.data(), z.size());
   }
 
-  // Pass 1 (each context, right after ctx_create): buffers and the kernel's block shape and
-  // parameters (cuFuncSetBlockShape / cuParamSet*). Pass 2 (launch): copies in, cuLaunchGrid, copy
-  // out. With several contexts GR switches to the others between a channel's two passes, so its
-  // kernel runs with what the context switch restored. `loop` counts n + k in context k: the
-  // contexts' parameters differ, and a parameter that is not restored gives a wrong number.
+  // One context's run. MemAlloc: the device buffers (memcpy: one, as Gdev's memcpy.c; the kernels:
+  // inputs and output) and the pinned host buffers mapped. KernConf: the kernel's block shape and
+  // parameters (cuFuncSetBlockShape / cuParamSet*), cuLaunchGrid then pushes the grid. With several
+  // contexts GR switches to the others between a channel's parameters and its launch, so its kernel
+  // runs with what the context switch restored. `loop` counts n + k in context k: the contexts'
+  // parameters differ, and a parameter that is not restored gives a wrong number.
   struct Live {
     GdevContext* ctx = nullptr;
     HostBuf a, b, c;
     DevPtr da, db, dc;
     GpuModule mod;
-    uint32_t gx = 0, gy = 0;
+    uint32_t gx = 0, gy = 0;  // 0: nothing to launch (memcpy)
   };
-  static void setup(GdevRuntime& rt, const ShippedPtx& kernels, const Job& j, unsigned k, Live& l) {
+  static bool two_inputs(const Job& j) { return j.in_bytes && j.program != "memcpy"; }
+  static void alloc(GdevRuntime& rt, const Job& j, Live& l, bool pageable) {
+    GdevContext* ctx = l.ctx;
+    if (j.in_bytes) {
+      if (!pageable) l.a = rt.map_host(ctx, j.host_a, j.in_bytes);
+      l.da = rt.mem_alloc(ctx, j.in_bytes);
+    }
+    if (two_inputs(j)) {
+      if (!pageable) l.b = rt.map_host(ctx, j.host_b, j.in_bytes);
+      l.db = rt.mem_alloc(ctx, j.in_bytes);
+    }
+    if (!pageable) l.c = rt.map_host(ctx, j.host_c, j.out_bytes);
+    l.dc = j.program == "memcpy" ? l.da : rt.mem_alloc(ctx, j.out_bytes);
+  }
+  static void copy_in(GdevRuntime& rt, const Job& j, Live& l, bool pageable) {
+    auto in = [&](const DevPtr& d, const HostBuf& h, uint64_t host) {
+      if (pageable)
+        rt.memcpy_htod_pageable(l.ctx, d, host, j.in_bytes);
+      else
+        rt.memcpy_htod(l.ctx, d, h, j.in_bytes);
+    };
+    if (j.in_bytes) in(l.da, l.a, j.host_a);
+    if (two_inputs(j)) in(l.db, l.b, j.host_b);
+  }
+  static void set_params(GdevRuntime& rt, const Job& j, unsigned k, Live& l) {
     GdevContext* ctx = l.ctx;
     const uint32_t n = j.n;
     const std::string& p = j.program;
-    l.c = rt.map_host(ctx, j.host_c, j.out_bytes);
-    l.dc = rt.mem_alloc(ctx, j.out_bytes);
-    if (j.in_bytes) {
-      l.a = rt.map_host(ctx, j.host_a, j.in_bytes);
-      l.da = rt.mem_alloc(ctx, j.in_bytes);
-    }
     auto lo = [](uint64_t v) { return uint32_t(v); };
     auto hi = [](uint64_t v) { return uint32_t(v >> 32); };
     if (p == "memcpy") return;
-    l.mod = rt.module_load(ctx, kernels.text, kernels.file_name());  // cuModuleLoad
     l.gx = l.gy = 1;
     if (p == "loop") {
       rt.set_params(ctx, l.mod, "gdev_loop", 32, 1, {lo(l.dc.va()), hi(l.dc.va()), n + k, 32});
     } else if (p == "idle") {
       rt.set_params(ctx, l.mod, "gdev_idle", 1, 1, {lo(l.dc.va()), hi(l.dc.va()), n});
     } else {
-      l.b = rt.map_host(ctx, j.host_b, j.in_bytes);
-      l.db = rt.mem_alloc(ctx, j.in_bytes);
       const uint32_t bx = std::min<uint32_t>(n, 16), by = std::min<uint32_t>(n, 16);
       l.gx = (n + bx - 1) / bx;
       l.gy = (n + by - 1) / by;
@@ -277,15 +375,13 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
                     {lo(l.da.va()), hi(l.da.va()), lo(l.db.va()), hi(l.db.va()), lo(l.dc.va()), hi(l.dc.va()), n});
     }
   }
-  static void launch(GdevRuntime& rt, const Job& j, Live& l) {
-    if (j.in_bytes) rt.memcpy_htod_async(l.ctx, l.da, l.a, j.in_bytes);
-    if (j.program == "memcpy") {
-      rt.memcpy_dtoh_async(l.ctx, l.c, l.da, j.out_bytes);
-      return;
-    }
-    if (j.program != "loop" && j.program != "idle") rt.memcpy_htod_async(l.ctx, l.db, l.b, j.in_bytes);
-    rt.launch_grid_async(l.ctx, l.gx, l.gy);
-    rt.memcpy_dtoh_async(l.ctx, l.c, l.dc, j.out_bytes);
+  // Close: cuMemFree of each buffer, cuModuleUnload, cuCtxDestroy (Gdev's madd.c order).
+  static void release(GdevRuntime& rt, Live& l) {
+    if (l.da.buf.size) rt.mem_free(l.ctx, l.da);
+    if (l.db.buf.size) rt.mem_free(l.ctx, l.db);
+    if (l.dc.buf.size && l.dc.va() != l.da.va()) rt.mem_free(l.ctx, l.dc);
+    if (l.mod.image.size) rt.module_unload(l.ctx, l.mod);
+    rt.ctx_destroy(l.ctx);
   }
 
   // The result computed on the host; "" when right, else where it is wrong.

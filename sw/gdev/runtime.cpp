@@ -1,5 +1,12 @@
 #include "sw/gdev/runtime.h"
 
+#include <algorithm>
+#include <cinttypes>
+#include <iterator>
+
+#include "firmware/include/hetvp/fifo.h"
+#include "platform/format.h"
+
 namespace hetvp::sw {
 
 GdevRuntime::GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, const GdevOptions& opt)
@@ -14,12 +21,79 @@ void GdevRuntime::ctx_destroy(GdevContext* c) {
   c->synchronize();
   bound_.erase(c);
   api_.spend(opt_.api_call);
+  // What the program left allocated goes with the context (Gdev's gclose: "mem GC"), reported.
+  Memory& m = mem_[c];
+  uint64_t buffers = 0, bytes = 0;
+  for (const auto& [va, mod] : m.modules)
+    for (const GpuBuffer* b : {&mod.image, &mod.lmem})
+      if (b->size) {
+        ++buffers;
+        bytes += b->size;
+        release(c, *b);
+      }
+  for (const auto& [va, b] : m.live) {
+    ++buffers;
+    bytes += b.size;
+    release(c, b);
+  }
+  mem_.erase(c);
+  bounce_.erase(c);  // pinned: freed with the channel
+  if (buffers) {
+    released_buffers_ += double(buffers);
+    released_bytes_ += double(bytes);
+    api_.log(format("gdev: cuCtxDestroy of the context on channel %u released %" PRIu64 " buffer(s) of %" PRIu64
+                    " bytes still allocated (no cuMemFree / cuModuleUnload)",
+                    c->chid(), buffers, bytes));
+    api_.stat("gdev_released_buffers", released_buffers_);
+    api_.stat("gdev_released_bytes", released_bytes_);
+  }
   fifo_.close(*c);
 }
 
+void GdevRuntime::release(GdevContext*, const GpuBuffer& b) { gpu_.free_vram(b); }
+
 DevPtr GdevRuntime::mem_alloc(GdevContext* c, uint64_t bytes) {
   api_.spend(opt_.api_call);
-  return DevPtr{gpu_.alloc_vram(bytes, c->space())};
+  GpuBuffer b;
+  try {
+    b = gpu_.alloc_vram(bytes, c->space());
+  } catch (const HostError& e) {
+    throw HostError(format("cuMemAlloc of %" PRIu64 " bytes (context on channel %u): %s", bytes, c->chid(), e.what()));
+  }
+  Memory& m = mem_[c];
+  m.live[b.va] = b;
+  m.freed.erase(m.freed.lower_bound(b.va), m.freed.lower_bound(b.va + b.size));
+  return DevPtr{b};
+}
+
+void GdevRuntime::mem_free(GdevContext* c, const DevPtr& p) {
+  c->synchronize();  // Gdev memory.c: cuMemFree synchronizes the context before gfree
+  api_.spend(opt_.api_call);
+  Memory& m = mem_[c];
+  const auto it = m.live.find(p.va());
+  if (it == m.live.end()) {
+    if (m.freed.count(p.va()))
+      throw HostError(format("cuMemFree: GPU address 0x%" PRIx64 " (context on channel %u) was already freed "
+                             "(double free)",
+                             p.va(), c->chid()));
+    throw HostError(format("cuMemFree: GPU address 0x%" PRIx64 " was never allocated by cuMemAlloc in the context "
+                           "on channel %u",
+                           p.va(), c->chid()));
+  }
+  gpu_.free_vram(it->second);
+  m.freed.insert(p.va());
+  m.live.erase(it);
+}
+
+void GdevRuntime::check_not_freed(const GdevContext* c, uint64_t va, const char* call, const char* which) const {
+  const auto mi = mem_.find(c);
+  if (mi == mem_.end()) return;
+  const Memory& m = mi->second;
+  auto live = m.live.upper_bound(va);
+  if (live != m.live.begin() && va - std::prev(live)->first < std::prev(live)->second.size) return;
+  if (m.freed.count(va))
+    throw HostError(format("%s: the %s, GPU address 0x%" PRIx64 " (context on channel %u), was freed by cuMemFree",
+                           call, which, va, c->chid()));
 }
 
 HostBuf GdevRuntime::mem_alloc_host(GdevContext* c, uint64_t bytes) {
@@ -38,14 +112,88 @@ HostBuf GdevRuntime::map_host(GdevContext* c, uint64_t phys, uint64_t bytes) {
 
 void GdevRuntime::memcpy_htod_async(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes) {
   api_.spend(opt_.api_call);
+  check_not_freed(c, dst.va(), "cuMemcpyHtoD", "destination");
   c->copy(src.map.va, dst.va(), bytes);
   c->kick();
 }
 
 void GdevRuntime::memcpy_dtoh_async(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes) {
   api_.spend(opt_.api_call);
+  check_not_freed(c, src.va(), "cuMemcpyDtoH", "source");
   c->copy(src.va(), dst.map.va, bytes);
   c->kick();
+}
+
+// ---------------------------------------------------------------- pageable host memory
+GdevRuntime::Bounce& GdevRuntime::bounce(GdevContext* c) {
+  Bounce& b = bounce_[c];
+  if (!b.buf.empty()) return b;
+  for (unsigned k = 0; k < bounce_opt_.pipeline; ++k) b.buf.push_back(mem_alloc_host(c, bounce_opt_.chunk));
+  b.fence = mem_alloc_host(c, 4096);
+  for (unsigned k = 0; k < bounce_opt_.pipeline; ++k) api_.write32(b.fence.phys + 16 * k, 0);
+  b.seq.assign(bounce_opt_.pipeline, 0);
+  return b;
+}
+
+void GdevRuntime::release_fence(GdevContext* c, Bounce& b, unsigned k) {
+  const uint64_t va = b.fence.map.va + 16 * k;
+  c->push({FIFO_HDR(FIFO_SEC_OP_INC, 4, Channel::kSubCompute, FIFO_M_SEMAPHOREA), uint32_t(va >> 32) & 0xff,
+           uint32_t(va), ++b.seq[k], FIFO_SEM_RELEASE});
+  c->kick();
+}
+
+void GdevRuntime::wait_fence(GdevContext* c, Bounce& b, unsigned k) {
+  if (!b.seq[k]) return;  // never used
+  if (!api_.poll32(b.fence.phys + 16 * k, ~0u, b.seq[k], opt_.poll, opt_.sync_timeout))
+    throw HostError(format("bounce buffer %u of the context on channel %u: fence 0x%08x not written within "
+                           "sync_timeout",
+                           k, c->chid(), b.seq[k]));
+}
+
+void GdevRuntime::memcpy_htod_pageable(GdevContext* c, const DevPtr& dst, uint64_t host, uint64_t bytes) {
+  api_.spend(opt_.api_call);
+  check_not_freed(c, dst.va(), "cuMemcpyHtoD", "destination");
+  Bounce& b = bounce(c);
+  const uint64_t chunk = bounce_opt_.chunk;
+  std::vector<uint8_t> tmp(std::min(chunk, bytes));
+  unsigned k = 0;
+  for (uint64_t off = 0; off < bytes; off += chunk, k = (k + 1) % b.buf.size()) {
+    const uint64_t n = std::min(chunk, bytes - off);
+    wait_fence(c, b, k);  // the DMA that last read this buffer is done
+    api_.read(host + off, tmp.data(), n, Access::Cached);  // the CPU's memcpy into the bounce buffer
+    api_.write(b.buf[k].phys, tmp.data(), n, Access::Cached);
+    c->copy(b.buf[k].map.va, dst.va() + off, n);
+    release_fence(c, b, k);
+  }
+  for (unsigned i = 0; i < b.buf.size(); ++i) wait_fence(c, b, i);  // Gdev polls the last chunk's fence
+}
+
+void GdevRuntime::memcpy_dtoh_pageable(GdevContext* c, uint64_t host, const DevPtr& src, uint64_t bytes) {
+  api_.spend(opt_.api_call);
+  check_not_freed(c, src.va(), "cuMemcpyDtoH", "source");
+  Bounce& b = bounce(c);
+  const uint64_t chunk = bounce_opt_.chunk;
+  std::vector<uint8_t> tmp(std::min(chunk, bytes));
+  const uint64_t chunks = (bytes + chunk - 1) / chunk;
+  auto drain = [&](uint64_t i) {  // chunk i: wait for its DMA, memcpy it out of its buffer
+    const unsigned k = unsigned(i % b.buf.size());
+    const uint64_t off = i * chunk, n = std::min(chunk, bytes - off);
+    wait_fence(c, b, k);
+    api_.read(b.buf[k].phys, tmp.data(), n, Access::Cached);
+    api_.write(host + off, tmp.data(), n, Access::Cached);
+  };
+  // The DMA of chunk i into buffer i % pipeline goes out once chunk i - pipeline has been copied
+  // out of it; the CPU copies chunk i - 1 out while chunk i's DMA runs.
+  uint64_t drained = 0;
+  for (uint64_t i = 0; i < chunks; ++i) {
+    while (drained + b.buf.size() <= i) drain(drained++);
+    const unsigned k = unsigned(i % b.buf.size());
+    const uint64_t off = i * chunk, n = std::min(chunk, bytes - off);
+    c->copy(src.va() + off, b.buf[k].map.va, n);
+    release_fence(c, b, k);
+    while (drained < i) drain(drained++);
+  }
+  while (drained < chunks) drain(drained++);
 }
 
 void GdevRuntime::memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes) {
@@ -69,7 +217,21 @@ GpuModule GdevRuntime::module_load(GdevContext* c, const std::string& ptx_text, 
   c->copy(map.va, m.image.va, image.size());
   c->kick();
   c->synchronize();
+  mem_[c].modules[m.image.va] = m;
   return m;
+}
+
+void GdevRuntime::module_unload(GdevContext* c, const GpuModule& m) {
+  api_.spend(opt_.api_call);
+  Memory& mem = mem_[c];
+  const auto it = mem.modules.find(m.image.va);
+  if (it == mem.modules.end())
+    throw HostError(format("cuModuleUnload: no module loaded at GPU address 0x%" PRIx64 " in the context on channel %u "
+                           "(unloaded twice?)",
+                           m.image.va, c->chid()));
+  gpu_.free_vram(m.image);
+  if (m.lmem.size) gpu_.free_vram(m.lmem);
+  mem.modules.erase(it);
 }
 
 void GdevRuntime::launch_async(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t grid_x,

@@ -5,10 +5,15 @@
 // sw/driver/launch.h), kicked at once; synchronize releases the channel's fence and waits for it.
 // Several contexts at once: one host thread interleaves them (push to each, then synchronize
 // each), and the FIFO time-slices their channels.
+// VRAM is freed and reused (cuMemFree, cuModuleUnload; sw/driver/vram_allocator.h): a free of a
+// buffer not allocated in the context, a second free and a copy to a freed buffer are HostErrors
+// naming the call and the address; a context destroyed with buffers or modules still allocated
+// releases them and says so (log line, stats `gdev_released_buffers` / `gdev_released_bytes`).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +29,21 @@ class McuDriver;
 
 // The runtime's options (workload args group `gdev`): its channels'.
 using GdevOptions = ChannelOptions;
+
+// How Gdev copies pageable host memory (malloc'ed, which the GPU cannot reach): through pinned
+// bounce buffers, a chunk at a time, `pipeline` buffers in turn so that the CPU's memcpy of one
+// chunk overlaps the DMA of the previous one (Gdev gdev_api.c:115-190 HtoD, :311-372 DtoH).
+// Defaults are Gdev's kernel-mode build (mod/gdev/gdev_conf.h:36-41: CHUNK_DEFAULT 256 KB,
+// PIPELINE default 2; the user-mode build uses 2 MB chunks).
+struct BounceOptions : ParamSet {
+  Size chunk{this, "chunk", "256 KiB",
+             "bytes of each bounce buffer: a pageable copy moves this much per DMA (Gdev's kernel build: 256 KB, "
+             "mod/gdev/gdev_conf.h:41)",
+             Range{4096, 64ll << 20}};
+  Int<unsigned> pipeline{this, "pipeline", 2,
+                         "bounce buffers used in turn (Gdev's PIPELINE default 2, at most 4: gdev_conf.h:36-38)",
+                         Range{1, 4}};
+};
 // A context is one channel.
 using GdevContext = Channel;
 
@@ -43,7 +63,12 @@ class GdevRuntime {
 
   GdevContext* ctx_create();
   void ctx_destroy(GdevContext* c);  // synchronizes first
+  // cuMemAlloc: VRAM mapped in the context's space; out of VRAM is a HostError naming the request
+  // and what is free.
   DevPtr mem_alloc(GdevContext* c, uint64_t bytes);
+  // cuMemFree (Gdev memory.c: cuCtxSynchronize first): the pages unmapped, the TLB flushed, the
+  // VRAM free for reuse.
+  void mem_free(GdevContext* c, const DevPtr& p);
   HostBuf mem_alloc_host(GdevContext* c, uint64_t bytes);  // cuMemAllocHost: pinned, mapped
   HostBuf map_host(GdevContext* c, uint64_t phys, uint64_t bytes);  // pinned memory the program has
   // Asynchronous (pushed and kicked; ordered within the context): synchronize to wait.
@@ -53,6 +78,8 @@ class GdevRuntime {
   // through a pinned bounce buffer and the channel's copy engine, as Gdev uploads code
   // (sw/driver/gpu_module.h); synchronizes.
   GpuModule module_load(GdevContext* c, const std::string& ptx_text, const std::string& file);
+  // cuModuleUnload: the image's (and local memory's) VRAM freed as cuMemFree frees a buffer.
+  void module_unload(GdevContext* c, const GpuModule& m);
   void launch_async(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t grid_x, uint32_t grid_y,
                     uint32_t block_x, uint32_t block_y, const std::vector<uint32_t>& args, uint32_t shared = 0);
   // The same in the CUDA driver API's two steps: the function's block shape and parameters
@@ -62,6 +89,14 @@ class GdevRuntime {
   void set_params(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t block_x, uint32_t block_y,
                   const std::vector<uint32_t>& args, uint32_t shared = 0);
   void launch_grid_async(GdevContext* c, uint32_t grid_x, uint32_t grid_y);
+  // cuMemcpyHtoD / cuMemcpyDtoH from / to pageable host memory at host physical `host` (not mapped
+  // for the GPU): through the context's bounce buffers (BounceOptions), chunk by chunk, the CPU's
+  // memcpy of a chunk (timed cached accesses) overlapping the DMA of the previous one; each
+  // bounce buffer has a fence the host polls before reusing it. Synchronous. The bounce buffers
+  // are allocated at the context's first pageable copy (Gdev allocates them in cuCtxCreate).
+  void memcpy_htod_pageable(GdevContext* c, const DevPtr& dst, uint64_t host, uint64_t bytes);
+  void memcpy_dtoh_pageable(GdevContext* c, uint64_t host, const DevPtr& src, uint64_t bytes);
+  void set_bounce(const BounceOptions& b) { bounce_opt_ = b; }
   // Synchronous forms (cuMemcpyHtoD, cuMemcpyDtoH): push, then synchronize.
   void memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes);
   void memcpy_dtoh(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes);
@@ -86,6 +121,27 @@ class GdevRuntime {
     uint32_t shared = 0;
   };
   std::map<const GdevContext*, Binding> bound_;
+  struct Memory {  // what cuMemAlloc / cuModuleLoad hold in a context, by GPU VA
+    std::map<uint64_t, GpuBuffer> live;
+    std::set<uint64_t> freed;          // freed with cuMemFree and not handed out again
+    std::map<uint64_t, GpuModule> modules;  // by image VA
+  };
+  std::map<const GdevContext*, Memory> mem_;
+  BounceOptions bounce_opt_;
+  struct Bounce {  // a context's bounce buffers: pinned, mapped; a fence word each
+    std::vector<HostBuf> buf;
+    HostBuf fence;
+    std::vector<uint32_t> seq;  // the last sequence released per buffer
+  };
+  std::map<const GdevContext*, Bounce> bounce_;
+  Bounce& bounce(GdevContext* c);
+  // Pushes a semaphore release of the buffer's next sequence number after the work pushed so far.
+  void release_fence(GdevContext* c, Bounce& b, unsigned k);
+  void wait_fence(GdevContext* c, Bounce& b, unsigned k);
+  double released_buffers_ = 0, released_bytes_ = 0;
+  // HostError when `va` lies in a buffer cuMemFree freed (and not in a live one).
+  void check_not_freed(const GdevContext* c, uint64_t va, const char* call, const char* which) const;
+  void release(GdevContext* c, const GpuBuffer& b);
 };
 
 }  // namespace hetvp::sw

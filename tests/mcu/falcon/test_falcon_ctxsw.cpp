@@ -170,10 +170,10 @@ TEST(FalconCtxsw, UnreachableContextBufferIsANamedError) {
   auto r = run_hetvp(bench("gf100_nouveau.yaml", args), 120);
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   const std::string all = r.out + r.err;
-  EXPECT_NE(all.find("FAILED: gpu0.gr_hub: context switch to channel 1 (instance block at VRAM 0x1017000, CHAN_NEXT "
-                     "0x80001017) failed: the HUB firmware reports the HUB controller stopped during the switch (code "
+  EXPECT_NE(all.find("FAILED: gpu0.gr_hub: context switch to channel 1 (instance block at VRAM 0x100b000, CHAN_NEXT "
+                     "0x8000100b) failed: the HUB firmware reports the HUB controller stopped during the switch (code "
                      "9); last engine error: gpu0.gr_hub: xfer of 256 bytes at virtual address 0xf000000000 in the "
-                     "space of the channel at instance block 0x1017000 failed (unmapped: MMU fault)"),
+                     "space of the channel at instance block 0x100b000 failed (unmapped: MMU fault)"),
             std::string::npos)
       << all;
   EXPECT_NE(all.find("gpu0.hub: xdld at pc 0x09ab"), std::string::npos) << all;
@@ -184,7 +184,7 @@ TEST(FalconCtxsw, UnreachableContextBufferIsANamedError) {
   for (size_t at = all.find("warning: "); at != std::string::npos; at = all.find("warning: ", at + 1)) ++warnings;
   EXPECT_EQ(warnings, 4u) << all;
   EXPECT_NE(all.find("warning: gpu0.mmu: read at GPU virtual address 0xf000000000 by gpu0.gr_hub: no page directory "
-                     "entry (in the address space of channel 1 (instance 0x1017000))"),
+                     "entry (in the address space of channel 1 (instance 0x100b000))"),
             std::string::npos)
       << all;
   auto h = run_hetvp(bench("default.yaml", args), 120);
@@ -236,7 +236,9 @@ TEST(FalconCtxsw, EveryChipsImagesSwitchContexts) {
                              "--set workload.args.contexts=4"),
                        120);
     ASSERT_EQ(r.status, 0) << chip << r.out << r.err;
-    EXPECT_NE(r.out.find("8 GR context switches"), std::string::npos) << chip << r.out;
+    // Gdev's sequence with 4 contexts: each takes GR at cuCtxCreate, at its parameters and at its
+    // launch, the first of them a load only: 3 x 4 - 1 (docs/contexts.md, "gpu_bench").
+    EXPECT_NE(r.out.find("11 GR context switches"), std::string::npos) << chip << r.out;
     EXPECT_NE(r.out.find("every result correct"), std::string::npos) << chip << r.out;
     EXPECT_EQ(r.err.find("warning"), std::string::npos) << chip << r.err;
   }
@@ -258,7 +260,7 @@ TEST(FalconCtxsw, PerChannelMmioListRunsOnceAtEachChannelsFirstLoad) {
                      120);
   ASSERT_EQ(a.status, 0) << a.out << a.err;
   ASSERT_EQ(b.status, 0) << b.out << b.err;
-  EXPECT_TRUE(std::regex_search(b.out, std::regex("16 GR context switches, golden context [0-9.]+ us, every result correct")))
+  EXPECT_TRUE(std::regex_search(b.out, std::regex("22 GR context switches, golden context [0-9.]+ us, every result correct")))
       << b.out;
   const std::string sa = read_file(plain), sb = read_file(with);
   const double channels = 8;  // 4 contexts x 2 runs, each a new channel

@@ -1,0 +1,226 @@
+// VRAM that the Gdev runtime frees and reuses (sw/driver/vram_allocator.h, GpuDriver::free_vram,
+// GdevRuntime::mem_free / module_unload / ctx_destroy), and every bad input of it: out of VRAM, a
+// double free, a free of an address never allocated, a copy to a freed buffer, a context
+// destroyed with buffers still allocated. In-process: a test-only host program on
+// configs/default.yaml (hetvp's firmware); each case checks the message, the exit status and that
+// nothing else failed.
+#include <gtest/gtest.h>
+
+#include <cinttypes>
+#include <sstream>
+
+#include "common/run_hetvp.h"
+#include "common/tlm_harness.h"
+#include "firmware/include/hetvp/pmc.h"
+#include "platform/format.h"
+#include "platform/program.h"
+#include "platform/simulation.h"
+#include "sw/driver/mcu_driver.h"
+#include "sw/gdev/runtime.h"
+#include "sw/kernels/shipped.h"
+
+using namespace hetvp;
+using namespace hetvp::sw;
+
+namespace {
+
+struct MemArgs : ParamSet {
+  Str which{this, "case", "reuse", "which case"};
+};
+
+class GdevMemory : public ProgramWithArgs<MemArgs> {
+ public:
+  int run(HostApi& api, const MemArgs& args) override {
+    GpuDriver drv(api);
+    drv.open(0);
+    boot_microcontrollers(api, drv);
+    McuDriver mcu(api, drv);
+    GdevRuntime rt(api, drv, &mcu, test::config_from<GdevOptions>("sync_timeout: 50 ms"));
+    const std::string c = args.which;
+    const ShippedPtx& ptx = shipped_ptx("gdev", compute_arch(drv));
+    GdevContext* ctx = rt.ctx_create();
+    HostBuf h = rt.mem_alloc_host(ctx, 1 << 20);
+    if (c == "reuse") {
+      // A freed buffer's VRAM serves the next allocation of its size (its VA does not: next fit, a
+      // stale pointer faults); data round-trips.
+      DevPtr a = rt.mem_alloc(ctx, 1 << 20);
+      const uint64_t used = drv.vram().used_bytes();
+      rt.mem_free(ctx, a);
+      DevPtr b = rt.mem_alloc(ctx, 1 << 20);
+      std::vector<uint32_t> in(1 << 18), out(1 << 18, 0);
+      for (size_t i = 0; i < in.size(); ++i) in[i] = uint32_t(i * 2654435761u);
+      api.poke(h.phys, in.data(), 1 << 20);
+      rt.memcpy_htod(ctx, b, h, 1 << 20);
+      api.poke(h.phys, out.data(), 1 << 20);
+      rt.memcpy_dtoh(ctx, h, b, 1 << 20);
+      api.peek(h.phys, out.data(), 1 << 20);
+      api.log(format("reuse: va %s, phys %s, used %s, data %s", b.va() == a.va() ? "same" : "different",
+                     b.buf.phys == a.buf.phys ? "same" : "different",
+                     drv.vram().used_bytes() == used ? "same" : "different", in == out ? "ok" : "WRONG"));
+      rt.mem_free(ctx, b);
+    } else if (c == "cycles") {
+      // Contexts created and destroyed, each loading a module and allocating: VRAM in use settles
+      // (a closed channel's VRAM is held until the next channel closes, then reused).
+      rt.ctx_destroy(ctx);
+      std::string used;
+      for (int i = 0; i < 6; ++i) {
+        GdevContext* k = rt.ctx_create();
+        const GpuModule m = rt.module_load(k, ptx.text, ptx.file_name());
+        const DevPtr d = rt.mem_alloc(k, 3 << 20);
+        rt.mem_free(k, d);
+        rt.module_unload(k, m);
+        rt.ctx_destroy(k);
+        used += " " + std::to_string(drv.vram().used_bytes());
+      }
+      api.log("cycles: used bytes" + used);
+      return 0;
+    } else if (c == "double_free") {
+      DevPtr a = rt.mem_alloc(ctx, 4096);
+      rt.mem_free(ctx, a);
+      rt.mem_free(ctx, a);
+    } else if (c == "never_allocated") {
+      DevPtr bogus;
+      bogus.buf.va = 0x0123456000ull;
+      rt.mem_free(ctx, bogus);
+    } else if (c == "copy_after_free") {
+      DevPtr a = rt.mem_alloc(ctx, 4096);
+      rt.mem_free(ctx, a);
+      rt.memcpy_htod(ctx, a, h, 4096);
+    } else if (c == "gpu_copy_after_free") {
+      // Past the runtime's check: the channel's copy engine meets the cleared page-table entry.
+      DevPtr a = rt.mem_alloc(ctx, 4096);
+      rt.memcpy_htod(ctx, a, h, 4096);  // the translation is in the GPU's TLB now
+      rt.mem_free(ctx, a);
+      ctx->copy(h.map.va, a.va(), 4096);
+      rt.kick(ctx);
+      rt.synchronize(ctx);
+    } else if (c == "out_of_vram") {
+      DevPtr a = rt.mem_alloc(ctx, 1 << 20);
+      (void)a;
+      rt.mem_alloc(ctx, drv.vram_size());
+    } else if (c == "leak") {
+      rt.mem_alloc(ctx, 4096);
+      rt.mem_alloc(ctx, 8192);
+      rt.module_load(ctx, ptx.text, ptx.file_name());
+      const uint64_t before = drv.vram().live_blocks();
+      rt.ctx_destroy(ctx);
+      api.log(format("leak: %" PRIu64 " live VRAM blocks before cuCtxDestroy, %zu after", before,
+                     drv.vram().live_blocks()));
+      return 0;
+    }
+    rt.ctx_destroy(ctx);
+    return 0;
+  }
+};
+HETVP_REGISTER_PROGRAM("test_gdev_memory", GdevMemory, "test: cuMemFree, reuse and its bad inputs");
+
+struct MemRun {
+  int status = 0;
+  std::string out, err, stats;
+};
+MemRun run(const std::string& which, std::vector<std::string> sets = {}) {
+  RunOptions opt;
+  opt.config = test::config("default.yaml");
+  opt.workload = "test_gdev_memory";
+  sets.push_back("workload.args.case=" + which);
+  opt.overrides = std::move(sets);
+  opt.log_level = "warning";  // the MMU's fault report is a warning; the program's lines print (not quiet)
+  static int n = 0;
+  opt.stats_path = test::scratch() + "/mem" + std::to_string(n++) + ".json";
+  std::ostringstream out, err;
+  MemRun r;
+  r.status = run_platform(opt, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  r.stats = test::read_file(opt.stats_path);
+  return r;
+}
+bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+size_t count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST(GdevMemory, AFreedBuffersVramIsReusedAndItsDataRoundTrips) {
+  MemRun r = run("reuse");
+  ASSERT_EQ(r.status, kExitOk) << r.err << r.out;
+  EXPECT_TRUE(has(r.out + r.err, "reuse: va different, phys same, used same, data ok")) << r.out << r.err;
+}
+
+TEST(GdevMemory, ContextsCreatedAndDestroyedDoNotGrowVramInUse) {
+  MemRun r = run("cycles");
+  ASSERT_EQ(r.status, kExitOk) << r.err << r.out;
+  const std::string all = r.out + r.err;
+  const auto p = all.find("cycles: used bytes");
+  ASSERT_NE(p, std::string::npos) << all;
+  std::istringstream in(all.substr(p + 18, all.find('\n', p) - p - 18));
+  std::vector<uint64_t> used;
+  for (uint64_t u; in >> u;) used.push_back(u);
+  ASSERT_EQ(used.size(), 6u) << all;
+  for (size_t i = 2; i < used.size(); ++i) EXPECT_EQ(used[i], used[1]) << "cycle " << i << ": " << all;
+}
+
+TEST(GdevMemory, DoubleFreeIsAnErrorNamingTheAddress) {
+  MemRun r = run("double_free");
+  EXPECT_EQ(r.status, kExitSimFailure);
+  EXPECT_TRUE(has(r.err, "cuMemFree: GPU address 0x")) << r.err;
+  EXPECT_TRUE(has(r.err, "(context on channel 0) was already freed (double free)")) << r.err;
+  EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
+}
+
+TEST(GdevMemory, FreeOfAnAddressNeverAllocatedIsAnError) {
+  MemRun r = run("never_allocated");
+  EXPECT_EQ(r.status, kExitSimFailure);
+  EXPECT_TRUE(has(r.err, "cuMemFree: GPU address 0x123456000 was never allocated by cuMemAlloc in the context on "
+                         "channel 0"))
+      << r.err;
+  EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
+}
+
+TEST(GdevMemory, CopyToAFreedBufferIsAnError) {
+  MemRun r = run("copy_after_free");
+  EXPECT_EQ(r.status, kExitSimFailure);
+  EXPECT_TRUE(has(r.err, "cuMemcpyHtoD: the destination, GPU address 0x")) << r.err;
+  EXPECT_TRUE(has(r.err, "(context on channel 0), was freed by cuMemFree")) << r.err;
+  EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
+}
+
+// cuMemFree cleared the page-table entries and flushed the TLB: the copy engine faults at the
+// freed address although the translation was cached by the copy before the free.
+TEST(GdevMemory, TheGpuFaultsAtAFreedBuffersAddress) {
+  MemRun r = run("gpu_copy_after_free");
+  EXPECT_EQ(r.status, kExitSimFailure);
+  EXPECT_TRUE(has(r.err, "by gpu0.copy0: no page table entry (in the address space of channel 0")) << r.err;
+  EXPECT_TRUE(has(r.err, "LAUNCH_DMA (method 0x0300, subchannel 1)")) << r.err;
+  EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
+}
+
+TEST(GdevMemory, OutOfVramNamesTheRequestAndWhatIsFree) {
+  MemRun r = run("out_of_vram");
+  EXPECT_EQ(r.status, kExitSimFailure);
+  // 1536 MiB of VRAM, 16 MiB of it page tables: the request of all of it cannot fit.
+  EXPECT_TRUE(has(r.err, "cuMemAlloc of 1610612736 bytes (context on channel 0): alloc_vram: out of VRAM: asked "
+                         "1610612736 bytes, "))
+      << r.err;
+  EXPECT_TRUE(has(r.err, " bytes free in 1 block, the largest ")) << r.err;
+  EXPECT_TRUE(has(r.err, " of the 1593835520 bytes above the page tables")) << r.err;
+  EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
+}
+
+TEST(GdevMemory, ContextDestroyedWithBuffersReleasesAndReportsThem) {
+  MemRun r = run("leak");
+  ASSERT_EQ(r.status, kExitOk) << r.err << r.out;
+  const std::string all = r.out + r.err;
+  EXPECT_TRUE(has(all, "gdev: cuCtxDestroy of the context on channel 0 released 3 buffer(s) of ")) << all;
+  EXPECT_TRUE(has(all, "still allocated (no cuMemFree / cuModuleUnload)")) << all;
+  EXPECT_TRUE(has(r.stats, "\"gdev_released_buffers\": 3")) << r.stats;
+  // The three buffers (and the module image) are gone; the channel's own VRAM waits for the next close.
+  const auto p = all.find("leak: ");
+  ASSERT_NE(p, std::string::npos) << all;
+  uint64_t before = 0, after = 0;
+  ASSERT_EQ(sscanf(all.c_str() + p, "leak: %" SCNu64 " live VRAM blocks before cuCtxDestroy, %" SCNu64, &before, &after),
+            2);
+  EXPECT_EQ(after, before - 3) << all;
+}
