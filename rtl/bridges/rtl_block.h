@@ -26,6 +26,7 @@
 #include "platform/param_set.h"
 #include "platform/registry.h"
 #include "platform/run_context.h"
+#include "rtl/bridges/rules.h"
 #include "rtl/bridges/verilated_block.h"
 
 namespace hetvp::rtl {
@@ -94,6 +95,9 @@ using RtlReferenceRegistry = Registry<RtlReferenceType>;
         return std::make_unique<CLASS>(n, e);                                                               \
       })
 
+// "axi_r_after_ar": a rule's id as a statistic's name (relaxed_<this>).
+std::string stat_name(Rule r);
+
 // The parameters of every `rtl.<name>` component (rtl_component.cpp): the same for every block,
 // whatever its ports (what a block's build fixes, its RtlBlockType, is not a parameter).
 struct RtlBlockConfig : ParamSet {
@@ -101,7 +105,9 @@ struct RtlBlockConfig : ParamSet {
                             "rtl: the Verilated block; tlm: its TLM reference model; lockstep: both, compared (needs a "
                             "reference)"};
   Freq clock{this, "clock", "100 MHz", "block clock (runs only while the block has work)"};
-  Int<unsigned> reset_cycles{this, "reset_cycles", 4, "cycles rst_n is held low at time 0", Range{1, 1000}};
+  Int<unsigned> reset_cycles{this, "reset_cycles", 4,
+                             "cycles the reset (rst_n, or hetvp_add_rtl_block RESET) is held asserted at time 0",
+                             Range{1, 1000}};
   Int<unsigned> irq_vector{this, "irq_vector", 0,
                            "interrupt vector raised by irq output 0 (output k raises irq_vector + k)", Range{0, 1023}};
   Int<uint64_t> timeout_cycles{this, "timeout_cycles", 100000,
@@ -116,13 +122,17 @@ struct RtlBlockConfig : ParamSet {
   Int<unsigned> ring_cycles{this, "ring_cycles", 256,
                             "cycles kept in the ring buffer written when the run fails (0 = none)", Range{0, 1 << 20}};
   Str ring_file{this, "ring_file", "", "ring buffer VCD file (empty: <instance>_last_cycles.vcd)"};
+  Any relax{this, "relax",
+            "rule ids (docs/rtl_blocks.md section 4) this block may break: each becomes a warning, printed once, "
+            "counted in the stats (relaxed_<id>), and the bridge does the forgiving thing; e.g. [axi.r_after_ar]"};
   Int<unsigned> test_ready_delay{this, "test_ready_delay", 0,
                                  "TEST ONLY: the bridges raise READY (AXI4 master AR/AW/W, AXI4-Lite B/R) only after "
                                  "VALID was high this many cycles",
                                  Range{0, 1000}};
 
-  // The clock's period (at least 2 ps) and the waveform window.
+  // The clock's period (at least 2 ps), the waveform window, the `relax:` ids.
   void validate(Diagnostics& d) const override;
+  RelaxedRules relaxed_rules() const;  // `relax:` (validated)
   // What depends on the block's build too: the waveform format, a reference for tlm/lockstep.
   void validate(const RtlBlockType& t, Diagnostics& d) const;
 };
@@ -143,6 +153,7 @@ class RtlCore : public sc_core::sc_module, public RunMember {
   uint64_t cycle() const;  // the current cycle of the clock thread (the edge it is at or last made)
   const RtlCounters& counters() const { return counters_; }
   uint64_t bus_cycles() const;  // cycles out of reset
+  const RelaxedRules& relaxed() const;  // the block's `relax:` list and the breaks counted
   // Writes the ring buffer of the last cycles (a failure found outside the core: lockstep).
   void write_ring_now();
   void end_of_run();

@@ -6,21 +6,23 @@
 // message. Each run is in a child process (SystemC elaborates once per process).
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <fstream>
-#include <sstream>
 
-#include "common/child_exit.h"
 #include "common/run_hetvp.h"
 #include "models/host/host_api.h"
 #include "platform/format.h"
 #include "platform/program.h"
 #include "platform/simulation.h"
+#include "rtl/bridges/rules.h"
+#include "tests/rtl/block_run.h"
 #include "tests/rtl/blocks/apb_timer_regs.h"
 
 using namespace hetvp;
+using hetvp::rtl::describe;
+using hetvp::rtl::Rule;
+using hetvp::test::line_of;
+using hetvp::test::Outcome;
+using hetvp::test::run;
 
 namespace {
 
@@ -119,39 +121,6 @@ host_mem: {type: memory, size: 1 GiB, latency: 60 ns}
 blk: {type: %s, clock: 200 MHz, irq_vector: %u%s}
 )",
                 program.c_str(), (unsigned long long)kBase, type.c_str(), kVector, block_extra.c_str());
-}
-
-struct Outcome {
-  int status;
-  std::string text, stats;
-};
-
-// One run in a child process: exit status, stdout + stderr, the --stats file's text.
-Outcome run(const std::string& config_text, std::vector<std::string> sets) {
-  static int n = 0;
-  const std::string dir = test::scratch(), tag = std::to_string(getpid()) + "_" + std::to_string(n++);
-  RunOptions opt;
-  opt.config = test::write_file("targets_" + tag + ".yaml", config_text);
-  opt.overrides = std::move(sets);
-  opt.stats_path = dir + "/stats_" + tag + ".json";
-  const std::string text_path = dir + "/text_" + tag + ".txt";
-  fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    std::ostringstream out, err;
-    const int st = run_platform(opt, out, err);
-    std::ofstream(text_path) << out.str() << err.str();
-    fflush(nullptr);
-    test::exit_child(st);  // LeakSanitizer's check first (tests/common/child_exit.h)
-  }
-  int ws = 0;
-  waitpid(pid, &ws, 0);
-  return {WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, test::read_file(text_path), test::read_file(opt.stats_path)};
-}
-
-std::string line_of(const std::string& text, const std::string& prefix) {
-  const size_t p = text.find(prefix);
-  return p == std::string::npos ? std::string() : text.substr(p, text.find('\n', p) - p);
 }
 
 // The simulated time and every component's statistics (the run record names the mode).
@@ -274,30 +243,35 @@ void expect_rule(unsigned brk, const char* then, const std::string& message, std
 }
 
 TEST(RtlTargetRules, ResponseOrderingRWithoutRead) {
-  expect_rule(1, "write", "AXI4-Lite R channel: response ordering: R response with no read in flight, address 0x0");
+  expect_rule(1, "write",
+              "AXI4-Lite R channel: rule axi.r_after_ar (AMBA AXI, ARM IHI 0022E A3.3.1: the slave raises RVALID only "
+              "after the AR handshake) violated: R response with no read in flight, address 0x0");
 }
 TEST(RtlTargetRules, ResponseOrderingBWithoutWrite) {
-  expect_rule(2, "read", "AXI4-Lite B channel: response ordering: B response with no write in flight, address 0x0");
+  expect_rule(2, "read",
+              "AXI4-Lite B channel: " + describe(Rule::WriteAfterAwW) +
+                  " violated: B response with no write in flight, address 0x0");
 }
 TEST(RtlTargetRules, ValidHeldUntilReadyOnR) {
   expect_rule(3, "read",
-              "AXI4-Lite R channel: rule VALID held until READY violated: VALID dropped before READY, address 0x0",
+              "AXI4-Lite R channel: " + describe(Rule::ValidHeld) + " violated: VALID dropped before READY, address 0x0",
               {"blk.test_ready_delay=2"});
 }
 TEST(RtlTargetRules, PayloadStableOnR) {
   expect_rule(4, "read",
-              "AXI4-Lite R channel: rule payload stable while VALID and not READY violated: RDATA changed from "
-              "0x12345678 to 0x12345679, address 0x0",
+              "AXI4-Lite R channel: " + describe(Rule::PayloadStable) +
+                  " violated: RDATA changed from 0x12345678 to 0x12345679, address 0x0",
               {"blk.test_ready_delay=2"});
 }
 TEST(RtlTargetRules, WriteWithoutResponseTimesOut) {
   expect_rule(5, "write",
-              "AXI4-Lite B channel: time-out: no response after 200 cycles (write of the register access), address "
-              "0x0");
+              "AXI4-Lite B channel: " + describe(Rule::AccessAnswered) +
+                  " violated: time-out: no response after 200 cycles (write of the register access), address 0x0");
 }
 TEST(RtlTargetRules, WriteWithoutReadyTimesOut) {
   expect_rule(6, "write",
-              "AXI4-Lite AW channel: time-out: no READY after 200 cycles (write of the register access), address 0x0");
+              "AXI4-Lite AW channel: " + describe(Rule::AccessAnswered) +
+                  " violated: time-out: no READY after 200 cycles (write of the register access), address 0x0");
 }
 TEST(RtlTargetRules, CorrectBlockPassesWithTheSameReadyDelay) {
   const Outcome o = run(yaml("rtl.axil_regs", "test_axil_regs"), {"blk.test_ready_delay=2"});
