@@ -26,9 +26,9 @@ std::optional<HandshakeChecker::Violation> HandshakeChecker::check(uint64_t addr
     if (!v) out = Violation{Rule::ValidHeld, "VALID dropped before READY", addr};
     for (size_t i = 0; v && !out && i < cur_.size(); ++i)
       if (cur_[i] != prev_[i])
-        out = Violation{Rule::PayloadStable,
-                        payload_[i].first + format(" changed from 0x%" PRIx64 " to 0x%" PRIx64, prev_[i], cur_[i]),
-                        addr};
+        out =
+            Violation{Rule::PayloadStable,
+                      payload_[i].first + format(" changed from 0x%" PRIx64 " to 0x%" PRIx64, prev_[i], cur_[i]), addr};
   }
   prev_valid_ = v;
   prev_hs_ = v && r;

@@ -71,8 +71,8 @@ struct RtlCore::Impl {
     target->abort();
     std::string msg = located(v) + waves.write_ring();
     if (spec.relaxed)
-      msg += format("; `relax: [%s]` on '%s' makes it a warning while the RTL is fixed", spec.id,
-                    s.env.instance.c_str());
+      msg +=
+          format("; `relax: [%s]` on '%s' makes it a warning while the RTL is fixed", spec.id, s.env.instance.c_str());
     waves.close();
     owner->run_state().fail(s.env.instance, msg);
     return true;
@@ -169,28 +169,22 @@ void RtlCore::run() {
 
 uint64_t RtlCore::access(tlm::tlm_generic_payload& gp, std::function<void(uint64_t)> on_present) {
   Impl& m = *impl_;
-  const uint64_t addr = gp.get_address();
-  const unsigned len = gp.get_data_length();
-  if (len == 0 || len > 4 || (addr % 4) + len > 4 || gp.get_byte_enable_ptr()) {
+  const RegisterWord word = RegisterWord::of(gp);
+  if (!word.ok) {
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return 0;
   }
   RegisterAccess r;
   r.write = gp.is_write();
-  r.addr = uint32_t(addr & ~uint64_t(3));
-  const unsigned lane = unsigned(addr % 4);
-  uint32_t w = 0;
-  if (r.write)
-    for (unsigned i = 0; i < len; ++i) w |= uint32_t(gp.get_data_ptr()[i]) << (8 * (lane + i));
-  r.wdata = w;
-  r.wstrb = ((1u << len) - 1) << lane;
+  r.addr = uint32_t(word.offset);
+  r.wdata = r.write ? word.data : 0;
+  r.wstrb = word.strobe;
   r.arrival = sc_core::sc_time_stamp();
   r.on_present = std::move(on_present);
   m.target->push(&r);
   if (m.stopped) m.wake.notify(sc_core::SC_ZERO_TIME);
   sc_core::wait(r.done);
-  if (!r.write)
-    for (unsigned i = 0; i < len; ++i) gp.get_data_ptr()[i] = uint8_t(r.rdata >> (8 * (lane + i)));
+  if (!r.write) RegisterWord::answer_read(gp, r.rdata);
   // A span per register access on the block's register track, from its arrival to its response.
   const uint32_t data = r.write ? r.wdata : r.rdata;
   if (in_run() && tracer().enabled())

@@ -52,6 +52,48 @@ struct Clock {
   }
 };
 
+// A register access of 1..4 bytes within one 32-bit word, as the register bridges and the
+// reference models see it: the word's offset, the write data in its byte lanes, and the lanes it
+// writes (WSTRB/PSTRB). The payload's byte enables (TLM_BYTE_ENABLED per byte) narrow the lanes to
+// any pattern, non-contiguous too (HostApi::mmio_write_strobed); a read fills only enabled bytes.
+struct RegisterWord {
+  bool ok = false;  // 1..4 bytes within one word (else the access gets TLM_BURST_ERROR_RESPONSE)
+  uint64_t offset = 0;
+  uint32_t data = 0;
+  unsigned strobe = 0;     // bit k: byte lane k
+  uint32_t mask() const {  // the strobe as bits (0xff per lane)
+    uint32_t m = 0;
+    for (unsigned k = 0; k < 4; ++k)
+      if ((strobe >> k) & 1) m |= 0xffu << (8 * k);
+    return m;
+  }
+  static RegisterWord of(const tlm::tlm_generic_payload& gp) {
+    RegisterWord w;
+    const uint64_t addr = gp.get_address();
+    const unsigned len = gp.get_data_length(), lane = unsigned(addr % 4);
+    if (len == 0 || len > 4 || lane + len > 4) return w;
+    w.ok = true;
+    w.offset = addr & ~uint64_t(3);
+    for (unsigned i = 0; i < len; ++i) {
+      if (!enabled(gp, i)) continue;
+      w.strobe |= 1u << (lane + i);
+      if (gp.is_write()) w.data |= uint32_t(gp.get_data_ptr()[i]) << (8 * (lane + i));
+    }
+    return w;
+  }
+  // A read's answer `word`: the payload's enabled bytes.
+  static void answer_read(tlm::tlm_generic_payload& gp, uint32_t word) {
+    const unsigned lane = unsigned(gp.get_address() % 4);
+    for (unsigned i = 0; i < gp.get_data_length() && lane + i < 4; ++i)
+      if (enabled(gp, i)) gp.get_data_ptr()[i] = uint8_t(word >> (8 * (lane + i)));
+  }
+  static bool enabled(const tlm::tlm_generic_payload& gp, unsigned i) {
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    const unsigned n = gp.get_byte_enable_length();
+    return !be || !n || be[i % n] == TLM_BYTE_ENABLED;
+  }
+};
+
 // What a block does to the rest of the system, whichever implementation (RTL or TLM) runs it.
 struct BlockEnv {
   std::string instance;         // YAML instance name
@@ -75,6 +117,13 @@ class ReferenceModel : public sc_core::sc_module {
  public:
   ReferenceModel(sc_core::sc_module_name n, BlockEnv env) : sc_core::sc_module(n), env_(std::move(env)) {}
   virtual void access(tlm::tlm_generic_payload& gp, uint64_t cycle) = 0;
+  // The cycles from the access's presentation to its response (at cycle + this); 1 unless the
+  // model says otherwise (a block with wait states). `mode: tlm` answers then; lockstep with
+  // compare_latency compares it with the RTL's.
+  virtual uint64_t response_cycles(const tlm::tlm_generic_payload& gp) const {
+    (void)gp;
+    return 1;
+  }
 
  protected:
   BlockEnv env_;
@@ -116,6 +165,11 @@ struct RtlBlockConfig : ParamSet {
                                Min{1}};
   Int<unsigned> max_outstanding{this, "max_outstanding", 4,
                                 "AXI4 master: read and write bursts the bridge accepts in flight", Range{1, 64}};
+  Bool compare_latency{this, "compare_latency", false,
+                       "mode lockstep: also compare each register access's response latency (cycles from its "
+                       "presentation to its response) with the reference's"};
+  Int<unsigned> latency_tolerance{this, "latency_tolerance", 0,
+                                  "compare_latency: cycles the two latencies may differ by", Range{0, 1000000}};
   Str waves{this, "waves", "", "full waveform (VCD) of every signal of the block; empty = none"};
   Time waves_start{this, "waves_start", "0 s", "waveform window start"};
   Time waves_stop{this, "waves_stop", "0 s", "waveform window end (0 = end of the run)"};

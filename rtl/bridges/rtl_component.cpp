@@ -76,6 +76,7 @@ class RtlComponent final : public Component {
         lockstep_ = std::make_unique<BlockLockstep>(
             *this, env_.type + " '" + instance_name() + "'", instance_name(), env_.clock, [this] { core_->write_ring_now(); },
             [this](tlm::tlm_generic_payload& gp) { return mem ? (*mem)->transport_dbg(gp) : 0u; });
+        if (c.compare_latency) lockstep_->set_latency_tolerance(c.latency_tolerance);
         real.wrote = [this](uint64_t a, const std::vector<uint8_t>& d, const std::vector<uint8_t>& be) {
           lockstep_->rtl_wrote(core_->cycle(), a, d, be);
         };
@@ -114,6 +115,19 @@ class RtlComponent final : public Component {
         .counter("bytes_read", "bytes", "bytes the block read", bytes_read_)
         .counter("bytes_written", "bytes", "bytes the block wrote", bytes_written_)
         .counter("interrupts", "edges", "rising edges of the block's interrupt outputs", irqs_);
+    // mode lockstep: what it compared (the other modes have none of these: compare stats across
+    // modes without the lockstep_* counters).
+    if (lockstep_) {
+      const BlockLockstep::Counts& c = lockstep_->counts();
+      stats()
+          .counter("lockstep_accesses", "accesses", "register accesses both sides answered", c.accesses)
+          .counter("lockstep_reads", "accesses", "register reads whose data was compared", c.reads)
+          .counter("lockstep_latencies", "accesses", "response latencies compared (compare_latency)", c.latencies)
+          .counter("lockstep_transactions", "transactions", "bus transactions compared", c.transactions)
+          .counter("lockstep_writes", "writes", "memory writes compared", c.writes)
+          .counter("lockstep_irqs", "edges", "interrupt edges compared", c.irqs)
+          .counter("lockstep_divergences", "divergences", "divergences found (the first stops the run)", c.divergences);
+    }
     // Each rule of `relax:`: the times the RTL broke it (0 in mode tlm, which has no RTL).
     for (const RuleSpec& r : rule_table())
       if (relaxed_.relaxed(r.rule))
@@ -130,7 +144,7 @@ class RtlComponent final : public Component {
       // presented at the next rising edge, and not before the reset is over (as the RTL)
       const uint64_t g = std::max<uint64_t>(env_.clock.next_after(sc_core::sc_time_stamp()), reset_cycles_ + 1);
       ref_->access(gp, g);
-      env_.clock.wait_until(g + 1);
+      env_.clock.wait_until(g + ref_->response_cycles(gp));
       return;
     }
     if (!lockstep_) {
@@ -146,13 +160,20 @@ class RtlComponent final : public Component {
     t.set_data_ptr(copy.data());
     t.set_data_length(unsigned(copy.size()));
     t.set_streaming_width(unsigned(copy.size()));
+    std::vector<uint8_t> be;  // the same byte enables (a strobed write)
+    if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length()) {
+      be.assign(gp.get_byte_enable_ptr(), gp.get_byte_enable_ptr() + gp.get_byte_enable_length());
+      t.set_byte_enable_ptr(be.data());
+      t.set_byte_enable_length(unsigned(be.size()));
+    }
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     bool presented = false;
     const uint64_t g = core_->access(gp, [&](uint64_t cycle) {
       presented = true;
       if (!lockstep_->failed()) ref_->access(t, cycle);
     });
-    if (presented && gp.is_response_ok()) lockstep_->compare_access(gp, copy.data(), g);
+    if (presented && gp.is_response_ok())
+      lockstep_->compare_access(gp, copy.data(), g, core_->cycle() - g, ref_->response_cycles(t));
   }
 
   void count_and_send(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
@@ -207,8 +228,8 @@ void RtlBlockConfig::validate(Diagnostics& d) const {
     if (!r)
       d.error(relax.where() + format(": unknown rule '%s' (relax[%zu])", id.c_str(), i) + can);
     else if (!r->relaxed)
-      d.error(relax.where() + format(": rule %s cannot be relaxed (relax[%zu]): the bridge cannot go on without it (",
-                                     id.c_str(), i) +
+      d.error(relax.where() +
+              format(": rule %s cannot be relaxed (relax[%zu]): the bridge cannot go on without it (", id.c_str(), i) +
               r->text + ")" + can);
   }
 }

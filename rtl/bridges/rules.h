@@ -38,7 +38,7 @@ struct RuleSpec {
 const std::vector<RuleSpec>& rule_table();  // in Rule order
 const RuleSpec& rule_spec(Rule r);
 const RuleSpec* find_rule(const std::string& id);  // nullptr if no rule has that id
-std::string relaxable_rule_ids();                   // "axi.valid_held, axi.payload_stable, ..."
+std::string relaxable_rule_ids();                  // "axi.valid_held, axi.payload_stable, ..."
 // "rule ID (SOURCE: TEXT)", the head of every checker message.
 std::string describe(Rule r);
 

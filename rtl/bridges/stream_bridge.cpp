@@ -138,8 +138,8 @@ uint64_t StreamBridge::transfer(uint64_t beats, const Drive& drive, const Take& 
     if (auto v = out_check_.check()) {
       const StreamPin& f = out_.payload.empty() ? out_.valid : out_.payload.front();
       fail(format("%s: %s channel: %s, %s 0x%" PRIx64 ", at %s (cycle %" PRIu64 " of the transfer)", opt_.block.c_str(),
-                  out_.name.c_str(), (describe(v->rule) + " violated: " + v->detail).c_str(), f.name.c_str(), f.pin.get(),
-                  sc_core::sc_time_stamp().to_string().c_str(), cyc));
+                  out_.name.c_str(), (describe(v->rule) + " violated: " + v->detail).c_str(), f.name.c_str(),
+                  f.pin.get(), sc_core::sc_time_stamp().to_string().c_str(), cyc));
     }
     rise();
     ++cyc;

@@ -122,9 +122,10 @@ TEST(RtlBlockFaults, LateWriteIsCaughtByLockstep) {
 TEST(RtlBlockFaults, BlockThatNeverAnswersTimesOut) {
   auto o = run("rtl.crc32_fault4", {"crc0.timeout_cycles=500"});
   EXPECT_EQ(o.status, kExitSimFailure);
-  EXPECT_NE(o.err.find("rtl.crc32_fault4 'crc0': AXI4-Lite AR channel: " + describe(Rule::AccessAnswered) +
-                       " violated: time-out: no READY after 500 cycles (read of the register access), address 0x20, at "),
-            std::string::npos)
+  EXPECT_NE(
+      o.err.find("rtl.crc32_fault4 'crc0': AXI4-Lite AR channel: " + describe(Rule::AccessAnswered) +
+                 " violated: time-out: no READY after 500 cycles (read of the register access), address 0x20, at "),
+      std::string::npos)
       << o.err;
   expect_ring(o.ring);
 }

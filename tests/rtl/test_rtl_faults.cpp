@@ -25,10 +25,10 @@
 #include <string>
 
 using namespace hetvp;
-using hetvp::rtl::describe;
-using hetvp::rtl::Rule;
 using coherence::LineRange;
 using coherence::RangeBuilder;
+using hetvp::rtl::describe;
+using hetvp::rtl::Rule;
 
 namespace {
 

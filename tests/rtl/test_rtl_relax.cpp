@@ -44,7 +44,8 @@ class ScratchProgram : public ProgramWithArgs<ScratchArgs> {
     return first == a.reset_value && back == 0x12345678 && reg4 == a.reg4 ? 0 : 1;
   }
 };
-HETVP_REGISTER_PROGRAM("test_scratch_block", ScratchProgram, "TEST ONLY: drives SCRATCH of rtl.axil_eager/axil_rst_high");
+HETVP_REGISTER_PROGRAM("test_scratch_block", ScratchProgram,
+                       "TEST ONLY: drives SCRATCH of rtl.axil_eager/axil_rst_high");
 
 std::string yaml(const std::string& type, const std::string& block_extra = "") {
   return format(R"(
@@ -75,10 +76,11 @@ const std::string kEagerId = "workload.args.reg4=0x45414752";
 TEST(RtlRelax, SameCycleResponseStopsTheRunNamingTheRule) {
   const Outcome o = run(yaml("rtl.axil_eager"), {kEagerId, "blk.ring_file=" + test::scratch() + "/eager_ring.vcd"});
   EXPECT_EQ(o.status, kExitSimFailure) << o.text;
-  EXPECT_NE(o.text.find("FAILED: blk: rtl.axil_eager 'blk': AXI4-Lite R channel: rule axi.r_after_ar (AMBA AXI, ARM "
-                        "IHI 0022E A3.3.1: the slave raises RVALID only after the AR handshake) violated: R response at "
-                        "the same edge as the read's AR handshake, address 0x0, at "),
-            std::string::npos)
+  EXPECT_NE(
+      o.text.find("FAILED: blk: rtl.axil_eager 'blk': AXI4-Lite R channel: rule axi.r_after_ar (AMBA AXI, ARM "
+                  "IHI 0022E A3.3.1: the slave raises RVALID only after the AR handshake) violated: R response at "
+                  "the same edge as the read's AR handshake, address 0x0, at "),
+      std::string::npos)
       << o.text;
   EXPECT_NE(o.text.find("; `relax: [axi.r_after_ar]` on 'blk' makes it a warning while the RTL is fixed"),
             std::string::npos)
@@ -142,9 +144,7 @@ TEST(RtlRelax, RuleTheBridgeCannotRelaxIsALocatedError) {
                    "rule hetvp.access_answered cannot be relaxed (relax[0]): the bridge cannot go on without it (a "
                    "register access gets READY (PREADY) and its response within timeout_cycles)");
 }
-TEST(RtlRelax, RelaxMustBeAList) {
-  expect_bad_relax("axi.r_after_ar", "a list of rule ids, e.g. [axi.r_after_ar]");
-}
+TEST(RtlRelax, RelaxMustBeAList) { expect_bad_relax("axi.r_after_ar", "a list of rule ids, e.g. [axi.r_after_ar]"); }
 
 // RESET rst ACTIVE_HIGH: held high for reset_cycles edges (the block counts them), then low.
 TEST(RtlReset, ActiveHighResetNamedRst) {
