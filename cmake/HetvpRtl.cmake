@@ -1,12 +1,14 @@
 # hetvp_add_rtl_block(NAME <name> TOP <module> SOURCES <files.sv...> BUS axi4lite|apb [MASTER axi4]
 #                     [IRQS <n>] [VERILATOR_ARGS <args...>] [REFERENCE_CXX <reference model .cpp...>]
-#                     [REFERENCE <block name>] [TARGET <object library>] [WAVES vcd|fst])
+#                     [REFERENCE <block name>] [TARGET <object library>] [WAVES vcd|fst]
+#                     [RESET <pin> ACTIVE_HIGH|ACTIVE_LOW])
 #
 # Verilates the SystemVerilog block (C++ output with --trace, evaluated by the bridges in
 # rtl/bridges) and registers the component type `rtl.<name>` that YAML instantiates; `hetvp list`
 # shows it with its ports. The top module's pins follow the naming convention of
 # docs/rtl_blocks.md (clk, rst_n, s_axil_* or s_apb_*, m_axi_* with MASTER axi4, irq[IRQS-1:0],
-# optional busy). WAVES picks the format of the block's full waveform (`waves:` in YAML; default
+# optional busy). RESET names another reset pin with its polarity (e.g. RESET rst ACTIVE_HIGH): a
+# build-time fact, as the pin is a member of the Verilated C++ model the glue names. WAVES picks the format of the block's full waveform (`waves:` in YAML; default
 # vcd; fst: Verilator --trace-fst, zlib; a Verilated model has one format). REFERENCE_CXX adds the sources of the block's TLM reference model
 # (HETVP_REGISTER_RTL_REFERENCE); REFERENCE names another block whose reference model this block
 # uses (test-only variants). TARGET defaults to hetvp_rtl_obj, whose objects go into hetvp_rtl (libhetvp_rtl.so).
@@ -61,7 +63,8 @@ function(hetvp_verilate)
 endfunction()
 
 function(hetvp_add_rtl_block)
-  cmake_parse_arguments(B "" "NAME;TOP;BUS;MASTER;IRQS;TARGET;REFERENCE;WAVES" "SOURCES;VERILATOR_ARGS;REFERENCE_CXX" ${ARGN})
+  cmake_parse_arguments(B "ACTIVE_HIGH;ACTIVE_LOW" "NAME;TOP;BUS;MASTER;IRQS;TARGET;REFERENCE;WAVES;RESET"
+                        "SOURCES;VERILATOR_ARGS;REFERENCE_CXX" ${ARGN})
   if(B_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "hetvp_add_rtl_block: unknown arguments: ${B_UNPARSED_ARGUMENTS}")
   endif()
@@ -85,6 +88,19 @@ function(hetvp_add_rtl_block)
   endif()
   if(NOT B_IRQS)
     set(B_IRQS 0)
+  endif()
+  if(B_RESET)
+    if(NOT B_RESET MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+      message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): RESET '${B_RESET}' is not a pin name")
+    endif()
+    if(B_ACTIVE_HIGH STREQUAL B_ACTIVE_LOW)
+      message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): RESET ${B_RESET}: say ACTIVE_HIGH or ACTIVE_LOW")
+    endif()
+  elseif(B_ACTIVE_HIGH OR B_ACTIVE_LOW)
+    message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): ACTIVE_HIGH/ACTIVE_LOW need RESET <pin> "
+                        "(without it: rst_n, active low)")
+  else()
+    set(B_RESET rst_n)
   endif()
   if(NOT B_IRQS MATCHES "^[0-9]+$" OR B_IRQS GREATER 64)
     message(FATAL_ERROR "hetvp_add_rtl_block(${B_NAME}): IRQS must be 0..64")
@@ -115,6 +131,12 @@ function(hetvp_add_rtl_block)
   set(HETVP_RTL_PREFIX ${_prefix})
   set(HETVP_RTL_IRQS ${B_IRQS})
   set(HETVP_RTL_REFERENCE ${B_REFERENCE})
+  set(HETVP_RTL_RESET ${B_RESET})
+  if(B_ACTIVE_HIGH)
+    set(HETVP_RTL_RESET_HIGH true)
+  else()
+    set(HETVP_RTL_RESET_HIGH false)
+  endif()
   if(B_BUS STREQUAL "apb")
     set(HETVP_RTL_APB 1)
   else()

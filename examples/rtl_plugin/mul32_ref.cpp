@@ -16,26 +16,21 @@ namespace example {
 
 using hetvp::rtl::BlockEnv;
 using hetvp::rtl::ReferenceModel;
+using hetvp::rtl::RegisterWord;
 
 class Mul32Reference final : public ReferenceModel {
  public:
   Mul32Reference(sc_core::sc_module_name n, const BlockEnv& env) : ReferenceModel(n, env) {}
 
   void access(tlm::tlm_generic_payload& gp, uint64_t g) override {
-    const uint64_t off = gp.get_address() & 0x1c;  // the RTL decodes address bits 4:2
-    const unsigned lane = unsigned(gp.get_address() % 4), len = gp.get_data_length();
-    uint8_t* d = gp.get_data_ptr();
+    const RegisterWord w = RegisterWord::of(gp);  // the lanes written: the strobe (byte enables too)
+    const uint64_t off = w.offset & 0x1c;         // the RTL decodes address bits 4:2
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     if (gp.is_read()) {
-      const uint32_t v = read(off, g - 1);
-      for (unsigned i = 0; i < len; ++i) d[i] = uint8_t(v >> (8 * (lane + i)));
+      RegisterWord::answer_read(gp, read(off, g - 1));
       return;
     }
-    uint32_t v = 0, strb = 0;
-    for (unsigned i = 0; i < len; ++i) {
-      v |= uint32_t(d[i]) << (8 * (lane + i));
-      strb |= 0xffu << (8 * (lane + i));
-    }
+    const uint32_t v = w.data, strb = w.mask();
     const uint64_t at = g + 1;  // the ACCESS edge: the write takes effect here
     switch (off) {
       case MUL_OPA:

@@ -59,6 +59,15 @@ class HostApi {
   void write64(uint64_t addr, uint64_t v, Access a = Access::Cached) { write(addr, &v, 8, a); }
   uint32_t mmio_read32(uint64_t addr) { return read32(addr, Access::Uncached); }
   void mmio_write32(uint64_t addr, uint32_t v) { write32(addr, v, Access::Uncached); }
+  // One uncached store of `len` (1..8) bytes within one naturally aligned 8-byte unit, with a
+  // byte strobe: byte i of `src` is written only if bit i of `strobe` is set — any pattern,
+  // non-contiguous too (AXI WSTRB; the transaction carries TLM byte enables). A register block
+  // behind the RTL bridges sees it as WSTRB/PSTRB (docs/rtl_blocks.md).
+  virtual void mmio_write_strobed(uint64_t addr, const void* src, size_t len, uint32_t strobe) {
+    (void)addr, (void)src, (void)len, (void)strobe;
+    throw HostError(name() + ": this CPU model has no byte-strobed stores");
+  }
+  void mmio_write32_strobed(uint64_t addr, uint32_t v, uint32_t strobe) { mmio_write_strobed(addr, &v, 4, strobe); }
 
   // --- untimed debug access (result checking only) -------------------------------------
   virtual void peek(uint64_t addr, void* dst, size_t len) = 0;

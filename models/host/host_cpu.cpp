@@ -102,14 +102,18 @@ void HostCpu::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
              dmi_.end());
 }
 
-void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a) {
+void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a, uint8_t* be) {
   bool uncached = a != Access::Cached;
   if (!uncached && use_dmi_ && try_dmi(cmd, addr, data, len)) {
     qk_.inc(cached_access_);
     qk_.sync_if_needed();
     return;
   }
-  set_access(gp_, cmd, addr, data, len);
+  set_access(gp_, cmd, addr, data, len);  // no byte enables unless given
+  if (be) {
+    gp_.set_byte_enable_ptr(be);
+    gp_.set_byte_enable_length(len);
+  }
   info_ext_->uncached = uncached;
   sc_core::sc_time local = qk_.get_local_time();
   if (a == Access::WriteCombined && cmd == tlm::TLM_WRITE_COMMAND)
@@ -189,6 +193,20 @@ void HostCpu::write(uint64_t addr, const void* src, size_t len, Access a) {
     len -= n;
   }
   if (tracing) trace_call("write", addr0, len0, a, t0);
+}
+
+void HostCpu::mmio_write_strobed(uint64_t addr, const void* src, size_t len, uint32_t strobe) {
+  if (len == 0 || len > 8 || addr % 8 + len > 8)
+    throw HostError(
+        format("strobed store of %zu bytes at 0x%" PRIx64 ": 1..8 bytes within one aligned 8-byte unit", len, addr));
+  const bool tracing = tracer().enabled();
+  const sc_core::sc_time t0 = tracing ? now() : sc_core::SC_ZERO_TIME;
+  uint8_t data[8] = {}, be[8] = {};
+  std::copy_n(static_cast<const uint8_t*>(src), len, data);
+  for (size_t i = 0; i < len; ++i) be[i] = ((strobe >> i) & 1) ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+  transport(tlm::TLM_WRITE_COMMAND, addr, data, unsigned(len), Access::Uncached, be);
+  ++uncached_stores_;
+  if (tracing) trace_call("write", addr, len, Access::Uncached, t0);
 }
 
 void HostCpu::debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t len) {

@@ -63,6 +63,7 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   // HostApi
   void read(uint64_t addr, void* dst, size_t len, Access a) override;
   void write(uint64_t addr, const void* src, size_t len, Access a) override;
+  void mmio_write_strobed(uint64_t addr, const void* src, size_t len, uint32_t strobe) override;
   void peek(uint64_t addr, void* dst, size_t len) override;
   void poke(uint64_t addr, const void* src, size_t len) override;
   sc_core::sc_time now() override;
@@ -87,7 +88,8 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   void trace_call(const char* what, uint64_t addr, size_t len, Access a, const sc_core::sc_time& t0);
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   void run_program();
-  void transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a);
+  // `be`: byte enables (TLM_BYTE_ENABLED per byte, `len` of them), or none.
+  void transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a, uint8_t* be = nullptr);
   bool try_dmi(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
   void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t len);

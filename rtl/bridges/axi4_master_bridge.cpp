@@ -33,31 +33,38 @@ Axi4MasterChecker::Axi4MasterChecker(const AxiPins& x, unsigned bus_bytes, uint6
       timeout_(timeout_cycles) {}
 
 std::optional<RuleViolation> Axi4MasterChecker::check_handshakes(uint64_t addr_hint) {
+  // Every channel is checked each edge (a relaxed violation on one must not skip the others).
+  std::optional<RuleViolation> first;
   for (HandshakeChecker* c : {&ar_, &aw_, &w_})
-    if (auto v = on_channel(*c, c->check(addr_hint))) return v;
-  return std::nullopt;
+    if (auto v = on_channel(*c, c->check(addr_hint)); v && !first) first = std::move(v);
+  return first;
 }
 
 std::optional<RuleViolation> Axi4MasterChecker::check_burst(const char* ch, const BurstAddr& a) const {
   const unsigned size = 1u << a.size_code;
-  auto broken = [&](const std::string& rule) { return RuleViolation{ch, "burst rule: " + rule, a.addr}; };
-  if (a.burst == 3) return broken("reserved burst type 0b11");
-  if (a.burst != 1)
-    return broken(format("%s bursts are not supported by the bridge (INCR only)", a.burst ? "WRAP" : "FIXED"));
-  if (size > bus_bytes_) return broken(format("size %u bytes wider than the %u-byte data bus", size, bus_bytes_));
-  if (a.addr % size) return broken(format("start not aligned to the %u-byte beat size", size));
+  auto broken = [&](Rule r, const std::string& detail) { return RuleViolation{ch, r, detail, a.addr}; };
+  if (a.burst == 3) return broken(Rule::BurstType, "burst type 0b11");
+  if (a.burst != 1) return broken(Rule::IncrOnly, format("a %s burst", a.burst ? "WRAP" : "FIXED"));
+  if (size > bus_bytes_)
+    return broken(Rule::BurstSize, format("beats of %u bytes on the %u-byte data bus", size, bus_bytes_));
+  if (a.addr % size) return broken(Rule::AlignedStart, format("start not aligned to the %u-byte beat size", size));
+  return std::nullopt;
+}
+
+std::optional<RuleViolation> Axi4MasterChecker::check_4k(const char* ch, const BurstAddr& a) {
+  const unsigned size = 1u << a.size_code;
   if ((a.addr & 0xfff) + uint64_t(a.len + 1) * size > 0x1000)
-    return broken(format("%u beats of %u bytes cross a 4 KiB boundary", a.len + 1, size));
+    return RuleViolation{ch, Rule::Burst4k, format("%u beats of %u bytes cross a 4 KiB boundary", a.len + 1, size),
+                         a.addr};
   return std::nullopt;
 }
 
 std::optional<RuleViolation> Axi4MasterChecker::check_wlast(const BurstAddr& aw, size_t last, bool wlast) {
   if (last == aw.len && wlast) return std::nullopt;
-  const std::string rule =
-      wlast ? format("burst rule: WLAST on beat %zu of a burst of %u beats (AWLEN %u)", last + 1, aw.len + 1, aw.len)
-            : format("burst rule: no WLAST on beat %u, the last of a burst of %u beats (AWLEN %u)", aw.len + 1,
-                     aw.len + 1, aw.len);
-  return RuleViolation{"AXI4 W", rule, aw.addr};
+  const std::string detail =
+      wlast ? format("WLAST on beat %zu of a burst of %u beats (AWLEN %u)", last + 1, aw.len + 1, aw.len)
+            : format("no WLAST on beat %u, the last of a burst of %u beats (AWLEN %u)", aw.len + 1, aw.len + 1, aw.len);
+  return RuleViolation{"AXI4 W", Rule::Wlast, detail, aw.addr};
 }
 
 std::optional<RuleViolation> Axi4MasterChecker::check_responses_taken(bool r_waiting, uint64_t r_addr, bool b_waiting,
@@ -65,9 +72,11 @@ std::optional<RuleViolation> Axi4MasterChecker::check_responses_taken(bool r_wai
   r_wait_ = r_waiting ? r_wait_ + 1 : 0;
   b_wait_ = b_waiting ? b_wait_ + 1 : 0;
   if (r_wait_ > timeout_)
-    return RuleViolation{"AXI4 R", format("time-out: RREADY low for %" PRIu64 " cycles", r_wait_), r_addr};
+    return RuleViolation{"AXI4 R", Rule::ResponseTaken, format("time-out: RREADY low for %" PRIu64 " cycles", r_wait_),
+                         r_addr};
   if (b_wait_ > timeout_)
-    return RuleViolation{"AXI4 B", format("time-out: BREADY low for %" PRIu64 " cycles", b_wait_), b_addr};
+    return RuleViolation{"AXI4 B", Rule::ResponseTaken, format("time-out: BREADY low for %" PRIu64 " cycles", b_wait_),
+                         b_addr};
   return std::nullopt;
 }
 
@@ -162,7 +171,11 @@ void Axi4MasterBridge::send(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
 }
 
 void Axi4MasterBridge::read(const BurstAddr& a) {
-  if (auto v = checker_.check_burst("AXI4 AR", a)) return s_.fail(*v);
+  if (auto v = checker_.check_burst("AXI4 AR", a)) {
+    s_.violated(*v);  // not relaxable: the bridge cannot issue it
+    return;
+  }
+  if (auto v = Axi4MasterChecker::check_4k("AXI4 AR", a); v && s_.violated(*v)) return;
   ReadBurst rb{a.id, a.addr, a.len, 1u << a.size_code, {}, 0, 0};
   rb.data.assign(size_t(a.len + 1) * rb.size, 0);
   auto& gp = payload(tlm::TLM_READ_COMMAND, a.addr, rb.data.data(), unsigned(rb.data.size()));
@@ -179,15 +192,19 @@ void Axi4MasterBridge::write_complete_bursts() {
     const WriteBurst& aw = awq_.front();
     size_t last = 0;
     bool found = false;
+    const bool ignore_wlast = s_.relax.relaxed(Rule::Wlast);  // the burst is AWLEN + 1 beats
     for (size_t i = 0; i < wq_.size(); ++i)
-      if (wq_[i].last || i == aw.len) {
+      if ((wq_[i].last && !ignore_wlast) || i == aw.len) {
         last = i;
         found = true;
         break;
       }
     if (!found) return;
     const BurstAddr a{aw.id, aw.addr, aw.len, 0, 1};
-    if (auto v = Axi4MasterChecker::check_wlast(a, last, wq_[last].last)) return s_.fail(*v);
+    if (ignore_wlast)
+      for (size_t i = 0; i < last; ++i)  // an early WLAST inside the burst (relaxed: counted once per burst)
+        if (wq_[i].last && !s_.violated(*Axi4MasterChecker::check_wlast(a, i, true))) break;
+    if (auto v = Axi4MasterChecker::check_wlast(a, last, wq_[last].last); v && s_.violated(*v)) return;
     std::vector<uint8_t> data(size_t(aw.len + 1) * aw.size), be(data.size());
     for (unsigned i = 0; i <= aw.len; ++i) {
       const unsigned lane = unsigned((aw.addr + uint64_t(i) * aw.size) % db_);
@@ -227,7 +244,11 @@ void Axi4MasterBridge::act() {
   if (ar_) read(ar_sample_);
   if (s_.failed) return;
   if (aw_) {
-    if (auto v = checker_.check_burst("AXI4 AW", aw_sample_)) return s_.fail(*v);
+    if (auto v = checker_.check_burst("AXI4 AW", aw_sample_)) {
+      s_.violated(*v);
+      return;
+    }
+    if (auto v = Axi4MasterChecker::check_4k("AXI4 AW", aw_sample_); v && s_.violated(*v)) return;
     awq_.push_back({aw_sample_.id, aw_sample_.addr, aw_sample_.len, 1u << aw_sample_.size_code});
   }
   if (w_) wq_.push_back(w_sample_);
@@ -241,7 +262,7 @@ void Axi4MasterBridge::act() {
   const bool b_waiting = !bq_.empty() && bq_.front().ready <= s_.n && !b_;
   if (auto v = checker_.check_responses_taken(r_waiting, r_waiting ? rq_.front().addr : 0, b_waiting,
                                               b_waiting ? bq_.front().addr : 0))
-    s_.fail(*v);
+    s_.violated(*v);
 }
 
 }  // namespace hetvp::rtl

@@ -20,14 +20,16 @@ struct BurstAddr {
   unsigned len = 0, size_code = 0, burst = 0;
 };
 
-// The rules of the AXI4 channels the block drives: VALID held until READY and the payload stable
-// on AR, AW, W (A3.2.1); the burst rules at AR/AW (A3.4: INCR only here, size, alignment, 4 KiB);
-// WLAST exactly on beat AWLEN; R and B taken within timeout_cycles.
+// The rules of the AXI4 channels the block drives (rules.h): VALID held until READY and the payload
+// stable on AR, AW, W (A3.2.1); the burst rules at AR/AW (A3.4.1: type, size, 4 KiB; the bridge's
+// INCR only and aligned start); WLAST exactly on beat AWLEN + 1; R and B taken within timeout_cycles.
 class Axi4MasterChecker {
  public:
   Axi4MasterChecker(const AxiPins& x, unsigned bus_bytes, uint64_t timeout_cycles);
   std::optional<RuleViolation> check_handshakes(uint64_t addr_hint);
+  // What the bridge cannot issue (type, size, INCR only, alignment: not relaxable).
   std::optional<RuleViolation> check_burst(const char* channel, const BurstAddr& a) const;
+  static std::optional<RuleViolation> check_4k(const char* channel, const BurstAddr& a);
   // The W beats of a burst end at index `last` (0-based), with WLAST set there or not.
   static std::optional<RuleViolation> check_wlast(const BurstAddr& aw, size_t last, bool wlast);
   // Per edge: was an R (B) beat offered and not taken? A response left waiting too long stops the run.

@@ -8,16 +8,26 @@ AxiLiteChecker::AxiLiteChecker(const AxiLitePins& a)
       r_("AXI4-Lite R", a.rvalid, a.rready, {{"RDATA", a.rdata}, {"RRESP", a.rresp}}) {}
 
 std::optional<RuleViolation> AxiLiteChecker::check_handshakes(uint64_t addr_hint) {
-  if (auto v = on_channel(b_, b_.check(addr_hint))) return v;
-  return on_channel(r_, r_.check(addr_hint));
+  auto b = on_channel(b_, b_.check(addr_hint));  // both checked every edge
+  auto r = on_channel(r_, r_.check(addr_hint));
+  return b ? b : r;
 }
 
-std::optional<RuleViolation> AxiLiteChecker::check_response(bool b, bool r, const RegisterAccess* in_flight) {
+std::optional<RuleViolation> AxiLiteChecker::check_response(const Handshakes& h, const RegisterAccess* in_flight) {
   const uint64_t addr = in_flight ? in_flight->addr : 0;
-  if (b && !(in_flight && in_flight->write && in_flight->aw_done && in_flight->w_done))
-    return RuleViolation{"AXI4-Lite B", "response ordering: B response with no write in flight", addr};
-  if (r && !(in_flight && !in_flight->write && in_flight->ar_done))
-    return RuleViolation{"AXI4-Lite R", "response ordering: R response with no read in flight", addr};
+  const bool write = in_flight && in_flight->write, read = in_flight && !in_flight->write;
+  if (h.b && !(write && in_flight->aw_done && in_flight->w_done)) {
+    if (write && (in_flight->aw_done || h.aw) && (in_flight->w_done || h.w))
+      return RuleViolation{"AXI4-Lite B", Rule::WriteAfterAwW,
+                           "B response at the same edge as the write's AW/W handshake", addr};
+    return RuleViolation{"AXI4-Lite B", Rule::WriteAfterAwW, "B response with no write in flight", addr};
+  }
+  if (h.r && !(read && in_flight->ar_done)) {
+    if (read && h.ar)
+      return RuleViolation{"AXI4-Lite R", Rule::ReadAfterAr, "R response at the same edge as the read's AR handshake",
+                           addr};
+    return RuleViolation{"AXI4-Lite R", Rule::ReadAfterAr, "R response with no read in flight", addr};
+  }
   return std::nullopt;
 }
 
@@ -54,12 +64,19 @@ void AxiLiteTarget::act() {
   b_wait_ = (a_.bvalid.get() && !b_) ? b_wait_ + 1 : 0;
   r_wait_ = (a_.rvalid.get() && !r_) ? r_wait_ + 1 : 0;
   RegisterAccess* r = head();
-  if (auto v = AxiLiteChecker::check_response(b_, r_, r)) return s_.fail(*v);
+  bool b = b_, rr = r_;
+  if (auto v = AxiLiteChecker::check_response({aw_, w_, ar_, b_, r_}, r)) {
+    if (s_.violated(*v)) return;
+    // relaxed: a response at the edge of its own address (data) handshake is taken, as if that
+    // handshake had come first; a response with nothing of its kind in flight is dropped
+    rr = rr && r && !r->write && (r->ar_done || ar_);
+    b = b && r && r->write && (r->aw_done || aw_) && (r->w_done || w_);
+  }
   if (!r) return;
   if (aw_) r->aw_done = true;
   if (w_) r->w_done = true;
   if (ar_) r->ar_done = true;
-  if (b_ || r_) complete(r, rdata_, resp_);
+  if (b || rr) complete(r, rdata_, resp_);
 }
 
 RegisterTarget::Waiting AxiLiteTarget::waiting_for(const RegisterAccess& h) const {

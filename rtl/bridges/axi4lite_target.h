@@ -8,14 +8,19 @@
 
 namespace hetvp::rtl {
 
-// The rules of the AXI4-Lite channels the block drives (B, R): VALID held until READY and the
-// payload stable meanwhile (AXI4 A3.2.1), and no response without a request in flight.
+// The rules of the AXI4-Lite channels the block drives (B, R; rules.h): VALID held until READY and
+// the payload stable meanwhile (A3.2.1), and a response only after its request's handshakes
+// (A3.3.1: RVALID after AR, BVALID after AW and W).
 class AxiLiteChecker {
  public:
   explicit AxiLiteChecker(const AxiLitePins& a);
   std::optional<RuleViolation> check_handshakes(uint64_t addr_hint);
-  // A B (b) or R (r) handshake at this edge, with `in_flight` the access being presented.
-  static std::optional<RuleViolation> check_response(bool b, bool r, const RegisterAccess* in_flight);
+  struct Handshakes {
+    bool aw, w, ar, b, r;  // at this edge
+  };
+  // The B or R handshake of this edge, with `in_flight` the access being presented (its
+  // handshakes before this edge in aw_done, w_done, ar_done).
+  static std::optional<RuleViolation> check_response(const Handshakes& h, const RegisterAccess* in_flight);
 
  private:
   HandshakeChecker b_, r_;

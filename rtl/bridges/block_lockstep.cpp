@@ -39,16 +39,33 @@ BlockLockstep::BlockLockstep(const RunMember& owner, std::string block, std::str
 
 void BlockLockstep::mismatch(const char* field, uint64_t index, const std::string& detail) {
   // The first divergence stops the run (the RTL's ring buffer is written once, by the monitor).
-  if (monitor_.diverge(field, index, detail)) owner_.run_state().fail(instance_, monitor_.first().report());
+  if (monitor_.diverge(field, index, detail)) {
+    counts_.divergences = 1;
+    owner_.run_state().fail(instance_, monitor_.first().report());
+  }
 }
 
-void BlockLockstep::compare_access(const tlm::tlm_generic_payload& rtl, const uint8_t* tlm_data, uint64_t cycle) {
-  const uint64_t k = accesses_++;
+void BlockLockstep::compare_access(const tlm::tlm_generic_payload& rtl, const uint8_t* tlm_data, uint64_t cycle,
+                                   uint64_t rtl_cycles, uint64_t tlm_cycles) {
+  const uint64_t k = counts_.accesses++;
+  if (failed()) return;
   const unsigned len = rtl.get_data_length();
-  if (failed() || !rtl.is_read() || std::equal(tlm_data, tlm_data + len, rtl.get_data_ptr())) return;
-  mismatch("register access", k,
-           format("read at offset 0x%" PRIx64 " (cycle %" PRIu64 "): RTL 0x%" PRIx64 ", TLM 0x%" PRIx64,
-                  rtl.get_address(), cycle, le_value(rtl.get_data_ptr(), len), le_value(tlm_data, len)));
+  if (rtl.is_read()) {
+    ++counts_.reads;
+    if (!std::equal(tlm_data, tlm_data + len, rtl.get_data_ptr()))
+      return mismatch("register access", k,
+                      format("read at offset 0x%" PRIx64 " (cycle %" PRIu64 "): RTL 0x%" PRIx64 ", TLM 0x%" PRIx64,
+                             rtl.get_address(), cycle, le_value(rtl.get_data_ptr(), len), le_value(tlm_data, len)));
+  }
+  if (latency_tolerance_ < 0) return;
+  ++counts_.latencies;
+  const uint64_t diff = rtl_cycles > tlm_cycles ? rtl_cycles - tlm_cycles : tlm_cycles - rtl_cycles;
+  if (diff > uint64_t(latency_tolerance_))
+    mismatch(
+        "register access", k,
+        format("%s at offset 0x%" PRIx64 " (presented at cycle %" PRIu64 "): RTL response after %" PRIu64
+               " cycles, TLM after %" PRIu64 " (latency tolerance %" PRId64 " cycles)",
+               rtl.is_read() ? "read" : "write", rtl.get_address(), cycle, rtl_cycles, tlm_cycles, latency_tolerance_));
 }
 
 void BlockLockstep::rtl_transaction(uint64_t cycle, const tlm::tlm_generic_payload& gp,
@@ -69,14 +86,14 @@ void BlockLockstep::tlm_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time
   const Transaction r = rtl_tx_.front();
   rtl_tx_.pop_front();
   if (r.read != gp.is_read() || r.addr != gp.get_address() || r.len != gp.get_data_length() || r.cycle != cycle) {
-    mismatch("bus transaction", tx_compared_,
+    mismatch("bus transaction", counts_.transactions,
              format("RTL %s 0x%" PRIx64 " (%u bytes) at cycle %" PRIu64 ", TLM %s 0x%" PRIx64
                     " (%u bytes) at cycle %" PRIu64,
                     r.read ? "read" : "write", r.addr, r.len, r.cycle, gp.is_read() ? "read" : "write",
                     gp.get_address(), gp.get_data_length(), cycle));
     sc_core::wait(never_);
   }
-  ++tx_compared_;
+  ++counts_.transactions;
   d += r.latency;
   if (gp.is_read()) {
     const unsigned got = debug_read_(gp);
@@ -115,14 +132,14 @@ void BlockLockstep::compare_writes() {
       }
     if (ra != t.addr || rd != t.data || rb != t.be)
       return mismatch(
-          "memory write", writes_compared_,
+          "memory write", counts_.writes,
           format("RTL 0x%" PRIx64 " <- %s (strobes %zu bytes), TLM 0x%" PRIx64 " <- %s (%zu bytes)", ra,
                  hex_bytes(rd).c_str(), rd.size(), t.addr, hex_bytes(t.data, &t.be).c_str(), t.data.size()));
     if (r.cycle != t.cycle)
-      return mismatch("memory write", writes_compared_,
+      return mismatch("memory write", counts_.writes,
                       format("RTL 0x%" PRIx64 " <- %s at cycle %" PRIu64 ", TLM the same at cycle %" PRIu64, ra,
                              hex_bytes(rd).c_str(), r.cycle, t.cycle));
-    ++writes_compared_;
+    ++counts_.writes;
     rtl_writes_.pop_front();
     tlm_writes_.pop_front();
   }
@@ -137,27 +154,36 @@ void BlockLockstep::compare_irqs() {
   while (!failed() && !rtl_irqs_.empty() && !tlm_irqs_.empty()) {
     const IrqEdge &r = rtl_irqs_.front(), &t = tlm_irqs_.front();
     if (r.index != t.index || r.level != t.level || r.cycle != t.cycle)
-      return mismatch("interrupt edge", irqs_compared_,
+      return mismatch("interrupt edge", counts_.irqs,
                       format("RTL irq %u %s at cycle %" PRIu64 ", TLM irq %u %s at cycle %" PRIu64, r.index,
                              edge(r.level), r.cycle, t.index, edge(t.level), t.cycle));
-    ++irqs_compared_;
+    ++counts_.irqs;
     rtl_irqs_.pop_front();
     tlm_irqs_.pop_front();
   }
 }
 
 void BlockLockstep::end_of_run() {
-  if (failed()) return;
+  if (!failed()) compare_leftovers();
+  const Counts& c = counts_;
+  owner_.run_state().add_summary(format(
+      "%s: lockstep compared %" PRIu64 " register accesses (%" PRIu64 " reads' data, %" PRIu64 " latencies), %" PRIu64
+      " bus transactions, %" PRIu64 " memory writes, %" PRIu64 " interrupt edges: %" PRIu64 " divergence%s",
+      instance_.c_str(), c.accesses, c.reads, c.latencies, c.transactions, c.writes, c.irqs, c.divergences,
+      c.divergences == 1 ? " (the first stops the run)" : "s"));
+}
+
+void BlockLockstep::compare_leftovers() {
   if (!rtl_writes_.empty() || !tlm_writes_.empty()) {
     const bool rtl = !rtl_writes_.empty();
     const MemWrite& w = rtl ? rtl_writes_.front() : tlm_writes_.front();
-    mismatch("memory write", writes_compared_,
+    mismatch("memory write", counts_.writes,
              format("the %s wrote 0x%" PRIx64 " <- %s at cycle %" PRIu64 ", the %s wrote nothing", rtl ? "RTL" : "TLM",
                     w.addr, hex_bytes(w.data, &w.be).c_str(), w.cycle, rtl ? "TLM" : "RTL"));
   } else if (!rtl_irqs_.empty() || !tlm_irqs_.empty()) {
     const bool rtl = !rtl_irqs_.empty();
     const IrqEdge& e = rtl ? rtl_irqs_.front() : tlm_irqs_.front();
-    mismatch("interrupt edge", irqs_compared_,
+    mismatch("interrupt edge", counts_.irqs,
              format("the %s %s irq %u at cycle %" PRIu64 ", the %s did not", rtl ? "RTL" : "TLM",
                     e.level ? "raised" : "lowered", e.index, e.cycle, rtl ? "TLM" : "RTL"));
   }

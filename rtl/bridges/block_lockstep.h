@@ -4,7 +4,9 @@
 //   * bus transactions (an AR, or a write burst's b_transport): command, address, length, cycle;
 //   * memory writes: address, the bytes the strobes enable, cycle;
 //   * interrupt edges: index, direction, cycle;
-//   * register reads: the data (both sides see the access at the same cycle).
+//   * register reads: the data (both sides see the access at the same cycle);
+//   * with compare_latency: each register access's response latency, within a tolerance.
+// At the end of the run it reports what it compared (the run summary and the `lockstep_*` stats).
 // The cycle of an RTL event is the clock thread's edge; of a reference event, the cycle its
 // SystemC time falls in (Clock::cycle_at). The first divergence stops the run.
 #pragma once
@@ -38,7 +40,14 @@ class BlockLockstep {
   void tlm_irq(unsigned index, bool level) { push_irq(tlm_irqs_, {now_cycle(), index, level}); }
   // A register access both answered (`cycle`: where it was presented); `tlm_data` is the
   // reference's read data (reads are compared).
-  void compare_access(const tlm::tlm_generic_payload& rtl, const uint8_t* tlm_data, uint64_t cycle);
+  // `rtl_cycles`/`tlm_cycles`: each side's response latency (compared if `latency_tolerance` >= 0).
+  void compare_access(const tlm::tlm_generic_payload& rtl, const uint8_t* tlm_data, uint64_t cycle, uint64_t rtl_cycles,
+                      uint64_t tlm_cycles);
+  void set_latency_tolerance(int64_t cycles) { latency_tolerance_ = cycles; }  // < 0: not compared
+  struct Counts {
+    uint64_t accesses = 0, reads = 0, latencies = 0, transactions = 0, writes = 0, irqs = 0, divergences = 0;
+  };
+  const Counts& counts() const { return counts_; }
   // Events one side had and the other not, at the end of the run.
   void end_of_run();
 
@@ -63,6 +72,7 @@ class BlockLockstep {
   void push_irq(std::deque<IrqEdge>& q, IrqEdge e);
   void compare_writes();
   void compare_irqs();
+  void compare_leftovers();  // events one side had and the other not
   void mismatch(const char* field, uint64_t index, const std::string& detail);
 
   const RunMember& owner_;
@@ -74,7 +84,8 @@ class BlockLockstep {
   std::deque<MemWrite> rtl_writes_, tlm_writes_;
   std::deque<IrqEdge> rtl_irqs_, tlm_irqs_;
   sc_core::sc_event rtl_tx_ev_, never_;
-  uint64_t tx_compared_ = 0, accesses_ = 0, writes_compared_ = 0, irqs_compared_ = 0;
+  Counts counts_;
+  int64_t latency_tolerance_ = -1;
 };
 
 }  // namespace hetvp::rtl

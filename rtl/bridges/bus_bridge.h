@@ -16,21 +16,26 @@
 
 #include "rtl/bridges/protocol.h"
 #include "rtl/bridges/rtl_block.h"
+#include "rtl/bridges/rules.h"
 
 namespace hetvp::rtl {
 
-// A protocol rule a block broke: stops the run with "<channel> channel: <rule>, address <addr>".
+// A protocol rule a block broke (rules.h): stops the run with
+// "<channel> channel: rule <id> (<source>: <text>) violated: <detail>, address <addr>", unless the
+// block relaxes the rule (CoreState::violated).
 struct RuleViolation {
   std::string channel;  // "AXI4 AR", "AXI4-Lite B", "APB", ...
-  std::string rule;     // "burst rule: ...", "time-out: ...", "rule ... violated: ..."
+  Rule rule;
+  std::string detail;  // what the block did: "R response with no read in flight", "time-out: ..."
   uint64_t addr = 0;
+  std::string text() const { return describe(rule) + " violated: " + detail; }
 };
 
 // A handshake checker's violation on its channel.
 inline std::optional<RuleViolation> on_channel(const HandshakeChecker& c,
                                                std::optional<HandshakeChecker::Violation> v) {
   if (!v) return std::nullopt;
-  return RuleViolation{c.channel(), v->rule, v->addr};
+  return RuleViolation{c.channel(), v->rule, std::move(v->detail), v->addr};
 }
 
 // What the clock thread shares with the bridges of one block.
@@ -39,7 +44,11 @@ struct CoreState {
   RtlBlockConfig opt;
   uint64_t n = 0;  // the current cycle (rising edge)
   bool in_reset = true, failed = false;
-  std::function<void(const RuleViolation&)> fail;  // first call stops the run; later ones are ignored
+  RelaxedRules relax;  // the block's `relax:` list and the count of each relaxed rule's breaks
+  // A rule was broken. True: the run stops (the first call stops it; later ones are ignored), the
+  // caller returns. False: the rule is relaxed (counted, a warning the first time), the caller
+  // does the forgiving thing of rules.cpp.
+  std::function<bool(const RuleViolation&)> violated;
   const RunMember* owner = nullptr;  // the RtlCore: its run's timeline and debug categories
   std::string track;                 // the RtlCore's name: its tracks are TRACK.regs and TRACK.mem
   const Clock& clock() const { return env.clock; }

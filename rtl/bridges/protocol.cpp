@@ -18,21 +18,22 @@ std::optional<HandshakeChecker::Violation> HandshakeChecker::check(uint64_t addr
   const bool v = valid_.get() & 1, r = ready_.get() & 1;
   cur_.resize(payload_.size());  // no allocation per cycle
   for (size_t i = 0; i < cur_.size(); ++i) cur_[i] = payload_[i].second.get();
+  std::optional<Violation> out;
   if (prev_valid_ && !prev_hs_) {
     uint64_t addr = addr_hint;
     for (size_t i = 0; i < payload_.size(); ++i)
       if (payload_[i].first.find("ADDR") != std::string::npos) addr = prev_[i];
-    if (!v) return Violation{"rule VALID held until READY violated: VALID dropped before READY", addr};
-    for (size_t i = 0; i < cur_.size(); ++i)
+    if (!v) out = Violation{Rule::ValidHeld, "VALID dropped before READY", addr};
+    for (size_t i = 0; v && !out && i < cur_.size(); ++i)
       if (cur_[i] != prev_[i])
-        return Violation{"rule payload stable while VALID and not READY violated: " + payload_[i].first +
-                             format(" changed from 0x%" PRIx64 " to 0x%" PRIx64, prev_[i], cur_[i]),
-                         addr};
+        out =
+            Violation{Rule::PayloadStable,
+                      payload_[i].first + format(" changed from 0x%" PRIx64 " to 0x%" PRIx64, prev_[i], cur_[i]), addr};
   }
   prev_valid_ = v;
   prev_hs_ = v && r;
   prev_.swap(cur_);
-  return std::nullopt;
+  return out;
 }
 
 void WaveRing::add(const std::string& name, Pin pin, unsigned width) {

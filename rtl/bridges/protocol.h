@@ -8,17 +8,20 @@
 #include <string>
 #include <vector>
 
+#include "rtl/bridges/rules.h"
 #include "rtl/bridges/verilated_block.h"
 
 namespace hetvp::rtl {
 
-// A VALID/READY channel driven by the RTL: VALID must stay high until READY, and the payload must
-// not change meanwhile (AXI4 A3.2.1; the same rule for any ready/valid stream).
+// A VALID/READY channel driven by the RTL: VALID must stay high until READY (axi.valid_held), and
+// the payload must not change meanwhile (axi.payload_stable); AXI A3.2.1, the same rules for any
+// ready/valid stream. After a violation the checker goes on from the values it saw (a relaxed rule).
 class HandshakeChecker {
  public:
   struct Violation {
-    std::string rule;  // "rule ... violated: ..."
-    uint64_t addr;     // the payload field named *ADDR* (else the hint given to check())
+    Rule rule;
+    std::string detail;  // "VALID dropped before READY", "ARADDR changed from 0x.. to 0x.."
+    uint64_t addr;       // the payload field named *ADDR* (else the hint given to check())
   };
   HandshakeChecker(std::string channel, Pin valid, Pin ready, std::vector<std::pair<std::string, Pin>> payload);
   // Call once per rising edge, with the values before the edge.

@@ -45,10 +45,10 @@ void RegisterTarget::check_timeout() {
   const RegisterAccess& h = *queue_.front();
   if (!h.is_presented || s_.n - h.presented < s_.opt.timeout_cycles) return;
   const Waiting w = waiting_for(h);
-  s_.fail({w.channel,
-           format("time-out: no %s after %" PRIu64 " cycles (%s of the register access)", w.what, s_.n - h.presented,
-                  h.write ? "write" : "read"),
-           h.addr});
+  s_.violated({w.channel, Rule::AccessAnswered,
+               format("time-out: no %s after %" PRIu64 " cycles (%s of the register access)", w.what,
+                      s_.n - h.presented, h.write ? "write" : "read"),
+               h.addr});
 }
 
 std::unique_ptr<RegisterTarget> make_register_target(const RtlBlockType& type, VerilatedBlock& b, CoreState& s) {

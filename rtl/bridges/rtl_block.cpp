@@ -32,7 +32,8 @@ struct RtlCore::Impl {
         s{std::move(e), o},
         b(t.create((s.env.instance + ".rtl").c_str())),
         waves(*b, s.env, s.opt) {
-    s.fail = [this](const RuleViolation& v) { fail(v); };
+    s.relax = o.relaxed_rules();
+    s.violated = [this](const RuleViolation& v) { return violated(v); };
     target = make_register_target(t, *b, s);
     bridges.push_back(target.get());
     if (t.master) {
@@ -41,23 +42,40 @@ struct RtlCore::Impl {
     }
     WaveRing& ring = waves.ring();
     ring.add("clk", b->clk, 1);
-    ring.add("rst_n", b->rst_n, 1);
+    ring.add(t.reset, b->rst, 1);
     if (t.irqs) ring.add("irq", b->irq, t.irqs);
     ring.add("busy", b->busy, 1);
     for (BusBridge* br : bridges) br->trace(ring);
   }
 
-  void fail(const RuleViolation& v) {
-    if (s.failed) return;
+  std::string located(const RuleViolation& v) const {
+    return format("%s '%s': %s channel: %s, address 0x%" PRIx64 ", at %s (cycle %" PRIu64 ")", s.env.type.c_str(),
+                  s.env.instance.c_str(), v.channel.c_str(), v.text().c_str(), v.addr,
+                  sc_core::sc_time_stamp().to_string().c_str(), s.n);
+  }
+
+  // A broken rule: a warning (the first time) and false when the block relaxes it; otherwise the
+  // run stops, naming the rule, and true.
+  bool violated(const RuleViolation& v) {
+    const RuleSpec& spec = rule_spec(v.rule);
+    if (spec.relaxed && s.relax.relaxed(v.rule)) {
+      if (s.relax.count(v.rule)) {
+        const std::string msg = located(v) + "; relaxed (relax: [" + spec.id + "]): " + spec.relaxed +
+                                "; later breaks are counted (stats: relaxed_" + stat_name(v.rule) + ")";
+        SC_REPORT_WARNING("hetvp/rtl", msg.c_str());
+      }
+      return false;
+    }
+    if (s.failed) return true;
     s.failed = true;
     target->abort();
-    const std::string ring_note = waves.write_ring();
-    std::string msg = format("%s '%s': %s channel: %s, address 0x%" PRIx64 ", at %s (cycle %" PRIu64 ")",
-                             s.env.type.c_str(), s.env.instance.c_str(), v.channel.c_str(), v.rule.c_str(), v.addr,
-                             sc_core::sc_time_stamp().to_string().c_str(), s.n);
-    msg += ring_note;
+    std::string msg = located(v) + waves.write_ring();
+    if (spec.relaxed)
+      msg +=
+          format("; `relax: [%s]` on '%s' makes it a warning while the RTL is fixed", spec.id, s.env.instance.c_str());
     waves.close();
     owner->run_state().fail(s.env.instance, msg);
+    return true;
   }
 
   bool idle() const {
@@ -86,7 +104,7 @@ struct RtlCore::Impl {
     if (!s.in_reset) {
       const uint64_t hint = target->addr_hint();
       for (BusBridge* br : bridges)
-        if (auto v = br->check(hint)) return fail(*v);
+        if (auto v = br->check(hint); v && violated(*v)) return;
     }
     const uint64_t period = s.clock().period_ps;
     waves.sample(s.n);
@@ -120,13 +138,14 @@ RtlCore::~RtlCore() = default;
 void RtlCore::run() {
   Impl& m = *impl_;
   CoreState& s = m.s;
-  // reset: rst_n low for reset_cycles rising edges from cycle 1
-  m.b->rst_n.set(0);
+  // reset: asserted (rst_n low, or the RESET pin at its ACTIVE level) for reset_cycles rising edges from cycle 1
+  const bool high = m.type.reset_active_high;
+  m.b->rst.set(high);
   for (s.n = 1; s.n <= s.opt.reset_cycles; ++s.n) {
     clock_.wait_until(s.n);
     m.cycle();
   }
-  m.b->rst_n.set(1);
+  m.b->rst.set(!high);
   m.b->eval();
   s.in_reset = false;
   --s.n;
@@ -150,28 +169,22 @@ void RtlCore::run() {
 
 uint64_t RtlCore::access(tlm::tlm_generic_payload& gp, std::function<void(uint64_t)> on_present) {
   Impl& m = *impl_;
-  const uint64_t addr = gp.get_address();
-  const unsigned len = gp.get_data_length();
-  if (len == 0 || len > 4 || (addr % 4) + len > 4 || gp.get_byte_enable_ptr()) {
+  const RegisterWord word = RegisterWord::of(gp);
+  if (!word.ok) {
     gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return 0;
   }
   RegisterAccess r;
   r.write = gp.is_write();
-  r.addr = uint32_t(addr & ~uint64_t(3));
-  const unsigned lane = unsigned(addr % 4);
-  uint32_t w = 0;
-  if (r.write)
-    for (unsigned i = 0; i < len; ++i) w |= uint32_t(gp.get_data_ptr()[i]) << (8 * (lane + i));
-  r.wdata = w;
-  r.wstrb = ((1u << len) - 1) << lane;
+  r.addr = uint32_t(word.offset);
+  r.wdata = r.write ? word.data : 0;
+  r.wstrb = word.strobe;
   r.arrival = sc_core::sc_time_stamp();
   r.on_present = std::move(on_present);
   m.target->push(&r);
   if (m.stopped) m.wake.notify(sc_core::SC_ZERO_TIME);
   sc_core::wait(r.done);
-  if (!r.write)
-    for (unsigned i = 0; i < len; ++i) gp.get_data_ptr()[i] = uint8_t(r.rdata >> (8 * (lane + i)));
+  if (!r.write) RegisterWord::answer_read(gp, r.rdata);
   // A span per register access on the block's register track, from its arrival to its response.
   const uint32_t data = r.write ? r.wdata : r.rdata;
   if (in_run() && tracer().enabled())
@@ -193,5 +206,13 @@ void RtlCore::end_of_run() { impl_->waves.close(); }
 void RtlCore::write_ring_now() { impl_->waves.write_ring(); }
 uint64_t RtlCore::bus_cycles() const { return impl_->bus_cycles; }
 uint64_t RtlCore::cycle() const { return impl_->s.n; }
+const RelaxedRules& RtlCore::relaxed() const { return impl_->s.relax; }
+
+std::string stat_name(Rule r) {
+  std::string id = rule_spec(r).id;
+  for (char& c : id)
+    if (c == '.') c = '_';
+  return id;
+}
 
 }  // namespace hetvp::rtl

@@ -46,6 +46,7 @@ class RtlComponent final : public Component {
     env_.initiator = initiator_.c_str();
     env_.clock.period_ps = Clock::ps(c.clock.period());
     irq_vector_ = c.irq_vector;
+    relaxed_ = c.relaxed_rules();
     reset_cycles_ = c.reset_cycles;
     regs.register_b_transport(this, &RtlComponent::b_transport);
     expose_target("regs", regs);
@@ -75,6 +76,7 @@ class RtlComponent final : public Component {
         lockstep_ = std::make_unique<BlockLockstep>(
             *this, env_.type + " '" + instance_name() + "'", instance_name(), env_.clock, [this] { core_->write_ring_now(); },
             [this](tlm::tlm_generic_payload& gp) { return mem ? (*mem)->transport_dbg(gp) : 0u; });
+        if (c.compare_latency) lockstep_->set_latency_tolerance(c.latency_tolerance);
         real.wrote = [this](uint64_t a, const std::vector<uint8_t>& d, const std::vector<uint8_t>& be) {
           lockstep_->rtl_wrote(core_->cycle(), a, d, be);
         };
@@ -95,6 +97,10 @@ class RtlComponent final : public Component {
       run_state().add_summary(
           format("%s: RTL clock ran %" PRIu64 " cycles (%" PRIu64 " after reset), woke %" PRIu64 " times",
                  instance_name().c_str(), core_->counters().cycles, core_->bus_cycles(), core_->counters().wakeups));
+      for (const RuleSpec& r : rule_table())
+        if (core_->relaxed().breaks(r.rule))
+          run_state().add_summary(format("%s: relaxed rule %s broken %" PRIu64 " times", instance_name().c_str(), r.id,
+                                         core_->relaxed().breaks(r.rule)));
     }
     if (lockstep_) lockstep_->end_of_run();
   }
@@ -109,6 +115,25 @@ class RtlComponent final : public Component {
         .counter("bytes_read", "bytes", "bytes the block read", bytes_read_)
         .counter("bytes_written", "bytes", "bytes the block wrote", bytes_written_)
         .counter("interrupts", "edges", "rising edges of the block's interrupt outputs", irqs_);
+    // mode lockstep: what it compared (the other modes have none of these: compare stats across
+    // modes without the lockstep_* counters).
+    if (lockstep_) {
+      const BlockLockstep::Counts& c = lockstep_->counts();
+      stats()
+          .counter("lockstep_accesses", "accesses", "register accesses both sides answered", c.accesses)
+          .counter("lockstep_reads", "accesses", "register reads whose data was compared", c.reads)
+          .counter("lockstep_latencies", "accesses", "response latencies compared (compare_latency)", c.latencies)
+          .counter("lockstep_transactions", "transactions", "bus transactions compared", c.transactions)
+          .counter("lockstep_writes", "writes", "memory writes compared", c.writes)
+          .counter("lockstep_irqs", "edges", "interrupt edges compared", c.irqs)
+          .counter("lockstep_divergences", "divergences", "divergences found (the first stops the run)", c.divergences);
+    }
+    // Each rule of `relax:`: the times the RTL broke it (0 in mode tlm, which has no RTL).
+    for (const RuleSpec& r : rule_table())
+      if (relaxed_.relaxed(r.rule))
+        stats().counter("relaxed_" + stat_name(r.rule), "breaks",
+                        std::string("times the RTL broke the relaxed rule ") + r.id,
+                        core_ ? core_->relaxed().breaks(r.rule) : relaxed_.breaks(r.rule));
   }
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -119,7 +144,7 @@ class RtlComponent final : public Component {
       // presented at the next rising edge, and not before the reset is over (as the RTL)
       const uint64_t g = std::max<uint64_t>(env_.clock.next_after(sc_core::sc_time_stamp()), reset_cycles_ + 1);
       ref_->access(gp, g);
-      env_.clock.wait_until(g + 1);
+      env_.clock.wait_until(g + ref_->response_cycles(gp));
       return;
     }
     if (!lockstep_) {
@@ -135,13 +160,20 @@ class RtlComponent final : public Component {
     t.set_data_ptr(copy.data());
     t.set_data_length(unsigned(copy.size()));
     t.set_streaming_width(unsigned(copy.size()));
+    std::vector<uint8_t> be;  // the same byte enables (a strobed write)
+    if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length()) {
+      be.assign(gp.get_byte_enable_ptr(), gp.get_byte_enable_ptr() + gp.get_byte_enable_length());
+      t.set_byte_enable_ptr(be.data());
+      t.set_byte_enable_length(unsigned(be.size()));
+    }
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     bool presented = false;
     const uint64_t g = core_->access(gp, [&](uint64_t cycle) {
       presented = true;
       if (!lockstep_->failed()) ref_->access(t, cycle);
     });
-    if (presented && gp.is_response_ok()) lockstep_->compare_access(gp, copy.data(), g);
+    if (presented && gp.is_response_ok())
+      lockstep_->compare_access(gp, copy.data(), g, core_->cycle() - g, ref_->response_cycles(t));
   }
 
   void count_and_send(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
@@ -176,6 +208,7 @@ class RtlComponent final : public Component {
   uint64_t reg_reads_ = 0, reg_writes_ = 0, mem_reads_ = 0, mem_writes_ = 0, bytes_read_ = 0, bytes_written_ = 0,
            irqs_ = 0;
   std::unique_ptr<BlockLockstep> lockstep_;  // mode: lockstep
+  RelaxedRules relaxed_;                     // `relax:` (the RTL's own copy counts the breaks)
 };
 
 }  // namespace
@@ -185,6 +218,28 @@ void RtlBlockConfig::validate(Diagnostics& d) const {
   if (waves_stop() > sc_core::SC_ZERO_TIME && waves_stop() < waves_start())
     d.error(waves_stop.where() + ": the window ends (" + waves_stop().to_string() + ") before it starts (" +
             waves_start().to_string() + ")");
+  if (!relax) return;
+  const YAML::Node& n = relax.node();
+  const std::string can = "; the rules a block can relax: " + relaxable_rule_ids();
+  if (!n.IsSequence()) return d.error(relax.where() + ": a list of rule ids, e.g. [axi.r_after_ar]" + can);
+  for (size_t i = 0; i < n.size(); ++i) {
+    const std::string id = n[i].IsScalar() ? n[i].Scalar() : std::string("?");
+    const RuleSpec* r = find_rule(id);
+    if (!r)
+      d.error(relax.where() + format(": unknown rule '%s' (relax[%zu])", id.c_str(), i) + can);
+    else if (!r->relaxed)
+      d.error(relax.where() +
+              format(": rule %s cannot be relaxed (relax[%zu]): the bridge cannot go on without it (", id.c_str(), i) +
+              r->text + ")" + can);
+  }
+}
+
+RelaxedRules RtlBlockConfig::relaxed_rules() const {
+  RelaxedRules out;
+  if (relax && relax.node().IsSequence())
+    for (const YAML::Node& e : relax.node())
+      if (const RuleSpec* r = e.IsScalar() ? find_rule(e.Scalar()) : nullptr; r && r->relaxed) out.relax(r->rule);
+  return out;
 }
 
 void RtlBlockConfig::validate(const RtlBlockType& t, Diagnostics& d) const {

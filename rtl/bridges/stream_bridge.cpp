@@ -27,13 +27,13 @@ StreamBridge::StreamBridge(VerilatedBlock& block, StreamChannel in, StreamChanne
       opt_(std::move(opt)),
       out_check_(out_.name, out_.valid.pin, out_.ready.pin, named(out_.payload)),
       ring_(opt_.ring_cycles) {
-  if (!b_.clk || !b_.rst_n || !in_.valid.pin || !in_.ready.pin || !out_.valid.pin || !out_.ready.pin || !done_.pin)
+  if (!b_.clk || !b_.rst || !in_.valid.pin || !in_.ready.pin || !out_.valid.pin || !out_.ready.pin || !done_.pin)
     throw std::invalid_argument("StreamBridge " + opt_.block +
                                 ": clk, rst_n, both channels' valid/ready and done "
                                 "are required");
   auto add = [&](const StreamPin& p) { ring_.add(p.name, p.pin, p.width ? p.width : (p.pin.bytes == 1 ? 1 : 0)); };
   add({"clk", b_.clk, 1});
-  add({"rst_n", b_.rst_n, 1});
+  add({"rst_n", b_.rst, 1});
   for (const StreamChannel* c : {&in_, &out_}) {
     add(c->valid);
     add(c->ready);
@@ -106,10 +106,10 @@ uint64_t StreamBridge::transfer(uint64_t beats, const Drive& drive, const Take& 
   if (wave_pending_ && wave_t_ > wave_end_) dump(wave_end_);
   wave_pending_ = false;
   if (!was_reset_) {
-    b_.rst_n.set(0);
+    b_.rst.set(0);
     in_.valid.pin.set(0);
     for (unsigned k = 0; k < opt_.reset_low; ++k) settle(), rise();
-    b_.rst_n.set(1);
+    b_.rst.set(1);
     for (unsigned k = 0; k < opt_.reset_high; ++k) settle(), rise();
     counters_.reset_cycles += opt_.reset_low + opt_.reset_high;
     was_reset_ = true;
@@ -138,8 +138,8 @@ uint64_t StreamBridge::transfer(uint64_t beats, const Drive& drive, const Take& 
     if (auto v = out_check_.check()) {
       const StreamPin& f = out_.payload.empty() ? out_.valid : out_.payload.front();
       fail(format("%s: %s channel: %s, %s 0x%" PRIx64 ", at %s (cycle %" PRIu64 " of the transfer)", opt_.block.c_str(),
-                  out_.name.c_str(), v->rule.c_str(), f.name.c_str(), f.pin.get(),
-                  sc_core::sc_time_stamp().to_string().c_str(), cyc));
+                  out_.name.c_str(), (describe(v->rule) + " violated: " + v->detail).c_str(), f.name.c_str(),
+                  f.pin.get(), sc_core::sc_time_stamp().to_string().c_str(), cyc));
     }
     rise();
     ++cyc;

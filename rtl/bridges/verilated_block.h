@@ -74,7 +74,9 @@ struct AxiPins {
 class VerilatedBlock {
  public:
   virtual ~VerilatedBlock() = default;
-  Pin clk, rst_n, irq, busy;  // irq: IRQS bits; busy optional
+  // rst: the reset pin (rst_n, active low, unless RtlBlockType::reset and reset_active_high say
+  // otherwise; the stream bridge's blocks: rst_n); irq: IRQS bits; busy optional.
+  Pin clk, rst, irq, busy;
   AxiLitePins axil;           // BUS axi4lite
   ApbPins apb;                // BUS apb
   AxiPins axi;                // MASTER axi4
@@ -95,6 +97,8 @@ struct RtlBlockType {
   unsigned irqs = 0;
   bool has_busy = false;
   std::string reference;  // block name whose TLM reference model serves this block (default: name)
+  std::string reset = "rst_n";     // the reset pin (hetvp_add_rtl_block RESET)
+  bool reset_active_high = false;  // ACTIVE_HIGH: the pin is 1 while in reset
   std::string waves = "vcd";  // format of the full waveform (`waves:`): "vcd" or "fst" (hetvp_add_rtl_block WAVES)
   std::function<std::unique_ptr<VerilatedBlock>(const char* instance)> create;
 };

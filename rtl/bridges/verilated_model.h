@@ -2,7 +2,7 @@
 // VerilatedBlock: it owns the model and its context, evaluates it and writes its full waveform.
 // Include only where the model's header is included (it needs Verilator's include path).
 // Derived blocks add the pins of their own ports (e.g. make_rtl_dut in
-// rtl/rtl_invalidation_engine.h); clk and rst_n are set here.
+// rtl/rtl_invalidation_engine.h); clk and rst (the model's rst_n, active low) are set here.
 #pragma once
 
 #include <memory>
@@ -21,7 +21,7 @@ class VerilatedModel : public Base {
     ctx_.traceEverOn(true);
     top_ = std::make_unique<V>(&ctx_, instance);
     this->clk = make_pin(top_->clk);
-    this->rst_n = make_pin(top_->rst_n);
+    this->rst = make_pin(top_->rst_n);  // active low
   }
   ~VerilatedModel() override {
     trace_close();

@@ -8,8 +8,11 @@
 
 #include "common/run_hetvp.h"
 #include "platform/simulation.h"
+#include "rtl/bridges/rules.h"
 
 using namespace hetvp;
+using hetvp::rtl::describe;
+using hetvp::rtl::Rule;
 
 namespace {
 
@@ -49,7 +52,8 @@ void expect_ring(const std::string& path) {
 TEST(RtlBlockFaults, ValidDroppedBeforeReadyIsCaught) {
   auto o = run("rtl.crc32_fault1", {"crc0.test_ready_delay=2"});
   EXPECT_EQ(o.status, kExitSimFailure);
-  EXPECT_NE(o.err.find("rtl.crc32_fault1 'crc0': AXI4 AR channel: rule VALID held until READY violated: VALID dropped "
+  EXPECT_NE(o.err.find("rtl.crc32_fault1 'crc0': AXI4 AR channel: rule axi.valid_held (AMBA AXI, ARM IHI 0022E "
+                       "A3.2.1: once VALID is high it stays high until READY (the handshake)) violated: VALID dropped "
                        "before READY, address 0x10000000, at "),
             std::string::npos)
       << o.err;
@@ -60,8 +64,8 @@ TEST(RtlBlockFaults, ValidDroppedBeforeReadyIsCaught) {
 TEST(RtlBlockFaults, PayloadChangedWhileWaitingIsCaught) {
   auto o = run("rtl.crc32_fault2", {"crc0.test_ready_delay=2"});
   EXPECT_EQ(o.status, kExitSimFailure);
-  EXPECT_NE(o.err.find("rtl.crc32_fault2 'crc0': AXI4 AR channel: rule payload stable while VALID and not READY "
-                       "violated: ARADDR changed from 0x10000000 to 0x10000008, address 0x10000000, at "),
+  EXPECT_NE(o.err.find("rtl.crc32_fault2 'crc0': AXI4 AR channel: " + describe(Rule::PayloadStable) +
+                       " violated: ARADDR changed from 0x10000000 to 0x10000008, address 0x10000000, at "),
             std::string::npos)
       << o.err;
   expect_ring(o.ring);
@@ -118,9 +122,10 @@ TEST(RtlBlockFaults, LateWriteIsCaughtByLockstep) {
 TEST(RtlBlockFaults, BlockThatNeverAnswersTimesOut) {
   auto o = run("rtl.crc32_fault4", {"crc0.timeout_cycles=500"});
   EXPECT_EQ(o.status, kExitSimFailure);
-  EXPECT_NE(o.err.find("rtl.crc32_fault4 'crc0': AXI4-Lite AR channel: time-out: no READY after 500 cycles (read of "
-                       "the register access), address 0x20, at "),
-            std::string::npos)
+  EXPECT_NE(
+      o.err.find("rtl.crc32_fault4 'crc0': AXI4-Lite AR channel: " + describe(Rule::AccessAnswered) +
+                 " violated: time-out: no READY after 500 cycles (read of the register access), address 0x20, at "),
+      std::string::npos)
       << o.err;
   expect_ring(o.ring);
 }

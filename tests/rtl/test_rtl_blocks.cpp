@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "common/run_hetvp.h"
+#include "tests/rtl/block_run.h"
 
 namespace {
 
@@ -22,7 +23,7 @@ std::string stats_body(const std::string& path) {
   const std::string s = read_file(path);
   const size_t t = s.find("\"simulated_ns\"");
   return (t == std::string::npos ? std::string() : s.substr(t, s.find('\n', t) - t)) +
-         hetvp::test::components_section(s);
+         hetvp::test::without_lockstep(hetvp::test::components_section(s));
 }
 
 struct Mode {

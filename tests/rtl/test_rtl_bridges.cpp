@@ -13,8 +13,11 @@
 #include "platform/format.h"
 #include "platform/program.h"
 #include "platform/simulation.h"
+#include "rtl/bridges/rules.h"
 
 using namespace hetvp;
+using hetvp::rtl::describe;
+using hetvp::rtl::Rule;
 
 namespace {
 
@@ -122,8 +125,9 @@ TEST(RtlBridges, ApbWithoutPreadyTimesOut) {
   const std::string ring = test::scratch() + "/apb_ring.vcd";
   auto o = run({"blk.type=rtl.apb_copy_fault1", "blk.timeout_cycles=300", "blk.ring_file=" + ring});
   EXPECT_EQ(o.status, kExitSimFailure);
-  EXPECT_NE(o.text.find("rtl.apb_copy_fault1 'blk': APB channel: time-out: no PREADY after 300 cycles (write of the "
-                        "register access), address 0x0, at "),
+  EXPECT_NE(o.text.find("rtl.apb_copy_fault1 'blk': APB channel: " + describe(Rule::AccessAnswered) +
+                        " violated: time-out: no PREADY after 300 cycles (write of the register access), address 0x0, "
+                        "at "),
             std::string::npos)
       << o.text;
   const std::string v = test::read_file(ring);
@@ -150,45 +154,77 @@ void expect_rule(std::vector<std::string> sets, const std::string& message, bool
 }
 
 TEST(RtlBridgeRules, ReservedBurstType) {
-  expect_rule({"workload.args.brk=1"}, "AXI4 AR channel: burst rule: reserved burst type 0b11", false);
+  expect_rule({"workload.args.brk=1"}, "AXI4 AR channel: " + describe(Rule::BurstType) + " violated: burst type 0b11",
+              false);
 }
 TEST(RtlBridgeRules, FixedBurstNotSupported) {
-  expect_rule({"workload.args.brk=2"},
-              "AXI4 AR channel: burst rule: FIXED bursts are not supported by the bridge (INCR only)", false);
+  expect_rule({"workload.args.brk=2"}, "AXI4 AR channel: " + describe(Rule::IncrOnly) + " violated: a FIXED burst",
+              false);
 }
 TEST(RtlBridgeRules, WrapBurstNotSupported) {
-  expect_rule({"workload.args.brk=3"},
-              "AXI4 AR channel: burst rule: WRAP bursts are not supported by the bridge (INCR only)", false);
+  expect_rule({"workload.args.brk=3"}, "AXI4 AR channel: " + describe(Rule::IncrOnly) + " violated: a WRAP burst",
+              false);
 }
 TEST(RtlBridgeRules, BeatWiderThanTheBus) {
-  expect_rule({"workload.args.brk=4"}, "AXI4 AR channel: burst rule: size 16 bytes wider than the 8-byte data bus",
+  expect_rule({"workload.args.brk=4"},
+              "AXI4 AR channel: " + describe(Rule::BurstSize) + " violated: beats of 16 bytes on the 8-byte data bus",
               false);
 }
 TEST(RtlBridgeRules, StartNotAligned) {
-  expect_rule({"workload.args.src_offset=4"}, "AXI4 AR channel: burst rule: start not aligned to the 8-byte beat size",
-              false);
+  expect_rule(
+      {"workload.args.src_offset=4"},
+      "AXI4 AR channel: " + describe(Rule::AlignedStart) + " violated: start not aligned to the 8-byte beat size",
+      false);
 }
 TEST(RtlBridgeRules, BurstCrosses4KiB) {
   expect_rule({"workload.args.src_offset=4080"},
-              "AXI4 AR channel: burst rule: 4 beats of 8 bytes cross a 4 KiB boundary", false);
+              "AXI4 AR channel: " + describe(Rule::Burst4k) + " violated: 4 beats of 8 bytes cross a 4 KiB boundary",
+              false);
 }
 TEST(RtlBridgeRules, WriteBurstRulesToo) {
-  expect_rule({"workload.args.brk=5"},
-              "AXI4 AW channel: burst rule: FIXED bursts are not supported by the bridge (INCR only)", true);
+  expect_rule({"workload.args.brk=5"}, "AXI4 AW channel: " + describe(Rule::IncrOnly) + " violated: a FIXED burst",
+              true);
 }
 TEST(RtlBridgeRules, WlastEarly) {
-  expect_rule({"workload.args.brk=6"}, "AXI4 W channel: burst rule: WLAST on beat 2 of a burst of 4 beats (AWLEN 3)",
+  expect_rule({"workload.args.brk=6"},
+              "AXI4 W channel: " + describe(Rule::Wlast) + " violated: WLAST on beat 2 of a burst of 4 beats (AWLEN 3)",
               true);
 }
 TEST(RtlBridgeRules, WlastMissing) {
   expect_rule({"workload.args.brk=7"},
-              "AXI4 W channel: burst rule: no WLAST on beat 4, the last of a burst of 4 beats (AWLEN 3)", true);
+              "AXI4 W channel: " + describe(Rule::Wlast) +
+                  " violated: no WLAST on beat 4, the last of a burst of 4 beats (AWLEN 3)",
+              true);
 }
+// Relaxed (`relax: [axi.wlast]`): the bridge ends each write burst after AWLEN + 1 beats, the copy
+// is right, and the rule's one warning and its count say what the block did.
+void expect_relaxed_wlast(unsigned brk, const std::string& detail, unsigned breaks) {
+  auto o = run({format("workload.args.brk=%u", brk), "blk.relax=[axi.wlast]"});
+  EXPECT_EQ(o.status, kExitOk) << o.text;
+  EXPECT_NE(o.text.find("apb_copy: status 0x2, max outstanding seen 4, 0 bad bytes"), std::string::npos) << o.text;
+  EXPECT_NE(
+      o.text.find("warning: rtl.apb_copy 'blk': AXI4 W channel: " + describe(Rule::Wlast) + " violated: " + detail),
+      std::string::npos)
+      << o.text;
+  EXPECT_EQ(o.text.find("warning:"), o.text.rfind("warning:")) << "one warning\n" << o.text;
+  EXPECT_NE(o.text.find(format("blk: relaxed rule axi.wlast broken %u times", breaks)), std::string::npos) << o.text;
+}
+TEST(RtlBridgeRules, RelaxedEarlyWlast) {  // and none on beat 4: two breaks per burst
+  expect_relaxed_wlast(6, "WLAST on beat 2 of a burst of 4 beats (AWLEN 3)", 32);
+}
+TEST(RtlBridgeRules, RelaxedMissingWlast) {
+  expect_relaxed_wlast(7, "no WLAST on beat 4, the last of a burst of 4 beats (AWLEN 3)", 16);
+}
+
 TEST(RtlBridgeRules, RreadyTimeOut) {
-  expect_rule({"workload.args.brk=8"}, "AXI4 R channel: time-out: RREADY low for 201 cycles", false);
+  expect_rule({"workload.args.brk=8"},
+              "AXI4 R channel: " + describe(Rule::ResponseTaken) + " violated: time-out: RREADY low for 201 cycles",
+              false);
 }
 TEST(RtlBridgeRules, BreadyTimeOut) {
-  expect_rule({"workload.args.brk=9"}, "AXI4 B channel: time-out: BREADY low for 201 cycles", true);
+  expect_rule({"workload.args.brk=9"},
+              "AXI4 B channel: " + describe(Rule::ResponseTaken) + " violated: time-out: BREADY low for 201 cycles",
+              true);
 }
 
 }  // namespace

@@ -27,6 +27,8 @@
 using namespace hetvp;
 using coherence::LineRange;
 using coherence::RangeBuilder;
+using hetvp::rtl::describe;
+using hetvp::rtl::Rule;
 
 namespace {
 
@@ -203,8 +205,8 @@ TEST(LockstepFault, OutValidDroppedBeforeReadyIsCaughtByTheChecker) {
     ADD_FAILURE() << "the checker did not stop the history";
   } catch (const std::runtime_error& e) {
     const std::string s = e.what();
-    EXPECT_NE(s.find("RtlInvalidationEngine 'rtl_fault4': range engine out channel: rule VALID held until READY "
-                     "violated: VALID dropped before READY, out_first 0xa, at "),
+    EXPECT_NE(s.find("RtlInvalidationEngine 'rtl_fault4': range engine out channel: " + describe(Rule::ValidHeld) +
+                     " violated: VALID dropped before READY, out_first 0xa, at "),
               std::string::npos)
         << s;
     EXPECT_NE(s.find("last cycles in " + test::scratch() + "/fault4_last_cycles.vcd"), std::string::npos) << s;

@@ -6,21 +6,32 @@
 // message. Each run is in a child process (SystemC elaborates once per process).
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 
 #include "common/run_hetvp.h"
 #include "models/host/host_api.h"
 #include "platform/format.h"
 #include "platform/program.h"
 #include "platform/simulation.h"
+#include "rtl/bridges/rules.h"
+#include "tests/rtl/block_run.h"
 #include "tests/rtl/blocks/apb_timer_regs.h"
 
 using namespace hetvp;
+using hetvp::rtl::describe;
+using hetvp::rtl::Rule;
+using hetvp::test::line_of;
+using hetvp::test::Outcome;
+using hetvp::test::run;
+
+// The child's side of hetvp::test::run() (tests/rtl/block_run.h): not a test of its own, disabled
+// unless run() starts this program for it by name.
+TEST(RtlTargetsChild, DISABLED_Run) {
+  const char* request = std::getenv(hetvp::test::kBlockRunChildEnv);
+  if (!request) GTEST_SKIP() << "only hetvp::test::run() starts it";
+  hetvp::test::block_run_child(request);
+}
 
 namespace {
 
@@ -121,70 +132,11 @@ blk: {type: %s, clock: 200 MHz, irq_vector: %u%s}
                 program.c_str(), (unsigned long long)kBase, type.c_str(), kVector, block_extra.c_str());
 }
 
-struct Outcome {
-  int status;
-  std::string text, stats;
-};
-
-// One run in a child process: exit status, stdout + stderr, the --stats file's text. The child is
-// this test program run again (exec), entering RtlTargetsChild.DISABLED_Run below: a fresh process
-// whose exit LeakSanitizer checks as it checks any program's. (A forked child that runs SystemC
-// and checks itself with __lsan_do_leak_check reports what the parent's stack frames hold as
-// leaked under Debian's GCC 12 sanitizer runtime.)
-constexpr const char* kChildEnv = "HETVP_RTL_TARGETS_CHILD";  // config, stats, text file, overrides: one a line
-
-Outcome run(const std::string& config_text, std::vector<std::string> sets) {
-  static int n = 0;
-  const std::string dir = test::scratch(), tag = std::to_string(getpid()) + "_" + std::to_string(n++);
-  const std::string config = test::write_file("targets_" + tag + ".yaml", config_text);
-  const std::string stats = dir + "/stats_" + tag + ".json", text_path = dir + "/text_" + tag + ".txt";
-  std::string request = config + "\n" + stats + "\n" + text_path;
-  for (const std::string& s : sets) request += "\n" + s;
-  fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    setenv(kChildEnv, request.c_str(), 1);
-    if (!freopen("/dev/null", "w", stdout)) _exit(126);  // the child's gtest banner
-    execl("/proc/self/exe", "rtl_targets_child", "--gtest_also_run_disabled_tests",
-          "--gtest_filter=RtlTargetsChild.DISABLED_Run", static_cast<char*>(nullptr));
-    _exit(127);  // exec failed: nothing of the parent's to check
-  }
-  int ws = 0;
-  waitpid(pid, &ws, 0);
-  return {WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, test::read_file(text_path), test::read_file(stats)};
-}
-
-}  // namespace
-
-// The child's side of run(): not a test of its own (disabled unless run() asks for it by name).
-TEST(RtlTargetsChild, DISABLED_Run) {
-  const char* request = std::getenv(kChildEnv);
-  if (!request) GTEST_SKIP() << "only run() starts it";
-  std::istringstream lines(request);
-  std::string stats, text_path;
-  RunOptions opt;
-  std::getline(lines, opt.config);
-  std::getline(lines, stats);
-  std::getline(lines, text_path);
-  opt.stats_path = stats;
-  for (std::string s; std::getline(lines, s);) opt.overrides.push_back(s);
-  std::ostringstream out, err;
-  const int st = run_platform(opt, out, err);
-  std::ofstream(text_path) << out.str() << err.str();
-  std::exit(st);  // the run's status; exit() runs LeakSanitizer's check in the sanitizer build
-}
-
-namespace {
-
-std::string line_of(const std::string& text, const std::string& prefix) {
-  const size_t p = text.find(prefix);
-  return p == std::string::npos ? std::string() : text.substr(p, text.find('\n', p) - p);
-}
-
 // The simulated time and every component's statistics (the run record names the mode).
 std::string stats_body(const std::string& s) {
   const size_t t = s.find("\"simulated_ns\"");
-  return (t == std::string::npos ? std::string() : s.substr(t, s.find('\n', t) - t)) + test::components_section(s);
+  return (t == std::string::npos ? std::string() : s.substr(t, s.find('\n', t) - t)) +
+         test::without_lockstep(test::components_section(s));
 }
 
 void expect_same_in_every_mode(const std::vector<std::string>& sets) {
@@ -301,30 +253,36 @@ void expect_rule(unsigned brk, const char* then, const std::string& message, std
 }
 
 TEST(RtlTargetRules, ResponseOrderingRWithoutRead) {
-  expect_rule(1, "write", "AXI4-Lite R channel: response ordering: R response with no read in flight, address 0x0");
+  expect_rule(1, "write",
+              "AXI4-Lite R channel: rule axi.r_after_ar (AMBA AXI, ARM IHI 0022E A3.3.1: the slave raises RVALID only "
+              "after the AR handshake) violated: R response with no read in flight, address 0x0");
 }
 TEST(RtlTargetRules, ResponseOrderingBWithoutWrite) {
-  expect_rule(2, "read", "AXI4-Lite B channel: response ordering: B response with no write in flight, address 0x0");
+  expect_rule(2, "read",
+              "AXI4-Lite B channel: " + describe(Rule::WriteAfterAwW) +
+                  " violated: B response with no write in flight, address 0x0");
 }
 TEST(RtlTargetRules, ValidHeldUntilReadyOnR) {
-  expect_rule(3, "read",
-              "AXI4-Lite R channel: rule VALID held until READY violated: VALID dropped before READY, address 0x0",
-              {"blk.test_ready_delay=2"});
+  expect_rule(
+      3, "read",
+      "AXI4-Lite R channel: " + describe(Rule::ValidHeld) + " violated: VALID dropped before READY, address 0x0",
+      {"blk.test_ready_delay=2"});
 }
 TEST(RtlTargetRules, PayloadStableOnR) {
   expect_rule(4, "read",
-              "AXI4-Lite R channel: rule payload stable while VALID and not READY violated: RDATA changed from "
-              "0x12345678 to 0x12345679, address 0x0",
+              "AXI4-Lite R channel: " + describe(Rule::PayloadStable) +
+                  " violated: RDATA changed from 0x12345678 to 0x12345679, address 0x0",
               {"blk.test_ready_delay=2"});
 }
 TEST(RtlTargetRules, WriteWithoutResponseTimesOut) {
   expect_rule(5, "write",
-              "AXI4-Lite B channel: time-out: no response after 200 cycles (write of the register access), address "
-              "0x0");
+              "AXI4-Lite B channel: " + describe(Rule::AccessAnswered) +
+                  " violated: time-out: no response after 200 cycles (write of the register access), address 0x0");
 }
 TEST(RtlTargetRules, WriteWithoutReadyTimesOut) {
   expect_rule(6, "write",
-              "AXI4-Lite AW channel: time-out: no READY after 200 cycles (write of the register access), address 0x0");
+              "AXI4-Lite AW channel: " + describe(Rule::AccessAnswered) +
+                  " violated: time-out: no READY after 200 cycles (write of the register access), address 0x0");
 }
 TEST(RtlTargetRules, CorrectBlockPassesWithTheSameReadyDelay) {
   const Outcome o = run(yaml("rtl.axil_regs", "test_axil_regs"), {"blk.test_ready_delay=2"});

@@ -34,20 +34,14 @@ class Crc32Reference final : public ReferenceModel {
   ~Crc32Reference() override { gp_.clear_extension(&info_); }
 
   void access(tlm::tlm_generic_payload& gp, uint64_t g) override {
-    const uint64_t off = gp.get_address() & ~uint64_t(3);
-    const unsigned lane = unsigned(gp.get_address() % 4), len = gp.get_data_length();
-    uint8_t* d = gp.get_data_ptr();
+    const RegisterWord w = RegisterWord::of(gp);  // the lanes written: the strobe (byte enables too)
+    const uint64_t off = w.offset;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     if (gp.is_read()) {
-      const uint32_t v = read(off & 0xff, g);
-      for (unsigned i = 0; i < len; ++i) d[i] = uint8_t(v >> (8 * (lane + i)));
+      RegisterWord::answer_read(gp, read(off & 0xff, g));
       return;
     }
-    uint32_t v = 0, strb = 0;
-    for (unsigned i = 0; i < len; ++i) {
-      v |= uint32_t(d[i]) << (8 * (lane + i));
-      strb |= 0xffu << (8 * (lane + i));
-    }
+    const uint32_t v = w.data, strb = w.mask();
     auto merge = [&](uint32_t old) { return (old & ~strb) | (v & strb); };
     switch (off & 0xff) {
       case CRC_SRC_LO:

@@ -22,20 +22,14 @@ class ApbTimerReference final : public ReferenceModel {
   }
 
   void access(tlm::tlm_generic_payload& gp, uint64_t g) override {
-    const uint64_t off = gp.get_address() & ~uint64_t(3);
-    const unsigned lane = unsigned(gp.get_address() % 4), len = gp.get_data_length();
-    uint8_t* d = gp.get_data_ptr();
+    const RegisterWord w = RegisterWord::of(gp);  // the lanes written: the strobe (byte enables too)
+    const uint64_t off = w.offset;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     if (gp.is_read()) {
-      const uint32_t v = read(off & 0xff, g - 1);
-      for (unsigned i = 0; i < len; ++i) d[i] = uint8_t(v >> (8 * (lane + i)));
+      RegisterWord::answer_read(gp, read(off & 0xff, g - 1));
       return;
     }
-    uint32_t v = 0, strb = 0;
-    for (unsigned i = 0; i < len; ++i) {
-      v |= uint32_t(d[i]) << (8 * (lane + i));
-      strb |= 0xffu << (8 * (lane + i));
-    }
+    const uint32_t v = w.data, strb = w.mask();
     const uint64_t at = g + 1;  // the ACCESS edge
     if ((off & 0xff) == TIMER_LOAD) load_ = (load_ & ~strb) | (v & strb);
     if ((off & 0xff) != TIMER_CTRL || !(strb & 0xff)) return;
