@@ -244,9 +244,12 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
     std::vector<double> rest(totals.begin() + 1, totals.end());
     std::sort(rest.begin(), rest.end());
     const double median = rest.empty() ? first : rest[rest.size() / 2];
-    api.log(format("gpu_bench %s size %u, %u run(s) x %u context(s): first run %.3f us, median of the others "
-                   "%.3f us, %" PRIu64 " GR context switches, golden context %.3f us%s",
-                   prog.c_str(), n, runs, contexts, first / 1e3, median / 1e3, all_switches,
+    // With one run there are no others to take a median of: say so (issue #42 item 7).
+    const std::string later = rest.empty() ? std::string("no later run")
+                                           : format("median of the others %.3f us", median / 1e3);
+    api.log(format("gpu_bench %s size %u, %u run(s) x %u context(s): first run %.3f us, %s, %" PRIu64
+                   " GR context switches, golden context %.3f us%s",
+                   prog.c_str(), n, runs, contexts, first / 1e3, later.c_str(), all_switches,
                    rt.golden_time().to_seconds() * 1e6, failures ? "" : ", every result correct"));
     // Gdev's test programs print each phase in ms ("HtoD: 0.123456"); here the median over the runs
     // after the first (the first alone when there is one run).

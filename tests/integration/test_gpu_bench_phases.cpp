@@ -75,6 +75,18 @@ TEST(GpuBenchPhases, MaddHasGdevsPhasesAndTheyAddUpToTheTotal) {
   EXPECT_NE(r.stats.find("\"median_exec_ns\": "), std::string::npos);
 }
 
+// One run: the summary names no median of other runs (there are none) and its phases are the run's
+// own (issue #42 item 7: "gpu_bench with one run prints a median of the others").
+TEST(GpuBenchPhases, OneRunPrintsNoMedianOfOthers) {
+  BenchRun r = bench({"workload.args.program=madd", "workload.args.runs=1"});
+  ASSERT_EQ(r.status, kExitOk) << r.err;
+  const std::string all = r.out + r.err;
+  EXPECT_NE(all.find(" 1 run(s) x 1 context(s): first run "), std::string::npos) << all;
+  EXPECT_NE(all.find(" us, no later run, "), std::string::npos) << all;
+  EXPECT_EQ(all.find("median of the others"), std::string::npos) << all;
+  EXPECT_NE(all.find("gpu_bench phases (ms, the run): Init: "), std::string::npos) << all;
+}
+
 // memcpy has no kernel: KernConf and Exec are 0, its time is in the two copies.
 TEST(GpuBenchPhases, MemcpyHasNoKernelPhases) {
   BenchRun r = bench({"workload.args.program=memcpy", "workload.args.size=65536"});
