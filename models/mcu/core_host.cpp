@@ -124,7 +124,9 @@ void CoreHost::sync_to_local_time() {
   if (!in_run_) return;
   const sc_core::sc_time ahead = core_offset();
   if (ahead == sc_core::SC_ZERO_TIME) return;
+  waiting_in_place_ = true;  // a host write to UC_CTRL meanwhile is not the core's own (in_run())
   sc_core::wait(ahead);
+  waiting_in_place_ = false;
   synced_ += ahead;
   quiet_known_ = false;  // other processes ran
 }

@@ -204,7 +204,9 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   }
   // The core's local time ahead of SystemC time (inside a burst; zero outside).
   sc_core::sc_time core_offset() const;
-  bool in_run() const { return in_run_; }
+  // Inside a burst and executing: false while the core waits in place (sync_to_local_time), when
+  // the accesses that arrive come from other processes, not from this core.
+  bool in_run() const { return in_run_ && !waiting_in_place_; }
   // From a bus callback inside a burst: the burst ends no later than `at` (absolute), as if `at` had
   // been the burst's horizon (next_own_event) from its start. Outside a burst: nothing to do.
   void end_burst_by(const sc_core::sc_time& at);
@@ -291,7 +293,7 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   void sleep(bool& wake_pending);
 
   sc_core::sc_event ctrl_ev_, wake_ev_;
-  bool in_run_ = false, yielded_ = false;
+  bool in_run_ = false, yielded_ = false, waiting_in_place_ = false;
   uint64_t run_start_cycles_ = 0;
   std::unique_ptr<GdbStub> gdb_;
   // the debug port (debug_port.cpp)
