@@ -35,6 +35,11 @@ EXPECTED_STATUS = {
     # docs/falcon.md: GM107's firmware on GK208's model stops (an unmodelled strand unit), as the table says
     "hetvp run configs/gk208_nouveau.yaml --workload boot --set workload.args.mcu.falcon_hub_image="
     "build/nouveau-fw/hubgm107.fuc5.h --set workload.args.mcu.falcon_gpc_image=build/nouveau-fw/gpcgm107.fuc5.h": 1,
+    # docs/contexts.md's error table: out of VRAM
+    "hetvp run configs/default.yaml --workload gpu_bench --set workload.args.program=memcpy "
+    "--set workload.args.size=67108864 --set gpu0.vram.size=64MiB": 1,
+    # docs/rtl_blocks.md: the shipped crc32 reference does not model its writes' latency
+    "hetvp run configs/rtl_block_example.yaml --set crc0.mode=lockstep --set crc0.compare_latency=true": 1,
 }
 
 # Files the reader makes before the command (not shipped): a substring of the command -> reason.
@@ -55,6 +60,7 @@ LONG = {
     "workload.args.n=300000": "a 300,000-element coherence job (tens of seconds)",
     "workload.args.width=1024": "a 1024x1024 transpose (benchmark)",
     "workload.args.size=10000000": "10^7 loop iterations (benchmark)",
+    "workload.args.runs=100": "100 runs (#41's must-show; docs/benchmarks.md has its time)",
     "workload.args.size=248": "mmul 248 (benchmark)",
     "--workload mcu_bench": "the microcontroller benchmark (seconds per target)",
     "configs/gdev2012.yaml --csv": "every Gdev 2012 point (benchmark)",
