@@ -1,6 +1,6 @@
 // Registries of named entries filled by static registration: component types (YAML `type:`),
-// host programs (`workload.name`), GPU blocks (models/gpu/gpu_block.h) and GPU kernels
-// (models/gpu/compute/kernel.h) all use the one template below.
+// host programs (`workload.name`) and GPU blocks (models/gpu/gpu_block.h) all use the one template
+// below. (GPU kernels are PTX modules the driver loads, not registered entries.)
 //
 // An Entry is a plain struct with a `std::string name` and a `static constexpr const char* kKind`
 // (what it is, for the "registered twice" message). A model registers an entry with one line in
