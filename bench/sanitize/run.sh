@@ -43,7 +43,9 @@ fi
 # scan_reports BUILD_DIR CTEST_STATUS: prints the pass's exit status (messages go to stderr).
 scan_reports() {
   local dir=$1 status=$2 reports="$1/sanitizer-reports.txt" grep_status=0
-  grep -nE 'Sanitizer|runtime error:' "$dir/ctest-sanitize.log" "$dir/Testing/Temporary/LastTest.log" >"$reports" ||
+  # A report names its sanitizer ("ERROR: AddressSanitizer:", "SUMMARY: LeakSanitizer:") or is UBSan's
+  # "runtime error:"; a bare "Sanitizer" would also match test names (SanitizerExit.*).
+  grep -nE '[A-Za-z]Sanitizer|runtime error:' "$dir/ctest-sanitize.log" "$dir/Testing/Temporary/LastTest.log" >"$reports" ||
     grep_status=$?
   if [ "$grep_status" -eq 0 ]; then
     echo "sanitize: sanitizer report(s) in the ctest logs ($reports):" >&2
