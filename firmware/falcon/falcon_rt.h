@@ -7,7 +7,7 @@
  * IRQ*, METHOD = the FIFO line 2, CHSW = line 8), the context-switch unit's registers (gr_ctxsw.h),
  * STATUS0/STATUS1 = CC_SCRATCH[0]/[1], RESULT/ERROR = SCRATCH[0]/[1]. What the Falcon places elsewhere
  * or lacks is mapped here: the arguments in CC_SCRATCH[2..4], the context registers in data memory,
- * UC_ID from MYINDEX, the clock as a build constant. The I/O primitives are runtime.fuc's. */
+ * UC_ID from MYINDEX, the clock and a cycle counter in two hetvp registers (0x0f0, 0x0f4). The I/O primitives are runtime.fuc's. */
 #ifndef HETVP_FALCON_RT_H
 #define HETVP_FALCON_RT_H
 
@@ -28,9 +28,6 @@ void falcon_sleep(void);
 void falcon_irq_on(void);                      /* $flags ie0: vector 0 (every line INTR_ROUTE leaves at 0) */
 void falcon_trap(void) __attribute__((noreturn)); /* FW_CMD_TRAP: a software trap, the core stops */
 
-#ifndef FALCON_CLOCK_KHZ
-#define FALCON_CLOCK_KHZ 700000u /* assumption: GF100's graphics clock domain (gf100_nouveau.yaml's GPCs) */
-#endif
 #define FALCON_DMEM_BASE 0u /* Harvard: data pointers are data-memory addresses from 0 */
 #define FALCON_ARG_SCRATCH(off) FCTX_HETVP_ARG(((off) - FW_ARG0) / 4u) /* FW_ARG0..2 -> CC_SCRATCH[2..4] */
 
@@ -50,8 +47,8 @@ static inline uint32_t falcon_uc_id(void) {
 /* register of the controller's own block (an RV32 offset, mapped) */
 static inline uint32_t mcu_reg_read(uint32_t off) {
   if (off == MCU_UC_ID) return falcon_uc_id();
-  if (off == MCU_UC_CLOCK_KHZ) return FALCON_CLOCK_KHZ;
-  if (off == MCU_UC_CYCLES_LO) return 0; /* no cycle counter: the model times the switch itself */
+  if (off == MCU_UC_CLOCK_KHZ) return falcon_iord(FCTX_IO(FCTX_HETVP_CLOCK_KHZ, 0)); /* the YAML clock */
+  if (off == MCU_UC_CYCLES_LO) return falcon_iord(FCTX_IO(FCTX_HETVP_CYCLES, 0));
   if (off >= FW_CTXREG(0) && off < FW_CTXREG(FW_CTXREG_COUNT)) return falcon_ctxregs[(off - FW_CTXREG(0)) / 4u];
   if (off >= FW_ARG0 && off <= FW_ARG2) off = FALCON_ARG_SCRATCH(off);
   if (off == MCU_METHOD_DATA) off = FCTX_FIFO_DATA;
@@ -67,7 +64,7 @@ static inline void mcu_reg_write(uint32_t off, uint32_t v) {
   if (off >= FW_ARG0 && off <= FW_ARG2) off = FALCON_ARG_SCRATCH(off);
   falcon_iowr(FCTX_IO(off, 0), v);
 }
-static inline uint32_t cycles_per_us(void) { return FALCON_CLOCK_KHZ / 1000u; }
+static inline uint32_t cycles_per_us(void) { return mcu_reg_read(MCU_UC_CLOCK_KHZ) / 1000u; }
 /* GPU BAR0 through the controller's MMIO bridge (MMIO_CTRL / MMIO_WRVAL / MMIO_RDVAL) */
 static inline uint32_t bar0_read(uint32_t off) {
   falcon_iowr(FCTX_IO(FCTX_MMIO_CTRL, 0), FCTX_MMIO_CTRL_PENDING | (off & FCTX_MMIO_CTRL_ADDR_MASK));

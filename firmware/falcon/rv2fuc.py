@@ -66,6 +66,9 @@ class Chunk:
         self.refs = set()
 
 
+AT0_SECTION = '.data.hetvp_at0'  # placed at data address 0 (emit)
+
+
 def section_kind(name):
     if name.startswith('.text'):
         return 'code'
@@ -549,9 +552,14 @@ class Translator:
                ]
         out += ['.equ #%s 0' % w for w in sorted(undefined_weak)]
         out.append('.section #%s_data' % name)
-        for c in chunks:
-            if c.kind == 'data' and id(c) in live:
-                out += c.out
+        # A data section named AT0_SECTION goes to data address 0, first: the driver finds what it holds
+        # there (the context-switch lists' bounds, as in nouveau's images: falcon_lists.h).
+        at0 = [c for c in chunks if c.kind == 'data' and id(c) in live and c.section == AT0_SECTION]
+        if len(at0) > 1:
+            raise TranslateError('section %s is defined twice (%s and %s): only one object can be at data address 0'
+                                 % (AT0_SECTION, at0[0].unit.path, at0[1].unit.path))
+        for c in at0 + [c for c in chunks if c.kind == 'data' and id(c) in live and c.section != AT0_SECTION]:
+            out += c.out
         out.append('.section #%s_code' % name)
         for c in chunks:
             if c.kind == 'code' and id(c) in live:

@@ -5,17 +5,60 @@
 /* This GPC's strands in the context buffer, 256-byte units. In .data, not .bss: gpc.elf's buffers keep
  * their data-memory offsets (tests/mcu_model uses the copy buffer at 0x400). */
 static uint32_t strand_units __attribute__((section(".data"))) = 0;
-static uint32_t strand_bytes __attribute__((section(".data"))) = 0;  /* the words they hold, x 4 */
+static uint32_t strand_bytes __attribute__((section(".data"))) = 0;  /* bytes a transfer moves (x 4 the words) */
 static uint32_t strands_known __attribute__((section(".data"))) = 0; /* laid out (at the first GR command) */
 
+#ifdef HETVP_FALCON
+/* On GF100's Falcon the GPC's context is GF100's (docs/firmware_falcon.md "GF100's context"): first
+ * the MMCTX lists nouveau's firmware runs, appended by the driver at boot (falcon_lists.h) — the GPC
+ * list at the GPC's unicast registers, then the TPC list once per TPC — as gpc.fuc's ctx_xfer does,
+ * then the strands from the next 256-byte unit on. */
+#include "falcon_lists.h"
+#define GPC_UNICAST(n) (0x500000u + (n) * 0x8000u) /* NV_PGRAPH_GPCn (gpc.fuc ctx_xfer) */
+#define GPC_TPC0 0x4000u                           /* NV_PGRAPH_GPCn_TPC0, relative to the GPC */
+#define GPC_TPC_STRIDE 0x800u
+static uint32_t tpc_mask __attribute__((section(".data"))) = 0;
+static uint32_t mmctx_bytes __attribute__((section(".data"))) = 0; /* the lists' words x 4 */
+
+/* Runs list `i` through the MMCTX engine from MMCTX_BASE `base` (MULTI over `mask`'s units when not 0);
+ * `start`: the first list of the transfer (resets the engine's position in the area). */
+static void mmctx_list(uint32_t i, uint32_t base, uint32_t mask, uint32_t load, uint32_t start) {
+  const uint32_t* l = falcon_list(i);
+  const uint32_t n = falcon_list_len(i);
+  if (!n) return;
+  uint32_t flags = GRC_MMCTX_ENTRY_BASE_EN;
+  mcu_reg_write(GRC_MMCTX_BASE, base);
+  if (mask) {
+    mcu_reg_write(GRC_MMCTX_MULTI_STRIDE, GPC_TPC_STRIDE);
+    mcu_reg_write(GRC_MMCTX_MULTI_MASK, mask);
+    flags |= GRC_MMCTX_ENTRY_MULTI_EN;
+  }
+  mcu_reg_write(GRC_MMCTX_CTRL,
+                GRC_MMCTX_CTRL_QLIMIT | (start ? GRC_MMCTX_CTRL_START : 0u) | (load ? GRC_MMCTX_CTRL_DIR_LOAD : 0u));
+  for (uint32_t k = 0; k < n; ++k) {
+    while (!(mcu_reg_read(GRC_MMCTX_CTRL) & GRC_MMCTX_CTRL_FREE_MASK)) fw_ctxsw_wait_idle();
+    mcu_reg_write(GRC_MMCTX_QUEUE, l[k] | flags);
+  }
+  fw_ctxsw_wait_idle(); /* MMCTX_BASE and MULTI_* of the next list must not change under this one */
+}
+#endif
+
 /* Like nouveau's strand_ctx_init (com.fuc): each strand's size (GET_INFO), its save / load area
- * one after the other from MEM_BASE. */
+ * one after the other from MEM_BASE (on the Falcon after the MMCTX lists). */
 static void strands_initialize(void) {
   if (strands_known) return;
   strands_known = 1;
   if (!(mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_CTXSW)) return; /* no GR unit in this GPU (gpu.blocks) */
   const uint32_t cnt = mcu_reg_read(GRC_STRANDS_CNT);
   uint32_t off = 0;
+#ifdef HETVP_FALCON
+  if (!falcon_lists_ok(2u)) falcon_lists_overrun();
+  const uint32_t tpcs = falcon_iord(FCTX_IO(FCTX_UNITS, 0)) & FCTX_UNITS_TPC_MASK;
+  tpc_mask = (1u << tpcs) - 1u;
+  mmctx_bytes = (falcon_list_words_moved(0) + tpcs * falcon_list_words_moved(1)) * 4u;
+  off = (mmctx_bytes + GR_CTX_UNIT - 1u) / GR_CTX_UNIT;
+  strand_bytes = mmctx_bytes;
+#endif
   for (uint32_t s = 0; s < cnt; ++s) {
     mcu_reg_write(GRC_STRAND_SELECT, s);
     mcu_reg_write(GRC_STRAND_CMD, GRC_STRAND_CMD_GET_INFO);
@@ -40,8 +83,15 @@ static uint32_t strands_xfer(uint32_t mem_base, uint32_t load, uint32_t* error) 
   if (mcu_reg_read(GRC_STRANDS_CNT)) {
     mcu_reg_write(GRC_STRAND_SELECT, 0);
     mcu_reg_write(GRC_STRAND_CMD, load ? GRC_STRAND_CMD_LOAD : GRC_STRAND_CMD_SAVE);
-    fw_ctxsw_wait_idle();
   }
+#ifdef HETVP_FALCON
+  /* the MMCTX lists while the strands move (gpc.fuc ctx_xfer); MMCTX area at SWBASE 0 of MEM_BASE */
+  const uint32_t id = mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_INDEX_MASK;
+  mcu_reg_write(load ? GRC_MMCTX_LOAD_SWBASE : GRC_MMCTX_SAVE_SWBASE, 0);
+  mmctx_list(0, GPC_UNICAST(id), 0, load, 1);
+  mmctx_list(1, GPC_UNICAST(id) + GPC_TPC0, tpc_mask, load, falcon_list_len(0) == 0);
+#endif
+  fw_ctxsw_wait_idle();
   const uint32_t err = mcu_reg_read(GRC_ERROR) & 0xffu;
   if (err) {
     *error = FW_ERR_GR;

@@ -13,13 +13,24 @@
 
 static uint32_t num_gpcs, gpc_base, gpc_stride;
 
-/* ---- GR contexts (docs/contexts.md) ------------------------------------------------------
- * The HUB's MMCTX list: the compute front end's context registers (compute.h), BAR0 offsets
+/* ---- GR contexts (docs/contexts.md) ------------------------------------------------------ */
+#ifdef HETVP_FALCON
+/* On GF100's Falcon the context is GF100's (docs/firmware_falcon.md "GF100's context"): the HUB's
+ * MMCTX list is the one nouveau's firmware runs, appended by the driver at boot (falcon_lists.h:
+ * nouveau's `hub` pack, then the compute front end's registers), absolute BAR0 addresses. */
+#include "falcon_lists.h"
+#define HUB_LIST falcon_list(0)
+#define HUB_LIST_LEN falcon_list_len(0)
+#else
+/* The HUB's MMCTX list: the compute front end's context registers (compute.h), BAR0 offsets
  * relative to MMCTX_BASE = the compute block's position (PTOP_COMPUTE_BASE). */
 #define GR_LIST_ENTRY(off, count) GRC_MMCTX_ENTRY(off, count) | GRC_MMCTX_ENTRY_BASE_EN,
 static const uint32_t hub_list[] = {HETVP_COMPUTE_CTX_REGS(GR_LIST_ENTRY) 0u}; /* 0: end */
+#define HUB_LIST hub_list
 #define HUB_LIST_LEN (sizeof hub_list / sizeof hub_list[0] - 1u)
+#endif
 static uint32_t compute_base;         /* 0: no compute block, nothing to switch on the HUB */
+static uint32_t hub_words;            /* words the HUB's list moves; 0: nothing to switch on the HUB */
 static uint32_t hub_units, gpc_units; /* context buffer layout, 256-byte units (gr_ctxsw.h) */
 #define GPC_WAIT_US 10000u            /* a GPC that has not answered in 10 ms failed */
 
@@ -68,7 +79,8 @@ static uint32_t gr_xfer(uint32_t ctx, uint32_t load, uint32_t* bytes) {
   for (uint32_t n = 0; n < gpcs; ++n)
     seq[n] = gpc_cmd_start(n, FW_CMD_GR_GPC_XFER, ctx + hub_units + n * gpc_units, load);
   mcu_reg_write(GRC_ERROR, 0);
-  if (compute_base && HUB_LIST_LEN) {
+  if (hub_words) {
+    const uint32_t* list = HUB_LIST;
     mcu_reg_write(GRC_MEM_BASE, ctx);
     mcu_reg_write(GRC_MEM_TARGET, GRC_MEM_TARGET_AS_VRAM);
     mcu_reg_write(GRC_MMCTX_BASE, compute_base);
@@ -76,7 +88,7 @@ static uint32_t gr_xfer(uint32_t ctx, uint32_t load, uint32_t* bytes) {
     mcu_reg_write(GRC_MMCTX_CTRL, GRC_MMCTX_CTRL_START | GRC_MMCTX_CTRL_QLIMIT | (load ? GRC_MMCTX_CTRL_DIR_LOAD : 0u));
     for (uint32_t i = 0; i < HUB_LIST_LEN; ++i) {
       while (!(mcu_reg_read(GRC_MMCTX_CTRL) & GRC_MMCTX_CTRL_FREE_MASK)) fw_ctxsw_wait_idle();
-      mcu_reg_write(GRC_MMCTX_QUEUE, hub_list[i]);
+      mcu_reg_write(GRC_MMCTX_QUEUE, list[i]);
     }
     fw_ctxsw_wait_idle();
   }
@@ -96,7 +108,9 @@ static uint32_t gr_xfer(uint32_t ctx, uint32_t load, uint32_t* bytes) {
 /* MCU_IRQ_CHSW: hub.fuc's switch path — save CHAN_ADDR's channel if valid, load CHAN_NEXT's, set
  * CHAN_ADDR, ACK; on an error CHSW ERROR | code (the unit fails the run naming the channel). */
 void fw_chsw(void) {
+#ifndef HETVP_FALCON /* a Falcon controller measures CHSW_FW_CYCLES itself, for either firmware (ctxctl.cpp) */
   const uint32_t t0 = mcu_reg_read(MCU_UC_CYCLES_LO);
+#endif
   const uint32_t prev = mcu_reg_read(GRH_CHAN_ADDR), next = mcu_reg_read(GRH_CHAN_NEXT);
   uint32_t err = 0, ctx = 0, saved = 0, loaded = 0;
   if (prev & GRH_CHAN_VALID) {
@@ -109,7 +123,9 @@ void fw_chsw(void) {
   }
   if (!err) mcu_reg_write(GRH_CHAN_ADDR, next);
   mcu_reg_write(GRH_CHSW_BYTES, saved + loaded);
+#ifndef HETVP_FALCON
   mcu_reg_write(GRH_CHSW_FW_CYCLES, mcu_reg_read(MCU_UC_CYCLES_LO) - t0);
+#endif
   mcu_reg_write(GRH_CHSW, err ? GRH_CHSW_ERROR | err << GRH_CHSW_CODE_SHIFT : GRH_CHSW_ACK);
 }
 
@@ -120,10 +136,14 @@ static void gr_initialize(void) {
   have_gr = mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_CTXSW;
   if (!have_gr) return; /* a GPU built without the gr block: the GR commands answer FW_ERR_NO_DEVICE */
   compute_base = bar0_read(GPU_PTOP_BASE + PTOP_COMPUTE_BASE);
-  uint32_t words = 0;
+#ifdef HETVP_FALCON
+  if (!falcon_lists_ok(1u)) falcon_lists_overrun();
+  hub_words = falcon_list_words_moved(0);
+#else
   for (uint32_t i = 0; compute_base && i < HUB_LIST_LEN; ++i)
-    words += (hub_list[i] >> GRC_MMCTX_ENTRY_COUNT_SHIFT) + 1u;
-  hub_units = (words * 4u + GR_CTX_UNIT - 1u) / GR_CTX_UNIT;
+    hub_words += (hub_list[i] >> GRC_MMCTX_ENTRY_COUNT_SHIFT) + 1u;
+#endif
+  hub_units = (hub_words * 4u + GR_CTX_UNIT - 1u) / GR_CTX_UNIT;
 }
 
 /* The GPCs' part of the context buffer: asked once, at the first GR command or switch (the golden
@@ -153,6 +173,9 @@ void fw_initialize(void) {
       if (nap < 65536u) nap *= 2;
     }
   gr_initialize();
+#ifdef HETVP_FALCON
+  falcon_iowr(FCTX_IO(FCTX_HETVP_FW_ID_REG, 0), FCTX_HETVP_FW_ID); /* the driver speaks hetvp's commands */
+#endif
   mcu_reg_write(MCU_STATUS0, MCU_STATUS0_INIT_DONE | num_gpcs);
 }
 

@@ -10,6 +10,7 @@
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_chips.h"
 #include "firmware/include/hetvp/gpu_map.h"
+#include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "models/host/host_api.h"
@@ -245,9 +246,17 @@ FalconBootReport boot_falcon(HostApi& api, GpuDriver& gpu, const FalconImages& i
                      hub_state(gpu) + " (" + im.hub_name + ")");
     api.sleep(interval);
   }
-  // 5. the context size
-  r.context_size = gpu.reg_read(GPU_HUB_BASE + FCTX_CC_SCRATCH + 4);
   r.init_done_us = (api.now().to_seconds() - t0) * 1e6;
+  // 5. the context size: nouveau's firmware leaves it in CC_SCRATCH[1]; hetvp's own (it signs
+  // CC_SCRATCH[7], firmware/hub/hub.c) keeps its command sequence there and answers FW_CMD_GR_INFO.
+  r.own_firmware = gpu.reg_read(GPU_HUB_BASE + FCTX_HETVP_FW_ID_REG) == FCTX_HETVP_FW_ID;
+  if (r.own_firmware) {
+    McuDriver mcu(api, gpu);
+    const McuResult info = mcu.command(McuId::hub(), FW_CMD_GR_INFO, 0);
+    r.context_size = info.error == FW_ERR_OK ? info.result : 0;
+  } else {
+    r.context_size = gpu.reg_read(GPU_HUB_BASE + FCTX_CC_SCRATCH + 4);
+  }
   api.log(r.summary());
   api.stat("nouveau_context_size", r.context_size);
   api.stat("mcu_init_done_us", r.init_done_us);

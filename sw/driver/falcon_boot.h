@@ -17,7 +17,9 @@ bool falcon_microcontrollers(GpuDriver& gpu);
 
 struct FalconBootReport {
   std::string source = "nouveau GF100";  // whose firmware: "nouveau GK104", "image files"
-  uint32_t context_size = 0;  // 0x409804 after init-done: the firmware's context size in bytes
+  uint32_t context_size = 0;  // the firmware's context size in bytes: 0x409804 after init-done (nouveau's),
+                              // FW_CMD_GR_INFO (hetvp's own, `own_firmware`)
+  bool own_firmware = false;  // hetvp's own C firmware answered (its signature in CC_SCRATCH[7])
   double upload_us = 0, init_done_us = 0;
   // GF100: the register lists uploaded (per pack: entries, words, list words and the bytes the
   // firmware's mmctx_size counts) and the words of gf100_gr_init's mmio list written; else empty/0.

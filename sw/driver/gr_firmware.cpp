@@ -13,7 +13,16 @@ namespace hetvp::sw {
 
 namespace {
 
-// hetvp's RV32 firmware: its mcu_regs.h commands (firmware/hub/hub.c).
+// The grctx init lists of the chip whose register lists falcon_boot uploaded (nouveau's
+// gf100_grctx_generate_main: packs, icmd, mthd), written while the golden channel is current.
+size_t chip_list_defaults(GpuDriver& gpu) {
+  const GpuChip& chip = falcon_chip(gpu);
+  const auto& lists = gpu::gr::gr_lists(chip.name);
+  if (!lists.available) throw McuError("golden context: " + std::string(chip.name) + "'s GR lists: " + lists.reason);
+  return gf100_grctx_generate_writes(gpu, lists).bar0_accesses;
+}
+
+// hetvp's firmware: its mcu_regs.h commands (firmware/hub/hub.c), on RV32 or on the Falcon.
 class HetvpGrFirmware : public GrFirmware {
  public:
   explicit HetvpGrFirmware(McuDriver& mcu) : mcu_(mcu) {}
@@ -74,12 +83,7 @@ class NouveauGrFirmware : public GrFirmware {
   }
   bool virtual_context_pointer() const override { return true; }
   uint32_t header_bytes() const override { return GR_CTX_UNIT; }
-  size_t write_list_defaults() override {
-    const GpuChip& chip = falcon_chip(gpu_);  // the chip whose lists falcon_boot uploaded
-    const auto& lists = gpu::gr::gr_lists(chip.name);
-    if (!lists.available) throw McuError("golden context: " + std::string(chip.name) + "'s GR lists: " + lists.reason);
-    return gf100_grctx_generate_writes(gpu_, lists).bar0_accesses;
-  }
+  size_t write_list_defaults() override { return chip_list_defaults(gpu_); }
 
  private:
   // Polls every microsecond, checking every 16th poll that the HUB still runs; a bounded wait
@@ -102,11 +106,27 @@ class NouveauGrFirmware : public GrFirmware {
   GpuDriver& gpu_;
 };
 
+// hetvp's firmware on GF100's Falcon controllers (gpu.microcontrollers.firmware: hetvp): hetvp's
+// commands, and GF100's context — the firmware runs the lists falcon_boot uploaded (as nouveau's
+// does), so the golden context holds the chip's grctx values as under nouveau's firmware.
+class HetvpFalconGrFirmware : public HetvpGrFirmware {
+ public:
+  HetvpFalconGrFirmware(McuDriver& mcu, GpuDriver& gpu) : HetvpGrFirmware(mcu), gpu_(gpu) {}
+  size_t write_list_defaults() override { return chip_list_defaults(gpu_); }
+
+ private:
+  GpuDriver& gpu_;
+};
+
 }  // namespace
 
 std::unique_ptr<GrFirmware> make_gr_firmware(HostApi& api, GpuDriver& gpu, McuDriver* mcu) {
-  if (falcon_microcontrollers(gpu)) return std::make_unique<NouveauGrFirmware>(api, gpu);
+  const bool falcon = falcon_microcontrollers(gpu);
+  // hetvp's own firmware signs CC_SCRATCH[7] at init (firmware/hub/hub.c); nouveau's never writes it
+  const bool own = falcon && gpu.reg_read(GPU_HUB_BASE + FCTX_HETVP_FW_ID_REG) == FCTX_HETVP_FW_ID;
+  if (falcon && !own) return std::make_unique<NouveauGrFirmware>(api, gpu);
   if (!mcu) throw McuError("GR context: hetvp's firmware needs the microcontroller driver");
+  if (own) return std::make_unique<HetvpFalconGrFirmware>(*mcu, gpu);
   return std::make_unique<HetvpGrFirmware>(*mcu);
 }
 

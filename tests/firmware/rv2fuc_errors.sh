@@ -37,9 +37,23 @@ printf '\t.text\n\t.globl main\n\t.type main, @function\nmain:\n\tret\n' >"$t/du
   >"$t/dup.out" 2>&1 && fail "dup: accepted"
 grep -q "^rv2fuc: error: symbol main defined twice ($t/dup1.s and $t/dup2.s)" "$t/dup.out" || fail "dup: $(cat "$t/dup.out")"
 
+# two objects asking for data address 0 (section .data.hetvp_at0: the context lists' bounds)
+printf '\t.section .data.hetvp_at0,"aw"\n\t.globl b\nb:\n\t.word 2\n' >"$t/at0b.s"
+{ cat "$t/head.s"; printf '\tlui a0,%%hi(a)\n\tlui a1,%%hi(b)\n\tret\n\t.section .data.hetvp_at0,"aw"\na:\n\t.word 1\n'; } >"$t/at0a.s"
+"$py" "$src/firmware/falcon/rv2fuc.py" --start "$start" --stack-top 0x800 --name t -o "$t/at0.fuc" "$t/at0a.s" "$t/at0b.s" \
+  >"$t/at0.out" 2>&1 && fail "at0: accepted"
+grep -q "^rv2fuc: error: section .data.hetvp_at0 is defined twice ($t/at0a.s and $t/at0b.s)" "$t/at0.out" ||
+  fail "at0: $(cat "$t/at0.out")"
+[ ! -e "$t/at0.fuc" ] || fail "at0: an output file was written"
+
 # a good one
 { cat "$t/head.s"; printf '\tli a0,0x12345\n\tret\n'; } >"$t/ok.s"
 "$py" "$src/firmware/falcon/rv2fuc.py" --start "$start" --stack-top 0x800 --name t -o "$t/ok.fuc" "$t/ok.s" >"$t/ok.out" 2>&1 ||
   fail "ok: $(cat "$t/ok.out")"
 grep -q 'sethi \$r10 0x10000' "$t/ok.fuc" || fail "ok: no sethi in $(cat "$t/ok.fuc")"
+# the .data.hetvp_at0 section goes first in the data segment, whatever the input order
+{ cat "$t/head.s"; printf '\tlui a0,%%hi(x)\n\tlui a1,%%hi(a)\n\tret\n\t.data\nx:\n\t.word 7\n\t.section .data.hetvp_at0,"aw"\na:\n\t.word 1\n'; } >"$t/first.s"
+"$py" "$src/firmware/falcon/rv2fuc.py" --start "$start" --stack-top 0x800 --name t -o "$t/first.fuc" "$t/first.s" >"$t/first.out" 2>&1 ||
+  fail "first: $(cat "$t/first.out")"
+[ "$(grep -A1 '^.section #t_data' "$t/first.fuc" | tail -1)" = "f0_a:" ] || fail "first: $(cat "$t/first.fuc")"
 echo PASS

@@ -30,6 +30,8 @@
     X(FCTX, FIFO_DATA, 0x064, 1, RO, 0, "data word of the method FIFO's head (macros.fuc:54, :140; hub.fuc ih, gpc.fuc ih)") \
     X(FCTX, FIFO_CMD, 0x068, 1, RO, 0, "command word of the method FIFO's head (macros.fuc:55, :141)")           \
     X(FCTX, FIFO_ACK, 0x074, 1, WO, 0, "write: pop the FIFO's head; INTR bit 2 (FIFO, level) stays while it is not empty (macros.fuc:56, :142)") \
+    X(FCTX, HETVP_CLOCK_KHZ, 0x0F0, 1, RO, 0, "hetvp: the controller's clock in kHz (its YAML clock), read by hetvp's own firmware (assumption: GF100 has no such register)") \
+    X(FCTX, HETVP_CYCLES, 0x0F4, 1, RO, 0, "hetvp: core cycles executed since reset, low 32 bits (the stat `cycles`; assumption: GF100 has no such register)") \
     X(FCTX, UC_CTRL, 0x100, 1, RW, 0x10, "host write 2: start at UC_ENTRY; read: bit 4 stopped, bit 5 sleeping") \
     X(FCTX, UC_ENTRY, 0x104, 1, RW, 0, "start pc")                                                        \
     X(FCTX, UC_CAPS, 0x108, 1, RO, 0, "code size >> 8 in bits 0-8, data size >> 8 in bits 9-16")          \
@@ -152,5 +154,9 @@ HETVP_REG_OFFSETS(HETVP_GPC_PPC_REGS)
  * 0..FCTX_HETVP_ARGS-1 in CC_SCRATCH[2..4] (GF100's controller has no mailboxes 2..7). */
 #define FCTX_HETVP_ARGS 3u
 #define FCTX_HETVP_ARG(i) (FCTX_CC_SCRATCH + 4u * (2u + (i)))
+/* ... and it signs CC_SCRATCH[7] at init, so the driver talks to it with hetvp's commands
+ * (sw/driver/gr_firmware.cpp); nouveau's firmware never writes CC_SCRATCH[7]. */
+#define FCTX_HETVP_FW_ID_REG (FCTX_CC_SCRATCH + 4u * 7u)
+#define FCTX_HETVP_FW_ID 0x68747670u /* "htvp" */
 
 #endif

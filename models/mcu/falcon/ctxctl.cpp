@@ -124,6 +124,9 @@ void Ctxctl::bind_registers() {
   // Configuration-dependent read-only values, and the registers only one kind of controller has.
   bank_.set_reset("UC_CAPS", FCTX_UC_CAPS_VALUE(cfg_.code_size, cfg_.data_size));
   bank_.set_reset("STRANDS_CNT", cfg_.strands);
+  // hetvp's own firmware learns its clock and counts its cycles here (docs/firmware_falcon.md)
+  bank_.set_reset("HETVP_CLOCK_KHZ", static_cast<uint32_t>(cfg_.clock_hz / 1000.0 + 0.5));
+  reg("HETVP_CYCLES").read([this](const Register&) { return static_cast<uint32_t>(cycles_); });
   bank_.set_reset("STRAND_SIZE", cfg_.strand_words);
   if (cfg_.slot.hub) {
     bank_.set_reset("GPC_ROP_COUNT", FCTX_GPC_ROP_COUNT_VALUE(cfg_.slot.gpcs, cfg_.rops));
