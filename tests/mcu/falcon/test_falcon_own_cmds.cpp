@@ -8,8 +8,10 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "common/run_hetvp.h"
+#include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_map.h"
 #include "firmware/include/hetvp/mcu_regs.h"
 #include "firmware/include/hetvp/pmc.h"
@@ -86,6 +88,11 @@ class OwnFalconCommands : public ProgramWithArgs<> {
     r = cmd(McuId::gpc_n(1), FW_CMD_CTX_HASH, 0);
     c.expect(r.error == FW_ERR_OK && r.result == filled && filled == ctx_fill_hash(7),
              "GPC 1 CTX_HASH = CTX_FILL's hash = fw.c's algorithm on the host");
+    // the firmware's clock is the platform's: the controller's HETVP_CLOCK_KHZ (the YAML clock)
+    r = cmd(McuId::gpc_n(0), FW_CMD_REG_READ, MCU_UC_CLOCK_KHZ);
+    api.log(format("GPC 0 firmware clock: %u kHz", r.result));
+    c.expect(r.error == FW_ERR_OK && r.result == drv.reg_read(mcu.base(McuId::gpc_n(0)) + FCTX_HETVP_CLOCK_KHZ),
+             "GPC 0's firmware reads its clock from the controller");
     r = cmd(McuId::gpc_n(1), 0x70, 0);
     c.expect(r.error == FW_ERR_UNKNOWN_CMD, "an unknown command: error 1");
     return c.failed ? 1 : 0;
@@ -100,13 +107,11 @@ bool built() {
 
 }  // namespace
 
-TEST(FalconOwnFirmware, HostCommandsAnswer) {
-  if (!built())
-    GTEST_SKIP() << "firmware/falcon/hub.fuc3.h was not built "
-                 << "(firmware/falcon/CMakeLists.txt: needs riscv64-unknown-elf-gcc and python3)";
+std::string run_commands(const std::vector<std::string>& overrides) {
   RunOptions opt;
   opt.config = test::config("gf100_own.yaml");
   opt.workload = "test_falcon_own_commands";
+  opt.overrides = overrides;
   std::ostringstream out, err;
   const int status = run_platform(opt, out, err);
   const std::string log = out.str() + err.str();
@@ -114,7 +119,25 @@ TEST(FalconOwnFirmware, HostCommandsAnswer) {
   EXPECT_EQ(log.find("FAILED CHECK"), std::string::npos) << log;
   size_t oks = 0;
   for (size_t p = log.find("ok: "); p != std::string::npos; p = log.find("ok: ", p + 1)) ++oks;
-  EXPECT_EQ(oks, 9u) << log;  // every check ran
+  EXPECT_EQ(oks, 10u) << log;  // every check ran
   EXPECT_NE(log.find("hetvp's own C firmware: init-done"), std::string::npos) << log;
+  return log;
+}
+
+TEST(FalconOwnFirmware, HostCommandsAnswer) {
+  if (!built())
+    GTEST_SKIP() << "firmware/falcon/hub.fuc3.h was not built "
+                 << "(firmware/falcon/CMakeLists.txt: needs riscv64-unknown-elf-gcc and python3)";
+  const std::string log = run_commands({});
+  EXPECT_NE(log.find("GPC 0 firmware clock: 700000 kHz"), std::string::npos) << log;  // gf100_own.yaml's
   std::cout << log;  // the commands' results and latencies, for the record
+}
+
+// The clock is learnt from the platform, not built into the image: another YAML clock, the same image.
+TEST(FalconOwnFirmware, FirmwareClockFollowsTheConfiguration) {
+  if (!built())
+    GTEST_SKIP() << "firmware/falcon/hub.fuc3.h was not built "
+                 << "(firmware/falcon/CMakeLists.txt: needs riscv64-unknown-elf-gcc and python3)";
+  const std::string log = run_commands({"gpu0.microcontrollers.gpc.clock=350 MHz"});
+  EXPECT_NE(log.find("GPC 0 firmware clock: 350000 kHz"), std::string::npos) << log;
 }
