@@ -68,13 +68,18 @@ static void wait_flag(volatile uint32_t* flag) {
 
 #ifdef HETVP_FALCON
 /* The modelled GF100 controller has no timer: waits spin, about 8 cycles a turn (assumption), and a
- * condition is looked at after 64, 128, ... up to 4096 cycles. */
+ * condition is looked at after 64, 128, ... up to FALCON_NAP_MAX cycles: a GPC's answer is seen at most
+ * that late (256 cycles: 0.18 us on the HUB), and a 10 ms wait stays under the controller's poll
+ * watchdog (54,688 looks < 100,000). */
+#ifndef FALCON_NAP_MAX
+#define FALCON_NAP_MAX 256u
+#endif
 static void spin(uint32_t cycles) {
   for (volatile uint32_t n = cycles / 8u; n; --n) {
   }
 }
 int fw_wait_until(int (*cond)(void), uint32_t timeout_cycles) {
-  for (uint32_t spent = 0, nap = 64u;; spent += nap, nap = nap < 4096u ? nap * 2u : nap) {
+  for (uint32_t spent = 0, nap = 64u;; spent += nap, nap = nap < FALCON_NAP_MAX ? nap * 2u : nap) {
     if (cond()) return 1;
     if (spent >= timeout_cycles) return 0;
     spin(nap);
