@@ -83,6 +83,9 @@ static uint32_t strands_xfer(uint32_t mem_base, uint32_t load, uint32_t* error) 
   if (mcu_reg_read(GRC_STRANDS_CNT)) {
     mcu_reg_write(GRC_STRAND_SELECT, 0);
     mcu_reg_write(GRC_STRAND_CMD, load ? GRC_STRAND_CMD_LOAD : GRC_STRAND_CMD_SAVE);
+#ifndef HETVP_FALCON
+    fw_ctxsw_wait_idle();
+#endif
   }
 #ifdef HETVP_FALCON
   /* the MMCTX lists while the strands move (gpc.fuc ctx_xfer); MMCTX area at SWBASE 0 of MEM_BASE */
@@ -90,8 +93,8 @@ static uint32_t strands_xfer(uint32_t mem_base, uint32_t load, uint32_t* error) 
   mcu_reg_write(load ? GRC_MMCTX_LOAD_SWBASE : GRC_MMCTX_SAVE_SWBASE, 0);
   mmctx_list(0, GPC_UNICAST(id), 0, load, 1);
   mmctx_list(1, GPC_UNICAST(id) + GPC_TPC0, tpc_mask, load, falcon_list_len(0) == 0);
+  fw_ctxsw_wait_idle(); /* the strands too */
 #endif
-  fw_ctxsw_wait_idle();
   const uint32_t err = mcu_reg_read(GRC_ERROR) & 0xffu;
   if (err) {
     *error = FW_ERR_GR;
