@@ -16,7 +16,7 @@ uint32_t falcon_list_words[FALCON_LIST_CAPACITY] = {0u};
 
 uint32_t falcon_list_bounds[FALCON_LIST_BOUNDS] __attribute__((section(".data.hetvp_at0"))) = {
     (uint32_t)(uintptr_t)&falcon_list_words[0], (uint32_t)(uintptr_t)&falcon_list_words[FALCON_LIST_OWN],
-    (uint32_t)(uintptr_t)&falcon_list_words[FALCON_LIST_OWN]};
+    (uint32_t)(uintptr_t)&falcon_list_words[FALCON_LIST_OWN], (uint32_t)(uintptr_t)&falcon_list_words[FALCON_LIST_OWN]};
 
 uint32_t falcon_list_words_moved(uint32_t i) {
   const uint32_t* l = falcon_list(i);

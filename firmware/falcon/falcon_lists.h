@@ -15,7 +15,9 @@
 
 #include <stdint.h>
 
-#define FALCON_LIST_BOUNDS 3u
+/* 4 bounds: a Kepler boot also appends a PPC list at starstar 8 (never run by this firmware, which
+ * switches GF100's context; the bound keeps the driver's write inside the bounds). */
+#define FALCON_LIST_BOUNDS 4u
 #ifdef HETVP_FALCON_HUB
 #define FALCON_LIST_CAPACITY 128u /* words: GF100 needs 1 + 38 (`hub`) + 23 (compute) = 62 */
 #else

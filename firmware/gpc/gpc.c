@@ -52,7 +52,7 @@ static void strands_initialize(void) {
   const uint32_t cnt = mcu_reg_read(GRC_STRANDS_CNT);
   uint32_t off = 0;
 #ifdef HETVP_FALCON
-  if (!falcon_lists_ok(2u)) falcon_lists_overrun();
+  if (!falcon_lists_ok(3u)) falcon_lists_overrun(); /* the PPC list (Kepler boots) too */
   const uint32_t tpcs = falcon_iord(FCTX_IO(FCTX_UNITS, 0)) & FCTX_UNITS_TPC_MASK;
   tpc_mask = (1u << tpcs) - 1u;
   mmctx_bytes = (falcon_list_words_moved(0) + tpcs * falcon_list_words_moved(1)) * 4u;
