@@ -35,14 +35,22 @@ static uint32_t hub_units, gpc_units; /* context buffer layout, 256-byte units (
 #define GPC_WAIT_US 10000u            /* a GPC that has not answered in 10 ms failed */
 
 static uint32_t gpc_window(uint32_t n) { return gpc_base + n * gpc_stride; }
+#ifdef HETVP_FALCON
+/* The Falcon HUB polls its waits (no timer to sleep on): a GPC's SWGEN1 would only interrupt a spin
+ * at a time that depends on the quantum (the core sees another thread's interrupt at its next
+ * burst), and costs the GPC two bridge accesses. So the GPCs do not notify; the polls see the answer. */
+#define GPC_NOTIFY 0u
+#else
+#define GPC_NOTIFY FW_CMD_NOTIFY_HUB
+#endif
 /* Starts a command on GPC n's firmware (mcu_regs.h protocol, through BAR0) that wakes the HUB when
- * done (FW_CMD_NOTIFY_HUB); returns the GPC's command sequence before it. */
+ * done (FW_CMD_NOTIFY_HUB, RV32); returns the GPC's command sequence before it. */
 static uint32_t gpc_cmd_start(uint32_t n, uint32_t cmd, uint32_t data, uint32_t arg0) {
   const uint32_t g = gpc_window(n);
   const uint32_t seq = bar0_read(g + MCU_STATUS1);
   bar0_write(g + FW_WINDOW_REG(FW_ARG0), arg0);
   bar0_write(g + MCU_METHOD_DATA, data);
-  bar0_write(g + MCU_METHOD_CMD, cmd | FW_CMD_NOTIFY_HUB);
+  bar0_write(g + MCU_METHOD_CMD, cmd | GPC_NOTIFY);
   return seq;
 }
 static uint32_t wait_gpc, wait_seq;

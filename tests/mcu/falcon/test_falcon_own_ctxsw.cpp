@@ -147,6 +147,29 @@ TEST(FalconOwnFirmware, TheContextIsGf100sRegisterLists) {
     }
 }
 
+// The own firmware's switch costs do not move with simulation.quantum (as nouveau's do not): its waits
+// poll, so no interrupt from another controller lands at a quantum-dependent point of a spin.
+TEST(FalconOwnFirmware, SwitchCostsDoNotDependOnTheQuantum) {
+  SKIP_UNLESS_BUILT();
+  std::string s[2];
+  const char* quanta[2] = {"10ns", "100us"};
+  for (int i = 0; i < 2; ++i) {
+    const std::string stats = scratch() + "/own_q" + std::to_string(i) + ".json";
+    auto r = run_hetvp(bench("gf100_own.yaml", std::string("--set workload.args.program=madd --set workload.args.size=16 ") +
+                                                   "--set workload.args.contexts=2 --set simulation.quantum=" + quanta[i] +
+                                                   " --stats " + stats),
+                       120);
+    ASSERT_EQ(r.status, 0) << quanta[i] << r.out << r.err;
+    s[i] = read_file(stats);
+  }
+  EXPECT_GT(num(s[0], {"gr", "switches"}), 0);
+  EXPECT_EQ(num(s[0], {"gr", "switches"}), num(s[1], {"gr", "switches"}));
+  for (const char* unit : {"hub", "gpc0", "gpc3"})
+    EXPECT_EQ(num(s[0], {"microcontrollers", unit, "cycles"}), num(s[1], {"microcontrollers", unit, "cycles"})) << unit;
+  EXPECT_EQ(num(s[0], {"hub_ctxsw", "fw_cycles_total"}), num(s[1], {"hub_ctxsw", "fw_cycles_total"}));
+  EXPECT_NEAR(num(s[0], {"hub_ctxsw", "pulse_to_ack_ns_mean"}), num(s[1], {"hub_ctxsw", "pulse_to_ack_ns_mean"}), 1.0);
+}
+
 // gf100_own.yaml is gf100_nouveau.yaml but for the firmware key: the comparison runs on identical
 // hardware (resolved configurations, so comments may differ, values may not).
 TEST(FalconOwnFirmware, ConfigIsGf100NouveauButTheFirmware) {
