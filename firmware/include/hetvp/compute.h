@@ -11,7 +11,7 @@
     X(CMP, GRID_X, 0x04, 1, RW, 0, "grid width in blocks")                                        \
     X(CMP, GRID_Y, 0x08, 1, RW, 0, "grid height in blocks (bits 15:0), grid depth - 1 (bits 31:16): CMP_DIM_YZ") \
     X(CMP, BLOCK_X, 0x0c, 1, RW, 0, "block width in threads")                                     \
-    X(CMP, BLOCK_Y, 0x10, 1, RW, 0, "block height in threads")                                    \
+    X(CMP, BLOCK_Y, 0x10, 1, RW, 0, "block height in threads (bits 15:0), block depth - 1 (bits 31:16): CMP_DIM_YZ") \
     X(CMP, LAUNCH, 0x14, 1, WO, 0, "CMP_LAUNCH_* bits; the kernel starts when this write arrives") \
     X(CMP, STATUS, 0x18, 1, RO, 0, "bit 0 busy, bit 1 error")                                     \
     X(CMP, COMPLETED, 0x1c, 1, RO, 0, "kernels completed since reset")                           \
