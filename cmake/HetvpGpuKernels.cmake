@@ -17,6 +17,10 @@
 #                         (a math call it lacks is an undefined function: the loader refuses it).
 #   -Wno-unknown-cuda-version  clang 14 knows CUDA up to 11.5; no CUDA is installed anyway.
 # clang: HETVP_CLANG (cache variable; default the first clang-14 or clang on PATH; Debian: apt-get install clang).
+#
+# Rebuilds: a .ptx depends on its .cu and on every header the .cu includes (clang writes a depfile,
+# -MD -MF <out>.d, that add_custom_command's DEPFILE reads: Makefile and Ninja generators). Other
+# generators only know the .cu and hetvp_cuda.h.
 if(NOT HETVP_CUDA_INCLUDE_DIR)
   if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/../sw/kernels/hetvp_cuda.h)  # the source tree
     set(HETVP_CUDA_INCLUDE_DIR ${CMAKE_CURRENT_LIST_DIR}/../sw/kernels)
@@ -49,13 +53,20 @@ function(hetvp_add_gpu_kernels)
     get_filename_component(_stem ${src} NAME_WE)
     foreach(arch IN LISTS K_ARCH)
       set(_out ${K_OUTPUT_DIRECTORY}/${_stem}.${arch}.ptx)
+      set(_depfile_flags)
+      set(_depfile_arg)
+      if(CMAKE_GENERATOR MATCHES "Makefiles|Ninja")
+        set(_depfile_flags -MD -MF ${_out}.d -MT ${_out})
+        set(_depfile_arg DEPFILE ${_out}.d)
+      endif()
       add_custom_command(
         OUTPUT ${_out}
         COMMAND ${CMAKE_COMMAND} -E make_directory ${K_OUTPUT_DIRECTORY}
         COMMAND ${HETVP_CLANG} -x cuda --cuda-device-only --cuda-gpu-arch=${arch} -nocudainc -nocudalib
                 -Wno-unknown-cuda-version -O3 -ffp-contract=fast -I${HETVP_CUDA_INCLUDE_DIR} -include hetvp_cuda.h
-                ${K_OPTIONS} -S ${_abs} -o ${_out}
+                ${K_OPTIONS} ${_depfile_flags} -S ${_abs} -o ${_out}
         DEPENDS ${_abs} ${HETVP_CUDA_INCLUDE_DIR}/hetvp_cuda.h
+        ${_depfile_arg}
         COMMENT "PTX ${_stem}.${arch}.ptx"
         VERBATIM)
       list(APPEND _outs ${_out})

@@ -17,7 +17,8 @@
 namespace hetvp::sw {
 
 // What a launch names: the kernel (by name: compute.h CMP_KERNEL takes its kernel_id), the grid
-// of blocks, the block of threads, and up to CMP_ARGS argument words.
+// of blocks, the block of threads, and the kernel's parameter block as words (at most
+// CMP_PARAM_MAX bytes; more than CMP_ARGS words travel in a constant buffer: param_buffer).
 struct KernelLaunch {
   std::string kernel;
   uint32_t grid_x = 1, grid_y = 1, block_x = 1, block_y = 1;
@@ -29,8 +30,17 @@ struct KernelLaunch {
   // Direct launches (ComputeFrontEnd): the TCC writes its dirty lines back when the kernel ends
   // (CMP_LAUNCH_RELEASE), so the host reads the results from VRAM.
   bool release = false;
-  // HostError "<what> of KERNEL: more than 16 argument words" when the args do not fit CMP_ARG.
+  // The third dimension of the grid and of the block (compute.h CMP_DIM_YZ).
+  uint32_t grid_z = 1, block_z = 1;
+  // GPU VA of a constant buffer holding `args` when they are more than CMP_ARGS words (compute.h
+  // CMP_PARAM_*): ComputeFrontEnd writes it itself; a channel's runtime places it.
+  uint64_t param_buffer = 0;
+  // HostError "<what> of KERNEL: ..." when the parameter block is larger than CMP_PARAM_MAX bytes or
+  // the grid or block is out of every architecture's limits (ptx/limits.h; the compute front end
+  // checks its own architecture's).
   void check_args(const char* what) const;
+  // What CMP_ARG holds: the args, or, for more than CMP_ARGS words, the param_buffer's descriptor.
+  std::vector<uint32_t> arg_words() const;
 };
 
 // The launch as compute methods for subchannel `subch` of a channel: the launch state (KERNEL,
@@ -43,7 +53,7 @@ std::vector<uint32_t> param_methods(const KernelLaunch& k, unsigned subch);
 // The module binding (MODULE, SHARED) is pushed with the grid, before LAUNCH: no GR context state,
 // the FIFO keeps it per channel and writes it right before the channel's LAUNCH.
 std::vector<uint32_t> grid_methods(uint32_t grid_x, uint32_t grid_y, uint64_t module, uint32_t shared,
-                                   unsigned subch);
+                                   unsigned subch, uint32_t grid_z = 1);
 
 // A launch started on the compute front end without a channel: COMPLETED as it read before.
 struct LaunchTicket {
@@ -57,6 +67,9 @@ class ComputeFrontEnd {
  public:
   ComputeFrontEnd(HostApi& api, GpuDriver& gpu);
   // Reads COMPLETED, writes the launch's registers and CMP_LAUNCH (GO); returns at once.
+  // A parameter block of more than CMP_ARGS words is written by BAR1 into the front end's parameter
+  // buffer (CMP_PARAM_MAX bytes of VRAM in address space 0, allocated at the first such launch; one
+  // kernel runs at a time and reads it at its start).
   LaunchTicket start(const KernelLaunch& k);
   // One read of COMPLETED: has the kernel finished?
   bool done(const LaunchTicket& t);
@@ -70,6 +83,7 @@ class ComputeFrontEnd {
   HostApi& api_;
   GpuDriver& gpu_;
   uint32_t base_;
+  GpuBuffer params_;  // the parameter buffer (size 0 until a launch needs it)
 };
 
 }  // namespace hetvp::sw

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <map>
 
+#include "firmware/include/hetvp/compute.h"
+#include "models/gpu/compute/ptx/limits.h"
 #include "models/gpu/compute/ptx/module.h"
 #include "models/host/host_api.h"
 #include "platform/config.h"
@@ -43,14 +45,21 @@ struct GpuRunBuffer : ParamSet {
 struct GpuRunArgs : ParamSet {
   Str module{this, "module", nullptr, "the PTX module (clang -S output: hetvp_add_gpu_kernels)", Required{}};
   Str kernel{this, "kernel", nullptr, "the kernel (.entry) to launch", Required{}};
-  Int<uint32_t> grid_x{this, "grid_x", 1, "grid width in blocks", Range{1, 65535}};
-  Int<uint32_t> grid_y{this, "grid_y", 1, "grid height in blocks", Range{1, 65535}};
-  Int<uint32_t> block_x{this, "block_x", 32, "block width in threads", Range{1, 1024}};
-  Int<uint32_t> block_y{this, "block_y", 1, "block height in threads", Range{1, 1024}};
+  Any grid{this, "grid",
+           "grid in blocks, [x, y, z] (1 to 3 numbers, the missing ones 1; at most [65535, 65535, 65535] on "
+           "sm_20, x up to 2^31 - 1 on sm_30/sm_35); or grid_x / grid_y"};
+  Any block{this, "block",
+            "block in threads, [x, y, z] (1 to 3 numbers, the missing ones 1; at most [1024, 1024, 64] and 1024 "
+            "threads); or block_x / block_y"};
+  Int<uint32_t> grid_x{this, "grid_x", 1, "grid width in blocks (the 2-D form of grid)", Range{1, 65535}};
+  Int<uint32_t> grid_y{this, "grid_y", 1, "grid height in blocks (the 2-D form of grid)", Range{1, 65535}};
+  Int<uint32_t> block_x{this, "block_x", 32, "block width in threads (the 2-D form of block)", Range{1, 1024}};
+  Int<uint32_t> block_y{this, "block_y", 1, "block height in threads (the 2-D form of block)", Range{1, 1024}};
   Size shared{this, "shared", "0", "dynamic shared memory per block (extern __shared__)", Range{0, 1 << 20}};
   Str args{this, "args", "",
            "the kernel's arguments in order, comma-separated: @BUFFER or @BUFFER+OFFSET (a buffer's GPU address), "
-           "integers (decimal, 0x...), floats (1.5 or 1.5f; f32 for a 4-byte parameter, f64 for 8)"};
+           "integers (decimal, 0x...), floats (1.5 or 1.5f; f32 for a 4-byte parameter, f64 for 8), file:PATH (a "
+           "parameter's bytes from a file of its size: a struct or array passed by value)"};
   List<GpuRunBuffer> buffers{this, "buffers", "VRAM buffers: inputs from files, outputs to files"};
   Time poll{this, "poll", "1 us", "polling interval for kernel completion"};
   Group<DriverOptions> driver{this, "driver", "driver options"};
@@ -106,9 +115,40 @@ struct GpuRunArgs : ParamSet {
     }
     return v;
   }
+  // The grid and the block: the list keys, or the 2-D ones. Located ConfigErrors: a malformed list,
+  // both forms given, or dimensions no architecture runs (ptx/limits.h; the GPU's own at run time).
+  ptx::Dim3 grid_dims() const { return dims(grid, grid_x, grid_y); }
+  ptx::Dim3 block_dims() const { return dims(block, block_x, block_y); }
   void validate(Diagnostics& d) const override {
     d.collect([&] { read_module(); });
+    d.collect([&] {
+      const std::string why = ptx::check_launch_dims(ptx::Arch::Sm35, grid_dims(), block_dims());
+      if (!why.empty()) throw ConfigError((grid.given() ? grid : block).where() + ": gpu_run: " + why);
+    });
   }
+
+ private:
+  ptx::Dim3 dims(const Any& list, const Int<uint32_t>& x, const Int<uint32_t>& y) const {
+    if (!list.given()) return {x, y, 1};
+    if (x.given() || y.given())
+      throw ConfigError(list.where() + ": gpu_run: give " + list.key() + " or " + x.key() + "/" + y.key() +
+                        ", not both");
+    const YAML::Node& n = list.node();
+    const std::string form = list.where() + ": gpu_run: " + list.key() + " is [x, y, z], 1 to 3 numbers from 1";
+    if (!n.IsSequence() || n.size() < 1 || n.size() > 3) throw ConfigError(form);
+    uint32_t v[3] = {1, 1, 1};
+    for (size_t i = 0; i < n.size(); ++i) {
+      try {
+        const uint64_t e = n[i].as<uint64_t>();
+        if (e < 1 || e > 0xffffffffu) throw ConfigError(form + format(" (element %zu is %llu)", i, (unsigned long long)e));
+        v[i] = uint32_t(e);
+      } catch (const YAML::Exception&) {
+        throw ConfigError(form + format(" (element %zu is not a number)", i));
+      }
+    }
+    return {v[0], v[1], v[2]};
+  }
+ public:
 };
 
 class GpuRun : public ProgramWithArgs<GpuRunArgs> {
@@ -126,6 +166,10 @@ class GpuRun : public ProgramWithArgs<GpuRunArgs> {
     if (ptx::to_string(l.module->target()) > arch)
       throw HostError(format("gpu_run: %s targets %s, the GPU's compute units run %s (CMP_ARCH)",
                              std::string(a.module).c_str(), ptx::to_string(l.module->target()), arch.c_str()));
+    const ptx::Dim3 grid = a.grid_dims(), block = a.block_dims();
+    const std::string dims = ptx::check_launch_dims(
+        arch == "sm_20" ? ptx::Arch::Sm20 : arch == "sm_30" ? ptx::Arch::Sm30 : ptx::Arch::Sm35, grid, block);
+    if (!dims.empty()) throw HostError("gpu_run: " + dims);
     GpuModule m = load_module_bar(api, drv, l.text, a.module, drv.options().module_translate);
 
     struct Buffer {
@@ -160,10 +204,17 @@ class GpuRun : public ProgramWithArgs<GpuRunArgs> {
     const std::vector<std::string> items = a.split_args();
     for (size_t i = 0; i < items.size(); ++i) {
       const ptx::ParamInfo& p = l.kernel->params[i];
+      if (items[i].rfind("file:", 0) == 0) {
+        const std::vector<uint8_t> bytes = param_file(items[i], p, i);
+        std::memcpy(params.data() + p.offset, bytes.data(), p.size);
+        continue;
+      }
       const uint64_t v = arg_value(items[i], p, i, buffers);
       std::memcpy(params.data() + p.offset, &v, std::min<uint32_t>(p.size, 8));
     }
-    KernelLaunch k{a.kernel, a.grid_x, a.grid_y, a.block_x, a.block_y, {}};
+    KernelLaunch k{a.kernel, grid.x, grid.y, block.x, block.y, {}};
+    k.grid_z = grid.z;
+    k.block_z = block.z;
     k.args.resize((params.size() + 3) / 4);
     if (!params.empty()) std::memcpy(k.args.data(), params.data(), params.size());
     k.module = m.image.va;
@@ -172,9 +223,12 @@ class GpuRun : public ProgramWithArgs<GpuRunArgs> {
     ComputeFrontEnd fe(api, drv);
     const sc_core::sc_time t0 = api.now();
     fe.wait(fe.start(k), a.poll, "gpu_run: kernel '" + std::string(a.kernel) + "'");
-    api.log(format("gpu_run: kernel '%s' (grid %ux%u, block %ux%u) done in %.3f us", std::string(a.kernel).c_str(),
-                   uint32_t(a.grid_x), uint32_t(a.grid_y), uint32_t(a.block_x), uint32_t(a.block_y),
-                   (api.now() - t0).to_seconds() * 1e6));
+    // 2-D launches print as before ("grid 3x1"); a third dimension is shown when it is not 1.
+    const auto shape = [](const ptx::Dim3& d) {
+      return d.z == 1 ? format("%ux%u", d.x, d.y) : format("%ux%ux%u", d.x, d.y, d.z);
+    };
+    api.log(format("gpu_run: kernel '%s' (grid %s, block %s) done in %.3f us", std::string(a.kernel).c_str(),
+                   shape(grid).c_str(), shape(block).c_str(), (api.now() - t0).to_seconds() * 1e6));
     for (auto& [name, b] : buffers) {
       if (b.output.empty()) continue;
       std::vector<char> data(b.buf.size);
@@ -189,12 +243,28 @@ class GpuRun : public ProgramWithArgs<GpuRunArgs> {
   }
 
  private:
+  // file:PATH: a by-value parameter's bytes (a struct or an array), the file exactly its size.
+  static std::vector<uint8_t> param_file(const std::string& item, const ptx::ParamInfo& p, size_t i) {
+    const std::string path = item.substr(5);
+    const std::string where = format("gpu_run: args: argument %zu ('%s', parameter %s of %u bytes)", i, item.c_str(),
+                                     p.name.c_str(), p.size);
+    std::vector<uint8_t> bytes;
+    try {
+      bytes = read_input_bytes(path, InputKind{"a kernel parameter's bytes", CMP_PARAM_MAX});
+    } catch (const InputFileError& e) {
+      throw HostError(where + ": " + e.what());
+    }
+    if (bytes.size() != p.size)
+      throw HostError(where + format(": the file has %zu bytes, the parameter %u", bytes.size(), p.size));
+    return bytes;
+  }
   template <class Buffers>
   static uint64_t arg_value(const std::string& item, const ptx::ParamInfo& p, size_t i, const Buffers& buffers) {
     const std::string where = format("gpu_run: args: argument %zu ('%s', parameter %s of %u bytes)", i, item.c_str(),
                                      p.name.c_str(), p.size);
     if (p.size != 1 && p.size != 2 && p.size != 4 && p.size != 8)
-      throw HostError(where + ": only scalar parameters of 1, 2, 4 or 8 bytes can be given");
+      throw HostError(where + ": only parameters of 1, 2, 4 or 8 bytes can be given as numbers (file:PATH gives any "
+                      "parameter's bytes)");
     if (!item.empty() && item[0] == '@') {
       const size_t plus = item.find('+');
       const std::string name = item.substr(1, plus == std::string::npos ? std::string::npos : plus - 1);

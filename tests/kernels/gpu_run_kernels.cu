@@ -34,3 +34,33 @@ extern "C" __global__ void reverse(const unsigned* in, unsigned* out, unsigned n
   __syncthreads();
   if (t < n) out[t] = tile[n - 1 - t];
 }
+
+// 160 bytes of coefficients by value, then two pointers and a count: 184 bytes of parameters, more
+// than the 64 the launch registers carry (they travel in a constant buffer: compute.h CMP_PARAM_*).
+// y[i] = c[i % 40] * x[i] + c[39 - i % 40] (one fma.rn.f32).
+struct Coeffs40 {
+  float c[40];
+};
+extern "C" __global__ void coeffs40(Coeffs40 k, const float* x, float* y, unsigned n) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = k.c[i % 40] * x[i] + k.c[39 - i % 40];
+}
+
+// A 3-D grid of 3-D blocks: each thread writes its %tid, %ctaid, %ntid and %nctaid (10 bits a
+// dimension) at its linear index (blocks in x, y, z order, threads likewise).
+extern "C" __global__ void index3d(unsigned* out) {
+  const unsigned block = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned t = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  unsigned* o = out + 4 * (block * threads + t);
+  o[0] = threadIdx.x | threadIdx.y << 10 | threadIdx.z << 20;
+  o[1] = blockIdx.x | blockIdx.y << 10 | blockIdx.z << 20;
+  o[2] = blockDim.x | blockDim.y << 10 | blockDim.z << 20;
+  o[3] = gridDim.x | gridDim.y << 10 | gridDim.z << 20;
+}
+
+// Traps in thread 5 of block 1 (__trap: PTX trap, a kernel error naming the block and thread).
+extern "C" __global__ void trap_in_block1(unsigned* out) {
+  if (blockIdx.x == 1 && threadIdx.x == 5) __trap();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}

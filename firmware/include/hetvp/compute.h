@@ -9,9 +9,9 @@
 #define HETVP_COMPUTE_REGS(X)                                                                      \
     X(CMP, KERNEL, 0x00, 1, RW, 0, "kernel id (FNV-1a of its name)")                             \
     X(CMP, GRID_X, 0x04, 1, RW, 0, "grid width in blocks")                                        \
-    X(CMP, GRID_Y, 0x08, 1, RW, 0, "grid height in blocks")                                       \
+    X(CMP, GRID_Y, 0x08, 1, RW, 0, "grid height in blocks (bits 15:0), grid depth - 1 (bits 31:16): CMP_DIM_YZ") \
     X(CMP, BLOCK_X, 0x0c, 1, RW, 0, "block width in threads")                                     \
-    X(CMP, BLOCK_Y, 0x10, 1, RW, 0, "block height in threads")                                    \
+    X(CMP, BLOCK_Y, 0x10, 1, RW, 0, "block height in threads (bits 15:0), block depth - 1 (bits 31:16): CMP_DIM_YZ") \
     X(CMP, LAUNCH, 0x14, 1, WO, 0, "CMP_LAUNCH_* bits; the kernel starts when this write arrives") \
     X(CMP, STATUS, 0x18, 1, RO, 0, "bit 0 busy, bit 1 error")                                     \
     X(CMP, COMPLETED, 0x1c, 1, RO, 0, "kernels completed since reset")                           \
@@ -23,10 +23,27 @@
     X(CMP, MODULE_LO, 0x34, 1, RW, 0, "GPU VA of the kernel's module image (docs/gpu_kernels.md), bits 31:0") \
     X(CMP, MODULE_HI, 0x38, 1, RW, 0, "bits 39:32 of it")                                           \
     X(CMP, SHARED, 0x3c, 1, RW, 0, "dynamic shared memory per block, bytes (extern __shared__)")    \
-    X(CMP, ARG, 0x40, 16, RW, 0, "kernel arguments: the parameter buffer, 4 bytes per word")       \
+    X(CMP, ARG, 0x40, 16, RW, 0, "kernel arguments: the parameter block, 4 bytes per word; a larger block: CMP_PARAM_*") \
     X(CMP, ARCH, 0x80, 1, RO, 0, "the compute units' PTX architecture: 20, 30 or 35 (sm_20 ...)")
 HETVP_REG_OFFSETS(HETVP_COMPUTE_REGS)
 #define CMP_ARGS 16
+/* A grid's or block's height and depth in one register (GRID_Y, BLOCK_Y), as Fermi's compute class
+ * packs GRIDDIM_YX: height in bits 15:0, depth - 1 in bits 31:16 (so a 2-D launch writes the height
+ * alone). Width: GRID_X / BLOCK_X, 32 bits. */
+#define CMP_DIM_YZ(y, z) ((uint32_t)(y) | ((uint32_t)(z) - 1u) << 16)
+#define CMP_DIM_Y(v) ((v) & 0xffffu)
+#define CMP_DIM_Z(v) (((v) >> 16) + 1u)
+/* The kernel's parameter block (its .param space, laid out as the PTX declares it). Up to
+ * CMP_ARGS words it travels in CMP_ARG. A larger block -- at most CMP_PARAM_MAX bytes, CUDA's limit
+ * for sm_20 to sm_35 -- the driver writes to a constant buffer in VRAM (Fermi and Kepler read a
+ * kernel's parameters from constant bank 0), and CMP_ARG names it: word CMP_ARG_PARAM_LO/HI its GPU
+ * VA (in the kernel's address space, 4-byte aligned), word CMP_ARG_PARAM_BYTES its size. The front
+ * end reads the block at launch, before the first warp, through compute unit 0's memory path. Which
+ * form a launch uses follows from the kernel's parameter bytes (the module says them). */
+#define CMP_PARAM_MAX 4096
+#define CMP_ARG_PARAM_LO 0
+#define CMP_ARG_PARAM_HI 1
+#define CMP_ARG_PARAM_BYTES 2
 /* A module image in VRAM (CMP_MODULE): a header of CMP_IMG_WORDS 32-bit words, then the parts it
  * points at (offsets from the image's VA). Written by the driver's module load (sw/driver/gpu_module.h),
  * read by the compute units at launch (docs/gpu_kernels.md, "Module image"). */

@@ -12,6 +12,7 @@
 #include "platform/channel_tag.h"
 #include "models/gpu/coalescer.h"
 #include "models/gpu/compute/kernel_id.h"
+#include "models/gpu/compute/ptx/limits.h"
 #include "models/gpu/compute/ptx_unit.h"
 #include "models/gpu/gpu_block.h"
 #include "platform/access_info.h"
@@ -24,6 +25,7 @@
 namespace hetvp::gpu {
 
 namespace {
+static_assert(CMP_PARAM_MAX == ptx::kMaxParamBytes, "the launch carries what a kernel may take");
 const RegSpec kComputeRegs[] = {HETVP_REG_TABLE(HETVP_COMPUTE_REGS)};
 const RegSpec kComputeGpcRegs[] = {HETVP_REG_TABLE(HETVP_COMPUTE_GPC_REGS)};
 
@@ -425,8 +427,9 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       error_ = 0;
       ++kernels_;
       const uint32_t id = bank_.at(CMP_KERNEL).value;
-      const ptx::Dim3 grid{bank_.at(CMP_GRID_X).value, bank_.at(CMP_GRID_Y).value, 1};
-      const ptx::Dim3 block{bank_.at(CMP_BLOCK_X).value, bank_.at(CMP_BLOCK_Y).value, 1};
+      const uint32_t gyz = bank_.at(CMP_GRID_Y).value, byz = bank_.at(CMP_BLOCK_Y).value;
+      const ptx::Dim3 grid{bank_.at(CMP_GRID_X).value, CMP_DIM_Y(gyz), CMP_DIM_Z(gyz)};
+      const ptx::Dim3 block{bank_.at(CMP_BLOCK_X).value, CMP_DIM_Y(byz), CMP_DIM_Z(byz)};
       uint32_t args[CMP_ARGS + 1] = {};
       for (unsigned i = 0; i < CMP_ARGS; ++i) args[i] = bank_.at(CMP_ARG + 4 * i).value;
       const uint32_t chan = bank_.at(CMP_CHAN).value;
@@ -487,35 +490,20 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       return;
     }
     kname_ = k->name;
-    const uint32_t threads = block.x * block.y, dyn_shared = bank_.at(CMP_SHARED).value;
-    const uint64_t regs = uint64_t(k->regs_per_thread) * threads, sm_regs = unit_timing_.arch == ptx::Arch::Sm20 ? 32768 : 65536;
-    std::string bad;
-    if (!grid.x || !grid.y || !block.x || !block.y || threads > 1024)
-      bad = format("bad grid/block dimensions (grid %ux%u, block %ux%u: at most 1024 threads)", grid.x, grid.y, block.x,
-                   block.y);
-    else if (int(mod.target()) > int(unit_timing_.arch))
-      bad = format("the module targets %s, the compute units run %s (gpu.compute.arch)", ptx::to_string(mod.target()),
-                   ptx::to_string(unit_timing_.arch));
-    else if (uint64_t(k->shared_bytes) + dyn_shared > shared_limit_)
-      bad = format("%u bytes of shared memory (%u static + %u dynamic), a block may use %" PRIu64
-                   " (gpu.compute.shared_memory)",
-                   k->shared_bytes + dyn_shared, k->shared_bytes, dyn_shared, shared_limit_);
-    else if (regs > sm_regs)
-      bad = format("%u registers per thread x %u threads = %" PRIu64 " registers, an SM has %" PRIu64 " (%s)",
-                   k->regs_per_thread, threads, regs, sm_regs, ptx::to_string(unit_timing_.arch));
-    else if (k->param_bytes > CMP_ARGS * 4)
-      bad = format("%u bytes of parameters, the launch carries %u (CMP_ARG)", k->param_bytes, CMP_ARGS * 4);
-    else if (k->local_bytes && (!m->lmem_slots || ptx::local_block_bytes(k->local_bytes, threads) > m->lmem_slot))
-      bad = format("%u bytes of local memory per thread x %u threads, the module's local memory slots have %u bytes",
-                   k->local_bytes, threads, m->lmem_slot);
+    const uint32_t dyn_shared = bank_.at(CMP_SHARED).value;
+    const uint64_t threads = block.count();
+    std::string bad = ptx::check_launch_dims(unit_timing_.arch, grid, block);
+    if (bad.empty()) bad = resources_error(*m, *k, uint32_t(threads), dyn_shared);
     if (!bad.empty()) return kernel_error(CMP_ERR_BAD_DIMS, "kernel '" + kname_ + "': " + bad);
+    std::vector<uint8_t> params;
+    if (!read_params(*k, args, at, params)) return;
 
     ptx::Launch base;
     base.module = &mod;
     base.kernel = mod.kernel_index(*k);
-    base.grid = {grid.x, grid.y, 1};
-    base.block = {block.x, block.y, 1};
-    base.params.assign(reinterpret_cast<const uint8_t*>(args), reinterpret_cast<const uint8_t*>(args) + k->param_bytes);
+    base.grid = grid;
+    base.block = block;
+    base.params = std::move(params);
     base.dynamic_shared_bytes = dyn_shared;
     base.code_base = m->code_va;
     base.variable_addresses = m->vars;
@@ -531,9 +519,10 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
       u->cursor = at;
       u->invalidate_icache();  // a new module's code may sit where the last one's was
     }
-    const unsigned warps = (threads + ptx::kWarpLanes - 1) / ptx::kWarpLanes;
+    const unsigned warps = unsigned((threads + ptx::kWarpLanes - 1) / ptx::kWarpLanes);
     uint64_t b = 0;
     try {
+      for (uint32_t bz = 0; bz < grid.z && !error_; ++bz)
       for (uint32_t by = 0; by < grid.y && !error_; ++by)
         for (uint32_t bx = 0; bx < grid.x && !error_; ++bx, ++b) {
           const unsigned cu = unsigned(b % units_);
@@ -541,7 +530,7 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
           std::unique_ptr<ptx::BlockExec>& e = execs[cu * gpcs + g];
           if (!e) e = std::make_unique<ptx::BlockExec>(launches[g], *units_ptx_[cu]);
           const uint64_t local = m->lmem_slots ? m->lmem + uint64_t(cu % m->lmem_slots) * m->lmem_slot : 0;
-          e->start(ptx::Dim3{bx, by, 0}, local);
+          e->start(ptx::Dim3{bx, by, bz}, local);
           e->run();
           units_ptx_[cu]->flush();
           warps_ += warps;
@@ -562,6 +551,53 @@ class ComputeBlock : public GpuBlock, public HasStats, public Peripheral, public
         ptx_warp_instr_ += e->warp_instructions();
         ptx_thread_instr_ += e->thread_instructions();
       }
+  }
+  // What a launch of `k` with `threads` per block asks beyond the units (architecture, shared memory,
+  // registers, parameters, local memory), or "".
+  std::string resources_error(const UnitModule& m, const ptx::FunctionInfo& k, uint32_t threads,
+                              uint32_t dyn_shared) const {
+    const ptx::Module& mod = *m.module;
+    const uint64_t regs = uint64_t(k.regs_per_thread) * threads, sm_regs = unit_timing_.arch == ptx::Arch::Sm20 ? 32768 : 65536;
+    if (int(mod.target()) > int(unit_timing_.arch))
+      return format("the module targets %s, the compute units run %s (gpu.compute.arch)", ptx::to_string(mod.target()),
+                    ptx::to_string(unit_timing_.arch));
+    if (uint64_t(k.shared_bytes) + dyn_shared > shared_limit_)
+      return format("%u bytes of shared memory (%u static + %u dynamic), a block may use %" PRIu64
+                    " (gpu.compute.shared_memory)",
+                    k.shared_bytes + dyn_shared, k.shared_bytes, dyn_shared, shared_limit_);
+    if (regs > sm_regs)
+      return format("%u registers per thread x %u threads = %" PRIu64 " registers, an SM has %" PRIu64 " (%s)",
+                    k.regs_per_thread, threads, regs, sm_regs, ptx::to_string(unit_timing_.arch));
+    if (k.local_bytes && (!m.lmem_slots || ptx::local_block_bytes(k.local_bytes, threads) > m.lmem_slot))
+      return format("%u bytes of local memory per thread x %u threads, the module's local memory slots have %u bytes",
+                    k.local_bytes, threads, m.lmem_slot);
+    return "";
+  }
+  // The kernel's parameter block (compute.h CMP_PARAM_*; the loader refused modules whose kernels
+  // take more than CMP_PARAM_MAX bytes): the ARG words, or, for more than
+  // CMP_ARGS words of parameters, the constant buffer the ARG words name, read through unit 0's
+  // memory path from `at` (advanced), a 128-byte line at a time. False: an error was recorded.
+  bool read_params(const ptx::FunctionInfo& k, const uint32_t* args, sc_core::sc_time& at, std::vector<uint8_t>& out) {
+    out.assign(k.param_bytes, 0);
+    if (k.param_bytes <= CMP_ARGS * 4) {
+      if (k.param_bytes) std::memcpy(out.data(), args, k.param_bytes);
+      return true;
+    }
+    const uint64_t va = args[CMP_ARG_PARAM_LO] | uint64_t(args[CMP_ARG_PARAM_HI]) << 32;
+    const uint32_t bytes = args[CMP_ARG_PARAM_BYTES];
+    if (bytes < k.param_bytes || bytes > CMP_PARAM_MAX || va % 4) {
+      kernel_error(CMP_ERR_BAD_DIMS,
+                   format("kernel '%s': %u bytes of parameters, passed in a constant buffer (CMP_ARG_PARAM_*), but "
+                          "the launch names %u bytes at GPU VA 0x%" PRIx64 " (4-byte aligned, at most %u bytes)",
+                          kname_.c_str(), k.param_bytes, bytes, va, unsigned(CMP_PARAM_MAX)));
+      return false;
+    }
+    for (uint32_t o = 0; o < k.param_bytes;) {
+      const uint32_t n = std::min<uint32_t>(k.param_bytes - o, uint32_t(128 - (va + o) % 128));
+      if (!access(0, tlm::TLM_READ_COMMAND, va + o, out.data() + o, n, false, at)) return false;
+      o += n;
+    }
+    return true;
   }
   uint64_t sum_units(uint64_t PtxUnit::Counters::*field) const {
     uint64_t n = 0;

@@ -27,6 +27,9 @@ constexpr unsigned kBytesPerInstr = 16;
 
 // The GPU architectures a module may target (`.target sm_20` …) and hetvp's issue-cost tables exist for.
 enum class Arch : uint8_t { Sm20, Sm30, Sm35 };
+// A kernel's parameters are at most 4 KB on sm_20 to sm_35 (NVIDIA, CUDA C Programming Guide v4.2,
+// 2012, B.1.4: passed to the device through constant memory); the loader refuses more.
+constexpr uint32_t kMaxParamBytes = 4096;
 const char* to_string(Arch a);  // "sm_20"
 
 // A module that does not load: `what()` is "<file>:<line>: <why>" (line 0: the module as a whole).

@@ -318,7 +318,7 @@ void Parser::parse_params(Function& f, bool is_kernel, bool is_return) {
     if (accept("[")) {
       count = number(next());
       expect("]");
-      if (count == 0 || count > 4096) fail(line, "bad parameter array size");
+      if (count == 0 || count > (1u << 20)) fail(line, "bad parameter array size");  // (the bytes are checked below)
     }
     uint32_t size = uint32_t(count * ty_bytes(t));
     if (!align) align = ty_bytes(t);
@@ -326,7 +326,10 @@ void Parser::parse_params(Function& f, bool is_kernel, bool is_return) {
     uint32_t& top = is_kernel ? f.info.param_bytes : f.frame_own;
     uint32_t off = align_up(top, align);
     top = off + size;
-    if (top > 4096) fail(line, "parameters exceed 4 KiB");
+    if (top > kMaxParamBytes)
+      fail(line, std::string(is_kernel ? "kernel" : "function") + " parameters of " + std::to_string(top) +
+                     " bytes or more, more than " + std::to_string(kMaxParamBytes) +
+                     " (CUDA's limit for sm_20 to sm_35)");
     Symbol s{};
     s.kind = is_kernel ? SymKind::KernelParam : SymKind::FrameParam;
     s.addr = off;
