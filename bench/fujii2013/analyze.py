@@ -5,7 +5,8 @@
 
 Reads OUT_DIR/<config>/points/*/ (point.yaml, status, results.csv, stats.json) for every config
 in OUT_DIR/wall.txt and OUT_DIR/<config>-boot.json. Prints and writes OUT_DIR/table.txt; writes
-summary.csv (one row per program, size and config), phases.csv (Gdev's phases, median of runs
+summary.csv (one row per program, size and config), tables.md (the tables of docs/fujii2013.md in
+Markdown), phases.csv (Gdev's phases, median of runs
 2..N, per program, size and config), first_vs_later.csv, and with gnuplot fig6_group_i.{png,svg},
 fig7_group_ii.{png,svg} (Fujii 2013 Figs. 6/7: median run time per program, every firmware side by
 side, min..max as error bars) and first_vs_later.{png,svg}.
@@ -372,6 +373,7 @@ def main():
                 wr = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
                 wr.writeheader()
                 wr.writerows(rows)
+    open(os.path.join(out, "tables.md"), "w").write(markdown(configs, vendor, order, groups, data))
     if plot:
         make_plots(out, configs, data, groups, fvl)
     # Every config ran every point with every check ok, or ran none (pending); one config ran.
@@ -379,6 +381,66 @@ def main():
     ok = bool(full) and all(all(s.get("checks_ok") for s in ran[c]) for c in full) and \
         all(c in full or not any("median" in s for s in ran[c]) for c in configs)
     return 0 if ok else 1
+
+
+def markdown(configs, vendor, order, groups, data):
+    """The tables of docs/fujii2013.md, in Markdown (OUT/tables.md): whole run, busy time, phases, first vs later."""
+    others = [c for c in configs if c != vendor]
+    hdr = [LABEL.get(c, c) for c in configs]
+    md = []
+    for g, title in (("i", "Group (i): < 2 ms per run (Fig. 6)"), ("ii", "Group (ii): > 7 ms per run (Fig. 7)"),
+                     ("between", "Between 2 and 7 ms")):
+        if not groups[g]:
+            continue
+        md += ["#### " + title, "", "| program | size | runs | " + " | ".join(hdr) + " | " + " | ".join(
+            "overhead, %s" % LABEL.get(c, c) for c in others) + " |", "|---" * (3 + len(configs) + len(others)) + "|"]
+        for prog, size in groups[g]:
+            cells = []
+            for c in configs:
+                s = data.get((c, prog, size), {})
+                cells.append("%s / %s / %s" % (ms(s["min"]), ms(s["median"]), ms(s["max"])) if "median" in s else "pending")
+            v = data.get((vendor, prog, size), {})
+            ovs = [overhead(data.get((c, prog, size), {}), v) for c in others]
+            ovs = [pct(o).replace("-", "−") if o is not None else "pending" for o in ovs]
+            runs = max(data.get((c, prog, size), {}).get("runs", 0) for c in configs)
+            md.append("| %s | %s | %d | %s | %s |" % (prog, size, runs, " | ".join(cells), " | ".join(ovs)))
+        md.append("")
+    md += ["#### Firmware busy time per run (µs, median of runs 2..N) and its share of the run, HUB / HUB + GPCs",
+           "", "| program | size | " + " | ".join(hdr) + " |", "|---" * (2 + len(configs)) + "|"]
+    for prog, size in order:
+        cells = []
+        for c in configs:
+            s = data.get((c, prog, size), {})
+            cells.append("%.2f / %.2f µs: %.3f %% / %.3f %%" % (
+                s["hub_busy_later"] / 1e3, (s["hub_busy_later"] + s["gpcs_busy_later"]) / 1e3,
+                s["hub_share_run"] * 100, s["all_share_run"] * 100) if "hub_share_run" in s else "pending")
+        md.append("| %s | %s | %s |" % (prog, size, " | ".join(cells)))
+    md += ["", "#### Gdev's phases (ms, median of runs 2..N): HtoD / Exec / DtoH / Total", "",
+           "| program | size | " + " | ".join(hdr) + " |", "|---" * (2 + len(configs)) + "|"]
+    for prog, size in order:
+        cells = []
+        for c in configs:
+            s = data.get((c, prog, size), {})
+            cells.append(" / ".join("%.3f" % (s["phases"][ph] / 1e6) for ph in SHOWN_PHASES) + " / %.3f" % (
+                s["median"] / 1e6) if "phases" in s else "pending")
+        md.append("| %s | %s | %s |" % (prog, size, " | ".join(cells)))
+    md += ["", "#### First run against later runs (µs): run 1 / median of runs 2..N; run 1's extra by phase "
+           "(Init, the rest) and by host bucket (BAR0 registers, BAR1)", "",
+           "| config | program | size | run 1 / later | extra | Init | other phases | BAR0 regs | BAR1 | golden | firmware busy extra |",
+           "|---" * 11 + "|"]
+    for c in configs:
+        for prog, size in order:
+            s = data.get((c, prog, size), {})
+            if "diff" not in s or "phases" not in s:
+                continue
+            d = {ph: s["phases_first"][ph] - s["phases"][ph] for ph in PHASES}
+            fw = (s["hub_busy_first"] + s["gpcs_busy_first"] - s["hub_busy_later"] - s["gpcs_busy_later"]) \
+                if s.get("hub_busy_first") is not None else None
+            md.append("| %s | %s | %s | %.1f / %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s |" % (
+                c, prog, size, s["first"] / 1e3, s["median"] / 1e3, (s["first"] - s["median"]) / 1e3, d["init"] / 1e3,
+                sum(v for k, v in d.items() if k != "init") / 1e3, s["diff"]["reg"] / 1e3, s["diff"]["vram"] / 1e3,
+                (s["golden_ns"] or 0) / 1e3, "%.2f" % (fw / 1e3) if fw is not None else "-"))
+    return "\n".join(md) + "\n"
 
 
 def first_vs_later(say, configs, order, data):
