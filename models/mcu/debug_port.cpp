@@ -57,6 +57,9 @@ bool CoreHost::debug_port(tlm::tlm_command cmd, uint32_t off, uint32_t& v, const
     case DBG_HIT_VALUE: if (!wr) v = hit_value_; break;
     case DBG_HIT_PC: if (!wr) v = hit_pc_; break;
     case DBG_HAS: if (!wr) v = bank().has(dbg_addr_ & 0xffc) || forwarded(dbg_addr_ & 0xffc); break;
+    case DBG_CYCLES_LO: if (!wr) v = static_cast<uint32_t>(core_->cycles()); break;
+    case DBG_CYCLES_HI: if (!wr) v = static_cast<uint32_t>(core_->cycles() >> 32); break;
+    case DBG_CLOCK_KHZ: if (!wr) v = static_cast<uint32_t>(clock_hz_ / 1e3 + 0.5); break;
     default: return false;  // a hole in the port: refused like any unmapped offset
   }
   return true;

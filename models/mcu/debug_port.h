@@ -1,6 +1,6 @@
 // hetvp — the debug port of every microcontroller window (RV32 and Falcon alike): run control,
-// breakpoints, a watch on one of the window's own registers, the core's registers by index and its
-// code/data memories, at window offsets 0xF00-0xF30, which neither register block uses
+// breakpoints, a watch on one of the window's own registers, the core's registers by index, its
+// code/data memories and its cycle counter, at window offsets 0xF00-0xF3C, which neither register block uses
 // (firmware/include/hetvp/mcu_regs.h, falcon_ctxctl_regs.h). hetvp's own design (an assumption: real
 // Falcon v3 controllers have no such port; v4+ have an in-circuit debugger with other registers), served
 // by the core host (CoreHost::debug_port) for `hetvp debug` (sw/mcu/mcu_workloads.cpp), docs/firmware.md.
@@ -10,7 +10,7 @@
 
 namespace hetvp::mcu {
 
-constexpr uint32_t DBG_PORT_BASE = 0xF00, DBG_PORT_END = 0xF34;
+constexpr uint32_t DBG_PORT_BASE = 0xF00, DBG_PORT_END = 0xF40;
 constexpr uint32_t DBG_CTRL = 0xF00;       // write: a DbgCmd (arguments in DBG_ADDR / DBG_ARG)
 constexpr uint32_t DBG_ADDR = 0xF04;       // breakpoint pc, or the watched register's window offset
 constexpr uint32_t DBG_ARG = 0xF08;        // watch: bit 0 reads, bit 1 writes
@@ -24,6 +24,13 @@ constexpr uint32_t DBG_HIT = 0xF24;        // the last watch hit: window offset,
 constexpr uint32_t DBG_HIT_VALUE = 0xF28;  // the value it read or wrote
 constexpr uint32_t DBG_HIT_PC = 0xF2C;     // the pc of the instruction that made the access
 constexpr uint32_t DBG_HAS = 0xF30;        // read: 1 when the window has a register at DBG_ADDR (this slot, chip)
+// The cycles the core has executed since its start (not while asleep), the same count for both cores
+// (CoreIf::cycles(); on RV32 also UC_CYCLES): a host that reads it around a piece of work gets the
+// firmware's busy cycles for it, measured one way on RV32 and Falcon (bench/fujii2013). Two words
+// of a running count: read HI, LO, HI and again when HI changed.
+constexpr uint32_t DBG_CYCLES_LO = 0xF34;
+constexpr uint32_t DBG_CYCLES_HI = 0xF38;
+constexpr uint32_t DBG_CLOCK_KHZ = 0xF3C;  // read: the core's clock in kHz (its clock parameter)
 
 enum class DbgCmd : uint32_t {
   stop = 1,             // running/sleeping -> stopped

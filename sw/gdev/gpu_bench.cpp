@@ -24,6 +24,7 @@
 #include "sw/driver/gpu_driver.h"
 #include "sw/gdev/host_time.h"
 #include "sw/gdev/runtime.h"
+#include "models/mcu/debug_port.h"
 #include "sw/driver/falcon_boot.h"
 #include "sw/driver/mcu_driver.h"
 #include "sw/kernels/shipped.h"
@@ -119,15 +120,17 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       api.add_mcu_window(mcu->base(McuId::hub()), GPU_MCU_WINDOW);
       for (unsigned g = 0; g < drv.num_gpcs(); ++g) api.add_mcu_window(mcu->base(McuId::gpc_n(g)), GPU_MCU_WINDOW);
     }
-    // The firmware's busy time: the RV32 cores count the cycles they execute (UC_CYCLES, not
-    // while asleep; UC_CLOCK_KHZ their clock), read over BAR0 between runs (outside the timed
-    // part). The Falcon exposes no such counter: its columns stay empty and the bench takes the
-    // busy time from the run's stats (`cycles` per core).
-    const bool counters = mcu && !falcon;
+    // The firmware's busy time: every core, RV32 and Falcon alike, counts the cycles it executes
+    // (not while asleep) in its window's debug port (DBG_CYCLES, models/mcu/debug_port.h; on RV32
+    // the same count as UC_CYCLES), read over BAR0 between runs, outside the timed part: both
+    // firmwares measured one way (bench/fujii2013).
+    const bool counters = mcu != nullptr;
+    namespace dbg = hetvp::mcu;
     auto busy_ns = [&](const McuId& m) {
-      const uint64_t cyc = mcu->read(m, MCU_UC_CYCLES_LO) | uint64_t(mcu->read(m, MCU_UC_CYCLES_HI)) << 32;
-      const uint32_t khz = mcu->read(m, MCU_UC_CLOCK_KHZ);
-      return khz ? double(cyc) * 1e6 / khz : 0.0;
+      uint32_t hi = mcu->read(m, dbg::DBG_CYCLES_HI), lo = mcu->read(m, dbg::DBG_CYCLES_LO);
+      for (uint32_t h; (h = mcu->read(m, dbg::DBG_CYCLES_HI)) != hi; hi = h) lo = mcu->read(m, dbg::DBG_CYCLES_LO);
+      const uint32_t khz = mcu->read(m, dbg::DBG_CLOCK_KHZ);
+      return khz ? double(uint64_t(hi) << 32 | lo) * 1e6 / khz : 0.0;
     };
     auto fw_busy = [&](double& hub, double& gpcs) {
       hub = gpcs = 0;

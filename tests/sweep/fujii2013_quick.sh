@@ -4,8 +4,10 @@
 # self-check passed, the per-run columns add up (host_*_ns sum to total_ns; the firmware's busy
 # time is > 0 and below the run time), the first run is the later runs plus the golden context
 # (mostly its BAR1 read-back), and the plots exist. Then the analysis of a point whose check failed
-# exits 1 naming it; a second config fills the other column and the overhead, one that cannot run
-# gpu_bench is "pending: <its message>"; bad command lines exit 2 with a message.
+# exits 1 naming it; a second config (nouveau's firmware on Falcon) fills the other column, the
+# overhead, its per-run busy share (the Falcon cores' cycle counters) and Gdev's phases; a config that
+# ran some points but not all makes the analysis exit 1; one that cannot run gpu_bench is "pending:
+# <its message>"; bad command lines exit 2 with a message.
 #   tests/sweep/fujii2013_quick.sh HETVP
 set -u
 HETVP=${1:?usage: fujii2013_quick.sh HETVP}
@@ -67,24 +69,41 @@ f=$(ls "$T"/bad/default/points/*/results.csv | head -n 1)
 sed -i '3s/,ok,/,FAILED,/' "$f"
 python3 "$SRC/bench/fujii2013/analyze.py" "$T/bad" --no-plot > "$T/bad.out" 2>&1 && fail "a FAILED check was not caught"
 grep -Eq "\| +FAILED$" "$T/bad.out" || fail "no FAILED row: $(cat "$T/bad.out")"
-# Two configs that both run: the second's column, the overhead = median / median - 1.
-# (configs/gdev2012.yaml: the same programs on other PCIe/host timings — any second config that
-# runs gpu_bench exercises the nouveau column's code path.)
-bash "$SRC/bench/fujii2013/run.sh" "$BUILD" "$T/two" --quick --configs "default gdev2012" > "$T/two.out" 2>&1 ||
+# Two configs that both run, hetvp's firmware on RV32 and nouveau's on Falcon: the second's column,
+# the overhead = median / median - 1, both firmwares' busy time per run from their cores' counters,
+# Gdev's phases of both.
+bash "$SRC/bench/fujii2013/run.sh" "$BUILD" "$T/two" --quick --configs "default gf100_nouveau" > "$T/two.out" 2>&1 ||
   fail "two configs: $(cat "$T/two.out")"
 python3 - "$T/two" <<'PY' || fail "two configs (above)"
 import csv, sys
-rows = {(r["program"], r["config"]): r for r in csv.DictReader(open(sys.argv[1] + "/summary.csv"))}
+o = sys.argv[1]
+rows = {(r["program"], r["config"]): r for r in csv.DictReader(open(o + "/summary.csv"))}
 for p in ("madd", "loop"):
-    a, b = rows[(p, "default")], rows[(p, "gdev2012")]
+    a, b = rows[(p, "default")], rows[(p, "gf100_nouveau")]
     assert a["state"] == b["state"] == "ok" and b["checks"] == "ok", (a, b)
     want = (float(a["median_ns"]) / float(b["median_ns"]) - 1) * 100
     assert abs(float(a["overhead_pct"]) - want) < 1e-6 and float(b["median_ns"]) != float(a["median_ns"]), (a, b, want)
+    assert b["overhead_pct"] == "" and a["vendor"] == b["vendor"] == "gf100_nouveau", (a, b)
+    for r in (a, b):  # busy time per run, measured the same way on both cores
+        hub, gpcs = float(r["hub_busy_ns"]), float(r["gpcs_busy_ns"])
+        assert 0 < hub < float(r["median_ns"]) and gpcs > 0, r
+        assert 0 < float(r["hub_share_run_pct"]) < float(r["all_share_run_pct"]) < 100, r
+        assert 0 < float(r["htod_ns"]) + float(r["exec_ns"]) + float(r["dtoh_ns"]) < float(r["median_ns"]), r
+ph = list(csv.DictReader(open(o + "/phases.csv")))
+assert {(r["program"], r["config"]) for r in ph} == set(rows), ph
+for r in ph:  # Gdev's phases add up to the run's total (each rounded to 1 ns)
+    parts = sum(float(r[k]) for k in r if k.endswith("_ns") and k != "total_ns")
+    assert abs(parts - float(r["total_ns"])) <= 10, r
 PY
 grep -Eq "^madd +64 +3 \| [0-9.]+ / [0-9.]+ / [0-9.]+ +\| [0-9.]+ / [0-9.]+ / [0-9.]+ +\| +[-+][0-9.]+ %" "$T/two/table.txt" ||
   fail "two configs' table: $(cat "$T/two/table.txt")"
+grep -q "^Gdev's phases (ms, median of runs 2..N): HtoD / Exec / DtoH / Total" "$T/two/table.txt" || fail "no phases table"
+# A config that ran some points but not all: the analysis exits 1.
+cp -r "$T/two" "$T/part"
+rm "$(ls -d "$T"/part/gf100_nouveau/points/* | head -n 1)/results.csv"
+python3 "$SRC/bench/fujii2013/analyze.py" "$T/part" --no-plot > "$T/part.out" 2>&1 && fail "a partly run config was not caught"
 # A config that cannot run gpu_bench: its column says pending with the run's message; the bench
-# still passes (its exit status is the first config's).
+# still passes (a config that ran no point is pending, not a failure).
 bash "$SRC/bench/fujii2013/run.sh" "$BUILD" "$T/pend" --quick --configs "default videocore4" > "$T/pend.out" 2>&1 ||
   fail "a config that cannot run made the bench fail: $(cat "$T/pend.out")"
 grep -q "^        videocore4: pending: cpu: workload 'gpu_bench': " "$T/pend/table.txt" ||

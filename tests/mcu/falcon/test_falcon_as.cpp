@@ -193,3 +193,72 @@ TEST(FalconAs, AOneInstructionChangeToHubFucChangesTheBoot) {
   const long changed = context_size("changed");
   EXPECT_EQ(changed, unchanged + 256);
 }
+
+// --chip: the chip's context-controller memories (gpu_chips.h; GF100: HUB 16 KiB code / 4 KiB data,
+// GPC 8 KiB / 2 KiB, Fujii 2013 Table II) bound the *_code / *_data sections, the HUB's or a GPC's by
+// the source's name or --unit; the overflow is a located error naming the chip's memory. --code-size
+// / --data-size override, and the chip gives the Falcon version when neither --isa nor the suffix does.
+TEST(FalconAs, ChipLimitsSectionsToItsMemories) {
+  const std::string hub = write_file("hub_chip.fuc3", ".section #t_code\n.skip 0x4000\nret\n");
+  const std::string gpc = write_file("gpc_chip.fuc3", ".section #t_data\n.skip 0x800\n.b8 1\n");
+  const std::string none = write_file("other_chip.fuc3", ".section #t_code\nret\n");
+  const std::string out = scratch() + "/chip.h";
+  struct Case {
+    std::string src, options, error;  // error "" = assembles
+  };
+  const Case cases[] = {
+      {hub, " --chip gf100",
+       "hub_chip.fuc3:3: section overflow: 't_code' reaches 0x4002 bytes here, more than 0x4000 (gf100 HUB code "
+       "memory, --chip gf100)"},
+      {hub, " --chip gk104", ""},  // Kepler's HUB has 20 KiB
+      {hub, " --chip gf100 --unit gpc",
+       "hub_chip.fuc3:2: section overflow: 't_code' reaches 0x4000 bytes here, more than 0x2000 (gf100 GPC code "
+       "memory, --chip gf100)"},
+      {hub, " --chip gf100 --code-size 0x4002", ""},
+      {gpc, " --chip gf100",
+       "gpc_chip.fuc3:3: section overflow: 't_data' reaches 0x801 bytes here, more than 0x800 (gf100 GPC data "
+       "memory, --chip gf100)"},
+      {gpc, " --chip gf100 --unit hub", ""},  // the HUB has 4 KiB of data
+      {none, " --chip gf100",
+       "--chip gf100: say whose memories with --unit hub|gpc (the source's name 'other_chip.fuc3' starts with "
+       "neither 'hub' nor 'gpc')"},
+      {none, " --chip gm107", "--chip gm107: not a chip hetvp knows (gf100, gf117, gk104, gk110, gk208)"},
+      {none, " --unit hub", "--unit hub needs --chip CHIP"},
+  };
+  for (const Case& c : cases) {
+    std::remove(out.c_str());
+    auto r = run_hetvp("falcon-as " + c.src + " -o " + out + c.options);
+    if (c.error.empty()) {
+      EXPECT_EQ(r.status, 0) << c.options << ": " << r.err;
+      EXPECT_EQ(r.err, "") << c.options;
+      EXPECT_TRUE(std::ifstream(out).good()) << c.options;
+      continue;
+    }
+    EXPECT_EQ(r.status, 1) << c.options << r.err;
+    // that line alone; a located error names the source as it was given (in the scratch directory)
+    const bool located = c.error.rfind("--", 0) != 0;
+    EXPECT_EQ(r.err, (located ? scratch() + "/" : std::string()) + c.error + "\n") << c.options;
+    EXPECT_FALSE(std::ifstream(out).good()) << c.options << ": wrote " << out;
+  }
+  auto bad_unit = run_hetvp("falcon-as " + hub + " --chip gf100 --unit tpc");
+  EXPECT_EQ(bad_unit.status, 2);
+  EXPECT_NE(bad_unit.err.find("tpc"), std::string::npos) << bad_unit.err;
+  // The version: lcall is v4+; a plain .fuc source is fuc3 on gf100, fuc5 on gk208.
+  const std::string v = write_file("hub_version.fuc", ".section #v_code\nlcall #f\nf:\nret\n");
+  auto g = run_hetvp("falcon-as " + v + " --chip gf100 -o " + out);
+  EXPECT_EQ(g.status, 1);
+  EXPECT_NE(g.err.find("hub_version.fuc:2: no form of 'lcall'"), std::string::npos) << g.err;
+  auto k = run_hetvp("falcon-as " + v + " --chip gk208 -o " + out);
+  EXPECT_EQ(k.status, 0) << k.err;
+}
+
+// nouveau's GR images fit their chips' memories: --chip assembles each as without it.
+TEST(FalconAs, NouveausImagesFitTheirChips) {
+  if (const std::string why = unavailable(); !why.empty()) GTEST_SKIP() << why;
+  for (const char* f : {"hubgf100.fuc3", "gpcgf100.fuc3", "hubgk104.fuc3", "gpcgk110.fuc3", "hubgk208.fuc5"}) {
+    const std::string chip = std::string(f).substr(3, 5), out = scratch() + "/fit_" + f + ".h";
+    auto r = run_hetvp("falcon-as " + kSrc + "/gr/" + f + " --chip " + chip + " -o " + out);
+    EXPECT_EQ(r.status, 0) << f << ": " << r.err;
+    EXPECT_EQ(read_file(out), shipped(kSrc + "/gr/" + f + ".h")) << f;
+  }
+}

@@ -461,7 +461,7 @@ class Assembler {
     const std::optional<uint32_t>& lim = ends("_code") ? o_.code_size : ends("_data") ? o_.data_size : std::nullopt;
     if (lim && end > *lim)
       fail(s, "section overflow: '" + n + "' reaches " + hex(end) + " bytes here, more than " + hex(*lim) + " (" +
-                  (ends("_code") ? "--code-size" : "--data-size") + ")");
+                  (ends("_code") ? o_.code_size_from : o_.data_size_from) + ")");
   }
 
   // The section position after directive `s` (at `p`); with `emit`, its bytes.

@@ -23,6 +23,8 @@ struct Options {
   uint8_t version = 0;                // isa::V0 ... isa::V5 (isa_forms.h)
   std::optional<uint32_t> code_size;  // bytes a section whose name ends in "_code" may hold
   std::optional<uint32_t> data_size;  // the same for "_data"
+  // Where each limit comes from, for the overflow message: "--code-size", "gf100 HUB code memory, --chip gf100".
+  std::string code_size_from = "--code-size", data_size_from = "--data-size";
 };
 
 struct Section {

@@ -17,7 +17,10 @@ struct CliArgs {
   std::string format = "header";
   std::string output;  // "" = standard output (header only)
   std::string symbols;
-  std::string code_size, data_size;  // "" = no limit
+  std::string code_size, data_size;  // "" = no limit (or the chip's)
+  // A chip of firmware/include/hetvp/gpu_chips.h and the controller (hub, gpc; "" = from the source's
+  // name): its code and data memories limit the *_code / *_data sections; "" = no chip.
+  std::string chip, unit;
 };
 
 extern const char* const kUsage;
