@@ -108,6 +108,9 @@ struct GpuBenchArgs : GpuBenchApp {
   List<GpuBenchApp> apps{this, "apps",
                          "different applications at once, one process each: a list of {program, size, runs, "
                          "contexts, host_memory} (instead of `processes`)"};
+  Bool together{this, "together", false,
+                "with several processes, each run starts when every process has finished its previous one: the "
+                "applications are launched together every time, as Fujii 2014's Fig. 10 launches two"};
   Group<HostSchedulerOptions> host{this, "host", "how the host CPU's scheduler shares the CPU between processes"};
   Group<KernelCosts> kernel{this, "kernel", "the kernel driver's host costs"};
   Group<BounceOptions> bounce{this, "bounce", "bounce buffers of pageable copies (Gdev's kernel-mode build)"};
@@ -180,7 +183,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
 
     if (!several) {
       AppResult r;
-      run_app(sh, *apps[0], -1, 0, false, r);
+      run_app(sh, *apps[0], -1, 0, false, nullptr, r);
       report(sh, *apps[0], r, "", "");
       api.stat("switches", double(r.switches));
       api.stat("golden_ns", rt.golden_time().to_seconds() * 1e9);
@@ -206,7 +209,8 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
         n,
         [&](unsigned i) {
           res[i].start = api.now();
-          run_app(sh, *apps[i], int(i), first_salt[i], args.test_exit_with_context_open && i == n - 1, res[i]);
+          run_app(sh, *apps[i], int(i), first_salt[i], args.test_exit_with_context_open && i == n - 1,
+                  args.together ? &api : nullptr, res[i]);
           res[i].end = api.now();
         },
         [&](unsigned i) { rt.process_exit(int(i)); });
@@ -284,9 +288,9 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
 
   // Gdev's test program `app.runs` times; `process` -1 when it is the only application (else its
   // index: its data differ from the other processes', its rows say which it is). `leave_open`: the
-  // last run skips Close (TEST ONLY).
+  // last run skips Close (TEST ONLY). `together`: each run waits for every process at a barrier.
   static void run_app(Shared& sh, const GpuBenchApp& app, int process, unsigned first_salt, bool leave_open,
-                      AppResult& out) {
+                      HostProcesses* together, AppResult& out) {
     HostApi& api = sh.api;
     GdevRuntime& rt = sh.rt;
     const bool pageable = app.host_memory == HostMemory::pageable;
@@ -296,6 +300,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
     std::vector<Job> jobs(contexts);
     for (unsigned k = 0; k < contexts; ++k) prepare(api, jobs[k], prog, n, first_salt + k);
     for (unsigned r = 0; r < runs; ++r) {
+      if (together) together->barrier();  // every process's run r starts together
       const bool close = !(leave_open && r + 1 == runs);
       for (auto& j : jobs) clear_output(api, j);
       uint64_t sw_ns0 = 0;

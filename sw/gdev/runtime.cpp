@@ -30,7 +30,9 @@ void GdevRuntime::wait_gpu(GdevContext* c) {
   c->synchronize();
 }
 
-void GdevRuntime::pin(uint64_t bytes) { api_.spend(kcost_.pin_page() * double((bytes + 4095) / 4096)); }
+void GdevRuntime::pin(uint64_t bytes) {
+  if (kcost_.pin_page() > sc_core::SC_ZERO_TIME) api_.spend(kcost_.pin_page() * double((bytes + 4095) / 4096));
+}
 
 unsigned GdevRuntime::process_exit(int process) {
   const Syscall sys(*this);  // the device file's close

@@ -7,7 +7,7 @@
 namespace hetvp::sw {
 
 namespace {
-enum class St { Ready, Running, Sleeping, Done };
+enum class St { Ready, Running, Sleeping, AtBarrier, Done };
 struct Proc {
   St st = St::Ready;
   sc_core::sc_time wake;  // a Sleeping process's end of sleep (CPU time)
@@ -24,7 +24,7 @@ struct HostProcesses::State {
   std::vector<std::unique_ptr<Proc>> procs;
   int cur = -1;                 // the process holding the CPU; -1: the program's own thread
   sc_core::sc_time dispatched;  // when `cur` got the CPU
-  unsigned alive = 0;
+  unsigned alive = 0, at_barrier = 0;
   sc_core::sc_event all_done;
   uint64_t switches = 0, preemptions = 0;
 
@@ -67,6 +67,13 @@ struct HostProcesses::State {
     }
     resume(me);
   }
+  // Every process still running is at the barrier: all go on.
+  void release_barrier() {
+    if (!at_barrier || at_barrier < alive) return;
+    for (auto& p : procs)
+      if (p->st == St::AtBarrier) p->st = St::Ready;
+    at_barrier = 0;
+  }
   void resume(int me) {
     Proc& p = *procs[size_t(me)];
     if (p.st == St::Sleeping && p.wake > cpu->now()) cpu->sleep(p.wake - cpu->now());  // the CPU idles
@@ -95,6 +102,7 @@ std::vector<std::string> HostProcesses::run(unsigned n, const std::function<void
   if (n == 0) return errors;
   std::shared_ptr<State> s = s_;
   s->procs.clear();
+  s->at_barrier = 0;
   for (unsigned i = 0; i < n; ++i) s->procs.push_back(std::make_unique<Proc>());
   s->alive = n;
   s->cur = 0;
@@ -122,6 +130,7 @@ std::vector<std::string> HostProcesses::run(unsigned n, const std::function<void
           guarded(at_exit);
           s->procs[i]->st = St::Done;
           --s->alive;
+          s->release_barrier();
           s->hand_over(me, s->pick(me));
         },
         sc_core::sc_gen_unique_name("process"), &thread);
@@ -130,6 +139,19 @@ std::vector<std::string> HostProcesses::run(unsigned n, const std::function<void
   s->cur = -1;
   s->procs.clear();
   return errors;
+}
+
+void HostProcesses::barrier() {
+  State& s = *s_;
+  if (s.cur < 0) return;
+  const int me = s.cur;
+  ++s.at_barrier;
+  if (s.at_barrier >= s.alive) {  // the last one: everyone goes on, this one first
+    s.release_barrier();
+    return;
+  }
+  s.procs[size_t(me)]->st = St::AtBarrier;
+  s.hand_over(me, s.pick(me));
 }
 
 // ---------------------------------------------------------------- scheduling points

@@ -72,6 +72,9 @@ class HostProcesses : public HostApi {
                                const std::function<void(unsigned)>& at_exit);
   // The running process (0 .. n-1), or -1 outside run().
   int current() const;
+  // The calling process waits until every process still running has called barrier() as often
+  // (the CPU goes to the others meanwhile). No-op outside run().
+  void barrier();
 
   // Kernel driver code: not preempted; a sleep inside keeps the CPU unless within a GpuWait.
   // Both nest; a null HostProcesses makes them no-ops.

@@ -305,3 +305,49 @@ TEST(GpuBenchProcesses, SpinningGpuWaitsKeepTheCpu) {
   EXPECT_LT(stat(s.stats, "host_process_switches"), stat(y.stats, "host_process_switches") / 4) << s.stats;
   EXPECT_GT(stat(s.stats, "host_process_switches"), 0) << s.stats;
 }
+
+// ---------------------------------------------------------------- the kernel driver's costs
+// kernel.ioctl: once per runtime call (madd's run: cuCtxCreate, cuModuleLoad, 3 cuMemAlloc, 3
+// host mappings, 2 cuMemcpyHtoD, the parameters, cuLaunchGrid, cuCtxSynchronize, cuMemcpyDtoH,
+// 3 cuMemFree, cuModuleUnload, cuCtxDestroy: 19), all in host_cpu_ns, exactly. kernel.pin_page:
+// per page the driver pins (memcpy pageable: two 256 KiB bounce buffers and their fence page:
+// 129 pages). Both 0 by default: the CSV is as without them.
+TEST(KernelCosts, AnIoctlPerRuntimeCallAndAPinPerPage) {
+  auto cpu_ns = [](const BenchRun& r, size_t run) { return std::stod(r.rows.at(run).at("host_cpu_ns")); };
+  const std::vector<std::string> madd = {"workload.args.program=madd", "workload.args.runs=2"};
+  std::vector<std::string> with = madd;
+  with.push_back("workload.args.kernel.ioctl=1us");
+  BenchRun a = run("gpu_bench", madd), b = run("gpu_bench", with);
+  ASSERT_EQ(a.status, kExitOk) << a.all();
+  ASSERT_EQ(b.status, kExitOk) << b.all();
+  EXPECT_EQ(cpu_ns(b, 1) - cpu_ns(a, 1), 19000);
+  const std::vector<std::string> copy = {"workload.args.program=memcpy", "workload.args.size=65536",
+                                         "workload.args.host_memory=pageable"};
+  std::vector<std::string> pinned = copy;
+  pinned.push_back("workload.args.kernel.pin_page=1us");
+  BenchRun c = run("gpu_bench", copy), d = run("gpu_bench", pinned);
+  ASSERT_EQ(c.status, kExitOk) << c.all();
+  ASSERT_EQ(d.status, kExitOk) << d.all();
+  EXPECT_EQ(cpu_ns(d, 0) - cpu_ns(c, 0), 129000);
+  EXPECT_EQ(std::stod(d.rows[0].at("init_ns")) - std::stod(c.rows[0].at("init_ns")), 129000)
+      << "the bounce buffers are pinned in Init (cuCtxCreate), as Gdev's gopen allocates them";
+}
+
+// together=true: every process's run r starts after every process has finished run r - 1 (a
+// barrier), so the rounds do not overlap.
+TEST(GpuBenchProcesses, TogetherStartsEveryRoundAfterThePreviousOneEnded) {
+  BenchRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.processes=2", "workload.args.runs=3",
+                                 "workload.args.together=true"});
+  ASSERT_EQ(r.status, kExitOk) << r.all();
+  ASSERT_EQ(r.rows.size(), 6u);
+  std::map<int, double> start, end;  // per run: the earliest start, the latest end
+  for (const auto& row : r.rows) {
+    const int run = std::stoi(row.at("run"));
+    const double s = std::stod(row.at("start_ns")), e = s + std::stod(row.at("total_ns"));
+    start[run] = start.count(run) ? std::min(start[run], s) : s;
+    end[run] = std::max(end[run], e);
+  }
+  EXPECT_GE(start[1], end[0]);
+  EXPECT_GE(start[2], end[1]);
+  EXPECT_TRUE(has(r.all(), "every process's results correct")) << r.all();
+}

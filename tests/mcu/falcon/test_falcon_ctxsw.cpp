@@ -237,9 +237,8 @@ TEST(FalconCtxsw, EveryChipsImagesSwitchContexts) {
                        120);
     ASSERT_EQ(r.status, 0) << chip << r.out << r.err;
     // Gdev's sequence with 4 contexts: each takes GR at cuCtxCreate, at its parameters and at its
-    // launch: 3 x 4, or 3 x 4 - 1 when a context's create finds GR still its own (the host's
-    // timing: the kernel driver's ioctl cost gives 12; docs/contexts.md, "gpu_bench").
-    EXPECT_TRUE(std::regex_search(r.out, std::regex("1[12] GR context switches"))) << chip << r.out;
+    // launch, the first of them a load only: 3 x 4 - 1 (docs/contexts.md, "gpu_bench").
+    EXPECT_NE(r.out.find("11 GR context switches"), std::string::npos) << chip << r.out;
     EXPECT_NE(r.out.find("every result correct"), std::string::npos) << chip << r.out;
     EXPECT_EQ(r.err.find("warning"), std::string::npos) << chip << r.err;
   }
@@ -261,7 +260,7 @@ TEST(FalconCtxsw, PerChannelMmioListRunsOnceAtEachChannelsFirstLoad) {
                      120);
   ASSERT_EQ(a.status, 0) << a.out << a.err;
   ASSERT_EQ(b.status, 0) << b.out << b.err;
-  EXPECT_TRUE(std::regex_search(b.out, std::regex("2[2-4] GR context switches, golden context [0-9.]+ us, every result correct")))
+  EXPECT_TRUE(std::regex_search(b.out, std::regex("22 GR context switches, golden context [0-9.]+ us, every result correct")))
       << b.out;
   const std::string sa = read_file(plain), sb = read_file(with);
   const double channels = 8;  // 4 contexts x 2 runs, each a new channel
