@@ -181,7 +181,6 @@ Channel& Fifo::open() {
 
 void Fifo::close(Channel& c) {
   gpu_.reg_write(base_ + FIFO_CHAN_CTRL_N(c.chid_), 0);
-  gpu_.destroy_space(c.space_);
   for (uint64_t p : c.pinned_) api_.free_pinned(p);
   // Channels closed before this one opened: this one has owned GR since (it pushed compute
   // methods at open and was synchronized), so nothing refers to their VRAM any more.
@@ -190,11 +189,12 @@ void Fifo::close(Channel& c) {
       ++it;
       continue;
     }
+    gpu_.destroy_space(it->space);  // first: its buffers' page-table entries go with it (no writes)
     for (const GpuBuffer& b : it->vram) gpu_.free_vram(b);
     for (uint64_t p : it->vram_phys) gpu_.free_vram_phys(p);
     it = retired_.erase(it);
   }
-  retired_.push_back(Retired{opens_, std::move(c.vram_), std::move(c.vram_phys_)});
+  retired_.push_back(Retired{opens_, c.space_, std::move(c.vram_), std::move(c.vram_phys_)});
   chid_used_[c.chid_] = false;
   for (auto it = live_.begin(); it != live_.end(); ++it)
     if (it->get() == &c) {

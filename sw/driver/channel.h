@@ -127,10 +127,11 @@ class Fifo {
   // A new channel, enabled, with the compute and copy classes bound and its constant buffer set
   // (pushed and kicked). HostError when every channel id is in use.
   Channel& open();
-  // Disables the channel, destroys its address space and frees its host memory (synchronize first).
-  // Its VRAM is released when a channel opened after it closes: until another channel has owned
-  // GR, the context-switch firmware may still save this one's context into its buffer, and a new
-  // channel at the same instance address would look like this one to the FIFO (no switch).
+  // Disables the channel and frees its host memory (synchronize first). Its VRAM and its address
+  // space are released when a channel opened after it closes: until another channel has owned GR,
+  // the context-switch firmware may still save this one's context into its buffer — through the
+  // channel's VM with nouveau's firmware, whose page tables a new space must not have recycled —
+  // and a new channel at the same instance address would look like this one to the FIFO.
   void close(Channel& c);
   uint32_t base() const { return base_; }
   sc_core::sc_time golden_time() const { return golden_time_; }
@@ -152,8 +153,9 @@ class Fifo {
   sc_core::sc_time golden_time_;
   std::vector<std::unique_ptr<Channel>> live_;
   uint64_t opens_ = 0;
-  struct Retired {  // a closed channel's VRAM, held until a later channel closes
+  struct Retired {  // a closed channel's VRAM and address space, held until a later channel closes
     uint64_t closed_after_opens = 0;
+    unsigned space = 0;
     std::vector<GpuBuffer> vram;
     std::vector<uint64_t> vram_phys;
   };

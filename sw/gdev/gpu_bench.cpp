@@ -9,6 +9,11 @@
 // pushed to all before any is waited for), so the FIFO time-slices their channels and switches GR
 // between them. Reported: every run's total and phase times (CSV with --csv), the first run apart
 // (it pays the golden context), the median of the others, GR context switches and their time.
+// Several applications at once (`processes` copies of the application, or the list `apps`): each is
+// a separate host process (sw/host/host_processes.h) with its own contexts — channels, GPU address
+// spaces — and host buffers, sharing the host CPU by the scheduler's model and the GPU by the
+// FIFO's time slices and the firmware's context switches; each checks its own results
+// (docs/contexts.md "Several applications at once").
 #include <algorithm>
 #include <array>
 #include <cinttypes>
@@ -27,6 +32,7 @@
 #include "models/mcu/debug_port.h"
 #include "sw/driver/falcon_boot.h"
 #include "sw/driver/mcu_driver.h"
+#include "sw/host/host_processes.h"
 #include "sw/kernels/shipped.h"
 
 namespace hetvp::sw {
@@ -35,7 +41,8 @@ namespace {
 // One program's data for one context: host buffers (pinned), what the kernel gets, the check.
 struct Job {
   std::string program;
-  uint32_t n = 0;  // the size argument
+  uint32_t n = 0;      // the size argument
+  unsigned salt = 0;   // makes this context's data (and loop's count) differ from every other's
   uint64_t in_bytes = 0, out_bytes = 0;
   uint64_t host_a = 0, host_b = 0, host_c = 0;  // pinned
   std::vector<uint32_t> a, b;                     // the inputs DataInit writes (their last word padding)
@@ -67,7 +74,8 @@ constexpr const char* kPhaseName[kPhases] = {"Init", "MemAlloc", "DataInit", "Ht
 constexpr const char* kPhaseColumn[kPhases] = {"init", "memalloc", "datainit", "htod",    "kernconf",
                                                "exec", "dtoh",     "dataread", "close"};
 
-struct GpuBenchArgs : ParamSet {
+// One application: what one process runs.
+struct GpuBenchApp : ParamSet {
   Enum<BenchProgram> program{this, "program", BenchProgram::madd, "the microbenchmark (Gdev test/cuda/user)"};
   Int<uint32_t> size{this, "size", 64,
                      "problem size: matrix side for madd/fmadd/mmul, bytes for memcpy, iterations for loop, cycles "
@@ -80,14 +88,8 @@ struct GpuBenchArgs : ParamSet {
   Enum<HostMemory> host_memory{this, "host_memory", HostMemory::pinned,
                                "the program's host buffers: pinned and mapped (one DMA per copy) or pageable (copied "
                                "through the runtime's bounce buffers, as Gdev's test programs' malloc'ed buffers)"};
-  Group<BounceOptions> bounce{this, "bounce", "bounce buffers of pageable copies (Gdev's kernel-mode build)"};
-  Group<DriverOptions> driver{this, "driver", "driver options"};
-  Group<GdevOptions> gdev{this, "gdev", "runtime options"};
-  Group<McuBootOptions> mcu{this, "mcu", "firmware images and boot timeout (the HUB/GPC context switch)"};
 
   void validate(Diagnostics& d) const override {
-    mcu.validate(d);
-    gdev.validate(d);
     const std::string& p = program.word();
     const uint32_t n = size;
     if ((program == BenchProgram::madd || program == BenchProgram::fmadd) && n > 2048)
@@ -99,15 +101,55 @@ struct GpuBenchArgs : ParamSet {
   }
 };
 
+struct GpuBenchArgs : GpuBenchApp {
+  Int<unsigned> processes{this, "processes", 1,
+                          "applications run at once, each this program as a separate host process with its own "
+                          "contexts (docs/contexts.md)",
+                          Range{1, FIFO_MAX_CHANNELS}};
+  List<GpuBenchApp> apps{this, "apps",
+                         "different applications at once, one process each: a list of {program, size, runs, "
+                         "contexts, host_memory} (instead of `processes`)"};
+  Bool together{this, "together", false,
+                "with several processes, each run starts when every process has finished its previous one: the "
+                "applications are launched together every time, as Fujii 2014's Fig. 10 launches two"};
+  Group<HostSchedulerOptions> host{this, "host", "how the host CPU's scheduler shares the CPU between processes"};
+  Group<KernelCosts> kernel{this, "kernel", "the kernel driver's host costs"};
+  Group<BounceOptions> bounce{this, "bounce", "bounce buffers of pageable copies (Gdev's kernel-mode build)"};
+  Group<DriverOptions> driver{this, "driver", "driver options"};
+  Group<GdevOptions> gdev{this, "gdev", "runtime options"};
+  Group<McuBootOptions> mcu{this, "mcu", "firmware images and boot timeout (the HUB/GPC context switch)"};
+  Bool test_exit_with_context_open{this, "test_exit_with_context_open", false,
+                                   "TEST ONLY: the last process ends after its last run's DataRead without Close "
+                                   "(its context still open: the driver releases it and says so)"};
+
+  void validate(Diagnostics& d) const override {
+    mcu.validate(d);
+    gdev.validate(d);
+    GpuBenchApp::validate(d);
+    for (const GpuBenchApp& a : apps) a.validate(d);
+    if (!apps.empty() && processes > 1)
+      d.error(processes.where() + ": give either processes (copies of one application) or apps (a list), not both");
+    unsigned contexts_total = 0;
+    for (const GpuBenchApp& a : apps) contexts_total += a.contexts;
+    if (apps.empty()) contexts_total = processes * contexts;
+    if (contexts_total > FIFO_MAX_CHANNELS)
+      d.error(processes.where() + ": " + std::to_string(contexts_total) + " contexts at once, more than the FIFO's " +
+              std::to_string(FIFO_MAX_CHANNELS) + " channels");
+  }
+};
+
 class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
  public:
   int run(HostApi& bus, const GpuBenchArgs& args) override {
-    // Every access goes through `api`, which adds its time to a bucket (host_time.h): the per-run
-    // host_*_ns columns.
-    HostTime api(bus);
+    // Every access goes through `time`, which adds its time to a bucket (host_time.h): the per-run
+    // host_*_ns columns. Above it the host CPU's scheduler: with one application it passes every
+    // call straight on.
+    HostTime time(bus);
+    HostProcesses api(time, args.host);
     GpuDriver drv(api, args.driver);
     drv.open(0);
-    api.set_bars(drv.function().bar[0], drv.function().bar_size[0], drv.function().bar[1], drv.function().bar_size[1]);
+    time.set_bars(drv.function().bar[0], drv.function().bar_size[0], drv.function().bar[1],
+                  drv.function().bar_size[1]);
     std::unique_ptr<McuDriver> mcu;
     bool falcon = false;
     if (drv.reg_read(GPU_PTOP_BASE + PTOP_HUB_BASE) != 0) {
@@ -117,61 +159,158 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       else
         boot_microcontrollers(api, drv, args.mcu);
       mcu = std::make_unique<McuDriver>(api, drv);
-      api.add_mcu_window(mcu->base(McuId::hub()), GPU_MCU_WINDOW);
-      for (unsigned g = 0; g < drv.num_gpcs(); ++g) api.add_mcu_window(mcu->base(McuId::gpc_n(g)), GPU_MCU_WINDOW);
+      time.add_mcu_window(mcu->base(McuId::hub()), GPU_MCU_WINDOW);
+      for (unsigned g = 0; g < drv.num_gpcs(); ++g) time.add_mcu_window(mcu->base(McuId::gpc_n(g)), GPU_MCU_WINDOW);
     }
-    // The firmware's busy time: every core, RV32 and Falcon alike, counts the cycles it executes
-    // (not while asleep) in its window's debug port (DBG_CYCLES, models/mcu/debug_port.h; on RV32
-    // the same count as UC_CYCLES), read over BAR0 between runs, outside the timed part: both
-    // firmwares measured one way (bench/fujii2013).
-    const bool counters = mcu != nullptr;
-    namespace dbg = hetvp::mcu;
-    auto busy_ns = [&](const McuId& m) {
-      uint32_t hi = mcu->read(m, dbg::DBG_CYCLES_HI), lo = mcu->read(m, dbg::DBG_CYCLES_LO);
-      for (uint32_t h; (h = mcu->read(m, dbg::DBG_CYCLES_HI)) != hi; hi = h) lo = mcu->read(m, dbg::DBG_CYCLES_LO);
-      const uint32_t khz = mcu->read(m, dbg::DBG_CLOCK_KHZ);
-      return khz ? double(uint64_t(hi) << 32 | lo) * 1e6 / khz : 0.0;
-    };
-    auto fw_busy = [&](double& hub, double& gpcs) {
-      hub = gpcs = 0;
-      if (!counters) return;
-      hub = busy_ns(McuId::hub());
-      for (unsigned g = 0; g < drv.num_gpcs(); ++g) gpcs += busy_ns(McuId::gpc_n(g));
-    };
     GdevRuntime rt(api, drv, mcu.get(), args.gdev);
     rt.set_bounce(args.bounce);
-    const bool pageable = args.host_memory == HostMemory::pageable;
+    rt.set_kernel_costs(args.kernel);
     // The kernels: sw/kernels/gdev.cu compiled for the compute units' architecture.
-    const ShippedPtx& kernels = shipped_ptx("gdev", compute_arch(drv));
-    const std::string& prog = args.program.word();
-    const uint32_t n = args.size;
-    const unsigned runs = args.runs, contexts = args.contexts;
-    std::vector<Job> jobs(contexts);
-    for (unsigned k = 0; k < contexts; ++k) prepare(api, jobs[k], prog, n, k);
+    Shared sh{api, time, drv, mcu.get(), rt, shipped_ptx("gdev", compute_arch(drv)), mcu != nullptr};
 
+    std::vector<const GpuBenchApp*> apps;
+    for (const GpuBenchApp& a : args.apps) apps.push_back(&a);
+    if (apps.empty()) apps.assign(args.processes, &args);
+    const bool several = apps.size() > 1;
     std::vector<std::string> cols = {"program",  "size",      "contexts", "run",       "total_ns",
                                      "switches", "switch_ns", "check",    "fw_hub_ns", "fw_gpcs_ns"};
     for (unsigned b = 0; b < HostTime::kBuckets; ++b)
       cols.push_back(std::string("host_") + HostTime::name(HostTime::Bucket(b)) + "_ns");
     for (unsigned ph = 0; ph < kPhases; ++ph) cols.push_back(std::string(kPhaseColumn[ph]) + "_ns");
+    // Several processes: which one, and when its run started (ns of host time from the processes'
+    // start): a round of all processes' runs is from the earliest start to the latest end.
+    if (several) cols.insert(cols.end(), {"process", "start_ns"});
     api.results().set_columns(cols);
-    const uint32_t fifo = rt.fifo_base();
-    auto switch_state = [&](uint64_t& ns) {
-      ns = drv.reg_read(fifo + FIFO_SWITCH_NS_LO) | uint64_t(drv.reg_read(fifo + FIFO_SWITCH_NS_HI)) << 32;
-      return drv.reg_read(fifo + FIFO_SWITCHES);
-    };
-    std::vector<double> totals;
-    std::vector<std::array<double, kPhases>> phases;
-    uint64_t all_switches = 0;
+
+    if (!several) {
+      AppResult r;
+      run_app(sh, *apps[0], -1, 0, false, nullptr, r);
+      report(sh, *apps[0], r, "", "");
+      api.stat("switches", double(r.switches));
+      api.stat("golden_ns", rt.golden_time().to_seconds() * 1e9);
+      api.stat("failed_runs", r.failures);
+      // A wrong result stops the run with the first one named (after the numbers above are out).
+      if (r.failures)
+        throw HostError(format("gpu_bench: %u of %zu run(s) failed the self-check; first: %s", r.failures,
+                               r.totals.size(), r.first_bad.c_str()));
+      return 0;
+    }
+
+    // Several applications: one process each, started together.
+    rt.set_processes(&api);
+    const unsigned n = unsigned(apps.size());
+    std::vector<AppResult> res(n);
+    std::vector<unsigned> first_salt(n, 0);  // contexts of the processes before: every context's data differ
+    for (unsigned i = 1; i < n; ++i) first_salt[i] = first_salt[i - 1] + apps[i - 1]->contexts;
+    uint64_t sw_ns0 = 0;
+    const uint32_t sw0 = switch_state(sh, sw_ns0);
+    const sc_core::sc_time t0 = api.now();
+    for (AppResult& r : res) r.origin = t0;
+    const std::vector<std::string> errors = api.run(
+        n,
+        [&](unsigned i) {
+          res[i].start = api.now();
+          run_app(sh, *apps[i], int(i), first_salt[i], args.test_exit_with_context_open && i == n - 1,
+                  args.together ? &api : nullptr, res[i]);
+          res[i].end = api.now();
+        },
+        [&](unsigned i) { rt.process_exit(int(i)); });
+    const double makespan = (api.now() - t0).to_seconds() * 1e9;
+    uint64_t sw_ns1 = 0;
+    const uint32_t sw1 = switch_state(sh, sw_ns1);
     unsigned failures = 0;
     std::string first_bad;
+    for (unsigned i = 0; i < n; ++i) {
+      const std::string p = format("process%u_", i);
+      if (!res[i].totals.empty()) report(sh, *apps[i], res[i], p, format("process %u: ", i));
+      api.stat(p + "elapsed_ns", (res[i].end - res[i].start).to_seconds() * 1e9);
+      if (!errors[i].empty() && first_bad.empty()) first_bad = format("process %u: %s", i, errors[i].c_str());
+      if (res[i].failures && first_bad.empty()) first_bad = format("process %u: %s", i, res[i].first_bad.c_str());
+      failures += res[i].failures + (errors[i].empty() ? 0 : 1);
+    }
+    api.log(format("gpu_bench: %u processes at once: all done after %.3f us, %u GR context switches, %" PRIu64
+                   " host CPU switches between processes (%" PRIu64 " at the end of a time slice)%s",
+                   n, makespan / 1e3, sw1 - sw0, api.switches(), api.preemptions(),
+                   failures ? "" : ", every process's results correct"));
+    api.stat("processes", n);
+    api.stat("makespan_ns", makespan);
+    api.stat("switches", double(sw1 - sw0));
+    api.stat("switch_ns", double(sw_ns1 - sw_ns0));
+    api.stat("host_process_switches", double(api.switches()));
+    api.stat("host_preemptions", double(api.preemptions()));
+    api.stat("golden_ns", rt.golden_time().to_seconds() * 1e9);
+    api.stat("failed_runs", failures);
+    if (failures) throw HostError(format("gpu_bench: %u failure(s) in %u processes; first: %s", failures, n,
+                                         first_bad.c_str()));
+    return 0;
+  }
+
+ private:
+  // What every application shares: the CPU, the driver, the runtime, the kernels.
+  struct Shared {
+    HostApi& api;
+    HostTime& time;
+    GpuDriver& drv;
+    McuDriver* mcu;
+    GdevRuntime& rt;
+    const ShippedPtx& kernels;
+    bool counters;  // the cores' DBG_CYCLES (every microcontroller, RV32 and Falcon)
+  };
+  // One application's runs.
+  struct AppResult {
+    std::vector<double> totals;
+    std::vector<std::array<double, kPhases>> phases;
+    uint64_t switches = 0;
+    unsigned failures = 0;
+    std::string first_bad;
+    sc_core::sc_time origin;      // the processes' common start (start_ns counts from it)
+    sc_core::sc_time start, end;  // this process's first dispatch and end
+  };
+  static uint32_t switch_state(Shared& sh, uint64_t& ns) {
+    const uint32_t fifo = sh.rt.fifo_base();
+    ns = sh.drv.reg_read(fifo + FIFO_SWITCH_NS_LO) | uint64_t(sh.drv.reg_read(fifo + FIFO_SWITCH_NS_HI)) << 32;
+    return sh.drv.reg_read(fifo + FIFO_SWITCHES);
+  }
+  // The firmware's busy time: every core, RV32 and Falcon alike, counts the cycles it executes
+  // (not while asleep) in its window's debug port (DBG_CYCLES, models/mcu/debug_port.h; on RV32
+  // the same count as UC_CYCLES), read over BAR0 between runs, outside the timed part: both
+  // firmwares measured one way (bench/fujii2013).
+  static void fw_busy(Shared& sh, double& hub, double& gpcs) {
+    hub = gpcs = 0;
+    if (!sh.counters) return;
+    namespace dbg = hetvp::mcu;
+    auto busy_ns = [&](const McuId& m) {
+      uint32_t hi = sh.mcu->read(m, dbg::DBG_CYCLES_HI), lo = sh.mcu->read(m, dbg::DBG_CYCLES_LO);
+      for (uint32_t h; (h = sh.mcu->read(m, dbg::DBG_CYCLES_HI)) != hi; hi = h) lo = sh.mcu->read(m, dbg::DBG_CYCLES_LO);
+      const uint32_t khz = sh.mcu->read(m, dbg::DBG_CLOCK_KHZ);
+      return khz ? double(uint64_t(hi) << 32 | lo) * 1e6 / khz : 0.0;
+    };
+    hub = busy_ns(McuId::hub());
+    for (unsigned g = 0; g < sh.drv.num_gpcs(); ++g) gpcs += busy_ns(McuId::gpc_n(g));
+  }
+
+  // Gdev's test program `app.runs` times; `process` -1 when it is the only application (else its
+  // index: its data differ from the other processes', its rows say which it is). `leave_open`: the
+  // last run skips Close (TEST ONLY). `together`: each run waits for every process at a barrier.
+  static void run_app(Shared& sh, const GpuBenchApp& app, int process, unsigned first_salt, bool leave_open,
+                      HostProcesses* together, AppResult& out) {
+    HostApi& api = sh.api;
+    GdevRuntime& rt = sh.rt;
+    const bool pageable = app.host_memory == HostMemory::pageable;
+    const std::string& prog = app.program.word();
+    const uint32_t n = app.size;
+    const unsigned runs = app.runs, contexts = app.contexts;
+    std::vector<Job> jobs(contexts);
+    for (unsigned k = 0; k < contexts; ++k) prepare(api, jobs[k], prog, n, first_salt + k);
     for (unsigned r = 0; r < runs; ++r) {
+      if (together) together->barrier();  // every process's run r starts together
+      const bool close = !(leave_open && r + 1 == runs);
       for (auto& j : jobs) clear_output(api, j);
       uint64_t sw_ns0 = 0;
-      const uint32_t sw0 = switch_state(sw_ns0);
+      const uint32_t sw0 = switch_state(sh, sw_ns0);
       double hub0, gpcs0;
-      fw_busy(hub0, gpcs0);
-      const auto host0 = api.ns();
+      fw_busy(sh, hub0, gpcs0);
+      const auto host0 = sh.time.ns();
       // Gdev's test program, its gettimeofday calls as `stamp` (the simulated host time).
       std::array<double, kPhases> ph{};
       sc_core::sc_time mark = api.now();
@@ -184,7 +323,8 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       std::vector<Live> live(contexts);
       for (unsigned k = 0; k < contexts; ++k) {  // cuCtxCreate, cuModuleLoad, cuFuncSetBlockShape
         live[k].ctx = rt.ctx_create();
-        if (prog != "memcpy") live[k].mod = rt.module_load(live[k].ctx, kernels.text, kernels.file_name());
+        if (pageable) rt.alloc_bounce(live[k].ctx);  // Gdev's gopen: the bounce buffers with the context
+        if (prog != "memcpy") live[k].mod = rt.module_load(live[k].ctx, sh.kernels.text, sh.kernels.file_name());
       }
       stamp(Init);
       for (unsigned k = 0; k < contexts; ++k) alloc(rt, jobs[k], live[k], pageable);
@@ -193,7 +333,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       stamp(DataInit);
       for (unsigned k = 0; k < contexts; ++k) copy_in(rt, jobs[k], live[k], pageable);
       stamp(HtoD);
-      for (unsigned k = 0; k < contexts; ++k) set_params(rt, jobs[k], k, live[k]);
+      for (unsigned k = 0; k < contexts; ++k) set_params(rt, jobs[k], live[k]);
       stamp(KernConf);
       // Every context's launch before any is waited for: GR switches between the channels, so a
       // channel's kernel runs with what the context switch restored of its parameters.
@@ -211,24 +351,26 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       stamp(DtoH);
       for (auto& j : jobs) read_output(api, j);
       stamp(DataRead);
-      for (unsigned k = 0; k < contexts; ++k) release(rt, live[k]);
+      if (close)
+        for (unsigned k = 0; k < contexts; ++k) release(rt, live[k]);
       stamp(Close);
       const double total = (api.now() - t0).to_seconds() * 1e9;
-      const auto host1 = api.ns();
+      const auto host1 = sh.time.ns();
       double hub1, gpcs1;
-      fw_busy(hub1, gpcs1);
+      fw_busy(sh, hub1, gpcs1);
       uint64_t sw_ns1 = 0;
-      const uint32_t sw1 = switch_state(sw_ns1);
+      const uint32_t sw1 = switch_state(sh, sw_ns1);
       std::string bad;
       for (unsigned k = 0; k < contexts && bad.empty(); ++k) bad = check(api, jobs[k], k);
       if (!bad.empty()) {
-        if (!failures) first_bad = format("run %u: %s", r, bad.c_str());
-        ++failures;
-        api.log(format("gpu_bench: run %u: %s", r, bad.c_str()));
+        const std::string who = process < 0 ? "" : format("process %d: ", process);
+        if (!out.failures) out.first_bad = format("run %u: %s", r, bad.c_str());
+        ++out.failures;
+        api.log(format("gpu_bench: %srun %u: %s", who.c_str(), r, bad.c_str()));
       }
-      totals.push_back(total);
-      phases.push_back(ph);
-      all_switches += sw1 - sw0;
+      out.totals.push_back(total);
+      out.phases.push_back(ph);
+      out.switches += sw1 - sw0;
       std::vector<std::string> row = {prog,
                                       std::to_string(n),
                                       std::to_string(contexts),
@@ -237,52 +379,56 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
                                       std::to_string(sw1 - sw0),
                                       std::to_string(sw_ns1 - sw_ns0),
                                       bad.empty() ? "ok" : "FAILED",
-                                      counters ? format("%.0f", hub1 - hub0) : "",
-                                      counters ? format("%.0f", gpcs1 - gpcs0) : ""};
+                                      sh.counters ? format("%.0f", hub1 - hub0) : "",
+                                      sh.counters ? format("%.0f", gpcs1 - gpcs0) : ""};
       for (unsigned b = 0; b < HostTime::kBuckets; ++b) row.push_back(format("%.0f", host1[b] - host0[b]));
       for (unsigned p = 0; p < kPhases; ++p) row.push_back(format("%.0f", ph[p]));
+      if (process >= 0) {
+        row.push_back(std::to_string(process));
+        row.push_back(format("%.0f", (t0 - out.origin).to_seconds() * 1e9));
+      }
       api.results().add_row(row);
     }
-    const double first = totals[0];
-    std::vector<double> rest(totals.begin() + 1, totals.end());
+  }
+
+  // The summary of one application's runs: log lines and stats (each key prefixed by `stat_prefix`,
+  // each line by `who`).
+  static void report(Shared& sh, const GpuBenchApp& app, const AppResult& r, const std::string& stat_prefix,
+                     const std::string& who) {
+    HostApi& api = sh.api;
+    const size_t runs = r.totals.size();
+    const double first = r.totals[0];
+    std::vector<double> rest(r.totals.begin() + 1, r.totals.end());
     std::sort(rest.begin(), rest.end());
     const double median = rest.empty() ? first : rest[rest.size() / 2];
     // With one run there are no others to take a median of: say so (issue #42 item 7).
     const std::string later = rest.empty() ? std::string("no later run")
                                            : format("median of the others %.3f us", median / 1e3);
-    api.log(format("gpu_bench %s size %u, %u run(s) x %u context(s): first run %.3f us, %s, %" PRIu64
+    api.log(format("gpu_bench %s%s size %u, %zu run(s) x %u context(s): first run %.3f us, %s, %" PRIu64
                    " GR context switches, golden context %.3f us%s",
-                   prog.c_str(), n, runs, contexts, first / 1e3, later.c_str(), all_switches,
-                   rt.golden_time().to_seconds() * 1e6, failures ? "" : ", every result correct"));
+                   who.c_str(), app.program.word().c_str(), unsigned(app.size), runs, unsigned(app.contexts),
+                   first / 1e3, later.c_str(), r.switches, sh.rt.golden_time().to_seconds() * 1e6,
+                   r.failures ? "" : ", every result correct"));
     // Gdev's test programs print each phase in ms ("HtoD: 0.123456"); here the median over the runs
     // after the first (the first alone when there is one run).
-    std::string line = "gpu_bench phases (ms, " + std::string(runs > 1 ? "median of the runs after the first" : "the run") +
-                       "):";
+    std::string line = "gpu_bench " + who + "phases (ms, " +
+                       std::string(runs > 1 ? "median of the runs after the first" : "the run") + "):";
     for (unsigned p = 0; p <= kPhases; ++p) {
       std::vector<double> v;
-      for (size_t r = runs > 1 ? 1 : 0; r < runs; ++r) v.push_back(p < kPhases ? phases[r][p] : totals[r]);
+      for (size_t i = runs > 1 ? 1 : 0; i < runs; ++i) v.push_back(p < kPhases ? r.phases[i][p] : r.totals[i]);
       std::sort(v.begin(), v.end());
       const double med = v[v.size() / 2];
       line += format(" %s: %.6f", p < kPhases ? kPhaseName[p] : "Total", med / 1e6);
-      if (p < kPhases) api.stat(std::string("median_") + kPhaseColumn[p] + "_ns", med);
+      if (p < kPhases) api.stat(stat_prefix + "median_" + kPhaseColumn[p] + "_ns", med);
     }
     api.log(line);
-    api.stat("first_run_ns", first);
-    api.stat("median_run_ns", median);
-    api.stat("switches", double(all_switches));
-    api.stat("golden_ns", rt.golden_time().to_seconds() * 1e9);
-    api.stat("failed_runs", failures);
-    // A wrong result stops the run with the first one named (after the numbers above are out).
-    if (failures)
-      throw HostError(
-          format("gpu_bench: %u of %u run(s) failed the self-check; first: %s", failures, runs, first_bad.c_str()));
-    return 0;
+    api.stat(stat_prefix + "first_run_ns", first);
+    api.stat(stat_prefix + "median_run_ns", median);
   }
-
- private:
   // Pinned host buffers and their contents (untimed: the program's data exists before it runs).
   static void prepare(HostApi& api, Job& j, const std::string& prog, uint32_t n, unsigned k) {
     j.program = prog;
+    j.salt = k;
     j.n = n;
     j.in_bytes = bytes_in(prog, n);
     j.out_bytes = bytes_out(prog, n);
@@ -361,7 +507,8 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
     if (j.in_bytes) in(l.da, l.a, j.host_a);
     if (two_inputs(j)) in(l.db, l.b, j.host_b);
   }
-  static void set_params(GdevRuntime& rt, const Job& j, unsigned k, Live& l) {
+  static void set_params(GdevRuntime& rt, const Job& j, Live& l) {
+    const unsigned k = j.salt;
     GdevContext* ctx = l.ctx;
     const uint32_t n = j.n;
     const std::string& p = j.program;
@@ -391,7 +538,8 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
   }
 
   // The result computed on the host; "" when right, else where it is wrong.
-  static std::string check(HostApi& api, const Job& j, unsigned k) {
+  static std::string check(HostApi& api, const Job& j, unsigned context) {
+    const unsigned k = j.salt;
     std::vector<uint32_t> c(j.out_bytes / 4 + 1), a(j.in_bytes / 4 + 1), b(j.in_bytes / 4 + 1);
     api.peek(j.host_c, c.data(), j.out_bytes);
     if (j.in_bytes) {
@@ -400,7 +548,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
     }
     const uint32_t n = j.n;
     auto wrong = [&](size_t i, uint64_t got, uint64_t want) {
-      return format("context %u: %s element %zu is 0x%" PRIx64 ", expected 0x%" PRIx64, k, j.program.c_str(), i, got,
+      return format("context %u: %s element %zu is 0x%" PRIx64 ", expected 0x%" PRIx64, context, j.program.c_str(), i, got,
                     want);
     };
     if (j.program == "memcpy") {

@@ -52,6 +52,13 @@ class HostTime : public HostApi {
     api_.write(addr, src, len, a);
     add(b, t0);
   }
+  // A byte-strobed store is a store: timed into its address's bucket like write().
+  void mmio_write_strobed(uint64_t addr, const void* src, size_t len, uint32_t strobe) override {
+    const Bucket b = classify(addr);
+    const sc_core::sc_time t0 = api_.now();
+    api_.mmio_write_strobed(addr, src, len, strobe);
+    add(b, t0);
+  }
   void peek(uint64_t addr, void* dst, size_t len) override { api_.peek(addr, dst, len); }
   void poke(uint64_t addr, const void* src, size_t len) override { api_.poke(addr, src, len); }
   sc_core::sc_time now() override { return api_.now(); }

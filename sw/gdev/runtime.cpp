@@ -13,12 +13,48 @@ GdevRuntime::GdevRuntime(HostApi& api, GpuDriver& gpu, McuDriver* mcu, const Gde
     : api_(api), gpu_(gpu), fifo_(api, gpu, mcu, opt), opt_(fifo_.options()) {}
 
 GdevContext* GdevRuntime::ctx_create() {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
-  return &fifo_.open();
+  GdevContext* c = &fifo_.open();
+  owner_[c] = procs_ ? procs_->current() : -1;
+  return c;
+}
+
+void GdevRuntime::synchronize(GdevContext* c) {
+  const Syscall sys(*this);
+  wait_gpu(c);
+}
+
+void GdevRuntime::wait_gpu(GdevContext* c) {
+  const HostProcesses::GpuWait w(procs_);
+  c->synchronize();
+}
+
+void GdevRuntime::pin(uint64_t bytes) {
+  if (kcost_.pin_page() > sc_core::SC_ZERO_TIME) api_.spend(kcost_.pin_page() * double((bytes + 4095) / 4096));
+}
+
+unsigned GdevRuntime::process_exit(int process) {
+  const Syscall sys(*this);  // the device file's close
+  std::vector<GdevContext*> open;
+  for (const auto& [c, p] : owner_)
+    if (p == process) open.push_back(c);
+  std::sort(open.begin(), open.end(), [](const GdevContext* a, const GdevContext* b) { return a->chid() < b->chid(); });
+  for (GdevContext* c : open) {
+    api_.log(format("gdev: process %d exited with its context on channel %u still open: the driver destroys it",
+                    process, c->chid()));
+    ctx_destroy(c);
+  }
+  if (!open.empty()) {
+    released_contexts_ += double(open.size());
+    api_.stat("gdev_contexts_released_at_exit", released_contexts_);
+  }
+  return unsigned(open.size());
 }
 
 void GdevRuntime::ctx_destroy(GdevContext* c) {
-  c->synchronize();
+  const Syscall sys(*this);
+  wait_gpu(c);
   bound_.erase(c);
   api_.spend(opt_.api_call);
   // What the program left allocated goes with the context (Gdev's gclose: "mem GC"), reported.
@@ -47,12 +83,14 @@ void GdevRuntime::ctx_destroy(GdevContext* c) {
     api_.stat("gdev_released_buffers", released_buffers_);
     api_.stat("gdev_released_bytes", released_bytes_);
   }
+  owner_.erase(c);
   fifo_.close(*c);
 }
 
 void GdevRuntime::release(GdevContext*, const GpuBuffer& b) { gpu_.free_vram(b); }
 
 DevPtr GdevRuntime::mem_alloc(GdevContext* c, uint64_t bytes) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   GpuBuffer b;
   try {
@@ -67,7 +105,8 @@ DevPtr GdevRuntime::mem_alloc(GdevContext* c, uint64_t bytes) {
 }
 
 void GdevRuntime::mem_free(GdevContext* c, const DevPtr& p) {
-  c->synchronize();  // Gdev memory.c: cuMemFree synchronizes the context before gfree
+  const Syscall sys(*this);
+  wait_gpu(c);  // Gdev memory.c: cuMemFree synchronizes the context before gfree
   api_.spend(opt_.api_call);
   Memory& m = mem_[c];
   const auto it = m.live.find(p.va());
@@ -97,7 +136,9 @@ void GdevRuntime::check_not_freed(const GdevContext* c, uint64_t va, const char*
 }
 
 HostBuf GdevRuntime::mem_alloc_host(GdevContext* c, uint64_t bytes) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
+  pin(bytes);
   HostBuf h;
   h.phys = api_.alloc_pinned(bytes, 4096);
   c->adopt_pinned(h.phys);
@@ -106,11 +147,13 @@ HostBuf GdevRuntime::mem_alloc_host(GdevContext* c, uint64_t bytes) {
 }
 
 HostBuf GdevRuntime::map_host(GdevContext* c, uint64_t phys, uint64_t bytes) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   return HostBuf{phys, gpu_.map_host(phys, bytes, c->space())};
 }
 
 void GdevRuntime::memcpy_htod_async(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   check_not_freed(c, dst.va(), "cuMemcpyHtoD", "destination");
   c->copy(src.map.va, dst.va(), bytes);
@@ -118,6 +161,7 @@ void GdevRuntime::memcpy_htod_async(GdevContext* c, const DevPtr& dst, const Hos
 }
 
 void GdevRuntime::memcpy_dtoh_async(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   check_not_freed(c, src.va(), "cuMemcpyDtoH", "source");
   c->copy(src.va(), dst.map.va, bytes);
@@ -125,6 +169,11 @@ void GdevRuntime::memcpy_dtoh_async(GdevContext* c, const HostBuf& dst, const De
 }
 
 // ---------------------------------------------------------------- pageable host memory
+void GdevRuntime::alloc_bounce(GdevContext* c) {
+  const Syscall sys(*this);
+  bounce(c);
+}
+
 GdevRuntime::Bounce& GdevRuntime::bounce(GdevContext* c) {
   Bounce& b = bounce_[c];
   if (!b.buf.empty()) return b;
@@ -144,6 +193,7 @@ void GdevRuntime::release_fence(GdevContext* c, Bounce& b, unsigned k) {
 
 void GdevRuntime::wait_fence(GdevContext* c, Bounce& b, unsigned k) {
   if (!b.seq[k]) return;  // never used
+  const HostProcesses::GpuWait w(procs_);
   if (!api_.poll32(b.fence.phys + 16 * k, ~0u, b.seq[k], opt_.poll, opt_.sync_timeout))
     throw HostError(format("bounce buffer %u of the context on channel %u: fence 0x%08x not written within "
                            "sync_timeout",
@@ -151,6 +201,7 @@ void GdevRuntime::wait_fence(GdevContext* c, Bounce& b, unsigned k) {
 }
 
 void GdevRuntime::memcpy_htod_pageable(GdevContext* c, const DevPtr& dst, uint64_t host, uint64_t bytes) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   check_not_freed(c, dst.va(), "cuMemcpyHtoD", "destination");
   Bounce& b = bounce(c);
@@ -169,6 +220,7 @@ void GdevRuntime::memcpy_htod_pageable(GdevContext* c, const DevPtr& dst, uint64
 }
 
 void GdevRuntime::memcpy_dtoh_pageable(GdevContext* c, uint64_t host, const DevPtr& src, uint64_t bytes) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   check_not_freed(c, src.va(), "cuMemcpyDtoH", "source");
   Bounce& b = bounce(c);
@@ -196,16 +248,20 @@ void GdevRuntime::memcpy_dtoh_pageable(GdevContext* c, uint64_t host, const DevP
   while (drained < chunks) drain(drained++);
 }
 
+// One driver call (the synchronous copy), as Gdev's cuMemcpyHtoD is one ioctl.
 void GdevRuntime::memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes) {
+  const Syscall sys(*this);
   memcpy_htod_async(c, dst, src, bytes);
-  synchronize(c);
+  wait_gpu(c);
 }
 void GdevRuntime::memcpy_dtoh(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes) {
+  const Syscall sys(*this);
   memcpy_dtoh_async(c, dst, src, bytes);
-  synchronize(c);
+  wait_gpu(c);
 }
 
 GpuModule GdevRuntime::module_load(GdevContext* c, const std::string& ptx_text, const std::string& file) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   std::vector<uint8_t> image;
   GpuModule m = place_module(api_, gpu_, ptx_text, file, c->space(), gpu_.options().module_translate, &image);
@@ -214,14 +270,16 @@ GpuModule GdevRuntime::module_load(GdevContext* c, const std::string& ptx_text, 
   c->adopt_pinned(bounce);
   api_.write(bounce, image.data(), image.size());
   const GpuBuffer map = gpu_.map_host(bounce, image.size(), c->space());
+  pin(image.size());
   c->copy(map.va, m.image.va, image.size());
   c->kick();
-  c->synchronize();
+  wait_gpu(c);
   mem_[c].modules[m.image.va] = m;
   return m;
 }
 
 void GdevRuntime::module_unload(GdevContext* c, const GpuModule& m) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   Memory& mem = mem_[c];
   const auto it = mem.modules.find(m.image.va);
@@ -237,6 +295,7 @@ void GdevRuntime::module_unload(GdevContext* c, const GpuModule& m) {
 void GdevRuntime::launch_async(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t grid_x,
                                uint32_t grid_y, uint32_t block_x, uint32_t block_y, const std::vector<uint32_t>& args,
                                uint32_t shared) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   KernelLaunch k{kernel, grid_x, grid_y, block_x, block_y, args};
   k.module = m.image.va;
@@ -249,6 +308,7 @@ void GdevRuntime::launch_async(GdevContext* c, const GpuModule& m, const std::st
 
 void GdevRuntime::set_params(GdevContext* c, const GpuModule& m, const std::string& kernel, uint32_t block_x,
                              uint32_t block_y, const std::vector<uint32_t>& args, uint32_t shared) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   const KernelLaunch k{kernel, 1, 1, block_x, block_y, args};
   k.check_args("set_params");
@@ -259,6 +319,7 @@ void GdevRuntime::set_params(GdevContext* c, const GpuModule& m, const std::stri
 }
 
 void GdevRuntime::launch_grid_async(GdevContext* c, uint32_t grid_x, uint32_t grid_y) {
+  const Syscall sys(*this);
   api_.spend(opt_.api_call);
   const Binding b = bound_[c];
   c->push(grid_methods(grid_x, grid_y, b.module, b.shared, Channel::kSubCompute));

@@ -22,6 +22,7 @@
 #include "sw/driver/gpu_driver.h"
 #include "sw/driver/gpu_module.h"
 #include "sw/driver/launch.h"
+#include "sw/host/host_processes.h"
 
 namespace hetvp::sw {
 
@@ -43,6 +44,21 @@ struct BounceOptions : ParamSet {
   Int<unsigned> pipeline{this, "pipeline", 2,
                          "bounce buffers used in turn (Gdev's PIPELINE default 2, at most 4: gdev_conf.h:36-38)",
                          Range{1, 4}};
+};
+// The kernel driver's own host costs, on top of the runtime's `api_call` (the user library's
+// work): every runtime call enters the driver once (Gdev's kernel build: libucuda calls ioctl on
+// /dev/gdevN, gdev_ioctl.c), and memory the driver allocates pinned for the GPU (cuMemAllocHost,
+// the bounce buffers, a module's upload buffer) costs per page.
+// Both 0 by default (not charged), so that every result stays what it was; docs/contexts.md gives
+// the assumed values to set and why they are not the default yet.
+struct KernelCosts : ParamSet {
+  Time ioctl{this, "ioctl", "0 us",
+             "host CPU time of one entry into and exit from the kernel driver (a system call), once per runtime "
+             "call; 0: not charged (assumption when set: 0.5 us, the order of a Linux system call with its "
+             "argument copies)"};
+  Time pin_page{this, "pin_page", "0 us",
+                "host CPU time to allocate, pin and DMA-map one 4 KiB page of host memory for the GPU; 0: not "
+                "charged (assumption when set: 0.25 us, the order of get_user_pages / dma_map_page per page)"};
 };
 // A context is one channel.
 using GdevContext = Channel;
@@ -97,10 +113,23 @@ class GdevRuntime {
   void memcpy_htod_pageable(GdevContext* c, const DevPtr& dst, uint64_t host, uint64_t bytes);
   void memcpy_dtoh_pageable(GdevContext* c, uint64_t host, const DevPtr& src, uint64_t bytes);
   void set_bounce(const BounceOptions& b) { bounce_opt_ = b; }
+  // The context's bounce buffers allocated now (Gdev's gopen does it in cuCtxCreate); else at its
+  // first pageable copy.
+  void alloc_bounce(GdevContext* c);
+  void set_kernel_costs(const KernelCosts& k) { kcost_ = k; }
+  // Several processes on the host CPU (sw/host/host_processes.h): the driver's code is not
+  // preempted, its waits for the GPU (fences) give the CPU to another process, and each context
+  // belongs to the process that created it. nullptr (the default): one program.
+  void set_processes(HostProcesses* p) { procs_ = p; }
+  // The kernel's release of an ended process (Gdev's gdev_release on the device file's close):
+  // every context process `process` still has open is destroyed (its buffers released, logged)
+  // and reported: a log line naming the process and channel, stat `gdev_contexts_released_at_exit`.
+  // Returns how many.
+  unsigned process_exit(int process);
   // Synchronous forms (cuMemcpyHtoD, cuMemcpyDtoH): push, then synchronize.
   void memcpy_htod(GdevContext* c, const DevPtr& dst, const HostBuf& src, uint64_t bytes);
   void memcpy_dtoh(GdevContext* c, const HostBuf& dst, const DevPtr& src, uint64_t bytes);
-  void synchronize(GdevContext* c) { c->synchronize(); }
+  void synchronize(GdevContext* c);
   // Raw access for tests: push methods (header + data words) and kick.
   void push_raw(GdevContext* c, const std::vector<uint32_t>& words) { c->push(words); }
   void push_segment(GdevContext* c, uint64_t va, uint32_t words) { c->push_segment(va, words); }  // any VA
@@ -138,7 +167,24 @@ class GdevRuntime {
   // Pushes a semaphore release of the buffer's next sequence number after the work pushed so far.
   void release_fence(GdevContext* c, Bounce& b, unsigned k);
   void wait_fence(GdevContext* c, Bounce& b, unsigned k);
-  double released_buffers_ = 0, released_bytes_ = 0;
+  double released_buffers_ = 0, released_bytes_ = 0, released_contexts_ = 0;
+  KernelCosts kcost_;
+  HostProcesses* procs_ = nullptr;
+  int depth_ = 0;                              // driver nesting without processes
+  std::map<GdevContext*, int> owner_;          // the process that created each context
+  // One runtime call's entry into the kernel driver: its ioctl cost (outermost only), no
+  // preemption inside.
+  class Syscall {
+   public:
+    explicit Syscall(GdevRuntime& rt) : k_(rt.procs_, rt.depth_) {
+      if (k_.outermost() && rt.kcost_.ioctl() > sc_core::SC_ZERO_TIME) rt.api_.spend(rt.kcost_.ioctl);
+    }
+
+   private:
+    HostProcesses::KernelSection k_;
+  };
+  void wait_gpu(GdevContext* c);  // the context's fence, the CPU free for other processes meanwhile
+  void pin(uint64_t bytes);       // kcost_.pin_page per page
   // HostError when `va` lies in a buffer cuMemFree freed (and not in a live one).
   void check_not_freed(const GdevContext* c, uint64_t va, const char* call, const char* which) const;
   void release(GdevContext* c, const GpuBuffer& b);

@@ -58,6 +58,10 @@ bool Fifo::ensure_gr(Channel& c) {
     return false;
   }
   ++switches_;
+  // From a channel still enabled at the instance GR holds: both contexts live (not GR re-taken
+  // after its owner closed). With one context per process these are the switches between two
+  // processes' channels (gpu_bench's processes, docs/contexts.md).
+  if (gr_valid_ && chans_[gr_chid_].enabled && chans_[gr_chid_].inst == gr_inst_) ++switches_between_open_;
   bank_.at(FIFO_SWITCHES).value++;
   const sc_core::sc_time start = sc_core::sc_time_stamp();
   HETVP_DEBUG(Fifo, "GR switch requested: from %s to channel %u (instance 0x%" PRIx64 ") for method 0x%04x",

@@ -307,6 +307,10 @@ void Fifo::declare_stats() {
       .counter("channel_changes", "count", "timeslices given to a different channel than the previous one",
                channel_changes_)
       .counter("switches_requested", "count", "GR context switches requested (CHSW)", switches_)
+      .counter("switches_between_open_channels", "count",
+               "of them, from a channel still open to another (not GR re-taken after its owner closed): with one "
+               "context per process, switches between two processes' channels",
+               switches_between_open_)
       .time("switch_wait_ns", "time from CHSW request to ACK, summed", switch_wait_)
       .time("switch_wait_max_ns", "longest time from CHSW request to ACK", switch_max_)
       .counter("launches", "count", "compute LAUNCH methods", launches_)

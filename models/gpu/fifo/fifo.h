@@ -217,7 +217,7 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
   tlm::tlm_generic_payload mem_gp_, inst_gp_, bar0_gp_;
   ChannelTag* tag_ = new ChannelTag;  // owned by mem_gp_
   uint64_t methods_ = 0, gp_entries_ = 0, fetches_ = 0, fetch_bytes_ = 0, timeslices_ = 0, channel_changes_ = 0,
-           switches_ = 0, launches_ = 0, copies_ = 0, acquires_ = 0, sem_waits_ = 0, releases_ = 0, errors_ = 0;
+           switches_ = 0, switches_between_open_ = 0, launches_ = 0, copies_ = 0, acquires_ = 0, sem_waits_ = 0, releases_ = 0, errors_ = 0;
   sc_core::sc_time switch_wait_, switch_max_;
   struct InnerSpan {
     std::string what;
