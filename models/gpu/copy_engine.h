@@ -45,6 +45,10 @@ struct CopyEngineConfig : ParamSet {
   Time issue_cost{this, "issue_cost", "2 ns", "time between two requests the engine issues"};
   Size burst{this, "burst", "512", "bytes per piece (one read request)", Range{4, 4096}};
   Int<unsigned> outstanding{this, "outstanding", 32, "reads in flight at once (PCIe tags)", Range{1, 256}};
+  Time booking_window{this, "booking_window", "1 us",
+                      "the engine books the shared links' slots of the requests it issues in each window of this "
+                      "length (from the copy's first request) at the window's start, ahead of other initiators' requests in "
+                      "it; 0 s: each request at its own time (more process switches). Assumption"};
   Time to_host_completion{
       this, "to_host_completion", "0 s",
       "extra time before a copy whose destination is host memory reports completion (fence, interrupt): "
@@ -74,7 +78,7 @@ class CopyEngine : public Peripheral, public RunMember {
   Register &src_lo_, &src_hi_, &dst_lo_, &dst_hi_, &length_, &fence_lo_, &fence_hi_, &fence_value_, &status_,
       &error_lo_, &error_hi_, &completed_;
   unsigned intr_bit_;
-  sc_core::sc_time setup_, issue_cost_, to_host_completion_;
+  sc_core::sc_time setup_, issue_cost_, to_host_completion_, booking_window_;
   unsigned burst_, outstanding_;
   sc_core::sc_event launch_;
   bool busy_ = false;
