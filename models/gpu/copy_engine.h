@@ -46,9 +46,10 @@ struct CopyEngineConfig : ParamSet {
   Size burst{this, "burst", "512", "bytes per piece (one read request)", Range{4, 4096}};
   Int<unsigned> outstanding{this, "outstanding", 32, "reads in flight at once (PCIe tags)", Range{1, 256}};
   Time booking_window{this, "booking_window", "1 us",
-                      "the engine books the shared links' slots of the requests it issues in each window of this "
-                      "length (from the copy's first request) at the window's start, ahead of other initiators' requests in "
-                      "it; 0 s: each request at its own time (more process switches). Assumption"};
+                      "the engine books the shared links' slots (PCIe) of the requests it issues in each window of "
+                      "this length, counted from the copy's first request, when the window begins: ahead of other "
+                      "initiators' requests inside it, after theirs before it. 0 s: each request at its own time "
+                      "(more process switches). Assumption (arbitration not documented), docs/reliability.md"};
   Time to_host_completion{
       this, "to_host_completion", "0 s",
       "extra time before a copy whose destination is host memory reports completion (fence, interrupt): "
