@@ -5,7 +5,9 @@
 // `setup` (command fetch and decode, a YAML parameter), the engine copies in `burst`-byte
 // pieces that never cross a page: each piece is read (up to `outstanding` reads in flight, as
 // PCIe tags allow) and written as soon as its data is back. The link's shared bandwidth and
-// latency therefore set the copy speed. A copy whose destination is host memory (the MMU says
+// latency therefore set the copy speed. The engine books the link for the pieces it issues in each
+// `booking_window` when SystemC time reaches the window (or no other process could book before
+// it), so that its requests and other initiators' are booked in the same order at every quantum. A copy whose destination is host memory (the MMU says
 // so on the payload) then waits `to_host_completion` more (0 by default): Gdev ATC'12 measured
 // its device-to-host DMA ~286 us slower than host-to-device at every size from 4 B to 4 KB with
 // the same code path; the mechanism is unknown, so it is a measured term, not a modelled one
