@@ -37,6 +37,7 @@ CopyEngine::CopyEngine(sc_core::sc_module_name n, const CopyEngineConfig& c, uns
   setup_ = c.setup;
   issue_cost_ = c.issue_cost;
   to_host_completion_ = c.to_host_completion;
+  booking_window_ = c.booking_window;
   burst_ = static_cast<unsigned>(c.burst);
   outstanding_ = c.outstanding;
   on_write("LAUNCH", &CopyEngine::launch);
@@ -82,7 +83,6 @@ bool CopyEngine::access(tlm::tlm_command cmd, uint64_t va, uint8_t* data, unsign
 
 void CopyEngine::run() {
   const sc_core::sc_time max_lag(100, sc_core::SC_US);  // RunAheadKeeper's bound on running ahead unseen
-  const sc_core::sc_time quantum = tlm::tlm_global_quantum::instance().get();
   for (;;) {
     sc_core::wait(launch_);
     const sc_core::sc_time start = hetvp::sim_now();
@@ -102,7 +102,8 @@ void CopyEngine::run() {
     // again once the piece has been written out. Reads issue back to back while slots are free;
     // each piece is written, in order, once its data is in.
     std::vector<sc_core::sc_time> slot_free(outstanding_, start);
-    sc_core::sc_time issue = start + setup_, write_cursor = issue, finish = issue;
+    const sc_core::sc_time first_issue = start + setup_;
+    sc_core::sc_time issue = first_issue, write_cursor = issue, finish = issue;
     uint64_t off = 0;
     for (uint64_t k = 0; off < len && error == COPY_OK; ++k) {
       const uint64_t s = src + off, d = dst + off;
@@ -113,6 +114,18 @@ void CopyEngine::run() {
       uint8_t* buf = &buffer_[(k % outstanding_) * burst_];
       sc_core::sc_time& slot = slot_free[k % outstanding_];
       sc_core::sc_time at = issue > slot ? issue : slot;
+      // The piece's read and write are booked on shared links (PCIe) whose slots go in call order
+      // (platform/calendar.h). The engine books the pieces it issues in a `booking_window` (from the
+      // copy's first request) when SystemC time has reached the window's start, so every other
+      // initiator's request before the window comes first and every one inside it after; when no
+      // other process has anything to do before the window, nobody can tell, and it goes on ahead
+      // (#43: with a quantum-sized lead the order, and times by up to 1.5 %, moved with the quantum).
+      // Completions further ahead are in flight, not the engine running ahead: syncing to them
+      // (say the write cursor) would stall the read pipeline.
+      const sc_core::sc_time now = hetvp::sim_now();
+      const sc_core::sc_time window =
+          booking_window_ == sc_core::SC_ZERO_TIME ? at : at - (at - first_issue) % booking_window_;
+      if (window > now && (window - now > max_lag || !unobserved_for(window - now))) sc_core::wait(window - now);
       sc_core::sc_time read_done, write_done;
       if (!access(tlm::TLM_READ_COMMAND, s, buf, static_cast<unsigned>(n), at, read_done)) {
         error = COPY_ERR_SRC_FAULT;
@@ -132,18 +145,8 @@ void CopyEngine::run() {
       if (write_done > finish) finish = write_done;
       ++pieces_;
       off += n;
-      // The engine's own local time is when it issues its next read (`issue`); completions
-      // further ahead are in flight, not the engine running ahead. Stay within a quantum of
-      // SystemC time, so concurrent traffic (another engine, the CPU) interleaves with ours
-      // on shared resources instead of queueing behind our whole copy. Syncing to anything
-      // later (say the write cursor) would stall the read pipeline by the amount the quantum
-      // is short of the round trip, and make the copy's speed depend on the quantum.
-      // When no other process has anything to do before `issue`, nothing can interleave: the
-      // wait is seen by nobody and is skipped (every access is timed by `at`, not by SystemC
-      // time), within RunAheadKeeper's bound (#31).
-      const sc_core::sc_time now = hetvp::sim_now();
-      if (issue >= now + quantum && (issue - now > max_lag || !unobserved_for(issue - now))) sc_core::wait(issue - now);
     }
+    if (issue > finish) finish = issue;  // the last request's issue slot ends the copy too
     if (finish > hetvp::sim_now()) sc_core::wait(finish - hetvp::sim_now());
     if (to_host && error == COPY_OK && to_host_completion_ > sc_core::SC_ZERO_TIME) sc_core::wait(to_host_completion_);
     if (error != COPY_OK) {

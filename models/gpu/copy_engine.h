@@ -5,7 +5,9 @@
 // `setup` (command fetch and decode, a YAML parameter), the engine copies in `burst`-byte
 // pieces that never cross a page: each piece is read (up to `outstanding` reads in flight, as
 // PCIe tags allow) and written as soon as its data is back. The link's shared bandwidth and
-// latency therefore set the copy speed. A copy whose destination is host memory (the MMU says
+// latency therefore set the copy speed. The engine books the link for the pieces it issues in each
+// `booking_window` when SystemC time reaches the window (or no other process could book before
+// it), so that its requests and other initiators' are booked in the same order at every quantum. A copy whose destination is host memory (the MMU says
 // so on the payload) then waits `to_host_completion` more (0 by default): Gdev ATC'12 measured
 // its device-to-host DMA ~286 us slower than host-to-device at every size from 4 B to 4 KB with
 // the same code path; the mechanism is unknown, so it is a measured term, not a modelled one
@@ -45,6 +47,11 @@ struct CopyEngineConfig : ParamSet {
   Time issue_cost{this, "issue_cost", "2 ns", "time between two requests the engine issues"};
   Size burst{this, "burst", "512", "bytes per piece (one read request)", Range{4, 4096}};
   Int<unsigned> outstanding{this, "outstanding", 32, "reads in flight at once (PCIe tags)", Range{1, 256}};
+  Time booking_window{this, "booking_window", "1 us",
+                      "the engine books the shared links' slots (PCIe) of the requests it issues in each window of "
+                      "this length, counted from the copy's first request, when the window begins: ahead of other "
+                      "initiators' requests inside it, after theirs before it. 0 s: each request at its own time "
+                      "(more process switches). Assumption (arbitration not documented), docs/reliability.md"};
   Time to_host_completion{
       this, "to_host_completion", "0 s",
       "extra time before a copy whose destination is host memory reports completion (fence, interrupt): "
@@ -74,7 +81,7 @@ class CopyEngine : public Peripheral, public RunMember {
   Register &src_lo_, &src_hi_, &dst_lo_, &dst_hi_, &length_, &fence_lo_, &fence_hi_, &fence_value_, &status_,
       &error_lo_, &error_hi_, &completed_;
   unsigned intr_bit_;
-  sc_core::sc_time setup_, issue_cost_, to_host_completion_;
+  sc_core::sc_time setup_, issue_cost_, to_host_completion_, booking_window_;
   unsigned burst_, outstanding_;
   sc_core::sc_event launch_;
   bool busy_ = false;

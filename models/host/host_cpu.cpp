@@ -109,6 +109,10 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     qk_.sync_if_needed();
     return;
   }
+  // An uncached access may book a shared link (PCIe) whose slots go in call order: it is made at
+  // the CPU's own time when another process could make one before it (#43, docs/reliability.md
+  // "Time that does not depend on the quantum").
+  if (uncached) catch_up_if_observed();
   set_access(gp_, cmd, addr, data, len);  // no byte enables unless given
   if (be) {
     gp_.set_byte_enable_ptr(be);
@@ -234,6 +238,13 @@ void HostCpu::poke(uint64_t addr, const void* src, size_t len) {
 
 // ---------------------------------------------------------------- time
 sc_core::sc_time HostCpu::now() { return qk_.get_current_time(); }
+
+void HostCpu::catch_up_if_observed() {
+  static const sc_core::sc_time max_lag(100, sc_core::SC_US);  // RunAheadKeeper's bound
+  const sc_core::sc_time ahead = qk_.get_local_time();
+  if (ahead == sc_core::SC_ZERO_TIME || (ahead <= max_lag && unobserved_for(ahead))) return;
+  qk_.sync();
+}
 
 void HostCpu::spend(const sc_core::sc_time& t) {
   busy_ += t;

@@ -93,6 +93,9 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   bool try_dmi(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
   void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t len);
+  // SystemC time catches up with the CPU's local time when another process has activity pending
+  // before it (the test of platform/run_ahead.h); else the CPU goes on ahead.
+  void catch_up_if_observed();
 
   std::string name_;
   PlatformInfo info_;

@@ -3,9 +3,12 @@
 // Every transaction crossing the link becomes TLPs whose wire time is
 //   (payload + header + framing) bytes * encoding / (rate * lanes)
 // (gen1/2: 8b/10b, gen3+: 128b/130b). A direction is busy while it serialises a TLP; a TLP
-// takes the first free slot of its direction at or after its own time (a Calendar, so the
-// order in which decoupled initiators call does not matter), so transfers sharing a direction
-// share its bandwidth and the two directions never slow each other. Header-only TLPs (read requests,
+// takes the first free slot of its direction at or after its own time (a Calendar), so
+// transfers sharing a direction share its bandwidth and the two directions never slow each
+// other. A slot once given is kept: when two requests want the same time, the one called first
+// gets it. The initiators therefore call at their own time whenever another process could call
+// before them (HostCpu's uncached accesses, CopyEngine's booking_window, a microcontroller's
+// xfer), so the order of the calls, and every time, is the same at every quantum (#43). Header-only TLPs (read requests,
 // data-less completions) are interleaved ahead of queued data TLPs, as a transmit arbiter
 // does, and still cost the direction their wire time. Posted writes cost the sender only
 // the time to put the TLP on the wire; non-posted reads cost a request TLP one way, the
