@@ -16,6 +16,7 @@
 #include "platform/params.h"
 #include "platform/sha256.h"
 #include "platform/stats_periodic.h"
+#include "platform/stats_control.h"
 #include "platform/plugin.h"
 #include "platform/program.h"
 #include "platform/results.h"
@@ -153,6 +154,19 @@ std::string file_sha256(const std::string& path) {
   std::ostringstream s;
   s << f.rdbuf();
   return sha256_hex(s.str());
+}
+
+// What produced a stats document (--stats, a dump at the debug prompt): the version, the file and
+// every --set in command-line order, the workload and the seed.
+void write_run_identity(JsonWriter& w, const RunOptions& opt, const std::string& workload, uint64_t seed) {
+  w.value("hetvp", opt.version);
+  w.value("config", opt.config);
+  w.value("config_sha256", file_sha256(opt.config));
+  w.begin_array("overrides");
+  for (const auto& o : opt.overrides) w.value("", o);
+  w.end_array();
+  w.value("workload", workload);
+  w.value("seed", seed);
 }
 
 std::string fmt_time(const sc_core::sc_time& t) {
@@ -348,6 +362,10 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
                         " needs --trace FILE.json");
     }
     if (!opt.stats_every.empty()) periodic = periodic_stats(opt, builder->components(), every);
+    // The statistics on demand (the debug prompt's `stats`): the same components and run identity.
+    StatsControl& stats = ctx.service<StatsControl>();
+    stats.set_components(builder->components());
+    stats.set_run_header([&opt, workload, seed](JsonWriter& w) { write_run_identity(w, opt, workload, seed); });
   } catch (const ConfigError& e) {
     err << "error: " << e.what() << "\n";
     if (opt.outputs) opt.outputs->errors = e.messages();
@@ -431,15 +449,7 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     JsonWriter w(stats_text);
     w.begin_object();
     w.begin_object("run");
-    // What produced these numbers: the version, the file and every --set, in command-line order.
-    w.value("hetvp", opt.version);
-    w.value("config", opt.config);
-    w.value("config_sha256", file_sha256(opt.config));
-    w.begin_array("overrides");
-    for (const auto& o : opt.overrides) w.value("", o);
-    w.end_array();
-    w.value("workload", workload);
-    w.value("seed", seed);
+    write_run_identity(w, opt, workload, seed);
     w.value("simulated_ns", end.to_seconds() * 1e9);
     // gem5's sim_seconds / host_seconds / sim rate. host_seconds and sim_rate are wall-clock
     // measures: the only values of the file that differ between two runs of the same seed.
@@ -449,17 +459,16 @@ int run_platform(const RunOptions& opt, std::ostream& out_stream, std::ostream& 
     w.value("warnings", ctx.warnings);
     w.value("status", status == kExitOk ? "pass" : "fail");
     w.value("interrupted", signo != 0);  // by SIGINT/SIGTERM: the numbers cover simulated_ns only
+    const StatsControl& stats = ctx.service<StatsControl>();
+    if (stats.resets())  // `stats reset` at the debug prompt: counters and times cover from then on
+      w.value("stats_since_ns", stats.since().to_seconds() * 1e9);
     w.begin_array("failures");
     for (auto& p : problems) w.value("", p);
     w.end_array();
     write_yaml(w, "resolved", resolved);  // the whole configuration, every default filled in
     w.end_object();
     w.begin_object("components");
-    for (auto* c : builder->components()) {
-      w.begin_object(c->instance_name());
-      c->dump_stats(w);
-      w.end_object();
-    }
+    stats.write_components(w);
     w.end_object();
     w.end_object();
   }

@@ -96,6 +96,7 @@ bool HostCpu::try_dmi(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsign
 }
 
 void HostCpu::invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end) {
+  revoke_direct(start, end);  // pointers the program holds (host_cpu_direct.cpp)
   dmi_.erase(std::remove_if(
                  dmi_.begin(), dmi_.end(),
                  [&](const tlm::tlm_dmi& d) { return d.get_start_address() <= end && start <= d.get_end_address(); }),

@@ -18,6 +18,7 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "models/host/direct_memory.h"
 #include "models/host/host_api.h"
 #include "platform/access_info.h"
 #include "platform/component.h"
@@ -49,7 +50,7 @@ struct HostCpuConfig : ParamSet {
   Size pinned_size{this, "pinned_size", "768 MiB", "size of the pinned-memory pool"};
 };
 
-class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHost {
+class HostCpu : public Component, public HostApi, public DirectMemory, public IrqIf, public ProgramHost {
  public:
   DirectInitiator<tlm_utils::simple_initiator_socket<HostCpu>> mem{"mem"};
   IrqExport irq{"irq"};
@@ -79,6 +80,11 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   void stat(const std::string& key, double value) override { program_stats_[key] = value; }
   const std::string& name() const override { return name_; }
 
+  // DirectMemory (host_cpu_direct.cpp)
+  uint8_t* map_direct(uint64_t addr, uint64_t len) override;
+  void unmap_direct(const volatile void* p) override;
+  std::string direct_stale(const volatile void* p) const override;
+
   // IrqIf
   void raise(unsigned vector, const sc_core::sc_time& delay) override;
 
@@ -92,6 +98,7 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   void transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len, Access a, uint8_t* be = nullptr);
   bool try_dmi(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len);
   void invalidate_dmi(sc_dt::uint64 start, sc_dt::uint64 end);
+  void revoke_direct(uint64_t start, uint64_t end);
   void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t len);
   // SystemC time catches up with the CPU's local time when another process has activity pending
   // before it (the test of platform/run_ahead.h); else the CPU goes on ahead.
@@ -109,6 +116,12 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   tlm::tlm_generic_payload gp_;
   AccessInfo* info_ext_ = new AccessInfo;  // owned by the payload it is attached to
   std::vector<tlm::tlm_dmi> dmi_;          // granted regions
+  struct DirectMap {                       // a pointer handed to the program (map_direct)
+    uint64_t addr, len;
+    uint8_t* ptr;
+    std::string stale;  // why it is no longer valid ("" while it is)
+  };
+  std::vector<DirectMap> direct_maps_;
   std::mt19937_64 rng_;
   ResultTable results_;
   std::map<std::string, double> program_stats_;

@@ -36,6 +36,7 @@ uint64_t RegisterTarget::addr_hint() {
 void RegisterTarget::complete(RegisterAccess* r, uint32_t data, unsigned resp) {
   r->rdata = data;
   r->resp = resp;
+  r->responded = s_.n;
   queue_.pop_front();
   r->done.notify();
 }

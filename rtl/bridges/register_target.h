@@ -17,6 +17,7 @@ struct RegisterAccess {
   uint32_t addr = 0, wdata = 0, wstrb = 0;
   sc_core::sc_time arrival;
   uint64_t presented = 0;  // the cycle it was first driven
+  uint64_t responded = 0;  // the cycle of its response handshake (B, R, PREADY)
   bool is_presented = false;
   bool aw_done = false, w_done = false, ar_done = false;  // AXI4-Lite: handshakes done
   bool apb_access = false;                                // APB: in the ACCESS phase

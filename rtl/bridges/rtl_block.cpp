@@ -167,7 +167,8 @@ void RtlCore::run() {
   }
 }
 
-uint64_t RtlCore::access(tlm::tlm_generic_payload& gp, std::function<void(uint64_t)> on_present) {
+uint64_t RtlCore::access(tlm::tlm_generic_payload& gp, std::function<void(uint64_t)> on_present,
+                         uint64_t* responded) {
   Impl& m = *impl_;
   const RegisterWord word = RegisterWord::of(gp);
   if (!word.ok) {
@@ -184,6 +185,7 @@ uint64_t RtlCore::access(tlm::tlm_generic_payload& gp, std::function<void(uint64
   m.target->push(&r);
   if (m.stopped) m.wake.notify(sc_core::SC_ZERO_TIME);
   sc_core::wait(r.done);
+  if (responded) *responded = r.responded;
   if (!r.write) RegisterWord::answer_read(gp, r.rdata);
   // A span per register access on the block's register track, from its arrival to its response.
   const uint32_t data = r.write ? r.wdata : r.rdata;

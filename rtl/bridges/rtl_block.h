@@ -203,7 +203,10 @@ class RtlCore : public sc_core::sc_module, public RunMember {
   // A register access (blocking; called from an SC_THREAD at its arrival time). Returns the
   // cycle it was presented at. `on_present(cycle)` runs in the clock thread at that cycle's rising
   // edge, before the block sees the access (lockstep hands the access to the reference there).
-  uint64_t access(tlm::tlm_generic_payload& gp, std::function<void(uint64_t)> on_present = {});
+  // `responded`, when given, gets the cycle of the response handshake: the clock thread may have
+  // moved on to the next edge by the time the caller resumes, so cycle() is not it.
+  uint64_t access(tlm::tlm_generic_payload& gp, std::function<void(uint64_t)> on_present = {},
+                  uint64_t* responded = nullptr);
   uint64_t cycle() const;  // the current cycle of the clock thread (the edge it is at or last made)
   const RtlCounters& counters() const { return counters_; }
   uint64_t bus_cycles() const;  // cycles out of reset

@@ -168,12 +168,17 @@ class RtlComponent final : public Component {
     }
     t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     bool presented = false;
-    const uint64_t g = core_->access(gp, [&](uint64_t cycle) {
-      presented = true;
-      if (!lockstep_->failed()) ref_->access(t, cycle);
-    });
+    uint64_t responded = 0;  // the RTL's response handshake (core_->cycle() may be past it: a busy block's clock
+                             // thread is at the next edge when this thread resumes)
+    const uint64_t g = core_->access(
+        gp,
+        [&](uint64_t cycle) {
+          presented = true;
+          if (!lockstep_->failed()) ref_->access(t, cycle);
+        },
+        &responded);
     if (presented && gp.is_response_ok())
-      lockstep_->compare_access(gp, copy.data(), g, core_->cycle() - g, ref_->response_cycles(t));
+      lockstep_->compare_access(gp, copy.data(), g, responded - g, ref_->response_cycles(t));
   }
 
   void count_and_send(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {

@@ -4,12 +4,14 @@
 // and the session goes on, as gdb's does. The exit status counts the errors of --script/--commands
 // lines (batch mode: 1 when any); lines typed at the prompt never fail the run. docs/firmware.md.
 #include <cctype>
+#include <cerrno>
 #include <cinttypes>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/mcu_map.h"
@@ -21,6 +23,8 @@
 #include "platform/paths.h"
 #include "platform/program.h"
 #include "platform/register_table.h"
+#include "platform/run_context.h"
+#include "platform/stats_control.h"
 #include "sw/driver/falcon_boot.h"
 #include "sw/driver/mcu_driver.h"
 #include "sw/mcu/debug_prompt.h"
@@ -90,6 +94,17 @@ struct DebugArgs : McuBootOptions {
   }
 };
 
+// The run's statistics on demand (gem5's m5 dumpstats/resetstats act on the simulator, not on a
+// model): the StatsControl service of the run this program's CPU belongs to (platform/stats_control.h).
+StatsControl& run_stats(HostApi& api) {
+  auto* member = dynamic_cast<RunMember*>(&api);
+  if (!member || !member->in_run())
+    throw McuError("stats: this CPU model belongs to no run (no statistics to write)");
+  StatsControl& s = member->run_context().service<StatsControl>();
+  if (!s.has_components()) throw McuError("stats: this run registered no components' statistics");
+  return s;
+}
+
 class DebugSession {
  public:
   DebugSession(HostApi& api, const DebugArgs& args, GpuDriver& gpu, McuDriver& mcu)
@@ -136,6 +151,7 @@ class DebugSession {
   void regs(const McuId& m);
   void dump(const std::vector<std::string>& w);
   void disas(const std::vector<std::string>& w);
+  void stats(const std::vector<std::string>& w);
 
   HostApi& api_;
   const DebugArgs& args_;
@@ -151,7 +167,7 @@ class DebugSession {
 
 const char* kCommands =
     "boot, load, start, stop, cont, reset, step, wait, waitreg, cmd, read, write, regs, dump, disas, break, delete, "
-    "watch, unwatch, info, symbols, alloc, set, expect, state, echo, sleep";
+    "watch, unwatch, info, symbols, alloc, set, expect, state, echo, sleep, stats";
 
 void DebugSession::execute(const DebugLine& dl) {
   const std::vector<std::string>& w = dl.words;
@@ -336,6 +352,8 @@ void DebugSession::execute(const DebugLine& dl) {
     say("debug> " + w[1] + " is " + dbg_.state(target(w, 1)));
   } else if (op == "echo") {
     say("debug> " + debug_echo_text(dl));
+  } else if (op == "stats") {
+    stats(w);
   } else if (op == "sleep") {
     need(2);
     api_.sleep(sc_core::sc_time(double(value(w[1])), sc_core::SC_US));
@@ -407,6 +425,33 @@ void DebugSession::dump(const std::vector<std::string>& w) {
     for (uint32_t k = i; k < i + 16 && k < bytes.size(); ++k) b += format(" %02x", bytes[k]);
     say(b);
   }
+}
+
+// stats [FILE.json|-]: the run's statistics now, in the --stats file's shape (to the session's output
+// with '-' or nothing); stats reset: counter and time stats count from now on (docs/stats.md).
+void DebugSession::stats(const std::vector<std::string>& w) {
+  const char* usage = "stats [FILE.json|-] writes the statistics, stats reset zeroes the counters";
+  if (w.size() > 2) throw McuError("'stats' takes one argument: " + std::string(usage));
+  const std::string arg = w.size() > 1 ? w[1] : "-";
+  StatsControl& st = run_stats(api_);
+  if (arg == "reset") {
+    st.reset();
+    say(format("debug> stats reset at %.3f us: counters and times count from here (reset %u)",
+               us(sc_core::sc_time_stamp()), st.resets()));
+    return;
+  }
+  const bool to_file = arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".json") == 0;
+  if (arg != "-" && !to_file) throw McuError("stats: unknown subcommand '" + arg + "' (" + usage + ")");
+  const std::string doc = st.document();
+  if (!to_file) {
+    std::istringstream lines(doc);
+    for (std::string l; std::getline(lines, l);) say(l);
+    return;
+  }
+  std::ofstream f(arg);
+  if (!f || !(f << doc) || !f.flush())
+    throw McuError("stats: cannot write " + arg + " (" + std::strerror(errno) + "); the session goes on");
+  say(format("debug> stats at %.3f us written to %s", us(sc_core::sc_time_stamp()), arg.c_str()));
 }
 
 // disas TARGET [ADDR|SYMBOL] [N]: N instructions (10) from ADDR, or around pc.

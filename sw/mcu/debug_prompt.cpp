@@ -90,6 +90,7 @@ const char* debug_help_text() {
          "  read TARGET OFF / write TARGET OFF VALUE / expect VALUE (checks the last value)\n"
          "  cmd TARGET NAME|NUMBER [DATA] [ARGS...] [notify]   a command of hetvp's firmware (RV32)\n"
          "  alloc NAME SIZE [vram|host] / set NAME VALUE / echo TEXT / sleep US\n"
+         "  stats [FILE.json|-] / stats reset   the run's statistics now (--stats's shape) / zero the counters\n"
          "  help / history / quit (or Ctrl-D); an error is reported and the session goes on\n";
 }
 

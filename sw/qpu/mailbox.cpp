@@ -4,6 +4,7 @@
 #include <cstring>
 #include <vector>
 
+#include "models/host/direct_memory.h"
 #include "platform/format.h"
 
 namespace hetvp::pi {
@@ -16,11 +17,17 @@ constexpr uint32_t kBufferAlias = VC_BUS_UNCACHED;
 sc_core::sc_time poll_interval() { return sc_core::sc_time(1, sc_core::SC_US); }
 sc_core::sc_time timeout() { return sc_core::sc_time(30, sc_core::SC_SEC); }
 
+struct Pointer {  // a mapping converted to a native pointer (MappedMem::pointer)
+  const uint8_t* p;
+  uint64_t phys;
+  size_t size;
+};
 struct Binding {
   HostApi* api = nullptr;
   uint64_t mailbox_base = kPiMailboxBase;
   uint64_t buffer = 0;  // the property buffer in SDRAM (16-byte aligned), allocated at mbox_open
   bool open = false;
+  std::vector<Pointer> pointers;
 };
 Binding g;  // one host program at a time (ApiScope)
 constexpr unsigned kBufferBytes = 4096;
@@ -28,6 +35,17 @@ constexpr unsigned kBufferBytes = 4096;
 HostApi& api() {
   if (!g.api) throw HostError("Pi mailbox API: no host program bound (hetvp::pi::ApiScope)");
   return *g.api;
+}
+// A pointer the program holds whose DMI grant was revoked stops it here (the CPU warned when it
+// happened): writes through it would no longer reach the platform's view of the memory.
+void check_pointers() {
+  DirectMemory* dm = g.api ? direct_memory(*g.api) : nullptr;
+  if (!dm) return;
+  for (const Pointer& p : g.pointers)
+    if (std::string why = dm->direct_stale(p.p); !why.empty())
+      throw HostError(format("Pi mailbox API: the pointer mapmem(0x%08llx, %zu) gave is stale: ",
+                             static_cast<unsigned long long>(p.phys), p.size) +
+                      why + "; unmapmem it and map the memory again");
 }
 void need_open(int fd) {
   if (fd != 1 || !g.open) throw HostError(format("Pi mailbox API: file descriptor %d is not an open mailbox", fd));
@@ -41,7 +59,29 @@ ApiScope::ApiScope(HostApi& a, uint64_t mailbox_base) {
 }
 ApiScope::~ApiScope() {
   if (g.open && g.buffer) g.api->free_pinned(g.buffer);
+  if (DirectMemory* dm = direct_memory(*g.api))
+    for (const Pointer& p : g.pointers) dm->unmap_direct(p.p);
   g = Binding{};
+}
+
+uint8_t* MappedMem::pointer() const {
+  if (!api_) throw HostError("Pi mailbox API: a pointer from an empty mapping");
+  const std::string what = format("Pi mailbox API: mapmem(0x%08llx, %zu) as a pointer: ",
+                                  static_cast<unsigned long long>(phys_), size_);
+  DirectMemory* dm = direct_memory(*api_);
+  if (!dm) throw HostError(what + api_->name() + " hands out no native pointers; index the MappedMem instead");
+  uint8_t* p = nullptr;
+  try {
+    p = dm->map_direct(phys_, size_);
+  } catch (const HostError& e) {
+    throw HostError(what + e.what() + "; keep this mapping a MappedMem and index it (p[i] = x)");
+  }
+  if (g.api == api_) {
+    bool known = false;
+    for (const Pointer& k : g.pointers) known = known || k.p == p;
+    if (!known) g.pointers.push_back({p, phys_, size_});
+  }
+  return p;
 }
 
 uint64_t MappedMem::at(size_t off, size_t len) const {
@@ -77,6 +117,7 @@ void mbox_close(int fd) {
 
 int mbox_property(int fd, void* buf) {
   need_open(fd);
+  check_pointers();
   HostApi& a = api();
   uint32_t size;
   std::memcpy(&size, buf, 4);
@@ -132,9 +173,27 @@ unsigned execute_qpu(int fd, unsigned num_qpus, unsigned control, unsigned noflu
 unsigned qpu_enable(int fd, unsigned enable) { return one_tag(fd, MBOX_TAG_ENABLE_QPU, {enable}, 1); }
 
 MappedMem mapmem(unsigned base, unsigned size) {
+  check_pointers();
   const uint32_t phys = VC_BUS_TO_PHYS(base);
   return MappedMem(&api(), phys, size);
 }
 void unmapmem(MappedMem, unsigned) {}
+void unmapmem(const volatile void* p, unsigned) {
+  for (auto it = g.pointers.begin(); it != g.pointers.end(); ++it) {
+    if (static_cast<const volatile void*>(it->p) != p) continue;
+    DirectMemory* dm = direct_memory(api());
+    const std::string why = dm->direct_stale(p);
+    const Pointer gone = *it;
+    dm->unmap_direct(p);
+    g.pointers.erase(it);
+    if (!why.empty())  // released, and said: what was written through it since bypassed the platform
+      throw HostError(format("Pi mailbox API: unmapmem of the pointer mapmem(0x%08llx, %zu) gave, which was stale: ",
+                             static_cast<unsigned long long>(gone.phys), gone.size) +
+                      why);
+    return;
+  }
+  throw HostError(format("Pi mailbox API: unmapmem(%p): not a pointer a mapmem mapping gave (or unmapped already)",
+                         const_cast<const void*>(p)));
+}
 
 }  // namespace hetvp::pi

@@ -6,14 +6,21 @@
 // MAIL1_WRT of the vc_mailbox device, waits for MAIL0 and copies the answer back. Every step is
 // a timed load or store of the simulated host CPU.
 //
-// The one difference from the Pi: mapmem returns a MappedMem, not a `volatile unsigned *` (a
-// native pointer cannot reach simulated memory); indexing it (`p[i] = x`, `x = p[i]`) is a timed
-// uncached access of that word. Pi code declaring `volatile unsigned *p = mapmem(...)` changes that
-// declaration to `MappedMem p = mapmem(...)` (or `auto`); everything else compiles as it is.
+// mapmem returns a MappedMem, which serves the Pi's two uses of the mapping:
+//   - memory (mem_alloc'd GPU memory, any SDRAM): it converts to a native pointer, as the Pi's
+//     `void *` does (`volatile unsigned *p = (volatile unsigned *) mapmem(...)`, `void *v =
+//     mapmem(...)`), granted by TLM DMI like the host CPU's cached accesses and, like DMI, untimed
+//     and unseen by the platform (models/host/direct_memory.h);
+//   - a peripheral's registers (the V3D's): indexing it (`p[i] = x`, `x = p[i]`) is a timed
+//     uncached access of that word. A peripheral has no pointer: converting its mapping is an error
+//     saying to index the MappedMem (`MappedMem v3d = mapmem(...)` or `auto`).
+// A pointer whose DMI grant the memory revokes is stale: the CPU warns, and the next mailbox call
+// (or unmapmem) stops the program naming it, instead of letting it write around the platform.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <systemc>
 
@@ -55,12 +62,27 @@ class MappedMem {
   };
   MappedMem() = default;
   MappedMem(HostApi* api, uint64_t phys, size_t size) : api_(api), phys_(phys), size_(size) {}
-  Word operator[](size_t i) const { return Word(api_, at(i * 4, 4)); }
-  MappedMem operator+(ptrdiff_t words) const {
+  // (templates: an exact match for any integer index, so the pointer conversion below is not a
+  // second candidate for p[i] and p + n)
+  template <class I, class = std::enable_if_t<std::is_integral<I>::value>>
+  Word operator[](I i) const {
+    return Word(api_, at(size_t(i) * 4, 4));
+  }
+  template <class I, class = std::enable_if_t<std::is_integral<I>::value>>
+  MappedMem operator+(I words) const {
     return MappedMem(api_, phys_ + uint64_t(words) * 4, size_ - size_t(words) * 4);
   }
   explicit operator bool() const { return api_ != nullptr; }
   uint64_t phys() const { return phys_; }
+  size_t size() const { return size_; }
+  // The mapping as a native pointer (memory only; see the top of this file): HostError for a
+  // peripheral's registers, a range the memory does not grant as one DMI region, or a CPU model
+  // without DMI pointers.
+  uint8_t* pointer() const;
+  template <class T>
+  operator T*() const {
+    return static_cast<T*>(static_cast<void*>(pointer()));
+  }
   // Bulk copies (a Pi program's memcpy into or out of the mapping), also timed.
   void copy_in(size_t byte_offset, const void* src, size_t bytes) const;
   void copy_out(size_t byte_offset, void* dst, size_t bytes) const;
@@ -86,6 +108,9 @@ unsigned mem_unlock(int file_desc, unsigned handle);
 // view decodes the alias bits (VC_BUS_TO_PHYS), as hello_fft's BUS_TO_PHYS does before calling it.
 MappedMem mapmem(unsigned base, unsigned size);
 void unmapmem(MappedMem mem, unsigned size);
+// Releases a pointer a mapping converted to (the Pi's `unmapmem((void *) p, size)`); HostError for
+// a pointer mapmem did not give.
+void unmapmem(const volatile void* p, unsigned size);
 unsigned execute_qpu(int file_desc, unsigned num_qpus, unsigned control, unsigned noflush, unsigned timeout);
 unsigned qpu_enable(int file_desc, unsigned enable);
 

@@ -38,8 +38,6 @@ EXPECTED_STATUS = {
     # docs/contexts.md's error table: out of VRAM
     "hetvp run configs/default.yaml --workload gpu_bench --set workload.args.program=memcpy "
     "--set workload.args.size=67108864 --set gpu0.vram.size=64MiB": 1,
-    # docs/rtl_blocks.md: the shipped crc32 reference does not model its writes' latency
-    "hetvp run configs/rtl_block_example.yaml --set crc0.mode=lockstep --set crc0.compare_latency=true": 1,
 }
 
 # Files the reader makes before the command (not shipped): a substring of the command -> reason.

@@ -285,3 +285,29 @@ TEST(QpuPi, QuantumChangesNoResult) {
       EXPECT_EQ(text, first);
   }
 }
+
+// #42: Pi host code that writes its QPU job (code, uniforms, control list, input) through the plain
+// pointer mapmem gives and reads the output through it: the results check out, and writing through
+// the pointer costs no simulated time (DMI is untimed). A pointer of the V3D's registers is refused
+// naming the mapping, and nothing else fails.
+TEST(QpuPiPointer, JobWrittenThroughTheMapmemPointerRuns) {
+  RunResult r = run("--workload qpu_pi_pointer");
+  ASSERT_EQ(r.status, 0) << all(r);
+  EXPECT_TRUE(has(r, "qpu_pi_pointer: wrote 1680 words through the mapmem pointer in 0 ns of simulated time")) << all(r);
+  EXPECT_TRUE(has(r, "qpu_pi_pointer: execute_qpu: 12 QPUs, 768 floats in 8.775 us, 0 wrong")) << all(r);
+  r = run("--workload qpu_pi_pointer --set workload.args.mem_flags=0xc --set workload.args.qpus=3");  // alias 0x4
+  ASSERT_EQ(r.status, 0) << all(r);
+  EXPECT_TRUE(has(r, "3 QPUs, 192 floats in")) << all(r);
+}
+
+TEST(QpuPiPointer, PointerOfThePeripheralIsRefused) {
+  RunResult r = run("--workload qpu_pi_pointer --set workload.args.pointer_to=v3d");
+  EXPECT_EQ(r.status, 1) << all(r);
+  EXPECT_TRUE(has(r, "FAILED: cpu: workload 'qpu_pi_pointer': Pi mailbox API: mapmem(0x20c00000, 4096) as a pointer: "
+                     "cpu: a pointer to 0x20c00000 (4096 bytes): not memory the CPU reaches by DMI (a peripheral's "
+                     "registers, or nothing mapped there): peripherals stay behind the access API (timed loads and "
+                     "stores); keep this mapping a MappedMem and index it (p[i] = x)"))
+      << all(r);
+  EXPECT_FALSE(has(r, "V3D IDENT0")) << all(r);
+  EXPECT_EQ(all(r).find("FAILED:"), all(r).rfind("FAILED:")) << all(r);
+}

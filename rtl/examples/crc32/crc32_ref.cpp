@@ -24,6 +24,12 @@ namespace {
 
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
 
+// Register accesses are answered one cycle after their presentation, as the RTL answers them
+// (ReferenceModel::response_cycles' default): crc32_dma.sv takes AW+W (AR) at the edge they are
+// presented at unless its previous B (R) is still waiting — never the case behind hetvp's bridge,
+// which presents an access only after the previous response's handshake — and raises BVALID
+// (RVALID) at that edge, so the handshake is at the next one. compare_latency checks it
+// (tests/rtl/test_rtl_lockstep_report.cpp `RtlLockstepReport.Crc32LatencyMatchesTheRtl`).
 class Crc32Reference final : public ReferenceModel {
  public:
   Crc32Reference(sc_core::sc_module_name n, const BlockEnv& env) : ReferenceModel(n, env) {
