@@ -25,6 +25,7 @@
 #include "platform/param_set.h"
 #include "platform/program.h"
 #include "platform/run_ahead.h"
+#include "platform/trace_track.h"
 
 namespace hetvp {
 
@@ -78,6 +79,7 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   void log(const std::string& line) override;
   void stat(const std::string& key, double value) override { program_stats_[key] = value; }
   const std::string& name() const override { return name_; }
+  void progress(uint64_t done, uint64_t total) override;
 
   // IrqIf
   void raise(unsigned vector, const sc_core::sc_time& delay) override;
@@ -95,6 +97,7 @@ class HostCpu : public Component, public HostApi, public IrqIf, public ProgramHo
   void debug(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, size_t len);
 
   std::string name_;
+  TraceTrack track_{basename()};  // a span per HostApi call, sleep and interrupt wait
   PlatformInfo info_;
   sc_core::sc_time cached_access_, uncached_store_, uncached_load_, wc_line_;
   unsigned mmio_width_, line_bytes_;

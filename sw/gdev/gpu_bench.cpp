@@ -239,6 +239,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
       for (unsigned b = 0; b < HostTime::kBuckets; ++b) row.push_back(format("%.0f", host1[b] - host0[b]));
       for (unsigned p = 0; p < kPhases; ++p) row.push_back(format("%.0f", ph[p]));
       api.results().add_row(row);
+      bus.progress(r + 1, runs);  // --progress: runs done of all
     }
     const double first = totals[0];
     std::vector<double> rest(totals.begin() + 1, totals.end());
