@@ -1,11 +1,22 @@
 #include "platform/trace_writer.h"
 
+#include <pthread.h>
+#include <signal.h>
+
 #include <utility>
 
 namespace hetvp {
 
-TraceWriter::TraceWriter(std::function<void(const char*, size_t)> write)
-    : write_(std::move(write)), thread_([this] { loop(); }) {}
+// The thread takes no asynchronous signal: SIGINT and SIGTERM are the run's to handle (its
+// RunStopper, platform/run_stop.h), whichever thread the kernel would pick. Blocked here, before
+// it starts, so that none reaches it in between.
+TraceWriter::TraceWriter(std::function<void(const char*, size_t)> write) : write_(std::move(write)) {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  thread_ = std::thread([this] { loop(); });
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
 
 void TraceWriter::submit(std::vector<char>& buf, size_t n) {
   std::unique_lock<std::mutex> lock(m_);
