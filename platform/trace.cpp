@@ -378,6 +378,19 @@ TraceArgs& TraceArgs::add(const char* k, double v) {
 }
 
 TraceArgs& TraceArgs::add(const char* k, const char* text) {
+  const size_t n = std::strlen(text);
+  bool plain = true;  // the usual case (an initiator's name): quoted as it is, no allocation
+  for (size_t i = 0; i < n && plain; ++i)
+    plain = text[i] != '"' && text[i] != '\\' && static_cast<unsigned char>(text[i]) >= 0x20;
+  if (plain) {
+    if (key(k, n + 2)) {
+      b_[n_++] = '"';
+      if (n) std::memcpy(b_ + n_, text, n);
+      n_ += n;
+      b_[n_++] = '"';
+    }
+    return *this;
+  }
   const std::string e = JsonWriter::escape(text);
   if (key(k, e.size())) {
     std::memcpy(b_ + n_, e.data(), e.size());
