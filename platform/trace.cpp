@@ -211,7 +211,8 @@ void Tracer::open(const std::string& path) {
       std::fwrite(packet.data(), 1, packet.size(), f);
     });
   else  // JSON, through gzip for .json.gz (open_gzip's stream)
-    trace_writers()[this] = std::make_unique<TraceWriter>([f](const char* data, size_t n) { std::fwrite(data, 1, n, f); });
+    trace_writers()[this] =
+        std::make_unique<TraceWriter>([f](const char* data, size_t n) { std::fwrite(data, 1, n, f); });
   path_ = path;
   buf_.assign(kBufferBytes, '\0');
   used_ = 0;
@@ -561,8 +562,9 @@ void Tracer::span_run(const std::string& name, const char* what, const sc_core::
   if (!t.on) return;
   Track::Run& r = t.run;
   const sc_core::sc_time end = start + duration;
-  if (r.count && (r.what == what || std::strcmp(r.what, what) == 0) && addr >= r.addr && addr <= r.next + 4096 && start >= r.end &&
-      start - r.end <= run_gap_) {
+  // `what` is a literal: mostly the very pointer of the run's kind, compared before the text.
+  const bool same_kind = r.count && (r.what == what || std::strcmp(r.what, what) == 0);
+  if (same_kind && addr >= r.addr && addr <= r.next + 4096 && start >= r.end && start - r.end <= run_gap_) {
     r.end = end;
     r.next += bytes;
     r.bytes += bytes;
