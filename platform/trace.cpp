@@ -1,9 +1,12 @@
 #include "platform/trace.h"
+#include "platform/trace_track.h"
+#include "platform/trace_writer.h"
 
 #include <fnmatch.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -31,6 +34,18 @@ std::unordered_map<const Tracer*, std::unique_ptr<PerfettoPackets>>& perfetto_wr
   static std::unordered_map<const Tracer*, std::unique_ptr<PerfettoPackets>> writers;
   return writers;
 }
+// The thread that compresses and writes an open Tracer's full buffers (platform/trace_writer.h);
+// kept here for the same reason.
+std::unordered_map<const Tracer*, std::unique_ptr<TraceWriter>>& trace_writers() {
+  static std::unordered_map<const Tracer*, std::unique_ptr<TraceWriter>> writers;
+  return writers;
+}
+TraceWriter* writer_of(const Tracer* t) {
+  auto& w = trace_writers();
+  auto it = w.find(t);
+  return it == w.end() ? nullptr : it->second.get();
+}
+
 PerfettoPackets* perfetto_of(const Tracer* t) {
   auto& w = perfetto_writers();
   if (w.empty()) return nullptr;  // the usual case: no .pftrace open, no lookup
@@ -72,10 +87,31 @@ struct RecentTrack {
 constexpr size_t kRecentTracks = 4;
 RecentTrack g_recent[kRecentTracks];
 size_t g_recent_next = 0;
+
+// Decided TraceTracks (platform/trace_track.h) by their name's address: a model's track is found
+// by comparing two pointers. A slot is the TraceTrack's while it lives (its destructor empties
+// it), so no other string can be at that address; two TraceTracks in one slot take turns (the
+// other falls back to the name's lookup). Static for the same reason as perfetto_writers().
+struct KnownTrack {
+  const std::string* name = nullptr;
+  const Tracer* tracer = nullptr;
+  void* track = nullptr;  // Tracer::Track, found at the first event
+};
+constexpr size_t kKnownTracks = 1024;
+KnownTrack g_known[kKnownTracks];
+KnownTrack& known_slot(const std::string* name) {
+  return g_known[(reinterpret_cast<uintptr_t>(name) * 0x9E3779B97F4A7C15ull) >> 54];  // Fibonacci hashing: 10 bits
+}
+
 void forget_tracks(const Tracer* t) {
   for (RecentTrack& r : g_recent)
     if (r.tracer == t) r = {};
+  for (KnownTrack& k : g_known)
+    if (k.tracer == t) k = {};
 }
+
+// The JSON writer's fixed text: its length known at compile time, not strlen'd per event.
+#define PUT_LITERAL(s) put(s, sizeof(s) - 1)
 
 // Nanoseconds of simulated time (the Perfetto format's unit), rounded down: spans keep their order.
 uint64_t to_ns(const sc_core::sc_time& t) {
@@ -85,10 +121,48 @@ uint64_t to_ns(const sc_core::sc_time& t) {
 }
 }  // namespace
 
+std::atomic<uint64_t> trace_epoch{1};
+
+namespace {
+// Empties `name`'s slot of g_known if it holds it (a TraceTrack forgetting its decision).
+void forget_known(const std::string* name) {
+  KnownTrack& k = known_slot(name);
+  if (k.name == name) k = {};
+}
+}  // namespace
+
+TraceTrack& TraceTrack::operator=(const TraceTrack& o) {
+  if (this == &o) return *this;
+  if (known_) forget_known(&name_);
+  known_ = false;
+  name_ = o.name_;
+  by_default_ = o.by_default_;
+  epoch_ = 0;
+  tracer_ = nullptr;
+  return *this;
+}
+
+TraceTrack::~TraceTrack() {
+  if (known_) forget_known(&name_);
+}
+
+void TraceTrack::decide(Tracer& tracer) {
+  if (known_) forget_known(&name_);
+  known_ = false;
+  epoch_ = trace_epoch.load(std::memory_order_relaxed);
+  tracer_ = &tracer;
+  on_ = tracer.enabled_for(name_, by_default_ || tracer.trace_routers());
+  if (!on_) return;
+  known_slot(&name_) = {&name_, &tracer, nullptr};
+  known_ = true;
+}
+
 Tracer::~Tracer() {
   if (enabled_) close();
+  trace_writers().erase(this);
   perfetto_writers().erase(this);
   forget_tracks(this);
+  ++trace_epoch;
 }
 
 void Tracer::set_window(const sc_core::sc_time& start, const sc_core::sc_time& end) {
@@ -130,6 +204,15 @@ void Tracer::open(const std::string& path) {
   file_ = format == TraceFormat::kJsonGz ? open_gzip(path) : std::fopen(path.c_str(), "wb");
   if (!file_) throw std::runtime_error("cannot write trace file " + path);
   if (format == TraceFormat::kPerfetto) perfetto_writers()[this] = std::make_unique<PerfettoPackets>();
+  std::FILE* f = file_;
+  if (format == TraceFormat::kPerfetto)
+    trace_writers()[this] = std::make_unique<TraceWriter>([f](const char* data, size_t n) {
+      const std::string packet = PerfettoPackets::compress(data, n);
+      std::fwrite(packet.data(), 1, packet.size(), f);
+    });
+  else  // JSON, through gzip for .json.gz (open_gzip's stream)
+    trace_writers()[this] =
+        std::make_unique<TraceWriter>([f](const char* data, size_t n) { std::fwrite(data, 1, n, f); });
   path_ = path;
   buf_.assign(kBufferBytes, '\0');
   used_ = 0;
@@ -137,9 +220,10 @@ void Tracer::open(const std::string& path) {
   slack_ = sc_core::sc_time(1, sc_core::SC_MS);
   run_gap_ = sc_core::sc_time(5, sc_core::SC_US);  // more than an MMIO read's round trip over PCIe
   enabled_ = true;
+  ++trace_epoch;  // every TraceTrack decides again for this trace
   any_selected_ = false;
   for (auto& [inst, on] : selected_) any_selected_ |= on;
-  if (!perfetto_of(this)) put("{\"traceEvents\":[");
+  if (!perfetto_of(this)) PUT_LITERAL("{\"traceEvents\":[");
 }
 
 bool Tracer::enabled_for(const std::string& track, bool by_default) const {
@@ -167,20 +251,18 @@ bool Tracer::matches_filter(const std::string& track) const {
 // ------------------------------------------------------------------ the writer
 // In the Perfetto format the buffer holds whole packets (put() drains before a packet that does
 // not fit): it goes out deflated, as one packet of them.
+// The full buffer goes to the writer's thread (trace_writer.h), which compresses it (Perfetto's
+// compressed_packets, or gzip's stream) and writes it while the simulation goes on.
 void Tracer::drain() {
   if (!used_ || !file_) return;
-  if (PerfettoPackets* pf = perfetto_of(this)) {
-    const std::string& packet = pf->compress(buf_.data(), used_);
-    std::fwrite(packet.data(), 1, packet.size(), file_);
-  } else {
-    std::fwrite(buf_.data(), 1, used_, file_);
-  }
+  writer_of(this)->submit(buf_, used_);
   used_ = 0;
 }
 
 void Tracer::put_slow(const char* s, size_t n) {
   drain();
-  if (n > buf_.size()) {
+  if (n > buf_.size()) {  // more than a buffer: written here, after what is in flight
+    writer_of(this)->wait();
     std::fwrite(s, 1, n, file_);
     return;
   }
@@ -189,7 +271,10 @@ void Tracer::put_slow(const char* s, size_t n) {
 }
 
 void Tracer::begin_event() {
-  put(events_++ == 0 ? "\n" : ",\n");
+  if (events_++ == 0)
+    put_char('\n');
+  else
+    PUT_LITERAL(",\n");
 }
 
 void Tracer::put_string(const std::string& s) {
@@ -232,14 +317,11 @@ void Tracer::put_string(const std::string& s) {
   put_char('"');
 }
 
+// Numbers are printed straight into the buffer (after making room): the JSON writer's most
+// frequent calls, several per event.
 void Tracer::put_int(uint64_t v) {
-  char b[24];
-  int n = 0;
-  do {
-    b[sizeof b - 1 - n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v);
-  put(b + sizeof b - n, n);
+  if (used_ + 24 > buf_.size()) drain();
+  used_ = static_cast<size_t>(std::to_chars(buf_.data() + used_, buf_.data() + buf_.size(), v).ptr - buf_.data());
 }
 
 // The trace-event format counts microseconds; simulated time is whole picoseconds (SystemC's
@@ -247,27 +329,29 @@ void Tracer::put_int(uint64_t v) {
 void Tracer::put_time(const sc_core::sc_time& t) {
   static const double res_ps = sc_core::sc_get_time_resolution().to_seconds() * 1e12;
   const uint64_t ps = res_ps == 1.0 ? t.value() : static_cast<uint64_t>(t.value() * res_ps + 0.5);
-  put_int(ps / 1000000);
+  if (used_ + 32 > buf_.size()) drain();
+  char* p = std::to_chars(buf_.data() + used_, buf_.data() + buf_.size(), ps / 1000000).ptr;
   uint64_t frac = ps % 1000000;
-  if (!frac) return;
-  char b[8] = {'.'};
-  int n = 6;
-  while (frac % 10 == 0) {
-    frac /= 10;
-    --n;
+  if (frac) {
+    int n = 6;  // six digits after the point, the trailing zeros left out
+    while (frac % 10 == 0) {
+      frac /= 10;
+      --n;
+    }
+    *p = '.';
+    for (int i = n; i >= 1; --i) {
+      p[i] = static_cast<char>('0' + frac % 10);
+      frac /= 10;
+    }
+    p += n + 1;
   }
-  for (int i = n; i >= 1; --i) {
-    b[i] = static_cast<char>('0' + frac % 10);
-    frac /= 10;
-  }
-  put(b, n + 1);
+  used_ = static_cast<size_t>(p - buf_.data());
 }
 
 void Tracer::put_double(double v) {
   if (!std::isfinite(v)) v = 0;  // JSON has no NaN or infinity
-  char b[32];
-  const auto r = std::to_chars(b, b + sizeof b, v);  // the shortest text that reads back as v
-  put(b, static_cast<size_t>(r.ptr - b));
+  if (used_ + 32 > buf_.size()) drain();
+  used_ = static_cast<size_t>(std::to_chars(buf_.data() + used_, buf_.data() + buf_.size(), v).ptr - buf_.data());
 }
 
 // ------------------------------------------------------------------ TraceArgs
@@ -295,6 +379,19 @@ TraceArgs& TraceArgs::add(const char* k, double v) {
 }
 
 TraceArgs& TraceArgs::add(const char* k, const char* text) {
+  const size_t n = std::strlen(text);
+  bool plain = true;  // the usual case (an initiator's name): quoted as it is, no allocation
+  for (size_t i = 0; i < n && plain; ++i)
+    plain = text[i] != '"' && text[i] != '\\' && static_cast<unsigned char>(text[i]) >= 0x20;
+  if (plain) {
+    if (key(k, n + 2)) {
+      b_[n_++] = '"';
+      if (n) std::memcpy(b_ + n_, text, n);
+      n_ += n;
+      b_[n_++] = '"';
+    }
+    return *this;
+  }
   const std::string e = JsonWriter::escape(text);
   if (key(k, e.size())) {
     std::memcpy(b_ + n_, e.data(), e.size());
@@ -319,19 +416,26 @@ int Tracer::process(const std::string& instance) {
     return pid;
   }
   begin_event();
-  put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
+  PUT_LITERAL("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
   put_int(pid);
-  put(",\"args\":{\"name\":");
+  PUT_LITERAL(",\"args\":{\"name\":");
   put_string(instance);
-  put("}}");
+  PUT_LITERAL("}}");
   return pid;
 }
 
 Tracer::Track& Tracer::track(const std::string& name) {
+  KnownTrack& k = known_slot(&name);  // a TraceTrack's name: two pointers compared
+  const bool known = k.name == &name && k.tracer == this;
+  if (known && k.track) return *static_cast<Track*>(k.track);
   for (RecentTrack& r : g_recent)
-    if (r.tracer == this && r.name == name) return *static_cast<Track*>(r.track);
+    if (r.tracer == this && r.name == name) {
+      if (known) k.track = r.track;
+      return *static_cast<Track*>(r.track);
+    }
   auto it = tracks_.find(name);
   Track& t = it != tracks_.end() ? it->second : tracks_[name];  // a node's address stays put: g_recent keeps it
+  if (known) k.track = &t;
   g_recent[g_recent_next++ % kRecentTracks] = {this, name, &t};
   if (it != tracks_.end()) return t;
   t.on = enabled_for(name);
@@ -347,13 +451,13 @@ Tracer::Track& Tracer::track(const std::string& name) {
     return t;
   }
   begin_event();
-  put("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
+  PUT_LITERAL("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
   put_int(t.pid);
-  put(",\"tid\":");
+  PUT_LITERAL(",\"tid\":");
   put_int(t.tid);
-  put(",\"args\":{\"name\":");
+  PUT_LITERAL(",\"args\":{\"name\":");
   put_string(name);
-  put("}}");
+  PUT_LITERAL("}}");
   return t;
 }
 
@@ -384,14 +488,14 @@ void Tracer::span(const std::string& name, const std::string& what, const sc_cor
       return;
     }
     begin_event();
-    put("{\"name\":");
+    PUT_LITERAL("{\"name\":");
     put_string(what);
     put(t.x_head);
     put_time(start);
-    put(",\"dur\":");
+    PUT_LITERAL(",\"dur\":");
     put_time(duration);
     if (args_len) {
-      put(",\"args\":{");
+      PUT_LITERAL(",\"args\":{");
       put(args, args_len);
       put_char('}');
     }
@@ -427,20 +531,23 @@ void Tracer::span(const std::string& name, const std::string& what, const sc_cor
   }
   for (const char ph : {'b', 'e'}) {
     begin_event();
-    put("{\"name\":");
+    PUT_LITERAL("{\"name\":");
     put_string(what);
-    put(",\"cat\":");
+    PUT_LITERAL(",\"cat\":");
     put_string(name);
-    put(ph == 'b' ? ",\"ph\":\"b\",\"id\":" : ",\"ph\":\"e\",\"id\":");
+    if (ph == 'b')
+      PUT_LITERAL(",\"ph\":\"b\",\"id\":");
+    else
+      PUT_LITERAL(",\"ph\":\"e\",\"id\":");
     put_int(lane->id);
-    put(",\"pid\":");
+    PUT_LITERAL(",\"pid\":");
     put_int(t.pid);
-    put(",\"tid\":");
+    PUT_LITERAL(",\"tid\":");
     put_int(t.tid);
-    put(",\"ts\":");
+    PUT_LITERAL(",\"ts\":");
     put_time(ph == 'b' ? start : end);
     if (ph == 'b' && args_len) {
-      put(",\"args\":{");
+      PUT_LITERAL(",\"args\":{");
       put(args, args_len);
       put_char('}');
     }
@@ -455,8 +562,9 @@ void Tracer::span_run(const std::string& name, const char* what, const sc_core::
   if (!t.on) return;
   Track::Run& r = t.run;
   const sc_core::sc_time end = start + duration;
-  if (r.count && std::strcmp(r.what, what) == 0 && addr >= r.addr && addr <= r.next + 4096 && start >= r.end &&
-      start - r.end <= run_gap_) {
+  // `what` is a literal: mostly the very pointer of the run's kind, compared before the text.
+  const bool same_kind = r.count && (r.what == what || std::strcmp(r.what, what) == 0);
+  if (same_kind && addr >= r.addr && addr <= r.next + 4096 && start >= r.end && start - r.end <= run_gap_) {
     r.end = end;
     r.next += bytes;
     r.bytes += bytes;
@@ -490,16 +598,16 @@ void Tracer::instant(const std::string& name, const std::string& what, const sc_
     return;
   }
   begin_event();
-  put("{\"name\":");
+  PUT_LITERAL("{\"name\":");
   put_string(what);
-  put(",\"ph\":\"i\",\"s\":\"t\",\"pid\":");
+  PUT_LITERAL(",\"ph\":\"i\",\"s\":\"t\",\"pid\":");
   put_int(t.pid);
-  put(",\"tid\":");
+  PUT_LITERAL(",\"tid\":");
   put_int(t.tid);
-  put(",\"ts\":");
+  PUT_LITERAL(",\"ts\":");
   put_time(at);
   if (!args.empty()) {
-    put(",\"args\":{");
+    PUT_LITERAL(",\"args\":{");
     put(args);
     put_char('}');
   }
@@ -516,15 +624,15 @@ void Tracer::put_counter(int pid, const std::string& name, const sc_core::sc_tim
     return;
   }
   begin_event();
-  put("{\"name\":");
+  PUT_LITERAL("{\"name\":");
   put_string(name);
-  put(",\"ph\":\"C\",\"pid\":");
+  PUT_LITERAL(",\"ph\":\"C\",\"pid\":");
   put_int(pid);
-  put(",\"ts\":");
+  PUT_LITERAL(",\"ts\":");
   put_time(at);
-  put(",\"args\":{\"value\":");
+  PUT_LITERAL(",\"args\":{\"value\":");
   put_double(value);
-  put("}}");
+  PUT_LITERAL("}}");
 }
 
 void Tracer::counter(const std::string& name, const std::string& what, const sc_core::sc_time& at, double value) {
@@ -575,8 +683,9 @@ bool Tracer::close() {
     flush_run(name, t);
     for (auto& [what, c] : t.counters) flush_counter(t.pid, c, sc_core::sc_max_time());
   }
-  if (!perfetto_of(this)) put("\n],\"displayTimeUnit\":\"ns\"}\n");  // a protobuf Trace needs no end
+  if (!perfetto_of(this)) PUT_LITERAL("\n],\"displayTimeUnit\":\"ns\"}\n");  // a protobuf Trace needs no end
   drain();
+  trace_writers().erase(this);  // writes what is in flight, then stops its thread
   perfetto_writers().erase(this);
   forget_tracks(this);
   const bool ok = !std::ferror(file_);

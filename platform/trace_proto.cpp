@@ -89,20 +89,23 @@ void PerfettoPackets::descriptor() {
   finish(false);
 }
 
-const std::string& PerfettoPackets::compress(const char* data, size_t n) {
+std::string PerfettoPackets::compress(const char* data, size_t n) {
   uLongf size = compressBound(static_cast<uLong>(n));
-  deflated_.resize(size);
-  if (compress2(reinterpret_cast<Bytef*>(deflated_.data()), &size, reinterpret_cast<const Bytef*>(data),
+  std::string deflated(size, '\0');
+  if (compress2(reinterpret_cast<Bytef*>(deflated.data()), &size, reinterpret_cast<const Bytef*>(data),
                 static_cast<uLong>(n), 1) != Z_OK)
     size = 0;  // cannot happen with compressBound's room; an empty packet rather than a broken one
-  packet_.clear();
-  packet_.bytes(kCompressedPackets, deflated_.data(), size);
-  compressed_.clear();
-  compressed_.message(kTracePacket, packet_);
-  return compressed_.data();
+  ProtoMessage packet, out;
+  packet.bytes(kCompressedPackets, deflated.data(), size);
+  out.message(kTracePacket, packet);
+  return out.data();
 }
 
+// Names and argument keys are few ("DMA write", "addr", "bytes"...): the last ones found are
+// compared before the table is hashed.
 uint64_t PerfettoPackets::name_iid(const std::string& name) {
+  for (const auto& [n, iid] : recent_names_)
+    if (iid && n == name) return iid;
   auto [it, added] = names_.try_emplace(name, names_.size() + 1);  // iid 0 is "not set"
   if (added) {
     entry_.clear();
@@ -110,11 +113,10 @@ uint64_t PerfettoPackets::name_iid(const std::string& name) {
     entry_.bytes(kEntryName, name);
     interned_.message(kIdEventNames, entry_);
   }
+  recent_names_[next_recent_name_++ % kRecent] = {name, it->second};
   return it->second;
 }
 
-// Argument keys are few ("addr", "bytes", "count"...): the last ones found are compared before
-// the table is hashed.
 uint64_t PerfettoPackets::key_iid(const std::string& key) {
   for (const auto& [k, iid] : recent_keys_)
     if (iid && k == key) return iid;
@@ -125,7 +127,7 @@ uint64_t PerfettoPackets::key_iid(const std::string& key) {
     entry_.bytes(kEntryName, key);
     interned_.message(kIdAnnotationNames, entry_);
   }
-  recent_keys_[next_recent_key_++ % kRecentKeys] = {key, it->second};
+  recent_keys_[next_recent_key_++ % kRecent] = {key, it->second};
   return it->second;
 }
 

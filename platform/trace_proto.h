@@ -88,8 +88,9 @@ class PerfettoPackets {
   const std::string& pending() const { return pending_.data(); }
   void clear_pending() { pending_.clear(); }
   // `n` bytes of whole packets as one packet of TracePacket.compressed_packets (deflate, zlib
-  // format, level 1), which Perfetto inflates as it loads the file; the bytes to write.
-  const std::string& compress(const char* data, size_t n);
+  // format, level 1), which Perfetto inflates as it loads the file; the bytes to write. Uses no
+  // member: the Tracer's writer thread calls it (platform/trace_writer.h).
+  static std::string compress(const char* data, size_t n);
   uint64_t packets() const { return packets_; }
 
  private:
@@ -99,15 +100,15 @@ class PerfettoPackets {
   uint64_t key_iid(const std::string& key);
   void add_args(const char* args, size_t n);
 
-  ProtoMessage packet_, event_, desc_, sub_, interned_, entry_, annotation_, pending_, compressed_;
-  std::string deflated_;
+  ProtoMessage packet_, event_, desc_, sub_, interned_, entry_, annotation_, pending_;
   std::unordered_map<std::string, uint64_t> names_, keys_, counters_;
   std::unordered_map<int, uint64_t> processes_;  // by pid
   std::vector<uint64_t> threads_;                 // by tid
   std::unordered_map<uint64_t, uint64_t> lanes_;  // by async id
-  static constexpr size_t kRecentKeys = 8;
-  std::pair<std::string, uint64_t> recent_keys_[kRecentKeys];  // key_iid's last answers (iid 0: empty)
-  size_t next_recent_key_ = 0;
+  static constexpr size_t kRecent = 8;
+  std::pair<std::string, uint64_t> recent_keys_[kRecent];   // key_iid's last answers (iid 0: empty)
+  std::pair<std::string, uint64_t> recent_names_[kRecent];  // name_iid's
+  size_t next_recent_key_ = 0, next_recent_name_ = 0;
   uint64_t packets_ = 0, next_uuid_ = 1;
 };
 

@@ -94,6 +94,10 @@ class HostApi {
   virtual ResultTable& results() = 0;                           // rows for --csv
   virtual void log(const std::string& line) = 0;                // a line of the run's human summary
   virtual void stat(const std::string& key, double value) = 0;  // a number for the stats JSON
+  // How much of the work it knows of the program has done (transfer points, benchmark runs):
+  // `hetvp run --progress` shows the percent and an ETA from it (platform/work_progress.h). A
+  // program that cannot count its work does not call it. Untimed.
+  virtual void progress(uint64_t done, uint64_t total) { (void)done, (void)total; }
   virtual const std::string& name() const = 0;
 };
 

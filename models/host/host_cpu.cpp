@@ -9,6 +9,7 @@
 #include "platform/registry.h"
 #include "platform/run_state.h"
 #include "platform/trace.h"
+#include "platform/work_progress.h"
 #include "platform/format.h"
 #include "platform/sim_time.h"
 
@@ -152,12 +153,12 @@ const char* access_name(Access a) {
 // One span per host API call on the CPU's track (the program's view: from the call to its return
 // in the CPU's local time).
 void HostCpu::trace_call(const char* what, uint64_t addr, size_t len, Access a, const sc_core::sc_time& t0) {
-  tracer().span(name_, what, t0, now() - t0,
-                     format("\"addr\":%" PRIu64 ",\"size\":%zu,\"access\":\"%s\"", addr, len, access_name(a)));
+  tracer().span(track_.name(), what, t0, now() - t0,
+                TraceArgs().add("addr", addr).add("size", uint64_t{len}).add("access", access_name(a)));
 }
 
 void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
-  const bool tracing = tracer().enabled();
+  const bool tracing = track_.on(tracer());
   const sc_core::sc_time t0 = tracing ? now() : sc_core::SC_ZERO_TIME;
   const uint64_t addr0 = addr;
   const size_t len0 = len;
@@ -178,7 +179,7 @@ void HostCpu::read(uint64_t addr, void* dst, size_t len, Access a) {
 }
 
 void HostCpu::write(uint64_t addr, const void* src, size_t len, Access a) {
-  const bool tracing = tracer().enabled();
+  const bool tracing = track_.on(tracer());
   const sc_core::sc_time t0 = tracing ? now() : sc_core::SC_ZERO_TIME;
   const uint64_t addr0 = addr;
   const size_t len0 = len;
@@ -204,7 +205,7 @@ void HostCpu::mmio_write_strobed(uint64_t addr, const void* src, size_t len, uin
   if (len == 0 || len > 8 || addr % 8 + len > 8)
     throw HostError(
         format("strobed store of %zu bytes at 0x%" PRIx64 ": 1..8 bytes within one aligned 8-byte unit", len, addr));
-  const bool tracing = tracer().enabled();
+  const bool tracing = track_.on(tracer());
   const sc_core::sc_time t0 = tracing ? now() : sc_core::SC_ZERO_TIME;
   uint8_t data[8] = {}, be[8] = {};
   std::copy_n(static_cast<const uint8_t*>(src), len, data);
@@ -263,7 +264,7 @@ void HostCpu::sleep(const sc_core::sc_time& t) {
     const sc_core::sc_time t0 = now();
     qk_.set(ahead);
     slept_until_ = t0 + t;
-    if (tracer().enabled()) tracer().span(name_, "sleep", t0, t);
+    if (track_.on(tracer())) tracer().span(track_.name(), "sleep", t0, t);
     HETVP_DEBUG(Cpu, "slept %s from %s (in local time)", t.to_string().c_str(), t0.to_string().c_str());
     return;
   }
@@ -271,7 +272,7 @@ void HostCpu::sleep(const sc_core::sc_time& t) {
   const sc_core::sc_time t0 = hetvp::sim_now();
   sc_core::wait(t);
   qk_.reset();
-  if (tracer().enabled()) tracer().span(name_, "sleep", t0, t);
+  if (track_.on(tracer())) tracer().span(track_.name(), "sleep", t0, t);
   HETVP_DEBUG(Cpu, "slept %s from %s", t.to_string().c_str(), t0.to_string().c_str());
 }
 
@@ -290,8 +291,8 @@ bool HostCpu::wait_interrupt(unsigned vector, const sc_core::sc_time& timeout) {
   auto traced = [&](bool got) {
     HETVP_DEBUG(Cpu, "interrupt vector %u %s after waiting %s", vector, got ? "taken" : "not raised (time-out)",
                 (hetvp::sim_now() - t0).to_string().c_str());
-    if (tracer().enabled())
-      tracer().span(name_, got ? "wait interrupt" : "wait interrupt (timeout)", t0, hetvp::sim_now() - t0,
+    if (track_.on(tracer()))
+      tracer().span(track_.name(), got ? "wait interrupt" : "wait interrupt (timeout)", t0, hetvp::sim_now() - t0,
                     format("\"vector\":%u", vector));
     return got;
   };
@@ -358,6 +359,8 @@ void HostCpu::free_pinned(uint64_t addr) {
 }
 
 void HostCpu::log(const std::string& line) { run_state().add_summary(line); }
+
+void HostCpu::progress(uint64_t done, uint64_t total) { run_context().service<WorkProgress>().set(done, total); }
 
 void HostCpu::declare_stats() {
   stats()

@@ -26,6 +26,7 @@
 #include "platform/param_set.h"
 #include "platform/program.h"
 #include "platform/run_ahead.h"
+#include "platform/trace_track.h"
 
 namespace hetvp {
 
@@ -79,6 +80,7 @@ class HostCpu : public Component, public HostApi, public DirectMemory, public Ir
   void log(const std::string& line) override;
   void stat(const std::string& key, double value) override { program_stats_[key] = value; }
   const std::string& name() const override { return name_; }
+  void progress(uint64_t done, uint64_t total) override;
 
   // DirectMemory (host_cpu_direct.cpp)
   uint8_t* map_direct(uint64_t addr, uint64_t len) override;
@@ -105,6 +107,7 @@ class HostCpu : public Component, public HostApi, public DirectMemory, public Ir
   void catch_up_if_observed();
 
   std::string name_;
+  TraceTrack track_{basename()};  // a span per HostApi call, sleep and interrupt wait
   PlatformInfo info_;
   sc_core::sc_time cached_access_, uncached_store_, uncached_load_, wc_line_;
   unsigned mmio_width_, line_bytes_;

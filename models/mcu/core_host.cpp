@@ -238,7 +238,7 @@ void CoreHost::burst(bool& wake_pending) {
     ++bursts_;
     const sc_core::sc_time took = cycles_to_time(r.cycles) + stall_;  // this run
     run_time_ += took;
-    if (tr.enabled() && took > sc_core::SC_ZERO_TIME) tr.span(name(), "run", burst_start_ + seg_base_, took);
+    if (track_.on(tr) && took > sc_core::SC_ZERO_TIME) tr.span(track_.name(), "run", burst_start_ + seg_base_, took);
     end = seg_base_ + took;
     if (run_on(r.reason, end, budget)) {
       run_state().progress();
@@ -329,7 +329,7 @@ bool CoreHost::run_on(RunResult::Reason reason, const sc_core::sc_time& end, uin
     sleep_time_ += resume - local;
     ++wakeups_;
     Tracer& tr = tracer();
-    if (tr.enabled() && resume > local) tr.span(name(), "sleep", local, resume - local);
+    if (track_.on(tr) && resume > local) tr.span(track_.name(), "sleep", local, resume - local);
   }
   // The next run: the budget burst() computes for a burst starting at `resume`.
   seg_base_ = resume - burst_start_;
@@ -370,7 +370,7 @@ void CoreHost::sleep(bool& wake_pending) {
   sc_core::wait(wake_ev_ | ctrl_ev_);
   sleep_time_ += hetvp::sim_now() - sleep_since_;
   Tracer& tr = tracer();
-  if (tr.enabled()) tr.span(name(), "sleep", sleep_since_, hetvp::sim_now() - sleep_since_);
+  if (track_.on(tr)) tr.span(track_.name(), "sleep", sleep_since_, hetvp::sim_now() - sleep_since_);
   if (mode_ == RunMode::sleeping) {
     mode_ = RunMode::running;
     ++wakeups_;

@@ -37,6 +37,7 @@
 #include "platform/run_ahead.h"
 #include "platform/run_context.h"
 #include "platform/stats.h"
+#include "platform/trace_track.h"
 
 namespace hetvp::mcu {
 
@@ -268,6 +269,7 @@ class CoreHost : public Peripheral, public BusIf, public RunMember {
   uint64_t instructions_ = 0, cycles_ = 0, bursts_ = 0, wakeups_ = 0, starts_ = 0;
   sc_core::sc_time run_time_, sleep_time_;
   sc_core::sc_time sleep_since_;  // when the current sleep began (mode sleeping)
+  TraceTrack track_{name()};      // the core's runs and sleeps on the timeline
   StatGroup stats_;
   // The model transfers through the unit's memory port (attach_ctxsw binds it).
   bool xfers_through_ctxsw_ = false;

@@ -68,19 +68,18 @@ sc_core::sc_time PcieLink::send(Direction& d, const sc_core::sc_time& now, sc_co
   HETVP_DEBUG(PCIe, "%s %s addr 0x%" PRIx64 ", %u B payload, %u B on the wire: ready at %s, on the wire %s..%s", d.name,
               kind, addr, payload, payload + header + framing_, at.to_string().c_str(),
               (left - wire).to_string().c_str(), left.to_string().c_str());
-  if (tracer().enabled() && !trace_each_tlp_) {  // runs of TLPs on the direction's track
-    if (d.track.empty()) d.track = std::string(name()) + "." + d.name;
-    tracer().span_run(d.track, kind, left - wire, wire, addr, payload);
-  } else if (tracer().enabled()) {  // one span per TLP on the direction's track; bytes waiting or on the wire
-    if (d.track.empty()) d.track = std::string(name()) + "." + d.name;
-    tracer().span(d.track, kind, left - wire, wire,
-                  TraceArgs()
-                      .add("addr", addr)
-                      .add("payload", payload)
-                      .add("wire_bytes", payload + header + framing_)
-                      .add("queued_ns", (left - wire - at).to_seconds() * 1e9));
-    tracer().counter_delta(d.track, "occupancy_bytes", at, payload + header + framing_);
-    tracer().counter_delta(d.track, "occupancy_bytes", left, -double(payload + header + framing_));
+  Tracer& tr = tracer();
+  if (d.track.on(tr) && !trace_each_tlp_) {  // runs of TLPs on the direction's track
+    tr.span_run(d.track.name(), kind, left - wire, wire, addr, payload);
+  } else if (d.track.on(tr)) {  // one span per TLP on the direction's track; bytes waiting or on the wire
+    tr.span(d.track.name(), kind, left - wire, wire,
+            TraceArgs()
+                .add("addr", addr)
+                .add("payload", payload)
+                .add("wire_bytes", payload + header + framing_)
+                .add("queued_ns", (left - wire - at).to_seconds() * 1e9));
+    tr.counter_delta(d.track.name(), "occupancy_bytes", at, payload + header + framing_);
+    tr.counter_delta(d.track.name(), "occupancy_bytes", left, -double(payload + header + framing_));
   }
   return left;
 }

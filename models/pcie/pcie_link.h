@@ -29,6 +29,7 @@
 #include "platform/component.h"
 #include "platform/direct_target_socket.h"
 #include "platform/param_set.h"
+#include "platform/trace_track.h"
 
 namespace hetvp {
 
@@ -84,9 +85,9 @@ class PcieLink : public Component {
  private:
   void declare_stats();  // this component's statistics, declared once (platform/stats.h)
   struct Direction {
-    explicit Direction(const char* n) : name(n) {}
+    Direction(const char* n, const std::string& link) : name(n), track(link + "." + n) {}
     const char* name;
-    std::string track;  // "pcie0.down": its track in the trace
+    TraceTrack track;  // "pcie0.down": its track in the trace
     Calendar wire;  // when this direction serialises TLPs
     uint64_t tlps = 0, payload_bytes = 0, wire_bytes = 0;
     sc_core::sc_time busy_time;
@@ -109,7 +110,7 @@ class PcieLink : public Component {
   // wire_time by TLP size (payload + header + framing), computed once (#31: no double -> sc_time
   // conversion per TLP).
   std::vector<sc_core::sc_time> wire_table_;
-  Direction down_{"down"}, up_{"up"};
+  Direction down_{"down", name()}, up_{"up", name()};
   uint64_t protocol_errors_ = 0;
 };
 

@@ -131,10 +131,10 @@ int RootComplex::port_for_address(uint64_t addr) const {
 namespace {
 // A span on `track` for one access forwarded through the root complex, from its arrival (t0) to
 // its completion.
-void trace_access(Tracer& tracer, const std::string& track, const char* what, tlm::tlm_generic_payload& gp,
+void trace_access(Tracer& tracer, TraceTrack& track, const char* what, tlm::tlm_generic_payload& gp,
                   const sc_core::sc_time& t0, const sc_core::sc_time& delay) {
   const sc_core::sc_time end = hetvp::sim_now() + delay;
-  tracer.span(track, what, t0, end - t0,
+  tracer.span(track.name(), what, t0, end - t0,
               TraceArgs()
                   .add("addr", static_cast<uint64_t>(gp.get_address()))
                   .add("size", gp.get_data_length())
@@ -180,8 +180,8 @@ void RootComplex::b_ecam(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   gp.set_extension(&cfg);
   const sc_core::sc_time t0 = hetvp::sim_now() + delay;
   ports_[p].send_down(gp, delay);
-  if (tracer().enabled())
-    trace_access(tracer(), std::string(name()) + ".config", gp.is_read() ? "config read" : "config write", gp, t0, delay);
+  if (config_track_.on(tracer()))
+    trace_access(tracer(), config_track_, gp.is_read() ? "config read" : "config write", gp, t0, delay);
   HETVP_DEBUG(PCIe, "config %s bus %u device %u function %u register 0x%03x by %s: %s", gp.is_read() ? "read" : "write",
               bus, dev, fn, reg, initiator_of(gp), gp.get_response_string().c_str());
   gp.clear_extension(&cfg);
@@ -207,8 +207,8 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   // t0 only when a trace is written: one library call less per access (#31)
   const sc_core::sc_time t0 = tracer().active() ? hetvp::sim_now() + delay : sc_core::SC_ZERO_TIME;
   ports_[p].send_down(gp, delay);
-  if (tracer().enabled())  // the CPU's word-by-word accesses: runs of them (Tracer::span_run)
-    tracer().span_run(std::string(name()) + ".mmio", gp.is_read() ? "MMIO read" : "MMIO write", t0,
+  if (mmio_track_.on(tracer()))  // the CPU's word-by-word accesses: runs of them (Tracer::span_run)
+    tracer().span_run(mmio_track_.name(), gp.is_read() ? "MMIO read" : "MMIO write", t0,
                       hetvp::sim_now() + delay - t0, gp.get_address(), gp.get_data_length());
   HETVP_DEBUG(PCIe, "MMIO %s 0x%" PRIx64 " (%u B) by %s through port %d, done at %s: %s",
               gp.is_read() ? "read" : "write", static_cast<uint64_t>(gp.get_address()), gp.get_data_length(),
@@ -228,8 +228,8 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
     ++msis_;
     uint32_t data = 0;
     std::memcpy(&data, gp.get_data_ptr(), std::min(4u, gp.get_data_length()));
-    if (tracer().enabled())
-      tracer().instant(std::string(name()) + ".dma", "MSI", hetvp::sim_now() + delay,
+    if (dma_track_.on(tracer()))
+      tracer().instant(dma_track_.name(), "MSI", hetvp::sim_now() + delay,
                        format("\"vector\":%u", data & 0xffff));
     HETVP_DEBUG(PCIe, "MSI vector %u from port %d", data & 0xffff, port);
     irq->raise(data & 0xffff, delay);
@@ -243,8 +243,8 @@ void RootComplex::b_up(int port, tlm::tlm_generic_payload& gp, sc_core::sc_time&
   ++dma_requests_;
   const sc_core::sc_time t0 = tracer().active() ? hetvp::sim_now() + delay : sc_core::SC_ZERO_TIME;
   host.b_transport(gp, delay);
-  if (tracer().enabled())
-    trace_access(tracer(), std::string(name()) + ".dma", gp.is_read() ? "DMA read" : "DMA write", gp, t0, delay);
+  if (dma_track_.on(tracer()))
+    trace_access(tracer(), dma_track_, gp.is_read() ? "DMA read" : "DMA write", gp, t0, delay);
   HETVP_DEBUG(PCIe, "DMA %s 0x%" PRIx64 " (%u B) by %s from port %d, done at %s: %s", gp.is_read() ? "read" : "write",
               static_cast<uint64_t>(gp.get_address()), gp.get_data_length(), initiator_of(gp), port,
               (hetvp::sim_now() + delay).to_string().c_str(), gp.get_response_string().c_str());

@@ -23,6 +23,7 @@
 #include "platform/component.h"
 #include "platform/direct_target_socket.h"
 #include "platform/param_set.h"
+#include "platform/trace_track.h"
 
 namespace hetvp {
 
@@ -87,6 +88,9 @@ class RootComplex : public Component {
   uint64_t msi_base_, msi_size_;
   AccessInfo up_info_;
   uint64_t config_requests_ = 0, mmio_requests_ = 0, dma_requests_ = 0, msis_ = 0, unclaimed_ = 0;
+  // Its tracks on the timeline: configuration requests, the CPU's MMIO, endpoints' DMA (and MSIs).
+  TraceTrack config_track_{std::string(name()) + ".config"}, mmio_track_{std::string(name()) + ".mmio"},
+      dma_track_{std::string(name()) + ".dma"};
 };
 
 }  // namespace hetvp

@@ -69,17 +69,36 @@ void ProgressDisplay::report(Clock::time_point now, const sc_core::sc_time& limi
   shown_ = true;
 }
 
+bool ProgressDisplay::passed_a_tenth(RunContext& run) {
+  const WorkProgress& work = run.service<WorkProgress>();
+  if (terminal_ || work.total == 0) return false;
+  const uint64_t tenths = std::min(work.done, work.total) * 10 / work.total;
+  if (tenths == tenths_) return false;
+  tenths_ = tenths;
+  return true;
+}
+
 void ProgressDisplay::simulate(const sc_core::sc_time& until, const sc_core::sc_time& limit, RunContext& run) {
   const double report_every_s = terminal_ ? 0.25 : 1.0;
   const double target_slice_wall_s = 0.1;
   // Clears the terminal's progress line however the call ends (an exception from sc_start too).
   struct Clear {
     ProgressDisplay& d;
+    WorkProgress& work;
     ~Clear() {
       if (d.terminal_ && d.shown_) d.err_ << "\r\033[K" << std::flush;
       d.shown_ = false;
+      work.changed = nullptr;
     }
-  } clear{*this};
+  } clear{*this, run.service<WorkProgress>()};
+  // On a log, a line as the workload's count passes each tenth of its total, when it happens:
+  // a short run's slices are too few to show its steps.
+  if (!terminal_)
+    clear.work.changed = [this, &run, limit] {
+      if (!passed_a_tenth(run)) return;
+      last_report_ = Clock::now();
+      report(last_report_, limit, run);
+    };
 
   bool ended = false;
   while (sc_core::sc_get_status() != sc_core::SC_STOPPED && sc_core::sc_time_stamp() < until) {

@@ -29,7 +29,8 @@ namespace hetvp::cli {
 class ProgressDisplay {
  public:
   // On a terminal one line rewritten in place (cleared when a simulate() call returns), otherwise
-  // a line a second and one where the run ends.
+  // a line a second, one each time the workload's count passes another tenth of its total (a
+  // short run still shows its steps), and one where the run ends.
   ProgressDisplay(std::ostream& err, bool terminal);
   // Runs the simulation up to the absolute time `until` (RunOptions::simulate; `limit`:
   // simulation.time_limit), or until it pauses or stops before (RunState: the workload finished or
@@ -44,11 +45,13 @@ class ProgressDisplay {
  private:
   using Clock = std::chrono::steady_clock;
   void report(Clock::time_point now, const sc_core::sc_time& limit, RunContext& run);
+  bool passed_a_tenth(RunContext& run);  // on a log: the work count passed another tenth since the last line
   std::ostream& err_;
   bool terminal_;
   Clock::time_point start_, last_report_;
   sc_core::sc_time slice_;
   bool shown_ = false;
+  uint64_t tenths_ = 0;  // of the work count, at the last line on a log
 };
 
 }  // namespace hetvp::cli

@@ -388,6 +388,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
         row.push_back(format("%.0f", (t0 - out.origin).to_seconds() * 1e9));
       }
       api.results().add_row(row);
+      bus.progress(r + 1, runs);  // --progress: runs done of all
     }
   }
 

@@ -262,6 +262,10 @@ class TransferProgram : public ProgramWithArgs<TransferArgs> {
     std::vector<uint8_t>* pattern = pattern_;
     unsigned mismatches = 0, points = 0;
     uint32_t salt = 1;
+    uint64_t sizes = 0;  // the points to do, for --progress's percent and ETA
+    for (uint64_t size = lo; size <= hi; size = size * args.factor) ++sizes;
+    const uint64_t all_points = dirs.size() * methods.size() * sizes;
+    api.progress(0, all_points);
     for (auto d : dirs) {
       for (auto& m : methods) {
         const unsigned copies = static_cast<unsigned>(m.parts.size());
@@ -325,6 +329,7 @@ class TransferProgram : public ProgramWithArgs<TransferArgs> {
           snprintf(bw, sizeof bw, "%.3f", moved / ns * 1e3);
           api.results().add_row({m.name, to_string(d), std::to_string(size), t, bw});
           ++points;
+          api.progress(points, all_points);
           if (size == hi || size * args.factor > hi) {
             std::string line = format("%-9s %s %8" PRIu64 " KiB: %12.3f us  %9.1f MB/s", m.name.c_str(), to_string(d),
                                       size >> 10, ns / 1e3, moved / ns * 1e3);

@@ -14,6 +14,7 @@
 #include "common/trace_files.h"
 #include "platform/trace.h"
 #include "platform/trace_proto.h"
+#include "platform/trace_track.h"
 
 using hetvp::TraceArgs;
 using hetvp::Tracer;
@@ -211,4 +212,45 @@ TEST(Tracer, PerfettoTraceHasAPacketPerTrackAndEvent) {
   EXPECT_EQ(packets.size(), 5u + 8u + 2u);
   // The first packet clears the sequence's state: sequence_flags (13) = 1, on sequence 1 (10).
   EXPECT_NE(packets[0].find(std::string("\x50\x01\x68\x01", 4)), std::string::npos);
+}
+
+// A model's TraceTrack (platform/trace_track.h): decided once per trace by the instance selection,
+// the filter and simulation.trace_routers; decided again for the next trace; its events are the
+// ones the track's name would get.
+TEST(Tracer, TraceTrackIsDecidedOncePerTraceAndWritesUnderItsName) {
+  hetvp::TraceTrack dma("rc.dma"), mmio("rc.mmio"), router("host_bus", false);
+  const std::string f = path("handles.json");
+  {
+    Tracer t;
+    t.set_filter("rc.dma,host_bus");
+    EXPECT_FALSE(dma.on(t)) << "no trace open";
+    t.open(f);
+    EXPECT_TRUE(dma.on(t));
+    EXPECT_FALSE(mmio.on(t)) << "the filter leaves it out";
+    EXPECT_FALSE(router.on(t)) << "a router: off unless asked";
+    t.span(dma.name(), "DMA read", ns(0), ns(10), TraceArgs().add("addr", uint64_t{64}));
+    {
+      std::string other = "rc.mmio";  // another string: found by its name, not mistaken for a handle
+      t.span(other, "MMIO read", ns(10), ns(10));
+    }
+    t.span(dma.name(), "DMA write", ns(20), ns(10));
+    ASSERT_TRUE(t.close());
+    EXPECT_FALSE(dma.on(t)) << "closed";
+  }
+  const auto x = events(f, "X");
+  ASSERT_EQ(x.size(), 2u);
+  EXPECT_NE(x[0].find("\"name\":\"DMA read\""), std::string::npos) << x[0];
+  EXPECT_NE(x[1].find("\"name\":\"DMA write\""), std::string::npos) << x[1];
+  EXPECT_EQ(events(f, "M").size(), 2u);  // process rc, thread rc.dma
+
+  // The next trace decides again: routers asked for, no filter; a copy decides on its own.
+  Tracer t2;
+  t2.set_trace_routers(true);
+  t2.open(path("handles2.json"));
+  EXPECT_TRUE(router.on(t2));
+  EXPECT_TRUE(mmio.on(t2));
+  hetvp::TraceTrack copy = mmio;
+  EXPECT_TRUE(copy.on(t2));
+  EXPECT_EQ(copy.name(), "rc.mmio");
+  ASSERT_TRUE(t2.close());
 }

@@ -32,7 +32,11 @@ Fifo::Fifo(sc_core::sc_module_name n, GpuContext& ctx, const FifoConfig& p) : Pe
   copy_engine_ = p.copy_engine;
   num_gpcs_ = ctx.num_gpcs;
   chans_.resize(nchan_);
-  for (unsigned i = 0; i < nchan_; ++i) chans_[i].id = i;
+  tracks_.reserve(nchan_);  // decided tracks stay put (TraceTrack)
+  for (unsigned i = 0; i < nchan_; ++i) {
+    chans_[i].id = i;
+    tracks_.emplace_back(std::string(name()) + ".ch" + std::to_string(i));
+  }
   bank_.set_reset("CHANNELS", nchan_);
   for (unsigned i = 0; i < FIFO_MAX_CHANNELS; ++i) {
     const std::string s = std::to_string(i);
@@ -190,8 +194,8 @@ void Fifo::run() {
           const sc_core::sc_time waited = now() - c.blocked_since;
           HETVP_DEBUG(Fifo, "channel %u: semaphore acquire at VA 0x%" PRIx64 " satisfied after %s", c.id, c.sem_addr,
                       waited.to_string().c_str());
-          if (in_run() && tracer().enabled())
-            tracer().span(track(c), "semaphore wait", c.blocked_since, waited,
+          if (in_run() && track(c).on(tracer()))
+            tracer().span(track(c).name(), "semaphore wait", c.blocked_since, waited,
                           TraceArgs().add("addr", c.sem_addr).add("payload", c.sem_payload));
         } else if (!c.failed) {
           any_blocked = true;
@@ -257,7 +261,7 @@ void Fifo::run_channel(Channel& c) {
   last_ran_ = c.id;
   const sc_core::sc_time start = now(), end = start + timeslice_;
   const uint64_t methods = methods_, entries = gp_entries_;
-  tracing_ = in_run() && tracer().enabled();
+  tracing_ = in_run() && track(c).on(tracer());
   inner_.clear();
   if (!c.need_ramfc || read_ramfc(c)) {
     while (c.enabled && !c.failed && !c.blocked && c.has_words()) {
@@ -270,12 +274,12 @@ void Fifo::run_channel(Channel& c) {
   if (!tracing_) return;
   // The timeslice first, then what happened in it (reported in start order, so they nest).
   const sc_core::sc_time stop = std::max(now(), start);
-  tracer().span(track(c), "timeslice", start, stop - start,
+  tracer().span(track(c).name(), "timeslice", start, stop - start,
                 TraceArgs()
                     .add("methods", methods_ - methods)
                     .add("gp_entries", gp_entries_ - entries)
                     .add("blocked", c.blocked ? 1u : 0u));
-  for (const InnerSpan& s : inner_) tracer().span(track(c), s.what, s.start, s.duration, s.args);
+  for (const InnerSpan& s : inner_) tracer().span(track(c).name(), s.what, s.start, s.duration, s.args);
   inner_.clear();
   tracing_ = false;
 }

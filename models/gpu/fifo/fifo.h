@@ -54,6 +54,7 @@
 #include "platform/peripheral.h"
 #include "platform/run_context.h"
 #include "platform/stats.h"
+#include "platform/trace_track.h"
 
 namespace hetvp::gpu {
 
@@ -196,7 +197,8 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
   bool others_have_work(const Channel& me);
 
   // ---- tracing: one track per channel, "gpu0.fifo.ch3" (fifo.cpp) ----
-  std::string track(const Channel& c) const { return std::string(name()) + ".ch" + std::to_string(c.id); }
+  TraceTrack& track(const Channel& c) { return tracks_[c.id]; }
+  std::vector<TraceTrack> tracks_;
   void inner_span(const char* what, const sc_core::sc_time& start, const std::string& args);
   void inner_span(std::string what, const sc_core::sc_time& start, const std::string& args);
 

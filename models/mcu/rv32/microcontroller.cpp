@@ -293,9 +293,9 @@ void Microcontroller::status1(uint32_t) {
   if (!from_core() || !cmd_open_) return;
   cmd_open_ = false;
   Tracer& tr = tracer();
-  if (tr.enabled()) {
+  if (cmd_track_.on(tr)) {
     const sc_core::sc_time end = this_access().arrival();
-    tr.span(std::string(name()) + ".cmd", "cmd " + std::to_string(cmd_word_ & 0xff), cmd_start_,
+    tr.span(cmd_track_.name(), "cmd " + std::to_string(cmd_word_ & 0xff), cmd_start_,
             end > cmd_start_ ? end - cmd_start_ : sc_core::SC_ZERO_TIME);
   }
 }
@@ -582,8 +582,8 @@ void Microcontroller::xfer_done() {
   xfer_time_ += xfer_done_at_ - xfer_start_at_;
   HETVP_DEBUG(Mcu, "xfer %s of %u B at GPU VA 0x%" PRIx64 " done at %s", xfer_store_ ? "store" : "load", xfer_len_,
               xfer_ext_, xfer_done_at_.to_string().c_str());
-  if (tracer().enabled())
-    tracer().span(std::string(name()) + ".xfer",
+  if (xfer_track_.on(tracer()))
+    tracer().span(xfer_track_.name(),
                   std::string(xfer_store_ ? "store " : "load ") + std::to_string(xfer_len_) + " B", xfer_start_at_,
                   xfer_done_at_ - xfer_start_at_);
   run_state().progress();

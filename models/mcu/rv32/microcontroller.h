@@ -133,6 +133,7 @@ class Microcontroller : public CoreHost {
   // xfer
   bool xfer_busy_ = false, xfer_started_ = false;
   sc_core::sc_time xfer_start_at_, xfer_done_at_;  // when the current xfer starts / ends (absolute)
+  TraceTrack xfer_track_{std::string(name()) + ".xfer"}, cmd_track_{std::string(name()) + ".cmd"};
   sc_core::sc_time timer_due_ = sc_core::sc_max_time();
   uint64_t xfer_ext_ = 0;
   uint32_t xfer_dmem_ = 0, xfer_len_ = 0;
