@@ -172,6 +172,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
     for (const GpuBenchApp& a : args.apps) apps.push_back(&a);
     if (apps.empty()) apps.assign(args.processes, &args);
     const bool several = apps.size() > 1;
+    for (const GpuBenchApp* a : apps) sh.runs_total += a->runs;
     std::vector<std::string> cols = {"program",  "size",      "contexts", "run",       "total_ns",
                                      "switches", "switch_ns", "check",    "fw_hub_ns", "fw_gpcs_ns"};
     for (unsigned b = 0; b < HostTime::kBuckets; ++b)
@@ -255,6 +256,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
     GdevRuntime& rt;
     const ShippedPtx& kernels;
     bool counters;  // the cores' DBG_CYCLES (every microcontroller, RV32 and Falcon)
+    uint64_t runs_done = 0, runs_total = 0;  // every application's runs, for --progress
   };
   // One application's runs.
   struct AppResult {
@@ -388,7 +390,7 @@ class GpuBench : public ProgramWithArgs<GpuBenchArgs> {
         row.push_back(format("%.0f", (t0 - out.origin).to_seconds() * 1e9));
       }
       api.results().add_row(row);
-      bus.progress(r + 1, runs);  // --progress: runs done of all
+      api.progress(++sh.runs_done, sh.runs_total);  // --progress: runs done of all applications'
     }
   }
 

@@ -85,6 +85,7 @@ class HostTime : public HostApi {
   ResultTable& results() override { return api_.results(); }
   void log(const std::string& line) override { api_.log(line); }
   void stat(const std::string& key, double value) override { api_.stat(key, value); }
+  void progress(uint64_t done, uint64_t total) override { api_.progress(done, total); }
   const std::string& name() const override { return api_.name(); }
 
  private:

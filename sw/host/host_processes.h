@@ -128,6 +128,7 @@ class HostProcesses : public HostApi {
   ResultTable& results() override { return cpu_.results(); }
   void log(const std::string& line) override { cpu_.log(line); }
   void stat(const std::string& key, double value) override { cpu_.stat(key, value); }
+  void progress(uint64_t done, uint64_t total) override { cpu_.progress(done, total); }
   const std::string& name() const override { return cpu_.name(); }
 
  private:
