@@ -111,10 +111,11 @@ void HostCpu::transport(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsi
     qk_.sync_if_needed();
     return;
   }
-  // An uncached access may book a shared link (PCIe) whose slots go in call order: it is made at
-  // the CPU's own time when another process could make one before it (#43, docs/reliability.md
-  // "Time that does not depend on the quantum").
-  if (uncached) catch_up_if_observed();
+  // An uncached access to the PCIe windows books a shared link whose slots go in call order: it is
+  // made at the CPU's own time when another process could make one before it (#43,
+  // docs/reliability.md "Time that does not depend on the quantum"). Other devices (the Pi's V3D
+  // registers) keep the decoupled order their models are written for.
+  if (uncached && on_pcie(addr)) catch_up_if_observed();
   set_access(gp_, cmd, addr, data, len);  // no byte enables unless given
   if (be) {
     gp_.set_byte_enable_ptr(be);
@@ -240,6 +241,11 @@ void HostCpu::poke(uint64_t addr, const void* src, size_t len) {
 
 // ---------------------------------------------------------------- time
 sc_core::sc_time HostCpu::now() { return qk_.get_current_time(); }
+
+bool HostCpu::on_pcie(uint64_t addr) const {
+  return (addr >= info_.mmio_base && addr - info_.mmio_base < info_.mmio_size) ||
+         (addr >= info_.ecam_base && addr - info_.ecam_base < info_.ecam_size);
+}
 
 void HostCpu::catch_up_if_observed() {
   static const sc_core::sc_time max_lag(100, sc_core::SC_US);  // RunAheadKeeper's bound

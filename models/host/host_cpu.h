@@ -105,6 +105,7 @@ class HostCpu : public Component, public HostApi, public DirectMemory, public Ir
   // SystemC time catches up with the CPU's local time when another process has activity pending
   // before it (the test of platform/run_ahead.h); else the CPU goes on ahead.
   void catch_up_if_observed();
+  bool on_pcie(uint64_t addr) const;  // in the window the root complex forwards, or ECAM
 
   std::string name_;
   TraceTrack track_{basename()};  // a span per HostApi call, sleep and interrupt wait

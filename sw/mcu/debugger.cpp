@@ -5,12 +5,14 @@
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gpu_map.h"
 #include "firmware/include/hetvp/mcu_map.h"
+#include "firmware/include/hetvp/pmc.h"
 #include "models/mcu/debug_port.h"
 #include "models/mcu/falcon/debug_regs.h"
 #include "models/mcu/falcon/disasm.h"
 #include "models/mcu/rv32/disasm.h"
 #include "platform/format.h"
 #include "sw/driver/falcon_boot.h"
+#include "sw/driver/mcu_driver.h"
 
 namespace hetvp::sw {
 
@@ -206,8 +208,23 @@ void McuDebugger::default_symbols(GpuDriver& gpu, const std::string& hub_elf, co
     } catch (const McuError&) {
       return;  // no nouveau firmware for this chip: no built-in labels
     }
+    // gpu.microcontrollers.firmware: hetvp without a resident image: the boot uploads hetvp's C
+    // firmware translated for the Falcon (falcon_boot.cpp), so its header's labels (the C functions)
+    // are the ones that name its addresses; otherwise nouveau's.
+    const uint32_t resident = gpu.reg_read(GPU_PTOP_BASE + PTOP_MCU_IMAGES);
     for (const char* u : {"hub", "gpc"}) {
-      DebugSymbols s = DebugSymbols::nouveau(chip, u);
+      const bool hub = u[0] == 'h';
+      const bool own = (resident & PTOP_MCU_IMAGES_HETVP) && !(resident & (hub ? PTOP_MCU_IMAGES_HUB : PTOP_MCU_IMAGES_GPC));
+      DebugSymbols s;
+      if (own) {
+        try {
+          s = DebugSymbols::from_file(firmware_dir_default() + "/falcon/" + u + ".fuc3.h");
+        } catch (const McuError&) {
+          // not built: the boot names the missing image; no labels until `symbols` names a file
+        }
+      } else {
+        s = DebugSymbols::nouveau(chip, u);
+      }
       if (!s.empty()) symbols_[u] = std::move(s);
     }
     return;

@@ -211,6 +211,22 @@ TEST(GpuBenchProcesses, TwoMaddProcessesEachCheckTheirResultsAndGrSwitchesBetwee
   EXPECT_EQ(one.rows.at(0).count("process"), 0u) << "one application: the CSV is as before";
 }
 
+// Must-show 2 on the Falcon cores: nouveau's firmware (gf100_nouveau.yaml) and hetvp's own C firmware
+// (gf100_own.yaml) switch GR between the two processes' channels.
+TEST(GpuBenchProcesses, TwoMaddProcessesOnBothFalconFirmwares) {
+  for (const char* config : {"gf100_nouveau.yaml", "gf100_own.yaml"}) {
+    SCOPED_TRACE(config);
+    BenchRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.processes=2"}, config);
+    if (r.status != kExitOk && has(r.err, "nouveau")) GTEST_SKIP() << "nouveau's firmware: " << r.err;
+    ASSERT_EQ(r.status, kExitOk) << r.all();
+    ASSERT_EQ(r.rows.size(), 2u);
+    for (const auto& row : r.rows) EXPECT_EQ(row.at("check"), "ok");
+    EXPECT_TRUE(has(r.all(), "every process's results correct")) << r.all();
+    EXPECT_GE(stat(r.stats, "switches_between_open_channels"), 2) << r.stats;
+    EXPECT_EQ(count(r.all(), "FAILED"), 0u) << r.all();
+  }
+}
+
 // Different programs side by side (`apps`): each runs its own program and checks it.
 TEST(GpuBenchProcesses, DifferentApplicationsRunSideBySide) {
   BenchRun r = run("gpu_bench", {"workload.args.apps=[{program: madd}, {program: memcpy, size: 65536, runs: 2}, "

@@ -199,10 +199,19 @@ std::string expect_falcon_busy_exact(const std::string& cfg) {
         continue;
       }
       EXPECT_EQ(rows.size(), base.size()) << cfg << " at " << q;
+      // Exact, except switch_ns: a sum of switch times that are each a whole number of core cycles at
+      // clocks that are not whole picoseconds, so the rounding of the sum may differ by 1 ns
+      // (docs/reliability.md "PCIe bookings in the order of the requesters' time").
       for (size_t i = 1; i < rows.size() && i < base.size(); ++i)
-        for (size_t k : cols)
+        for (size_t k : cols) {
+          if (base[0][k] == "switch_ns") {
+            EXPECT_LE(std::abs(std::atof(rows[i][k].c_str()) - std::atof(base[i][k].c_str())), 1.0)
+                << cfg << " switch_ns run " << i << " at Q=" << q << " vs 10ns (" << c << " contexts)";
+            continue;
+          }
           EXPECT_EQ(rows[i][k], base[i][k]) << cfg << " " << base[0][k] << " run " << i << " at Q=" << q << " vs 10ns ("
                                             << c << " contexts)";
+        }
     }
   }
   return "";
@@ -215,10 +224,8 @@ TEST(QuantumFalcon, NouveauFirmwareBusyTimeDoesNotDependOnTheQuantum) {
   EXPECT_EQ(failed, "");
 }
 
-// hetvp's C firmware on the same Falcon cores (configs/gf100_own.yaml). Skipped, with the run's
-// message, while that config cannot run gpu_bench (its context switches on Falcon are issue #39
-// must-show 2, whose own test fails when they break).
+// hetvp's C firmware on the same Falcon cores (configs/gf100_own.yaml).
 TEST(QuantumFalcon, OwnFirmwareOnFalconBusyTimeDoesNotDependOnTheQuantum) {
   const std::string failed = expect_falcon_busy_exact("gf100_own.yaml");
-  if (!failed.empty()) GTEST_SKIP() << "configs/gf100_own.yaml does not run gpu_bench in this tree: " << failed;
+  EXPECT_EQ(failed, "");
 }

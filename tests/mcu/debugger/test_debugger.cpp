@@ -81,6 +81,24 @@ TEST(FalconDebug, BootTimeoutSaysWhereTheHubIs) {
   EXPECT_TRUE(has(r.out, "(nouveau GF100 HUB)")) << r.out;
 }
 
+// Issue #39 must-show 3 on configs/gf100_own.yaml: the labels are those of hetvp's own C firmware
+// translated for the Falcon (its header's, not nouveau's), so a breakpoint on a C function (main)
+// stops the HUB there; the boot then says where the HUB is, and the registers show it.
+TEST(FalconDebug, OwnFirmwareBreakpointOnACFunctionStopsThere) {
+  NEED_NOUVEAU();
+  auto r = run_hetvp("debug " + config("gf100_own.yaml") +
+                     " --set workload.args.boot_timeout=200us --commands 'break hub main; boot; state hub; regs hub'");
+  EXPECT_EQ(r.status, 1);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(debug> breakpoint hub 0x([0-9a-f]{4}) <main>)"))) << r.out;
+  const std::string addr = m[1];
+  EXPECT_NE(addr, "056a") << "nouveau's main, not the own firmware's: " << r.out;
+  EXPECT_TRUE(has(r.out, "the HUB Falcon is stopped at a breakpoint at pc 0x" + addr)) << r.out;
+  EXPECT_TRUE(has(r.out, "debug> hub is stopped at pc 0x" + addr + " <main> (breakpoint)")) << r.out;
+  EXPECT_TRUE(has(r.out, "$pc       0000" + addr)) << r.out;
+  EXPECT_EQ(count(r.out, "error:"), 1u) << r.out;
+}
+
 // #42 item 4: every bad line has one located message, the session goes on, the exit status says so.
 TEST(FalconDebug, BadCommandsAreLocatedAndTheSessionGoesOn) {
   NEED_NOUVEAU();
