@@ -2,9 +2,9 @@
 # Fujii 2014's Figs. 9 and 10 rerun on hetvp (issue #41; docs/transfers.md "Fujii 2014, Figs. 9
 # and 10"): Fig. 9, Gdev's madd, mmul, memcpy and loop each alone, every phase's mean/min/max over
 # RUNS runs; Fig. 10, two madd applications at once (two host processes), the time of both per
-# round. One column per config, i.e. per firmware: hetvp's own on RV32 cores (configs/default.yaml)
-# and nouveau's on Falcon cores (configs/gf100_nouveau.yaml) by default; add configs/gf100_own.yaml
-# (hetvp's own firmware on the Falcon cores) with --configs once it runs gpu_bench.
+# round. One column per config, i.e. per firmware: hetvp's own on RV32 cores (configs/default.yaml),
+# nouveau's on Falcon cores (configs/gf100_nouveau.yaml) and hetvp's own on the same Falcon cores
+# (configs/gf100_own.yaml) by default; --configs chooses others.
 #
 #   bench/fujii2014/run.sh BUILD_DIR [OUT_DIR] [--runs N] [--configs "A.yaml B.yaml"]
 #
@@ -18,7 +18,7 @@ OUT=/tmp/fujii2014
 if [ $# -ge 1 ] && [ "${1#--}" = "$1" ]; then OUT=$1; shift; fi
 RUNS=100
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-CONFIGS="$SRC/configs/default.yaml $SRC/configs/gf100_nouveau.yaml"
+CONFIGS="$SRC/configs/default.yaml $SRC/configs/gf100_nouveau.yaml $SRC/configs/gf100_own.yaml"
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) RUNS=${2:?--runs N}; shift 2 ;;
