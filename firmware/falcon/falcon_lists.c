@@ -4,11 +4,12 @@
 
 #include "hetvp/gpu_map.h"
 #include "hetvp/gr_ctxsw.h"
+#include "hetvp/falcon_ctxctl_regs.h"
 
 #ifdef HETVP_FALCON_HUB
 /* nouveau hub.fuc's own GF100 entry (its chipset table: mmctx_data(0x17e91c, 2)), before the driver's. */
 #define FALCON_LIST_OWN 1u
-uint32_t falcon_list_words[FALCON_LIST_CAPACITY] = {GRC_MMCTX_ENTRY(0x17e91c, 2)};
+uint32_t falcon_list_words[FALCON_LIST_CAPACITY] = {GRC_MMCTX_ENTRY(PFB_UNK_17E91C, 2)};
 #else
 #define FALCON_LIST_OWN 0u
 uint32_t falcon_list_words[FALCON_LIST_CAPACITY] = {0u};

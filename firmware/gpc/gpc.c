@@ -14,9 +14,9 @@ static uint32_t strands_known __attribute__((section(".data"))) = 0; /* laid out
  * list at the GPC's unicast registers, then the TPC list once per TPC — as gpc.fuc's ctx_xfer does,
  * then the strands from the next 256-byte unit on. */
 #include "falcon_lists.h"
-#define GPC_UNICAST(n) (0x500000u + (n) * 0x8000u) /* NV_PGRAPH_GPCn (gpc.fuc ctx_xfer) */
-#define GPC_TPC0 0x4000u                           /* NV_PGRAPH_GPCn_TPC0, relative to the GPC */
-#define GPC_TPC_STRIDE 0x800u
+#include "hetvp/pgraph_regfile.h"
+/* NV_PGRAPH_GPCn and its TPC 0 (gpc.fuc ctx_xfer): hetvp/pgraph_regfile.h */
+#define GPC_UNICAST(n) (PGRAPH_GPC_BASE + (n) * PGRAPH_GPC_STRIDE)
 static uint32_t tpc_mask __attribute__((section(".data"))) = 0;
 static uint32_t mmctx_bytes __attribute__((section(".data"))) = 0; /* the lists' words x 4 */
 
@@ -29,7 +29,7 @@ static void mmctx_list(uint32_t i, uint32_t base, uint32_t mask, uint32_t load, 
   uint32_t flags = GRC_MMCTX_ENTRY_BASE_EN;
   mcu_reg_write(GRC_MMCTX_BASE, base);
   if (mask) {
-    mcu_reg_write(GRC_MMCTX_MULTI_STRIDE, GPC_TPC_STRIDE);
+    mcu_reg_write(GRC_MMCTX_MULTI_STRIDE, PGRAPH_TPC_STRIDE);
     mcu_reg_write(GRC_MMCTX_MULTI_MASK, mask);
     flags |= GRC_MMCTX_ENTRY_MULTI_EN;
   }
@@ -92,7 +92,7 @@ static uint32_t strands_xfer(uint32_t mem_base, uint32_t load, uint32_t* error) 
   const uint32_t id = mcu_reg_read(MCU_UC_ID) & MCU_UC_ID_INDEX_MASK;
   mcu_reg_write(load ? GRC_MMCTX_LOAD_SWBASE : GRC_MMCTX_SAVE_SWBASE, 0);
   mmctx_list(0, GPC_UNICAST(id), 0, load, 1);
-  mmctx_list(1, GPC_UNICAST(id) + GPC_TPC0, tpc_mask, load, falcon_list_len(0) == 0);
+  mmctx_list(1, GPC_UNICAST(id) + PGRAPH_GPC_TPC_BASE, tpc_mask, load, falcon_list_len(0) == 0);
   fw_ctxsw_wait_idle(); /* the strands too */
 #endif
   const uint32_t err = mcu_reg_read(GRC_ERROR) & 0xffu;
