@@ -13,30 +13,6 @@
 
 namespace hetvp {
 
-namespace {
-// Whether a router is traced (simulation.trace_routers or its `trace: true`, and --trace-filter),
-// decided once per trace as a TraceTrack is (platform/trace_track.h: trace_epoch), and kept here
-// by the router's address instead of in the router: router.h is included by much of the tree. A
-// platform has a few routers; a routed access scans these entries instead of deciding again.
-struct RouterTraced {
-  const sc_core::sc_object* router = nullptr;
-  uint64_t epoch = 0;
-  bool on = false;
-};
-constexpr size_t kRouters = 16;
-RouterTraced g_routers[kRouters];
-size_t g_next_router = 0;
-
-bool router_traced(const sc_core::sc_object* router, Tracer& tr) {
-  if (!tr.enabled()) return false;
-  const uint64_t epoch = trace_epoch.load(std::memory_order_relaxed);
-  for (const RouterTraced& r : g_routers)
-    if (r.router == router && r.epoch == epoch) return r.on;
-  RouterTraced& r = g_routers[g_next_router++ % kRouters];
-  r = {router, epoch, tr.enabled_for(router->name(), tr.trace_routers())};
-  return r.on;
-}
-}  // namespace
 
 HETVP_REGISTER_COMPONENT("router", Router, "address router: forwards each access to the target whose range holds it");
 
@@ -45,7 +21,8 @@ void RouterConfig::validate(Diagnostics& d) const {
   if (map.empty()) d.error(view().where() + ": a router needs a 'map' with at least one entry");
 }
 
-Router::Router(sc_core::sc_module_name name, const RouterConfig& c) : Component(name), map_(c.map()) {
+Router::Router(sc_core::sc_module_name name, const RouterConfig& c)
+    : Component(name), map_(c.map()), track_(this->name(), false) {
   latency_ = c.latency;
   in.register_transport_dbg(&Router::transport_dbg);
   in.register_get_direct_mem_ptr(&Router::get_direct_mem_ptr);
@@ -142,10 +119,10 @@ void Router::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   // Routers are traced only when asked (simulation.trace_routers or this instance's trace: true):
   // a span per routed access is most of a trace's size.
   if (!e->call.resolved()) e->call.resolve(out[e->out_index]);
-  if (router_traced(this, tracer())) {
+  if (track_.on(tracer())) {
     const sc_core::sc_time t0 = hetvp::sim_now() + delay - latency_;
     e->call(gp, delay);
-    tracer().span(name(), std::string(gp.is_read() ? "read " : "write ") + e->label, t0, hetvp::sim_now() + delay - t0,
+    tracer().span(track_.name(), std::string(gp.is_read() ? "read " : "write ") + e->label, t0, hetvp::sim_now() + delay - t0,
                   format("\"addr\":%" PRIu64 ",\"size\":%u", addr, gp.get_data_length()));
   } else {
     e->call(gp, delay);

@@ -21,6 +21,7 @@
 #include "platform/component.h"
 #include "platform/direct_target_socket.h"
 #include "platform/param_set.h"
+#include "platform/trace_track.h"
 
 namespace hetvp {
 
@@ -95,6 +96,7 @@ class Router : public Component {
   std::vector<Entry> entries_;  // sorted by base after elaboration
   uint64_t limit_ = 0;          // 0: the whole address space
   std::string limit_what_;
+  TraceTrack track_;  // off unless asked (simulation.trace_routers, trace: true): a span per routed access
   unsigned next_out_ = 0;
   uint64_t transactions_ = 0, unmapped_ = 0, dmi_grants_ = 0;
 };

@@ -2,8 +2,14 @@
 // Off unless `hetvp run --trace FILE`; when off, a model's `if (tracer.enabled())` costs one load
 // and one branch and nothing is formatted.
 //
-// Streamed: every event is written to the file (through a 1 MiB buffer) when the model reports it,
-// so memory stays flat however long the run; close() writes what is pending and ends the JSON.
+// Streamed, off the simulation's thread: a call appends a compact record of itself to a 1 MiB
+// buffer (platform/trace_record.h); a full buffer goes to a formatter thread that makes the file's
+// events of it (platform/trace_format.h: tracks, nesting, lanes, runs, JSON or Perfetto), which
+// hands its output to a third thread that compresses and writes it (platform/trace_writer.h).
+// One buffer in flight per stage, so memory stays flat however long the run; on a machine with a
+// core to spare, formatting and compression cost the simulation little wall time. The file is the
+// same as if it were written on the simulation's thread: records are formatted in call order.
+// close() formats what is pending and ends the file.
 //
 // Which components are traced: every instance, unless some instance says `trace: true` in YAML
 // (or --set X.trace=true), then only those; `trace: false` leaves one out. `--trace-filter GLOBS`
@@ -27,6 +33,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -54,9 +61,32 @@ class TraceArgs {
   size_t n_ = 0;
 };
 
+// Which tracks a trace keeps: the instances' `trace:` selection and --trace-filter's globs. The
+// formatter's thread asks too (a track's first event), from its own copy.
+// A run's args (Tracer::span_run): its first address, how many calls, their bytes, the sum of their durations.
+TraceArgs run_args(uint64_t addr, uint64_t count, uint64_t bytes, const sc_core::sc_time& busy);
+
+class TraceSelection {
+ public:
+  void select(const std::string& instance, bool on);
+  void set_filter(const std::string& globs);
+  // Whether `track` ("gpu0.ce0") is kept; `by_default`: for models that are off unless asked.
+  bool keeps(const std::string& track, bool by_default = true) const;
+
+ private:
+  bool matches_filter(const std::string& track) const;
+  std::vector<std::string> filter_;
+  std::map<std::string, bool> selected_;
+  bool any_selected_ = false;
+};
+
+class TraceTrack;      // platform/trace_track.h
+class TraceFormatter;  // platform/trace_format.h
+class TraceWriter;     // platform/trace_writer.h
+
 class Tracer {
  public:
-  Tracer() = default;
+  Tracer();
   ~Tracer();
   Tracer(const Tracer&) = delete;
   Tracer& operator=(const Tracer&) = delete;
@@ -80,45 +110,47 @@ class Tracer {
     return now + slack_ >= window_start_ && now <= window_end_ + slack_;
   }
   // Per-instance selection (Config's `trace:` keys), before open().
-  void select(const std::string& instance, bool on) { selected_[instance] = on; }
+  void select(const std::string& instance, bool on) { selection_.select(instance, on); }
   // Whether `track`'s instance is traced; `by_default`: for models that are off unless asked.
-  bool enabled_for(const std::string& track, bool by_default = true) const;
+  bool enabled_for(const std::string& track, bool by_default = true) const {
+    return enabled_ && selection_.keeps(track, by_default);
+  }
   // simulation.trace_routers: routers (off by default) are traced too.
   void set_trace_routers(bool on) { trace_routers_ = on; }
   bool trace_routers() const { return trace_routers_; }
   // One completed span on `track` (a component name), from `start` lasting `duration`.
   // `args`: the body of a JSON object ("\"addr\":4096,\"size\":64"), shown with the span.
-  void span(const std::string& track, const std::string& what, const sc_core::sc_time& start,
-            const sc_core::sc_time& duration, const std::string& args = "") {
-    span(track, what, start, duration, args.data(), args.size());
-  }
-  void span(const std::string& track, const std::string& what, const sc_core::sc_time& start,
+  // Texts are copied at the call: a temporary will do.
+  void span(std::string_view track, std::string_view what, const sc_core::sc_time& start,
+            const sc_core::sc_time& duration, std::string_view args = {});
+  void span(std::string_view track, std::string_view what, const sc_core::sc_time& start,
             const sc_core::sc_time& duration, const TraceArgs& args) {
-    span(track, what, start, duration, args.data(), args.size());
+    span(track, what, start, duration, std::string_view(args.data(), args.size()));
   }
-  void span(const std::string& track, const std::string& what, const sc_core::sc_time& start,
-            const sc_core::sc_time& duration, const char* args, size_t args_len);
   // A span that may merge with the track's previous one into a run ("MWr x512"): same `what`,
   // `addr` from the run's first address to 4 KiB past its last byte, starting at most run_gap()
   // (5 us) after the previous one ended.
   // The run is one span from its first start to its last end, with args addr, count, bytes and
   // busy_ns (the sum of the durations); written when a span does not continue it, or at close().
   // For a model's stream of small sequential transactions (TLPs, MMIO words) on busy tracks.
-  void span_run(const std::string& track, const char* what, const sc_core::sc_time& start,
+  void span_run(std::string_view track, std::string_view what, const sc_core::sc_time& start,
                 const sc_core::sc_time& duration, uint64_t addr, uint64_t bytes);
+  // The same on a model's TraceTrack (its on() asked first), merged here on the simulation's
+  // thread: one record per run instead of one per call. `what`: a literal (compared by address first).
+  void span_run(TraceTrack& track, const char* what, const sc_core::sc_time& start, const sc_core::sc_time& duration,
+                uint64_t addr, uint64_t bytes);
   const sc_core::sc_time& run_gap() const { return run_gap_; }
   // A counter track (e.g. a link's occupancy): `track`'s counter `name` takes `value` at `at`.
-  void counter(const std::string& track, const std::string& name, const sc_core::sc_time& at, double value);
+  void counter(std::string_view track, std::string_view name, const sc_core::sc_time& at, double value);
   // A counter that moves by `delta` at `at` (e.g. bytes entering and leaving a queue): calls may
   // come in any time order (decoupled initiators) but not before the current simulated time
   // (sc_time_stamp(): what is before it is written, in time order, as a running sum; a delta that
   // is late all the same moves to the oldest time not yet written).
-  void counter_delta(const std::string& track, const std::string& name, const sc_core::sc_time& at, double delta);
+  void counter_delta(std::string_view track, std::string_view name, const sc_core::sc_time& at, double delta);
   // An instant event on `track` (e.g. a single probe).
-  void instant(const std::string& track, const std::string& what, const sc_core::sc_time& at,
-               const std::string& args = "");
+  void instant(std::string_view track, std::string_view what, const sc_core::sc_time& at, std::string_view args = {});
 
-  // What was written, for the summary and tests.
+  // What was written, for the summary and tests: counted by the formatter, known after close().
   uint64_t events_written() const { return events_; }
   uint64_t async_spans() const { return async_spans_; }
 
@@ -127,78 +159,34 @@ class Tracer {
   const sc_core::sc_time& slack() const { return slack_; }
 
  private:
-  struct Lane {
-    sc_core::sc_time end;
-    uint64_t id;
-  };
-  struct Counter {
-    std::string name;  // "track what": its own track in the viewers
-    double level = 0;
-    sc_core::sc_time flushed;  // deltas before this are written; later ones move to it
-    std::vector<std::pair<sc_core::sc_time, double>> pending;  // not yet written, in call order
-    bool wrote_start = false;                                   // the level at the window's start
-  };
-  struct Track {
-    bool on = false;
-    int pid = 0, tid = 0;
-    sc_core::sc_time last_start;
-    std::vector<std::pair<sc_core::sc_time, sc_core::sc_time>> open;  // nested X spans, outermost first
-    std::vector<Lane> lanes;                                          // async lanes for overlapping spans
-    std::vector<std::pair<std::string, Counter>> counters;            // counter_delta's, by name
-    struct Run {
-      const char* what = nullptr;
-      sc_core::sc_time start, end, busy;
-      uint64_t addr = 0, next = 0, bytes = 0, count = 0;
-    } run;  // span_run's pending run
-    std::string x_head;  // ",\"ph\":\"X\",\"pid\":P,\"tid\":T,\"ts\":": what every X event of the track repeats
-  };
-  Track& track(const std::string& name);
-  int process(const std::string& instance);
-  bool matches_filter(const std::string& track) const;
   bool in_window(const sc_core::sc_time& start, const sc_core::sc_time& end) const {
     return !windowed_ || (end >= window_start_ && start < window_end_);
   }
-  void flush_counter(int pid, Counter& c, const sc_core::sc_time& before);
-  void flush_run(const std::string& name, Track& t);
-  void put_counter(int pid, const std::string& name, const sc_core::sc_time& at, double value);
-  // The writer: events go into buf_ and on to the file when it fills.
-  void begin_event();
-  void put(const char* s, size_t n) {
-    if (used_ + n <= buf_.size()) {
-      std::memcpy(buf_.data() + used_, s, n);
-      used_ += n;
-    } else {
-      put_slow(s, n);
-    }
+  // Room for a record of `bytes` in rec_ (a full buffer goes to the formatter first): where to write it.
+  char* record(size_t bytes) {
+    if (rec_used_ + bytes > rec_.size()) hand_over(bytes);
+    char* at = rec_.data() + rec_used_;
+    rec_used_ += bytes;
+    return at;
   }
-  void put_slow(const char* s, size_t n);
-  void put(const char* s) { put(s, std::strlen(s)); }
-  void put(const std::string& s) { put(s.data(), s.size()); }
-  void put_char(char c) {
-    if (used_ == buf_.size()) drain();
-    buf_[used_++] = c;
-  }
-  void put_string(const std::string& s);  // JSON-escaped, quoted
-  void put_int(uint64_t v);
-  void put_time(const sc_core::sc_time& t);  // microseconds, exact to the picosecond
-  void put_double(double v);
-  void drain();
+  void hand_over(size_t room);  // rec_'s records to the formatter's thread; then at least `room` free
+  friend class TraceTrack;           // a TraceTrack that goes away writes its run (drop_run)
+  void flush_run(TraceTrack& track);  // its run as a span
+  void drop_run(TraceTrack& track);   // flush_run, and off the list of runs
 
   sc_core::sc_time slack_, run_gap_;  // set by open() (an sc_time must not be made before SystemC's time resolution is)
   bool enabled_ = false;
   bool windowed_ = false;
   sc_core::sc_time window_start_, window_end_;
-  std::vector<std::string> filter_;
-  std::string path_;
-  std::FILE* file_ = nullptr;
-  std::vector<char> buf_;
-  size_t used_ = 0;
-  uint64_t events_ = 0, async_spans_ = 0, next_async_id_ = 1, counter_calls_ = 0;
-  std::unordered_map<std::string, Track> tracks_;
-  std::unordered_map<std::string, int> processes_;
-  std::map<std::string, bool> selected_;
-  bool any_selected_ = false;
+  TraceSelection selection_;
   bool trace_routers_ = false;
+  std::FILE* file_ = nullptr;
+  std::vector<char> rec_;  // records not yet handed over (platform/trace_record.h)
+  size_t rec_used_ = 0;
+  std::unique_ptr<TraceFormatter> formatter_;  // the file's events, made from the records
+  std::unique_ptr<TraceWriter> format_thread_;  // runs formatter_ on each full record buffer
+  std::vector<TraceTrack*> runs_;  // TraceTracks with a run this trace: close() hands over what is pending
+  uint64_t events_ = 0, async_spans_ = 0;
 };
 
 }  // namespace hetvp

@@ -103,17 +103,17 @@ std::string PerfettoPackets::compress(const char* data, size_t n) {
 
 // Names and argument keys are few ("DMA write", "addr", "bytes"...): the last ones found are
 // compared before the table is hashed.
-uint64_t PerfettoPackets::name_iid(const std::string& name) {
+uint64_t PerfettoPackets::name_iid(std::string_view name) {
   for (const auto& [n, iid] : recent_names_)
     if (iid && n == name) return iid;
-  auto [it, added] = names_.try_emplace(name, names_.size() + 1);  // iid 0 is "not set"
+  auto [it, added] = names_.try_emplace(std::string(name), names_.size() + 1);  // iid 0 is "not set"
   if (added) {
     entry_.clear();
     entry_.varint(kEntryIid, it->second);
     entry_.bytes(kEntryName, name);
     interned_.message(kIdEventNames, entry_);
   }
-  recent_names_[next_recent_name_++ % kRecent] = {name, it->second};
+  recent_names_[next_recent_name_++ % kRecent] = {it->first, it->second};
   return it->second;
 }
 
@@ -261,8 +261,8 @@ uint64_t PerfettoPackets::lane_track(uint64_t lane_id, int tid, const std::strin
   return it->second;
 }
 
-uint64_t PerfettoPackets::counter_track(int pid, const std::string& name) {
-  auto [it, added] = counters_.try_emplace(name, next_uuid_);
+uint64_t PerfettoPackets::counter_track(int pid, std::string_view name) {
+  auto [it, added] = counters_.try_emplace(std::string(name), next_uuid_);
   if (!added) return it->second;
   ++next_uuid_;
   sub_.clear();  // an empty CounterDescriptor: a plain counter
@@ -275,7 +275,7 @@ uint64_t PerfettoPackets::counter_track(int pid, const std::string& name) {
   return it->second;
 }
 
-void PerfettoPackets::slice_begin(uint64_t track, uint64_t ts_ns, const std::string& name, const char* args,
+void PerfettoPackets::slice_begin(uint64_t track, uint64_t ts_ns, std::string_view name, const char* args,
                                   size_t args_len) {
   interned_.clear();
   event_.clear();
@@ -300,7 +300,7 @@ void PerfettoPackets::slice_end(uint64_t track, uint64_t ts_ns) {
   finish(false);
 }
 
-void PerfettoPackets::instant(uint64_t track, uint64_t ts_ns, const std::string& name, const char* args,
+void PerfettoPackets::instant(uint64_t track, uint64_t ts_ns, std::string_view name, const char* args,
                               size_t args_len) {
   interned_.clear();
   event_.clear();

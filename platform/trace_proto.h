@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -49,7 +50,7 @@ class ProtoMessage {
   void sint(uint32_t field, int64_t v) { varint(field, static_cast<uint64_t>(v)); }  // int64: two's complement
   void fixed_double(uint32_t field, double v);
   void bytes(uint32_t field, const char* data, size_t n);
-  void bytes(uint32_t field, const std::string& s) { bytes(field, s.data(), s.size()); }
+  void bytes(uint32_t field, std::string_view s) { bytes(field, s.data(), s.size()); }
   void message(uint32_t field, const ProtoMessage& m) { bytes(field, m.b_); }
   void append(const char* data, size_t n) { b_.append(data, n); }  // bytes already encoded
   const std::string& data() const { return b_; }
@@ -76,12 +77,12 @@ class PerfettoPackets {
   uint64_t thread_uuid(int tid) const { return tid >= 0 && size_t(tid) < threads_.size() ? threads_[tid] : 0; }
   // The lane's track (`lane_id` the Tracer's async id), made under `tid`'s the first time.
   uint64_t lane_track(uint64_t lane_id, int tid, const std::string& thread_name, size_t lane_number);
-  uint64_t counter_track(int pid, const std::string& name);
+  uint64_t counter_track(int pid, std::string_view name);
   // `args`: the body of a JSON object ("\"addr\":4096,\"kind\":\"MWr\""), the Tracer's span args;
   // each member becomes a DebugAnnotation (numbers as uint/int/double, strings, booleans).
-  void slice_begin(uint64_t track, uint64_t ts_ns, const std::string& name, const char* args, size_t args_len);
+  void slice_begin(uint64_t track, uint64_t ts_ns, std::string_view name, const char* args, size_t args_len);
   void slice_end(uint64_t track, uint64_t ts_ns);
-  void instant(uint64_t track, uint64_t ts_ns, const std::string& name, const char* args, size_t args_len);
+  void instant(uint64_t track, uint64_t ts_ns, std::string_view name, const char* args, size_t args_len);
   void counter(uint64_t track, uint64_t ts_ns, double value);
 
   // The packets made since the last clear_pending(): whole Trace.packet fields.
@@ -96,7 +97,7 @@ class PerfettoPackets {
  private:
   void finish(bool uses_interned);  // packet_ as one Trace.packet into pending_
   void descriptor();                // desc_ as a TrackDescriptor packet
-  uint64_t name_iid(const std::string& name);
+  uint64_t name_iid(std::string_view name);
   uint64_t key_iid(const std::string& key);
   void add_args(const char* args, size_t n);
 

@@ -5,7 +5,8 @@
 // name and arguments only for what the trace keeps:
 //   TraceTrack dma_{std::string(name()) + ".dma"};                   // a member of the model
 //   if (dma_.on(tracer())) tracer().span(dma_.name(), "DMA read", t0, took, TraceArgs().add("addr", a));
-// The Tracer finds a decided track by its name's address (trace.cpp), not by hashing the name.
+// A kept event costs the simulation a record of the call (platform/trace_record.h); a left-out
+// one costs nothing more than the question.
 #pragma once
 
 #include <atomic>
@@ -26,10 +27,10 @@ class TraceTrack {
   // `by_default` false: a router's track, traced only when asked (simulation.trace_routers, or
   // the instance's `trace: true`): a span per routed access is costly.
   explicit TraceTrack(std::string name, bool by_default = true) : name_(std::move(name)), by_default_(by_default) {}
-  // A copy has the name and is decided on its own (the Tracer knows each track by its address).
+  // A copy has the name and is decided on its own; a run pending on `o` stays `o`'s.
   TraceTrack(const TraceTrack& o) : name_(o.name_), by_default_(o.by_default_) {}
   TraceTrack& operator=(const TraceTrack& o);
-  ~TraceTrack();
+  ~TraceTrack();  // a run pending here is written first (Tracer::span_run)
 
   const std::string& name() const { return name_; }
   // Whether an event on this track now would be written: a trace is open, now is within its
@@ -40,12 +41,22 @@ class TraceTrack {
     return on_;
   }
 
+  // Tracer::span_run(TraceTrack&, ...)'s run in progress on this track, merged on the caller's
+  // thread (a record per run rather than per call: a transfer's MMIO words, its TLPs).
+  struct Run {
+    const char* what = nullptr;
+    sc_core::sc_time start, end, busy;
+    uint64_t addr = 0, next = 0, bytes = 0, count = 0;
+  };
+
  private:
+  friend class Tracer;
   void decide(Tracer& tracer);
+  Run run_;
+  Tracer* runs_in_ = nullptr;  // the open Tracer whose list of runs holds this track
   std::string name_;
   bool by_default_ = true;
   bool on_ = false;
-  bool known_ = false;  // the Tracer's table of decided tracks holds this one's name (trace.cpp)
   uint64_t epoch_ = 0;
   const Tracer* tracer_ = nullptr;
 };

@@ -70,7 +70,7 @@ sc_core::sc_time PcieLink::send(Direction& d, const sc_core::sc_time& now, sc_co
               (left - wire).to_string().c_str(), left.to_string().c_str());
   Tracer& tr = tracer();
   if (d.track.on(tr) && !trace_each_tlp_) {  // runs of TLPs on the direction's track
-    tr.span_run(d.track.name(), kind, left - wire, wire, addr, payload);
+    tr.span_run(d.track, kind, left - wire, wire, addr, payload);
   } else if (d.track.on(tr)) {  // one span per TLP on the direction's track; bytes waiting or on the wire
     tr.span(d.track.name(), kind, left - wire, wire,
             TraceArgs()

@@ -208,7 +208,7 @@ void RootComplex::b_mmio(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   const sc_core::sc_time t0 = tracer().active() ? hetvp::sim_now() + delay : sc_core::SC_ZERO_TIME;
   ports_[p].send_down(gp, delay);
   if (mmio_track_.on(tracer()))  // the CPU's word-by-word accesses: runs of them (Tracer::span_run)
-    tracer().span_run(mmio_track_.name(), gp.is_read() ? "MMIO read" : "MMIO write", t0,
+    tracer().span_run(mmio_track_, gp.is_read() ? "MMIO read" : "MMIO write", t0,
                       hetvp::sim_now() + delay - t0, gp.get_address(), gp.get_data_length());
   HETVP_DEBUG(PCIe, "MMIO %s 0x%" PRIx64 " (%u B) by %s through port %d, done at %s: %s",
               gp.is_read() ? "read" : "write", static_cast<uint64_t>(gp.get_address()), gp.get_data_length(),

@@ -254,3 +254,31 @@ TEST(Tracer, TraceTrackIsDecidedOncePerTraceAndWritesUnderItsName) {
   EXPECT_EQ(copy.name(), "rc.mmio");
   ASSERT_TRUE(t2.close());
 }
+
+// The calls travel as records to the formatter's thread (platform/trace_record.h): many buffers'
+// worth arrive whole and in call order, a record larger than a buffer (a long args text) too, and a
+// name that was a temporary at the call is the name written.
+TEST(Tracer, RecordsCrossBuffersInOrderAndALongRecordArrivesWhole) {
+  const std::string f = path("records.json");
+  const int kSpans = 40000;  // ~3 MiB of records: several hand-overs to the formatter
+  const std::string long_text(3 << 20, 'x');  // one record larger than the 1 MiB buffer
+  {
+    Tracer t;
+    t.open(f);
+    for (int i = 0; i < kSpans; ++i)
+      t.span(std::string("gpu0.ce") + std::to_string(i % 3), "copy", ns(i * 10), ns(5),
+             TraceArgs().add("i", static_cast<uint64_t>(i)));
+    t.instant("gpu0.ce0", "big", ns(kSpans * 10), "\"text\":\"" + long_text + "\"");
+    t.counter_delta("gpu0.ce0", "bytes", ns(1), 4);
+    ASSERT_TRUE(t.close());
+    EXPECT_EQ(t.events_written(), 1u + 3u + kSpans + 1u + 1u);  // process, 3 threads, spans, instant, counter
+  }
+  const auto x = events(f, "X");
+  ASSERT_EQ(x.size(), static_cast<size_t>(kSpans));
+  for (int i : {0, 1, 12345, kSpans - 1})
+    EXPECT_NE(x[i].find("\"args\":{\"i\":" + std::to_string(i) + "}"), std::string::npos) << x[i];
+  const auto inst = events(f, "i");
+  ASSERT_EQ(inst.size(), 1u);
+  EXPECT_NE(inst[0].find("\"args\":{\"text\":\"" + long_text + "\"}}"), std::string::npos) << "the instant's args, whole";
+  EXPECT_EQ(events(f, "C").size(), 1u);
+}
