@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Trace formats at scale (issue #42): the main job (`hetvp run configs/default.yaml`) untraced and
 # traced as .json, .json.gz and .pftrace, then with --trace-filter pcie0 and with a 100 ms
-# --trace-window: each traced case timed by farm-bench against the untraced run (--vs: A and B in
-# turn, the ratio taken pair by pair, median of N runs), then the trace file's size.
+# --trace-window: each traced case timed against the untraced run by bench/speed/paired.py (A and B
+# in turn, the ratio taken pair by pair, median of N runs), then the trace file's size.
 # Usage: bench/trace/formats.sh [OUT_DIR] (default /tmp/hetvp-trace-formats); N=3 by default.
-# Run from the source tree after building build/hetvp; needs farm-bench on PATH.
+# Run from the source tree after building build/hetvp.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-/tmp/hetvp-trace-formats}
@@ -19,8 +19,8 @@ for spec in "json|--trace $out/t.json" "json.gz|--trace $out/t.json.gz" "pftrace
   name=${spec%%|*}
   extra=${spec#*|}
   echo "== $name: $base $extra"
-  # shellcheck disable=SC2086  # the command's words, split as farm-bench splits --vs
-  farm-bench -n "$n" --warmup "$warmup" --timeout 3600 --vs "$base" -- $base $extra
+  # shellcheck disable=SC2086  # the command's words, split as paired.py splits --vs
+  bench/speed/paired.py -n "$n" --warmup "$warmup" --vs "$base" -- $base $extra
   file=$(echo "$extra" | awk '{print $2}')
   echo "size: $(stat -c %s "$file") bytes"
   rm -f "$file"
