@@ -302,28 +302,31 @@ namespace {
 // Traces one control operation (a range invalidation, a flush, ...) as a span when it returns.
 struct ControlSpan {
   Tracer& tracer;
-  const char* track;
+  TraceTrack& track;
   const CacheCtl& c;
   const sc_core::sc_time& delay;
-  const bool on = tracer.enabled();
+  const bool on = track.on(tracer);
   const sc_core::sc_time t0 = on ? sc_core::sc_time_stamp() + delay : sc_core::SC_ZERO_TIME;
   const uint64_t invalidated0 = c.invalidated, tags0 = c.tag_accesses, writebacks0 = c.writebacks;
   ~ControlSpan() {
     if (!on) return;
-    static const char* kOps[] = {"invalidate range", "flush dirty", "lookup", "invalidate all"};  // CacheCtl::Op
+    static const std::string kOps[] = {"invalidate range", "flush dirty", "lookup", "invalidate all",
+                                       "control"};  // CacheCtl::Op, then any other
     const unsigned op = static_cast<unsigned>(c.op);
-    tracer.span(track, op < 4 ? kOps[op] : "control", t0, sc_core::sc_time_stamp() + delay - t0,
-                       format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64 ",\"unit_bytes\":%" PRIu64
-                              ",\"invalidated\":%" PRIu64 ",\"tag_accesses\":%" PRIu64 ",\"writebacks\":%" PRIu64,
-                              uint64_t(c.first_line), uint64_t(c.count), uint64_t(c.unit_bytes),
-                              uint64_t(c.invalidated - invalidated0), uint64_t(c.tag_accesses - tags0),
-                              uint64_t(c.writebacks - writebacks0)));
+    tracer.span(track.name(), kOps[op < 4 ? op : 4], t0, sc_core::sc_time_stamp() + delay - t0,
+                TraceArgs()
+                    .add("first_line", uint64_t(c.first_line))
+                    .add("lines", uint64_t(c.count))
+                    .add("unit_bytes", uint64_t(c.unit_bytes))
+                    .add("invalidated", uint64_t(c.invalidated - invalidated0))
+                    .add("tag_accesses", uint64_t(c.tag_accesses - tags0))
+                    .add("writebacks", uint64_t(c.writebacks - writebacks0)));
   }
 };
 }  // namespace
 
 void Cache::control(CacheCtl& c, sc_core::sc_time& delay, tlm::tlm_generic_payload* on_behalf) {
-  const ControlSpan traced{tracer(), name(), c, delay};
+  const ControlSpan traced{tracer(), track_, c, delay};
   HETVP_DEBUG(Cache, "control operation %u: first line %" PRIu64 ", %" PRIu64 " lines", static_cast<unsigned>(c.op),
               uint64_t(c.first_line), uint64_t(c.count));
   ++ctl_requests_;

@@ -33,6 +33,7 @@
 #include "platform/component.h"
 #include "platform/host_memory.h"
 #include "platform/param_set.h"
+#include "platform/trace_track.h"
 
 namespace hetvp::cache {
 
@@ -177,6 +178,7 @@ class Cache : public Component, public HostMemoryUser {
   uint64_t reads_ = 0, writes_ = 0, read_hits_ = 0, write_hits_ = 0, misses_ = 0, evictions_ = 0, writebacks_ = 0,
            uncached_ = 0, ctl_tag_accesses_ = 0, ctl_invalidated_ = 0, ctl_requests_ = 0, read_requests_ = 0,
            read_request_bytes_ = 0, l1_bypassed_ = 0;
+  TraceTrack track_{name()};  // a span per control operation (cache.cpp: ControlSpan)
 };
 
 }  // namespace hetvp::cache

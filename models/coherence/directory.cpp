@@ -150,10 +150,9 @@ void Directory::hist_end(uint32_t v) {
   hist_ready_[s] = true;
   hist_done_at_ = sc_core::sc_time_stamp() + this_access().delay;
   HETVP_DEBUG(Coherence, "history from the %s complete: %zu lines", side_name(s), hist_[s].size());
-  if (tracer().enabled())
-    tracer().instant(std::string(name()) + ".history",
-                          std::string("history from the ") + side_name(s) + " complete", hist_done_at_,
-                          format("\"lines\":%zu", hist_[s].size()));
+  if (history_track_.on(tracer()))
+    tracer().instant(history_track_.name(), std::string("history from the ") + side_name(s) + " complete",
+                     hist_done_at_, TraceArgs().add("lines", uint64_t(hist_[s].size())).str());
   receiving_ = 0;
   uint32_t one = 1;
   sc_core::sc_time d = this_access().delay;
@@ -213,9 +212,9 @@ void Directory::history_request(unsigned side, sc_core::sc_time& delay) {
                 std::string("history from the ") + side_name(side) + " without holding the lock (0x40000000)");
   receiving_ = side;
   HETVP_DEBUG(Coherence, "history request to the %s", side_name(side));
-  if (tracer().enabled())
-    tracer().instant(std::string(name()) + ".history", std::string("history request to the ") + side_name(side),
-                          sc_core::sc_time_stamp() + delay);
+  if (history_track_.on(tracer()))
+    tracer().instant(history_track_.name(), std::string("history request to the ") + side_name(side),
+                     sc_core::sc_time_stamp() + delay);
   hist_[side].clear();
   hist_ready_[side] = false;
   hist_requested_ = true;
@@ -240,10 +239,7 @@ bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRan
     sc_core::sc_time pd = d + net_;
     HETVP_DEBUG(Coherence, "probe to the %s: lines %" PRIu64 "..+%" PRIu64 " (serial ack)", side_name(target),
                 uint64_t(r.first), uint64_t(r.count));
-    if (tracer().enabled())
-      tracer().instant(
-          std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + d,
-          format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64, uint64_t(r.first), uint64_t(r.count)));
+    if (probes_track_.on(tracer())) trace_probe(target, r, sc_core::sc_time_stamp() + d);
     if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 24, pd)) return false;
     uint64_t walk_ps = 0;
     std::memcpy(&walk_ps, msg + 16, 8);
@@ -253,6 +249,11 @@ bool Directory::invalidate_serial_ack(unsigned target, const std::vector<LineRan
   return true;
 }
 
+void Directory::trace_probe(unsigned target, const LineRange& r, const sc_core::sc_time& at) {
+  tracer().instant(probes_track_.name(), std::string("probe ") + side_name(target), at,
+                   TraceArgs().add("first_line", uint64_t(r.first)).add("lines", uint64_t(r.count)).str());
+}
+
 bool Directory::send_timed_probe(unsigned target, const LineRange& r, sc_core::sc_time arrive,
                                  sc_core::sc_time& walk) {
   uint8_t msg[24] = {};
@@ -260,10 +261,7 @@ bool Directory::send_timed_probe(unsigned target, const LineRange& r, sc_core::s
   std::memcpy(msg + 8, &r.count, 4);
   HETVP_DEBUG(Coherence, "probe to the %s: lines %" PRIu64 "..+%" PRIu64 ", arriving at %s", side_name(target),
               uint64_t(r.first), uint64_t(r.count), (sc_core::sc_time_stamp() + arrive).to_string().c_str());
-  if (tracer().enabled())
-    tracer().instant(
-        std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + arrive,
-        format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64, uint64_t(r.first), uint64_t(r.count)));
+  if (probes_track_.on(tracer())) trace_probe(target, r, sc_core::sc_time_stamp() + arrive);
   if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 24, arrive)) return false;
   uint64_t walk_ps = 0;
   std::memcpy(&walk_ps, msg + 16, 8);
@@ -303,11 +301,12 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   std::vector<LineRange> ranges = run_engine(hist_[source], d);
   HETVP_DEBUG(Coherence, "invalidation of the %s caches: %zu history lines translated (%s) into %zu ranges",
               side_name(target), hist_[source].size(), engine_->kind(), ranges.size());
-  const bool tracing = tracer().enabled();
-  if (tracing)  // the range-invalidation engine: TLM, Verilated RTL, or both in lockstep
-    tracer().span(std::string(name()) + ".engine", std::string("translate (") + engine_->kind() + ")",
-                       engine_start, sc_core::sc_time_stamp() + d - engine_start,
-                       format("\"lines\":%zu,\"ranges\":%zu", hist_[source].size(), ranges.size()));
+  // Whether each track is traced, decided now for the whole invalidation (its spans come as it goes).
+  const bool traced = track_.on(tracer()), probes_traced = probes_track_.on(tracer());
+  if (engine_track_.on(tracer()))  // the range-invalidation engine: TLM, Verilated RTL, or both in lockstep
+    tracer().span(engine_track_.name(), std::string("translate (") + engine_->kind() + ")", engine_start,
+                  sc_core::sc_time_stamp() + d - engine_start,
+                  TraceArgs().add("lines", uint64_t(hist_[source].size())).add("ranges", uint64_t(ranges.size())));
   if (!engine_error_.empty()) {
     run_state().fail(name(), std::string("invalidation engine (") + engine_->kind() + "): " + engine_error_);
     return;
@@ -326,10 +325,7 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
       std::memcpy(msg, &r.first, 8);
       std::memcpy(msg + 8, &r.count, 4);
       sc_core::sc_time pd = d;
-      if (tracing)
-        tracer().instant(
-            std::string(name()) + ".probes", std::string("probe ") + side_name(target), sc_core::sc_time_stamp() + d,
-            format("\"first_line\":%" PRIu64 ",\"lines\":%" PRIu64, uint64_t(r.first), uint64_t(r.count)));
+      if (probes_traced) trace_probe(target, r, sc_core::sc_time_stamp() + d);
       if (!cc_access(target, tlm::TLM_WRITE_COMMAND, CC_PROBE, msg, 16, pd)) return;
       ++s.probes;
       d += issue_;
@@ -355,11 +351,13 @@ void Directory::invalidate(unsigned source, sc_core::sc_time& delay) {
   s.ticks = to_ticks(end - t0);
   HETVP_DEBUG(Coherence, "invalidation of the %s caches done at %s: %" PRIu64 " probes, %" PRIu64 " lines invalidated",
               side_name(target), end.to_string().c_str(), uint64_t(s.probes), uint64_t(s.invalidated));
-  if (tracing)
-    tracer().span(
-        name(), std::string("invalidate ") + side_name(target) + " caches", t0, end - t0,
-        format("\"history\":%" PRIu64 ",\"probes\":%" PRIu64 ",\"invalidated\":%" PRIu64 ",\"mode\":\"%s\"",
-               uint64_t(s.history), uint64_t(s.probes), uint64_t(s.invalidated), to_name(probe_timing_).c_str()));
+  if (traced)
+    tracer().span(track_.name(), std::string("invalidate ") + side_name(target) + " caches", t0, end - t0,
+                  TraceArgs()
+                      .add("history", uint64_t(s.history))
+                      .add("probes", uint64_t(s.probes))
+                      .add("invalidated", uint64_t(s.invalidated))
+                      .add("mode", to_name(probe_timing_).c_str()));
   syncs_.push_back(s);
   inval_done_at_ = end;
   inval_requested_ = true;

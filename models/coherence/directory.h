@@ -43,6 +43,7 @@
 #include "platform/implementation.h"
 #include "platform/param_set.h"
 #include "platform/peripheral.h"
+#include "platform/trace_track.h"
 
 namespace hetvp::coherence {
 
@@ -168,6 +169,8 @@ class Directory : public PeripheralOf<Component> {
   bool invalidate_per_side(unsigned target, const std::vector<LineRange>& ranges, sc_core::sc_time& d, Sync& s);
   // A 24-byte probe to `target` arriving after `arrive`; the walk time its controller reports.
   bool send_timed_probe(unsigned target, const LineRange& r, sc_core::sc_time arrive, sc_core::sc_time& walk);
+  // A probe to `target` as an instant on the probes track (the caller asks probes_track_ first).
+  void trace_probe(unsigned target, const LineRange& r, const sc_core::sc_time& at);
   // The engine runs in the directory's own thread (an RTL engine's signals have one writer).
   void engine_thread();
   std::vector<LineRange> run_engine(const std::vector<uint64_t>& lines, sc_core::sc_time& delay);
@@ -195,6 +198,9 @@ class Directory : public PeripheralOf<Component> {
   bool inval_requested_ = false, hist_requested_ = false;
   std::vector<Sync> syncs_;
   uint64_t errors_ = 0;
+  // Its tracks on the timeline: invalidations, histories, probes, the invalidation engine.
+  TraceTrack track_{name()}, history_track_{std::string(name()) + ".history"},
+      probes_track_{std::string(name()) + ".probes"}, engine_track_{std::string(name()) + ".engine"};
 };
 
 }  // namespace hetvp::coherence

@@ -175,8 +175,8 @@ void CopyEngine::run() {
     HETVP_DEBUG(Dma, "copy %" PRIu64 " B %s after %s%s", len, error ? "failed" : "done",
                 (hetvp::sim_now() - start).to_string().c_str(),
                 error ? format(" (error %u at 0x%" PRIx64 ")", error, error_va).c_str() : "");
-    if (tracer().enabled())
-      tracer().span(name(), (error ? "copy (failed) " : "copy ") + std::to_string(len) + " B", start,
+    if (track_.on(tracer()))
+      tracer().span(track_.name(), (error ? "copy (failed) " : "copy ") + std::to_string(len) + " B", start,
                     hetvp::sim_now() - start);
     run_state().progress();
     if (launch_flags_ & COPY_LAUNCH_INTR) intr->raise(intr_bit_, sc_core::SC_ZERO_TIME);

@@ -36,6 +36,7 @@
 #include "platform/param_set.h"
 #include "platform/peripheral.h"
 #include "platform/run_context.h"
+#include "platform/trace_track.h"
 #include "platform/channel_tag.h"
 #include "models/gpu/gpu_mmu.h"
 
@@ -93,7 +94,8 @@ class CopyEngine : public Peripheral, public RunMember {
   std::vector<uint8_t> buffer_;
   uint64_t copies_ = 0, bytes_ = 0, pieces_ = 0, errors_ = 0;
   sc_core::sc_time busy_time_;
-  StatGroup stats_;  // last: keeps the hot members' layout as it was
+  StatGroup stats_;  // after the hot members: keeps their layout as it was
+  TraceTrack track_{name()};  // a span per copy
 };
 
 }  // namespace hetvp::gpu

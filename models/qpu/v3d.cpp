@@ -50,6 +50,7 @@ V3d::V3d(sc_core::sc_module_name name, const V3dConfig& c)
     slots_[i].core = std::make_unique<QpuCore>(i, *this);
     slots_[i].core->reset(0);
     slots_[i].stats.set_name("qpu" + std::to_string(i));
+    slots_[i].track = TraceTrack(std::string(this->name()) + ".qpu" + std::to_string(i));
   }
   tmu_busy_.resize(size_t(slices) * 2);
   vpm_.assign(kVpmRows * 16, 0);
@@ -256,8 +257,9 @@ void V3d::run_until(uint64_t horizon) {
         const QpuCore::Status st = q.step();
         if (tracing && best->traced < trace_instructions_ && st != QpuCore::Status::Blocked) {
           ++best->traced;
-          tracer().span(std::string(name()) + ".qpu" + std::to_string(q.index()),
-                             disassemble(fetch(q, pc0).raw, pc0), at_cycle(c0), at_cycle(q.cycle - c0));
+          if (best->track.on(tracer()))
+            tracer().span(best->track.name(), disassemble(fetch(q, pc0).raw, pc0), at_cycle(c0),
+                          at_cycle(q.cycle - c0));
         }
         if (st == QpuCore::Status::Ran) continue;
         if (st == QpuCore::Status::Blocked) {
@@ -286,9 +288,9 @@ void V3d::ended(Slot& s) {
   s.busy_cycles += q.cycle - s.start_cycle;
   ++s.programs;
   last_end_ = std::max(last_end_, q.cycle);
-  if (tracer().enabled())
-    tracer().span(std::string(name()) + ".qpu" + std::to_string(q.index()), format("program 0x%08x", s.program_pc),
-                       at_cycle(s.start_cycle), at_cycle(q.cycle - s.start_cycle));
+  if (s.track.on(tracer()))
+    tracer().span(s.track.name(), format("program 0x%08x", s.program_pc), at_cycle(s.start_cycle),
+                  at_cycle(q.cycle - s.start_cycle));
   Slot* sp = &s;
   arrivals_.at(delay_to(q.cycle), [this, sp] {
     sp->busy = false;
@@ -623,9 +625,9 @@ void V3d::vpm_dma(QpuCore& q, bool store, uint32_t addr) {
     vdw_bytes_ += bytes;
   }
   ++s.vpm_dmas;
-  if (tracer().enabled())
+  if (s.track.on(tracer()))
     tracer().span(
-        std::string(name()) + ".qpu" + std::to_string(q.index()),
+        s.track.name(),
         format("%s %llu B at 0x%08x", store ? "VDW store" : "VCD load", static_cast<unsigned long long>(bytes), addr),
         t0, at_cycle(done) - t0);
 }

@@ -33,6 +33,7 @@
 #include "platform/irq.h"
 #include "platform/param_set.h"
 #include "platform/peripheral.h"
+#include "platform/trace_track.h"
 
 namespace hetvp::qpu {
 
@@ -145,6 +146,7 @@ class V3d : public Component, public QpuIo {
     const std::vector<Instr>* page = nullptr;  // decode cache page of the last fetch
     uint32_t page_base = 0xffffffffu;
     unsigned traced = 0;
+    TraceTrack track;  // "v3d.qpu3": its programs, VPM DMAs and traced instructions
   };
   struct Request {
     uint32_t pc, unif, unif_len;

@@ -159,11 +159,11 @@ void Axi4MasterBridge::send(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
   if (!s_.owner || !s_.owner->in_run()) return;
   const sc_core::sc_time end = sc_core::sc_time_stamp() + d;
   const uint64_t addr = gp.get_address();
-  if (s_.owner->tracer().enabled())
-    s_.owner->tracer().span(s_.track + ".mem", format("%s %u B", gp.is_read() ? "read" : "write", gp.get_data_length()),
-                            t0, end - t0,
-                            format("\"addr\":%" PRIu64 ",\"size\":%u,\"ok\":%s", addr, gp.get_data_length(),
-                                   gp.is_response_ok() ? "true" : "false"));
+  if (s_.mem_track.on(s_.owner->tracer()))  // "ok" is a JSON boolean, which TraceArgs does not write
+    s_.owner->tracer().span(s_.mem_track.name(),
+                            format("%s %u B", gp.is_read() ? "read" : "write", gp.get_data_length()), t0, end - t0,
+                            TraceArgs().add("addr", addr).add("size", gp.get_data_length()).str() +
+                                (gp.is_response_ok() ? ",\"ok\":true" : ",\"ok\":false"));
   if (s_.owner->debug_on(DebugFlag::Rtl))
     s_.owner->debug_print(DebugFlag::Rtl, format("AXI4 %s burst of %u B at 0x%" PRIx64 " took %s: %s",
                                                  gp.is_read() ? "read" : "write", gp.get_data_length(), addr,

@@ -17,6 +17,7 @@
 #include "rtl/bridges/protocol.h"
 #include "rtl/bridges/rtl_block.h"
 #include "rtl/bridges/rules.h"
+#include "platform/trace_track.h"
 
 namespace hetvp::rtl {
 
@@ -50,7 +51,7 @@ struct CoreState {
   // does the forgiving thing of rules.cpp.
   std::function<bool(const RuleViolation&)> violated;
   const RunMember* owner = nullptr;  // the RtlCore: its run's timeline and debug categories
-  std::string track;                 // the RtlCore's name: its tracks are TRACK.regs and TRACK.mem
+  TraceTrack regs_track, mem_track;  // "<the RtlCore's name>.regs" and ".mem", named by the RtlCore
   const Clock& clock() const { return env.clock; }
 };
 

@@ -129,7 +129,8 @@ RtlCore::RtlCore(sc_core::sc_module_name nm, const RtlBlockType& type, BlockEnv 
   impl_ = std::make_unique<Impl>(type, std::move(env), opt);
   impl_->owner = this;
   impl_->s.owner = this;
-  impl_->s.track = name();
+  impl_->s.regs_track = TraceTrack(std::string(name()) + ".regs");
+  impl_->s.mem_track = TraceTrack(std::string(name()) + ".mem");
   SC_HAS_PROCESS(RtlCore);
   SC_THREAD(run);
 }
@@ -189,11 +190,15 @@ uint64_t RtlCore::access(tlm::tlm_generic_payload& gp, std::function<void(uint64
   if (!r.write) RegisterWord::answer_read(gp, r.rdata);
   // A span per register access on the block's register track, from its arrival to its response.
   const uint32_t data = r.write ? r.wdata : r.rdata;
-  if (in_run() && tracer().enabled())
-    tracer().span(m.s.track + ".regs", format("%s 0x%x", r.write ? "write" : "read", r.addr), r.arrival,
+  if (in_run() && m.s.regs_track.on(tracer()))
+    tracer().span(m.s.regs_track.name(), format("%s 0x%x", r.write ? "write" : "read", r.addr), r.arrival,
                   sc_core::sc_time_stamp() - r.arrival,
-                  format("\"addr\":%u,\"data\":%u,\"strobe\":%u,\"presented_cycle\":%" PRIu64 ",\"resp\":%u", r.addr,
-                         data, r.wstrb, r.presented, r.resp));
+                  TraceArgs()
+                      .add("addr", r.addr)
+                      .add("data", data)
+                      .add("strobe", r.wstrb)
+                      .add("presented_cycle", uint64_t(r.presented))
+                      .add("resp", r.resp));
   if (in_run())
     HETVP_DEBUG(Rtl, "%s register 0x%x %s 0x%08x (strobe 0x%x), presented at cycle %" PRIu64 ", response %s",
                 m.type.bus.c_str(), r.addr, r.write ? "<-" : "->", data, r.wstrb, r.presented,

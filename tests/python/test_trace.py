@@ -3,7 +3,8 @@
 the tracks of the PCIe link (per direction, with an occupancy counter), the root complex, the host
 CPU's API calls, the coherence directory (history, probes, engine, invalidation) and the caches'
 range invalidations, the RTL bridges' tracks, per-instance selection, the routers' opt-in,
---trace-window and --trace-filter and their errors."""
+--trace-window and --trace-filter and their errors; a track left out (filter, `trace: false`) writes
+nothing and leaves the kept tracks' events unchanged."""
 import collections
 import json
 import os
@@ -270,3 +271,36 @@ def test_gpu_bench_fifo_and_gr_tracks(tmp_path):
     assert all(e["ph"] == "X" and e["args"]["bytes"] > 0 for e in spans[chsw[0]])
     mmctx = [e for t in spans if t.startswith("gpu0.") for e in spans[t] if e["name"] in ("MMCTX save", "MMCTX load")]
     assert mmctx and any(e["args"]["words"] > 0 for e in mmctx)
+
+
+
+GPU_BENCH = ["--workload", "gpu_bench", "--set", "workload.args.contexts=2", "--set", "workload.args.runs=1"]
+
+
+def without_ids(spans):
+    """Each track's spans without the numbers that depend on which tracks exist (pid, tid, async id)."""
+    return {t: [{k: v for k, v in e.items() if k not in ("pid", "tid", "id")} for e in es] for t, es in spans.items()}
+
+
+@pytest.mark.parametrize("config, base, leave_out, gone, kept", [
+    # The coherence directory's tracks (directory, .history, .probes, .engine), left out by the
+    # filter or by the instance's `trace: false`; the caches' range invalidations and the CPU kept.
+    ("coherence.yaml", [], ["--trace-filter", "l1,l2,cpu,pcie0"], "directory", {"l1", "l2", "cpu", "pcie0.down"}),
+    ("coherence.yaml", [], ["--set", "directory.trace=false"], "directory", {"l1", "l2", "cpu", "pcie0.down"}),
+    # The copy engine's track left out; the FIFO channels, the GR owner and the ctxsw units kept.
+    ("default.yaml", GPU_BENCH, ["--trace-filter", "cpu,gpu0.fifo,gpu0.gr_*"], "gpu0.copy0",
+     {"cpu", "gpu0.fifo.ch0", "gpu0.fifo.gr", "gpu0.gr_hub", "gpu0.gr_hub.chsw"}),
+])
+def test_left_out_tracks_write_nothing_and_the_rest_is_unchanged(tmp_path, config, base, leave_out, gone, kept):
+    """Models decide once per trace whether a track is kept (TraceTrack): a track that the filter or
+    the instance's selection leaves out has no event (not even its name), and every kept track holds
+    exactly the events of the full trace."""
+    full, full_counters = trace(tmp_path, config, *base)
+    gone_tracks = {t for t in full if t == gone or t.startswith(gone + ".")}
+    assert full[gone] and kept <= set(full), sorted(full)
+    part, part_counters = trace(tmp_path, config, *base, *leave_out)
+    assert kept <= set(part) and not gone_tracks & set(part), sorted(part)
+    if leave_out[0] == "--set":  # an instance left out: every other track stays
+        assert set(part) == set(full) - gone_tracks, sorted(set(full) - set(part))
+    assert without_ids(part) == without_ids({t: full[t] for t in part})
+    assert part_counters == {n: full_counters[n] for n in part_counters}

@@ -88,8 +88,10 @@ bool Fifo::ensure_gr(Channel& c) {
   if (tracing_) {
     // The GR owner's track: one span per switch, request to ACK (they never overlap); the
     // channel's timeslice gets it too, as a nested span.
-    const std::string what = gr_valid_ ? format("GR ch%u -> ch%u", gr_chid_, c.id) : format("GR -> ch%u", c.id);
-    tracer().span(std::string(name()) + ".gr", what, start, took, TraceArgs().add("chid", c.id).add("inst", c.inst));
+    if (tracing_gr_) {
+      const std::string what = gr_valid_ ? format("GR ch%u -> ch%u", gr_chid_, c.id) : format("GR -> ch%u", c.id);
+      tracer().span(gr_track_.name(), what, start, took, TraceArgs().add("chid", c.id).add("inst", c.inst));
+    }
     inner_.push_back({"GR switch", start, took, ""});
   }
   cursor_ = sc_core::sc_time_stamp();

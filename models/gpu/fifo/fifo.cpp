@@ -262,6 +262,7 @@ void Fifo::run_channel(Channel& c) {
   const sc_core::sc_time start = now(), end = start + timeslice_;
   const uint64_t methods = methods_, entries = gp_entries_;
   tracing_ = in_run() && track(c).on(tracer());
+  tracing_gr_ = tracing_ && gr_track_.on(tracer());
   inner_.clear();
   if (!c.need_ramfc || read_ramfc(c)) {
     while (c.enabled && !c.failed && !c.blocked && c.has_words()) {
@@ -281,7 +282,7 @@ void Fifo::run_channel(Channel& c) {
                     .add("blocked", c.blocked ? 1u : 0u));
   for (const InnerSpan& s : inner_) tracer().span(track(c).name(), s.what, s.start, s.duration, s.args);
   inner_.clear();
-  tracing_ = false;
+  tracing_ = tracing_gr_ = false;
 }
 
 // ---- tracing ----

@@ -196,9 +196,10 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
   void run_channel(Channel& c);
   bool others_have_work(const Channel& me);
 
-  // ---- tracing: one track per channel, "gpu0.fifo.ch3" (fifo.cpp) ----
+  // ---- tracing: one track per channel, "gpu0.fifo.ch3" (fifo.cpp), and the GR owner's, "gpu0.fifo.gr" ----
   TraceTrack& track(const Channel& c) { return tracks_[c.id]; }
   std::vector<TraceTrack> tracks_;
+  TraceTrack gr_track_{std::string(name()) + ".gr"};
   void inner_span(const char* what, const sc_core::sc_time& start, const std::string& args);
   void inner_span(std::string what, const sc_core::sc_time& start, const std::string& args);
 
@@ -227,6 +228,7 @@ class Fifo : public GpuBlock, public HasStats, public Peripheral, public RunMemb
     std::string args;
   };
   bool tracing_ = false;          // the current timeslice is traced
+  bool tracing_gr_ = false;       // and its GR switches on the GR owner's track
   std::vector<InnerSpan> inner_;  // its launches, copies and switches, written when it ends
   StatGroup stats_;
 };

@@ -327,10 +327,11 @@ void CtxswUnit::run() {
     sc_core::wait(d);
     busy_time_ += sc_core::sc_time_stamp() - start;
     const uint64_t moved = mmctx_saved_ + mmctx_loaded_ + strand_saved_ + strand_loaded_ - words;
-    if (tracer().enabled())  // one span per command on the unit's track; they run one at a time
-      tracer().span(name(), std::string(j.strand ? "strand " : "MMCTX ") + (j.load ? "load" : "save"), start,
-                    sc_core::sc_time_stamp() - start,
+    if (track_.on(tracer())) {  // one span per command on the unit's track; they run one at a time
+      static const std::string kWhat[2][2] = {{"MMCTX save", "MMCTX load"}, {"strand save", "strand load"}};
+      tracer().span(track_.name(), kWhat[j.strand][j.load], start, sc_core::sc_time_stamp() - start,
                     TraceArgs().add("words", moved).add("entry", uint64_t(j.entry)).add("vram", j.buf));
+    }
     jobs_.pop_front();
     if (j.strand)
       --strand_pending_;
@@ -519,8 +520,8 @@ void CtxswUnit::chsw_written(uint32_t v) {
               bank_.at(GRH_CHSW_FW_CYCLES).value);
   switch_log_.push_back(
       {pending_chid_, pending_inst_, pulse_at_.to_seconds() * 1e9, ns, bank_.at(GRH_CHSW_FW_CYCLES).value, bytes});
-  if (tracer().enabled())
-    tracer().span(std::string(name()) + ".chsw", "switch to channel " + std::to_string(pending_chid_), pulse_at_,
+  if (chsw_track_.on(tracer()))
+    tracer().span(chsw_track_.name(), "switch to channel " + std::to_string(pending_chid_), pulse_at_,
                   at - pulse_at_,
                   TraceArgs().add("chid", pending_chid_).add("bytes", bytes).add("fw_cycles",
                                                                                  bank_.at(GRH_CHSW_FW_CYCLES).value));

@@ -24,6 +24,7 @@
 #include "platform/irq.h"
 #include "platform/peripheral.h"
 #include "platform/run_context.h"
+#include "platform/trace_track.h"
 #include "platform/stats.h"
 
 namespace hetvp::gpu {
@@ -152,6 +153,8 @@ class CtxswUnit : public Peripheral, public RunMember, public ChswIf {
   uint64_t fw_cycles_sum_ = 0, fw_cycles_max_ = 0, fw_cycles_min_ = 0, fw_cycle_reports_ = 0;
   sc_core::sc_time busy_time_;
   StatGroup stats_;
+  // Its tracks on the timeline: a span per MMCTX/strand command; a span per channel switch.
+  TraceTrack track_{name()}, chsw_track_{std::string(name()) + ".chsw"};
 };
 
 }  // namespace hetvp::gpu
