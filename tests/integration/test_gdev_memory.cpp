@@ -12,7 +12,9 @@
 #include <cstring>
 #include <sstream>
 
+#include "common/in_process_run.h"
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 #include "common/tlm_harness.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "platform/format.h"
@@ -187,10 +189,7 @@ class GdevMemory : public ProgramWithArgs<MemArgs> {
 };
 HETVP_REGISTER_PROGRAM("test_gdev_memory", GdevMemory, "test: cuMemFree, reuse and its bad inputs");
 
-struct MemRun {
-  int status = 0;
-  std::string out, err, stats;
-};
+using MemRun = test::InProcessRun;
 MemRun run(const std::string& which, std::vector<std::string> sets = {}) {
   RunOptions opt;
   opt.config = test::config("default.yaml");
@@ -198,22 +197,10 @@ MemRun run(const std::string& which, std::vector<std::string> sets = {}) {
   sets.push_back("workload.args.case=" + which);
   opt.overrides = std::move(sets);
   opt.log_level = "warning";  // the MMU's fault report is a warning; the program's lines print (not quiet)
-  static int n = 0;
-  opt.stats_path = test::scratch() + "/mem" + std::to_string(n++) + ".json";
-  std::ostringstream out, err;
-  MemRun r;
-  r.status = run_platform(opt, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  r.stats = test::read_file(opt.stats_path);
-  return r;
+  return test::run_in_process(opt);
 }
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-size_t count(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
+using test::count;
+using test::has;
 }  // namespace
 
 TEST(GdevMemory, AFreedBuffersVramIsReusedAndItsDataRoundTrips) {
