@@ -7,7 +7,8 @@
  * IRQ*, METHOD = the FIFO line 2, CHSW = line 8), the context-switch unit's registers (gr_ctxsw.h),
  * STATUS0/STATUS1 = CC_SCRATCH[0]/[1], RESULT/ERROR = SCRATCH[0]/[1]. What the Falcon places elsewhere
  * or lacks is mapped here: the arguments in CC_SCRATCH[2..4], the context registers in data memory,
- * UC_ID from MYINDEX, the clock and a cycle counter in two hetvp registers (0x0f0, 0x0f4). The I/O primitives are runtime.fuc's. */
+ * UC_ID from MYINDEX, the clock in a hetvp register (0x0f0) and the cycle counter from the window's
+ * debug port (FCTX_DBG_CYCLES_LO, 0xf34). The I/O primitives are runtime.fuc's. */
 #ifndef HETVP_FALCON_RT_H
 #define HETVP_FALCON_RT_H
 
@@ -48,7 +49,7 @@ static inline uint32_t falcon_uc_id(void) {
 static inline uint32_t mcu_reg_read(uint32_t off) {
   if (off == MCU_UC_ID) return falcon_uc_id();
   if (off == MCU_UC_CLOCK_KHZ) return falcon_iord(FCTX_IO(FCTX_HETVP_CLOCK_KHZ, 0)); /* the YAML clock */
-  if (off == MCU_UC_CYCLES_LO) return falcon_iord(FCTX_IO(FCTX_HETVP_CYCLES, 0));
+  if (off == MCU_UC_CYCLES_LO) return falcon_iord(FCTX_IO(FCTX_DBG_CYCLES_LO, 0));   /* the debug port's */
   if (off >= FW_CTXREG(0) && off < FW_CTXREG(FW_CTXREG_COUNT)) return falcon_ctxregs[(off - FW_CTXREG(0)) / 4u];
   if (off >= FW_ARG0 && off <= FW_ARG2) off = FALCON_ARG_SCRATCH(off);
   if (off == MCU_METHOD_DATA) off = FCTX_FIFO_DATA;

@@ -1,6 +1,7 @@
 // Coherence workloads (SPEC §7, Misaki 2026 §4.1.3): square, matrix_transpose, shfl2d, and
 // coh_random (many small random data-race-free programs for the coherence checker).
-// Each follows Algorithm 2, checks its result and returns nonzero (exit 1) when wrong.
+// Each follows Algorithm 2, checks its result and returns nonzero (exit 1) when wrong; each reports
+// its known work (iterations, random programs) for `hetvp run --progress` (HostApi::progress).
 #include <algorithm>
 #include <cinttypes>
 #include <cstring>
@@ -124,11 +125,13 @@ class Square : public ProgramWithArgs<SquareArgs> {
     const Buffers buf = Buffers::alloc(rt, args, uint64_t(n) * 4);
     const uint32_t block = args.block;
     int rc = 0;
+    api.progress(0, uint64_t(args.iterations()));
     for (int64_t it = 0; it < args.iterations; ++it) {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>((i + it) % 1000) * 0.5f + 1.0f;
       const auto c = algorithm2(api, rt, buf, a, "square", (n + block - 1) / block, 1, block, 1, n);
       rc |= report(api, "square N=" + std::to_string(n), n, check_squared(a, c));
+      api.progress(uint64_t(it + 1), uint64_t(args.iterations()));  // --progress: iterations done
     }
     rt.summary();
     return rc;
@@ -147,6 +150,7 @@ class Transpose : public ProgramWithArgs<TransposeArgs> {
     CoherenceRuntime rt(api, args.rt, "matrix_transpose", std::to_string(W) + "x" + std::to_string(W));
     const Buffers buf = Buffers::alloc(rt, args, n * 4, true);
     int rc = 0;
+    api.progress(0, uint64_t(args.iterations()));
     for (int64_t it = 0; it < args.iterations; ++it) {
       std::vector<float> a(n);
       for (uint64_t i = 0; i < n; ++i) a[i] = static_cast<float>((i * 7 + it) % 4093);
@@ -154,6 +158,7 @@ class Transpose : public ProgramWithArgs<TransposeArgs> {
           algorithm2(api, rt, buf, a, "matrix_transpose", (W + 3) / 4, (W + 3) / 4, 4, 4, W, transposed(a, W));
       rc |=
           report(api, "matrix_transpose " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
+      api.progress(uint64_t(it + 1), uint64_t(args.iterations()));
     }
     rt.summary();
     return rc;
@@ -173,11 +178,13 @@ class Shfl2d : public ProgramWithArgs<Shfl2dArgs> {
     CoherenceRuntime rt(api, args.rt, "2dshfl", std::to_string(W) + "x" + std::to_string(W));
     const Buffers buf = Buffers::alloc(rt, args, uint64_t(n) * 4, true);
     int rc = 0;
+    api.progress(0, uint64_t(args.iterations()));
     for (int64_t it = 0; it < args.iterations; ++it) {
       std::vector<float> a(n);
       for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<float>(i + 100 * it);
       const auto o = algorithm2(api, rt, buf, a, "shfl2d", 1, (W + rows - 1) / rows, W, rows, W, transposed(a, W));
       rc |= report(api, "2dshfl " + std::to_string(W) + "x" + std::to_string(W), n, check_transposed(a, o, W));
+      api.progress(uint64_t(it + 1), uint64_t(args.iterations()));
     }
     rt.summary();
     return rc;
@@ -205,6 +212,7 @@ class CohRandom : public ProgramWithArgs<CohRandomArgs> {
     std::vector<uint32_t> model(max_words, 0);
     // The arena starts zeroed; the model knows it.
     uint64_t checked = 0;
+    api.progress(0, uint64_t(args.programs()));  // --progress: random programs done
     for (int64_t p = 0; p < args.programs; ++p) {
       const uint32_t words = 32 + static_cast<uint32_t>(rng() % (max_words - 31));
       for (int64_t r = 0; r < args.rounds; ++r) {
@@ -245,6 +253,7 @@ class CohRandom : public ProgramWithArgs<CohRandomArgs> {
         }
         rt.cpu_release();
       }
+      api.progress(uint64_t(p + 1), uint64_t(args.programs()));
     }
     api.stat("coh_random_checked_reads", static_cast<double>(checked));
     api.log("coh_random: " + std::to_string(args.programs()) + " programs, " + std::to_string(checked) +

@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <iterator>
 
+#include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/fifo.h"
 #include "platform/format.h"
 
@@ -28,6 +29,12 @@ void GdevRuntime::synchronize(GdevContext* c) {
 void GdevRuntime::wait_gpu(GdevContext* c) {
   const HostProcesses::GpuWait w(procs_);
   c->synchronize();
+  const auto it = params_.find(c);  // every launch pushed so far has read its parameters
+  if (it != params_.end()) {
+    ParamBuffers& p = it->second;
+    p.free.insert(p.free.end(), p.busy.begin(), p.busy.end());
+    p.busy.clear();
+  }
 }
 
 void GdevRuntime::pin(uint64_t bytes) {
@@ -73,6 +80,11 @@ void GdevRuntime::ctx_destroy(GdevContext* c) {
     release(c, b);
   }
   mem_.erase(c);
+  if (const auto it = params_.find(c); it != params_.end()) {  // the runtime's own: not the program's leak
+    for (const std::vector<GpuBuffer>* v : {&it->second.busy, &it->second.free})
+      for (const GpuBuffer& b : *v) release(c, b);
+    params_.erase(it);
+  }
   bounce_.erase(c);  // pinned: freed with the channel
   if (buffers) {
     released_buffers_ += double(buffers);
@@ -302,6 +314,7 @@ void GdevRuntime::launch_async(GdevContext* c, const GpuModule& m, const std::st
   k.shared = shared;
   k.check_args("launch");
   check_params(m, kernel, args, "launch");
+  place_params(c, m, k);
   c->push(launch_methods(k, Channel::kSubCompute));
   c->kick();
 }
@@ -310,12 +323,34 @@ void GdevRuntime::set_params(GdevContext* c, const GpuModule& m, const std::stri
                              uint32_t block_y, const std::vector<uint32_t>& args, uint32_t shared) {
   const Syscall sys(*this);
   api_.spend(opt_.api_call);
-  const KernelLaunch k{kernel, 1, 1, block_x, block_y, args};
+  KernelLaunch k{kernel, 1, 1, block_x, block_y, args};
   k.check_args("set_params");
   check_params(m, kernel, args, "set_params");
+  place_params(c, m, k);
   bound_[c] = Binding{m.image.va, shared};
   c->push(param_methods(k, Channel::kSubCompute));
   c->kick();
+}
+
+void GdevRuntime::place_params(GdevContext* c, const GpuModule& m, KernelLaunch& k) {
+  if (k.args.size() <= CMP_ARGS) return;
+  k.args.resize(std::max<size_t>(k.args.size(), (m.kernel(k.kernel).param_bytes + 3) / 4), 0);
+  k.check_args("launch");  // the padded block too (the loader keeps param_bytes within CMP_PARAM_MAX)
+  ParamBuffers& p = params_[c];
+  if (p.free.empty()) {
+    try {
+      p.free.push_back(gpu_.alloc_vram(CMP_PARAM_MAX, c->space()));
+    } catch (const HostError& e) {
+      throw HostError(format("launch of %s (context on channel %u): its parameter buffer: %s", k.kernel.c_str(),
+                             c->chid(), e.what()));
+    }
+  }
+  const GpuBuffer b = p.free.back();
+  p.free.pop_back();
+  p.busy.push_back(b);
+  // Written before the launch is kicked: the front end reads the block when the kernel starts.
+  api_.write(gpu_.bar1_address(b), k.args.data(), k.args.size() * 4, Access::WriteCombined);
+  k.param_buffer = b.va;
 }
 
 void GdevRuntime::launch_grid_async(GdevContext* c, uint32_t grid_x, uint32_t grid_y) {

@@ -9,6 +9,8 @@
 // buffer not allocated in the context, a second free and a copy to a freed buffer are HostErrors
 // naming the call and the address; a context destroyed with buffers or modules still allocated
 // releases them and says so (log line, stats `gdev_released_buffers` / `gdev_released_bytes`).
+// A kernel with more than the 64 bytes of parameters CMP_ARG carries (at most CMP_PARAM_MAX) gets
+// a parameter buffer in the context's VRAM, as the direct path's (launch.h KernelLaunch::param_buffer).
 #pragma once
 
 #include <cstdint>
@@ -156,6 +158,18 @@ class GdevRuntime {
     std::map<uint64_t, GpuModule> modules;  // by image VA
   };
   std::map<const GdevContext*, Memory> mem_;
+  // Parameter buffers (CMP_PARAM_MAX bytes of VRAM each) of a context's launches with more than
+  // CMP_ARGS words: the block is written through BAR1 when the launch is pushed, so each launch
+  // pushed since the context's last synchronize holds its own (`busy`); a synchronize makes them
+  // `free` for reuse; cuCtxDestroy frees them all.
+  struct ParamBuffers {
+    std::vector<GpuBuffer> busy, free;
+  };
+  std::map<const GdevContext*, ParamBuffers> params_;
+  // A launch of more than CMP_ARGS words of parameters: its block padded to the kernel's parameter
+  // size (ptx param_bytes, rounded up to the largest parameter alignment, which the front end reads),
+  // written to a parameter buffer, and k.param_buffer set to it.
+  void place_params(GdevContext* c, const GpuModule& m, KernelLaunch& k);
   BounceOptions bounce_opt_;
   struct Bounce {  // a context's bounce buffers: pinned, mapped; a fence word each
     std::vector<HostBuf> buf;

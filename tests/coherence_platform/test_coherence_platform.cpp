@@ -8,33 +8,12 @@
 #include <regex>
 
 #include "common/run_hetvp.h"
+#include "common/stats_json.h"
 #include "models/gpu/coalescer.h"
 
 using namespace hetvp::test;
 
 namespace {
-
-// The value of "key" found after each of `path`'s keys in turn (stats JSON written by hetvp).
-std::string json_at(const std::string& text, const std::vector<std::string>& path) {
-  size_t pos = 0;
-  for (const auto& k : path) {
-    pos = text.find("\"" + k + "\"", pos);
-    if (pos == std::string::npos) return "";
-    pos += k.size() + 2;
-  }
-  pos = text.find(':', pos);
-  if (pos == std::string::npos) return "";
-  size_t end = text.find_first_of(",}\n", pos + 1);
-  std::string v = text.substr(pos + 1, end - pos - 1);
-  v.erase(0, v.find_first_not_of(" \""));
-  v.erase(v.find_last_not_of(" \"") + 1);
-  return v;
-}
-double num(const std::string& text, const std::vector<std::string>& path) {
-  std::string v = json_at(text, path);
-  EXPECT_FALSE(v.empty()) << "no stats value at " << path.back();
-  return v.empty() ? -1 : std::stod(v);
-}
 
 struct Out {
   int status;
@@ -48,14 +27,14 @@ Out run(const std::string& args) {
   return {r.status, components_section(read_file(stats)), r.out, r.err};
 }
 
-double dir(const Out& o, const std::string& key) { return num(o.stats, {"directory", key}); }
+double dir(const Out& o, const std::string& key) { return stats_number(o.stats, {"directory", key}); }
 
 // directory.syncs[i].key
 double sync_at(const Out& o, unsigned i, const std::string& key) {
   size_t pos = o.stats.find("\"syncs\": [");
   for (unsigned k = 0; pos != std::string::npos && k <= i; ++k) pos = o.stats.find('{', pos + 1);
   EXPECT_NE(pos, std::string::npos) << "no directory.syncs[" << i << "]";
-  return pos == std::string::npos ? -1 : num(o.stats.substr(pos, o.stats.find('}', pos) - pos + 1), {key});
+  return pos == std::string::npos ? -1 : stats_number(o.stats.substr(pos, o.stats.find('}', pos) - pos + 1), {key});
 }
 
 }  // namespace
@@ -124,8 +103,10 @@ TEST(CoherenceShapes, Shfl2dGainsLittleTime) {
     EXPECT_GE(time_gain, 0) << w;
     EXPECT_LT(time_gain, 0.20) << w;
     EXPECT_GT(probe_gain, 0.40) << w;
-    EXPECT_EQ(num(rg.stats, {"directory", "to_gpu", "probes"}), 4) << "CPU history: row-order writes, a range per array";
-    EXPECT_GT(num(rg.stats, {"directory", "to_cpu", "probes"}), 0.4 * num(pl.stats, {"directory", "to_cpu", "probes"}))
+    EXPECT_EQ(stats_number(rg.stats, {"directory", "to_gpu", "probes"}), 4)
+        << "CPU history: row-order writes, a range per array";
+    EXPECT_GT(stats_number(rg.stats, {"directory", "to_cpu", "probes"}),
+              0.4 * stats_number(pl.stats, {"directory", "to_cpu", "probes"}))
         << "GPU history: transposed stores, few consecutive lines";
     if (w == 50) {  // per-line ticks within 2x of the thesis' 16,451,500 (Table 4.6; hetvp 1.60x)
       EXPECT_GT(dir(pl, "ticks") / 16451500.0, 0.5);
@@ -141,7 +122,7 @@ TEST(CoherenceShapes, ParallelProbeWalkMakesGpuRangesCheaper) {
     Out o = run("--workload square --set workload.args.n=20000 --set directory.probe_timing=pipelined "
                 "--set gpu0.compute.probe_walk=" + walk + " --set directory.mode=" + mode);
     EXPECT_EQ(o.status, 0) << o.err;
-    return num(o.stats, {"directory", "to_gpu", "ticks"});
+    return stats_number(o.stats, {"directory", "to_gpu", "ticks"});
   };
   const double sp = to_gpu_ticks("serial", "per_line"), sr = to_gpu_ticks("serial", "range");
   const double pp = to_gpu_ticks("parallel", "per_line"), pr = to_gpu_ticks("parallel", "range");
@@ -332,9 +313,11 @@ TEST(CoherenceCost, OldSerialAckKeysNameTheirGroup) {
 // MatrixTranspose 21-31 ns): from hetvp's own per_line and range runs, per workload and direction,
 // Delta = (T_per_line - T_range) / (P_per_line - P_range), the time one removed probe saves.
 double removed_probe_ns(const Out& pl, const Out& rg, const std::string& side) {
-  const double dp = num(pl.stats, {"directory", side, "probes"}) - num(rg.stats, {"directory", side, "probes"});
+  const double dp =
+      stats_number(pl.stats, {"directory", side, "probes"}) - stats_number(rg.stats, {"directory", side, "probes"});
   EXPECT_GT(dp, 0) << side;
-  return (num(pl.stats, {"directory", side, "ticks"}) - num(rg.stats, {"directory", side, "ticks"})) / dp / 1000;
+  return (stats_number(pl.stats, {"directory", side, "ticks"}) - stats_number(rg.stats, {"directory", side, "ticks"})) /
+         dp / 1000;
 }
 TEST(CoherenceDirections, RemovingACpuProbeSavesFiveTimesWhatAGpuProbeSaves) {
   double gpu_side = 0;
@@ -354,7 +337,8 @@ TEST(CoherenceDirections, RemovingACpuProbeSavesFiveTimesWhatAGpuProbeSaves) {
   Out rg = run("--workload shfl2d --set workload.args.width=50 --set directory.mode=range");
   ASSERT_EQ(pl.status, 0) << pl.err;
   ASSERT_EQ(rg.status, 0) << rg.err;
-  EXPECT_EQ(num(pl.stats, {"directory", "to_cpu", "ticks"}), num(rg.stats, {"directory", "to_cpu", "ticks"}));
+  EXPECT_EQ(stats_number(pl.stats, {"directory", "to_cpu", "ticks"}),
+            stats_number(rg.stats, {"directory", "to_cpu", "ticks"}));
   const double overall = (dir(pl, "ticks") - dir(rg, "ticks")) / (dir(pl, "probes") - dir(rg, "probes")) / 1000;
   EXPECT_NEAR(overall, gpu_side, 0.01);
 }
@@ -366,8 +350,8 @@ TEST(CoherenceCost, ReplaysCostIssueCycles) {
             "--set gpu0.compute.coalescer=non_caching --set gpu0.compute.replay_cycles=" +
             std::to_string(replay_cycles));
     EXPECT_EQ(o.status, 0) << o.err;
-    EXPECT_EQ(num(o.stats, {"compute", "load_replays"}), 4 * 31);
-    return num(o.stats, {"compute", "busy_ns"});
+    EXPECT_EQ(stats_number(o.stats, {"compute", "load_replays"}), 4 * 31);
+    return stats_number(o.stats, {"compute", "busy_ns"});
   };
   const double none = busy(0), some = busy(20);
   // Each warp's load is 32 transactions (one per lane's 128 B block): its last one issues 31
@@ -399,8 +383,8 @@ TEST(CoherenceEquivalence, PerLineAndRangeInvalidateTheSameLines) {
     Out rg = run(common + " --set directory.mode=range");
     ASSERT_EQ(pl.status, 0) << w << pl.err;
     ASSERT_EQ(rg.status, 0) << w << rg.err;
-    EXPECT_EQ(json_at(pl.stats, {"directory", "invalidated_digest"}),
-              json_at(rg.stats, {"directory", "invalidated_digest"}))
+    EXPECT_EQ(stats_text(pl.stats, {"directory", "invalidated_digest"}),
+              stats_text(rg.stats, {"directory", "invalidated_digest"}))
         << w;
     EXPECT_EQ(dir(pl, "lines_invalidated"), dir(rg, "lines_invalidated")) << w;
     EXPECT_GE(dir(pl, "probes"), dir(rg, "probes")) << w;
@@ -416,8 +400,8 @@ TEST(CoherenceDeterminism, SameSeedSameStatsOtherSeedOtherPrograms) {
   ASSERT_EQ(c.status, 0) << c.err;
   EXPECT_GT(a.stats.size(), 1000u);
   EXPECT_EQ(a.stats, b.stats);
-  EXPECT_NE(json_at(a.stats, {"directory", "invalidated_digest"}),
-            json_at(c.stats, {"directory", "invalidated_digest"}));
+  EXPECT_NE(stats_text(a.stats, {"directory", "invalidated_digest"}),
+            stats_text(c.stats, {"directory", "invalidated_digest"}));
 }
 
 // --- the coherence checker ----------------------------------------------------------------------
@@ -476,7 +460,7 @@ TEST(CoherenceCompute, WarpAccessesGiveTheCoalescersCounts) {
       Out o = run("--workload coalesce_probe --set workload.args.stride=" + std::to_string(stride) +
                   " --set workload.args.warps=" + std::to_string(warps) + " --set gpu0.compute.coalescer=" + mode);
       ASSERT_EQ(o.status, 0) << o.err;
-      const uint64_t va = static_cast<uint64_t>(num(o.stats, {"buffer_va"}));
+      const uint64_t va = static_cast<uint64_t>(stats_number(o.stats, {"buffer_va"}));
       uint64_t ltx = 0, lrp = 0, stx = 0, srp = 0;
       for (unsigned w = 0; w < warps; ++w) {
         hetvp::gpu::WarpRequest r;
@@ -491,10 +475,10 @@ TEST(CoherenceCompute, WarpAccessesGiveTheCoalescersCounts) {
         srp += st.replays;
       }
       const std::string what = mode + " stride " + std::to_string(stride);
-      EXPECT_EQ(num(o.stats, {"compute", "coalescer", "load_transactions"}), ltx) << what;
-      EXPECT_EQ(num(o.stats, {"compute", "coalescer", "load_replays"}), lrp) << what;
-      EXPECT_EQ(num(o.stats, {"compute", "coalescer", "store_transactions"}), stx) << what;
-      EXPECT_EQ(num(o.stats, {"compute", "coalescer", "store_replays"}), srp) << what;
+      EXPECT_EQ(stats_number(o.stats, {"compute", "coalescer", "load_transactions"}), ltx) << what;
+      EXPECT_EQ(stats_number(o.stats, {"compute", "coalescer", "load_replays"}), lrp) << what;
+      EXPECT_EQ(stats_number(o.stats, {"compute", "coalescer", "store_transactions"}), stx) << what;
+      EXPECT_EQ(stats_number(o.stats, {"compute", "coalescer", "store_replays"}), srp) << what;
     }
 }
 
@@ -541,7 +525,7 @@ TEST(CoherenceEngine, RtlEngineRunsWhenBuiltWithVerilator) {
   if (!rtl_available()) GTEST_SKIP() << "hetvp built without Verilator (HETVP_HAVE_RTL not defined)";
   Out o = run("--workload square --set directory.engine=rtl");
   EXPECT_EQ(o.status, 0) << o.out << o.err;
-  EXPECT_EQ(json_at(o.stats, {"directory", "engine"}), "rtl") << o.stats;
+  EXPECT_EQ(stats_text(o.stats, {"directory", "engine"}), "rtl") << o.stats;
 }
 
 TEST(CoherenceEngine, RtlAndLockstepGiveTheSameProbesAndLines) {
@@ -556,8 +540,8 @@ TEST(CoherenceEngine, RtlAndLockstepGiveTheSameProbesAndLines) {
         ASSERT_EQ(o.status, 0) << e << o.out << o.err;
         EXPECT_EQ(dir(o, "probes"), dir(t, "probes")) << w << " " << e;
         EXPECT_EQ(dir(o, "lines_invalidated"), dir(t, "lines_invalidated")) << w << " " << e;
-        EXPECT_EQ(json_at(o.stats, {"directory", "invalidated_digest"}),
-                  json_at(t.stats, {"directory", "invalidated_digest"}));
+        EXPECT_EQ(stats_text(o.stats, {"directory", "invalidated_digest"}),
+                  stats_text(t.stats, {"directory", "invalidated_digest"}));
         EXPECT_EQ(dir(o, "engine_cycles"), dir(t, "engine_cycles")) << w << " " << e;
       }
     }
@@ -625,8 +609,8 @@ TEST(CacheTopology, TransferRunsWithCpuCachesAndIoSnoop) {
       run_hetvp("run " + cfg + " --quiet --workload transfer --set workload.args.max_size=256KiB --stats " + stats);
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   std::string s = read_file(stats);
-  EXPECT_GT(num(s, {"cpu_cc", "snoops"}), 0);
-  EXPECT_GT(num(s, {"l1", "reads"}), 0) << "the CPU's cached accesses go through the caches";
+  EXPECT_GT(stats_number(s, {"cpu_cc", "snoops"}), 0);
+  EXPECT_GT(stats_number(s, {"l1", "reads"}), 0) << "the CPU's cached accesses go through the caches";
 }
 
 // --- the GPU's acquire/release offloaded to the HUB microcontroller (rt.gpu_sync: hub) ----------
@@ -658,7 +642,7 @@ TEST(CoherenceHubSync, RandomDrfProgramsHaveNoViolations) {
   // command, and the HUB ran no other.
   const unsigned gpu_releases = count_of(hub.stats, "\"target\": \"cpu\"");
   EXPECT_GT(gpu_releases, 1000u);
-  EXPECT_EQ(num(hub.stats, {"gpu0", "microcontrollers", "hub", "commands"}), 2.0 * gpu_releases);
+  EXPECT_EQ(stats_number(hub.stats, {"gpu0", "microcontrollers", "hub", "commands"}), 2.0 * gpu_releases);
 }
 
 TEST(CoherenceHubSync, WorkloadsPassTheirChecksAndProbesFindTheTcpCopies) {
@@ -674,12 +658,13 @@ TEST(CoherenceHubSync, WorkloadsPassTheirChecksAndProbesFindTheTcpCopies) {
     EXPECT_EQ(dir(hub, "probes"), dir(kernel, "probes")) << w;
     EXPECT_EQ(dir(hub, "history_lines"), dir(kernel, "history_lines")) << w;
     // Only the workload's own kernels flash the TCPs now, so the probes invalidate more.
-    EXPECT_LT(num(hub.stats, {"gpu0", "tcp_lines_flash_invalidated"}),
-              num(kernel.stats, {"gpu0", "tcp_lines_flash_invalidated"}))
+    EXPECT_LT(stats_number(hub.stats, {"gpu0", "tcp_lines_flash_invalidated"}),
+              stats_number(kernel.stats, {"gpu0", "tcp_lines_flash_invalidated"}))
         << w;
     EXPECT_GT(dir(hub, "lines_invalidated"), dir(kernel, "lines_invalidated")) << w;
-    EXPECT_GT(num(hub.stats, {"gpu_release_ns_mean"}), 0) << w;
-    EXPECT_LT(num(hub.stats, {"gpu_acquire_ns_mean"}), num(kernel.stats, {"gpu_acquire_ns_mean"})) << w;
+    EXPECT_GT(stats_number(hub.stats, {"gpu_release_ns_mean"}), 0) << w;
+    EXPECT_LT(stats_number(hub.stats, {"gpu_acquire_ns_mean"}), stats_number(kernel.stats, {"gpu_acquire_ns_mean"}))
+        << w;
   }
 }
 

@@ -9,28 +9,11 @@
 #include <vector>
 
 #include "common/run_hetvp.h"
+#include "common/stats_json.h"
 
 using namespace hetvp::test;
 
 namespace {
-
-// The number after "key": following each of `path`'s keys in turn in the stats JSON.
-double num(const std::string& text, const std::vector<std::string>& path) {
-  size_t pos = 0;
-  for (const auto& k : path) {
-    pos = text.find("\"" + k + "\"", pos);
-    if (pos == std::string::npos) {
-      ADD_FAILURE() << "no stats key " << k;
-      return -1;
-    }
-    pos += k.size() + 2;
-  }
-  pos = text.find(':', pos);
-  const size_t end = text.find_first_of(",}\n", pos + 1);
-  std::string v = text.substr(pos + 1, end - pos - 1);
-  v.erase(0, v.find_first_not_of(" \""));
-  return std::stod(v);
-}
 
 struct MemRun {
   int status;
@@ -38,7 +21,7 @@ struct MemRun {
   // A counter summed over the compute block's TCPs (tcp0 .. tcpN-1).
   double tcp(const std::string& key, unsigned units) const {
     double s = 0;
-    for (unsigned i = 0; i < units; ++i) s += num(stats, {"compute", "tcp" + std::to_string(i), key});
+    for (unsigned i = 0; i < units; ++i) s += stats_number(stats, {"compute", "tcp" + std::to_string(i), key});
     return s;
   }
 };
@@ -78,18 +61,19 @@ TEST(KeplerMemPath, GlobalLoadsBypassL1AndReachL2In32ByteSegments) {
     ASSERT_EQ(r.status, 0) << p.name << r.out << r.err;
     EXPECT_NE(r.out.find("all 32 results correct"), std::string::npos) << r.out;
     // Two loads of the pattern: the seed's accesses each time, every one past the TCP.
-    EXPECT_EQ(num(r.stats, {"compute", "coalescer", "load_transactions"}), 2 * p.transactions) << p.name;
-    EXPECT_EQ(num(r.stats, {"compute", "coalescer", "l1_bypassed_load_transactions"}), 2 * p.transactions) << p.name;
+    EXPECT_EQ(stats_number(r.stats, {"compute", "coalescer", "load_transactions"}), 2 * p.transactions) << p.name;
+    EXPECT_EQ(stats_number(r.stats, {"compute", "coalescer", "l1_bypassed_load_transactions"}), 2 * p.transactions)
+        << p.name;
     EXPECT_EQ(r.tcp("l1_bypassed", units), 2 * p.transactions) << p.name;
     EXPECT_EQ(r.tcp("reads", units), 0) << p.name;  // no TCP lookup, so no L1 hit
     EXPECT_EQ(r.tcp("read_hits", units), 0) << p.name;
     // The TCC receives exactly those transactions: whole 32 B segments, bytes = 32 x segments.
-    EXPECT_EQ(num(r.stats, {"compute", "tcc", "read_requests"}), 2 * p.transactions) << p.name;
-    EXPECT_EQ(num(r.stats, {"compute", "tcc", "read_request_bytes"}), 2 * p.bytes) << p.name;
+    EXPECT_EQ(stats_number(r.stats, {"compute", "tcc", "read_requests"}), 2 * p.transactions) << p.name;
+    EXPECT_EQ(stats_number(r.stats, {"compute", "tcc", "read_request_bytes"}), 2 * p.bytes) << p.name;
     // ... and caches them in 32 B sectors (tcc.line 32 on the Kepler configs): one lookup per segment,
     // the second load's all hits.
-    EXPECT_EQ(num(r.stats, {"compute", "tcc", "reads"}), 2 * p.bytes / 32) << p.name;
-    EXPECT_EQ(num(r.stats, {"compute", "tcc", "read_hits"}), p.bytes / 32) << p.name;
+    EXPECT_EQ(stats_number(r.stats, {"compute", "tcc", "reads"}), 2 * p.bytes / 32) << p.name;
+    EXPECT_EQ(stats_number(r.stats, {"compute", "tcc", "read_hits"}), p.bytes / 32) << p.name;
   }
 }
 
@@ -103,7 +87,7 @@ TEST(KeplerMemPath, OnKeplerL1ServesLocalMemoryOnly) {
   // 128 B caching access (two 64 B TCP lines): the first load misses (the local store before it is
   // write-through, no-allocate), the second hits.
   EXPECT_EQ(r.tcp("l1_bypassed", units), 2);
-  EXPECT_EQ(num(r.stats, {"compute", "coalescer", "local_load_transactions"}), 2);
+  EXPECT_EQ(stats_number(r.stats, {"compute", "coalescer", "local_load_transactions"}), 2);
   EXPECT_EQ(r.tcp("reads", units), 4);
   EXPECT_EQ(r.tcp("read_hits", units), 2);
 }
@@ -117,8 +101,8 @@ TEST(KeplerMemPath, OnFermiTheSameKernelHitsL1) {
     EXPECT_NE(r.out.find("all 32 results correct"), std::string::npos) << r.out;
     // Caching loads: one 128 B transaction per line touched, through the TCP (64 B lines): the first
     // load misses every line, the second hits every one.
-    EXPECT_EQ(num(r.stats, {"compute", "coalescer", "load_transactions"}), 2 * p.fermi_lines) << p.name;
-    EXPECT_EQ(num(r.stats, {"compute", "coalescer", "l1_bypassed_load_transactions"}), 0) << p.name;
+    EXPECT_EQ(stats_number(r.stats, {"compute", "coalescer", "load_transactions"}), 2 * p.fermi_lines) << p.name;
+    EXPECT_EQ(stats_number(r.stats, {"compute", "coalescer", "l1_bypassed_load_transactions"}), 0) << p.name;
     EXPECT_EQ(r.tcp("l1_bypassed", units), 0) << p.name;
     EXPECT_EQ(r.tcp("reads", units), 2 * 2 * p.fermi_lines) << p.name;
     EXPECT_EQ(r.tcp("read_hits", units), 2 * p.fermi_lines) << p.name;

@@ -6,11 +6,12 @@
 #include <algorithm>
 
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 
 using namespace hetvp::test;
 
 namespace {
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+using hetvp::test::has;
 }  // namespace
 
 // Issue #27's example: both options with '='.

@@ -18,7 +18,10 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "common/in_process_run.h"
 #include "common/run_hetvp.h"
+#include "common/stats_json.h"
+#include "common/text_match.h"
 #include "common/tlm_harness.h"
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/fifo.h"
@@ -210,10 +213,7 @@ class FifoBadInput : public ProgramWithArgs<FifoBadArgs> {
 };
 HETVP_REGISTER_PROGRAM("test_fifo_bad", FifoBadInput, "test: a channel with a bad push buffer");
 
-struct FifoRun {
-  int status = 0;
-  std::string out, err, stats;
-};
+using FifoRun = test::InProcessRun;
 FifoRun run(const std::string& workload, std::vector<std::string> sets) {
   RunOptions opt;
   opt.config = test::config("default.yaml");
@@ -221,27 +221,11 @@ FifoRun run(const std::string& workload, std::vector<std::string> sets) {
   opt.overrides = std::move(sets);
   opt.quiet = true;
   opt.log_level = "warning";  // the MMU's fault report is a warning
-  static int n = 0;
-  opt.stats_path = test::scratch() + "/fifo" + std::to_string(n++) + ".json";
-  std::ostringstream out, err;
-  FifoRun r;
-  r.status = run_platform(opt, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  r.stats = test::read_file(opt.stats_path);
-  return r;
+  return test::run_in_process(opt);
 }
-double stat(const std::string& stats, const std::string& key) {
-  auto p = stats.find("\"" + key + "\": ");
-  if (p == std::string::npos) return -1;
-  return std::stod(stats.substr(p + key.size() + 4));
-}
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-size_t count(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
+using test::count;
+using test::first_stat;
+using test::has;
 }  // namespace
 
 // madd with 4 contexts on the real context switch: every context's result right, GR switches
@@ -250,24 +234,24 @@ size_t count(const std::string& s, const std::string& what) {
 TEST(Fifo, GpuBenchMaddContexts4WithTheFirmwareSwitch) {
   FifoRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.runs=3", "workload.args.contexts=4"});
   ASSERT_EQ(r.status, 0) << r.err << r.out;
-  EXPECT_EQ(stat(r.stats, "failed_runs"), 0) << r.stats;
-  const double fifo_switches = stat(r.stats, "switches_requested");
+  EXPECT_EQ(first_stat(r.stats, "failed_runs"), 0) << r.stats;
+  const double fifo_switches = first_stat(r.stats, "switches_requested");
   EXPECT_GE(fifo_switches, 3 * 4 * 2) << "each channel loses GR between its parameters and its launch";
-  EXPECT_EQ(stat(r.stats, "switches"), fifo_switches) << "gpu_bench counts what the FIFO requested";
+  EXPECT_EQ(first_stat(r.stats, "switches"), fifo_switches) << "gpu_bench counts what the FIFO requested";
   // The gr block's own count (components.gpu0.gr.switches, after hub_ctxsw and the GPCs' groups).
   const auto gr = r.stats.find("\"gr\": {");
   ASSERT_NE(gr, std::string::npos) << r.stats;
   const std::string grs = r.stats.substr(gr);
-  EXPECT_EQ(stat(grs, "switches"), fifo_switches) << "every request acknowledged by the firmware";
-  EXPECT_GT(stat(grs, "mmctx_save_bytes"), 0);
-  EXPECT_GT(stat(grs.substr(grs.find("gpc0_ctxsw")), "strand_load_bytes"), 0);
-  EXPECT_GT(stat(grs, "fw_cycles_mean"), 0);
-  EXPECT_GT(stat(grs, "pulse_to_ack_ns_mean"), 0);
+  EXPECT_EQ(first_stat(grs, "switches"), fifo_switches) << "every request acknowledged by the firmware";
+  EXPECT_GT(first_stat(grs, "mmctx_save_bytes"), 0);
+  EXPECT_GT(first_stat(grs.substr(grs.find("gpc0_ctxsw")), "strand_load_bytes"), 0);
+  EXPECT_GT(first_stat(grs, "fw_cycles_mean"), 0);
+  EXPECT_GT(first_stat(grs, "pulse_to_ack_ns_mean"), 0);
   // Golden context: generated once, in the first run only.
-  const double golden = stat(r.stats, "golden_ns"), first = stat(r.stats, "first_run_ns"),
-               median = stat(r.stats, "median_run_ns");
+  const double golden = first_stat(r.stats, "golden_ns"), first = first_stat(r.stats, "first_run_ns"),
+               median = first_stat(r.stats, "median_run_ns");
   EXPECT_GT(golden, 0);
-  EXPECT_GT(stat(r.stats, "gr_golden_generation_ns"), 0);
+  EXPECT_GT(first_stat(r.stats, "gr_golden_generation_ns"), 0);
   EXPECT_NEAR(first - median, golden, golden * 0.1) << "the first run pays the golden context, the others do not";
 }
 
@@ -277,8 +261,8 @@ TEST(Fifo, EveryProgramPassesItsSelfCheckWithTwoAndFourContexts) {
       FifoRun r = run("gpu_bench", {std::string("workload.args.program=") + p, "workload.args.size=32",
                                     std::string("workload.args.contexts=") + c});
       EXPECT_EQ(r.status, 0) << p << " x " << c << ": " << r.err << r.out;
-      EXPECT_EQ(stat(r.stats, "failed_runs"), 0) << p << " x " << c;
-      EXPECT_GE(stat(r.stats, "switches"), std::stod(c)) << p << " x " << c;
+      EXPECT_EQ(first_stat(r.stats, "failed_runs"), 0) << p << " x " << c;
+      EXPECT_GE(first_stat(r.stats, "switches"), std::stod(c)) << p << " x " << c;
     }
 }
 
@@ -291,7 +275,7 @@ TEST(Fifo, EveryProgramPassesItsSelfCheckWithTwoAndFourContexts) {
 TEST(Fifo, SkippedLaunchArgumentRestoreGivesAWrongResult) {
   FifoRun good = run("gpu_bench", {"workload.args.program=loop", "workload.args.contexts=2"});
   EXPECT_EQ(good.status, 0) << good.err;
-  EXPECT_EQ(stat(good.stats, "failed_runs"), 0);
+  EXPECT_EQ(first_stat(good.stats, "failed_runs"), 0);
   FifoRun r =
       run("gpu_bench", {"workload.args.program=loop", "workload.args.contexts=2", "gpu0.gr.test_skip_restore=ARG2"});
   EXPECT_NE(r.status, 0);
@@ -301,8 +285,8 @@ TEST(Fifo, SkippedLaunchArgumentRestoreGivesAWrongResult) {
       << r.out << r.err;
   EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
   EXPECT_FALSE(has(r.err, "memory fault")) << r.err;
-  EXPECT_EQ(stat(r.stats, "failed_runs"), 1);
-  EXPECT_GT(stat(r.stats, "skipped_restores"), 0);
+  EXPECT_EQ(first_stat(r.stats, "failed_runs"), 1);
+  EXPECT_GT(first_stat(r.stats, "skipped_restores"), 0);
 }
 
 // A switch that does not restore CMP_CHAN (the address-space selection) runs the next kernel in
@@ -382,8 +366,8 @@ TEST(Fifo, BadInputsStopTheRunNamingChannelMethodAndAddress) {
 TEST(Fifo, AnAcquireWaitsForAnotherChannelsRelease) {
   FifoRun r = run("test_fifo_bad", {"workload.args.case=acquire_release"});
   EXPECT_EQ(r.status, 0) << r.err << r.out;
-  EXPECT_GE(stat(r.stats, "semaphore_waits"), 1);
-  EXPECT_GE(stat(r.stats, "semaphore_acquires"), 1);
+  EXPECT_GE(first_stat(r.stats, "semaphore_waits"), 1);
+  EXPECT_GE(first_stat(r.stats, "semaphore_acquires"), 1);
 }
 
 // The blocked acquire as the user sees it (issue 27): Fifo debug lines for the block and the
@@ -412,7 +396,7 @@ TEST(Fifo, AnAcquireWaitIsDebuggedAndTraced) {
 TEST(Fifo, PushBuffersInVram) {
   FifoRun r = run("gpu_bench", {"workload.args.gdev.pushbuf_in=vram", "workload.args.contexts=2"});
   EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(stat(r.stats, "failed_runs"), 0);
+  EXPECT_EQ(first_stat(r.stats, "failed_runs"), 0);
 }
 
 // Channel A's kernel uses channel B's buffer address: an MMU fault in A's address space (the real

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 
 using namespace hetvp::test;
 
@@ -32,7 +33,7 @@ const T& pick_of(Rng& rng, const std::vector<T>& v) {
   return v[pick(rng, v.size())];
 }
 
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using hetvp::test::has;
 bool verbose() { return std::getenv("HETVP_FUZZ_VERBOSE") != nullptr; }
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }

@@ -1,15 +1,20 @@
 // VRAM that the Gdev runtime frees and reuses (sw/driver/vram_allocator.h, GpuDriver::free_vram,
 // GdevRuntime::mem_free / module_unload / ctx_destroy), and every bad input of it: out of VRAM, a
 // double free, a free of an address never allocated, a copy to a freed buffer, a context
-// destroyed with buffers still allocated. In-process: a test-only host program on
-// configs/default.yaml (hetvp's firmware); each case checks the message, the exit status and that
-// nothing else failed.
+// destroyed with buffers still allocated; kernels with more than 64 bytes of parameters (a
+// parameter buffer in the context's VRAM) and with more than 4 KiB (refused). In-process: a
+// test-only host program on configs/default.yaml (hetvp's firmware); each case checks the
+// message, the exit status and that nothing else failed.
 #include <gtest/gtest.h>
 
 #include <cinttypes>
+#include <cmath>
+#include <cstring>
 #include <sstream>
 
+#include "common/in_process_run.h"
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 #include "common/tlm_harness.h"
 #include "firmware/include/hetvp/pmc.h"
 #include "platform/format.h"
@@ -98,6 +103,8 @@ class GdevMemory : public ProgramWithArgs<MemArgs> {
       DevPtr a = rt.mem_alloc(ctx, 1 << 20);
       (void)a;
       rt.mem_alloc(ctx, drv.vram_size());
+    } else if (c == "big_params" || c == "too_big_params") {
+      return params(api, drv, rt, ctx, c == "too_big_params");
     } else if (c == "leak") {
       rt.mem_alloc(ctx, 4096);
       rt.mem_alloc(ctx, 8192);
@@ -111,13 +118,78 @@ class GdevMemory : public ProgramWithArgs<MemArgs> {
     rt.ctx_destroy(ctx);
     return 0;
   }
+
+ private:
+  // coeffs40 (tests/kernels/gpu_run_kernels.cu: 184 bytes of parameters, a struct of 40 floats by
+  // value first): y[i] = c[i % 40] * x[i] + c[39 - i % 40]. Two launches with different
+  // coefficients pushed before one synchronize (each needs its own buffer), a third after it (a
+  // buffer reused), and the two-step launch (cuParamSet*, cuLaunchGrid). The program's block ends
+  // with the last parameter (180 bytes); the runtime pads it to the kernel's 184 (8-byte alignment).
+  static int params(HostApi& api, GpuDriver& drv, GdevRuntime& rt, GdevContext* ctx, bool too_big) {
+    const std::string file = test::binary_dir() + "/tests/kernels/gpu_run_kernels." + compute_arch(drv) + ".ptx";
+    const GpuModule m = rt.module_load(ctx, test::read_file(file), file);
+    const unsigned n = 200;
+    if (too_big) {  // 4100 bytes: one word over CUDA's limit
+      rt.launch_async(ctx, m, "coeffs40", 2, 1, 128, 1, std::vector<uint32_t>(1025, 0));
+      return 0;
+    }
+    const std::vector<gpu::ptx::ParamInfo>& p = m.kernel("coeffs40").params;
+    HostBuf hx = rt.mem_alloc_host(ctx, n * 4), hy = rt.mem_alloc_host(ctx, n * 4);
+    DevPtr x = rt.mem_alloc(ctx, n * 4);
+    std::vector<float> xs(n);
+    for (unsigned i = 0; i < n; ++i) xs[i] = 1.f / float(i + 1) - 0.125f * float(i);
+    api.poke(hx.phys, xs.data(), n * 4);
+    rt.memcpy_htod(ctx, x, hx, n * 4);
+    const auto coeffs = [](unsigned run) {
+      std::vector<float> c(40);
+      for (unsigned j = 0; j < 40; ++j) c[j] = 0.5f + 0.25f * float(j + run) - (j % 3 ? 0.f : 1.f / 3.f);
+      return c;
+    };
+    const auto args = [&](const std::vector<float>& c, const DevPtr& y) {
+      std::vector<uint8_t> b(p[3].offset + p[3].size, 0);
+      const uint64_t xva = x.va(), yva = y.va();
+      std::memcpy(b.data() + p[0].offset, c.data(), 160);
+      std::memcpy(b.data() + p[1].offset, &xva, 8);
+      std::memcpy(b.data() + p[2].offset, &yva, 8);
+      std::memcpy(b.data() + p[3].offset, &n, 4);
+      std::vector<uint32_t> w((b.size() + 3) / 4, 0);
+      std::memcpy(w.data(), b.data(), b.size());
+      return w;
+    };
+    std::vector<DevPtr> y;
+    for (unsigned run = 0; run < 4; ++run) y.push_back(rt.mem_alloc(ctx, n * 4));
+    rt.launch_async(ctx, m, "coeffs40", 2, 1, 128, 1, args(coeffs(0), y[0]));
+    rt.launch_async(ctx, m, "coeffs40", 2, 1, 128, 1, args(coeffs(1), y[1]));
+    rt.synchronize(ctx);
+    const size_t blocks = drv.vram().live_blocks();
+    rt.launch_async(ctx, m, "coeffs40", 2, 1, 128, 1, args(coeffs(2), y[2]));
+    rt.set_params(ctx, m, "coeffs40", 128, 1, args(coeffs(3), y[3]));
+    rt.launch_grid_async(ctx, 2, 1);
+    rt.synchronize(ctx);
+    std::string line = "big_params:";
+    for (unsigned run = 0; run < 4; ++run) {
+      std::vector<float> got(n);
+      rt.memcpy_dtoh(ctx, hy, y[run], n * 4);
+      api.peek(hy.phys, got.data(), n * 4);
+      const std::vector<float> c = coeffs(run);
+      unsigned wrong = 0;
+      for (unsigned i = 0; i < n; ++i) wrong += got[i] != std::fma(c[i % 40], xs[i], c[39 - i % 40]);
+      line += format(" launch %u %s,", run + 1, wrong ? "WRONG" : "ok");
+    }
+    api.log(line + format(" VRAM blocks after the third and fourth launch: %s",
+                          drv.vram().live_blocks() == blocks ? "same" : "more"));
+    for (const DevPtr& d : y) rt.mem_free(ctx, d);
+    rt.mem_free(ctx, x);
+    rt.module_unload(ctx, m);
+    const size_t before = drv.vram().live_blocks();
+    rt.ctx_destroy(ctx);
+    api.log(format("big_params: cuCtxDestroy freed %zu VRAM blocks", before - drv.vram().live_blocks()));
+    return 0;
+  }
 };
 HETVP_REGISTER_PROGRAM("test_gdev_memory", GdevMemory, "test: cuMemFree, reuse and its bad inputs");
 
-struct MemRun {
-  int status = 0;
-  std::string out, err, stats;
-};
+using MemRun = test::InProcessRun;
 MemRun run(const std::string& which, std::vector<std::string> sets = {}) {
   RunOptions opt;
   opt.config = test::config("default.yaml");
@@ -125,22 +197,10 @@ MemRun run(const std::string& which, std::vector<std::string> sets = {}) {
   sets.push_back("workload.args.case=" + which);
   opt.overrides = std::move(sets);
   opt.log_level = "warning";  // the MMU's fault report is a warning; the program's lines print (not quiet)
-  static int n = 0;
-  opt.stats_path = test::scratch() + "/mem" + std::to_string(n++) + ".json";
-  std::ostringstream out, err;
-  MemRun r;
-  r.status = run_platform(opt, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  r.stats = test::read_file(opt.stats_path);
-  return r;
+  return test::run_in_process(opt);
 }
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-size_t count(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
+using test::count;
+using test::has;
 }  // namespace
 
 TEST(GdevMemory, AFreedBuffersVramIsReusedAndItsDataRoundTrips) {
@@ -223,4 +283,30 @@ TEST(GdevMemory, ContextDestroyedWithBuffersReleasesAndReportsThem) {
   ASSERT_EQ(sscanf(all.c_str() + p, "leak: %" SCNu64 " live VRAM blocks before cuCtxDestroy, %" SCNu64, &before, &after),
             2);
   EXPECT_EQ(after, before - 3) << all;
+}
+
+// More than the 64 bytes CMP_ARG carries: each launch's block in its own parameter buffer in the
+// context's VRAM (two launches pushed before one synchronize do not share one), reused after a
+// synchronize, freed with the context; the two-step launch (set_params) too.
+TEST(GdevMemory, ParametersBeyond64BytesTravelInAParameterBuffer) {
+  MemRun r = run("big_params");
+  ASSERT_EQ(r.status, kExitOk) << r.err << r.out;
+  const std::string all = r.out + r.err;
+  EXPECT_TRUE(has(all,
+                  "big_params: launch 1 ok, launch 2 ok, launch 3 ok, launch 4 ok, VRAM blocks after the third "
+                  "and fourth launch: same"))
+      << all;
+  // The two parameter buffers (and the channel's own VRAM, held until the next close: none here).
+  EXPECT_TRUE(has(all, "big_params: cuCtxDestroy freed 2 VRAM blocks")) << all;
+  EXPECT_FALSE(has(all, "still allocated")) << all;  // the runtime's buffers are not the program's leak
+}
+
+TEST(GdevMemory, ParametersBeyond4KiBAreRefused) {
+  MemRun r = run("too_big_params");
+  EXPECT_EQ(r.status, kExitSimFailure);
+  EXPECT_TRUE(has(r.err,
+                  "launch of coeffs40: 4100 bytes of parameters, a launch carries at most 4096 (CUDA's limit "
+                  "for sm_20 to sm_35; compute.h CMP_PARAM_MAX)"))
+      << r.err;
+  EXPECT_EQ(count(r.err, "FAILED"), 1u) << r.err;
 }

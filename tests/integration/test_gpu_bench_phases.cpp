@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/in_process_run.h"
 #include "common/run_hetvp.h"
 #include "platform/simulation.h"
 
@@ -16,37 +17,15 @@ namespace {
 const char* const kPhases[] = {"init_ns", "memalloc_ns", "datainit_ns", "htod_ns", "kernconf_ns",
                                "exec_ns", "dtoh_ns",     "dataread_ns", "close_ns"};
 
-struct BenchRun {
-  int status = 0;
-  std::string out, err, stats;
-  std::vector<std::map<std::string, std::string>> rows;  // CSV rows by column name
-};
+using BenchRun = test::InProcessRun;
 BenchRun bench(std::vector<std::string> sets) {
   RunOptions opt;
   opt.config = test::config("default.yaml");
   opt.workload = "gpu_bench";
   opt.overrides = std::move(sets);
-  static int n = 0;
-  opt.csv_path = test::scratch() + "/phases" + std::to_string(n) + ".csv";
-  opt.stats_path = test::scratch() + "/phases" + std::to_string(n++) + ".json";
-  std::ostringstream out, err;
-  BenchRun r;
-  r.status = run_platform(opt, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  r.stats = test::read_file(opt.stats_path);
-  const auto csv = test::read_csv(opt.csv_path);
-  for (size_t i = 1; i < csv.size(); ++i) {
-    std::map<std::string, std::string> row;
-    for (size_t c = 0; c < csv[0].size() && c < csv[i].size(); ++c) row[csv[0][c]] = csv[i][c];
-    r.rows.push_back(row);
-  }
-  return r;
+  return test::run_in_process(opt, true);
 }
-double num(const std::map<std::string, std::string>& row, const std::string& col) {
-  const auto it = row.find(col);
-  return it == row.end() || it->second.empty() ? -1 : std::stod(it->second);
-}
+using test::column_number;
 }  // namespace
 
 // madd: every phase is there and takes time, and the phases add up to total_ns (Gdev's stamps are
@@ -59,14 +38,14 @@ TEST(GpuBenchPhases, MaddHasGdevsPhasesAndTheyAddUpToTheTotal) {
     EXPECT_EQ(row.at("check"), "ok");
     double sum = 0;
     for (const char* p : kPhases) {
-      EXPECT_GT(num(row, p), 0) << p << " in run " << row.at("run");
-      sum += num(row, p);
+      EXPECT_GT(column_number(row, p), 0) << p << " in run " << row.at("run");
+      sum += column_number(row, p);
     }
-    EXPECT_NEAR(sum, num(row, "total_ns"), 10) << "run " << row.at("run");
-    EXPECT_EQ(num(row, "htod_ns") + num(row, "dtoh_ns") + num(row, "exec_ns") > 0, true);
+    EXPECT_NEAR(sum, column_number(row, "total_ns"), 10) << "run " << row.at("run");
+    EXPECT_EQ(column_number(row, "htod_ns") + column_number(row, "dtoh_ns") + column_number(row, "exec_ns") > 0, true);
   }
   // The first run's Init pays the golden context; the later run's does not.
-  EXPECT_GT(num(r.rows[0], "init_ns"), num(r.rows[1], "init_ns") + 500e3);
+  EXPECT_GT(column_number(r.rows[0], "init_ns"), column_number(r.rows[1], "init_ns") + 500e3);
   const std::string all = r.out + r.err;
   EXPECT_NE(all.find("gpu_bench phases (ms, median of the runs after the first): Init: "), std::string::npos) << all;
   for (const char* p : {" MemAlloc: ", " DataInit: ", " HtoD: ", " KernConf: ", " Exec: ", " DtoH: ", " DataRead: ",
@@ -92,10 +71,10 @@ TEST(GpuBenchPhases, MemcpyHasNoKernelPhases) {
   BenchRun r = bench({"workload.args.program=memcpy", "workload.args.size=65536"});
   ASSERT_EQ(r.status, kExitOk) << r.err;
   ASSERT_EQ(r.rows.size(), 1u);
-  EXPECT_EQ(num(r.rows[0], "kernconf_ns"), 0);
-  EXPECT_EQ(num(r.rows[0], "exec_ns"), 0);
-  EXPECT_GT(num(r.rows[0], "htod_ns"), 0);
-  EXPECT_GT(num(r.rows[0], "dtoh_ns"), 0);
+  EXPECT_EQ(column_number(r.rows[0], "kernconf_ns"), 0);
+  EXPECT_EQ(column_number(r.rows[0], "exec_ns"), 0);
+  EXPECT_GT(column_number(r.rows[0], "htod_ns"), 0);
+  EXPECT_GT(column_number(r.rows[0], "dtoh_ns"), 0);
 }
 
 // Every run frees its VRAM (cuMemFree, cuModuleUnload, cuCtxDestroy): 12 runs of a 2 MiB memcpy
@@ -120,8 +99,8 @@ TEST(GpuBenchPhases, ContextsShareThePhases) {
   for (const auto& row : r.rows) {
     EXPECT_EQ(row.at("check"), "ok");
     double sum = 0;
-    for (const char* p : kPhases) sum += num(row, p);
-    EXPECT_NEAR(sum, num(row, "total_ns"), 10);
+    for (const char* p : kPhases) sum += column_number(row, p);
+    EXPECT_NEAR(sum, column_number(row, "total_ns"), 10);
   }
 }
 
@@ -139,8 +118,8 @@ TEST(GpuBenchPhases, PhasesDoNotDependOnTheQuantum) {
   for (const char* q : {"10ns", "10us"})
     for (size_t run = 0; run < 2; ++run)
       for (const char* p : kPhases) {
-        const double ref = num(by_q["1us"].rows[run], p);
-        EXPECT_NEAR(num(by_q[q].rows[run], p), ref, ref * 0.01) << p << " run " << run << " quantum " << q;
+        const double ref = column_number(by_q["1us"].rows[run], p);
+        EXPECT_NEAR(column_number(by_q[q].rows[run], p), ref, ref * 0.01) << p << " run " << run << " quantum " << q;
       }
 }
 
@@ -163,8 +142,9 @@ TEST(GpuBenchPhases, PageableCopiesGoThroughTheBounceBuffers) {
     ASSERT_EQ(r->rows.size(), 1u);
     EXPECT_EQ(r->rows[0].at("check"), "ok");
   }
-  EXPECT_GT(num(pageable.rows[0], "htod_ns"), num(pinned.rows[0], "htod_ns"));
-  EXPECT_GT(num(pageable.rows[0], "dtoh_ns"), num(pinned.rows[0], "dtoh_ns"));
-  EXPECT_GT(num(one.rows[0], "htod_ns"), num(pageable.rows[0], "htod_ns")) << "two buffers overlap memcpy and DMA";
-  EXPECT_GT(num(one.rows[0], "dtoh_ns"), num(pageable.rows[0], "dtoh_ns"));
+  EXPECT_GT(column_number(pageable.rows[0], "htod_ns"), column_number(pinned.rows[0], "htod_ns"));
+  EXPECT_GT(column_number(pageable.rows[0], "dtoh_ns"), column_number(pinned.rows[0], "dtoh_ns"));
+  EXPECT_GT(column_number(one.rows[0], "htod_ns"), column_number(pageable.rows[0], "htod_ns"))
+      << "two buffers overlap memcpy and DMA";
+  EXPECT_GT(column_number(one.rows[0], "dtoh_ns"), column_number(pageable.rows[0], "dtoh_ns"));
 }

@@ -9,7 +9,10 @@
 #include <map>
 #include <sstream>
 
+#include "common/in_process_run.h"
 #include "common/run_hetvp.h"
+#include "common/stats_json.h"
+#include "common/text_match.h"
 #include "common/tlm_harness.h"
 #include "platform/format.h"
 #include "platform/program.h"
@@ -108,46 +111,17 @@ HETVP_REGISTER_TEST_PROGRAM("test_host_processes", SchedProgram, "test: the host
 
 namespace {
 
-struct BenchRun {
-  int status = 0;
-  std::string out, err, stats;
-  std::vector<std::map<std::string, std::string>> rows;  // CSV rows by column name
-  std::string all() const { return out + err; }
-};
+using BenchRun = test::InProcessRun;
 BenchRun run(const std::string& workload, std::vector<std::string> sets, const std::string& config = "default.yaml") {
   RunOptions opt;
   opt.config = test::config(config);
   opt.workload = workload;
   opt.overrides = std::move(sets);
-  static int n = 0;
-  opt.csv_path = test::scratch() + "/procs" + std::to_string(n) + ".csv";
-  opt.stats_path = test::scratch() + "/procs" + std::to_string(n++) + ".json";
-  std::ostringstream out, err;
-  BenchRun r;
-  r.status = run_platform(opt, out, err);
-  r.out = out.str();
-  r.err = err.str();
-  r.stats = test::read_file(opt.stats_path);
-  const auto csv = test::read_csv(opt.csv_path);
-  for (size_t i = 1; i < csv.size(); ++i) {
-    std::map<std::string, std::string> row;
-    for (size_t c = 0; c < csv[0].size() && c < csv[i].size(); ++c) row[csv[0][c]] = csv[i][c];
-    r.rows.push_back(row);
-  }
-  return r;
+  return test::run_in_process(opt, true);
 }
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-size_t count(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
-// The number after `"key": ` in the stats JSON (the first one), -1 when absent.
-double stat(const std::string& json, const std::string& key) {
-  const std::string k = "\"" + key + "\": ";
-  const size_t p = json.find(k);
-  return p == std::string::npos ? -1 : std::stod(json.substr(p + k.size()));
-}
+using test::count;
+using test::first_stat;
+using test::has;
 
 }  // namespace
 
@@ -200,14 +174,14 @@ TEST(GpuBenchProcesses, TwoMaddProcessesEachCheckTheirResultsAndGrSwitchesBetwee
   EXPECT_TRUE(has(r.all(), "every process's results correct")) << r.all();
   EXPECT_TRUE(has(r.all(), "gpu_bench process 0: madd size 64, 2 run(s)")) << r.all();
   EXPECT_TRUE(has(r.all(), "gpu_bench process 1: madd size 64, 2 run(s)")) << r.all();
-  EXPECT_GE(stat(r.stats, "switches_between_open_channels"), 2) << r.stats;
-  EXPECT_GT(stat(r.stats, "host_process_switches"), 0) << r.stats;
-  EXPECT_EQ(stat(r.stats, "processes"), 2);
-  EXPECT_GT(stat(r.stats, "process1_median_run_ns"), 0);
+  EXPECT_GE(first_stat(r.stats, "switches_between_open_channels"), 2) << r.stats;
+  EXPECT_GT(first_stat(r.stats, "host_process_switches"), 0) << r.stats;
+  EXPECT_EQ(first_stat(r.stats, "processes"), 2);
+  EXPECT_GT(first_stat(r.stats, "process1_median_run_ns"), 0);
   // One process alone: no switches between open channels.
   BenchRun one = run("gpu_bench", {"workload.args.program=madd", "workload.args.runs=2"});
   ASSERT_EQ(one.status, kExitOk) << one.all();
-  EXPECT_EQ(stat(one.stats, "switches_between_open_channels"), 0) << one.stats;
+  EXPECT_EQ(first_stat(one.stats, "switches_between_open_channels"), 0) << one.stats;
   EXPECT_EQ(one.rows.at(0).count("process"), 0u) << "one application: the CSV is as before";
 }
 
@@ -222,7 +196,7 @@ TEST(GpuBenchProcesses, TwoMaddProcessesOnBothFalconFirmwares) {
     ASSERT_EQ(r.rows.size(), 2u);
     for (const auto& row : r.rows) EXPECT_EQ(row.at("check"), "ok");
     EXPECT_TRUE(has(r.all(), "every process's results correct")) << r.all();
-    EXPECT_GE(stat(r.stats, "switches_between_open_channels"), 2) << r.stats;
+    EXPECT_GE(first_stat(r.stats, "switches_between_open_channels"), 2) << r.stats;
     EXPECT_EQ(count(r.all(), "FAILED"), 0u) << r.all();
   }
 }
@@ -250,7 +224,7 @@ TEST(GpuBenchProcesses, AShortTimeSlicePreemptsAndResultsStayRight) {
   BenchRun r = run("gpu_bench", {"workload.args.program=madd", "workload.args.processes=2", "workload.args.host.slice=1ns",
                             "workload.args.host_memory=pageable"});
   ASSERT_EQ(r.status, kExitOk) << r.all();
-  EXPECT_GT(stat(r.stats, "host_preemptions"), 0) << r.stats;
+  EXPECT_GT(first_stat(r.stats, "host_preemptions"), 0) << r.stats;
   EXPECT_TRUE(has(r.all(), "every process's results correct")) << r.all();
 }
 
@@ -272,7 +246,7 @@ TEST(GpuBenchProcesses, AProcessEndingWithItsContextOpenIsReleasedAndReported) {
   EXPECT_TRUE(has(r.all(), "still open: the driver destroys it")) << r.all();
   EXPECT_TRUE(has(r.all(), "released 4 buffer(s) of ")) << r.all();  // a, b, c and the module image
   EXPECT_EQ(count(r.all(), "exited with its context"), 1u) << r.all();
-  EXPECT_EQ(stat(r.stats, "gdev_contexts_released_at_exit"), 1) << r.stats;
+  EXPECT_EQ(first_stat(r.stats, "gdev_contexts_released_at_exit"), 1) << r.stats;
   EXPECT_EQ(count(r.all(), "FAILED"), 0u) << r.all();
 }
 
@@ -318,8 +292,8 @@ TEST(GpuBenchProcesses, SpinningGpuWaitsKeepTheCpu) {
   ASSERT_EQ(y.status, kExitOk) << y.all();
   ASSERT_EQ(s.status, kExitOk) << s.all();
   EXPECT_TRUE(has(s.all(), "every process's results correct")) << s.all();
-  EXPECT_LT(stat(s.stats, "host_process_switches"), stat(y.stats, "host_process_switches") / 4) << s.stats;
-  EXPECT_GT(stat(s.stats, "host_process_switches"), 0) << s.stats;
+  EXPECT_LT(first_stat(s.stats, "host_process_switches"), first_stat(y.stats, "host_process_switches") / 4) << s.stats;
+  EXPECT_GT(first_stat(s.stats, "host_process_switches"), 0) << s.stats;
 }
 
 // ---------------------------------------------------------------- the kernel driver's costs

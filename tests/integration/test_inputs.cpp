@@ -10,12 +10,13 @@
 #include <sys/stat.h>
 
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 
 using namespace hetvp::test;
 
 namespace {
 
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using hetvp::test::has;
 
 // A FIFO nobody writes: opening it for reading would block forever.
 std::string fifo() {

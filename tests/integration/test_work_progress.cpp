@@ -1,7 +1,8 @@
 // `hetvp run --progress` with the workload's own count of its work (HostApi::progress,
-// platform/work_progress.h): transfer reports its points, gpu_bench its runs. On a log (stderr is
-// a file here) a line each time the count passes another tenth of the total, and one where the run
-// ends: the percent goes up to 100 %, and the total is the workload's.
+// platform/work_progress.h): transfer reports its points, gpu_bench its runs, the coherence
+// programs their iterations or random programs. On a log (stderr is a file here) a line each time
+// the count passes another tenth of the total, and one where the run ends: the percent goes up to
+// 100 %, and the total is the workload's.
 #include <regex>
 #include <sstream>
 
@@ -51,4 +52,20 @@ TEST(WorkProgress, GpuBenchReportsItsRuns) {
                           " --workload gpu_bench --set workload.args.runs=4 --progress -q");
   ASSERT_EQ(r.status, 0) << r.err;
   expect_up_to_all(work_lines(r.err), 4, r.err);
+}
+
+// The coherence programs count their Algorithm 2 iterations (square, matrix_transpose, shfl2d) or
+// their random programs (coh_random).
+TEST(WorkProgress, CoherenceSquareReportsItsIterations) {
+  RunResult r = run_hetvp("run " + config("coherence.yaml") + " --set workload.args.iterations=5 --progress -q");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_up_to_all(work_lines(r.err), 5, r.err);
+}
+
+TEST(WorkProgress, CoherenceRandomProgramsReportTheirCount) {
+  RunResult r = run_hetvp("run " + config("coherence.yaml") +
+                          " --workload coh_random --set workload.args.programs=10 --set workload.args.rounds=1"
+                          " --progress -q");
+  ASSERT_EQ(r.status, 0) << r.err;
+  expect_up_to_all(work_lines(r.err), 10, r.err);
 }

@@ -7,28 +7,11 @@
 #include <vector>
 
 #include "common/run_hetvp.h"
+#include "common/stats_json.h"
 
 using namespace hetvp::test;
 
 namespace {
-
-// A number in a --stats file: the first key of `path`, then the next, ...
-double stat(const std::string& text, const std::vector<std::string>& path) {
-  size_t pos = 0;
-  for (const auto& k : path) {
-    pos = text.find("\"" + k + "\"", pos);
-    if (pos == std::string::npos) {
-      ADD_FAILURE() << "no stats key " << k;
-      return -1;
-    }
-    pos += k.size() + 2;
-  }
-  pos = text.find(':', pos);
-  const size_t end = text.find_first_of(",}\n", pos + 1);
-  std::string v = text.substr(pos + 1, end - pos - 1);
-  v.erase(0, v.find_first_not_of(" \""));
-  return std::stod(v);
-}
 
 TEST(CoherenceProtocolKernels, GpuAcquireAndReleaseRunAsPtxWithUncachedRegisterAccesses) {
   const std::string stats = scratch() + "/coh_sync.json";
@@ -43,11 +26,11 @@ TEST(CoherenceProtocolKernels, GpuAcquireAndReleaseRunAsPtxWithUncachedRegisterA
   // One acquire (LOCK, GPU_TRACK) and one release (GPU_TRACK, HISTORY, a poll or more of
   // HIST_STATUS, INVALIDATE, a poll or more of INVAL_STATUS, LOCK): at least 2 + 6 accesses, each
   // past the caches (the TCP and the TCC pass them through uncached).
-  const double uncached = stat(s, {"gpu0", "compute", "uncached_accesses"});
+  const double uncached = stats_number(s, {"gpu0", "compute", "uncached_accesses"});
   EXPECT_GE(uncached, 8);
-  EXPECT_EQ(stat(s, {"gpu0", "compute", "tcc", "uncached"}), uncached);
+  EXPECT_EQ(stats_number(s, {"gpu0", "compute", "tcc", "uncached"}), uncached);
   // square's instructions and the protocol kernels' (the square kernel alone has no loop).
-  EXPECT_GT(stat(s, {"gpu0", "compute", "ptx", "warp_instructions"}), 0);
+  EXPECT_GT(stats_number(s, {"gpu0", "compute", "ptx", "warp_instructions"}), 0);
 }
 
 }  // namespace

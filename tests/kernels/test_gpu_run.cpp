@@ -10,18 +10,15 @@
 #include <vector>
 
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 
 using namespace hetvp::test;
 
 namespace {
 
 std::string ptx(const std::string& arch) { return binary_dir() + "/tests/kernels/gpu_run_kernels." + arch + ".ptx"; }
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-size_t count(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
+using hetvp::test::count;
+using hetvp::test::has;
 
 void write_bytes(const std::string& path, const void* data, size_t n) {
   std::ofstream(path, std::ios::binary).write(static_cast<const char*>(data), std::streamsize(n));

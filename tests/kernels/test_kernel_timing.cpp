@@ -8,26 +8,11 @@
 #include <vector>
 
 #include "common/run_hetvp.h"
+#include "common/stats_json.h"
 
 using namespace hetvp::test;
 
 namespace {
-
-// A number in a --stats file: the first key of `path`, then the next, ...
-double stat(const std::string& text, const std::vector<std::string>& path) {
-  size_t pos = 0;
-  for (const auto& k : path) {
-    pos = text.find("\"" + k + "\"", pos);
-    if (pos == std::string::npos) {
-      ADD_FAILURE() << "no stats key " << k;
-      return -1;
-    }
-    pos += k.size() + 2;
-  }
-  pos = text.find(':', pos);
-  const size_t end = text.find_first_of(",}\n", pos + 1);
-  return std::stod(text.substr(pos + 1, end - pos - 1));
-}
 
 struct Kernel {
   double busy_ns, warp_instructions, warps;
@@ -39,8 +24,9 @@ Kernel bench(const std::string& program) {
                           120);
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   const std::string s = components_section(read_file(stats));
-  return {stat(s, {"gpu0", "compute", "busy_ns"}), stat(s, {"gpu0", "compute", "ptx", "warp_instructions"}),
-          stat(s, {"gpu0", "compute", "warps"})};
+  return {stats_number(s, {"gpu0", "compute", "busy_ns"}),
+          stats_number(s, {"gpu0", "compute", "ptx", "warp_instructions"}),
+          stats_number(s, {"gpu0", "compute", "warps"})};
 }
 
 TEST(KernelTiming, MaddAndFmaddDifferByWhatTheirInstructionsDifferIn) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 #include "firmware/include/hetvp/compute.h"
 #include "firmware/include/hetvp/fifo.h"
 #include "models/gpu/compute/kernel_id.h"
@@ -25,11 +26,7 @@ using namespace hetvp::sw;
 
 namespace {
 
-size_t count(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
+using hetvp::test::count;
 
 // What lives across simulated time belongs to the program object (a failing kernel stops the
 // simulation while run() waits; a local would leak under LeakSanitizer).

@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 #include "models/mcu/rv32/standalone.h"
 #include "platform/elf_image.h"
 
@@ -15,7 +16,7 @@ using namespace hetvp::test;
 namespace {
 std::string cfg() { return config("default.yaml"); }
 std::string fw(const std::string& n) { return binary_dir() + "/firmware/" + n; }
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using hetvp::test::has;
 // Extracts a number following `key":` in the stats JSON of the named microcontroller.
 double mcu_stat(const std::string& json, const std::string& mcu, const std::string& key) {
   size_t m = json.find("\"microcontrollers\"");

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "common/child_exit.h"
+#include "common/text_match.h"
 #include "platform/builder.h"
 #include "platform/config.h"
 
@@ -116,7 +117,7 @@ Outcome load_in_child(const std::string& text, const std::vector<std::string>& o
   return o;
 }
 
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using hetvp::test::has;
 
 // 9 levels of 8 aliases: 8^9 (134 million) leaves to any walk of the node tree.
 std::string billion_laughs(int levels = 9, int fanout = 8) {

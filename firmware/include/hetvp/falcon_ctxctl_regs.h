@@ -31,7 +31,6 @@
     X(FCTX, FIFO_CMD, 0x068, 1, RO, 0, "command word of the method FIFO's head (macros.fuc:55, :141)")           \
     X(FCTX, FIFO_ACK, 0x074, 1, WO, 0, "write: pop the FIFO's head; INTR bit 2 (FIFO, level) stays while it is not empty (macros.fuc:56, :142)") \
     X(FCTX, HETVP_CLOCK_KHZ, 0x0F0, 1, RO, 0, "hetvp: the controller's clock in kHz (its YAML clock), read by hetvp's own firmware (assumption: GF100 has no such register)") \
-    X(FCTX, HETVP_CYCLES, 0x0F4, 1, RO, 0, "hetvp: core cycles executed since reset, low 32 bits (the stat `cycles`; assumption: GF100 has no such register)") \
     X(FCTX, UC_CTRL, 0x100, 1, RW, 0x10, "host write 2: start at UC_ENTRY; read: bit 4 stopped, bit 5 sleeping") \
     X(FCTX, UC_ENTRY, 0x104, 1, RW, 0, "start pc")                                                        \
     X(FCTX, UC_CAPS, 0x108, 1, RO, 0, "code size >> 8 in bits 0-8, data size >> 8 in bits 9-16")          \
@@ -102,6 +101,11 @@ HETVP_REG_OFFSETS(HETVP_HUB_IMAGE_LIST_REGS)
     X(GPC, PPC_TPC_MASK, 0x000, 4, RO, 0, "TPC mask of PPC n (0: absent); gpu_chips.h PPCS of them present")
 HETVP_REG_OFFSETS(HETVP_GPC_PPC_REGS)
 
+
+/* The core's executed cycles (not while asleep), low 32 bits: the window's debug port
+ * (models/mcu/debug_port.h DBG_CYCLES_LO, hetvp's own design, not in this table), which hetvp's own
+ * firmware reads through its I/O space as it reads any register of its window (FCTX_IO). */
+#define FCTX_DBG_CYCLES_LO 0xF34u
 
 /* The core's I/O address of a register: offset in bits 8-17, index (indexed registers) in 2-7. */
 #define FCTX_IO(off, idx) ((((off) & 0xffcu) << 6) | ((unsigned)(idx) << 2))

@@ -9,12 +9,16 @@
 #include "firmware/include/hetvp/falcon_ctxctl_regs.h"
 #include "firmware/include/hetvp/gr_ctxsw.h"
 #include "firmware/include/hetvp/mcu_regs.h"
+#include "models/mcu/debug_port.h"
 #include "platform/config.h"
 #include "platform/format.h"
 #include "platform/payload.h"
 #include "platform/register_table.h"
 
 namespace hetvp::mcu::falcon {
+
+// The firmware's copy of the debug port's counter offset (a C header) is the port's.
+static_assert(FCTX_DBG_CYCLES_LO == DBG_CYCLES_LO, "falcon_ctxctl_regs.h FCTX_DBG_CYCLES_LO is debug_port.h's");
 
 namespace {
 const RegSpec kFctxRegs[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
@@ -124,9 +128,9 @@ void Ctxctl::bind_registers() {
   // Configuration-dependent read-only values, and the registers only one kind of controller has.
   bank_.set_reset("UC_CAPS", FCTX_UC_CAPS_VALUE(cfg_.code_size, cfg_.data_size));
   bank_.set_reset("STRANDS_CNT", cfg_.strands);
-  // hetvp's own firmware learns its clock and counts its cycles here (docs/firmware_falcon.md)
+  // hetvp's own firmware learns its clock here (docs/firmware_falcon.md); its cycle counter is the
+  // debug port's (FCTX_DBG_CYCLES_LO), which the core host serves to the core's I/O space too.
   bank_.set_reset("HETVP_CLOCK_KHZ", static_cast<uint32_t>(cfg_.clock_hz / 1000.0 + 0.5));
-  reg("HETVP_CYCLES").read([this](const Register&) { return static_cast<uint32_t>(cycles_); });
   bank_.set_reset("STRAND_SIZE", cfg_.strand_words);
   if (cfg_.slot.hub) {
     bank_.set_reset("GPC_ROP_COUNT", FCTX_GPC_ROP_COUNT_VALUE(cfg_.slot.gpcs, cfg_.rops));

@@ -7,11 +7,12 @@
 #include <regex>
 
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 
 using namespace hetvp::test;
 
 namespace {
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+using hetvp::test::has;
 
 // The number after `"key": ` inside the object `"comp": {` of a stats document's components.
 double stat(const std::string& doc, const std::string& comp, const std::string& key) {

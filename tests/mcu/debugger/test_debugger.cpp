@@ -6,17 +6,14 @@
 #include <regex>
 
 #include "common/run_hetvp.h"
+#include "common/text_match.h"
 #include "models/mcu/falcon/nouveau_fw.h"
 
 using namespace hetvp::test;
 
 namespace {
-bool has(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
-size_t count(const std::string& s, const std::string& what) {
-  size_t n = 0;
-  for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
-  return n;
-}
+using hetvp::test::count;
+using hetvp::test::has;
 std::string falcon_cfg() { return config("gf100_nouveau.yaml"); }
 std::string rv32_cfg() { return config("default.yaml"); }
 #define NEED_NOUVEAU()                                                                                            \

@@ -2,11 +2,11 @@
 // `hetvp` program: gpu_bench on configs/gf100_nouveau.yaml against configs/default.yaml (hetvp's RV32
 // firmware), the same hardware (the gr block's units) under both; the bad inputs of the switch path.
 #include "common/run_hetvp.h"
+#include "common/stats_json.h"
 #include "models/mcu/falcon/nouveau_fw.h"
 
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <regex>
 
 using namespace hetvp::test;
@@ -15,17 +15,6 @@ namespace {
 
 std::string bench(const std::string& cfg, const std::string& extra) {
   return "run " + config(cfg) + " --workload gpu_bench " + extra;
-}
-
-// The number after the keys, each searched after the previous one (the stats JSON is nested).
-double num(const std::string& stats, std::initializer_list<const char*> keys) {
-  size_t at = 0;
-  for (const char* k : keys) {
-    at = stats.find(std::string("\"") + k + "\":", at);
-    if (at == std::string::npos) return -1;
-    at += std::strlen(k) + 3;
-  }
-  return std::stod(stats.substr(at));
 }
 
 #define NEED_NOUVEAU()                                               \
@@ -48,32 +37,34 @@ TEST(FalconCtxsw, Madd4ContextsAreSwitchedByNouveausFirmware) {
   EXPECT_NE(r.out.find("every result correct"), std::string::npos) << r.out;
   EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
   const std::string s = read_file(stats);
-  const double switches = num(s, {"gr", "switches"});
+  const double switches = stats_number(s, {"gr", "switches"});
   EXPECT_GT(switches, 0) << s;
   // Each switch reached the HUB Falcon as its CHSW interrupt (line 8), and the golden save was the
   // host's forced unload (ctxgf100.c): one ACK with no switch pending.
-  EXPECT_EQ(num(s, {"microcontrollers", "hub", "chsw_irqs"}), switches);
-  EXPECT_EQ(num(s, {"hub_ctxsw", "forced_unloads"}), 1);
+  EXPECT_EQ(stats_number(s, {"microcontrollers", "hub", "chsw_irqs"}), switches);
+  EXPECT_EQ(stats_number(s, {"hub_ctxsw", "forced_unloads"}), 1);
   // The HUB's cycles per switch (measured by the controller, CHSW interrupt to ACK) reach the unit's
   // statistics for the switches only, not for the golden unload.
-  EXPECT_EQ(num(s, {"hub_ctxsw", "fw_cycles_total"}), num(s, {"microcontrollers", "hub", "chsw_cycles"}));
-  EXPECT_GT(num(s, {"hub_ctxsw", "fw_cycles_min"}), 1000);
+  EXPECT_EQ(stats_number(s, {"hub_ctxsw", "fw_cycles_total"}),
+            stats_number(s, {"microcontrollers", "hub", "chsw_cycles"}));
+  EXPECT_GT(stats_number(s, {"hub_ctxsw", "fw_cycles_min"}), 1000);
   // Switches alike (the same lists, the same channel layout) take alike cycle counts: GF100's lists
   // make each about 10-15 thousand HUB cycles; none is an outlier of several times the shortest.
-  EXPECT_LT(num(s, {"hub_ctxsw", "fw_cycles_max"}), 2 * num(s, {"hub_ctxsw", "fw_cycles_min"}));
-  EXPECT_EQ(num(s, {"hub_ctxsw", "errors"}), 0);
+  EXPECT_LT(stats_number(s, {"hub_ctxsw", "fw_cycles_max"}), 2 * stats_number(s, {"hub_ctxsw", "fw_cycles_min"}));
+  EXPECT_EQ(stats_number(s, {"hub_ctxsw", "errors"}), 0);
   // Every load (the switches, and the golden set-channel) fetched inst + 0x210 (16 bytes, VRAM) and the
   // 256-byte header (VM) with xdld.
-  const double loads = num(s, {"hub_ctxsw", "chan_loads"});
+  const double loads = stats_number(s, {"hub_ctxsw", "chan_loads"});
   EXPECT_EQ(loads, switches + 1);
-  EXPECT_EQ(num(s, {"microcontrollers", "hub", "xfer_bytes"}), loads * (16 + 256));
+  EXPECT_EQ(stats_number(s, {"microcontrollers", "hub", "xfer_bytes"}), loads * (16 + 256));
   // One strand command per save or load on the HUB; saves = those minus the switches' loads.
-  const double saves = num(s, {"hub_ctxsw", "strand_commands"}) - switches;
+  const double saves = stats_number(s, {"hub_ctxsw", "strand_commands"}) - switches;
   ASSERT_GT(saves, 0);
-  const double hub = num(s, {"hub_ctxsw", "mmctx_save_bytes"}) / saves;
-  const double gpc_mmctx = num(s, {"gpc0_ctxsw", "mmctx_save_bytes"}) / saves;
-  const double gpc_strand = num(s, {"gpc0_ctxsw", "strand_save_bytes"}) / saves;
-  EXPECT_EQ(num(s, {"hub_ctxsw", "mmctx_load_bytes"}), num(s, {"hub_ctxsw", "mmctx_save_bytes"}) / saves * switches);
+  const double hub = stats_number(s, {"hub_ctxsw", "mmctx_save_bytes"}) / saves;
+  const double gpc_mmctx = stats_number(s, {"gpc0_ctxsw", "mmctx_save_bytes"}) / saves;
+  const double gpc_strand = stats_number(s, {"gpc0_ctxsw", "strand_save_bytes"}) / saves;
+  EXPECT_EQ(stats_number(s, {"hub_ctxsw", "mmctx_load_bytes"}),
+            stats_number(s, {"hub_ctxsw", "mmctx_save_bytes"}) / saves * switches);
   // The layout the firmware computed at init (hub.fuc/gpc.fuc, 256-byte units): the reserved header,
   // the HUB's list, its (empty) strand, then per GPC its lists and its strand.
   auto units = [](double bytes) { return (uint64_t(bytes) / 256 + 1) * 256; };
@@ -251,7 +242,9 @@ TEST(FalconCtxsw, EveryChipsImagesSwitchContexts) {
 // no such list: the runtime refuses it, named.
 TEST(FalconCtxsw, PerChannelMmioListRunsOnceAtEachChannelsFirstLoad) {
   NEED_NOUVEAU();
-  auto hub_stat = [](const std::string& s, const char* key) { return num(s, {"microcontrollers", "hub", key}); };
+  auto hub_stat = [](const std::string& s, const char* key) {
+    return stats_number(s, {"microcontrollers", "hub", key});
+  };
   const std::string plain = scratch() + "/mmio0.json", with = scratch() + "/mmio2.json";
   auto a = run_hetvp(bench("gf100_nouveau.yaml", "--set workload.args.contexts=4 --set workload.args.runs=2 --stats " + plain), 120);
   auto b = run_hetvp(bench("gf100_nouveau.yaml", "--set workload.args.contexts=4 --set workload.args.runs=2 --set "

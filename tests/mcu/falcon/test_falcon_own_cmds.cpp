@@ -93,6 +93,15 @@ class OwnFalconCommands : public ProgramWithArgs<> {
     api.log(format("GPC 0 firmware clock: %u kHz", r.result));
     c.expect(r.error == FW_ERR_OK && r.result == drv.reg_read(mcu.base(McuId::gpc_n(0)) + FCTX_HETVP_CLOCK_KHZ),
              "GPC 0's firmware reads its clock from the controller");
+    // its cycle counter is its core's, the window's debug port (FCTX_DBG_CYCLES_LO): the firmware's
+    // reading lies between two host readings of the port around the command
+    const uint32_t gpc0 = mcu.base(McuId::gpc_n(0));
+    const uint32_t before = drv.reg_read(gpc0 + FCTX_DBG_CYCLES_LO);
+    r = cmd(McuId::gpc_n(0), FW_CMD_REG_READ, MCU_UC_CYCLES_LO);
+    const uint32_t after = drv.reg_read(gpc0 + FCTX_DBG_CYCLES_LO);
+    api.log(format("GPC 0 firmware cycles: host %u, firmware %u, host %u", before, r.result, after));
+    c.expect(r.error == FW_ERR_OK && before < r.result && r.result < after,
+             "GPC 0's firmware reads its cycles from the debug port, between the host's two readings");
     r = cmd(McuId::gpc_n(1), 0x70, 0);
     c.expect(r.error == FW_ERR_UNKNOWN_CMD, "an unknown command: error 1");
     return c.failed ? 1 : 0;
@@ -119,7 +128,7 @@ std::string run_commands(const std::vector<std::string>& overrides) {
   EXPECT_EQ(log.find("FAILED CHECK"), std::string::npos) << log;
   size_t oks = 0;
   for (size_t p = log.find("ok: "); p != std::string::npos; p = log.find("ok: ", p + 1)) ++oks;
-  EXPECT_EQ(oks, 10u) << log;  // every check ran
+  EXPECT_EQ(oks, 11u) << log;  // every check ran
   EXPECT_NE(log.find("hetvp's own C firmware: init-done"), std::string::npos) << log;
   return log;
 }

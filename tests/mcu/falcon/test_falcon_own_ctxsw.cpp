@@ -5,12 +5,11 @@
 // self-checked results as under nouveau's firmware (gf100_nouveau.yaml) and hetvp's RV32 firmware
 // (default.yaml). Skipped, with the reason, without the Falcon images or nouveau's GF100 lists.
 #include "common/run_hetvp.h"
+#include "common/stats_json.h"
 
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <fstream>
-#include <initializer_list>
 #include <sstream>
 #include <string>
 
@@ -33,17 +32,6 @@ std::string own_image(const char* name) { return binary_dir() + "/firmware/falco
 
 std::string bench(const std::string& cfg, const std::string& extra) {
   return "run " + config(cfg) + " --workload gpu_bench " + extra;
-}
-
-// The number after the keys, each searched after the previous one (the stats JSON is nested).
-double num(const std::string& stats, std::initializer_list<const char*> keys) {
-  size_t at = 0;
-  for (const char* k : keys) {
-    at = stats.find(std::string("\"") + k + "\":", at);
-    if (at == std::string::npos) return -1;
-    at += std::strlen(k) + 3;
-  }
-  return std::stod(stats.substr(at));
 }
 
 // The resolved configuration's lines, without comments (the first names the file) and the firmware key.
@@ -76,20 +64,22 @@ TEST(FalconOwnFirmware, Madd4ContextsAreSwitchedByTheOwnFirmware) {
   EXPECT_EQ(yaml.find("    core: falcon\n", mc), yaml.find("\n", mc) + 1) << yaml;
   EXPECT_NE(yaml.find("    firmware: hetvp", mc), std::string::npos) << yaml;
   const std::string s = read_file(stats);
-  const double switches = num(s, {"gr", "switches"});
+  const double switches = stats_number(s, {"gr", "switches"});
   EXPECT_GT(switches, 0) << s;
-  EXPECT_EQ(num(s, {"microcontrollers", "hub", "chsw_irqs"}), switches) << s;
-  EXPECT_EQ(num(s, {"hub_ctxsw", "switch_errors"}), 0) << s;
+  EXPECT_EQ(stats_number(s, {"microcontrollers", "hub", "chsw_irqs"}), switches) << s;
+  EXPECT_EQ(stats_number(s, {"hub_ctxsw", "switch_errors"}), 0) << s;
   // The controller measures the HUB's cycles per switch for either firmware (the own one reports none).
-  EXPECT_EQ(num(s, {"hub_ctxsw", "fw_cycles_total"}), num(s, {"microcontrollers", "hub", "chsw_cycles"})) << s;
+  EXPECT_EQ(stats_number(s, {"hub_ctxsw", "fw_cycles_total"}),
+            stats_number(s, {"microcontrollers", "hub", "chsw_cycles"}))
+      << s;
   // GF100's context, as the boot line's lists give it: HUB 2 (the image's entry) + 200 (`hub`) + 23
   // (compute) words = 900 bytes per save or load; each GPC 41 + 23 (`gpc_0`, `gpc_1`) + 4 TPCs x 56 (`tpc`)
   // words = 1152 bytes and its 3 strand words (12 bytes). The golden save is one save; the first
   // switch loads only.
-  const double hub_save = num(s, {"hub_ctxsw", "mmctx_save_bytes"});
+  const double hub_save = stats_number(s, {"hub_ctxsw", "mmctx_save_bytes"});
   EXPECT_EQ(hub_save, 900.0 * switches) << s;  // golden + (switches - 1) saves
-  EXPECT_EQ(num(s, {"gpc0_ctxsw", "mmctx_save_bytes"}), 1152.0 * switches) << s;
-  EXPECT_EQ(num(s, {"hub_ctxsw", "switch_bytes"}), (900.0 + 4 * (1152 + 12)) * (2 * switches - 1)) << s;
+  EXPECT_EQ(stats_number(s, {"gpc0_ctxsw", "mmctx_save_bytes"}), 1152.0 * switches) << s;
+  EXPECT_EQ(stats_number(s, {"hub_ctxsw", "switch_bytes"}), (900.0 + 4 * (1152 + 12)) * (2 * switches - 1)) << s;
   // the context size the firmware answers (FW_CMD_GR_INFO): HUB 900 -> 1024, each GPC 1152 -> 1280 + 256
   EXPECT_NE(r.out.find("context size 7168 bytes"), std::string::npos) << r.out;
 }
@@ -141,9 +131,9 @@ TEST(FalconOwnFirmware, TheContextIsGf100sRegisterLists) {
       const std::string s = read_file(stats);
       const char* unit = std::string(reg) == "0x17e91c" ? "hub_ctxsw" : "gpc0_ctxsw";
       if (std::string(cfg) == "gf100_own.yaml")
-        EXPECT_GT(num(s, {unit, "skipped_restores"}), 0) << cfg << " " << reg << s;
+        EXPECT_GT(stats_number(s, {unit, "skipped_restores"}), 0) << cfg << " " << reg << s;
       else
-        EXPECT_EQ(num(s, {unit, "skipped_restores"}), 0) << cfg << " " << reg << s;
+        EXPECT_EQ(stats_number(s, {unit, "skipped_restores"}), 0) << cfg << " " << reg << s;
     }
 }
 
@@ -162,12 +152,15 @@ TEST(FalconOwnFirmware, SwitchCostsDoNotDependOnTheQuantum) {
     ASSERT_EQ(r.status, 0) << quanta[i] << r.out << r.err;
     s[i] = read_file(stats);
   }
-  EXPECT_GT(num(s[0], {"gr", "switches"}), 0);
-  EXPECT_EQ(num(s[0], {"gr", "switches"}), num(s[1], {"gr", "switches"}));
+  EXPECT_GT(stats_number(s[0], {"gr", "switches"}), 0);
+  EXPECT_EQ(stats_number(s[0], {"gr", "switches"}), stats_number(s[1], {"gr", "switches"}));
   for (const char* unit : {"hub", "gpc0", "gpc3"})
-    EXPECT_EQ(num(s[0], {"microcontrollers", unit, "cycles"}), num(s[1], {"microcontrollers", unit, "cycles"})) << unit;
-  EXPECT_EQ(num(s[0], {"hub_ctxsw", "fw_cycles_total"}), num(s[1], {"hub_ctxsw", "fw_cycles_total"}));
-  EXPECT_NEAR(num(s[0], {"hub_ctxsw", "pulse_to_ack_ns_mean"}), num(s[1], {"hub_ctxsw", "pulse_to_ack_ns_mean"}), 1.0);
+    EXPECT_EQ(stats_number(s[0], {"microcontrollers", unit, "cycles"}),
+              stats_number(s[1], {"microcontrollers", unit, "cycles"}))
+        << unit;
+  EXPECT_EQ(stats_number(s[0], {"hub_ctxsw", "fw_cycles_total"}), stats_number(s[1], {"hub_ctxsw", "fw_cycles_total"}));
+  EXPECT_NEAR(stats_number(s[0], {"hub_ctxsw", "pulse_to_ack_ns_mean"}),
+              stats_number(s[1], {"hub_ctxsw", "pulse_to_ack_ns_mean"}), 1.0);
 }
 
 // gf100_own.yaml is gf100_nouveau.yaml but for the firmware key: the comparison runs on identical
