@@ -282,3 +282,54 @@ TEST(Tracer, RecordsCrossBuffersInOrderAndALongRecordArrivesWhole) {
   EXPECT_NE(inst[0].find("\"args\":{\"text\":\"" + long_text + "\"}}"), std::string::npos) << "the instant's args, whole";
   EXPECT_EQ(events(f, "C").size(), 1u);
 }
+
+// span_run on a TraceTrack merges in the handle (one record per run): the file is the one the
+// name API writes for the same calls, a run still open at close() is written, and a TraceTrack
+// that goes away first writes its run then.
+TEST(Tracer, TraceTrackRunsAreTheNameApisRuns) {
+  auto calls = [](Tracer& t, auto&& track) {
+    for (int i = 0; i < 4; ++i) t.span_run(track, "MWr", ns(10 * i), ns(8), 0x1000 + 128 * i, 128);
+    t.span("pcie0.down", "other track", ns(50), ns(5));
+    t.span_run(track, "CplD", ns(10010), ns(8), 0x1280, 128);  // another kind: the MWr run is written
+    t.span_run(track, "CplD", ns(10020), ns(8), 0x1300, 128);  // open at close()
+  };
+  const std::string by_name = path("runs_name.json"), by_handle = path("runs_handle.json");
+  {
+    Tracer t;
+    t.open(by_name);
+    calls(t, std::string("pcie0.up"));
+    ASSERT_TRUE(t.close());
+  }
+  {
+    Tracer t;
+    t.open(by_handle);
+    hetvp::TraceTrack up("pcie0.up");
+    ASSERT_TRUE(up.on(t));
+    calls(t, up);
+    ASSERT_TRUE(t.close());
+  }
+  EXPECT_EQ(hetvp::test::read_file(by_handle), hetvp::test::read_file(by_name));
+  const auto x = events(by_handle, "X");
+  ASSERT_EQ(x.size(), 3u);  // in the order written: the other track's span, then the runs as each ends
+  EXPECT_NE(x[0].find("\"name\":\"other track\""), std::string::npos) << x[0];
+  EXPECT_NE(x[1].find("\"name\":\"MWr x4\""), std::string::npos) << x[1];
+  EXPECT_NE(x[2].find("\"name\":\"CplD x2\""), std::string::npos) << x[2];
+
+  const std::string gone = path("runs_gone.json");
+  {
+    Tracer t;
+    t.open(gone);
+    {
+      hetvp::TraceTrack rc("rc.mmio");
+      ASSERT_TRUE(rc.on(t));
+      t.span_run(rc, "MMIO write", ns(0), ns(4), 0x80000000, 4);
+      t.span_run(rc, "MMIO write", ns(5), ns(4), 0x80000004, 4);
+    }  // the handle goes away with its run open
+    t.span("rc.dma", "later", ns(100), ns(1));
+    ASSERT_TRUE(t.close());
+  }
+  const auto g = events(gone, "X");
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_NE(g[0].find("\"name\":\"MMIO write x2\""), std::string::npos) << g[0];
+  EXPECT_NE(g[1].find("\"name\":\"later\""), std::string::npos) << g[1];
+}
