@@ -16,6 +16,7 @@
 #include "platform/trace_format.h"
 #include "platform/trace_proto.h"
 #include "platform/trace_record.h"
+#include "platform/trace_run.h"
 #include "platform/trace_writer.h"
 
 namespace hetvp {
@@ -256,19 +257,11 @@ void Tracer::span_run(TraceTrack& tt, const char* what, const sc_core::sc_time& 
         .text({})
         .text({});
   }
-  const sc_core::sc_time end = start + duration;
   // `what` is a literal: mostly the very pointer of the run's kind, compared before the text.
   const bool same_kind = r.count && (r.what == what || std::strcmp(r.what, what) == 0);
-  if (same_kind && addr >= r.addr && addr <= r.next + 4096 && start >= r.end && start - r.end <= run_gap_) {
-    r.end = end;
-    r.next += bytes;
-    r.bytes += bytes;
-    r.busy += duration;
-    ++r.count;
-    return;
-  }
+  if (extend_run(r, same_kind, addr, bytes, start, duration, run_gap_)) return;
   flush_run(tt);
-  r = {what, start, end, duration, addr, addr + bytes, bytes, 1};
+  r = {what, start, start + duration, duration, addr, addr + bytes, bytes, 1};
 }
 
 void Tracer::flush_run(TraceTrack& tt) {

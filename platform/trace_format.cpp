@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "platform/trace_record.h"
+#include "platform/trace_run.h"
 #include "platform/trace_writer.h"
 
 namespace hetvp {
@@ -272,20 +273,11 @@ void TraceFormatter::span(Track& t, std::string_view what, Ticks start, Ticks du
 void TraceFormatter::span_run(Track& t, std::string_view what, Ticks start, Ticks duration, uint64_t addr,
                               uint64_t bytes) {
   Track::Run& r = t.run;
-  const Ticks end = start + duration;
-  if (r.count && r.what == what && addr >= r.addr && addr <= r.next + 4096 && start >= r.end &&
-      start - r.end <= run_gap_) {
-    r.end = end;
-    r.next += bytes;
-    r.bytes += bytes;
-    r.busy += duration;
-    ++r.count;
-    return;
-  }
+  if (extend_run(r, r.count && r.what == what, addr, bytes, start, duration, run_gap_)) return;
   flush_run(t);
   r.what.assign(what.data(), what.size());  // keeps its capacity: no allocation per run
   r.start = start;
-  r.end = end;
+  r.end = start + duration;
   r.busy = duration;
   r.addr = addr;
   r.next = addr + bytes;
