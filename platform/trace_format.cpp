@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "platform/json.h"
 #include "platform/trace_record.h"
 #include "platform/trace_run.h"
 #include "platform/trace_writer.h"
@@ -421,42 +422,13 @@ void TraceFormatter::begin_event() {
 }
 
 void TraceFormatter::put_string(std::string_view s) {
-  put_char('"');
-  bool plain = true;  // the usual case: nothing to escape, one copy
   for (char c : s)
     if (c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20) {
-      plain = false;
-      break;
+      put(JsonWriter::escape(std::string(s)));  // quoted and escaped (platform/json.h)
+      return;
     }
-  if (plain) {
-    put(s);
-    put_char('"');
-    return;
-  }
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        put("\\\"", 2);
-        break;
-      case '\\':
-        put("\\\\", 2);
-        break;
-      case '\n':
-        put("\\n", 2);
-        break;
-      case '\t':
-        put("\\t", 2);
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char b[8];
-          const int n = std::snprintf(b, sizeof b, "\\u%04x", c);
-          put(b, static_cast<size_t>(n));
-        } else {
-          put_char(c);
-        }
-    }
-  }
+  put_char('"');  // the usual case: nothing to escape, one copy
+  put(s);
   put_char('"');
 }
 
