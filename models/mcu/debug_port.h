@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "firmware/include/hetvp/mcu_debug_port.h"
+
 namespace hetvp::mcu {
 
 constexpr uint32_t DBG_PORT_BASE = 0xF00, DBG_PORT_END = 0xF40;
@@ -28,7 +30,7 @@ constexpr uint32_t DBG_HAS = 0xF30;        // read: 1 when the window has a regi
 // (CoreIf::cycles(); on RV32 also UC_CYCLES): a host that reads it around a piece of work gets the
 // firmware's busy cycles for it, measured one way on RV32 and Falcon (bench/fujii2013). Two words
 // of a running count: read HI, LO, HI and again when HI changed.
-constexpr uint32_t DBG_CYCLES_LO = 0xF34;
+constexpr uint32_t DBG_CYCLES_LO = MCU_DBG_CYCLES_LO;  // firmware reads it too
 constexpr uint32_t DBG_CYCLES_HI = 0xF38;
 constexpr uint32_t DBG_CLOCK_KHZ = 0xF3C;  // read: the core's clock in kHz (its clock parameter)
 

@@ -15,6 +15,7 @@
 #define HETVP_FALCON_CTXCTL_REGS_H
 
 #include "regdef.h"
+#include "mcu_debug_port.h"
 
 #define HETVP_FCTX_REGS(X)                                                                             \
     X(FCTX, INTR_SET, 0x000, 1, WO, 0, "write 1s: trigger interrupt lines (Falcon INTR_SET)")            \
@@ -103,9 +104,9 @@ HETVP_REG_OFFSETS(HETVP_GPC_PPC_REGS)
 
 
 /* The core's executed cycles (not while asleep), low 32 bits: the window's debug port
- * (models/mcu/debug_port.h DBG_CYCLES_LO, hetvp's own design, not in this table), which hetvp's own
- * firmware reads through its I/O space as it reads any register of its window (FCTX_IO). */
-#define FCTX_DBG_CYCLES_LO 0xF34u
+ * (hetvp/mcu_debug_port.h, hetvp's own design, not in this table), which hetvp's own firmware reads
+ * through its I/O space as it reads any register of its window (FCTX_IO). */
+#define FCTX_DBG_CYCLES_LO MCU_DBG_CYCLES_LO
 
 /* The core's I/O address of a register: offset in bits 8-17, index (indexed registers) in 2-7. */
 #define FCTX_IO(off, idx) ((((off) & 0xffcu) << 6) | ((unsigned)(idx) << 2))

@@ -17,9 +17,6 @@
 
 namespace hetvp::mcu::falcon {
 
-// The firmware's copy of the debug port's counter offset (a C header) is the port's.
-static_assert(FCTX_DBG_CYCLES_LO == DBG_CYCLES_LO, "falcon_ctxctl_regs.h FCTX_DBG_CYCLES_LO is debug_port.h's");
-
 namespace {
 const RegSpec kFctxRegs[] = {HETVP_REG_TABLE(HETVP_FCTX_REGS)};
 
